@@ -1,0 +1,93 @@
+package cmd
+
+import (
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/store"
+)
+
+type historyConfig struct {
+	output string
+	filter store.HistoryFilter
+}
+
+func newHistoryCmd(g *globals) *cobra.Command {
+	var cfg historyConfig
+	c := &cobra.Command{
+		Use:   "history [TASK] [--limit N] [--status S] [-o table|json]",
+		Short: "Show recorded runs, newest first",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				cfg.filter.Task = args[0]
+			}
+			return runHistory(c, g, cfg)
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
+	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")
+	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped")
+	return c
+}
+
+// runJSON is a run as history and show print it.
+type runJSON struct {
+	ID         int64   `json:"id"`
+	Task       string  `json:"task"`
+	Slot       *string `json:"slot"`
+	Trigger    string  `json:"trigger"`
+	Status     string  `json:"status"`
+	Attempt    int     `json:"attempt"`
+	ExitCode   *int    `json:"exit_code"`
+	StartedAt  *string `json:"started_at"`
+	EndedAt    *string `json:"ended_at"`
+	DurationMS *int64  `json:"duration_ms"`
+	Host       string  `json:"host"`
+	PID        int     `json:"pid"`
+}
+
+func toRunJSON(r store.Run) runJSON {
+	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
+		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
+		Host: r.Host, PID: r.PID}
+	if !r.EndedAt.IsZero() {
+		d := r.EndedAt.Sub(r.StartedAt).Milliseconds()
+		j.DurationMS = &d
+	}
+	return j
+}
+
+func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
+	if err := checkOutput(cfg.output, "table", "json"); err != nil {
+		return usageErr(c, err)
+	}
+	if err := checkStatus(cfg.filter.Status); err != nil {
+		return usageErr(c, err)
+	}
+	st, _, err := openLedger(c.Context(), g, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := st.History(c.Context(), cfg.filter)
+	if err != nil {
+		return failure(err)
+	}
+	out := c.OutOrStdout()
+	if cfg.output == "json" {
+		rows := make([]runJSON, 0, len(runs))
+		for _, r := range runs {
+			rows = append(rows, toRunJSON(r))
+		}
+		return failure(renderJSON(out, rows))
+	}
+	var table [][]string
+	for _, r := range runs {
+		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, slotText(r), r.Trigger, r.Status,
+			exitText(r.ExitCode), tableTime(r.StartedAt, localZone()), durationText(r)})
+	}
+	return failure(renderTable(out, []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION"}, table))
+}

@@ -1,0 +1,26 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
+)
+
+// openLedger opens the ledger and describes the machine for a command
+// that cannot work without the ledger.
+func openLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, catchup.Machine, error) {
+	path, err := ledgerPath(g)
+	if err != nil {
+		return nil, catchup.Machine{}, failure(err)
+	}
+	m, err := newMachine(path, withBoot)
+	if err != nil {
+		return nil, m, failure(err)
+	}
+	st, err := store.OpenSQLite(ctx, path)
+	if err != nil {
+		return nil, m, failure(err)
+	}
+	return st, m, nil
+}

@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+type lsConfig struct {
+	output     string
+	onlyMissed bool
+	rule       catchup.MissedRule
+}
+
+func newLsCmd(g *globals) *cobra.Command {
+	var cfg lsConfig
+	c := &cobra.Command{
+		Use:   "ls [--missed] [-o table|json]",
+		Short: "List tasks: schedule, latest run, next slot, missed slots",
+		Long: `List every known task with its schedule, the slot and status of its latest run,
+its next slot and how many slots were missed (computed with scan's rule).
+
+With --missed only tasks with missed slots are shown, and the exit status is 1 when
+there is any, 0 when none: a CI smoke check and a monitoring probe. Errors exit 2.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
+	}
+	f := c.Flags()
+	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
+	f.BoolVar(&cfg.onlyMissed, "missed", false, "show only tasks with missed slots; exit 1 when there is any")
+	addMissedFlags(c, &cfg.rule)
+	return c
+}
+
+// addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
+func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
+	f := c.Flags()
+	f.DurationVar(&rule.MaxAge, "max-age", 7*24*time.Hour, "no slot older than this counts as missed")
+	f.DurationVar(&rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
+	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
+}
+
+type lsRow struct {
+	Task          string    `json:"task"`
+	Schedule      *string   `json:"schedule"`
+	TZ            string    `json:"tz"`
+	LastSlot      *string   `json:"last_slot"`
+	LastStatus    *string   `json:"last_status"`
+	LastStartedAt *string   `json:"last_started_at"`
+	NextSlot      *string   `json:"next_slot"`
+	Missed        int       `json:"missed"`
+	MissedSlots   []*string `json:"missed_slots"`
+}
+
+func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
+	if err := checkOutput(cfg.output, "table", "json"); err != nil {
+		return usageErr(c, err)
+	}
+	st, m, err := openLedger(c.Context(), g, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tasks, err := catchup.List(c.Context(), st, m, cfg.rule)
+	if err != nil {
+		return failure(err)
+	}
+	rows := []lsRow{}
+	var table [][]string
+	for _, t := range tasks {
+		if cfg.onlyMissed && len(t.Missed) == 0 {
+			continue
+		}
+		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
+			Missed: len(t.Missed), MissedSlots: []*string{}}
+		if t.Task.Schedule != "" {
+			r.Schedule = &t.Task.Schedule
+		}
+		status := "-"
+		if t.Latest != nil {
+			r.LastStatus, r.LastStartedAt = &t.Latest.Status, jsonTime(t.Latest.StartedAt)
+			status = t.Latest.Status
+		}
+		for _, s := range t.Missed {
+			r.MissedSlots = append(r.MissedSlots, jsonTime(s))
+		}
+		rows = append(rows, r)
+		loc := catchup.ZoneOf(t.Task)
+		lastRun := "-"
+		if t.Latest != nil {
+			lastRun = tableTime(t.Latest.StartedAt, loc)
+		}
+		table = append(table, []string{t.Task.Name, dash(t.Task.Schedule), tableTime(t.LastSlot, loc), status,
+			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))})
+	}
+	out := c.OutOrStdout()
+	if cfg.output == "json" {
+		err = renderJSON(out, rows)
+	} else if len(table) > 0 || !cfg.onlyMissed {
+		err = renderTable(out, []string{"TASK", "SCHEDULE", "LAST SLOT", "STATUS", "LAST RUN", "NEXT", "MISSED"}, table)
+	}
+	if err != nil {
+		return failure(err)
+	}
+	if cfg.onlyMissed && len(rows) > 0 {
+		return &exitStatus{code: exitFound}
+	}
+	return nil
+}
+
+func checkOutput(v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid --output %q: use %v", v, allowed)
+}

@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// ledgerPath resolves --db, CATCHUP_DB, then the default location.
+func ledgerPath(g *globals) (string, error) {
+	if g.db != "" {
+		return g.db, nil
+	}
+	if p := os.Getenv("CATCHUP_DB"); p != "" {
+		return p, nil
+	}
+	if os.Geteuid() == 0 {
+		return "/var/lib/catchup/catchup.db", nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "catchup", "catchup.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no ledger location: %w; pass --db or set CATCHUP_DB", err)
+	}
+	return filepath.Join(home, ".local", "state", "catchup", "catchup.db"), nil
+}
+
+// clock returns the command's clock: the real one, or CATCHUP_NOW moving
+// forward from the given instant at the real rate (so durations stay real).
+func clock() (func() time.Time, error) {
+	v := os.Getenv("CATCHUP_NOW")
+	if v == "" {
+		return time.Now, nil
+	}
+	base, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return nil, fmt.Errorf("CATCHUP_NOW=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
+	}
+	start := time.Now()
+	return func() time.Time { return base.Add(time.Since(start)) }, nil
+}
+
+// newMachine describes this host and process to the domain. Boot time is
+// read only when withBoot is set (scan and ls need it; run does not).
+func newMachine(db string, withBoot bool) (catchup.Machine, error) {
+	now, err := clock()
+	if err != nil {
+		return catchup.Machine{}, err
+	}
+	host := os.Getenv("CATCHUP_HOST")
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	m := catchup.Machine{
+		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
+		LockDir: db + ".locks", DB: db, Environ: os.Environ(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Notice: func(format string, args ...any) {
+			fmt.Fprintf(os.Stderr, "catchup: "+format+"\n", args...)
+		},
+		HomeDir: homeDir,
+	}
+	if withBoot {
+		m.BootTime = bootTime()
+	}
+	return m, nil
+}
+
+func homeDir(user string) (string, error) {
+	if user == "" {
+		return os.UserHomeDir()
+	}
+	return "", fmt.Errorf("no home directory for %q", user)
+}
+
+// bootID identifies this boot; CATCHUP_BOOT_ID overrides it (tests simulate
+// a reboot with it).
+func bootID() string {
+	if v := os.Getenv("CATCHUP_BOOT_ID"); v != "" {
+		return v
+	}
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return string(bytes.TrimSpace(b))
+}
+
+// bootTime reads btime from /proc/stat; zero when unknown (not Linux).
+func bootTime() time.Time {
+	f, err := os.Open("/proc/stat")
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "btime "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return time.Unix(n, 0)
+			}
+		}
+	}
+	return time.Time{}
+}

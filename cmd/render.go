@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// renderTable writes a borderless, left-aligned table whose values are
+// printed as given (no upper-casing): stable for scripts, easy to read.
+func renderTable(w io.Writer, header []string, rows [][]string) error {
+	var buf bytes.Buffer
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " ")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderJSON writes v as indented JSON.
+func renderJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// jsonTime is an RFC 3339 UTC time, or null when zero.
+func jsonTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
+}
+
+// tableTime renders a time for people, in loc; "-" when zero.
+func tableTime(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.In(loc).Format("2006-01-02 15:04 MST")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

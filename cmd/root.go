@@ -1,0 +1,110 @@
+// Package cmd holds catchup's cobra commands: flags become a plain config
+// struct, the domain (package catchup) does the work, and this package
+// renders its results. It adds the "catchup:" prefix to every message.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// Version is set at build time: -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3".
+var Version = "dev"
+
+// Exit statuses of the non-run commands.
+const (
+	exitOK    = 0
+	exitFound = 1 // ls --missed found missed slots; scan had a failed replay
+	exitError = 2 // usage error, unreadable ledger
+)
+
+// exitError carries the exit status a command wants.
+type exitStatus struct {
+	code int
+	err  error // printed when not nil
+}
+
+func (e *exitStatus) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitStatus) Unwrap() error { return e.err }
+
+// globals are the flags every command shares.
+type globals struct {
+	db string
+}
+
+// Execute runs catchup with args and returns the process exit status.
+func Execute(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	var g globals
+	root := newRoot(&g)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		if es.err != nil {
+			fmt.Fprintf(os.Stderr, "catchup: %v\n", es.err)
+		}
+		return es.code
+	}
+	fmt.Fprintf(os.Stderr, "catchup: %v\n", err)
+	return exitError
+}
+
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "catchup",
+		Short: "Run cron jobs so that no slot is ever lost",
+		Long: `catchup sits in front of cron jobs. "catchup run" records every fire in a ledger;
+"catchup scan" (at boot and periodically) replays every cron slot that was missed
+while the host was down, oldest first, each exactly once, with the slot it stands for.
+
+Environment:
+  CATCHUP_DB    the ledger (same as --db)
+  CATCHUP_NOW   an RFC 3339 time that replaces the clock for every command
+  CATCHUP_HOST  the host name recorded on runs (default: the hostname)`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&g.db, "db", "", "ledger file (env CATCHUP_DB; default $XDG_STATE_HOME/catchup/catchup.db, as root /var/lib/catchup/catchup.db)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr(c, err)
+	})
+	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newVersionCmd())
+	return root
+}
+
+// usageErr is a usage error: 125 for run (it must not look like the job's
+// own status), 2 for the other commands.
+func usageErr(c *cobra.Command, err error) error {
+	code := exitError
+	if c.Name() == "run" {
+		code = catchup.ExitInternal
+	}
+	return &exitStatus{code: code, err: fmt.Errorf("%w (see catchup %s --help)", err, c.Name())}
+}
+
+// failure maps a domain error to exit 2 with its message.
+func failure(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitStatus{code: exitError, err: err}
+}

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
+)
+
+func newRunCmd(g *globals) *cobra.Command {
+	var cfg catchup.RunConfig
+	var slot string
+	c := &cobra.Command{
+		Use:   "run --task NAME [flags] -- COMMAND [ARG...]",
+		Short: "Run a command as one fire of a task, recording it in the ledger",
+		Long: `Run COMMAND as one fire of task NAME: take the task's lock, claim the cron slot it
+stands for, run it with stdin/stdout/stderr passed through, and record the outcome.
+
+The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
+empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
+(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB.
+
+Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
+125 catchup failed before starting it; 126 not executable; 127 not found;
+75 another run of the task holds the lock. A slot that already succeeded exits 0
+without running.
+
+If the ledger cannot be opened or written, the command still runs and catchup
+says so on stderr; with --strict it exits 125 without running it.`,
+		Example: `  # a crontab line
+  0 2 * * * catchup run --task daily-settle --cron '0 2 * * *' -- /opt/settle.sh`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cfg.Argv = args
+			return runRun(c, g, cfg, slot)
+		},
+	}
+	f := c.Flags()
+	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
+	f.StringVar(&cfg.Task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
+	f.StringVar(&cfg.Cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
+	f.StringVar(&cfg.TZ, "tz", "", "IANA time zone of the schedule (default: the local zone)")
+	f.DurationVar(&cfg.Tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
+	f.DurationVar(&cfg.Timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
+	f.DurationVar(&cfg.KillAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
+	f.StringVar(&slot, "slot", "", "run for this explicit slot (RFC 3339)")
+	f.BoolVar(&cfg.Force, "force", false, "run even if the slot already succeeded")
+	f.BoolVar(&cfg.Wait, "wait", false, "wait for the task's lock instead of skipping (exit 75)")
+	f.BoolVar(&cfg.Strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
+	f.StringVar(&cfg.Replay, "replay", "all", "what scan replays after an outage: all|latest|none (stored with the task)")
+	f.IntVar(&cfg.Retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
+	f.DurationVar(&cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
+	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
+	return c
+}
+
+// runRun validates the flags, opens the ledger (a failure is not fatal) and
+// hands over to the domain. Every usage error exits 125.
+func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) error {
+	if cfg.Task == "" {
+		return usageErr(c, errors.New("--task is required"))
+	}
+	if err := catchup.ValidateTaskName(cfg.Task); err != nil {
+		return usageErr(c, err)
+	}
+	if len(cfg.Argv) == 0 {
+		return usageErr(c, errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]"))
+	}
+	switch cfg.Replay {
+	case "all", "latest", "none":
+	default:
+		return usageErr(c, fmt.Errorf("invalid --replay %q: use all, latest or none", cfg.Replay))
+	}
+	if cfg.Retries < 0 || cfg.Tolerance < 0 || cfg.Timeout < 0 || cfg.KillAfter < 0 || cfg.RetryDelay < 0 {
+		return usageErr(c, errors.New("--retries and durations cannot be negative"))
+	}
+	var err error
+	if slot != "" {
+		if cfg.Slot, err = time.Parse(time.RFC3339, slot); err != nil {
+			return usageErr(c, fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", slot))
+		}
+	}
+	if v := os.Getenv("CATCHUP_REPLAY_SLOT"); v != "" {
+		if cfg.ReplaySlot, err = time.Parse(time.RFC3339, v); err != nil {
+			return usageErr(c, fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", v))
+		}
+	}
+	cfg.Dir, _ = os.Getwd()
+	path, err := ledgerPath(g)
+	if err != nil {
+		return &exitStatus{code: catchup.ExitInternal, err: err}
+	}
+	m, err := newMachine(path, false)
+	if err != nil {
+		return &exitStatus{code: catchup.ExitInternal, err: err}
+	}
+	ctx := c.Context()
+	var st store.Store
+	sqlite, openErr := store.OpenSQLite(ctx, path)
+	if openErr == nil {
+		defer sqlite.Close()
+		st = sqlite
+	}
+	res, err := catchup.Run(ctx, st, openErr, m, cfg)
+	if err != nil {
+		return &exitStatus{code: catchup.ExitInternal, err: err}
+	}
+	if res.ExitCode != 0 {
+		return &exitStatus{code: res.ExitCode}
+	}
+	return nil
+}

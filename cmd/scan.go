@@ -1,0 +1,185 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+type scanFlags struct {
+	output   string
+	crontabs []string
+	cfg      catchup.ScanConfig
+}
+
+func newScanCmd(g *globals) *cobra.Command {
+	var sf scanFlags
+	c := &cobra.Command{
+		Use:   "scan [flags]",
+		Short: "Replay every cron slot that was missed, oldest first, each exactly once",
+		Long: `Compare each task's schedule with the recorded fires and replay every slot that was
+missed (the host was down, catchup was killed, the run was interrupted), oldest first,
+each once, with CATCHUP_TRIGGER=replay and the CATCHUP_SLOT it stands for.
+
+Tasks: every task registered with a schedule (catchup run --cron), plus every
+"catchup run" line in the --crontab files, whose time fields are the schedule.
+Replayed jobs write their output to stderr; stdout carries scan's report.
+
+Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup scan)
+and periodically. Exit status: 0 nothing to do or every replay succeeded; 1 a
+replay failed; 2 error.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },
+	}
+	f := c.Flags()
+	f.StringVarP(&sf.output, "output", "o", "table", "output format: table|json")
+	f.StringArrayVar(&sf.cfg.Tasks, "task", nil, "scan only this task (repeatable)")
+	f.StringArrayVar(&sf.crontabs, "crontab", nil, "crontab file to discover catchup lines in (repeatable; - is stdin)")
+	f.StringVar(&sf.cfg.Replay, "replay", "", "override each task's policy: all|latest|none")
+	f.IntVar(&sf.cfg.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
+	f.BoolVar(&sf.cfg.DryRun, "dry-run", false, "print the plan and change nothing")
+	addMissedFlags(c, &sf.cfg.MissedRule)
+	return c
+}
+
+func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
+	if err := checkOutput(sf.output, "table", "json"); err != nil {
+		return usageErr(c, err)
+	}
+	if sf.cfg.MaxReplays < 1 {
+		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
+	}
+	for _, p := range sf.crontabs {
+		src, err := readCrontab(p)
+		if err != nil {
+			return failure(err)
+		}
+		sf.cfg.Crontabs = append(sf.cfg.Crontabs, src)
+	}
+	st, m, err := openLedger(c.Context(), g, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if isTerminal(os.Stderr) {
+		sf.cfg.Progress = func(task string, done, total int) {
+			fmt.Fprintf(os.Stderr, "\rcatchup: replaying %s: %d/%d ", task, done+1, total)
+		}
+	}
+	rep, err := catchup.Scan(c.Context(), st, m, sf.cfg)
+	if err != nil {
+		return failure(err)
+	}
+	for _, w := range rep.Warnings {
+		m.Notice("warning: %s", w)
+	}
+	for _, t := range rep.Tasks {
+		for _, w := range t.Warnings {
+			m.Notice("warning: %s", w)
+		}
+	}
+	out := c.OutOrStdout()
+	if sf.output == "json" {
+		err = renderJSON(out, scanJSON(rep))
+	} else {
+		err = writeScanText(out, rep, sf.cfg.DryRun)
+	}
+	if err != nil {
+		return failure(err)
+	}
+	if rep.Failed() {
+		return &exitStatus{code: exitFound}
+	}
+	return nil
+}
+
+func readCrontab(p string) (catchup.CrontabSource, error) {
+	var data []byte
+	var err error
+	if p == "-" {
+		data, err = io.ReadAll(os.Stdin)
+		p = "(stdin)"
+	} else {
+		data, err = os.ReadFile(p)
+	}
+	if err != nil {
+		return catchup.CrontabSource{}, fmt.Errorf("read crontab: %w", err)
+	}
+	return catchup.CrontabSource{Name: p, R: bytes.NewReader(data), System: catchup.IsSystemCrontab(p)}, nil
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
+	var missed, replayed, failed, skipped int
+	for _, t := range rep.Tasks {
+		missed += len(t.Missed)
+		replayed, failed, skipped = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped
+		if dry {
+			fmt.Fprintf(w, "%s: %d missed (policy %s)\n", t.Task, len(t.Missed), t.Policy)
+			for _, a := range t.Actions {
+				fmt.Fprintf(w, "  %s  %s\n", a.Slot.UTC().Format(time.RFC3339), a.Action)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d\n", t.Task, len(t.Missed), t.Replayed, t.Failed, t.Skipped)
+	}
+	verb := "scanned"
+	if dry {
+		verb = "dry run:"
+	}
+	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d\n",
+		verb, len(rep.Tasks), missed, replayed, failed, skipped)
+	return err
+}
+
+type scanActionJSON struct {
+	Slot     *string `json:"slot"`
+	Action   string  `json:"action"`
+	RunID    *int64  `json:"run_id"`
+	ExitCode int     `json:"exit_code"`
+	Reason   string  `json:"reason,omitempty"`
+}
+
+type scanTaskJSON struct {
+	Task        string           `json:"task"`
+	Policy      string           `json:"policy"`
+	Missed      int              `json:"missed"`
+	MissedSlots []*string        `json:"missed_slots"`
+	Replayed    int              `json:"replayed"`
+	Failed      int              `json:"failed"`
+	Skipped     int              `json:"skipped"`
+	Actions     []scanActionJSON `json:"actions"`
+	Warnings    []string         `json:"warnings"`
+}
+
+func scanJSON(rep catchup.ScanReport) any {
+	tasks := []scanTaskJSON{}
+	for _, t := range rep.Tasks {
+		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
+			Replayed: t.Replayed, Failed: t.Failed, Skipped: t.Skipped, Actions: []scanActionJSON{},
+			Warnings: append([]string{}, t.Warnings...)}
+		for _, s := range t.Missed {
+			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
+		}
+		for _, a := range t.Actions {
+			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, ExitCode: a.ExitCode, Reason: a.Reason}
+			if a.RunID != 0 {
+				id := a.RunID
+				aj.RunID = &id
+			}
+			j.Actions = append(j.Actions, aj)
+		}
+		tasks = append(tasks, j)
+	}
+	return map[string]any{"tasks": tasks, "warnings": append([]string{}, rep.Warnings...)}
+}

@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/store"
+)
+
+func newShowCmd(g *globals) *cobra.Command {
+	var output string
+	c := &cobra.Command{
+		Use:   "show RUN_ID [-o text|json]",
+		Short: "Show one run in full, with the tails of its output",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return usageErr(c, err)
+			}
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || id <= 0 {
+				return usageErr(c, fmt.Errorf("invalid run id %q: want a positive number from catchup history", args[0]))
+			}
+			return runShow(c, g, id, output)
+		},
+	}
+	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json")
+	return c
+}
+
+type showJSON struct {
+	runJSON
+	Signal     int    `json:"signal"`
+	BootID     string `json:"boot_id"`
+	Error      string `json:"error"`
+	StdoutTail string `json:"stdout_tail"`
+	StderrTail string `json:"stderr_tail"`
+}
+
+func runShow(c *cobra.Command, g *globals, id int64, output string) error {
+	st, _, err := openLedger(c.Context(), g, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := st.Run(c.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return failure(fmt.Errorf("no run %d in the ledger; catchup history lists them", id))
+	}
+	if err != nil {
+		return failure(err)
+	}
+	out := c.OutOrStdout()
+	if output == "json" {
+		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r), Signal: r.Signal, BootID: r.BootID,
+			Error: r.Error, StdoutTail: string(r.StdoutTail), StderrTail: string(r.StderrTail)}))
+	}
+	return failure(writeRunText(out, r))
+}
+
+func writeRunText(w io.Writer, r store.Run) error {
+	fields := [][2]string{
+		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", slotText(r)}, {"trigger", r.Trigger},
+		{"status", r.Status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
+		{"signal", strconv.Itoa(r.Signal)}, {"started", timeText(r.StartedAt)}, {"ended", timeText(r.EndedAt)},
+		{"duration", durationText(r)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
+		{"error", dash(r.Error)},
+	}
+	for _, f := range fields {
+		if _, err := fmt.Fprintf(w, "%-10s %s\n", f[0]+":", f[1]); err != nil {
+			return err
+		}
+	}
+	for _, t := range []struct {
+		name string
+		data []byte
+	}{{"stdout tail", r.StdoutTail}, {"stderr tail", r.StderrTail}} {
+		fmt.Fprintf(w, "--- %s (%d bytes) ---\n", t.name, len(t.data))
+		w.Write(t.data)
+		if n := len(t.data); n > 0 && t.data[n-1] != '\n' {
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+func slotText(r store.Run) string {
+	if r.Slot.IsZero() {
+		return "-"
+	}
+	return r.Slot.UTC().Format(time.RFC3339)
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func exitText(code *int) string {
+	if code == nil {
+		return "-"
+	}
+	return strconv.Itoa(*code)
+}
+
+func durationText(r store.Run) string {
+	if r.EndedAt.IsZero() {
+		return "-"
+	}
+	return r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+}
+
+func localZone() *time.Location { return time.Local }
+
+func checkStatus(s string) error {
+	switch s {
+	case "", store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
+		store.StatusInterrupted, store.StatusSkipped:
+		return nil
+	}
+	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted or skipped", s)
+}

@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+)
+
+// liveGroupMember scans /proc for a process whose process group is pgid and
+// that is not a zombie. ok is false when /proc cannot be read (not Linux, or
+// not mounted); callers then have no better answer than kill(-pgid, 0).
+func liveGroupMember(pgid int) (alive, ok bool) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false, false
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // exited meanwhile
+		}
+		state, pg, ok := parseStat(data)
+		if ok && pg == pgid && state != 'Z' && state != 'X' {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// parseStat extracts the state and process group from the content of
+// /proc/PID/stat: "pid (comm) state ppid pgrp ...". comm may contain
+// spaces and parentheses, so parsing starts after the last ')'.
+func parseStat(data []byte) (state byte, pgrp int, ok bool) {
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	fields := bytes.Fields(data[i+1:])
+	if len(fields) < 3 || len(fields[0]) != 1 {
+		return 0, 0, false
+	}
+	pg, err := strconv.Atoi(string(fields[2]))
+	if err != nil {
+		return 0, 0, false
+	}
+	return fields[0][0], pg, true
+}

@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// groupPollInterval is how often, after a termination request, Run checks
+// whether the process group is gone before it escalates to SIGKILL.
+const groupPollInterval = 50 * time.Millisecond
+
+// supervisor delivers signals to a started child and decides when Run may
+// return.
+//
+// Invariants:
+//   - every signal goes to the whole group (-pgid); SIGKILL also goes to
+//     the main process itself, and any signal does when the main process
+//     has left the group, so it can never escape a kill;
+//   - once terminating, SIGKILL follows SIGTERM after killAfter unless the
+//     whole group is gone first, and loop does not return before one of
+//     the two happened;
+//   - loop returns only after the main child was reaped, and at most
+//     outputWait after that unless terminating.
+type supervisor struct {
+	proc       *os.Process
+	pgid       int
+	killAfter  time.Duration
+	outputWait time.Duration
+
+	timedOut    bool
+	terminating bool
+	killed      bool
+	killC       <-chan time.Time
+	killTimer   *time.Timer
+}
+
+// loop supervises until the child exited and its output is drained (or
+// outputWait elapsed), and returns the child's wait status.
+func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
+	sigCh <-chan os.Signal, exited <-chan *os.ProcessState, drained <-chan struct{}) *os.ProcessState {
+	var timeoutC <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	defer func() {
+		if s.killTimer != nil {
+			s.killTimer.Stop()
+		}
+	}()
+	var (
+		state      *os.ProcessState
+		reaped     bool
+		outputDone bool
+		outputC    <-chan time.Time
+		pollC      <-chan time.Time
+	)
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case sig := <-sigCh:
+			s.signal(sig)
+		case <-timeoutC:
+			timeoutC = nil
+			s.timedOut = true
+			s.terminate()
+		case <-ctxDone:
+			ctxDone = nil
+			s.terminate()
+		case <-s.killC:
+			s.killC = nil
+			s.kill()
+		case state = <-exited:
+			reaped, exited, timeoutC = true, nil, nil
+			t := time.NewTimer(s.outputWait)
+			defer t.Stop()
+			outputC = t.C
+		case <-drained:
+			drained, outputDone = nil, true
+		case <-outputC:
+			outputC, outputDone = nil, true
+		case <-pollC:
+		}
+		if !reaped || !outputDone {
+			continue
+		}
+		if !s.terminating || s.killed || s.groupGone() {
+			return state
+		}
+		if pollC == nil {
+			tk := time.NewTicker(groupPollInterval)
+			defer tk.Stop()
+			pollC = tk.C
+		}
+	}
+}
+
+// signal forwards sig to the group, and to the main process too if it has
+// left the group.
+func (s *supervisor) signal(sig os.Signal) {
+	ss, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	_ = syscall.Kill(-s.pgid, ss)
+	if pg, err := syscall.Getpgid(s.proc.Pid); err == nil && pg != s.pgid {
+		_ = s.proc.Signal(ss) // safe after reaping: returns os.ErrProcessDone
+	}
+}
+
+// terminate starts the SIGTERM → SIGKILL sequence; later calls are no-ops.
+func (s *supervisor) terminate() {
+	if s.terminating {
+		return
+	}
+	s.terminating = true
+	s.signal(syscall.SIGTERM)
+	s.killTimer = time.NewTimer(s.killAfter)
+	s.killC = s.killTimer.C
+}
+
+func (s *supervisor) kill() {
+	s.killed = true
+	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	_ = s.proc.Signal(syscall.SIGKILL)
+}
+
+// groupGone reports whether no live process is left in the child's group.
+// Zombies do not count: they hold no pipes and cannot act, and an orphan's
+// zombie lingers until init reaps it, which some inits do slowly.
+func (s *supervisor) groupGone() bool {
+	if errors.Is(syscall.Kill(-s.pgid, 0), syscall.ESRCH) {
+		return true
+	}
+	alive, ok := liveGroupMember(s.pgid)
+	return ok && !alive
+}

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+func (s *SQLite) queryRuns(ctx context.Context, query string, args ...any) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		var n nullRun
+		if err := rows.Scan(n.dest()...); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		out = append(out, *n.run())
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
+// History implements Store.
+func (s *SQLite) History(ctx context.Context, f HistoryFilter) ([]Run, error) {
+	if f.Limit <= 0 {
+		f.Limit = 20
+	}
+	q := `SELECT ` + runColumnsLight + ` FROM runs r WHERE 1=1`
+	var args []any
+	if f.Task != "" {
+		q += ` AND r.task = ?`
+		args = append(args, f.Task)
+	}
+	if f.Status != "" {
+		q += ` AND r.status = ?`
+		args = append(args, f.Status)
+	}
+	q += ` ORDER BY r.id DESC LIMIT ?`
+	args = append(args, f.Limit)
+	return s.queryRuns(ctx, q, args...)
+}
+
+// Running implements Store.
+func (s *SQLite) Running(ctx context.Context) ([]Run, error) {
+	return s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.status = 'running' ORDER BY r.id`)
+}
+
+// SlotRuns implements Store. Both halves are index range scans.
+func (s *SQLite) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error) {
+	withSlot, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, from.Unix(), to.Unix())
+	if err != nil {
+		return nil, err
+	}
+	slotless, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.started_at, r.id`,
+		task, from.UnixMilli(), to.Add(grace).UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	return append(withSlot, slotless...), nil
+}
+
+// LatestSlot implements Store.
+func (s *SQLite) LatestSlot(ctx context.Context, task string) (time.Time, error) {
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM runs WHERE task = ?`, task).Scan(&v)
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return time.Unix(v.Int64, 0).UTC(), nil
+}
+
+// EarliestRun implements Store.
+func (s *SQLite) EarliestRun(ctx context.Context, task string) (time.Time, error) {
+	var v sql.NullInt64
+	// Ids grow with time: the first run by id is the earliest, found through
+	// the (task, id) index without reading the task's history.
+	err := s.db.QueryRowContext(ctx, `SELECT started_at FROM runs WHERE task = ? ORDER BY id LIMIT 1`, task).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return fromMS(v.Int64), nil
+}

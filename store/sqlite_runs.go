@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error`
+
+const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
+
+// nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
+type nullRun struct {
+	id, slot, attempt, exit, signal, started, ended, pid sql.NullInt64
+	task, trigger, status, host, boot, errText           sql.NullString
+	stdout, stderr                                       []byte
+}
+
+func (n *nullRun) dest() []any {
+	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText}
+}
+
+func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
+
+func (n *nullRun) run() *Run {
+	if !n.id.Valid {
+		return nil
+	}
+	r := &Run{
+		ID: n.id.Int64, Task: n.task.String, Trigger: n.trigger.String, Status: n.status.String,
+		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
+		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
+		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
+	}
+	if n.slot.Valid {
+		r.Slot = time.Unix(n.slot.Int64, 0).UTC()
+	}
+	if n.exit.Valid {
+		code := int(n.exit.Int64)
+		r.ExitCode = &code
+	}
+	return r
+}
+
+func slotValue(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.Unix()
+}
+
+func exitValue(code *int) any {
+	if code == nil {
+		return nil
+	}
+	return *code
+}
+
+func endValue(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func insertRun(ctx context.Context, e execer, r Run) (int64, error) {
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
+		exitValue(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
+		r.StdoutTail, r.StderrTail, r.Error)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// Claim implements Store. One immediate transaction: the check and the
+// insert cannot interleave with another process's claim.
+func (s *SQLite) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ClaimResult{}, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	if req.Register != nil {
+		if err := upsertTask(ctx, tx, *req.Register); err != nil {
+			return ClaimResult{}, s.wrap("write ledger", err)
+		}
+	} else {
+		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(req.Run.StartedAt), ms(req.Run.StartedAt))
+		if err != nil {
+			return ClaimResult{}, s.wrap("write ledger", err)
+		}
+	}
+	if !req.Run.Slot.IsZero() {
+		blocking := `'running', 'succeeded'`
+		if req.Force {
+			blocking = `'running'`
+		}
+		var n nullRun
+		err := tx.QueryRowContext(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DESC LIMIT 1`,
+			req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
+		switch {
+		case err == nil:
+			return ClaimResult{Run: *n.run()}, s.wrap("write ledger", tx.Commit())
+		case !errors.Is(err, sql.ErrNoRows):
+			return ClaimResult{}, s.wrap("read ledger", err)
+		}
+	}
+	r := req.Run
+	r.Status = StatusRunning
+	id, err := insertRun(ctx, tx, r)
+	if err != nil {
+		return ClaimResult{}, s.wrap("write ledger", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return ClaimResult{}, s.wrap("write ledger", err)
+	}
+	r.ID = id
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	return ClaimResult{Claimed: true, Run: r}, nil
+}
+
+// AddRun implements Store.
+func (s *SQLite) AddRun(ctx context.Context, r Run) (int64, error) {
+	id, err := insertRun(ctx, s.db, r)
+	return id, s.wrap("write ledger", err)
+}
+
+// SetPID implements Store.
+func (s *SQLite) SetPID(ctx context.Context, id int64, pid int) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET pid = ? WHERE id = ?`, pid, id)
+	return s.wrap("write ledger", err)
+}
+
+// Finish implements Store.
+func (s *SQLite) Finish(ctx context.Context, id int64, o Outcome) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
+ stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, exitValue(o.ExitCode), o.Signal,
+		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+	return s.wrap("write ledger", err)
+}
+
+// Interrupt implements Store.
+func (s *SQLite) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ?
+WHERE id = ? AND status = 'running'`, ms(at), reason, id)
+	if err != nil {
+		return false, s.wrap("write ledger", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, s.wrap("write ledger", err)
+}
+
+// Run implements Store.
+func (s *SQLite) Run(ctx context.Context, id int64) (Run, error) {
+	var n nullRun
+	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Run{}, s.wrap("read ledger", err)
+	}
+	return *n.run(), nil
+}

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// execer is what *sql.DB and *sql.Tx share.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+const upsertTaskSQL = `
+INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (name) DO UPDATE SET
+  schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
+  argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
+  retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
+  registered_at = MIN(tasks.registered_at, excluded.registered_at),
+  updated_at = excluded.updated_at`
+
+func upsertTask(ctx context.Context, e execer, t Task) error {
+	argv, err := json.Marshal(t.Argv)
+	if err != nil {
+		return err
+	}
+	if t.Argv == nil {
+		argv = []byte("[]")
+	}
+	if t.Replay == "" {
+		t.Replay = "all"
+	}
+	_, err = e.ExecContext(ctx, upsertTaskSQL, t.Name, t.Schedule, t.TZ, t.Replay, string(argv), t.Dir,
+		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt))
+	return err
+}
+
+// UpsertTask implements Store.
+func (s *SQLite) UpsertTask(ctx context.Context, t Task) error {
+	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
+}
+
+const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms, t.registered_at, t.updated_at`
+
+func scanTask(sc interface{ Scan(...any) error }, extra ...any) (Task, error) {
+	var t Task
+	var argv string
+	var delay, reg, upd int64
+	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
+		&t.Retries, &delay, &reg, &upd}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return t, err
+	}
+	if err := json.Unmarshal([]byte(argv), &t.Argv); err != nil {
+		return t, fmt.Errorf("task %s: bad argv in ledger: %w", t.Name, err)
+	}
+	t.RetryDelay = time.Duration(delay) * time.Millisecond
+	t.RegisteredAt, t.UpdatedAt = fromMS(reg), fromMS(upd)
+	return t, nil
+}
+
+// Task implements Store.
+func (s *SQLite) Task(ctx context.Context, name string) (Task, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = ?`, name)
+	t, err := scanTask(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, fmt.Errorf("task %q: %w", name, ErrNotFound)
+	}
+	return t, s.wrap("read ledger", err)
+}
+
+// Tasks implements Store. The latest run of each task is found through the
+// (task, id) index: the cost grows with the number of tasks, not of runs.
+func (s *SQLite) Tasks(ctx context.Context) ([]TaskSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
+FROM tasks t LEFT JOIN runs r ON r.id = (SELECT MAX(id) FROM runs WHERE task = t.name)
+ORDER BY t.name`)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []TaskSummary
+	for rows.Next() {
+		var nr nullRun
+		t, err := scanTask(rows, nr.dest()...)
+		if err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		out = append(out, TaskSummary{Task: t, Latest: nr.run()})
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}

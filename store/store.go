@@ -1,0 +1,153 @@
+// Package store is catchup's ledger: the tasks it knows and every run it made.
+//
+// The ledger sits behind the Store interface so that the domain never sees a
+// driver. SQLite (the default, no set-up) lives in sqlite.go; nothing
+// SQLite-specific leaks through this file. All times cross the interface as
+// time.Time in UTC; a zero time means "none".
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Run statuses. A run is created `running` (or directly `skipped`) and gets
+// exactly one outcome.
+const (
+	StatusRunning     = "running"
+	StatusSucceeded   = "succeeded"
+	StatusFailed      = "failed"
+	StatusTimeout     = "timeout"
+	StatusInterrupted = "interrupted"
+	StatusSkipped     = "skipped"
+)
+
+// Run triggers.
+const (
+	TriggerSchedule = "schedule"
+	TriggerReplay   = "replay"
+	TriggerManual   = "manual"
+	TriggerRetry    = "retry"
+)
+
+// Errors callers can test for with errors.Is.
+var (
+	ErrNotFound      = errors.New("not found")
+	ErrSchemaTooNew  = errors.New("ledger schema is newer than this catchup")
+	ErrNotALedger    = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
+	ErrLedgerTooBusy = errors.New("ledger stayed locked by other processes")
+)
+
+// Task is what the ledger knows about one task. Only the registered command
+// is kept: never the environment.
+type Task struct {
+	Name         string
+	Schedule     string // cron expression; "" when the task has none
+	TZ           string // IANA zone of the schedule; "" means the local zone
+	Replay       string // all | latest | none
+	Argv         []string
+	Dir          string
+	Shell        string // crontab command part, run with /bin/sh -c; "" for argv tasks
+	Source       string // "run" or "crontab:FILE:LINE"
+	Retries      int
+	RetryDelay   time.Duration
+	RegisteredAt time.Time // only ever moves back in time
+	UpdatedAt    time.Time
+}
+
+// Run is one attempt at a task.
+type Run struct {
+	ID         int64
+	Task       string
+	Slot       time.Time // zero for a run that stands for no slot
+	Trigger    string
+	Status     string
+	Attempt    int
+	ExitCode   *int
+	Signal     int
+	StartedAt  time.Time
+	EndedAt    time.Time // zero while running
+	Host       string
+	PID        int
+	BootID     string
+	StdoutTail []byte
+	StderrTail []byte
+	Error      string // catchup's own error text, or why a run was skipped
+}
+
+// Outcome is what Finish records.
+type Outcome struct {
+	Status     string
+	ExitCode   *int
+	Signal     int
+	EndedAt    time.Time
+	StdoutTail []byte
+	StderrTail []byte
+	Error      string
+}
+
+// ClaimRequest asks for the right to run Run.Task for Run.Slot.
+type ClaimRequest struct {
+	Run      Run   // the record to insert, status running
+	Register *Task // when set, upserted in the same transaction
+	Force    bool  // claim even when the slot already succeeded
+}
+
+// ClaimResult tells whether the claim was granted. When it was not, Holder is
+// the run that holds the slot (a running or succeeded run of it).
+type ClaimResult struct {
+	Claimed bool
+	Run     Run // the inserted run when Claimed, else the holder
+}
+
+// TaskSummary is a task with its latest run, for listings.
+type TaskSummary struct {
+	Task   Task
+	Latest *Run // nil when the task never ran
+}
+
+// HistoryFilter selects runs for History, newest first.
+type HistoryFilter struct {
+	Task   string // "" for all tasks
+	Status string // "" for any status
+	Limit  int    // <= 0 means 20
+}
+
+// Store is the ledger. Implementations are safe for concurrent processes on
+// one ledger; a single Store value is used by one goroutine at a time.
+type Store interface {
+	// UpsertTask inserts or updates a task. RegisteredAt never moves forward.
+	UpsertTask(ctx context.Context, t Task) error
+	Task(ctx context.Context, name string) (Task, error)
+	// Tasks returns every known task with its latest run, ordered by name.
+	Tasks(ctx context.Context) ([]TaskSummary, error)
+
+	// Claim atomically inserts req.Run as running unless the (task, slot)
+	// already has a running run, or a succeeded one (unless Force). Runs
+	// without a slot are always claimed. The task row is created if missing.
+	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
+	// AddRun inserts a finished record (a skip) and returns its id.
+	AddRun(ctx context.Context, r Run) (int64, error)
+	SetPID(ctx context.Context, id int64, pid int) error
+	// Finish records the outcome of a run.
+	Finish(ctx context.Context, id int64, o Outcome) error
+	// Interrupt marks a run interrupted if it is still running; it reports
+	// whether it changed anything.
+	Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error)
+
+	Run(ctx context.Context, id int64) (Run, error)
+	History(ctx context.Context, f HistoryFilter) ([]Run, error)
+	// Running returns every run still marked running.
+	Running(ctx context.Context) ([]Run, error)
+	// SlotRuns returns the runs of task whose slot lies in [from, to], and
+	// the runs without a slot that started in [from, to+grace], oldest first.
+	// Tails are not loaded.
+	SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error)
+	// LatestSlot returns the latest slot any run of task stands for.
+	LatestSlot(ctx context.Context, task string) (time.Time, error)
+	// EarliestRun returns when the first recorded run of task started.
+	EarliestRun(ctx context.Context, task string) (time.Time, error)
+
+	Close() error
+}
