@@ -1,3 +1,5 @@
+//go:build unix
+
 package store_test
 
 import (
@@ -258,6 +260,7 @@ INSERT INTO recipes VALUES ('bread', 'knead');`); err != nil {
 				s.Close()
 				t.Fatalf("OpenSQLite(%s) succeeded", path)
 			}
+			t.Logf("error: %v", err)
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("error %q, want %v", err, tc.want)
 			}
