@@ -13,7 +13,12 @@ import (
 
 // TestMain lets the scripts run this test binary as the real `catchup`
 // command, end to end, in its own process.
+// Go tests that need real catchup processes (faults, load) re-run this
+// binary with CATCHUP_TEST_AS_MAIN=1.
 func TestMain(m *testing.M) {
+	if os.Getenv("CATCHUP_TEST_AS_MAIN") == "1" {
+		main()
+	}
 	testscript.Main(m, map[string]func(){"catchup": main})
 }
 

@@ -98,8 +98,10 @@ func (s *SQLite) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 			return ClaimResult{}, s.wrap("write ledger", err)
 		}
 	} else {
+		// A task first seen through a run is registered as of that run's
+		// slot (or start), so that the slot is covered by the missed rule.
 		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(req.Run.StartedAt), ms(req.Run.StartedAt))
+ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(firstOf(req.Run.StartedAt, req.Run.Slot)), ms(req.Run.StartedAt))
 		if err != nil {
 			return ClaimResult{}, s.wrap("write ledger", err)
 		}
@@ -178,4 +180,12 @@ func (s *SQLite) Run(ctx context.Context, id int64) (Run, error) {
 		return Run{}, s.wrap("read ledger", err)
 	}
 	return *n.run(), nil
+}
+
+// firstOf returns the earlier of two times, ignoring a zero one.
+func firstOf(a, b time.Time) time.Time {
+	if b.IsZero() || a.Before(b) {
+		return a
+	}
+	return b
 }
