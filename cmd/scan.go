@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 type scanFlags struct {
@@ -67,6 +68,11 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		return err
 	}
 	defer st.Close()
+	if !sf.cfg.DryRun {
+		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
+			return failure(fmt.Errorf("refusing to replay: %w", err))
+		}
+	}
 	if isTerminal(os.Stderr) {
 		sf.cfg.Progress = func(task string, done, total int) {
 			fmt.Fprintf(os.Stderr, "\rcatchup: replaying %s: %d/%d ", task, done+1, total)

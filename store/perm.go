@@ -1,0 +1,38 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// ErrUnsafeLedger is returned by CheckPrivate.
+var ErrUnsafeLedger = errors.New("ledger is writable by others")
+
+// CheckPrivate refuses a ledger file or directory that another user could
+// write: the ledger holds commands that scan executes, so such a ledger is a
+// privilege escalation (the same rule as sshd's StrictModes). Both must be
+// owned by uid and not group- or other-writable.
+func CheckPrivate(path string, uid int) error {
+	for _, p := range []string{path, filepath.Dir(path)} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("check ledger permissions: %w", err)
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if ok && int(st.Uid) != uid {
+			return fmt.Errorf("%w: %s is owned by uid %d, not by uid %d running scan; fix: chown %d %s",
+				ErrUnsafeLedger, p, st.Uid, uid, uid, p)
+		}
+		if fi.Mode().Perm()&0o022 != 0 {
+			want := "600"
+			if fi.IsDir() {
+				want = "700"
+			}
+			return fmt.Errorf("%w: %s has mode %04o; fix: chmod %s %s", ErrUnsafeLedger, p, fi.Mode().Perm(), want, p)
+		}
+	}
+	return nil
+}
