@@ -12,9 +12,14 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// runFlags are run's flags before validation.
+type runFlags struct {
+	cfg  catchup.RunConfig
+	slot string
+}
+
 func newRunCmd(g *globals) *cobra.Command {
-	var cfg catchup.RunConfig
-	var slot string
+	var rf runFlags
 	c := &cobra.Command{
 		Use:   "run --task NAME [flags] -- COMMAND [ARG...]",
 		Short: "Run a command as one fire of a task, recording it in the ledger",
@@ -36,10 +41,16 @@ says so on stderr; with --strict it exits 125 without running it.`,
   0 2 * * * catchup run --task daily-settle --cron '0 2 * * *' -- /opt/settle.sh`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg.Argv = args
-			return runRun(c, g, cfg, slot)
+			rf.cfg.Argv = args
+			return runRun(c, g, rf.cfg, rf.slot)
 		},
 	}
+	bindRunFlags(c, &rf)
+	return c
+}
+
+func bindRunFlags(c *cobra.Command, rf *runFlags) {
+	cfg := &rf.cfg
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&cfg.Task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
@@ -48,7 +59,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 	f.DurationVar(&cfg.Tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
 	f.DurationVar(&cfg.Timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	f.DurationVar(&cfg.KillAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
-	f.StringVar(&slot, "slot", "", "run for this explicit slot (RFC 3339)")
+	f.StringVar(&rf.slot, "slot", "", "run for this explicit slot (RFC 3339)")
 	f.BoolVar(&cfg.Force, "force", false, "run even if the slot already succeeded")
 	f.BoolVar(&cfg.Wait, "wait", false, "wait for the task's lock instead of skipping (exit 75)")
 	f.BoolVar(&cfg.Strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
@@ -56,39 +67,47 @@ says so on stderr; with --strict it exits 125 without running it.`,
 	f.IntVar(&cfg.Retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	f.DurationVar(&cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
-	return c
+}
+
+// validateRun checks run's flags and fills the slots in cfg; every error is
+// a usage error (exit 125). It is a pure function of its inputs.
+func validateRun(cfg *catchup.RunConfig, slot, replaySlot string) error {
+	if cfg.Task == "" {
+		return errors.New("--task is required")
+	}
+	if err := catchup.ValidateTaskName(cfg.Task); err != nil {
+		return err
+	}
+	if len(cfg.Argv) == 0 {
+		return errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]")
+	}
+	switch cfg.Replay {
+	case "all", "latest", "none":
+	default:
+		return fmt.Errorf("invalid --replay %q: use all, latest or none", cfg.Replay)
+	}
+	if cfg.Retries < 0 || cfg.Tolerance < 0 || cfg.Timeout < 0 || cfg.KillAfter < 0 || cfg.RetryDelay < 0 {
+		return errors.New("--retries and durations cannot be negative")
+	}
+	var err error
+	if slot != "" {
+		if cfg.Slot, err = time.Parse(time.RFC3339, slot); err != nil {
+			return fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", slot)
+		}
+	}
+	if replaySlot != "" {
+		if cfg.ReplaySlot, err = time.Parse(time.RFC3339, replaySlot); err != nil {
+			return fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", replaySlot)
+		}
+	}
+	return nil
 }
 
 // runRun validates the flags, opens the ledger (a failure is not fatal) and
 // hands over to the domain. Every usage error exits 125.
 func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) error {
-	if cfg.Task == "" {
-		return usageErr(c, errors.New("--task is required"))
-	}
-	if err := catchup.ValidateTaskName(cfg.Task); err != nil {
+	if err := validateRun(&cfg, slot, os.Getenv("CATCHUP_REPLAY_SLOT")); err != nil {
 		return usageErr(c, err)
-	}
-	if len(cfg.Argv) == 0 {
-		return usageErr(c, errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]"))
-	}
-	switch cfg.Replay {
-	case "all", "latest", "none":
-	default:
-		return usageErr(c, fmt.Errorf("invalid --replay %q: use all, latest or none", cfg.Replay))
-	}
-	if cfg.Retries < 0 || cfg.Tolerance < 0 || cfg.Timeout < 0 || cfg.KillAfter < 0 || cfg.RetryDelay < 0 {
-		return usageErr(c, errors.New("--retries and durations cannot be negative"))
-	}
-	var err error
-	if slot != "" {
-		if cfg.Slot, err = time.Parse(time.RFC3339, slot); err != nil {
-			return usageErr(c, fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", slot))
-		}
-	}
-	if v := os.Getenv("CATCHUP_REPLAY_SLOT"); v != "" {
-		if cfg.ReplaySlot, err = time.Parse(time.RFC3339, v); err != nil {
-			return usageErr(c, fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", v))
-		}
 	}
 	cfg.Dir, _ = os.Getwd()
 	path, err := ledgerPath(g)
