@@ -55,7 +55,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&cfg.Task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
 	f.StringVar(&cfg.Cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
-	f.StringVar(&cfg.TZ, "tz", "", "IANA time zone of the schedule (default: the local zone)")
+	f.StringVar(&cfg.TZ, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
 	f.DurationVar(&cfg.Tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
 	f.DurationVar(&cfg.Timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	f.DurationVar(&cfg.KillAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
@@ -108,6 +108,11 @@ func validateRun(cfg *catchup.RunConfig, slot, replaySlot string) error {
 func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) error {
 	if err := validateRun(&cfg, slot, os.Getenv("CATCHUP_REPLAY_SLOT")); err != nil {
 		return usageErr(c, err)
+	}
+	if cfg.TZ == "" {
+		// cron puts a crontab's CRON_TZ= line in the job's environment:
+		// the schedule's zone, when --tz does not say.
+		cfg.TZ = os.Getenv("CRON_TZ")
 	}
 	cfg.Dir, _ = os.Getwd()
 	path, err := ledgerPath(g)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,19 +106,21 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	return nil
 }
 
-func readCrontab(p string) (catchup.CrontabSource, error) {
-	var data []byte
+func readCrontab(name string) (catchup.CrontabSource, error) {
+	src := catchup.CrontabSource{Name: name}
 	var err error
-	if p == "-" {
+	var data []byte
+	if name == "-" {
+		src.Name = "(stdin)"
 		data, err = io.ReadAll(os.Stdin)
-		p = "(stdin)"
-	} else {
-		data, err = os.ReadFile(p)
+	} else if src.Path, err = filepath.Abs(name); err == nil {
+		data, err = os.ReadFile(src.Path)
 	}
 	if err != nil {
-		return catchup.CrontabSource{}, fmt.Errorf("read crontab: %w", err)
+		return src, fmt.Errorf("read crontab: %w", err)
 	}
-	return catchup.CrontabSource{Name: p, R: bytes.NewReader(data), System: catchup.IsSystemCrontab(p)}, nil
+	src.R, src.System = bytes.NewReader(data), catchup.IsSystemCrontab(src.Path)
+	return src, nil
 }
 
 func isTerminal(f *os.File) bool {
@@ -138,6 +141,11 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d\n", t.Task, len(t.Missed), t.Replayed, t.Failed, t.Skipped)
+		for _, a := range t.Actions {
+			if a.Action == catchup.ActionFailed {
+				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
+			}
+		}
 	}
 	verb := "scanned"
 	if dry {
@@ -188,4 +196,11 @@ func scanJSON(rep catchup.ScanReport) any {
 		tasks = append(tasks, j)
 	}
 	return map[string]any{"tasks": tasks, "warnings": append([]string{}, rep.Warnings...)}
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return ": " + r
 }

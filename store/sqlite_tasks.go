@@ -22,8 +22,12 @@ ON CONFLICT (name) DO UPDATE SET
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
   retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
   registered_at = MIN(tasks.registered_at, excluded.registered_at),
-  updated_at = excluded.updated_at`
+  updated_at = excluded.updated_at
+WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%'`
 
+// upsertTask inserts or updates a task. A task discovered in a crontab keeps
+// its registration when a fire of its line registers again with --cron: the
+// crontab line is the single source of truth.
 func upsertTask(ctx context.Context, e execer, t Task) error {
 	argv, err := json.Marshal(t.Argv)
 	if err != nil {
