@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"modernc.org/sqlite"
@@ -38,7 +39,6 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_pragma", "foreign_keys(OFF)")
 	// Immediate transactions take the write lock at BEGIN: a deferred one
 	// that upgrades later fails with SQLITE_BUSY under concurrent writers
 	// instead of waiting.
@@ -102,15 +102,16 @@ func (s *SQLite) checkSchema(ctx context.Context) error {
 	}
 	var current int
 	var hasTable int
-	err = s.db.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'`).Scan(&hasTable)
-	if err != nil {
+	// The common case, an up-to-date ledger, costs this one query.
+	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current)
+	switch {
+	case err == nil:
+		hasTable = 1
+	case strings.Contains(err.Error(), "no such table"):
+	default:
 		return s.wrap("read ledger", err)
 	}
 	if hasTable == 1 {
-		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current); err != nil {
-			return s.wrap("read ledger", err)
-		}
 		if current == latestVersion(ms) {
 			return nil
 		}
