@@ -73,7 +73,8 @@ type Run struct {
 	BootID     string
 	StdoutTail []byte
 	StderrTail []byte
-	Error      string // catchup's own error text, or why a run was skipped
+	Error      string    // catchup's own error text, or why a run was skipped
+	Heartbeat  time.Time // last sign of life of a running run (shared ledgers); zero if none
 }
 
 // Outcome is what Finish records.
@@ -148,6 +149,17 @@ type Store interface {
 	LatestSlot(ctx context.Context, task string) (time.Time, error)
 	// EarliestRun returns when the first recorded run of task started.
 	EarliestRun(ctx context.Context, task string) (time.Time, error)
+
+	// Shared reports whether several hosts may use this ledger at once
+	// (PostgreSQL). A shared ledger needs LockTask and heartbeats; a local
+	// one is covered by the per-host flock.
+	Shared() bool
+	// LockTask takes the ledger-wide lock of a task, held until release is
+	// called or the connection dies. ok is false when another host holds
+	// it. A local ledger returns ok with a no-op release.
+	LockTask(ctx context.Context, task string) (release func(), ok bool, err error)
+	// Heartbeat records that running run id is alive at at.
+	Heartbeat(ctx context.Context, id int64, at time.Time) error
 
 	Close() error
 }
