@@ -39,8 +39,8 @@ there is any, 0 when none: a CI smoke check and a monitoring probe. Errors exit 
 // addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
 func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f := c.Flags()
-	f.DurationVar(&rule.MaxAge, "max-age", 7*24*time.Hour, "no slot older than this counts as missed")
-	f.DurationVar(&rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
+	durationVar(f, &rule.MaxAge, "max-age", 7*24*time.Hour, "no slot older than this counts as missed")
+	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
