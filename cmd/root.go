@@ -68,6 +68,10 @@ func Execute(args []string) int {
 	return exitError
 }
 
+// NewRootCommand returns catchup's command tree, for generating man pages
+// and shell completions (scripts/gendocs).
+func NewRootCommand() *cobra.Command { return newRoot(&globals{}) }
+
 func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "catchup",

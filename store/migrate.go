@@ -55,12 +55,19 @@ func latestVersion(ms []migration) int {
 	return ms[len(ms)-1].version
 }
 
+// checkNotNewer refuses a schema newer than the embedded migrations.
+func checkNotNewer(ms []migration, current int) error {
+	if want := latestVersion(ms); current > want {
+		return fmt.Errorf("%w: schema version %d, this catchup knows up to %d; upgrade catchup", ErrSchemaTooNew, current, want)
+	}
+	return nil
+}
+
 // migrate brings the schema to the latest version. It refuses, touching
 // nothing, a ledger whose schema is newer than this binary knows.
 func migrate(ctx context.Context, db *sql.DB, ms []migration, current int) error {
-	want := latestVersion(ms)
-	if current > want {
-		return fmt.Errorf("%w: schema version %d, this catchup knows up to %d; upgrade catchup", ErrSchemaTooNew, current, want)
+	if err := checkNotNewer(ms, current); err != nil {
+		return err
 	}
 	for _, m := range ms {
 		if m.version <= current {

@@ -10,194 +10,208 @@ import (
 )
 
 func TestTaskRoundTrip(t *testing.T) {
-	tests := map[string]store.Task{
-		"argv task": {
-			Name:     "backup",
-			Schedule: "0 3 * * *",
-			TZ:       "Europe/Paris",
-			Replay:   "latest",
-			Argv:     []string{"/usr/bin/rsync", "-a", "/home/my files/", `dest "quoted"`, "it's", `back\slash`, "", "ünïcødé"},
-			Dir:      "/srv/with space",
-			Source:   "run",
-			Retries:  3, RetryDelay: 90 * time.Second,
-			RegisteredAt: t0, UpdatedAt: t0.Add(time.Hour + 123*time.Millisecond),
-		},
-		"crontab shell task": {
-			Name:     "crontab-line-7",
-			Schedule: "*/5 * * * *",
-			Replay:   "none",
-			Argv:     []string{},
-			Shell:    `cd /tmp && echo "a b" | tee 'x y' >/dev/null 2>&1`,
-			Source:   "crontab:/etc/crontab:7",
-			Retries:  0, RetryDelay: 1500 * time.Millisecond,
-			RegisteredAt: t0, UpdatedAt: t0,
-		},
-		"no schedule": {
-			Name: "manual only", Replay: "all", Argv: []string{"make", "-C", "/src"},
-			RetryDelay:   0,
-			RegisteredAt: t0, UpdatedAt: t0,
-		},
-	}
-	s, _ := newLedger(t)
-	for name, want := range tests {
-		t.Run(name, func(t *testing.T) {
-			if err := s.UpsertTask(t.Context(), want); err != nil {
-				t.Fatalf("UpsertTask: %v", err)
-			}
-			got, err := s.Task(t.Context(), want.Name)
-			if err != nil {
-				t.Fatalf("Task: %v", err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Task(%q)\n got %#v\nwant %#v", want.Name, got, want)
-			}
-		})
-	}
+	forEachBackend(t, func(t *testing.T, be backend) {
+		tests := map[string]store.Task{
+			"argv task": {
+				Name:     "backup",
+				Schedule: "0 3 * * *",
+				TZ:       "Europe/Paris",
+				Replay:   "latest",
+				Argv:     []string{"/usr/bin/rsync", "-a", "/home/my files/", `dest "quoted"`, "it's", `back\slash`, "", "ünïcødé"},
+				Dir:      "/srv/with space",
+				Source:   "run",
+				Retries:  3, RetryDelay: 90 * time.Second,
+				RegisteredAt: t0, UpdatedAt: t0.Add(time.Hour + 123*time.Millisecond),
+			},
+			"crontab shell task": {
+				Name:     "crontab-line-7",
+				Schedule: "*/5 * * * *",
+				Replay:   "none",
+				Argv:     []string{},
+				Shell:    `cd /tmp && echo "a b" | tee 'x y' >/dev/null 2>&1`,
+				Source:   "crontab:/etc/crontab:7",
+				Retries:  0, RetryDelay: 1500 * time.Millisecond,
+				RegisteredAt: t0, UpdatedAt: t0,
+			},
+			"no schedule": {
+				Name: "manual only", Replay: "all", Argv: []string{"make", "-C", "/src"},
+				RetryDelay:   0,
+				RegisteredAt: t0, UpdatedAt: t0,
+			},
+		}
+		s := be.fresh(t)
+		for name, want := range tests {
+			t.Run(name, func(t *testing.T) {
+				if err := s.UpsertTask(t.Context(), want); err != nil {
+					t.Fatalf("UpsertTask: %v", err)
+				}
+				got, err := s.Task(t.Context(), want.Name)
+				if err != nil {
+					t.Fatalf("Task: %v", err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("Task(%q)\n got %#v\nwant %#v", want.Name, got, want)
+				}
+			})
+		}
+	})
 }
 
 func TestTaskDefaults(t *testing.T) {
-	s, _ := newLedger(t)
-	if err := s.UpsertTask(t.Context(), store.Task{Name: "bare", RegisteredAt: t0, UpdatedAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Task(t.Context(), "bare")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Replay != "all" {
-		t.Errorf("Replay = %q, want the default %q", got.Replay, "all")
-	}
-	if len(got.Argv) != 0 {
-		t.Errorf("Argv = %q, want none", got.Argv)
-	}
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		if err := s.UpsertTask(t.Context(), store.Task{Name: "bare", RegisteredAt: t0, UpdatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Task(t.Context(), "bare")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Replay != "all" {
+			t.Errorf("Replay = %q, want the default %q", got.Replay, "all")
+		}
+		if len(got.Argv) != 0 {
+			t.Errorf("Argv = %q, want none", got.Argv)
+		}
+	})
 }
 
 func TestTaskUpdate(t *testing.T) {
-	s, _ := newLedger(t)
-	first := store.Task{Name: "backup", Schedule: "0 3 * * *", Argv: []string{"old"}, Retries: 2,
-		RetryDelay: time.Minute, RegisteredAt: t0, UpdatedAt: t0}
-	second := store.Task{Name: "backup", Schedule: "0 4 * * *", Argv: []string{"new", "args"}, Replay: "none",
-		Retries: 0, RetryDelay: 5 * time.Second, RegisteredAt: t0.Add(time.Hour), UpdatedAt: t0.Add(time.Hour)}
-	for _, task := range []store.Task{first, second} {
-		if err := s.UpsertTask(t.Context(), task); err != nil {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		first := store.Task{Name: "backup", Schedule: "0 3 * * *", Argv: []string{"old"}, Retries: 2,
+			RetryDelay: time.Minute, RegisteredAt: t0, UpdatedAt: t0}
+		second := store.Task{Name: "backup", Schedule: "0 4 * * *", Argv: []string{"new", "args"}, Replay: "none",
+			Retries: 0, RetryDelay: 5 * time.Second, RegisteredAt: t0.Add(time.Hour), UpdatedAt: t0.Add(time.Hour)}
+		for _, task := range []store.Task{first, second} {
+			if err := s.UpsertTask(t.Context(), task); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.Task(t.Context(), "backup")
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, err := s.Task(t.Context(), "backup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := second
-	want.RegisteredAt = t0
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after update\n got %#v\nwant %#v", got, want)
-	}
+		want := second
+		want.RegisteredAt = t0
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("after update\n got %#v\nwant %#v", got, want)
+		}
+	})
 }
 
 func TestTaskRegisteredAtOnlyMovesBack(t *testing.T) {
-	tests := map[string]struct {
-		upserts []time.Time
-		want    time.Time
-	}{
-		"later upsert keeps the first":  {upserts: []time.Time{t0, t0.Add(time.Hour)}, want: t0},
-		"earlier upsert moves it back":  {upserts: []time.Time{t0, t0.Add(-48 * time.Hour)}, want: t0.Add(-48 * time.Hour)},
-		"back then forth":               {upserts: []time.Time{t0, t0.Add(-time.Minute), t0.Add(time.Minute)}, want: t0.Add(-time.Minute)},
-		"same time":                     {upserts: []time.Time{t0, t0}, want: t0},
-		"millisecond precision is kept": {upserts: []time.Time{t0.Add(7 * time.Millisecond), t0.Add(8 * time.Millisecond)}, want: t0.Add(7 * time.Millisecond)},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			s, _ := newLedger(t)
-			for _, at := range tc.upserts {
-				if err := s.UpsertTask(t.Context(), store.Task{Name: "backup", RegisteredAt: at, UpdatedAt: at}); err != nil {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		tests := map[string]struct {
+			upserts []time.Time
+			want    time.Time
+		}{
+			"later upsert keeps the first":  {upserts: []time.Time{t0, t0.Add(time.Hour)}, want: t0},
+			"earlier upsert moves it back":  {upserts: []time.Time{t0, t0.Add(-48 * time.Hour)}, want: t0.Add(-48 * time.Hour)},
+			"back then forth":               {upserts: []time.Time{t0, t0.Add(-time.Minute), t0.Add(time.Minute)}, want: t0.Add(-time.Minute)},
+			"same time":                     {upserts: []time.Time{t0, t0}, want: t0},
+			"millisecond precision is kept": {upserts: []time.Time{t0.Add(7 * time.Millisecond), t0.Add(8 * time.Millisecond)}, want: t0.Add(7 * time.Millisecond)},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				s := be.fresh(t)
+				for _, at := range tc.upserts {
+					if err := s.UpsertTask(t.Context(), store.Task{Name: "backup", RegisteredAt: at, UpdatedAt: at}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got, err := s.Task(t.Context(), "backup")
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			got, err := s.Task(t.Context(), "backup")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !got.RegisteredAt.Equal(tc.want) {
-				t.Errorf("RegisteredAt = %v, want %v", got.RegisteredAt, tc.want)
-			}
-			if last := tc.upserts[len(tc.upserts)-1]; !got.UpdatedAt.Equal(last) {
-				t.Errorf("UpdatedAt = %v, want the last upsert's %v", got.UpdatedAt, last)
-			}
-		})
-	}
+				if !got.RegisteredAt.Equal(tc.want) {
+					t.Errorf("RegisteredAt = %v, want %v", got.RegisteredAt, tc.want)
+				}
+				if last := tc.upserts[len(tc.upserts)-1]; !got.UpdatedAt.Equal(last) {
+					t.Errorf("UpdatedAt = %v, want the last upsert's %v", got.UpdatedAt, last)
+				}
+			})
+		}
+	})
 }
 
 func TestTaskNotFound(t *testing.T) {
-	s, _ := newLedger(t)
-	if err := s.UpsertTask(t.Context(), store.Task{Name: "backup", RegisteredAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"nope", "Backup", "backup ", ""} {
-		_, err := s.Task(t.Context(), name)
-		if !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("Task(%q) error %v, want ErrNotFound", name, err)
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		if err := s.UpsertTask(t.Context(), store.Task{Name: "backup", RegisteredAt: t0}); err != nil {
+			t.Fatal(err)
 		}
-	}
+		for _, name := range []string{"nope", "Backup", "backup ", ""} {
+			_, err := s.Task(t.Context(), name)
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Task(%q) error %v, want ErrNotFound", name, err)
+			}
+		}
+	})
 }
 
 func TestTasksLatestRun(t *testing.T) {
-	s, _ := newLedger(t)
-	ctx := t.Context()
-	for _, name := range []string{"c-never", "b-busy", "a-once"} {
-		if err := s.UpsertTask(ctx, store.Task{Name: name, RegisteredAt: t0, UpdatedAt: t0}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// b-busy: several runs, the latest by id is not the latest slot nor the
-	// latest start.
-	mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0.Add(2 * time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0.Add(2 * time.Hour)})
-	mustClaim(t, s, store.Run{Task: "b-busy", Trigger: store.TriggerManual, StartedAt: t0.Add(3 * time.Hour)})
-	other := mustClaim(t, s, store.Run{Task: "a-once", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
-	finish(t, s, other, store.StatusFailed, t0.Add(time.Minute))
-	latest := mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0, Trigger: store.TriggerReplay, StartedAt: t0.Add(time.Hour)})
-	// A task that only exists through a claim (no UpsertTask).
-	implicit := mustClaim(t, s, store.Run{Task: "d-implicit", Trigger: store.TriggerManual, StartedAt: t0})
-
-	got, err := s.Tasks(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int64{"a-once": other, "b-busy": latest, "c-never": 0, "d-implicit": implicit}
-	var names []string
-	for _, ts := range got {
-		names = append(names, ts.Task.Name)
-		wantID, ok := want[ts.Task.Name]
-		switch {
-		case !ok:
-			t.Errorf("unexpected task %q", ts.Task.Name)
-		case wantID == 0 && ts.Latest != nil:
-			t.Errorf("%s: Latest = %+v, want nil (never ran)", ts.Task.Name, *ts.Latest)
-		case wantID != 0 && ts.Latest == nil:
-			t.Errorf("%s: Latest = nil, want run %d", ts.Task.Name, wantID)
-		case wantID != 0 && ts.Latest.ID != wantID:
-			t.Errorf("%s: Latest = run %d, want %d", ts.Task.Name, ts.Latest.ID, wantID)
-		}
-	}
-	if !reflect.DeepEqual(names, []string{"a-once", "b-busy", "c-never", "d-implicit"}) {
-		t.Errorf("Tasks order %q, want by name", names)
-	}
-	for _, ts := range got {
-		if ts.Task.Name == "a-once" && ts.Latest != nil {
-			r := ts.Latest
-			if r.Status != store.StatusFailed || r.Task != "a-once" || !r.Slot.Equal(t0) || !r.EndedAt.Equal(t0.Add(time.Minute)) {
-				t.Errorf("a-once latest = %+v", *r)
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		for _, name := range []string{"c-never", "b-busy", "a-once"} {
+			if err := s.UpsertTask(ctx, store.Task{Name: name, RegisteredAt: t0, UpdatedAt: t0}); err != nil {
+				t.Fatal(err)
 			}
 		}
-	}
+		// b-busy: several runs, the latest by id is not the latest slot nor the
+		// latest start.
+		mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0.Add(2 * time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0.Add(2 * time.Hour)})
+		mustClaim(t, s, store.Run{Task: "b-busy", Trigger: store.TriggerManual, StartedAt: t0.Add(3 * time.Hour)})
+		other := mustClaim(t, s, store.Run{Task: "a-once", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
+		finish(t, s, other, store.StatusFailed, t0.Add(time.Minute))
+		latest := mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0, Trigger: store.TriggerReplay, StartedAt: t0.Add(time.Hour)})
+		// A task that only exists through a claim (no UpsertTask).
+		implicit := mustClaim(t, s, store.Run{Task: "d-implicit", Trigger: store.TriggerManual, StartedAt: t0})
+
+		got, err := s.Tasks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"a-once": other, "b-busy": latest, "c-never": 0, "d-implicit": implicit}
+		var names []string
+		for _, ts := range got {
+			names = append(names, ts.Task.Name)
+			wantID, ok := want[ts.Task.Name]
+			switch {
+			case !ok:
+				t.Errorf("unexpected task %q", ts.Task.Name)
+			case wantID == 0 && ts.Latest != nil:
+				t.Errorf("%s: Latest = %+v, want nil (never ran)", ts.Task.Name, *ts.Latest)
+			case wantID != 0 && ts.Latest == nil:
+				t.Errorf("%s: Latest = nil, want run %d", ts.Task.Name, wantID)
+			case wantID != 0 && ts.Latest.ID != wantID:
+				t.Errorf("%s: Latest = run %d, want %d", ts.Task.Name, ts.Latest.ID, wantID)
+			}
+		}
+		if !reflect.DeepEqual(names, []string{"a-once", "b-busy", "c-never", "d-implicit"}) {
+			t.Errorf("Tasks order %q, want by name", names)
+		}
+		for _, ts := range got {
+			if ts.Task.Name == "a-once" && ts.Latest != nil {
+				r := ts.Latest
+				if r.Status != store.StatusFailed || r.Task != "a-once" || !r.Slot.Equal(t0) || !r.EndedAt.Equal(t0.Add(time.Minute)) {
+					t.Errorf("a-once latest = %+v", *r)
+				}
+			}
+		}
+	})
 }
 
 func TestTasksEmpty(t *testing.T) {
-	s, _ := newLedger(t)
-	got, err := s.Tasks(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 0 {
-		t.Errorf("Tasks on a new ledger = %+v", got)
-	}
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		got, err := s.Tasks(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 0 {
+			t.Errorf("Tasks on a new ledger = %+v", got)
+		}
+	})
 }
