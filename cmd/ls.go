@@ -60,6 +60,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err := checkOutput(cfg.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
+	if err := checkRule(cfg.rule); err != nil {
+		return usageErr(c, err)
+	}
 	st, m, err := openLedger(c.Context(), g, true)
 	if err != nil {
 		return err
@@ -72,6 +75,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	rows := []lsRow{}
 	var table [][]string
 	for _, t := range tasks {
+		if t.Warning != "" {
+			m.Notice("warning: task %s: %s", t.Task.Name, t.Warning)
+		}
 		if cfg.onlyMissed && len(t.Missed) == 0 {
 			continue
 		}
@@ -108,6 +114,15 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	}
 	if cfg.onlyMissed && len(rows) > 0 {
 		return &exitStatus{code: exitFound}
+	}
+	return nil
+}
+
+// checkRule refuses negative windows: a negative tolerance would replay
+// slots that have not come yet.
+func checkRule(r catchup.MissedRule) error {
+	if r.MaxAge < 0 || r.Tolerance < 0 {
+		return fmt.Errorf("--max-age and --tolerance cannot be negative")
 	}
 	return nil
 }

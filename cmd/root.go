@@ -48,7 +48,7 @@ type globals struct {
 
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer stop()
 	var g globals
 	root := newRoot(&g)

@@ -111,8 +111,18 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 	}
 	if cfg.TZ == "" {
 		// cron puts a crontab's CRON_TZ= line in the job's environment:
-		// the schedule's zone, when --tz does not say.
-		cfg.TZ = os.Getenv("CRON_TZ")
+		// the schedule's zone, when --tz does not say. A bad one is a
+		// warning, not a reason to miss the run.
+		if tz := os.Getenv("CRON_TZ"); tz != "" {
+			if _, err := time.LoadLocation(tz); err == nil {
+				cfg.TZ = tz
+			} else {
+				fmt.Fprintf(os.Stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", tz)
+			}
+		}
+	}
+	if err := catchup.CheckSchedule(cfg.Cron, cfg.TZ); err != nil {
+		return usageErr(c, err)
 	}
 	cfg.Dir, _ = os.Getwd()
 	path, err := ledgerPath(g)

@@ -54,6 +54,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if err := checkOutput(sf.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
+	if err := checkRule(sf.cfg.MissedRule); err != nil {
+		return usageErr(c, err)
+	}
 	if sf.cfg.MaxReplays < 1 {
 		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
 	}

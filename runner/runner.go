@@ -66,8 +66,6 @@ type Config struct {
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
 	OnStart func(pid int)
-	// Credential, when set, runs the command as another user (needs root).
-	Credential *syscall.Credential
 }
 
 // Result is the outcome of one run.
@@ -141,7 +139,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Env:         cfg.Env,
 		Dir:         cfg.Dir,
 		ExtraFiles:  cfg.ExtraFiles,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Credential: cfg.Credential},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
 	if cfg.Stdin != nil {
 		cmd.Stdin = cfg.Stdin

@@ -160,6 +160,7 @@ func TestClaim(t *testing.T) {
 					want.ID = res.Run.ID
 					want.Status = store.StatusRunning
 					want.Attempt = 1
+					want.Heartbeat = claimedHeartbeat(s, want)
 					if !sameRun(res.Run, want) {
 						t.Errorf("claimed run\n got %+v\nwant %+v", res.Run, want)
 					}
@@ -326,7 +327,7 @@ func TestClaimKeepsAttempt(t *testing.T) {
 func TestClaimConcurrentProcesses(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		const procs, slots = 8, 20
-		_, path := newLedger(t)
+		location := be.ledger(t)
 		var (
 			wg      sync.WaitGroup
 			start   = make(chan struct{})
@@ -338,7 +339,7 @@ func TestClaimConcurrentProcesses(t *testing.T) {
 		for p := range procs {
 			wg.Go(func() {
 				ctx := context.Background()
-				s, err := store.OpenSQLite(ctx, path)
+				s, err := store.Open(ctx, location)
 				if err != nil {
 					mu.Lock()
 					errs = append(errs, fmt.Errorf("process %d: open: %w", p, err))
@@ -383,7 +384,7 @@ func TestClaimConcurrentProcesses(t *testing.T) {
 				t.Errorf("slot %d: losers saw holders %v, want one", i, holders[slot])
 			}
 		}
-		s := openLedger(t, path)
+		s := be.open(t, location)
 		runs, err := s.Running(t.Context())
 		if err != nil {
 			t.Fatal(err)
@@ -481,6 +482,7 @@ func TestFinishRoundTrip(t *testing.T) {
 				got := getRun(t, s, id)
 				want := claimed
 				want.ID, want.Attempt = id, 1
+				want.Heartbeat = claimedHeartbeat(s, claimed)
 				want.Status, want.ExitCode, want.Signal, want.EndedAt = o.Status, o.ExitCode, o.Signal, o.EndedAt
 				want.StdoutTail, want.StderrTail, want.Error = o.StdoutTail, o.StderrTail, o.Error
 				if !sameRun(got, want) {

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ExportRuns returns up to limit runs with an id above afterID, with every
+// column including the tails, in ascending id order: page through a ledger
+// by passing the last id returned. limit <= 0 means 1000.
+func (p *Postgres) ExportRuns(ctx context.Context, afterID int64, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := p.pool.Query(ctx, `SELECT `+pgRunColumnsFull+` FROM runs r WHERE r.id > $1 ORDER BY r.id LIMIT $2`, afterID, limit)
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		var n pgRun
+		if err := rows.Scan(n.destFull()...); err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		out = append(out, *n.run())
+	}
+	return out, p.wrap("read ledger", rows.Err())
+}
+
+// Slot holders of imported runs, recomputed as in updateRun.
+const (
+	pgLockSlotSQL = `INSERT INTO slots (task, slot) VALUES ($1, $2)
+ON CONFLICT (task, slot) DO UPDATE SET task = excluded.task`
+	pgSyncSlotSQL = `UPDATE slots s SET
+ running_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'running'),
+ succeeded_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded')
+WHERE s.task = $1 AND s.slot = $2`
+)
+
+// Import copies tasks and runs from another ledger (catchup migrate), in one
+// transaction. origin names that ledger; with each run's ID there it makes
+// the import idempotent: a run already imported from origin is skipped, so
+// importing the same runs again imports 0. Runs get new ids here, in the
+// order given (pass them in ascending source id). Tasks are upserted: a
+// definition replaces only an older one, and a registration only moves
+// back. Imported runs keep their status, running ones included; a slot whose
+// imported run succeeded (or runs) is held here as it was there.
+func (p *Postgres) Import(ctx context.Context, origin string, tasks []Task, runs []Run) (int, error) {
+	if origin == "" {
+		return 0, errors.New("import into ledger: empty origin")
+	}
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return 0, p.wrap("import into ledger", err)
+	}
+	defer tx.Rollback(ctx)
+	// Rows are locked in a fixed order (tasks by name, then slots by task
+	// and slot), the order claims take them in, so that concurrent imports
+	// and claims cannot deadlock.
+	tasks = append([]Task(nil), tasks...)
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Name < tasks[j].Name })
+	for _, t := range tasks {
+		if err := pgUpsertTask(ctx, tx, t, true); err != nil {
+			return 0, p.wrap("import into ledger", err)
+		}
+	}
+	type slotKey struct {
+		task string
+		slot int64
+	}
+	held := map[slotKey]bool{}
+	imported := 0
+	b := &pgx.Batch{}
+	for _, r := range runs {
+		b.Queue(pgInsertRunSQL+` ON CONFLICT (origin, origin_id) WHERE origin IS NOT NULL DO NOTHING`,
+			pgInsertArgs(0, r, origin)...).Exec(func(tag pgconn.CommandTag) error {
+			if tag.RowsAffected() == 1 {
+				imported++
+				if !r.Slot.IsZero() && (r.Status == StatusRunning || r.Status == StatusSucceeded) {
+					held[slotKey{r.Task, r.Slot.Unix()}] = true
+				}
+			}
+			return nil
+		})
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, p.wrap("import into ledger", err)
+	}
+	keys := make([]slotKey, 0, len(held))
+	for k := range held {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].task != keys[j].task {
+			return keys[i].task < keys[j].task
+		}
+		return keys[i].slot < keys[j].slot
+	})
+	// The server runs a batch's statements one after the other, each with a
+	// snapshot taken when it starts: each sync sees the runs committed by
+	// whoever held the slot's row before the lock just above it.
+	b = &pgx.Batch{}
+	for _, k := range keys {
+		slot := time.Unix(k.slot, 0).UTC()
+		b.Queue(pgLockSlotSQL, k.task, slot)
+		b.Queue(pgSyncSlotSQL, k.task, slot)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, p.wrap("import into ledger", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, p.wrap("import into ledger", err)
+	}
+	return imported, nil
+}
