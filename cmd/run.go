@@ -67,6 +67,8 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.IntVar(&cfg.Retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
+	f.StringVar(&cfg.Ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job)")
+	f.StringVar(&cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
 }
 
 // validateRun checks run's flags and fills the slots in cfg; every error is

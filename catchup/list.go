@@ -1,0 +1,65 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TaskStatus is one task as `catchup ls` shows it.
+type TaskStatus struct {
+	Task     store.Task
+	Latest   *store.Run  // nil when it never ran
+	LastSlot time.Time   // the slot of its latest run that had one
+	Next     time.Time   // its next slot; zero without a schedule
+	Missed   []time.Time // slots scan would replay now
+	Warning  string      // e.g. a schedule that no longer parses
+}
+
+// List returns every known task with its latest run, next slot and missed
+// slots, computed with the same rule as scan. It writes nothing.
+func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskStatus, error) {
+	all, err := st.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stale, err := findStale(ctx, st, m, false)
+	if err != nil {
+		return nil, err
+	}
+	now := m.Now()
+	out := make([]TaskStatus, 0, len(all))
+	for _, s := range all {
+		ts := TaskStatus{Task: s.Task, Latest: s.Latest}
+		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
+			return nil, err
+		}
+		sched, err := parseTaskSchedule(s.Task.Schedule, s.Task.TZ)
+		if err != nil {
+			ts.Warning = err.Error()
+		}
+		if sched != nil {
+			if next, ok := sched.Next(now); ok {
+				ts.Next = next
+			}
+			if ts.LastSlot.After(now) {
+				ts.Warning = "the ledger holds slot " + formatSlot(ts.LastSlot, sched) +
+					", later than now: the clock went back; missed slots are not computed"
+			} else if ts.Missed, err = missedSlots(ctx, st, m, s.Task, sched, rule, stale); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, ts)
+	}
+	return out, nil
+}
+
+// ZoneOf returns the location a task's slots are shown in.
+func ZoneOf(t store.Task) *time.Location {
+	loc, err := loadZone(t.TZ)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}

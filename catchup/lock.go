@@ -1,0 +1,83 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// taskLock is the per-task lock file, held with flock(2). The descriptor is
+// handed to the command (as flock(1) does), so the lock lives as long as the
+// command does, even when catchup itself is SIGKILLed: no new run of the
+// task can start beside an orphaned one.
+type taskLock struct {
+	f *os.File
+}
+
+// openTaskLock opens (creating) the lock file of task in dir. The directory
+// is created 0700 and the file 0600; O_NOFOLLOW refuses a planted symlink.
+func openTaskLock(dir, task string) (*taskLock, error) {
+	if err := ValidateTaskName(task); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create lock directory: %w", err)
+	}
+	path := filepath.Join(dir, task+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open lock file: %w", err)
+	}
+	return &taskLock{f: f}, nil
+}
+
+// tryLock takes the lock without waiting; false means another process holds it.
+func (l *taskLock) tryLock() (bool, error) {
+	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("lock %s: %w", l.f.Name(), err)
+	}
+	return true, nil
+}
+
+// wait takes the lock, waiting for its holder to finish or ctx to end.
+// It polls so that a signal can still stop a waiting catchup.
+func (l *taskLock) wait(ctx context.Context) error {
+	for {
+		ok, err := l.tryLock()
+		if ok || err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the lock of %s: %w", l.f.Name(), ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// close releases the lock (if this process's descriptor was the last one).
+func (l *taskLock) close() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+	}
+}
+
+// isTaskLocked reports whether some process holds task's lock. It takes and
+// at once releases the lock when it is free.
+func isTaskLocked(dir, task string) (bool, error) {
+	l, err := openTaskLock(dir, task)
+	if err != nil {
+		return false, err
+	}
+	defer l.close()
+	ok, err := l.tryLock()
+	return !ok, err
+}

@@ -1,0 +1,41 @@
+// Package catchup is the domain: schedules and slots, the missed-slot rule,
+// the run lifecycle (lock, claim, execute, record) and scan.
+//
+// Nothing here reads the wall clock, the host's identity or the process
+// environment directly: they arrive in a Machine, so that tests and
+// CATCHUP_NOW can move time, and so that nothing here renders output.
+package catchup
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// Machine is everything catchup needs to know about the host and process it
+// runs in. cmd fills it in once per command.
+type Machine struct {
+	Now      func() time.Time // the clock; never time.Now() deep inside
+	Host     string           // recorded on every run
+	BootID   string           // this boot's id (/proc/sys/kernel/random/boot_id)
+	BootTime time.Time        // when this boot started; zero if unknown
+	PID      int              // catchup's own pid, recorded on its runs
+	UID      int              // effective uid of catchup
+	LockDir  string           // private directory holding one lock file per task
+	DB       string           // the ledger location, passed to jobs as CATCHUP_DB
+	Environ  []string         // the environment jobs inherit
+	Stdin    *os.File
+	Stdout   io.Writer
+	Stderr   io.Writer
+	// Notice prints one line about catchup's own bookkeeping (never the
+	// job's output); cmd prefixes it with "catchup: ".
+	Notice func(format string, args ...any)
+	// HomeDir returns a user's home directory ("" = the current user).
+	HomeDir func(user string) (string, error)
+}
+
+func (m Machine) notice(format string, args ...any) {
+	if m.Notice != nil {
+		m.Notice(format, args...)
+	}
+}

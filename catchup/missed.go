@@ -1,0 +1,100 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// MissedRule holds the knobs of the missed-slot rule, shared by scan and ls.
+type MissedRule struct {
+	MaxAge      time.Duration // no slot older than this is missed
+	Tolerance   time.Duration // a slot younger than this may still be fired by cron
+	RetryFailed bool          // a slot whose latest attempt failed or timed out is missed too
+}
+
+// missedSlots applies the rule to one task. A slot is missed when it lies
+// after the task's registration and within MaxAge; it is older than the
+// tolerance, or older than this boot (cron can no longer fire it); and no run
+// of it reached an outcome. stale holds running records known to be dead.
+//
+// The cost is one indexed range query over the window, so it grows with the
+// number of slots in the window, never with the length of the history.
+func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *Schedule,
+	rule MissedRule, stale map[int64]bool) ([]time.Time, error) {
+	now := m.Now()
+	from := t.RegisteredAt
+	if oldest := now.Add(-rule.MaxAge); from.Before(oldest) {
+		from = oldest
+	}
+	// Slots sit at second 0: one second earlier makes the registration
+	// instant itself inclusive (a task registers as of its first slot).
+	from = from.Add(-time.Second)
+	upTo := now.Add(-rule.Tolerance)
+	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
+		upTo = m.BootTime.Add(-time.Second)
+	}
+	if !upTo.After(from) {
+		return nil, nil
+	}
+	runs, err := st.SlotRuns(ctx, t.Name, from, upTo, rule.Tolerance)
+	if err != nil {
+		return nil, err
+	}
+	settled := map[int64]bool{} // slot unix -> settled, from runs that name their slot
+	latest := map[int64]int64{} // slot unix -> id of its latest run
+	var slotless []store.Run
+	for _, r := range runs {
+		if r.Slot.IsZero() {
+			slotless = append(slotless, r)
+			continue
+		}
+		k := r.Slot.Unix()
+		if settles(r, rule, stale) {
+			settled[k] = true
+		}
+		if r.ID > latest[k] {
+			latest[k] = r.ID
+			if rule.RetryFailed && (r.Status == store.StatusFailed || r.Status == store.StatusTimeout) {
+				settled[k] = false
+			}
+		}
+	}
+	var missed []time.Time
+	next := 0 // slotless runs are sorted by start; each counts for at most one slot
+	s.Slots(from, upTo, func(slot time.Time) bool {
+		if settled[slot.Unix()] {
+			return true
+		}
+		for next < len(slotless) && slotless[next].StartedAt.Before(slot) {
+			next++
+		}
+		if next < len(slotless) && !slotless[next].StartedAt.After(slot.Add(rule.Tolerance)) {
+			r := slotless[next]
+			next++
+			if settles(r, rule, stale) {
+				return true
+			}
+		}
+		missed = append(missed, slot)
+		return true
+	})
+	return missed, nil
+}
+
+// settles reports whether run r gives its slot an outcome.
+func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
+	switch r.Status {
+	case store.StatusSucceeded:
+		return true
+	case store.StatusFailed, store.StatusTimeout:
+		return !rule.RetryFailed
+	case store.StatusRunning:
+		return !stale[r.ID]
+	case store.StatusSkipped:
+		return r.Error != ReasonLocked
+	default: // interrupted
+		return false
+	}
+}

@@ -1,0 +1,42 @@
+package catchup
+
+import "fmt"
+
+// validTaskName reports whether name is in the grammar of task names,
+// [A-Za-z0-9][A-Za-z0-9._-]{0,127}. A name becomes a lock file name, so it
+// can hold no path separator and cannot start with a dot. (A loop, not a
+// regexp: the {0,127} repetition costs half a millisecond to compile at
+// every start of catchup.)
+func validTaskName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ValidateTaskName returns a usage error for a name outside the grammar.
+func ValidateTaskName(name string) error {
+	if !validTaskName(name) {
+		return &UsageError{Err: fmt.Errorf("invalid task name %q: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", name)}
+	}
+	return nil
+}
+
+// UsageError is bad input from the user: a flag, a name, an expression.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}

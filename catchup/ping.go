@@ -1,0 +1,132 @@
+package catchup
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Pinger speaks the healthchecks.io ping protocol, which Healthchecks
+// (hosted or self-hosted), Uptime Kuma push monitors and Cronitor accept:
+// URL/start before the job, URL on success, URL/<exit code> on failure, with
+// a per-run rid so that the monitor can pair start and end and measure the
+// duration. See https://healthchecks.io/docs/http_api/.
+//
+// A monitor that is down never delays or fails the job: the start ping is
+// sent in the background, and every ping gets a short timeout and a few
+// retries, bounded as a whole.
+type Pinger struct {
+	URL     string
+	Client  *http.Client  // nil: a client with Timeout per attempt
+	Timeout time.Duration // per attempt; default 3s
+	Retries int           // extra attempts after a failure; default 2
+	Notice  func(format string, args ...any)
+	rid     string
+}
+
+// pingBodyMax is how much of the output tail goes in the end ping's body.
+const pingBodyMax = 10 << 10
+
+// NewPinger returns a pinger for one run, with a fresh rid.
+func NewPinger(u string, notice func(string, ...any)) *Pinger {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80 // a version 4 UUID
+	rid := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	return &Pinger{URL: strings.TrimRight(u, "/"), Notice: notice, rid: rid}
+}
+
+// Start signals the job's start in the background; wait on the returned
+// channel before sending the end ping so that they arrive in order.
+func (p *Pinger) Start(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.send(ctx, "/start", nil)
+	}()
+	return done
+}
+
+// End reports the outcome: success, or the exit code (timeouts and signals
+// are failures), with the tail of the output as the body.
+func (p *Pinger) End(ctx context.Context, exitCode int, body []byte) {
+	suffix := ""
+	if exitCode != 0 {
+		suffix = "/" + strconv.Itoa(min(exitCode, 255))
+	}
+	if len(body) > pingBodyMax {
+		body = body[len(body)-pingBodyMax:]
+	}
+	p.send(ctx, suffix, body)
+}
+
+func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
+	timeout, retries := p.Timeout, p.Retries
+	if timeout <= 0 {
+		timeout = 3 * time.Second
+	}
+	if retries <= 0 {
+		retries = 2
+	}
+	client := p.Client
+	if client == nil {
+		client = &http.Client{Timeout: timeout}
+	}
+	u, err := url.Parse(p.URL + suffix)
+	if err != nil {
+		p.notice("ping: bad URL: %v", err)
+		return
+	}
+	q := u.Query()
+	q.Set("rid", p.rid)
+	u.RawQuery = q.Encode()
+	var last error
+	for attempt := 0; attempt <= retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+		if err != nil {
+			p.notice("ping: %v", err)
+			return
+		}
+		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		resp, err := client.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				if resp.StatusCode >= 300 {
+					p.notice("ping %s: HTTP %d", redactURL(u), resp.StatusCode)
+				}
+				return
+			}
+			err = fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		last = err
+	}
+	p.notice("ping %s failed: %v (the job is not affected)", redactURL(u), last)
+}
+
+func (p *Pinger) notice(format string, args ...any) {
+	if p.Notice != nil {
+		p.Notice(format, args...)
+	}
+}
+
+// redactURL drops the query and credentials: ping URLs embed secrets (the
+// check's UUID or key is the credential), so only scheme and host are shown.
+func redactURL(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + "/..."
+}

@@ -1,0 +1,56 @@
+package catchup
+
+import (
+	"context"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Reasons recorded on interrupted runs.
+const (
+	reasonRebooted = "the host rebooted while it ran"
+	reasonVanished = "catchup and its command are gone (task lock free)"
+)
+
+// findStale returns the running records that cannot be alive: those from
+// another boot of this host, and those of this host whose task lock is free
+// (their catchup and their command are both gone). With write set, it marks
+// them interrupted; a record is only changed while this process holds the
+// task's lock, so a run that finishes meanwhile is never overwritten.
+func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[int64]bool, error) {
+	running, err := st.Running(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stale := map[int64]bool{}
+	for _, r := range running {
+		if r.Host != m.Host {
+			continue // another host's run: only its lease can tell (shared ledgers)
+		}
+		if r.BootID != m.BootID {
+			stale[r.ID] = true
+			if write {
+				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonRebooted); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		lock, err := openTaskLock(m.LockDir, r.Task)
+		if err != nil {
+			continue // cannot tell; leave it running
+		}
+		free, err := lock.tryLock()
+		if err == nil && free {
+			stale[r.ID] = true
+			if write {
+				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {
+					lock.close()
+					return nil, err
+				}
+			}
+		}
+		lock.close()
+	}
+	return stale, nil
+}

@@ -1,0 +1,143 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// run takes the lock, claims the slot and runs the attempts.
+func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
+	slot, trigger := l.slot()
+	base := store.Run{Task: l.cfg.Task, Slot: slot, Trigger: trigger, Attempt: 1,
+		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
+
+	lock, err := openTaskLock(l.m.LockDir, l.cfg.Task)
+	if err != nil {
+		return l.writeFault(ctx, nil, base, err)
+	}
+	defer lock.close()
+	ok, err := lock.tryLock()
+	if err != nil {
+		return l.writeFault(ctx, nil, base, err)
+	}
+	if !ok && !l.cfg.Wait {
+		skip := base
+		skip.Status, skip.Error = store.StatusSkipped, ReasonLocked
+		skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
+		skip.ExitCode = exitCodePtr(ExitLocked)
+		id, err := l.st.AddRun(ctx, skip)
+		if err != nil {
+			l.m.notice("cannot record the skip: %v", err)
+		}
+		skip.ID = id
+		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.cfg.Task, ExitLocked)
+		return RunResult{ExitCode: ExitLocked, Run: skip, Skipped: true}, nil
+	}
+	if !ok {
+		if err := lock.wait(ctx); err != nil {
+			if ctx.Err() != nil { // told to stop while waiting: run nothing
+				l.m.notice("task %s: stopped while waiting for the lock; not run", l.cfg.Task)
+				return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
+			}
+			return l.writeFault(ctx, nil, base, err)
+		}
+	}
+
+	var res RunResult
+	for attempt := 1; ; attempt++ {
+		r := base
+		r.Attempt = attempt
+		if attempt > 1 {
+			r.Trigger = store.TriggerRetry
+		}
+		var done bool
+		res, done, err = l.attempt(ctx, lock, r)
+		if err != nil || done || attempt > l.cfg.Retries {
+			l.finished(ctx, res)
+			return res, err
+		}
+		delay := retryDelay(l.cfg.RetryDelay, attempt)
+		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.cfg.Task, attempt, res.ExitCode, delay)
+		select {
+		case <-ctx.Done():
+			return res, nil
+		case <-time.After(delay):
+		}
+	}
+}
+
+// retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped.
+func retryDelay(delay time.Duration, n int) time.Duration {
+	if delay <= 0 {
+		delay = time.Minute
+	}
+	for i := 1; i < n && delay < maxRetryDelay; i++ {
+		delay *= 2
+	}
+	return min(delay, maxRetryDelay)
+}
+
+// attempt claims and runs one attempt; done means no retry is due.
+func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (RunResult, bool, error) {
+	now := l.m.Now()
+	r.StartedAt = now
+	req := store.ClaimRequest{Run: r, Force: l.cfg.Force}
+	if r.Attempt == 1 {
+		req.Register = l.registration(now, r.Slot)
+	}
+	claim, err := l.st.Claim(ctx, req)
+	if err != nil {
+		res, err := l.writeFault(ctx, lock, r, err)
+		return res, true, err
+	}
+	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
+		// We hold the task's lock, so a running record of ours is dead.
+		if _, err := l.st.Interrupt(ctx, claim.Run.ID, now, "catchup exited before recording an outcome"); err != nil {
+			res, err := l.writeFault(ctx, lock, r, err)
+			return res, true, err
+		}
+		if claim, err = l.st.Claim(ctx, req); err != nil {
+			res, err := l.writeFault(ctx, lock, r, err)
+			return res, true, err
+		}
+	}
+	if !claim.Claimed {
+		h := claim.Run
+		if h.Status == store.StatusSucceeded {
+			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (--force to run anyway)",
+				formatSlot(r.Slot, l.sched), l.cfg.Task, h.ID)
+		} else {
+			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.cfg.Task, h.Host, h.ID)
+		}
+		return RunResult{Run: h, Skipped: true}, true, nil
+	}
+	r = claim.Run
+	if r.Attempt == 1 {
+		l.started(ctx)
+	}
+	res := l.execute(ctx, lock, r)
+	out := outcome(res, l.m.Now())
+	if ctx.Err() != nil && out.Status != store.StatusSucceeded {
+		// catchup was told to stop (SIGINT/SIGTERM, forwarded to the
+		// command): the slot did not finish, and scan replays it.
+		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
+	}
+	// The outcome is recorded even though ctx may be cancelled by now.
+	if err := l.st.Finish(context.WithoutCancel(ctx), r.ID, out); err != nil {
+		l.m.notice("cannot record the outcome of run %d: %v", r.ID, err)
+	}
+	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
+	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil
+	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, done, nil
+}
+
+// stale reports whether a running record cannot belong to a live process,
+// given that this process holds the task's lock on this host: a record of
+// this host is then dead. Another host's record is alive until its lease
+// expires (shared ledgers), which findStale decides.
+func (l *lifecycle) stale(r store.Run) bool {
+	return r.Host == l.m.Host
+}

@@ -1,0 +1,167 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+
+	"github.com/catchup/catchup/store"
+)
+
+// shellReplay is how to replay a crontab-discovered task: its line's command
+// part, run the way cron runs it. The crontab's variables live only in memory,
+// never in the ledger (they may hold secrets).
+type shellReplay struct {
+	task    store.Task
+	command string
+	stdin   string
+	dir     string
+	user    string
+	vars    []string
+}
+
+// env is scan's environment overlaid with what cron sets and the crontab's
+// own variables; CATCHUP_DB points the inner catchup at this ledger.
+func (sr *shellReplay) env(m Machine) []string {
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB}
+	if sr.user != "" {
+		set["LOGNAME"], set["USER"] = sr.user, sr.user
+	}
+	for _, kv := range sr.vars {
+		k, v, _ := strings.Cut(kv, "=")
+		set[k] = v
+	}
+	var env []string
+	for _, kv := range m.Environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, over := set[k]; !over && k != "CATCHUP_REPLAY_SLOT" {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range set {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// sourcedEntry is a crontab line with the file it came from.
+type sourcedEntry struct {
+	CrontabEntry
+	path string
+}
+
+// discover parses every crontab; malformed catchup lines become warnings.
+func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
+	var entries []sourcedEntry
+	var warnings []string
+	for _, src := range srcs {
+		es, errs := ParseCrontab(src.R, src.Name, src.System)
+		for _, e := range es {
+			entries = append(entries, sourcedEntry{e, src.Path})
+		}
+		for _, err := range errs {
+			warnings = append(warnings, err.Error())
+		}
+	}
+	return entries, warnings
+}
+
+// registerEntry turns a crontab line into a registered task (unless dry)
+// and the way to replay it. Registration dates back to the task's first
+// recorded run, so fires made before any scan saw the line still count.
+func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntry, path string, dry bool) (*shellReplay, string, error) {
+	where := fmt.Sprintf("%s:%d", e.File, e.Line)
+	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
+	zone := e.Zone
+	if zone == "" {
+		zone = e.TZ
+	}
+	if _, err := parseTaskSchedule(e.Expr, zone); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", where, err)
+	}
+	var warning string
+	if e.Cron != "" && e.Cron != e.Expr {
+		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
+	}
+	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
+	if err := sr.resolveUser(m, e.User); err != nil {
+		return nil, warning, fmt.Errorf("%s: %w", where, err)
+	}
+	now := m.Now()
+	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: e.Command, Dir: sr.dir,
+		Source: source, RegisteredAt: now, UpdatedAt: now}
+	old, err := st.Task(ctx, e.Task)
+	switch {
+	case err == nil:
+		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
+		if old.RegisteredAt.Before(t.RegisteredAt) {
+			t.RegisteredAt = old.RegisteredAt
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, warning, err
+	}
+	if e.Replay != "" {
+		t.Replay = e.Replay
+	}
+	first, err := st.EarliestRun(ctx, e.Task)
+	if err != nil {
+		return nil, warning, err
+	}
+	if !first.IsZero() && first.Before(t.RegisteredAt) {
+		t.RegisteredAt = first
+	}
+	if !dry {
+		if err := st.UpsertTask(ctx, t); err != nil {
+			return nil, warning, err
+		}
+	}
+	sr.task = t
+	return sr, warning, nil
+}
+
+// resolveUser finds the home directory of the line's user. A line that
+// runs as another user is not scan's to replay: its `catchup run` runs as
+// that user, against that user's ledger, so that user's scan replays it.
+func (sr *shellReplay) resolveUser(m Machine, name string) error {
+	if name == "" {
+		home, err := m.HomeDir("")
+		sr.dir = home
+		return err
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return fmt.Errorf("unknown user %q: %w", name, err)
+	}
+	if u.Uid != strconv.Itoa(m.UID) {
+		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name)
+	}
+	sr.dir = u.HomeDir
+	return nil
+}
+
+// loadShellReplay re-reads the crontab a task was discovered in, for a scan
+// that was not given that crontab.
+func loadShellReplay(m Machine, t store.Task) (*shellReplay, error) {
+	src, ok := strings.CutPrefix(t.Source, "crontab:")
+	if !ok {
+		return nil, fmt.Errorf("task %s has no command to replay", t.Name)
+	}
+	path := src[:strings.LastIndex(src, ":")]
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, err)
+	}
+	defer f.Close()
+	entries, _ := ParseCrontab(f, path, IsSystemCrontab(path))
+	for _, e := range entries {
+		if e.Task == t.Name {
+			sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
+			return sr, sr.resolveUser(m, e.User)
+		}
+	}
+	return nil, fmt.Errorf("task %s: no longer in %s", t.Name, path)
+}

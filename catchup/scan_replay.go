@@ -1,0 +1,80 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/catchup/catchup/runner"
+	"github.com/catchup/catchup/store"
+)
+
+// replaySlot runs one missed slot: a crontab task through its crontab line
+// (so that what runs is exactly what cron runs), an argv task through the
+// run lifecycle in this process. Job output goes to stderr, keeping scan's
+// stdout for its report.
+func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *Schedule,
+	sr *shellReplay, slot time.Time) (SlotAction, error) {
+	m.Stdout = m.Stderr
+	if t.Shell != "" {
+		return replayShell(ctx, m, t, sr, slot)
+	}
+	l := &lifecycle{st: st, m: m, sched: sched, registered: &t, cfg: RunConfig{
+		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
+		RetryDelay: t.RetryDelay, KillAfter: 10 * time.Second,
+	}}
+	res, err := l.run(ctx)
+	if err != nil {
+		return SlotAction{}, err
+	}
+	return slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID), nil
+}
+
+// slotAction classifies a replay's exit status.
+func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
+	a := SlotAction{Slot: slot, ExitCode: code, RunID: id, Action: ActionReplayed}
+	switch {
+	case skipped || code == ExitLocked:
+		a.Action = ActionSkipped
+		a.Reason = "not run: the slot was taken or the task was running"
+	case code != 0:
+		a.Action = ActionFailed
+	}
+	return a
+}
+
+// replayShell runs a crontab line's command part as cron would: /bin/sh -c,
+// the crontab's variables, the user's home, the %-stdin; with
+// CATCHUP_REPLAY_SLOT set so that the `catchup run` inside the line claims
+// that slot with trigger replay.
+func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time) (SlotAction, error) {
+	if sr == nil {
+		var err error
+		if sr, err = loadShellReplay(m, t); err != nil {
+			a := SlotAction{Slot: slot, Action: ActionFailed, ExitCode: ExitInternal, Reason: err.Error()}
+			return a, nil
+		}
+	}
+	env := append(append([]string{}, sr.env(m)...), "CATCHUP_REPLAY_SLOT="+slot.UTC().Format(time.RFC3339))
+	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
+		Stdout: m.Stderr, Stderr: m.Stderr}
+	if sr.stdin != "" {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return SlotAction{}, fmt.Errorf("replay %s: %w", t.Name, err)
+		}
+		go func() { w.WriteString(sr.stdin); w.Close() }()
+		defer r.Close()
+		cfg.Stdin = r
+	}
+	res, err := runner.Run(ctx, cfg)
+	if err != nil {
+		return SlotAction{}, fmt.Errorf("replay %s: %w", t.Name, err)
+	}
+	a := slotAction(slot, res.ExitCode, false, 0)
+	if !res.Started && res.StartErr != nil {
+		a.Reason = res.StartErr.Error()
+	}
+	return a, nil
+}
