@@ -13,25 +13,31 @@ import (
 type lsConfig struct {
 	output     string
 	onlyMissed bool
+	running    bool
+	stuck      time.Duration
 	rule       catchup.MissedRule
 }
 
 func newLsCmd(g *globals) *cobra.Command {
 	var cfg lsConfig
 	c := &cobra.Command{
-		Use:   "ls [--missed] [-o table|json]",
+		Use:   "ls [--missed | --running [--stuck DUR]] [-o table|json]",
 		Short: "List tasks: schedule, latest run, next slot, missed slots",
 		Long: `List every known task with its schedule, the slot and status of its latest run,
 its next slot and how many slots were missed (computed with scan's rule).
 
 With --missed only tasks with missed slots are shown, and the exit status is 1 when
-there is any, 0 when none: a CI smoke check and a monitoring probe. Errors exit 2.`,
+there is any, 0 when none: a CI smoke check and a monitoring probe.
+With --running, the runs in progress are shown; --stuck DUR exits 1 when one has run
+longer than DUR. Errors exit 2.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
 	}
 	f := c.Flags()
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
 	f.BoolVar(&cfg.onlyMissed, "missed", false, "show only tasks with missed slots; exit 1 when there is any")
+	f.BoolVar(&cfg.running, "running", false, "show the runs in progress and how long they have run")
+	durationVar(f, &cfg.stuck, "stuck", 0, "with --running: exit 1 when a run has run longer than this (a monitoring probe)")
 	addMissedFlags(c, &cfg.rule)
 	return c
 }
@@ -62,6 +68,12 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	}
 	if err := checkRule(cfg.rule); err != nil {
 		return usageErr(c, err)
+	}
+	if cfg.stuck != 0 && !cfg.running {
+		return usageErr(c, fmt.Errorf("--stuck needs --running"))
+	}
+	if cfg.running {
+		return runLsRunning(c, g, cfg)
 	}
 	st, m, err := openLedger(c.Context(), g, true)
 	if err != nil {

@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+type runningJSON struct {
+	ID          int64   `json:"id"`
+	Task        string  `json:"task"`
+	Slot        *string `json:"slot"`
+	Host        string  `json:"host"`
+	PID         int     `json:"pid"`
+	StartedAt   *string `json:"started_at"`
+	RunningForS int64   `json:"running_for_s"`
+}
+
+// runLsRunning is `ls --running [--stuck DUR]`: the runs in progress and
+// how long they have run; with --stuck, exit 1 when one ran longer.
+func runLsRunning(c *cobra.Command, g *globals, cfg lsConfig) error {
+	st, m, err := openLedger(c.Context(), g, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	running, err := catchup.Running(c.Context(), st, m)
+	if err != nil {
+		return failure(err)
+	}
+	stuck := false
+	rows := []runningJSON{}
+	var table [][]string
+	for _, r := range running {
+		if cfg.stuck > 0 && r.For > cfg.stuck {
+			stuck = true
+		}
+		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
+			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second)})
+		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, slotText(r.Run), r.Run.Host,
+			strconv.Itoa(r.Run.PID), timeText(r.Run.StartedAt), r.For.Round(time.Second).String()})
+	}
+	out := c.OutOrStdout()
+	if cfg.output == "json" {
+		err = renderJSON(out, rows)
+	} else {
+		err = renderTable(out, []string{"ID", "TASK", "SLOT", "HOST", "PID", "STARTED", "RUNNING FOR"}, table)
+	}
+	if err != nil {
+		return failure(err)
+	}
+	if stuck {
+		m.Notice("a run has been running for longer than %s", formatDuration(cfg.stuck))
+		return &exitStatus{code: exitFound}
+	}
+	return nil
+}
