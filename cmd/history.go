@@ -26,6 +26,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 			return runHistory(c, g, cfg)
 		},
 	}
+	c.ValidArgsFunction = completeFirstTask(g)
 	f := c.Flags()
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
 	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")

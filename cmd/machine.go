@@ -13,6 +13,11 @@ import (
 	"github.com/catchup/catchup/catchup"
 )
 
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // ledgerPath resolves --db, CATCHUP_DB, then the default location.
 func ledgerPath(g *globals) (string, error) {
 	if g.db != "" {

@@ -46,6 +46,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 		},
 	}
 	bindRunFlags(c, &rf)
+	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
 

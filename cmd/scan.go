@@ -47,6 +47,7 @@ replay failed; 2 error.`,
 	f.IntVar(&sf.cfg.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
 	f.BoolVar(&sf.cfg.DryRun, "dry-run", false, "print the plan and change nothing")
 	addMissedFlags(c, &sf.cfg.MissedRule)
+	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
 
