@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,7 +33,7 @@ type Postgres struct {
 	pw    string          // the DSN's password, scrubbed from every error
 
 	mu    sync.Mutex
-	locks map[*pgx.Conn]struct{} // connections holding a task lock
+	locks map[*pgx.Conn]int64 // connections holding a task lock, and its key
 }
 
 // pgConnectTimeout bounds a connection attempt when the DSN sets no
@@ -59,7 +63,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		conn:  cfg.ConnConfig.Copy(),
 		where: pgWhere(cfg.ConnConfig),
 		pw:    cfg.ConnConfig.Password,
-		locks: map[*pgx.Conn]struct{}{},
+		locks: map[*pgx.Conn]int64{},
 	}
 	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -98,12 +102,10 @@ func (p *Postgres) Where() string { return p.where }
 func (p *Postgres) Close() error {
 	p.mu.Lock()
 	conns := p.locks
-	p.locks = map[*pgx.Conn]struct{}{}
+	p.locks = map[*pgx.Conn]int64{}
 	p.mu.Unlock()
-	for c := range conns {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		c.Close(ctx)
-		cancel()
+	for c, key := range conns {
+		unlockTask(c, key)
 	}
 	p.pool.Close()
 	return nil
@@ -119,7 +121,7 @@ func (p *Postgres) checkSchema(ctx context.Context) error {
 	err = p.pool.QueryRow(ctx,
 		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL`).Scan(&exists)
 	if err != nil {
-		return p.wrap("read ledger", err)
+		return p.wrap("open ledger", err)
 	}
 	if exists {
 		var current int
@@ -182,59 +184,50 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// wrap names the ledger in every error, and makes sure that no error text
+// ErrLedgerUnreachable marks an error of a shared ledger whose server could
+// not be reached, or whose connection was lost: the call may or may not have
+// taken effect. Finish, Interrupt, Heartbeat, SetPID, UpsertTask and Import
+// are safe to repeat once the server is back. A repeated Claim may find the
+// slot held by the very run the lost attempt inserted (same Host, PID,
+// BootID and StartedAt); a repeated AddRun may record a skip twice.
+var ErrLedgerUnreachable = errors.New("ledger unreachable")
+
+// pgUnreachable tells a lost or refused connection from an error of the
+// statement itself.
+func pgUnreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	var pe *pgconn.PgError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return false // the caller gave up; the ledger may be fine
+	case errors.As(err, &pe):
+		// 08: connection exception; 57P01-57P03: server shutting down,
+		// crashed or starting; 53300: too many connections.
+		return strings.HasPrefix(pe.Code, "08") || slices.Contains([]string{"57P01", "57P02", "57P03", "53300"}, pe.Code)
+	case errors.As(err, &ce), errors.As(err, &ne), pgconn.Timeout(err), pgconn.SafeToRetry(err),
+		errors.Is(err, pgconn.ErrConnClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE):
+		return true
+	}
+	return false
+}
+
+// wrap names the ledger in every error, marks the ones of an unreachable
+// ledger with ErrLedgerUnreachable, and makes sure that no error text
 // carries the password.
 func (p *Postgres) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := fmt.Errorf("%s %s: %w", op, p.where, err)
+	var e error
+	if pgUnreachable(err) {
+		e = fmt.Errorf("%s %s: %w: %w", op, p.where, ErrLedgerUnreachable, err)
+	} else {
+		e = fmt.Errorf("%s %s: %w", op, p.where, err)
+	}
 	if p.pw != "" && strings.Contains(e.Error(), p.pw) {
 		return &redactedError{msg: strings.ReplaceAll(e.Error(), p.pw, "xxxxx"), err: e}
 	}
 	return e
-}
-
-// pgExecer is what *pgxpool.Pool and pgx.Tx share.
-type pgExecer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
-// epoch stands for a zero time in NOT NULL columns, as 0 does in SQLite.
-var epoch = time.Unix(0, 0).UTC()
-
-// pgTime is t as stored: millisecond precision like the SQLite ledger, so
-// that both backends return the same times.
-func pgTime(t time.Time) time.Time {
-	if t.IsZero() {
-		return epoch
-	}
-	return time.UnixMilli(t.UnixMilli()).UTC()
-}
-
-// pgNullTime is t for a nullable column: NULL when zero.
-func pgNullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return pgTime(t)
-}
-
-// pgSlot is a slot as stored: whole seconds, NULL for none.
-func pgSlot(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return time.Unix(t.Unix(), 0).UTC()
-}
-
-// fromPG turns a stored time back into a UTC time, zero for NULL or epoch.
-func fromPG(t *time.Time) time.Time {
-	if t == nil || t.Equal(epoch) {
-		return time.Time{}
-	}
-	return t.UTC()
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -95,15 +93,6 @@ func pgInsertArgs(id int64, r Run, origin string) []any {
 	return []any{idArg, r.Task, pgSlot(r.Slot), r.Trigger, r.Status, r.Attempt, exitValue(r.ExitCode), r.Signal,
 		pgTime(r.StartedAt), pgNullTime(r.EndedAt), r.Host, r.PID, r.BootID, r.StdoutTail, r.StderrTail,
 		pgText(r.Error), pgNullTime(r.Heartbeat), originArg, originID}
-}
-
-// pgText makes free text storable: PostgreSQL text holds neither NUL bytes
-// nor invalid UTF-8, and an outcome must be recorded whatever its message.
-func pgText(s string) string {
-	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
-		return s
-	}
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // pgClaimSQL is the claim: one statement on the slots primary key. It

@@ -33,7 +33,7 @@ func (p *Postgres) LockTask(ctx context.Context, task string) (func(), bool, err
 		return func() {}, false, p.wrap("lock task "+task+" in ledger", err)
 	}
 	p.mu.Lock()
-	p.locks[conn] = struct{}{}
+	p.locks[conn] = key
 	p.mu.Unlock()
 	var once sync.Once
 	release := func() {
@@ -42,16 +42,20 @@ func (p *Postgres) LockTask(ctx context.Context, task string) (func(), bool, err
 			_, open := p.locks[conn]
 			delete(p.locks, conn)
 			p.mu.Unlock()
-			if !open {
-				return // Close got there first
+			if open { // else Close got there first
+				unlockTask(conn, key)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			// Closing the session drops the lock anyway; unlocking first
-			// frees it at once even if the close is slow.
-			conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key)
-			conn.Close(ctx)
 		})
 	}
 	return release, true, nil
+}
+
+// unlockTask releases a task lock and closes its connection. Closing alone
+// would drop the lock too, but only once the server has noticed: unlocking
+// first frees it before this returns.
+func unlockTask(conn *pgx.Conn, key int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key)
+	conn.Close(ctx)
 }

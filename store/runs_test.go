@@ -328,6 +328,7 @@ func TestClaimConcurrentProcesses(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		const procs, slots = 8, 20
 		location := be.ledger(t)
+		be.open(t, location) // the ledger exists before the processes start
 		var (
 			wg      sync.WaitGroup
 			start   = make(chan struct{})

@@ -1,8 +1,9 @@
 // Package store is catchup's ledger: the tasks it knows and every run it made.
 //
 // The ledger sits behind the Store interface so that the domain never sees a
-// driver. SQLite (the default, no set-up) lives in sqlite.go; nothing
-// SQLite-specific leaks through this file. All times cross the interface as
+// driver. SQLite (the default, no set-up) lives in sqlite*.go, PostgreSQL
+// (one ledger shared by a fleet of hosts) in postgres*.go; Open picks one
+// from the location. Nothing driver-specific leaks through this file. All times cross the interface as
 // time.Time in UTC; a zero time means "none".
 package store
 
