@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,21 +23,57 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"catchup": main})
 }
 
-// TestScripts runs the CLI scenarios in testdata/script, one per file.
+// TestScripts runs the CLI scenarios in testdata/script, one per file, on
+// a SQLite ledger.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams("sqlite", func(env *testscript.Env) error {
+		env.Setenv("CATCHUP_DB", filepath.Join(env.WorkDir, "state", "catchup.db"))
+		return nil
+	}))
+}
+
+// TestScriptsPostgres runs the same scenarios on a shared PostgreSQL
+// ledger, each in its own schema. Scripts about the SQLite file itself
+// start with `[postgres] skip`.
+func TestScriptsPostgres(t *testing.T) {
+	dsn := os.Getenv("CATCHUP_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("CATCHUP_TEST_POSTGRES_DSN not set: PostgreSQL CLI scripts skipped")
+	}
+	testscript.Run(t, scriptParams("postgres", func(env *testscript.Env) error {
+		db, err := postgresSchema(env.T().(testing.TB), dsn)
+		if err != nil {
+			return err
+		}
+		env.Setenv("CATCHUP_DB", db)
+		return nil
+	}))
+}
+
+func scriptParams(backend string, ledger func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("CATCHUP_DB", filepath.Join(env.WorkDir, "state", "catchup.db"))
 			env.Setenv("CATCHUP_HOST", "testhost")
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("CATCHUP_STATE_DIR", filepath.Join(env.WorkDir, "statedir"))
 			env.Setenv("TZ", "UTC")
-			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
+				return err
+			}
+			return ledger(env)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "sqlite", "postgres":
+				return cond == backend, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
 		},
-	})
+	}
 }
 
 // cmdStatus runs a command and checks its exact exit status, keeping its

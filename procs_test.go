@@ -144,3 +144,10 @@ func tempLedger(t *testing.T) (dir, db string) {
 }
 
 func timeParse(s string) (time.Time, error) { return time.Parse(time.RFC3339, s) }
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -23,6 +23,8 @@ type Machine struct {
 	UID      int              // effective uid of catchup
 	LockDir  string           // private directory holding one lock file per task
 	DB       string           // the ledger location, passed to jobs as CATCHUP_DB
+	Where    string           // the ledger location without credentials, for messages
+	Lease    time.Duration    // shared ledger: a running run without a heartbeat for this long is dead
 	Environ  []string         // the environment jobs inherit
 	Stdin    *os.File
 	Stdout   io.Writer

@@ -25,7 +25,17 @@ func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[
 	stale := map[int64]bool{}
 	for _, r := range running {
 		if r.Host != m.Host {
-			continue // another host's run: only its lease can tell (shared ledgers)
+			// Another host's run: only its lease can tell (shared ledgers).
+			if leaseExpired(st, m, r) {
+				stale[r.ID] = true
+				if write {
+					reason := "no heartbeat from " + r.Host + " for longer than the lease"
+					if _, err := st.Interrupt(ctx, r.ID, m.Now(), reason); err != nil {
+						return nil, err
+					}
+				}
+			}
+			continue
 		}
 		if r.BootID != m.BootID {
 			stale[r.ID] = true

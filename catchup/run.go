@@ -45,6 +45,8 @@ type RunConfig struct {
 	RetryDelay time.Duration
 	Argv       []string
 	Dir        string // working directory recorded for replays
+	Shared     bool   // the ledger is shared by several hosts (PostgreSQL)
+	FailOpen   bool   // shared ledger unreachable: run anyway
 	Ping       string // healthchecks-style ping URL
 	NotifyCmd  string // sh -c command run when a run fails, times out or is interrupted
 }
@@ -200,6 +202,9 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 // unrecorded runs the command without the ledger: a bookkeeping fault must
 // not cause the very missed run catchup exists to prevent.
 func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, error) {
+	if res, refused := l.refuseUnclaimed(cause); refused {
+		return res, nil
+	}
 	if l.cfg.Strict {
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
 	}
@@ -233,6 +238,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 
 // writeFault reports a ledger write fault before the command started.
 func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
+	if res, refused := l.refuseUnclaimed(err); refused {
+		return res, nil
+	}
 	if l.cfg.Strict {
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
 	}
@@ -242,6 +250,18 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 }
 
 func exitCodePtr(code int) *int { return &code }
+
+// refuseUnclaimed is the default with a shared ledger that cannot be
+// reached: without a claim, every host would run the slot, so none does
+// (exit 75); the next scan replays it. --fail-open runs it anyway.
+func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
+	if !l.cfg.Shared || l.cfg.FailOpen {
+		return RunResult{}, false
+	}
+	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
+		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.cfg.Task, cause)
+	return RunResult{ExitCode: ExitLocked, Skipped: true}, true
+}
 
 // earliest returns the earlier of two times, ignoring a zero one.
 func earliest(a, b time.Time) time.Time {

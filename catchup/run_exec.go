@@ -114,20 +114,24 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		return RunResult{Run: h, Skipped: true}, true, nil
 	}
 	r = claim.Run
+	release, ok := l.lockFleet(ctx, r)
+	if !ok {
+		return RunResult{ExitCode: ExitLocked, Run: r, Skipped: true}, true, nil
+	}
+	defer release()
 	if r.Attempt == 1 {
 		l.started(ctx)
 	}
+	stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, lock, r)
+	stopBeats()
 	out := outcome(res, l.m.Now())
 	if ctx.Err() != nil && out.Status != store.StatusSucceeded {
 		// catchup was told to stop (SIGINT/SIGTERM, forwarded to the
 		// command): the slot did not finish, and scan replays it.
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
-	// The outcome is recorded even though ctx may be cancelled by now.
-	if err := l.st.Finish(context.WithoutCancel(ctx), r.ID, out); err != nil {
-		l.m.notice("cannot record the outcome of run %d: %v", r.ID, err)
-	}
+	l.record(ctx, r.ID, out)
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
 	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil
@@ -139,5 +143,5 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 // this host is then dead. Another host's record is alive until its lease
 // expires (shared ledgers), which findStale decides.
 func (l *lifecycle) stale(r store.Run) bool {
-	return r.Host == l.m.Host
+	return r.Host == l.m.Host || leaseExpired(l.st, l.m, r)
 }

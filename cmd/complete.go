@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/store"
 )
 
 // completeTasks completes task names from the ledger, for shells. It never
@@ -12,7 +14,7 @@ import (
 func completeTasks(g *globals) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		path, err := ledgerPath(g)
-		if err != nil || !fileExists(path) {
+		if err != nil || (!store.IsPostgres(path) && !fileExists(path)) {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		st, _, err := openLedger(c.Context(), g, false)

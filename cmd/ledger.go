@@ -14,11 +14,11 @@ func openLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, ca
 	if err != nil {
 		return nil, catchup.Machine{}, failure(err)
 	}
-	m, err := newMachine(path, withBoot)
+	m, err := newMachine(g, path, withBoot)
 	if err != nil {
 		return nil, m, failure(err)
 	}
-	st, err := store.OpenSQLite(ctx, path)
+	st, err := store.Open(ctx, path)
 	if err != nil {
 		return nil, m, failure(err)
 	}

@@ -3,6 +3,8 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 func fileExists(path string) bool {
@@ -26,17 +29,31 @@ func ledgerPath(g *globals) (string, error) {
 	if p := os.Getenv("CATCHUP_DB"); p != "" {
 		return p, nil
 	}
+	dir, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "catchup.db"), nil
+}
+
+// stateDir is catchup's private directory: $CATCHUP_STATE_DIR, else
+// /var/lib/catchup as root, else $XDG_STATE_HOME/catchup
+// (~/.local/state/catchup).
+func stateDir() (string, error) {
+	if d := os.Getenv("CATCHUP_STATE_DIR"); d != "" {
+		return d, nil
+	}
 	if os.Geteuid() == 0 {
-		return "/var/lib/catchup/catchup.db", nil
+		return "/var/lib/catchup", nil
 	}
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "catchup", "catchup.db"), nil
+		return filepath.Join(d, "catchup"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", fmt.Errorf("no ledger location: %w; pass --db or set CATCHUP_DB", err)
 	}
-	return filepath.Join(home, ".local", "state", "catchup", "catchup.db"), nil
+	return filepath.Join(home, ".local", "state", "catchup"), nil
 }
 
 // clock returns the command's clock: the real one, or CATCHUP_NOW moving
@@ -56,18 +73,32 @@ func clock() (func() time.Time, error) {
 
 // newMachine describes this host and process to the domain. Boot time is
 // read only when withBoot is set (scan and ls need it; run does not).
-func newMachine(db string, withBoot bool) (catchup.Machine, error) {
+func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	now, err := clock()
 	if err != nil {
 		return catchup.Machine{}, err
 	}
-	host := os.Getenv("CATCHUP_HOST")
+	host := g.host
+	if host == "" {
+		host = os.Getenv("CATCHUP_HOST")
+	}
 	if host == "" {
 		host, _ = os.Hostname()
 	}
+	lockDir := db + ".locks"
+	if store.IsPostgres(db) {
+		// No file to sit next to: the per-host locks live in the private
+		// state directory, one directory per ledger (so that two ledgers'
+		// tasks of the same name never block each other).
+		if lockDir, err = stateDir(); err != nil {
+			return catchup.Machine{}, err
+		}
+		sum := sha256.Sum256([]byte(db))
+		lockDir = filepath.Join(lockDir, "locks", hex.EncodeToString(sum[:6]))
+	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: db + ".locks", DB: db, Environ: os.Environ(),
+		LockDir: lockDir, DB: db, Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
 			fmt.Fprintf(os.Stderr, "catchup: "+format+"\n", args...)

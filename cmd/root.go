@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,7 +44,9 @@ func (e *exitStatus) Unwrap() error { return e.err }
 
 // globals are the flags every command shares.
 type globals struct {
-	db string
+	db    string
+	host  string
+	lease time.Duration
 }
 
 // Execute runs catchup with args and returns the process exit status.
@@ -83,15 +86,25 @@ while the host was down, oldest first, each exactly once, with the slot it stand
 Environment:
   CATCHUP_DB    the ledger (same as --db)
   CATCHUP_NOW   an RFC 3339 time that replaces the clock for every command
-  CATCHUP_HOST  the host name recorded on runs (default: the hostname)`,
+  CATCHUP_HOST  the host name recorded on runs (default: the hostname)
+  CATCHUP_STATE_DIR  catchup's private directory (default /var/lib/catchup as root,
+                else $XDG_STATE_HOME/catchup): the default ledger, and the per-host
+                locks of a PostgreSQL ledger
+
+Exit status of ls, history, show, scan: 0 ok; 1 something to report (missed slots
+with ls --missed, a failed replay with scan); 2 error. run exits with its command's
+status (see catchup run --help).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&g.db, "db", "", "ledger file (env CATCHUP_DB; default $XDG_STATE_HOME/catchup/catchup.db, as root /var/lib/catchup/catchup.db)")
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.db, "db", "", "ledger: a file, or postgres://... for a ledger shared by several hosts (env CATCHUP_DB; default $XDG_STATE_HOME/catchup/catchup.db, as root /var/lib/catchup/catchup.db)")
+	pf.StringVar(&g.host, "host", "", "this host's name, recorded on runs (env CATCHUP_HOST; default the hostname)")
+	durationVar(pf, &g.lease, "lease", time.Minute, "shared ledger: a running run whose heartbeat is older than this is interrupted (heartbeats every lease/6, at most 10s)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(c, err)
 	})
-	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newVersionCmd())
+	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newMigrateCmd(g), newVersionCmd())
 	return root
 }
 

@@ -68,6 +68,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.IntVar(&cfg.Retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
+	f.BoolVar(&cfg.FailOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
 	f.StringVar(&cfg.Ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job)")
 	f.StringVar(&cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
 }
@@ -132,16 +133,15 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
-	m, err := newMachine(path, false)
+	m, err := newMachine(g, path, false)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
 	ctx := c.Context()
-	var st store.Store
-	sqlite, openErr := store.OpenSQLite(ctx, path)
+	cfg.Shared = store.IsPostgres(path)
+	st, openErr := store.Open(ctx, path)
 	if openErr == nil {
-		defer sqlite.Close()
-		st = sqlite
+		defer st.Close()
 	}
 	res, err := catchup.Run(ctx, st, openErr, m, cfg)
 	if err != nil {

@@ -73,7 +73,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		return err
 	}
 	defer st.Close()
-	if !sf.cfg.DryRun {
+	if !sf.cfg.DryRun && !store.IsPostgres(m.DB) {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}

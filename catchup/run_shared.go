@@ -1,0 +1,111 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Liveness on a shared ledger: the flock covers one host only, so a run
+// also holds the task's ledger-wide lock, and renews a heartbeat that other
+// hosts read; a running record whose heartbeat is older than the lease is
+// dead (its host crashed or lost the network), and any host's scan
+// interrupts it and replays the slot.
+
+// maxHeartbeat is the longest interval between heartbeats.
+const maxHeartbeat = 10 * time.Second
+
+// heartbeatEvery is the interval for a lease: several beats per lease, so
+// that one lost beat does not expire a live run.
+func heartbeatEvery(lease time.Duration) time.Duration {
+	if lease <= 0 {
+		return maxHeartbeat
+	}
+	return min(maxHeartbeat, max(lease/6, 100*time.Millisecond))
+}
+
+// leaseExpired reports whether another host's running record has missed
+// its heartbeats for longer than the lease.
+func leaseExpired(st store.Store, m Machine, r store.Run) bool {
+	if !st.Shared() || m.Lease <= 0 || r.Host == m.Host {
+		return false
+	}
+	last := r.Heartbeat
+	if last.IsZero() {
+		last = r.StartedAt
+	}
+	return m.Now().Sub(last) > m.Lease
+}
+
+// lockFleet takes the task's ledger-wide lock for a claimed run. When
+// another host runs the task, the claim is given back as a lock skip (the
+// slot stays missed; scan replays it) and ok is false.
+func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok bool) {
+	if !l.st.Shared() {
+		return func() {}, true
+	}
+	release, ok, err := l.st.LockTask(ctx, l.cfg.Task)
+	if err == nil && ok {
+		return release, true
+	}
+	reason := ReasonLocked + " on another host"
+	if err != nil {
+		reason = "cannot take the task's ledger lock: " + err.Error()
+	}
+	l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
+		ExitCode: exitCodePtr(ExitLocked), Error: reason})
+	l.m.notice("task %s: %s; skipped, exit %d", l.cfg.Task, reason, ExitLocked)
+	return nil, false
+}
+
+// heartbeats renews run id's heartbeat until the returned stop is called.
+func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
+	if !l.st.Shared() {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(heartbeatEvery(l.m.Lease))
+		defer t.Stop()
+		warned := false
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := l.st.Heartbeat(ctx, id, l.m.Now()); err != nil && !warned && ctx.Err() == nil {
+					l.m.notice("heartbeat of run %d: %v (the command goes on)", id, err)
+					warned = true
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// record writes a run's outcome. On a shared ledger that went away it
+// retries with backoff until the outcome is recorded, or until catchup is
+// told to stop: the command is never killed because the ledger is gone.
+func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) {
+	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
+		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
+		if err == nil {
+			return
+		}
+		if !l.st.Shared() || !errors.Is(err, store.ErrLedgerUnreachable) {
+			l.m.notice("cannot record the outcome of run %d: %v", id, err)
+			return
+		}
+		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, delay)
+		select {
+		case <-ctx.Done():
+			l.m.notice("stopped before the outcome of run %d was recorded: scan will replay its slot", id)
+			return
+		case <-time.After(delay):
+		}
+	}
+}
