@@ -46,7 +46,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			if ts.LastSlot.After(now) {
 				ts.Warning = "the ledger holds slot " + formatSlot(ts.LastSlot, sched) +
 					", later than now: the clock went back; missed slots are not computed"
-			} else if ts.Missed, err = missedSlots(ctx, st, m, s.Task, sched, rule, stale); err != nil {
+			} else if ts.Missed, _, err = missedSlots(ctx, st, m, s.Task, sched, rule, stale); err != nil {
 				return nil, err
 			}
 		}

@@ -19,10 +19,16 @@ type MissedRule struct {
 // tolerance, or older than this boot (cron can no longer fire it); and no run
 // of it reached an outcome. stale holds running records known to be dead.
 //
-// The cost is one indexed range query over the window, so it grows with the
-// number of slots in the window, never with the length of the history.
+// Slots at or before the task's watermark (SettledThrough, which scan
+// advances past the slots it found settled) are not looked at again, so the
+// cost is one indexed range query over the slots since the last scan: it
+// grows with the number of tasks and of recent or missed slots, not with the
+// length of the history. With RetryFailed the whole window is read, since
+// failed slots below the watermark count again.
+//
+// It also returns the window it looked at.
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *Schedule,
-	rule MissedRule, stale map[int64]bool) ([]time.Time, error) {
+	rule MissedRule, stale map[int64]bool) ([]time.Time, window, error) {
 	now := m.Now()
 	from := t.RegisteredAt
 	if oldest := now.Add(-rule.MaxAge); from.Before(oldest) {
@@ -31,16 +37,20 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	// Slots sit at second 0: one second earlier makes the registration
 	// instant itself inclusive (a task registers as of its first slot).
 	from = from.Add(-time.Second)
+	if !rule.RetryFailed && t.SettledThrough.After(from) {
+		from = t.SettledThrough
+	}
 	upTo := now.Add(-rule.Tolerance)
 	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
 		upTo = m.BootTime.Add(-time.Second)
 	}
+	w := window{after: from, upTo: upTo}
 	if !upTo.After(from) {
-		return nil, nil
+		return nil, w, nil
 	}
 	runs, err := st.SlotRuns(ctx, t.Name, from, upTo, rule.Tolerance)
 	if err != nil {
-		return nil, err
+		return nil, w, err
 	}
 	settled := map[int64]bool{} // slot unix -> settled, from runs that name their slot
 	latest := map[int64]int64{} // slot unix -> id of its latest run
@@ -80,8 +90,11 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		missed = append(missed, slot)
 		return true
 	})
-	return missed, nil
+	return missed, w, nil
 }
+
+// window is the range of slots missedSlots looked at: (after, upTo].
+type window struct{ after, upTo time.Time }
 
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {

@@ -121,7 +121,7 @@ func TestMissedSlots(t *testing.T) {
 			if tc.stale {
 				stale[runningID] = true
 			}
-			got, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale)
+			got, _, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale)
 			if err != nil {
 				t.Fatal(err)
 			}

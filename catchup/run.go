@@ -163,6 +163,7 @@ type lifecycle struct {
 	registered  *store.Task
 	pinger      *Pinger
 	pingStarted <-chan struct{}
+	checkpoint  string // the note of an interrupted run of the slot, for a replay
 }
 
 // slot resolves which slot this fire stands for, and its trigger.
@@ -196,6 +197,10 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 		Name: l.cfg.Task, Schedule: l.cfg.Cron, TZ: l.cfg.TZ, Replay: replay,
 		Argv: l.cfg.Argv, Dir: l.cfg.Dir, Source: "run", Retries: l.cfg.Retries,
 		RetryDelay: l.cfg.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
+		Timeout: l.cfg.Timeout, KillAfter: l.cfg.KillAfter, NoCapture: l.cfg.NoCapture, NotifyCmd: l.cfg.NotifyCmd,
+		// Nothing before the first slot is missed; on a schedule change the
+		// ledger takes this as the moment the new schedule counts from.
+		SettledThrough: earliest(now, slot).Add(-time.Second),
 	}
 }
 

@@ -68,13 +68,16 @@ func (l *lifecycle) childEnv(r store.Run) []string {
 		"CATCHUP_SLOT": slot, "CATCHUP_SLOT_UNIX": slotUnix, "CATCHUP_PREV_SLOT": prev,
 		"CATCHUP_TRIGGER": r.Trigger, "CATCHUP_ATTEMPT": strconv.Itoa(r.Attempt), "CATCHUP_DB": l.m.DB,
 	}
-	env := make([]string, 0, len(l.m.Environ)+len(set))
+	env := make([]string, 0, len(l.m.Environ)+len(set)+2)
 	for _, kv := range l.m.Environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ours := set[k]; ours || k == "CATCHUP_REPLAY_SLOT" {
+		if _, ours := set[k]; ours || k == "CATCHUP_REPLAY_SLOT" || k == "CATCHUP_CHECKPOINT" || k == "CATCHUP_RESUMED" {
 			continue
 		}
 		env = append(env, kv)
+	}
+	if l.checkpoint != "" {
+		env = append(env, "CATCHUP_CHECKPOINT="+l.checkpoint, "CATCHUP_RESUMED=1")
 	}
 	for _, k := range []string{"CATCHUP_TASK", "CATCHUP_RUN_ID", "CATCHUP_SLOT", "CATCHUP_SLOT_UNIX",
 		"CATCHUP_PREV_SLOT", "CATCHUP_TRIGGER", "CATCHUP_ATTEMPT", "CATCHUP_DB"} {

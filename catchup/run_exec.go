@@ -121,6 +121,12 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	defer release()
 	if r.Attempt == 1 {
 		l.started(ctx)
+		if r.Trigger == store.TriggerReplay {
+			// Resume where an interrupted run of this slot stopped.
+			if note, ok, err := l.st.LastCheckpoint(ctx, r.Task, r.Slot); err == nil && ok {
+				l.checkpoint = note
+			}
+		}
 	}
 	stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, lock, r)

@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -98,8 +99,13 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 	switch {
 	case err == nil:
 		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
+		t.Timeout, t.KillAfter, t.NoCapture, t.NotifyCmd = old.Timeout, old.KillAfter, old.NoCapture, old.NotifyCmd
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt
+		}
+		t.SettledThrough = old.SettledThrough
+		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != zone) {
+			t.SettledThrough = now // the line's new schedule counts from now
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err
@@ -113,6 +119,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 	}
 	if !first.IsZero() && first.Before(t.RegisteredAt) {
 		t.RegisteredAt = first
+	}
+	if t.SettledThrough.IsZero() {
+		t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	}
 	if !dry {
 		if err := st.UpsertTask(ctx, t); err != nil {

@@ -20,9 +20,14 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	if t.Shell != "" {
 		return replayShell(ctx, m, t, sr, slot)
 	}
+	killAfter := t.KillAfter
+	if killAfter == 0 {
+		killAfter = 10 * time.Second
+	}
 	l := &lifecycle{st: st, m: m, sched: sched, registered: &t, cfg: RunConfig{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
-		RetryDelay: t.RetryDelay, KillAfter: 10 * time.Second,
+		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: killAfter, NoCapture: t.NoCapture,
+		NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
 	}}
 	res, err := l.run(ctx)
 	if err != nil {

@@ -3,21 +3,23 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
 
 // scanTask finds one task's missed slots and deals with them per policy.
 func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t store.Task,
-	sr *shellReplay, stale map[int64]bool) (TaskScan, error) {
-	ts := TaskScan{Task: t.Name, Policy: t.Replay}
+	sr *shellReplay, stale map[int64]bool) (ts TaskScan, err error) {
+	ts = TaskScan{Task: t.Name, Policy: t.Replay}
 	if cfg.Replay != "" {
 		ts.Policy = cfg.Replay
 	}
 	if ts.Policy == "" {
 		ts.Policy = "all"
 	}
-	sched, err := parseTaskSchedule(t.Schedule, t.TZ)
+	sched, perr := parseTaskSchedule(t.Schedule, t.TZ)
+	err = perr
 	if err != nil {
 		ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: bad schedule %q: %v", t.Name, t.Schedule, err))
 		return ts, nil
@@ -32,8 +34,16 @@ func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t 
 			t.Name, formatSlot(latest, sched), formatSlot(now, sched)))
 		return ts, nil
 	}
-	if ts.Missed, err = missedSlots(ctx, st, m, t, sched, cfg.MissedRule, stale); err != nil {
+	var win window
+	if ts.Missed, win, err = missedSlots(ctx, st, m, t, sched, cfg.MissedRule, stale); err != nil {
 		return ts, err
+	}
+	if !cfg.DryRun {
+		defer func() {
+			if err == nil {
+				err = advanceWatermark(ctx, st, m, t, ts, win, cfg.MissedRule)
+			}
+		}()
 	}
 	replay, skip, reason := plan(ts.Missed, ts.Policy, cfg.MaxReplays)
 	for _, slot := range skip {
@@ -76,4 +86,52 @@ func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t 
 		ts.Actions = append(ts.Actions, a)
 	}
 	return ts, nil
+}
+
+// watermarkHorizon: for the watermark, a slot older than this (or than the
+// scan's --max-age, when larger) counts as dealt with even if it never ran,
+// so that one slot lost long ago does not hold the watermark back forever.
+const watermarkHorizon = 7 * 24 * time.Hour
+
+// advanceWatermark moves the task's watermark up to the first slot this scan
+// left missed (or to the end of the window it looked at), so that later
+// scans and listings do not read those runs again. It never passes a slot
+// that is still missed and younger than the horizon, nor one that this scan
+// did not look at because its --max-age was shorter than the horizon; and
+// the ledger refuses to move it past a running or interrupted run.
+func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
+	if rule.RetryFailed {
+		return nil // failed slots below it would count again
+	}
+	horizon := m.Now().Add(-max(rule.MaxAge, watermarkHorizon))
+	resolved := map[int64]bool{}
+	for _, a := range ts.Actions {
+		// A skip by policy or a slot found done settles it; a lock skip
+		// (exit 75) leaves it missed.
+		if a.Action == ActionReplayed || a.Action == ActionFailed || (a.Action == ActionSkipped && a.ExitCode != ExitLocked) {
+			resolved[a.Slot.Unix()] = true
+		}
+	}
+	through := win.upTo
+	for _, s := range ts.Missed {
+		if !resolved[s.Unix()] && s.After(horizon) {
+			through = s.Add(-time.Second)
+			break
+		}
+	}
+	if win.after.After(t.SettledThrough) && win.after.After(horizon) {
+		// This scan started above the watermark (a short --max-age): the
+		// slots in between were not looked at.
+		limit := horizon
+		if t.SettledThrough.After(limit) {
+			limit = t.SettledThrough
+		}
+		if through.After(limit) {
+			through = limit
+		}
+	}
+	if !through.After(t.SettledThrough) {
+		return nil
+	}
+	return st.SetSettled(ctx, t.Name, through)
 }

@@ -60,6 +60,8 @@ type lsRow struct {
 	NextSlot      *string   `json:"next_slot"`
 	Missed        int       `json:"missed"`
 	MissedSlots   []*string `json:"missed_slots"`
+	Progress      *int      `json:"progress"`
+	Checkpoint    string    `json:"checkpoint,omitempty"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -101,7 +103,11 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		status := "-"
 		if t.Latest != nil {
 			r.LastStatus, r.LastStartedAt = &t.Latest.Status, jsonTime(t.Latest.StartedAt)
+			r.Progress, r.Checkpoint = t.Latest.Progress, t.Latest.Checkpoint
 			status = t.Latest.Status
+			if t.Latest.Progress != nil && t.Latest.Status == "running" {
+				status = fmt.Sprintf("running %d%%", *t.Latest.Progress)
+			}
 		}
 		for _, s := range t.Missed {
 			r.MissedSlots = append(r.MissedSlots, jsonTime(s))

@@ -35,6 +35,8 @@ func newShowCmd(g *globals) *cobra.Command {
 
 type showJSON struct {
 	runJSON
+	Progress   *int   `json:"progress"`
+	Checkpoint string `json:"checkpoint"`
 	Signal     int    `json:"signal"`
 	BootID     string `json:"boot_id"`
 	Error      string `json:"error"`
@@ -57,7 +59,7 @@ func runShow(c *cobra.Command, g *globals, id int64, output string) error {
 	}
 	out := c.OutOrStdout()
 	if output == "json" {
-		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r), Signal: r.Signal, BootID: r.BootID,
+		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r), Progress: r.Progress, Checkpoint: r.Checkpoint, Signal: r.Signal, BootID: r.BootID,
 			Error: r.Error, StdoutTail: string(r.StdoutTail), StderrTail: string(r.StderrTail)}))
 	}
 	return failure(writeRunText(out, r))
@@ -69,7 +71,7 @@ func writeRunText(w io.Writer, r store.Run) error {
 		{"status", r.Status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
 		{"signal", strconv.Itoa(r.Signal)}, {"started", timeText(r.StartedAt)}, {"ended", timeText(r.EndedAt)},
 		{"duration", durationText(r)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
-		{"error", dash(r.Error)},
+		{"error", dash(r.Error)}, {"progress", progressText(r)}, {"checkpoint", dash(r.Checkpoint)},
 	}
 	for _, f := range fields {
 		if _, err := fmt.Fprintf(w, "%-10s %s\n", f[0]+":", f[1]); err != nil {
@@ -87,6 +89,13 @@ func writeRunText(w io.Writer, r store.Run) error {
 		}
 	}
 	return nil
+}
+
+func progressText(r store.Run) string {
+	if r.Progress == nil {
+		return "-"
+	}
+	return strconv.Itoa(*r.Progress) + "%"
 }
 
 func slotText(r store.Run) string {

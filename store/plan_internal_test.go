@@ -21,6 +21,8 @@ var plannedQueries = map[string]struct {
 	// noTempSort: the ORDER BY must come from the index (the query has a
 	// LIMIT, or must not grow with the number of runs).
 	noTempSort bool
+	// indexOnly: the runs are read from a covering index alone.
+	indexOnly bool
 }{
 	"Tasks": {
 		query: `SELECT ` + taskColumns + `, ` + runColumnsLight + `
@@ -82,6 +84,33 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN ('running') ORDER BY r.id DESC L
 		query: `SELECT ` + taskColumns + ` FROM tasks t WHERE t.name = ?`,
 		args:  []any{"backup"},
 	},
+	"StatusCounts": {
+		query:     sqliteStatusCountsSQL,
+		scanOK:    []string{"SCAN runs USING COVERING INDEX runs_task_status"},
+		indexOnly: true,
+	},
+	"SetSettled": {query: sqliteSetSettledSQL, args: []any{"task-07", int64(2e12)}},
+	"Interrupt lowers the watermark": {
+		query: sqliteLowerSettledSQL, args: []any{"task-07", int64(1e9)},
+	},
+	"Claim pruned slot": {
+		query: `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`, args: []any{"task-07", 1},
+	},
+	"SetProgress": {
+		query: `UPDATE runs SET progress = ?, checkpoint = CASE WHEN ? = '' THEN checkpoint ELSE ? END
+WHERE id = ? AND status = 'running'`,
+		args: []any{5, "", "", 3},
+	},
+	"LastCheckpoint": {
+		query: sqliteLastCheckpointSQL, args: []any{"task-07", 1}, noTempSort: true,
+	},
+	// Pruning reads the task names from an index, then each task's runs
+	// below its cut through the (task, id) index.
+	"Prune": {
+		query:  sqlitePruneCountSQL,
+		args:   []any{4, int64(2e12)},
+		scanOK: []string{"SCAN runs USING COVERING INDEX", "SCAN k"},
+	},
 }
 
 func TestQueryPlansUseIndexes(t *testing.T) {
@@ -135,7 +164,8 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 			usesIndex := false
 			for _, line := range plan {
 				if strings.Contains(line, "USING INDEX") || strings.Contains(line, "USING COVERING INDEX") ||
-					strings.Contains(line, "USING INTEGER PRIMARY KEY") || strings.Contains(line, "USING ROWID") {
+					strings.Contains(line, "USING INTEGER PRIMARY KEY") || strings.Contains(line, "USING ROWID") ||
+					strings.Contains(line, "USING PRIMARY KEY") {
 					usesIndex = true
 				}
 				if strings.HasPrefix(line, "SCAN") && !hasPrefixIn(line, q.scanOK) {
@@ -147,6 +177,9 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 			}
 			if !usesIndex {
 				t.Errorf("no index used in plan:\n%s", text)
+			}
+			if q.indexOnly && (!strings.Contains(text, "COVERING INDEX") || strings.Contains(text, "USING INDEX")) {
+				t.Errorf("not an index-only plan:\n%s", text)
 			}
 		})
 	}

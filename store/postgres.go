@@ -26,6 +26,9 @@ import (
 // a slot is held (an outcome, an interruption, a skip record, an import)
 // locks the slot's row first and then recomputes its holders from the runs,
 // so that a late outcome never undoes the claim of the run that replaced it.
+// A slot's succeeded_id never goes down, so pruning a succeeded run leaves
+// its slot done. A task's watermark is written under its task row's lock
+// (see postgres_settle.go).
 type Postgres struct {
 	pool  *pgxpool.Pool
 	conn  *pgx.ConnConfig // for the dedicated connections of LockTask

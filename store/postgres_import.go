@@ -39,7 +39,8 @@ const (
 ON CONFLICT (task, slot) DO UPDATE SET task = excluded.task`
 	pgSyncSlotSQL = `UPDATE slots s SET
  running_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'running'),
- succeeded_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded')
+ succeeded_id = GREATEST(s.succeeded_id,
+  (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded'))
 WHERE s.task = $1 AND s.slot = $2`
 )
 

@@ -13,14 +13,19 @@ import (
 // pgUpsertTaskSQL is upsertTaskSQL for PostgreSQL; %s is an extra condition
 // for replacing an existing definition.
 const pgUpsertTaskSQL = `
-INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
   retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
   registered_at = LEAST(tasks.registered_at, excluded.registered_at),
-  updated_at = excluded.updated_at
+  updated_at = excluded.updated_at,
+  timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd,
+  settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN excluded.settled_through ELSE tasks.settled_through END
 WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%')%s`
 
 var (
@@ -31,7 +36,8 @@ var (
 
 // pgUpsertTask is upsertTask for PostgreSQL. With ifNewer (an import), an
 // existing task keeps a definition updated later than t's, but its
-// registration still moves back to t's when t's is earlier.
+// registration still moves back to t's when t's is earlier. The watermark
+// follows the schedule as in upsertTask.
 func pgUpsertTask(ctx context.Context, e pgExecer, t Task, ifNewer bool) error {
 	argv, err := json.Marshal(t.Argv)
 	if err != nil {
@@ -48,7 +54,8 @@ func pgUpsertTask(ctx context.Context, e pgExecer, t Task, ifNewer bool) error {
 		q = pgUpsertTaskIfNewer
 	}
 	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, t.Replay, string(argv), t.Dir, t.Shell, t.Source,
-		t.Retries, t.RetryDelay.Milliseconds(), pgTime(t.RegisteredAt), pgTime(t.UpdatedAt))
+		t.Retries, t.RetryDelay.Milliseconds(), pgTime(t.RegisteredAt), pgTime(t.UpdatedAt),
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, pgNullTime(t.SettledThrough))
 	if err == nil && ifNewer {
 		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
 			t.Name, pgTime(t.RegisteredAt))
@@ -64,10 +71,11 @@ func (p *Postgres) UpsertTask(ctx context.Context, t Task) error {
 func pgScanTask(sc interface{ Scan(...any) error }, extra ...any) (Task, error) {
 	var t Task
 	var argv string
-	var delay int64
+	var delay, timeout, kill int64
 	var reg, upd time.Time
+	var settled *time.Time
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
-		&t.Retries, &delay, &reg, &upd}, extra...)
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -75,7 +83,8 @@ func pgScanTask(sc interface{ Scan(...any) error }, extra ...any) (Task, error) 
 		return t, fmt.Errorf("task %s: bad argv in ledger: %w", t.Name, err)
 	}
 	t.RetryDelay = time.Duration(delay) * time.Millisecond
-	t.RegisteredAt, t.UpdatedAt = fromPG(&reg), fromPG(&upd)
+	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
+	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromPG(&reg), fromPG(&upd), fromPG(settled)
 	return t, nil
 }
 

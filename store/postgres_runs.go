@@ -10,22 +10,22 @@ import (
 )
 
 const pgRunColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
- r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at`
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint`
 
 const pgRunColumnsFull = pgRunColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
 // pgRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
 type pgRun struct {
-	id                                   *int64
-	task, trigger, status, host, boot, e *string
-	slot, started, ended, heartbeat      *time.Time
-	attempt, exit, signal, pid           *int
-	stdout, stderr                       []byte
+	id                                               *int64
+	task, trigger, status, host, boot, e, checkpoint *string
+	slot, started, ended, heartbeat                  *time.Time
+	attempt, exit, signal, pid, progress             *int
+	stdout, stderr                                   []byte
 }
 
 func (n *pgRun) dest() []any {
 	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.e, &n.heartbeat}
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.e, &n.heartbeat, &n.progress, &n.checkpoint}
 }
 
 func (n *pgRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
@@ -49,7 +49,8 @@ func (n *pgRun) run() *Run {
 	r := &Run{ID: *n.id, Task: str(n.task), Slot: fromPG(n.slot), Trigger: str(n.trigger), Status: str(n.status),
 		Attempt: num(n.attempt), ExitCode: n.exit, Signal: num(n.signal), StartedAt: fromPG(n.started),
 		EndedAt: fromPG(n.ended), Host: str(n.host), PID: num(n.pid), BootID: str(n.boot),
-		StdoutTail: n.stdout, StderrTail: n.stderr, Error: str(n.e), Heartbeat: fromPG(n.heartbeat)}
+		StdoutTail: n.stdout, StderrTail: n.stderr, Error: str(n.e), Heartbeat: fromPG(n.heartbeat),
+		Progress: n.progress, Checkpoint: str(n.checkpoint)}
 	if !r.Slot.IsZero() {
 		r.Slot = r.Slot.Truncate(time.Second)
 	}
@@ -75,8 +76,9 @@ func (p *Postgres) queryRuns(ctx context.Context, q pgExecer, query string, args
 
 // pgInsertRunSQL inserts a run; a NULL id takes the next one of the sequence.
 const pgInsertRunSQL = `INSERT INTO runs (id, task, slot, trigger, status, attempt, exit_code, signal, started_at,
- ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, heartbeat_at, origin, origin_id)
-VALUES (COALESCE($1, nextval('runs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, heartbeat_at, origin, origin_id, progress, checkpoint)
+VALUES (COALESCE($1, nextval('runs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+ $20, $21)`
 
 // pgInsertArgs are the arguments of pgInsertRunSQL. id 0 means a new one.
 func pgInsertArgs(id int64, r Run, origin string) []any {
@@ -92,7 +94,7 @@ func pgInsertArgs(id int64, r Run, origin string) []any {
 	}
 	return []any{idArg, r.Task, pgSlot(r.Slot), r.Trigger, r.Status, r.Attempt, exitValue(r.ExitCode), r.Signal,
 		pgTime(r.StartedAt), pgNullTime(r.EndedAt), r.Host, r.PID, r.BootID, r.StdoutTail, r.StderrTail,
-		pgText(r.Error), pgNullTime(r.Heartbeat), originArg, originID}
+		pgText(r.Error), pgNullTime(r.Heartbeat), originArg, originID, nullInt(r.Progress), pgText(r.Checkpoint)}
 }
 
 // pgClaimSQL is the claim: one statement on the slots primary key. It
@@ -105,10 +107,15 @@ ON CONFLICT (task, slot) DO UPDATE SET running_id = excluded.running_id
 WHERE s.running_id IS NULL AND (s.succeeded_id IS NULL OR $3::boolean)
 RETURNING s.running_id`
 
-// pgHolderSQL reads the run that holds a slot a claim was refused.
-const pgHolderSQL = `SELECT ` + pgRunColumnsLight + ` FROM slots s JOIN runs r
- ON r.id = CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST(s.running_id, s.succeeded_id) END
-WHERE s.task = $1 AND s.slot = $2`
+// pgHolderSQL reads the run that holds a slot a claim was refused. A
+// holder that was pruned (only a succeeded run can be) is the pruned run's
+// id, task, slot and status.
+const pgHolderSQL = `SELECT h.id, s.task, s.slot, r.trigger, COALESCE(r.status, 'succeeded'), r.attempt, r.exit_code,
+ r.signal, r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint
+FROM slots s
+CROSS JOIN LATERAL (SELECT CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST(s.running_id, s.succeeded_id) END AS id) h
+LEFT JOIN runs r ON r.id = h.id
+WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
 
 // Claim implements Store.
 func (p *Postgres) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
@@ -168,13 +175,16 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, pgTime(firstOf(req.Run.StartedAt, 
 
 // Slot holders are recomputed from the runs after the slot's row is locked:
 // the second statement's snapshot is taken once the lock is held, so it sees
-// every run committed by whoever held the row before.
+// every run committed by whoever held the row before. succeeded_id never
+// goes down: succeeded is a final status, and a succeeded run that Prune
+// deleted keeps its slot done.
 const (
 	pgLockSlotOfRunSQL = `INSERT INTO slots (task, slot) SELECT task, slot FROM runs WHERE id = $1 AND slot IS NOT NULL
 ON CONFLICT (task, slot) DO UPDATE SET task = excluded.task`
 	pgSyncSlotOfRunSQL = `UPDATE slots s SET
  running_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'running'),
- succeeded_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded')
+ succeeded_id = GREATEST(s.succeeded_id,
+  (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded'))
 FROM runs r WHERE r.id = $1 AND s.task = r.task AND s.slot = r.slot`
 )
 
@@ -239,13 +249,6 @@ func (p *Postgres) Finish(ctx context.Context, id int64, o Outcome) error {
  stdout_tail = $6, stderr_tail = $7, error = $8 WHERE id = $1`, id, o.Status, exitValue(o.ExitCode), o.Signal,
 		pgNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, pgText(o.Error))
 	return err
-}
-
-// Interrupt implements Store.
-func (p *Postgres) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
-	n, err := p.updateRun(ctx, id, `UPDATE runs SET status = 'interrupted', ended_at = $2, error = $3
-WHERE id = $1 AND status = 'running'`, id, pgNullTime(at), pgText(reason))
-	return n == 1, err
 }
 
 // Heartbeat implements Store. A run no longer running is left alone.

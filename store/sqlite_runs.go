@@ -9,20 +9,20 @@ import (
 )
 
 const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
- r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error`
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint`
 
 const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
 // nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
 type nullRun struct {
-	id, slot, attempt, exit, signal, started, ended, pid sql.NullInt64
-	task, trigger, status, host, boot, errText           sql.NullString
-	stdout, stderr                                       []byte
+	id, slot, attempt, exit, signal, started, ended, pid, progress sql.NullInt64
+	task, trigger, status, host, boot, errText, checkpoint         sql.NullString
+	stdout, stderr                                                 []byte
 }
 
 func (n *nullRun) dest() []any {
 	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText}
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint}
 }
 
 func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
@@ -36,6 +36,11 @@ func (n *nullRun) run() *Run {
 		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
 		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
 		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
+		Checkpoint: n.checkpoint.String,
+	}
+	if n.progress.Valid {
+		p := int(n.progress.Int64)
+		r.Progress = &p
 	}
 	if n.slot.Valid {
 		r.Slot = time.Unix(n.slot.Int64, 0).UTC()
@@ -61,6 +66,14 @@ func exitValue(code *int) any {
 	return *code
 }
 
+// nullInt is an optional integer column: NULL for nil.
+func nullInt(v *int) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
 func endValue(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -69,8 +82,8 @@ func endValue(t time.Time) any {
 }
 
 const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
- ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 func insertRun(ctx context.Context, e execer, r Run) (int64, error) {
 	if r.Attempt == 0 {
@@ -78,7 +91,7 @@ func insertRun(ctx context.Context, e execer, r Run) (int64, error) {
 	}
 	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
 		exitValue(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
-		r.StdoutTail, r.StderrTail, r.Error)
+		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint)
 	if err != nil {
 		return 0, err
 	}
@@ -121,6 +134,18 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 		case !errors.Is(err, sql.ErrNoRows):
 			return ClaimResult{}, s.wrap("read ledger", err)
 		}
+		if !req.Force {
+			// A slot whose succeeded run was pruned stays done.
+			h := Run{Task: req.Run.Task, Slot: time.Unix(req.Run.Slot.Unix(), 0).UTC(), Status: StatusSucceeded}
+			err := tx.QueryRowContext(ctx, `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`,
+				req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
+			switch {
+			case err == nil:
+				return ClaimResult{Run: h}, s.wrap("write ledger", tx.Commit())
+			case !errors.Is(err, sql.ErrNoRows):
+				return ClaimResult{}, s.wrap("read ledger", err)
+			}
+		}
 	}
 	r := req.Run
 	r.Status = StatusRunning
@@ -156,17 +181,6 @@ func (s *SQLite) Finish(ctx context.Context, id int64, o Outcome) error {
  stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, exitValue(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
 	return s.wrap("write ledger", err)
-}
-
-// Interrupt implements Store.
-func (s *SQLite) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ?
-WHERE id = ? AND status = 'running'`, ms(at), reason, id)
-	if err != nil {
-		return false, s.wrap("write ledger", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, s.wrap("write ledger", err)
 }
 
 // Run implements Store.

@@ -15,19 +15,25 @@ type execer interface {
 }
 
 const upsertTaskSQL = `
-INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
   retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
   registered_at = MIN(tasks.registered_at, excluded.registered_at),
-  updated_at = excluded.updated_at
+  updated_at = excluded.updated_at,
+  timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd,
+  settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN excluded.settled_through ELSE tasks.settled_through END
 WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%'`
 
 // upsertTask inserts or updates a task. A task discovered in a crontab keeps
 // its registration when a fire of its line registers again with --cron: the
-// crontab line is the single source of truth.
+// crontab line is the single source of truth. The watermark follows the
+// schedule: kept while the schedule and zone stay, replaced when they change.
 func upsertTask(ctx context.Context, e execer, t Task) error {
 	argv, err := json.Marshal(t.Argv)
 	if err != nil {
@@ -40,7 +46,8 @@ func upsertTask(ctx context.Context, e execer, t Task) error {
 		t.Replay = "all"
 	}
 	_, err = e.ExecContext(ctx, upsertTaskSQL, t.Name, t.Schedule, t.TZ, t.Replay, string(argv), t.Dir,
-		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt))
+		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt),
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, ms(t.SettledThrough))
 	return err
 }
 
@@ -49,14 +56,15 @@ func (s *SQLite) UpsertTask(ctx context.Context, t Task) error {
 	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
 }
 
-const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms, t.registered_at, t.updated_at`
+const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
+ t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (Task, error) {
 	var t Task
 	var argv string
-	var delay, reg, upd int64
+	var delay, reg, upd, timeout, kill, settled int64
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
-		&t.Retries, &delay, &reg, &upd}, extra...)
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -64,7 +72,8 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (Task, error) {
 		return t, fmt.Errorf("task %s: bad argv in ledger: %w", t.Name, err)
 	}
 	t.RetryDelay = time.Duration(delay) * time.Millisecond
-	t.RegisteredAt, t.UpdatedAt = fromMS(reg), fromMS(upd)
+	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
+	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromMS(reg), fromMS(upd), fromMS(settled)
 	return t, nil
 }
 

@@ -55,6 +55,17 @@ type Task struct {
 	RetryDelay   time.Duration
 	RegisteredAt time.Time // only ever moves back in time
 	UpdatedAt    time.Time
+
+	// Options a replay runs the task with, as the last registration gave.
+	Timeout   time.Duration // 0: none
+	KillAfter time.Duration // grace between the stop signal and SIGKILL; 0: none
+	NoCapture bool          // output is not captured
+	NotifyCmd string        // shell command run after an outcome; "" for none
+
+	// SettledThrough is the task's watermark: every slot of the task at or
+	// before it is settled, as far as scan knows (zero: none). See
+	// UpsertTask, SetSettled and Interrupt for how it moves.
+	SettledThrough time.Time
 }
 
 // Run is one attempt at a task.
@@ -76,6 +87,8 @@ type Run struct {
 	StderrTail []byte
 	Error      string    // catchup's own error text, or why a run was skipped
 	Heartbeat  time.Time // last sign of life of a running run (shared ledgers); zero if none
+	Progress   *int      // percent done (0-100) last reported; nil if never
+	Checkpoint string    // the last note reported with progress; "" if none
 }
 
 // Outcome is what Finish records.
@@ -116,18 +129,37 @@ type HistoryFilter struct {
 	Limit  int    // <= 0 means 20
 }
 
+// PruneRequest selects the runs Prune deletes: those that ended before
+// Before, except a running run, the latest run of each task, and the newest
+// Keep runs of each task.
+type PruneRequest struct {
+	Before time.Time
+	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
+	DryRun bool // count what would be deleted, delete nothing
+}
+
+// PruneResult is what Prune deleted (or, for a dry run, would delete).
+type PruneResult struct {
+	Runs int64
+}
+
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {
 	// UpsertTask inserts or updates a task. RegisteredAt never moves forward.
+	// A new task gets t.SettledThrough; an existing one keeps its own,
+	// except when t changes its schedule or zone: a new schedule counts from
+	// when it was set, so t.SettledThrough (the domain passes now) replaces
+	// it. A registration by `run` never replaces one read from a crontab.
 	UpsertTask(ctx context.Context, t Task) error
 	Task(ctx context.Context, name string) (Task, error)
 	// Tasks returns every known task with its latest run, ordered by name.
 	Tasks(ctx context.Context) ([]TaskSummary, error)
 
 	// Claim atomically inserts req.Run as running unless the (task, slot)
-	// already has a running run, or a succeeded one (unless Force). Runs
-	// without a slot are always claimed. The task row is created if missing.
+	// already has a running run, or a succeeded one (unless Force; a pruned
+	// succeeded run still counts, see Prune). Runs without a slot are always
+	// claimed. The task row is created if missing.
 	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
 	// AddRun inserts a finished record (a skip) and returns its id.
 	AddRun(ctx context.Context, r Run) (int64, error)
@@ -135,8 +167,40 @@ type Store interface {
 	// Finish records the outcome of a run.
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
-	// whether it changed anything.
+	// whether it changed anything. When it does and the run has a slot, the
+	// task's watermark, if at or after the slot, is lowered to one second
+	// before it, in the same transaction: the slot is unsettled again.
 	Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error)
+
+	// SetSettled advances the watermark of task to through. It never moves
+	// it back, and it leaves it alone (returning nil) when a run of the task
+	// whose slot lies in (watermark, through] is running or interrupted. The
+	// check and the write are atomic against a concurrent Interrupt. An
+	// unknown task is an error wrapping ErrNotFound.
+	SetSettled(ctx context.Context, task string, through time.Time) error
+	// SetProgress records the progress (0-100) of running run id, and note
+	// as its checkpoint unless note is empty (the previous one is kept). A
+	// run that does not exist or is no longer running is an error wrapping
+	// ErrNotFound; a percent outside 0-100 is an error, and records nothing.
+	SetProgress(ctx context.Context, id int64, percent int, note string) error
+	// LastCheckpoint returns the checkpoint of the latest (highest id)
+	// interrupted run of (task, slot) that has one; ok is false when there
+	// is none. A zero slot has none.
+	LastCheckpoint(ctx context.Context, task string, slot time.Time) (note string, ok bool, err error)
+	// StatusCounts returns, for each task that has runs, its number of runs
+	// per status. It reads an index, not the runs.
+	StatusCounts(ctx context.Context) (map[string]map[string]int64, error)
+	// Prune deletes the runs that ended before req.Before, but never a
+	// running run, the latest run (highest id) of a task, nor one of the
+	// newest req.Keep runs of a task; a run whose end is unknown is kept.
+	// A slot whose succeeded run is pruned stays done: Claim still refuses
+	// it (unless forced), with a holder that carries only the pruned run's
+	// ID, Task, Slot and Status. A zero Before deletes nothing. With
+	// req.DryRun it only counts. After a real delete a SQLite ledger gives
+	// the space back to the file system (WAL checkpoint and VACUUM, which
+	// holds the write lock meanwhile); if that fails, the error comes with
+	// the count of runs that were deleted.
+	Prune(ctx context.Context, req PruneRequest) (PruneResult, error)
 
 	Run(ctx context.Context, id int64) (Run, error)
 	History(ctx context.Context, f HistoryFilter) ([]Run, error)

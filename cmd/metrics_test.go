@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
+)
+
+func sampleMetrics() []catchup.TaskMetrics {
+	at := time.Date(2026, 11, 20, 2, 0, 5, 0, time.UTC)
+	code := 3
+	return []catchup.TaskMetrics{
+		{Task: "settle", Latest: &store.Run{Status: store.StatusFailed, StartedAt: at, EndedAt: at.Add(1500 * time.Millisecond),
+			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2},
+		{Task: "backup", Latest: &store.Run{Status: store.StatusRunning, StartedAt: at}, Counts: map[string]int64{"running": 1},
+			Running: true, RunningFor: 90 * time.Second},
+		{Task: "never-ran"},
+	}
+}
+
+// TestMetricsLint runs promtool's lint rules (via client_golang's testutil)
+// over the exposition.
+func TestMetricsLint(t *testing.T) {
+	problems, err := testutil.GatherAndLint(metricsRegistry(sampleMetrics()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("promlint: %s: %s", p.Metric, p.Text)
+	}
+}
+
+func TestMetricsValues(t *testing.T) {
+	var out bytes.Buffer
+	if err := writeMetrics(&out, metricsRegistry(sampleMetrics())); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`catchup_last_run_status{status="failed",task="settle"} 1`,
+		`catchup_last_run_status{status="succeeded",task="settle"} 0`,
+		`catchup_last_run_exit_code{task="settle"} 3`,
+		`catchup_last_run_duration_seconds{task="settle"} 1.5`,
+		`catchup_last_run_start_timestamp_seconds{task="settle"} 1.795140005e+09`,
+		`catchup_runs_total{status="succeeded",task="settle"} 10`,
+		`catchup_missed_slots{task="settle"} 2`,
+		`catchup_running_seconds{task="backup"} 90`,
+		`catchup_missed_slots{task="never-ran"} 0`,
+	} {
+		if !strings.Contains(out.String(), want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), `catchup_last_run_end_timestamp_seconds{task="backup"}`) {
+		t.Error("a running job has no end time yet")
+	}
+}

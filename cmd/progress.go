@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/store"
+)
+
+func newProgressCmd(g *globals) *cobra.Command {
+	var note string
+	c := &cobra.Command{
+		Use:   "progress PERCENT [--note TEXT]",
+		Short: "Record a running job's progress and a checkpoint (call it from inside the job)",
+		Long: `Record how far the running job is (0-100) and, with --note, a checkpoint: a short
+text the job can resume from. Call it from inside a job started by catchup: it finds its
+run through CATCHUP_RUN_ID and its ledger through CATCHUP_DB.
+
+ls and show display the progress. When a slot is replayed after an interrupted run,
+the replay gets the last note as CATCHUP_CHECKPOINT, with CATCHUP_RESUMED=1, so
+that the job can continue where it stopped. Exit 0, or 2 on error.`,
+		Example: `  catchup progress 40 --note "rows up to id 81234 settled"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			pct, err := strconv.Atoi(args[0])
+			if err != nil || pct < 0 || pct > 100 {
+				return usageErr(c, fmt.Errorf("invalid PERCENT %q: want a whole number from 0 to 100", args[0]))
+			}
+			id, err := strconv.ParseInt(os.Getenv("CATCHUP_RUN_ID"), 10, 64)
+			if err != nil || id <= 0 {
+				return usageErr(c, errors.New("CATCHUP_RUN_ID is not set: call catchup progress from inside a job that catchup runs"))
+			}
+			st, _, err := openLedger(c.Context(), g, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := st.SetProgress(c.Context(), id, pct, note); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					return failure(fmt.Errorf("run %d is not running in this ledger", id))
+				}
+				return failure(err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&note, "note", "", "a checkpoint to resume from (kept until the next note)")
+	return c
+}

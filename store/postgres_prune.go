@@ -1,0 +1,43 @@
+package store
+
+import "context"
+
+// pgPruneWith names the runs Prune deletes, as the CTE doomed; see
+// sqlitePruneWith. $1 is the OFFSET of the newest kept run of a task, $2 the
+// bound.
+const pgPruneWith = `WITH cut AS (
+  SELECT k.task, (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET $1) AS below
+  FROM (SELECT DISTINCT task FROM runs) k),
+doomed AS (
+  SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
+  WHERE r.status <> 'running' AND r.ended_at < $2)
+`
+
+const (
+	pgPruneCountSQL = pgPruneWith + `SELECT count(*) FROM doomed`
+	// The conditions are checked again on the row deleted: a run changed
+	// since the statement's snapshot is judged as it is now.
+	pgPruneDeleteSQL = pgPruneWith + `DELETE FROM runs d USING doomed
+WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2`
+)
+
+// Prune implements Store. One statement. The slots table needs nothing: the
+// succeeded_id of a slot whose succeeded run goes keeps the run's id (the
+// sync statements never lower it), so the slot stays done. Space is left to
+// autovacuum.
+func (p *Postgres) Prune(ctx context.Context, req PruneRequest) (PruneResult, error) {
+	if req.Before.IsZero() {
+		return PruneResult{}, nil
+	}
+	args := []any{pruneKeep(req), pgTime(req.Before)}
+	if req.DryRun {
+		var res PruneResult
+		err := p.pool.QueryRow(ctx, pgPruneCountSQL, args...).Scan(&res.Runs)
+		return res, p.wrap("read ledger", err)
+	}
+	tag, err := p.pool.Exec(ctx, pgPruneDeleteSQL, args...)
+	if err != nil {
+		return PruneResult{}, p.wrap("prune ledger", err)
+	}
+	return PruneResult{Runs: tag.RowsAffected()}, nil
+}

@@ -1,0 +1,222 @@
+package store_test
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// pruneLedger fills a ledger for Prune and returns every run by id.
+//
+//	a: slots 0-9 in order, ended an hour apart, except slot 2 (still
+//	   running) and slot 4 (interrupted); slots 0, 3, 6, 9 succeeded.
+//	b: one run that ended long ago (its latest).
+//	c: two old runs, then a running one (its latest).
+//	d: an old run whose end is unknown, then a recent one.
+func pruneLedger(t *testing.T, s store.Store) map[int64]store.Run {
+	t.Helper()
+	ctx := t.Context()
+	hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+	for i := range 10 {
+		id := mustClaim(t, s, store.Run{Task: "a", Slot: hour(i), Trigger: store.TriggerSchedule, StartedAt: hour(i)})
+		switch {
+		case i == 2:
+		case i == 4:
+			if _, err := s.Interrupt(ctx, id, hour(i).Add(time.Minute), "gone"); err != nil {
+				t.Fatal(err)
+			}
+		case i%3 == 0:
+			finish(t, s, id, store.StatusSucceeded, hour(i).Add(time.Minute))
+		default:
+			finish(t, s, id, store.StatusFailed, hour(i).Add(time.Minute))
+		}
+	}
+	finish(t, s, mustClaim(t, s, store.Run{Task: "b", Trigger: store.TriggerManual, StartedAt: hour(-50)}), store.StatusFailed, hour(-50))
+	for i := range 2 {
+		finish(t, s, mustClaim(t, s, store.Run{Task: "c", Trigger: store.TriggerManual, StartedAt: hour(-40 + i)}), store.StatusSucceeded, hour(-40+i))
+	}
+	mustClaim(t, s, store.Run{Task: "c", Trigger: store.TriggerManual, StartedAt: hour(-30)})
+	finish(t, s, mustClaim(t, s, store.Run{Task: "d", Trigger: store.TriggerManual, StartedAt: hour(-60)}), store.StatusFailed, time.Time{})
+	finish(t, s, mustClaim(t, s, store.Run{Task: "d", Trigger: store.TriggerManual, StartedAt: hour(20)}), store.StatusFailed, hour(20))
+	return allRuns(t, s)
+}
+
+func allRuns(t *testing.T, s store.Store) map[int64]store.Run {
+	t.Helper()
+	hist, err := s.History(t.Context(), store.HistoryFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]store.Run{}
+	for _, r := range hist {
+		out[r.ID] = r
+	}
+	return out
+}
+
+// pruned is the rule Prune implements, spelled out: the ids it deletes.
+func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
+	byTask := map[string][]int64{}
+	for _, id := range slices.Sorted(maps.Keys(runs)) {
+		byTask[runs[id].Task] = append(byTask[runs[id].Task], id)
+	}
+	keep := max(req.Keep, 1)
+	var out []int64
+	for _, ids := range byTask {
+		for _, id := range ids[:max(len(ids)-keep, 0)] {
+			r := runs[id]
+			if r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
+				out = append(out, id)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestPrune(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+		tests := map[string]struct {
+			req  store.PruneRequest
+			want int64 // deleted, as a check of the model
+		}{
+			"nothing that old":               {req: store.PruneRequest{Before: hour(-100)}},
+			"zero bound":                     {req: store.PruneRequest{}},
+			"before the first hours":         {req: store.PruneRequest{Before: hour(2)}, want: 4},
+			"bound is exclusive":             {req: store.PruneRequest{Before: hour(1).Add(time.Minute)}, want: 3},
+			"everything, keep the latest":    {req: store.PruneRequest{Before: hour(100)}, want: 10},
+			"everything, keep 0 is keep 1":   {req: store.PruneRequest{Before: hour(100), Keep: 0}, want: 10},
+			"everything, negative keep":      {req: store.PruneRequest{Before: hour(100), Keep: -3}, want: 10},
+			"everything, keep 3":             {req: store.PruneRequest{Before: hour(100), Keep: 3}, want: 6},
+			"everything, keep more than any": {req: store.PruneRequest{Before: hour(100), Keep: 50}},
+			"middle, keep 5":                 {req: store.PruneRequest{Before: hour(6), Keep: 5}, want: 4},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				s := be.fresh(t)
+				ctx := t.Context()
+				before := pruneLedger(t, s)
+				want := pruned(before, tc.req)
+				if int64(len(want)) != tc.want {
+					t.Fatalf("test table: the rule deletes %v, the table says %d runs", want, tc.want)
+				}
+				dry := tc.req
+				dry.DryRun = true
+				res, err := s.Prune(ctx, dry)
+				if err != nil {
+					t.Fatalf("Prune (dry run): %v", err)
+				}
+				if res.Runs != tc.want {
+					t.Errorf("Prune (dry run) = %d runs, want %d", res.Runs, tc.want)
+				}
+				if got := allRuns(t, s); len(got) != len(before) {
+					t.Fatalf("a dry run deleted %d runs", len(before)-len(got))
+				}
+				res, err = s.Prune(ctx, tc.req)
+				if err != nil {
+					t.Fatalf("Prune: %v", err)
+				}
+				if res.Runs != tc.want {
+					t.Errorf("Prune = %d runs, want %d", res.Runs, tc.want)
+				}
+				after := allRuns(t, s)
+				var gone []int64
+				for id := range before {
+					if _, ok := after[id]; !ok {
+						gone = append(gone, id)
+					}
+				}
+				slices.Sort(gone)
+				if !slices.Equal(gone, want) {
+					t.Errorf("Prune deleted %v, want %v", gone, want)
+				}
+			})
+		}
+	})
+}
+
+// Pruning a slot's succeeded run does not make the slot missed again.
+func TestPruneKeepsSlotsDone(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		run := store.Run{Task: "backup", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0}
+		done := mustClaim(t, s, run)
+		finish(t, s, done, store.StatusSucceeded, t0.Add(time.Minute))
+		failed := mustClaim(t, s, store.Run{Task: "backup", Slot: t0.Add(time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0})
+		finish(t, s, failed, store.StatusFailed, t0.Add(time.Hour))
+		latest := mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0.Add(2 * time.Hour)})
+		finish(t, s, latest, store.StatusSucceeded, t0.Add(2*time.Hour))
+		if res, err := s.Prune(ctx, store.PruneRequest{Before: t0.Add(24 * time.Hour)}); err != nil || res.Runs != 2 {
+			t.Fatalf("Prune = %+v, %v; want 2 runs", res, err)
+		}
+		refused := func(step string) {
+			t.Helper()
+			res := claim(t, s, store.ClaimRequest{Run: run})
+			if res.Claimed || res.Run.ID != done || res.Run.Status != store.StatusSucceeded ||
+				res.Run.Task != "backup" || !res.Run.Slot.Equal(t0) {
+				t.Errorf("%s: claim of the pruned succeeded slot = %+v, want refused, held by run %d", step, res, done)
+			}
+		}
+		refused("after prune")
+		// A failed slot whose runs are pruned is free, as it was.
+		if res := claim(t, s, store.ClaimRequest{Run: store.Run{Task: "backup", Slot: t0.Add(time.Hour),
+			Trigger: store.TriggerReplay, StartedAt: t0}}); !res.Claimed {
+			t.Errorf("claim of the pruned failed slot refused: %+v", res)
+		}
+		// Forced, it runs; its failure does not undo the pruned success.
+		forced := claim(t, s, store.ClaimRequest{Run: run, Force: true})
+		if !forced.Claimed {
+			t.Fatalf("forced claim refused: %+v", forced)
+		}
+		finish(t, s, forced.Run.ID, store.StatusFailed, t0.Add(3*time.Hour))
+		refused("after a failed forced run")
+	})
+}
+
+// The file gives the space of pruned runs back.
+func TestPruneShrinksSQLiteFile(t *testing.T) {
+	s, path := newLedger(t)
+	ctx := t.Context()
+	tail := makeBytes(16 << 10)
+	for i := range 300 {
+		at := t0.Add(time.Duration(i) * time.Minute)
+		id := mustClaim(t, s, store.Run{Task: "backup", Slot: at, Trigger: store.TriggerSchedule, StartedAt: at})
+		if err := s.Finish(ctx, id, store.Outcome{Status: store.StatusSucceeded, EndedAt: at.Add(time.Second),
+			StdoutTail: tail, StderrTail: tail}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	size := func() int64 {
+		t.Helper()
+		var total int64
+		for _, p := range []string{path, path + "-wal"} {
+			fi, err := os.Stat(p)
+			if err == nil {
+				total += fi.Size()
+			}
+		}
+		return total
+	}
+	before := size()
+	res, err := s.Prune(ctx, store.PruneRequest{Before: t0.Add(24 * time.Hour), Keep: 10})
+	if err != nil || res.Runs != 290 {
+		t.Fatalf("Prune = %+v, %v; want 290 runs", res, err)
+	}
+	after := size()
+	t.Logf("ledger and WAL: %d bytes before, %d after", before, after)
+	if after > before/10 {
+		t.Errorf("ledger and WAL: %d bytes before pruning 290 of 300 runs, %d after", before, after)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("ledger after VACUUM: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+	if got := allRuns(t, s); len(got) != 10 {
+		t.Errorf("%d runs left, want 10", len(got))
+	}
+}
