@@ -19,6 +19,7 @@ type ScanConfig struct {
 	DryRun     bool
 	MissedRule // MaxAge, Tolerance, RetryFailed
 	Progress   func(task string, done, total int)
+	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
 }
 
 // CrontabSource is one crontab to read.
@@ -110,6 +111,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanR
 		ts, err := scanTask(ctx, st, m, cfg, t, replays[t.Name], stale)
 		if err != nil {
 			return rep, err
+		}
+		if !cfg.DryRun {
+			notifyMissed(ctx, m, cfg.NotifyCmd, t, ts)
 		}
 		rep.Tasks = append(rep.Tasks, ts)
 	}

@@ -104,7 +104,7 @@ status (see catchup run --help).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(c, err)
 	})
-	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newMigrateCmd(g), newVersionCmd())
+	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newVersionCmd())
 	return root
 }
 

@@ -46,6 +46,7 @@ replay failed; 2 error.`,
 	f.StringVar(&sf.cfg.Replay, "replay", "", "override each task's policy: all|latest|none")
 	f.IntVar(&sf.cfg.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
 	f.BoolVar(&sf.cfg.DryRun, "dry-run", false, "print the plan and change nothing")
+	f.StringVar(&sf.cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")
 	addMissedFlags(c, &sf.cfg.MissedRule)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
