@@ -28,14 +28,15 @@ func main() {
 	argv := flag.String("cmd", "/bin/true", "the registered command")
 	nowFlag := flag.String("now", "2026-11-20T00:00:00Z", "the time of the latest run (RFC 3339)")
 	registered := flag.String("registered", "", "registration time (default: the first run)")
+	cold := flag.Bool("cold", false, "leave the tasks' watermarks unset, as before any scan (default: at the latest run, as scans that kept up leave them)")
 	flag.Parse()
-	if err := run(*db, *tasks, *runs, *cron, *argv, *nowFlag, *registered); err != nil {
+	if err := run(*db, *tasks, *runs, *cron, *argv, *nowFlag, *registered, *cold); err != nil {
 		fmt.Fprintln(os.Stderr, "genledger:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, tasks, runs int, cron, argv, nowS, regS string) error {
+func run(path string, tasks, runs int, cron, argv, nowS, regS string, cold bool) error {
 	if path == "" {
 		return fmt.Errorf("-db is required")
 	}
@@ -66,8 +67,8 @@ func run(path string, tasks, runs int, cron, argv, nowS, regS string) error {
 			return err
 		}
 	}
-	insTask, err := tx.PrepareContext(ctx, `INSERT INTO tasks (name, schedule, tz, replay, argv, dir, source, registered_at, updated_at)
-VALUES (?, ?, 'UTC', 'all', ?, '/', 'run', ?, ?)`)
+	insTask, err := tx.PrepareContext(ctx, `INSERT INTO tasks (name, schedule, tz, replay, argv, dir, source, registered_at, updated_at, settled_through)
+VALUES (?, ?, 'UTC', 'all', ?, '/', 'run', ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,11 @@ VALUES (?, ?, 'schedule', 'succeeded', 1, 0, ?, ?, 'bench', 1, 'bench')`)
 	}
 	for i := 0; i < tasks; i++ {
 		name := fmt.Sprintf("task-%04d", i)
-		if _, err := insTask.ExecContext(ctx, name, cron, fmt.Sprintf("[%q]", argv), reg.UnixMilli(), now.UnixMilli()); err != nil {
+		settled := now.UnixMilli() // the latest run's slot: scans kept up with it
+		if cold {
+			settled = reg.UnixMilli() - 1000
+		}
+		if _, err := insTask.ExecContext(ctx, name, cron, fmt.Sprintf("[%q]", argv), reg.UnixMilli(), now.UnixMilli(), settled); err != nil {
 			return err
 		}
 		for j := 0; j < runs; j++ {
