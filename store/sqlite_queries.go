@@ -8,6 +8,12 @@ import (
 )
 
 func (s *SQLite) queryRuns(ctx context.Context, query string, args ...any) ([]Run, error) {
+	return s.scanRuns(ctx, (*nullRun).dest, query, args...)
+}
+
+// scanRuns runs a query of runs; dest picks the columns (with or without
+// the tails) the query selects.
+func (s *SQLite) scanRuns(ctx context.Context, dest func(*nullRun) []any, query string, args ...any) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)
@@ -16,7 +22,7 @@ func (s *SQLite) queryRuns(ctx context.Context, query string, args ...any) ([]Ru
 	var out []Run
 	for rows.Next() {
 		var n nullRun
-		if err := rows.Scan(n.dest()...); err != nil {
+		if err := rows.Scan(dest(&n)...); err != nil {
 			return nil, s.wrap("read ledger", err)
 		}
 		out = append(out, *n.run())
