@@ -189,7 +189,7 @@ func (e *redactedError) Unwrap() error { return e.err }
 
 // ErrLedgerUnreachable marks an error of a shared ledger whose server could
 // not be reached, or whose connection was lost: the call may or may not have
-// taken effect. Finish, Interrupt, Heartbeat, SetPID, UpsertTask and Import
+// taken effect. Finish, Interrupt, Heartbeat, UpsertTask and Import
 // are safe to repeat once the server is back. A repeated Claim may find the
 // slot held by the very run the lost attempt inserted (same Host, PID,
 // BootID and StartedAt); a repeated AddRun may record a skip twice.

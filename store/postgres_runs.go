@@ -234,12 +234,6 @@ func (p *Postgres) AddRun(ctx context.Context, r Run) (int64, error) {
 	return id, p.wrap("write ledger", tx.Commit(ctx))
 }
 
-// SetPID implements Store.
-func (p *Postgres) SetPID(ctx context.Context, id int64, pid int) error {
-	_, err := p.pool.Exec(ctx, `UPDATE runs SET pid = $2 WHERE id = $1`, id, pid)
-	return p.wrap("write ledger", err)
-}
-
 // Finish implements Store. The outcome always lands on run id's own record.
 // The slot follows: a late outcome (the run was interrupted and the slot
 // replayed meanwhile) leaves the replay holding the slot, since the slot's

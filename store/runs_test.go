@@ -565,7 +565,7 @@ func TestAddRun(t *testing.T) {
 	})
 }
 
-func TestSetPIDAndRunning(t *testing.T) {
+func TestRunning(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		s := be.fresh(t)
 		ctx := t.Context()
@@ -573,12 +573,6 @@ func TestSetPIDAndRunning(t *testing.T) {
 		b := mustClaim(t, s, store.Run{Task: "b", Trigger: store.TriggerManual, StartedAt: t0})
 		c := mustClaim(t, s, store.Run{Task: "c", Trigger: store.TriggerManual, StartedAt: t0})
 		finish(t, s, b, store.StatusSucceeded, t0.Add(time.Second))
-		if err := s.SetPID(ctx, c, 31337); err != nil {
-			t.Fatalf("SetPID: %v", err)
-		}
-		if got := getRun(t, s, c); got.PID != 31337 {
-			t.Errorf("PID = %d, want 31337", got.PID)
-		}
 		running, err := s.Running(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -169,12 +169,6 @@ func (s *SQLite) AddRun(ctx context.Context, r Run) (int64, error) {
 	return id, s.wrap("write ledger", err)
 }
 
-// SetPID implements Store.
-func (s *SQLite) SetPID(ctx context.Context, id int64, pid int) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET pid = ? WHERE id = ?`, pid, id)
-	return s.wrap("write ledger", err)
-}
-
 // Finish implements Store.
 func (s *SQLite) Finish(ctx context.Context, id int64, o Outcome) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,

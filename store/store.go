@@ -163,7 +163,6 @@ type Store interface {
 	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
 	// AddRun inserts a finished record (a skip) and returns its id.
 	AddRun(ctx context.Context, r Run) (int64, error)
-	SetPID(ctx context.Context, id int64, pid int) error
 	// Finish records the outcome of a run.
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
