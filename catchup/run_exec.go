@@ -132,7 +132,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	res := l.execute(ctx, lock, r)
 	stopBeats()
 	out := outcome(res, l.m.Now())
-	if ctx.Err() != nil && out.Status != store.StatusSucceeded {
+	if (ctx.Err() != nil || res.Forwarded != nil) && out.Status != store.StatusSucceeded {
 		// catchup was told to stop (SIGINT/SIGTERM, forwarded to the
 		// command): the slot did not finish, and scan replays it.
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
@@ -140,7 +140,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	l.record(ctx, r.ID, out)
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
-	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil
+	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil
 	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, done, nil
 }
 

@@ -80,6 +80,10 @@ type Result struct {
 	Signal int
 	// TimedOut is true when Config.Timeout elapsed before the child exited.
 	TimedOut bool
+	// Forwarded is the last signal received by this process and forwarded
+	// to the child while it ran; nil if none. A caller can tell "stopped
+	// from outside" from the command's own failure by it.
+	Forwarded os.Signal
 	// Started is false when the command could not be started at all.
 	Started bool
 	// StartErr says why it could not start; nil when Started.
@@ -207,7 +211,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	state := sv.loop(ctx, cfg.Timeout, sigCh, exited, ss.done())
 
-	res := Result{Started: true, Pid: cmd.Process.Pid, TimedOut: sv.timedOut}
+	res := Result{Started: true, Pid: cmd.Process.Pid, TimedOut: sv.timedOut, Forwarded: sv.forwarded}
 	res.ExitCode, res.Signal = exitStatus(state)
 	if sv.timedOut {
 		res.ExitCode = exitTimedOut

@@ -101,6 +101,9 @@ func TestRunForwardsSignals(t *testing.T) {
 			if res.ExitCode != 42 || res.Signal != 0 {
 				t.Fatalf("ExitCode=%d Signal=%d, want 42, 0 (signal not forwarded?)", res.ExitCode, res.Signal)
 			}
+			if res.Forwarded != tc.send {
+				t.Errorf("Forwarded = %v, want %v", res.Forwarded, tc.send)
+			}
 		})
 	}
 }

@@ -31,6 +31,7 @@ type supervisor struct {
 	outputWait time.Duration
 
 	timedOut    bool
+	forwarded   os.Signal // the last signal forwarded to the group
 	terminating bool
 	killed      bool
 	killC       <-chan time.Time
@@ -106,6 +107,7 @@ func (s *supervisor) signal(sig os.Signal) {
 	if !ok {
 		return
 	}
+	s.forwarded = sig
 	_ = syscall.Kill(-s.pgid, ss)
 	if pg, err := syscall.Getpgid(s.proc.Pid); err == nil && pg != s.pgid {
 		_ = s.proc.Signal(ss) // safe after reaping: returns os.ErrProcessDone
