@@ -21,6 +21,9 @@ func TestRunTimeout(t *testing.T) {
 	if res.Signal != int(syscall.SIGTERM) {
 		t.Errorf("Signal = %d, want SIGTERM", res.Signal)
 	}
+	if res.Forwarded != nil {
+		t.Errorf("Forwarded = %v: the timeout's own SIGTERM is not a signal from outside", res.Forwarded)
+	}
 }
 
 func TestRunTimeoutKillsAfterKillAfter(t *testing.T) {

@@ -64,6 +64,7 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 	for {
 		select {
 		case sig := <-sigCh:
+			s.forwarded = sig // from outside, unlike the timeout's own signals
 			s.signal(sig)
 		case <-timeoutC:
 			timeoutC = nil
@@ -107,7 +108,6 @@ func (s *supervisor) signal(sig os.Signal) {
 	if !ok {
 		return
 	}
-	s.forwarded = sig
 	_ = syscall.Kill(-s.pgid, ss)
 	if pg, err := syscall.Getpgid(s.proc.Pid); err == nil && pg != s.pgid {
 		_ = s.proc.Signal(ss) // safe after reaping: returns os.ErrProcessDone
