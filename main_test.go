@@ -40,6 +40,9 @@ func TestScriptsPostgres(t *testing.T) {
 	if dsn == "" {
 		t.Skip("CATCHUP_TEST_POSTGRES_DSN not set: PostgreSQL CLI scripts skipped")
 	}
+	if testing.Short() {
+		t.Skip("-short: the scripts run on PostgreSQL in the full run")
+	}
 	testscript.Run(t, scriptParams("postgres", func(env *testscript.Env) error {
 		db, err := postgresSchema(env.T().(testing.TB), dsn)
 		if err != nil {

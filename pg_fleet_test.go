@@ -137,3 +137,40 @@ func TestFleetHostKilled(t *testing.T) {
 		t.Errorf("history after the lease: %s", hist)
 	}
 }
+
+// TestFleetLockSkipStaysMissed: a host that claims a slot while another
+// host runs the task gives the slot back (exit 75); the slot stays missed,
+// and a scan replays it once the task is free.
+func TestFleetLockSkipStaysMissed(t *testing.T) {
+	db, err := postgresSchema(t, pgDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
+	done := filepath.Join(t.TempDir(), "done.log")
+	job := `echo "$CATCHUP_SLOT" >> ` + done + `; [ "$CATCHUP_SLOT" = 2026-11-20T01:00:00Z ] || exit 0; touch "$W/started"; while [ ! -e "$W/release" ]; do sleep 0.05; done`
+	long := a.catchup("2026-11-20T01:00:05Z", "run", "--task", "hourly", "--cron", "0 * * * *", "--tz", "UTC", "--", "sh", "-c", job)
+	if err := long.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(a.dir, "started"))
+	next := b.catchup("2026-11-20T02:00:05Z", "run", "--task", "hourly", "--cron", "0 * * * *", "--tz", "UTC", "--", "sh", "-c", job)
+	if code := next.run(t); code != 75 || !strings.Contains(next.stderr.String(), "on another host") {
+		t.Fatalf("fire beside another host's run: exit %d %q, want 75", code, next.stderr.String())
+	}
+	touch(t, filepath.Join(a.dir, "release"))
+	if err := long.cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	missed := b.catchup("2026-11-20T02:30:00Z", "ls", "--missed", "-o", "json")
+	if code := missed.run(t); code != 1 || !strings.Contains(missed.stdout.String(), "2026-11-20T02:00:00Z") {
+		t.Fatalf("the given-back slot is not missed: exit %d %s", code, missed.stdout.String())
+	}
+	scan := b.catchup("2026-11-20T02:30:00Z", "scan")
+	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "hourly: 1 missed, replayed 1") {
+		t.Fatalf("scan: exit %d %s %s", code, scan.stdout.String(), scan.stderr.String())
+	}
+	if got := readLines(t, done); strings.Join(got, " ") != "2026-11-20T01:00:00Z 2026-11-20T02:00:00Z" {
+		t.Errorf("ran %v, want each slot once", got)
+	}
+}

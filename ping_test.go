@@ -71,6 +71,26 @@ func TestPing(t *testing.T) {
 	}
 }
 
+// TestPingURLWithQuery: the protocol's suffixes go on the path, so a ping
+// URL with a query of its own (Uptime Kuma push URLs have one) keeps it.
+func TestPingURLWithQuery(t *testing.T) {
+	var log pingLog
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.mu.Lock()
+		log.hits = append(log.hits, r.URL.Path+"?"+r.URL.Query().Get("status"))
+		log.mu.Unlock()
+	}))
+	defer srv.Close()
+	_, db := tempLedger(t)
+	p := newCatchup(t, db, "", "run", "--task", "kuma", "--ping", srv.URL+"/api/push/SECRET?status=up", "--", "sh", "-c", "exit 2")
+	if code := p.run(t); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := strings.Join(log.list(), " "); got != "/api/push/SECRET/start?up /api/push/SECRET/2?up" {
+		t.Errorf("pings %q", got)
+	}
+}
+
 // TestPingMonitorDown: a monitor that refuses connections or answers 500
 // never fails the job; catchup says so in one line.
 func TestPingMonitorDown(t *testing.T) {
@@ -80,7 +100,7 @@ func TestPingMonitorDown(t *testing.T) {
 	refused := httptest.NewServer(http.NotFoundHandler())
 	refusedURL := refused.URL
 	refused.Close()
-	for name, url := range map[string]string{"refused": refusedURL, "http 500": broken.URL} {
+	for name, url := range map[string]string{"refused": refusedURL + "/secret-uuid", "http 500": broken.URL + "/secret-uuid"} {
 		t.Run(name, func(t *testing.T) {
 			_, db := tempLedger(t)
 			p := newCatchup(t, db, "", "run", "--task", "pinged", "--ping", url, "--", "true")
@@ -96,6 +116,9 @@ func TestPingMonitorDown(t *testing.T) {
 			}
 			if !strings.Contains(p.stderr.String(), "the job is not affected") {
 				t.Errorf("stderr %q: want a line saying the ping failed", p.stderr.String())
+			}
+			if strings.Contains(p.stderr.String(), "/secret-uuid") {
+				t.Errorf("stderr %q shows the ping URL's secret path", p.stderr.String())
 			}
 			if st := ledgerRows(t, db, `SELECT status FROM runs`); st[0][0] != "succeeded" {
 				t.Errorf("run recorded %v", st)

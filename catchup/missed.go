@@ -23,8 +23,8 @@ type MissedRule struct {
 // advances past the slots it found settled) are not looked at again, so the
 // cost is one indexed range query over the slots since the last scan: it
 // grows with the number of tasks and of recent or missed slots, not with the
-// length of the history. With RetryFailed the whole window is read, since
-// failed slots below the watermark count again.
+// length of the history. The watermark never passes a recent failed slot, so
+// RetryFailed finds every failure it may retry above it.
 //
 // It also returns the window it looked at.
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *Schedule,
@@ -37,7 +37,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	// Slots sit at second 0: one second earlier makes the registration
 	// instant itself inclusive (a task registers as of its first slot).
 	from = from.Add(-time.Second)
-	if !rule.RetryFailed && t.SettledThrough.After(from) {
+	if t.SettledThrough.After(from) {
 		from = t.SettledThrough
 	}
 	upTo := now.Add(-rule.Tolerance)
@@ -52,8 +52,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	if err != nil {
 		return nil, w, err
 	}
-	settled := map[int64]bool{} // slot unix -> settled, from runs that name their slot
-	latest := map[int64]int64{} // slot unix -> id of its latest run
+	settled := map[int64]bool{}    // slot unix -> settled, from runs that name their slot
+	latest := map[int64]int64{}    // slot unix -> id of its latest run
+	lastFailed := map[int64]bool{} // slot unix -> its latest run failed or timed out
 	var slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
@@ -66,9 +67,16 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 		if r.ID > latest[k] {
 			latest[k] = r.ID
-			if rule.RetryFailed && (r.Status == store.StatusFailed || r.Status == store.StatusTimeout) {
+			failedLast := r.Status == store.StatusFailed || r.Status == store.StatusTimeout
+			if rule.RetryFailed && failedLast {
 				settled[k] = false
 			}
+			lastFailed[k] = failedLast
+		}
+	}
+	for k, f := range lastFailed {
+		if f && (w.firstFailed.IsZero() || k < w.firstFailed.Unix()) {
+			w.firstFailed = time.Unix(k, 0).UTC()
 		}
 	}
 	var missed []time.Time
@@ -93,8 +101,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	return missed, w, nil
 }
 
-// window is the range of slots missedSlots looked at: (after, upTo].
-type window struct{ after, upTo time.Time }
+// window is the range of slots missedSlots looked at, (after, upTo], and the
+// earliest slot in it whose latest attempt failed or timed out.
+type window struct{ after, upTo, firstFailed time.Time }
 
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
@@ -106,7 +115,9 @@ func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	case store.StatusRunning:
 		return !stale[r.ID]
 	case store.StatusSkipped:
-		return r.Error != ReasonLocked
+		// A skip because the task was running (here or on another host)
+		// exits 75 and leaves its slot missed; a skip by policy settles it.
+		return r.ExitCode == nil || *r.ExitCode != ExitLocked
 	default: // interrupted
 		return false
 	}

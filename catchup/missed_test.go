@@ -13,6 +13,7 @@ func TestMissedSlots(t *testing.T) {
 	reg := "2026-11-20T01:00:00Z"
 	type run struct {
 		slot, started, status, reason string
+		exit                          int // recorded exit code; 0 = none
 	}
 	tests := map[string]struct {
 		runs  []run
@@ -58,8 +59,13 @@ func TestMissedSlots(t *testing.T) {
 		"policy skip settles, lock skip does not": {
 			now: "2026-11-21T09:00:00Z",
 			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "skipped", reason: "skipped by replay policy \"latest\""},
-				{slot: "2026-11-21T02:00:00Z", status: "skipped", reason: ReasonLocked}},
+				{slot: "2026-11-21T02:00:00Z", status: "skipped", reason: ReasonLocked, exit: ExitLocked}},
 			want: []string{"2026-11-21T02:00:00Z"},
+		},
+		"a skip because another host ran the task leaves the slot missed": {
+			now:  "2026-11-20T09:00:00Z",
+			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "skipped", reason: ReasonLocked + " on another host", exit: ExitLocked}},
+			want: []string{"2026-11-20T02:00:00Z"},
 		},
 		"slot within tolerance is not missed yet": {
 			now:  "2026-11-20T02:03:00Z",
@@ -99,6 +105,9 @@ func TestMissedSlots(t *testing.T) {
 			for _, r := range tc.runs {
 				rec := store.Run{Task: "settle", Trigger: "schedule", Status: r.status, Attempt: 1,
 					Host: "testhost", BootID: "boot-1", Error: r.reason}
+				if r.exit != 0 {
+					rec.ExitCode = exitCodePtr(r.exit)
+				}
 				if r.slot != "" {
 					rec.Slot = mustTime(t, r.slot)
 					rec.StartedAt = rec.Slot.Add(time.Second)

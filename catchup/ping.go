@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -79,11 +80,14 @@ func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
 	if client == nil {
 		client = &http.Client{Timeout: timeout}
 	}
-	u, err := url.Parse(p.URL + suffix)
+	u, err := url.Parse(p.URL)
 	if err != nil {
-		p.notice("ping: bad URL: %v", err)
+		p.notice("ping: the URL does not parse")
 		return
 	}
+	// The suffix goes on the path: a URL may carry a query of its own.
+	u.Path = strings.TrimRight(u.Path, "/") + suffix
+	u.RawPath = ""
 	q := u.Query()
 	q.Set("rid", p.rid)
 	u.RawQuery = q.Encode()
@@ -98,11 +102,15 @@ func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
 		if err != nil {
-			p.notice("ping: %v", err)
+			p.notice("ping %s: cannot build the request", redactURL(u))
 			return
 		}
 		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
 		resp, err := client.Do(req)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error quotes the whole URL, secret and all
+		}
 		if err == nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()

@@ -62,6 +62,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.cfg.Task, attempt, res.ExitCode, delay)
 		select {
 		case <-ctx.Done():
+			l.finished(ctx, res)
 			return res, nil
 		case <-time.After(delay):
 		}

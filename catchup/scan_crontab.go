@@ -28,7 +28,7 @@ type shellReplay struct {
 // env is scan's environment overlaid with what cron sets and the crontab's
 // own variables; CATCHUP_DB points the inner catchup at this ledger.
 func (sr *shellReplay) env(m Machine) []string {
-	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB}
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
 	if sr.user != "" {
 		set["LOGNAME"], set["USER"] = sr.user, sr.user
 	}

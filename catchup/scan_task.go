@@ -96,19 +96,17 @@ const watermarkHorizon = 7 * 24 * time.Hour
 // advanceWatermark moves the task's watermark up to the first slot this scan
 // left missed (or to the end of the window it looked at), so that later
 // scans and listings do not read those runs again. It never passes a slot
-// that is still missed and younger than the horizon, nor one that this scan
+// that is still missed or failed and younger than the horizon, nor one that this scan
 // did not look at because its --max-age was shorter than the horizon; and
 // the ledger refuses to move it past a running or interrupted run.
 func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
-	if rule.RetryFailed {
-		return nil // failed slots below it would count again
-	}
 	horizon := m.Now().Add(-max(rule.MaxAge, watermarkHorizon))
 	resolved := map[int64]bool{}
 	for _, a := range ts.Actions {
-		// A skip by policy or a slot found done settles it; a lock skip
-		// (exit 75) leaves it missed.
-		if a.Action == ActionReplayed || a.Action == ActionFailed || (a.Action == ActionSkipped && a.ExitCode != ExitLocked) {
+		// A replay that succeeded, a skip by policy or a slot found done
+		// settles it; a lock skip (exit 75) leaves it missed, and a failed
+		// replay may still be retried (--retry-failed): both hold it back.
+		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != ExitLocked) {
 			resolved[a.Slot.Unix()] = true
 		}
 	}
@@ -118,6 +116,10 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 			through = s.Add(-time.Second)
 			break
 		}
+	}
+	if f := win.firstFailed; !f.IsZero() && f.After(horizon) && f.Add(-time.Second).Before(through) {
+		// A failed slot may still be retried (scan --retry-failed).
+		through = f.Add(-time.Second)
 	}
 	if win.after.After(t.SettledThrough) && win.after.After(horizon) {
 		// This scan started above the watermark (a short --max-age): the

@@ -74,7 +74,7 @@ func writeRunText(w io.Writer, r store.Run) error {
 		{"error", dash(r.Error)}, {"progress", progressText(r)}, {"checkpoint", dash(r.Checkpoint)},
 	}
 	for _, f := range fields {
-		if _, err := fmt.Fprintf(w, "%-10s %s\n", f[0]+":", f[1]); err != nil {
+		if _, err := fmt.Fprintf(w, "%-11s %s\n", f[0]+":", f[1]); err != nil {
 			return err
 		}
 	}
