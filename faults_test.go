@@ -165,3 +165,29 @@ func mustUnix(t *testing.T, s string) int64 {
 	}
 	return v.Unix()
 }
+
+// TestSignalsToCatchup: SIGTERM, SIGHUP and SIGQUIT sent to catchup reach
+// the command's group; the run is recorded interrupted (scan replays it)
+// and catchup exits with the command's status.
+func TestSignalsToCatchup(t *testing.T) {
+	for name, sig := range map[string]syscall.Signal{"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "QUIT": syscall.SIGQUIT} {
+		t.Run(name, func(t *testing.T) {
+			dir, db := tempLedger(t)
+			p := newCatchup(t, db, "", "run", "--task", "sig", "--", "sh", "-c",
+				`trap 'exit 7' `+name+`; touch "$W/started"; while :; do sleep 0.05; done`)
+			p.cmd.Env = append(p.cmd.Env, "W="+dir)
+			if err := p.cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFile(t, filepath.Join(dir, "started"))
+			syscall.Kill(p.cmd.Process.Pid, sig)
+			p.cmd.Wait()
+			if code := p.cmd.ProcessState.ExitCode(); code != 7 {
+				t.Errorf("exit %d, want the command's 7: %s", code, p.stderr.String())
+			}
+			if st := ledgerRows(t, db, `SELECT status, exit_code FROM runs`); len(st) != 1 || st[0][0] != "interrupted" || st[0][1] != "7" {
+				t.Errorf("recorded %v, want interrupted with exit 7", st)
+			}
+		})
+	}
+}
