@@ -69,15 +69,3 @@ func (l *taskLock) close() {
 		l.f.Close()
 	}
 }
-
-// isTaskLocked reports whether some process holds task's lock. It takes and
-// at once releases the lock when it is free.
-func isTaskLocked(dir, task string) (bool, error) {
-	l, err := openTaskLock(dir, task)
-	if err != nil {
-		return false, err
-	}
-	defer l.close()
-	ok, err := l.tryLock()
-	return !ok, err
-}

@@ -80,16 +80,6 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// waitReady blocks until the marker was written or the guard elapses.
-func (b *syncBuffer) waitReady(t *testing.T) {
-	t.Helper()
-	select {
-	case <-b.ready:
-	case <-time.After(hangGuard):
-		t.Fatalf("child never printed %q; got %q", b.marker, b.String())
-	}
-}
-
 // errWriter fails every write.
 type errWriter struct{}
 
