@@ -23,6 +23,7 @@ type CrontabEntry struct {
 	Cron    string   // value of --cron if present ("" if absent)
 	Zone    string   // value of --tz if present
 	Replay  string   // value of --replay if present
+	DB      string   // value of --db if present
 }
 
 // CrontabError reports one malformed catchup line; parsing continues after it.

@@ -72,7 +72,7 @@ func TestParseCrontabRules(t *testing.T) {
 		"all flags": {in: "0 2 * * * catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 			"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
 			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --task=b -- cmd --task zzz --bogus",
-			want: []CrontabEntry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "b", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "all",
+			want: []CrontabEntry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "b", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "all", DB: "d",
 				Command: "catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 					"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
 					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --task=b -- cmd --task zzz --bogus"}}},
@@ -145,7 +145,7 @@ func TestParseCrontabFixtures(t *testing.T) {
 				Command: `catchup run --task monthly-mail --timeout 1h -- mail -s "50% done" ops`, Stdin: "Hello,\nthe report is ready.\n"},
 			{File: "user.crontab", Line: 14, Expr: "@daily", Env: uenv2, TZ: "Europe/Berlin", Task: "nightly.backup", Zone: "UTC", Replay: "latest",
 				Command: "catchup run --task 'nightly.backup' --tz UTC --replay latest --force -- /opt/backup.sh 'arg with spaces'"},
-			{File: "user.crontab", Line: 17, Expr: "45 6 * * *", Env: uenv2, TZ: "Europe/Berlin", Task: "quoted-task",
+			{File: "user.crontab", Line: 17, Expr: "45 6 * * *", Env: uenv2, TZ: "Europe/Berlin", Task: "quoted-task", DB: "/var/lib/catchup/my db.sqlite",
 				Command: `catchup run --task "quoted-task" --wait --db "/var/lib/catchup/my db.sqlite" -- echo "it's done" > /dev/null`},
 		}, errs: []string{"user.crontab:15: @reboot has no time slot; catchup cannot replay it",
 			"user.crontab:16: expected 5 time fields before the command, found 4"}},

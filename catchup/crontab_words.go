@@ -60,6 +60,8 @@ func crontabParseFlags(e *CrontabEntry, lx *crontabLexer) error {
 			e.Zone = val
 		case "replay":
 			e.Replay = val
+		case "db":
+			e.DB = val
 		}
 	}
 }
@@ -207,6 +209,9 @@ func crontabMisplaced(s string, nTime, nHead int, system bool) error {
 	case nTime == 1:
 		if system && j == 1 {
 			return errors.New("missing user field before the command (system crontab)")
+		}
+		if j > nHead {
+			return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
 		}
 		return nil
 	case crontabAllTimeLike(toks[:j]):

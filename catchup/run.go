@@ -116,7 +116,15 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, cfg RunC
 // checkSlot refuses an explicit --slot that is not a slot of the schedule:
 // it would record a run for an instant the task never stands for.
 func (l *lifecycle) checkSlot() error {
-	if l.cfg.Slot.IsZero() || l.sched == nil {
+	if l.cfg.Slot.IsZero() {
+		return nil
+	}
+	if l.cfg.Slot.After(l.m.Now()) {
+		// A slot from the future would look like a clock that went back,
+		// and stop scan from replaying the task until then.
+		return usagef("--slot %s is in the future: catchup only runs slots that have come", l.cfg.Slot.Format(time.RFC3339))
+	}
+	if l.sched == nil {
 		return nil
 	}
 	if p, ok := l.sched.Prev(l.cfg.Slot); !ok || !p.Equal(l.cfg.Slot) {

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/runner"
@@ -51,8 +52,10 @@ func (l *lifecycle) notify(ctx context.Context, r store.Run) {
 	if r.ExitCode != nil {
 		exit = strconv.Itoa(*r.ExitCode)
 	}
+	// An environment string cannot hold NUL: exec would refuse the whole
+	// command, and the alert of a job that printed binary would be lost.
 	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
-		"CATCHUP_STDERR_TAIL="+string(tail))
+		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
 	runNotifyCmd(ctx, l.m, l.cfg.NotifyCmd, env)
 }
 

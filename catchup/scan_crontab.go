@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -88,8 +90,8 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 	if e.Cron != "" && e.Cron != e.Expr {
 		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
 	}
-	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-	if err := sr.resolveUser(m, e.User); err != nil {
+	sr, err := newShellReplay(m, e)
+	if err != nil {
 		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
 	now := m.Now()
@@ -132,6 +134,57 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 	return sr, warning, nil
 }
 
+// newShellReplay is the replay of crontab line e, run as cron would: in the
+// user's home (a HOME= line in the crontab overrides it, as in cron). A line
+// whose `catchup run` records into another ledger (--db on the line, or a
+// CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
+// every slot would look missed and run again.
+func newShellReplay(m Machine, e CrontabEntry) (*shellReplay, error) {
+	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
+	if err := sr.resolveUser(m, e.User); err != nil {
+		return nil, err
+	}
+	db := e.DB
+	for _, kv := range e.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "HOME" && v != "":
+			sr.dir = v
+		case k == "CATCHUP_DB" && db == "":
+			db = v
+		}
+	}
+	if db != "" && !sameLedger(db, m.DB, sr.dir) {
+		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", redactLedger(db))
+	}
+	return sr, nil
+}
+
+// sameLedger compares ledger locations; a relative file path is relative to
+// dir (cron runs the line in the user's home).
+func sameLedger(line, scan, dir string) bool {
+	if strings.Contains(line, "://") || strings.Contains(scan, "://") {
+		return line == scan
+	}
+	if !filepath.IsAbs(line) {
+		line = filepath.Join(dir, line)
+	}
+	abs, err := filepath.Abs(scan)
+	if err != nil {
+		return false
+	}
+	return filepath.Clean(line) == abs
+}
+
+// redactLedger drops the credentials of a postgres:// location.
+func redactLedger(db string) string {
+	if u, err := url.Parse(db); err == nil && u.User != nil {
+		u.User = url.User(u.User.Username())
+		return u.Redacted()
+	}
+	return db
+}
+
 // resolveUser finds the home directory of the line's user. A line that
 // runs as another user is not scan's to replay: its `catchup run` runs as
 // that user, against that user's ledger, so that user's scan replays it.
@@ -168,8 +221,7 @@ func loadShellReplay(m Machine, t store.Task) (*shellReplay, error) {
 	entries, _ := ParseCrontab(f, path, IsSystemCrontab(path))
 	for _, e := range entries {
 		if e.Task == t.Name {
-			sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-			return sr, sr.resolveUser(m, e.User)
+			return newShellReplay(m, e)
 		}
 	}
 	return nil, fmt.Errorf("task %s: no longer in %s", t.Name, path)

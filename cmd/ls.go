@@ -71,6 +71,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err := checkRule(cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
+	if cfg.stuck < 0 {
+		return usageErr(c, fmt.Errorf("--stuck cannot be negative"))
+	}
 	if cfg.stuck != 0 && !cfg.running {
 		return usageErr(c, fmt.Errorf("--stuck needs --running"))
 	}

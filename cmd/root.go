@@ -104,6 +104,12 @@ status (see catchup run --help).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr(c, err)
 	})
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if g.lease <= 0 {
+			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
+		}
+		return nil
+	}
 	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newVersionCmd())
 	return root
 }

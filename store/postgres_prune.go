@@ -35,6 +35,13 @@ func (p *Postgres) Prune(ctx context.Context, req PruneRequest) (PruneResult, er
 		err := p.pool.QueryRow(ctx, pgPruneCountSQL, args...).Scan(&res.Runs)
 		return res, p.wrap("read ledger", err)
 	}
+	// Slots before the cut lose the runs that settled them (failed ones
+	// too): move every watermark up to the cut first, so that the
+	// missed-slot rule never takes a pruned slot for a missed one.
+	if _, err := p.pool.Exec(ctx, `UPDATE tasks SET settled_through = $1
+WHERE settled_through IS NULL OR settled_through < $1`, pgTime(req.Before)); err != nil {
+		return PruneResult{}, p.wrap("prune ledger", err)
+	}
 	tag, err := p.pool.Exec(ctx, pgPruneDeleteSQL, args...)
 	if err != nil {
 		return PruneResult{}, p.wrap("prune ledger", err)

@@ -50,6 +50,13 @@ func (s *SQLite) Prune(ctx context.Context, req PruneRequest) (PruneResult, erro
 		return PruneResult{}, s.wrap("prune ledger", err)
 	}
 	defer tx.Rollback()
+	// Slots before the cut lose the runs that settled them (failed ones
+	// too): move every watermark up to the cut, so that the missed-slot
+	// rule never takes a pruned slot for a missed one.
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ? WHERE settled_through < ?`,
+		ms(req.Before), ms(req.Before)); err != nil {
+		return PruneResult{}, s.wrap("prune ledger", err)
+	}
 	if _, err := tx.ExecContext(ctx, sqlitePruneKeepSlotsSQL, args...); err != nil {
 		return PruneResult{}, s.wrap("prune ledger", err)
 	}

@@ -199,6 +199,8 @@ type Store interface {
 	// the space back to the file system (WAL checkpoint and VACUUM, which
 	// holds the write lock meanwhile); if that fails, the error comes with
 	// the count of runs that were deleted.
+	// Prune also moves every task's watermark up to req.Before (unless a
+	// dry run): the pruned slots lose the runs that settled them.
 	Prune(ctx context.Context, req PruneRequest) (PruneResult, error)
 
 	Run(ctx context.Context, id int64) (Run, error)
