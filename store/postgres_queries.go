@@ -171,10 +171,10 @@ func (p *Postgres) SlotRuns(ctx context.Context, task string, from, to time.Time
 		return rows.Err()
 	}
 	b := &pgx.Batch{}
-	// Bounds are truncated as the SQLite ledger truncates them.
+	// Slots are whole seconds: the bounds round inwards, as in SQLite.
 	sec := func(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
 	milli := func(t time.Time) time.Time { return time.UnixMilli(t.UnixMilli()).UTC() }
-	b.Queue(pgSlotRunsSQL, task, sec(from), sec(to)).Query(scan)
+	b.Queue(pgSlotRunsSQL, task, time.Unix(ceilSecond(from), 0).UTC(), sec(to)).Query(scan)
 	b.Queue(pgSlotlessRunsSQL, task, milli(from), milli(to.Add(grace))).Query(scan)
 	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, p.wrap("read ledger", err)

@@ -854,3 +854,21 @@ func TestTimesComeBackUTC(t *testing.T) {
 
 // The Store interface is what the rest of catchup uses.
 var _ store.Store = (*store.SQLite)(nil)
+
+// TestSlotRunsSubSecondFrom: slots are whole seconds; a lower bound with a
+// fraction (a watermark set from now - tolerance) excludes the slot at the
+// whole second below it.
+func TestSlotRunsSubSecondFrom(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		mustClaim(t, s, store.Run{Task: "x", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
+		next := mustClaim(t, s, store.Run{Task: "x", Slot: t0.Add(time.Second), Trigger: store.TriggerSchedule, StartedAt: t0})
+		got, err := s.SlotRuns(t.Context(), "x", t0.Add(250*time.Millisecond), t0.Add(time.Hour), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].ID != next {
+			t.Errorf("SlotRuns from %v returned %v, want only the run of the slot a second later", t0.Add(250*time.Millisecond), ids(got))
+		}
+	})
+}

@@ -58,7 +58,7 @@ func (s *SQLite) Running(ctx context.Context) ([]Run, error) {
 // SlotRuns implements Store. Both halves are index range scans.
 func (s *SQLite) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error) {
 	withSlot, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
-WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, from.Unix(), to.Unix())
+WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, ceilSecond(from), to.Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -94,4 +94,13 @@ func (s *SQLite) EarliestRun(ctx context.Context, task string) (time.Time, error
 		return time.Time{}, s.wrap("read ledger", err)
 	}
 	return fromMS(v.Int64), nil
+}
+
+// ceilSecond is t in Unix seconds, rounded up: slots are whole seconds, so
+// the first slot at or after t is at this second.
+func ceilSecond(t time.Time) int64 {
+	if t.Nanosecond() != 0 {
+		return t.Unix() + 1
+	}
+	return t.Unix()
 }
