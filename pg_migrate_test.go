@@ -41,3 +41,31 @@ func TestMigrate(t *testing.T) {
 		t.Errorf("a fleet fire of a migrated slot: %q, want it found done", again.stderr.String())
 	}
 }
+
+// TestMigratePrunedSlots: a slot whose successful run was pruned on the
+// host stays done on the shared ledger after migrate.
+func TestMigratePrunedSlots(t *testing.T) {
+	pg, err := postgresSchema(t, pgDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lite := tempLedger(t)
+	for _, now := range []string{"2026-11-18T02:00:04Z", "2026-11-19T02:00:04Z", "2026-11-20T02:00:04Z"} {
+		if code := newCatchup(t, lite, now, "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC", "--", "true").run(t); code != 0 {
+			t.Fatal("seeding the SQLite ledger failed")
+		}
+	}
+	if p := newCatchup(t, lite, "2026-12-30T00:00:00Z", "prune", "--older-than", "7d"); p.run(t) != 0 || !strings.Contains(p.stdout.String(), "deleted 2 runs") {
+		t.Fatalf("prune: %s %s", p.stdout.String(), p.stderr.String())
+	}
+	if m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg); m.run(t) != 0 {
+		t.Fatalf("migrate: %s", m.stderr.String())
+	}
+	again := newCatchup(t, pg, "2026-12-30T00:00:00Z", "run", "--task", "settle", "--slot", "2026-11-18T02:00:00Z", "--", "sh", "-c", "echo ran")
+	if again.run(t); !strings.Contains(again.stderr.String(), "already succeeded") || strings.Contains(again.stdout.String(), "ran") {
+		t.Errorf("a pruned, migrated slot ran again: %q %q", again.stdout.String(), again.stderr.String())
+	}
+	if m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg); m.run(t) != 0 {
+		t.Fatalf("a second migrate: %s", m.stderr.String())
+	}
+}

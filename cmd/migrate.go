@@ -91,6 +91,14 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		}
 		after = runs[len(runs)-1].ID
 	}
+	// Slots whose successful run was pruned here stay done there too.
+	pruned, err := src.ExportPrunedSlots(ctx)
+	if err != nil {
+		return failure(err)
+	}
+	if err := dst.ImportPrunedSlots(ctx, pruned); err != nil {
+		return failure(fmt.Errorf("import into %s: %w", store.SafeLocation(cfg.to), err))
+	}
 	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %d tasks and %d runs from %s to %s (%d runs were there already)\n",
 		len(summaries), imported, abs, store.SafeLocation(cfg.to), total-imported)
 	return failure(err)

@@ -120,3 +120,18 @@ func (p *Postgres) Import(ctx context.Context, origin string, tasks []Task, runs
 	}
 	return imported, nil
 }
+
+// ImportPrunedSlots marks slots done whose succeeded run another ledger
+// pruned (`catchup migrate`): their holder is the stand-in run id 0, so a
+// claim of them is refused as already succeeded. Idempotent.
+func (p *Postgres) ImportPrunedSlots(ctx context.Context, slots []PrunedSlot) error {
+	b := &pgx.Batch{}
+	for _, ps := range slots {
+		b.Queue(`INSERT INTO slots (task, slot, succeeded_id) VALUES ($1, $2, 0)
+ON CONFLICT (task, slot) DO UPDATE SET succeeded_id = COALESCE(slots.succeeded_id, 0)`, ps.Task, pgTime(ps.Slot))
+	}
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return p.wrap("write ledger", err)
+	}
+	return nil
+}
