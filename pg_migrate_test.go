@@ -13,12 +13,7 @@ func TestMigrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lite := tempLedger(t)
-	for _, now := range []string{"2026-11-18T02:00:04Z", "2026-11-19T02:00:04Z", "2026-11-20T02:00:04Z"} {
-		if code := newCatchup(t, lite, now, "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC", "--", "true").run(t); code != 0 {
-			t.Fatal("seeding the SQLite ledger failed")
-		}
-	}
+	lite := threeNights(t)
 	for i, want := range []string{"migrated 1 tasks and 3 runs", "migrated 1 tasks and 0 runs"} {
 		m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg)
 		if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), want) {
@@ -49,12 +44,7 @@ func TestMigratePrunedSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lite := tempLedger(t)
-	for _, now := range []string{"2026-11-18T02:00:04Z", "2026-11-19T02:00:04Z", "2026-11-20T02:00:04Z"} {
-		if code := newCatchup(t, lite, now, "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC", "--", "true").run(t); code != 0 {
-			t.Fatal("seeding the SQLite ledger failed")
-		}
-	}
+	lite := threeNights(t)
 	if p := newCatchup(t, lite, "2026-12-30T00:00:00Z", "prune", "--older-than", "7d"); p.run(t) != 0 || !strings.Contains(p.stdout.String(), "deleted 2 runs") {
 		t.Fatalf("prune: %s %s", p.stdout.String(), p.stderr.String())
 	}
@@ -68,4 +58,16 @@ func TestMigratePrunedSlots(t *testing.T) {
 	if m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg); m.run(t) != 0 {
 		t.Fatalf("a second migrate: %s", m.stderr.String())
 	}
+}
+
+// threeNights is a SQLite ledger where task settle ran on three nights.
+func threeNights(t *testing.T) string {
+	t.Helper()
+	_, lite := tempLedger(t)
+	for _, now := range []string{"2026-11-18T02:00:04Z", "2026-11-19T02:00:04Z", "2026-11-20T02:00:04Z"} {
+		if code := newCatchup(t, lite, now, "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC", "--", "true").run(t); code != 0 {
+			t.Fatal("seeding the SQLite ledger failed")
+		}
+	}
+	return lite
 }

@@ -22,6 +22,11 @@ func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[
 	if err != nil {
 		return nil, err
 	}
+	return staleAmong(ctx, st, m, running, write)
+}
+
+// staleAmong is findStale over running records already read.
+func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool) (map[int64]bool, error) {
 	stale := map[int64]bool{}
 	for _, r := range running {
 		if r.Host != m.Host {

@@ -20,7 +20,7 @@ func Running(ctx context.Context, st store.Store, m Machine) ([]RunningRun, erro
 	if err != nil {
 		return nil, err
 	}
-	stale, err := findStale(ctx, st, m, false)
+	stale, err := staleAmong(ctx, st, m, runs, false)
 	if err != nil {
 		return nil, err
 	}

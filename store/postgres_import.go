@@ -17,20 +17,7 @@ func (p *Postgres) ExportRuns(ctx context.Context, afterID int64, limit int) ([]
 	if limit <= 0 {
 		limit = 1000
 	}
-	rows, err := p.pool.Query(ctx, `SELECT `+pgRunColumnsFull+` FROM runs r WHERE r.id > $1 ORDER BY r.id LIMIT $2`, afterID, limit)
-	if err != nil {
-		return nil, p.wrap("read ledger", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		var n pgRun
-		if err := rows.Scan(n.destFull()...); err != nil {
-			return nil, p.wrap("read ledger", err)
-		}
-		out = append(out, *n.run())
-	}
-	return out, p.wrap("read ledger", rows.Err())
+	return p.scanRuns(ctx, p.pool, (*pgRun).destFull, `SELECT `+pgRunColumnsFull+` FROM runs r WHERE r.id > $1 ORDER BY r.id LIMIT $2`, afterID, limit)
 }
 
 // Slot holders of imported runs, recomputed as in updateRun.

@@ -58,6 +58,12 @@ func (n *pgRun) run() *Run {
 }
 
 func (p *Postgres) queryRuns(ctx context.Context, q pgExecer, query string, args ...any) ([]Run, error) {
+	return p.scanRuns(ctx, q, (*pgRun).dest, query, args...)
+}
+
+// scanRuns runs a query of runs; dest picks the columns (with or without
+// the tails) the query selects.
+func (p *Postgres) scanRuns(ctx context.Context, q pgExecer, dest func(*pgRun) []any, query string, args ...any) ([]Run, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, p.wrap("read ledger", err)
@@ -66,7 +72,7 @@ func (p *Postgres) queryRuns(ctx context.Context, q pgExecer, query string, args
 	var out []Run
 	for rows.Next() {
 		var n pgRun
-		if err := rows.Scan(n.dest()...); err != nil {
+		if err := rows.Scan(dest(&n)...); err != nil {
 			return nil, p.wrap("read ledger", err)
 		}
 		out = append(out, *n.run())

@@ -116,17 +116,6 @@ func (p *Postgres) StatusCounts(ctx context.Context) (map[string]map[string]int6
 		return nil, p.wrap("read ledger", err)
 	}
 	defer rows.Close()
-	out := map[string]map[string]int64{}
-	for rows.Next() {
-		var task, status string
-		var n int64
-		if err := rows.Scan(&task, &status, &n); err != nil {
-			return nil, p.wrap("read ledger", err)
-		}
-		if out[task] == nil {
-			out[task] = map[string]int64{}
-		}
-		out[task][status] = n
-	}
-	return out, p.wrap("read ledger", rows.Err())
+	out, err := collectCounts(rows)
+	return out, p.wrap("read ledger", err)
 }

@@ -135,17 +135,6 @@ func (s *SQLite) StatusCounts(ctx context.Context) (map[string]map[string]int64,
 		return nil, s.wrap("read ledger", err)
 	}
 	defer rows.Close()
-	out := map[string]map[string]int64{}
-	for rows.Next() {
-		var task, status string
-		var n int64
-		if err := rows.Scan(&task, &status, &n); err != nil {
-			return nil, s.wrap("read ledger", err)
-		}
-		if out[task] == nil {
-			out[task] = map[string]int64{}
-		}
-		out[task][status] = n
-	}
-	return out, s.wrap("read ledger", rows.Err())
+	out, err := collectCounts(rows)
+	return out, s.wrap("read ledger", err)
 }

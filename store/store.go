@@ -229,3 +229,27 @@ type Store interface {
 
 	Close() error
 }
+
+// rowScanner is what *sql.Rows and pgx.Rows share.
+type rowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// collectCounts reads (task, status, count) rows into task -> status -> n.
+func collectCounts(rows rowScanner) (map[string]map[string]int64, error) {
+	out := map[string]map[string]int64{}
+	for rows.Next() {
+		var task, status string
+		var n int64
+		if err := rows.Scan(&task, &status, &n); err != nil {
+			return nil, err
+		}
+		if out[task] == nil {
+			out[task] = map[string]int64{}
+		}
+		out[task][status] = n
+	}
+	return out, rows.Err()
+}
