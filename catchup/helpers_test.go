@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 // testLedger opens a real SQLite ledger in a temp dir.
-func testLedger(t *testing.T) (*store.SQLite, string) {
+func testLedger(t *testing.T) (*sqlite.Ledger, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "catchup.db")
-	st, err := store.OpenSQLite(context.Background(), path)
+	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

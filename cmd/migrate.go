@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/postgres"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 type migrateConfig struct {
@@ -52,12 +54,12 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return failure(err)
 	}
 	ctx := c.Context()
-	src, err := store.OpenSQLite(ctx, abs)
+	src, err := sqlite.Open(ctx, abs)
 	if err != nil {
 		return failure(err)
 	}
 	defer src.Close()
-	dst, err := store.OpenPostgres(ctx, cfg.to)
+	dst, err := postgres.Open(ctx, cfg.to)
 	if err != nil {
 		return failure(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/ledger"
 )
 
 // runFlags are run's flags before validation.
@@ -139,7 +140,11 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 	}
 	ctx := c.Context()
 	cfg.Shared = store.IsPostgres(path)
-	st, openErr := store.Open(ctx, path)
+	var st store.Store
+	loc, openErr := store.ParseLocation(path)
+	if openErr == nil {
+		st, openErr = ledger.Open(ctx, loc)
+	}
 	if openErr == nil {
 		defer st.Close()
 	}

@@ -340,7 +340,7 @@ func TestClaimConcurrentProcesses(t *testing.T) {
 		for p := range procs {
 			wg.Go(func() {
 				ctx := context.Background()
-				s, err := store.Open(ctx, location)
+				s, err := openAt(ctx, location)
 				if err != nil {
 					mu.Lock()
 					errs = append(errs, fmt.Errorf("process %d: open: %w", p, err))
@@ -851,9 +851,6 @@ func TestTimesComeBackUTC(t *testing.T) {
 		}
 	})
 }
-
-// The Store interface is what the rest of catchup uses.
-var _ store.Store = (*store.SQLite)(nil)
 
 // TestSlotRunsSubSecondFrom: slots are whole seconds; a lower bound with a
 // fraction (a watermark set from now - tolerance) excludes the slot at the
