@@ -36,10 +36,8 @@ const (
 
 // Errors callers can test for with errors.Is.
 var (
-	ErrNotFound      = errors.New("not found")
-	ErrSchemaTooNew  = errors.New("ledger schema is newer than this catchup")
-	ErrNotALedger    = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
-	ErrLedgerTooBusy = errors.New("ledger stayed locked by other processes")
+	ErrNotFound     = errors.New("not found")
+	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Shared implements Store: every host of a fleet uses this ledger.
+// Shared implements store.Store: every host of a fleet uses this ledger.
 func (p *Ledger) Shared() bool { return true }
 
 // advisoryLockSQL takes a task's lock, a session-level advisory lock keyed by the
@@ -17,7 +17,7 @@ func (p *Ledger) Shared() bool { return true }
 const advisoryLockSQL = `SELECT k, pg_try_advisory_lock(k)
 FROM (SELECT hashtextextended('catchup:' || current_schema() || ':' || $1, 0) AS k) AS key`
 
-// LockTask implements Store. The lock lives on a connection of its own, kept
+// LockTask implements store.Store. The lock lives on a connection of its own, kept
 // open until release (which unlocks and closes it); if that connection dies,
 // the server drops the lock. ok is false, with a no-op release, when another
 // process, on any host, holds the lock.

@@ -59,7 +59,7 @@ var planT0 = time.Date(2025, 3, 4, 5, 0, 0, 0, time.UTC)
 // The planner must be able to serve every query from an index. Sequential
 // scans are disabled so that the plan shows whether an index can serve the
 // query, whatever the planner would prefer on this small table.
-func TestQueryPlansUseIndexes(t *testing.T) {
+func TestPostgresQueryPlansUseIndexes(t *testing.T) {
 	ctx := context.Background()
 	dsn := storetest.PostgresLedger(t)
 	p, err := Open(ctx, dsn)

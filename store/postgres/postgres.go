@@ -58,9 +58,9 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open ledger: %w", err)
 	}
-	cfg, err := pgxpool.ParseConfig(dsn) // ParseLocation parsed it already
-	if err != nil {
-		return nil, fmt.Errorf("open ledger %s: %w", loc.Redacted(), err)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil { // ParseLocation parsed it already; its text may hold the password
+		return nil, errors.New("open ledger: invalid PostgreSQL DSN")
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout

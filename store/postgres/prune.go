@@ -28,7 +28,7 @@ const (
 WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2`
 )
 
-// Prune implements Store. One statement. The slots table needs nothing: the
+// Prune implements store.Store. One statement. The slots table needs nothing: the
 // succeeded_id of a slot whose succeeded run goes keeps the run's id (the
 // sync statements never lower it), so the slot stays done. Space is left to
 // autovacuum.

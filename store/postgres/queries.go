@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// History implements Store.
+// History implements store.Store.
 func (p *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Run, error) {
 	if f.Limit <= 0 {
 		f.Limit = 20
@@ -33,7 +33,7 @@ func (p *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Ru
 
 const runningSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.status = 'running' ORDER BY r.id`
 
-// Running implements Store. Each run carries its last heartbeat.
+// Running implements store.Store. Each run carries its last heartbeat.
 func (p *Ledger) Running(ctx context.Context) ([]store.Run, error) {
 	return p.queryRuns(ctx, p.pool, runningSQL)
 }
@@ -45,7 +45,7 @@ WHERE r.task = $1 AND r.slot BETWEEN $2 AND $3 ORDER BY r.slot, r.id`
 WHERE r.task = $1 AND r.slot IS NULL AND r.started_at BETWEEN $2 AND $3 ORDER BY r.started_at, r.id`
 )
 
-// SlotRuns implements Store. Both halves are index range scans, sent in one
+// SlotRuns implements store.Store. Both halves are index range scans, sent in one
 // round trip.
 func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
 	var out []store.Run
@@ -71,7 +71,7 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
-// LatestSlot implements Store.
+// LatestSlot implements store.Store.
 func (p *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	var v *time.Time
 	if err := p.pool.QueryRow(ctx, `SELECT MAX(slot) FROM runs WHERE task = $1`, task).Scan(&v); err != nil {
@@ -80,7 +80,7 @@ func (p *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error)
 	return fromDB(v), nil
 }
 
-// EarliestRun implements Store.
+// EarliestRun implements store.Store.
 func (p *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error) {
 	var v time.Time
 	// Ids grow with time: the first run by id is the earliest, found through

@@ -125,7 +125,7 @@ CROSS JOIN LATERAL (SELECT CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST
 LEFT JOIN runs r ON r.id = h.id
 WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
 
-// Claim implements Store.
+// Claim implements store.Store.
 func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
@@ -221,7 +221,7 @@ func (p *Ledger) updateRun(ctx context.Context, id int64, update string, args ..
 	return tag.RowsAffected(), nil
 }
 
-// AddRun implements Store.
+// AddRun implements store.Store.
 func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
@@ -242,7 +242,7 @@ func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	return id, p.wrap("write ledger", tx.Commit(ctx))
 }
 
-// Finish implements Store. The outcome always lands on run id's own record.
+// Finish implements store.Store. The outcome always lands on run id's own record.
 // The slot follows: a late outcome (the run was interrupted and the slot
 // replayed meanwhile) leaves the replay holding the slot, since the slot's
 // holders are recomputed from every run of the slot.
@@ -253,13 +253,13 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	return err
 }
 
-// Heartbeat implements Store. A run no longer running is left alone.
+// Heartbeat implements store.Store. A run no longer running is left alone.
 func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
 	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
 	return p.wrap("write ledger", err)
 }
 
-// Run implements Store.
+// Run implements store.Store.
 func (p *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
 	var n runRow
 	err := p.pool.QueryRow(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = $1`, id).Scan(n.destFull()...)

@@ -37,7 +37,7 @@ lowered AS (
 SELECT count(*) FROM i`
 )
 
-// Interrupt implements Store. One round trip, one implicit transaction:
+// Interrupt implements store.Store. One round trip, one implicit transaction:
 // lock the task, mark the run and lower the watermark, then bring the slot
 // in step as updateRun does.
 func (p *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
@@ -53,7 +53,7 @@ func (p *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 	return n == 1, nil
 }
 
-// SetSettled implements Store. One round trip, one implicit transaction:
+// SetSettled implements store.Store. One round trip, one implicit transaction:
 // the task row's lock, then the check and the write in one statement.
 func (p *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
 	found := false
@@ -72,7 +72,7 @@ func (p *Ledger) SetSettled(ctx context.Context, task string, through time.Time)
 	return nil
 }
 
-// SetProgress implements Store.
+// SetProgress implements store.Store.
 func (p *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
 	if err := backend.CheckPercent(id, percent); err != nil {
 		return err
@@ -92,7 +92,7 @@ WHERE id = $1 AND status = 'running'`, id, percent, dbText(note))
 const lastCheckpointSQL = `SELECT checkpoint FROM runs
 WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> '' ORDER BY id DESC LIMIT 1`
 
-// LastCheckpoint implements Store.
+// LastCheckpoint implements store.Store.
 func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
 	if slot.IsZero() {
 		return "", false, nil
@@ -111,7 +111,7 @@ func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time
 // statusCountsSQL reads the (task, status, id) index alone.
 const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
 
-// StatusCounts implements Store.
+// StatusCounts implements store.Store.
 func (p *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
 	rows, err := p.pool.Query(ctx, statusCountsSQL)
 	if err != nil {

@@ -61,7 +61,7 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	return err
 }
 
-// UpsertTask implements Store.
+// UpsertTask implements store.Store.
 func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 	return p.wrap("write ledger", upsertTask(ctx, p.pool, t, false))
 }
@@ -90,7 +90,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	return t, nil
 }
 
-// Task implements Store.
+// Task implements store.Store.
 func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 	row := p.pool.QueryRow(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = $1`, name)
 	t, err := scanTask(row)
@@ -105,7 +105,7 @@ const tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 
-// Tasks implements Store.
+// Tasks implements store.Store.
 func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	rows, err := p.pool.Query(ctx, tasksSQL)
 	if err != nil {

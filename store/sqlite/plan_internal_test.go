@@ -11,7 +11,7 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// The queries below are copies of the ones in sqlite_*.go, built from the
+// The queries below are copies of the ones in this package, built from the
 // same column constants. If a query changes there, change it here.
 var plannedQueries = map[string]struct {
 	query string

@@ -30,7 +30,7 @@ ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
 	pruneDeleteSQL = pruneWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed)`
 )
 
-// Prune implements Store. The runs go in one immediate transaction; then
+// Prune implements store.Store. The runs go in one immediate transaction; then
 // the WAL is checkpointed and the file rewritten (VACUUM, which needs no
 // transaction open), so that the space goes back to the file system.
 func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {

@@ -33,7 +33,7 @@ func (s *Ledger) scanRuns(ctx context.Context, dest func(*nullRun) []any, query 
 	return out, s.wrap("read ledger", rows.Err())
 }
 
-// History implements Store.
+// History implements store.Store.
 func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Run, error) {
 	if f.Limit <= 0 {
 		f.Limit = 20
@@ -53,12 +53,12 @@ func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Ru
 	return s.queryRuns(ctx, q, args...)
 }
 
-// Running implements Store.
+// Running implements store.Store.
 func (s *Ledger) Running(ctx context.Context) ([]store.Run, error) {
 	return s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.status = 'running' ORDER BY r.id`)
 }
 
-// SlotRuns implements Store. Both halves are index range scans.
+// SlotRuns implements store.Store. Both halves are index range scans.
 func (s *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
 	withSlot, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
 WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, backend.CeilSecond(from), to.Unix())
@@ -74,7 +74,7 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 	return append(withSlot, slotless...), nil
 }
 
-// LatestSlot implements Store.
+// LatestSlot implements store.Store.
 func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	var v sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM runs WHERE task = ?`, task).Scan(&v)
@@ -84,7 +84,7 @@ func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error)
 	return time.Unix(v.Int64, 0).UTC(), nil
 }
 
-// EarliestRun implements Store.
+// EarliestRun implements store.Store.
 func (s *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error) {
 	var v sql.NullInt64
 	// Ids grow with time: the first run by id is the earliest, found through

@@ -101,7 +101,7 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	return res.LastInsertId()
 }
 
-// Claim implements Store. One immediate transaction: the check and the
+// Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -166,13 +166,13 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 	return store.ClaimResult{Claimed: true, Run: r}, nil
 }
 
-// AddRun implements Store.
+// AddRun implements store.Store.
 func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	id, err := insertRun(ctx, s.db, r)
 	return id, s.wrap("write ledger", err)
 }
 
-// Finish implements Store.
+// Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
  stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, exitValue(o.ExitCode), o.Signal,
@@ -180,7 +180,7 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	return s.wrap("write ledger", err)
 }
 
-// Run implements Store.
+// Run implements store.Store.
 func (s *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
 	var n nullRun
 	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
@@ -64,7 +63,7 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 				return s.wrap("read ledger", err)
 			}
 		case n > 0:
-			return fmt.Errorf("ledger %s: %w", s.path, store.ErrNotALedger)
+			return fmt.Errorf("ledger %s: %w", s.path, ErrNotALedger)
 		default:
 			if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER PRIMARY KEY) STRICT`); err != nil {
 				return s.wrap("initialise ledger", err)

@@ -11,7 +11,7 @@ import (
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
-// Interrupt implements Store. One immediate transaction: marking the run and
+// Interrupt implements store.Store. One immediate transaction: marking the run and
 // lowering the watermark cannot interleave with a SetSettled.
 func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -56,7 +56,7 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
     AND o.status IN ('succeeded', 'failed', 'timeout')))`
 
-// SetSettled implements Store.
+// SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
 	if through.IsZero() {
 		return s.mustHaveTask(ctx, task)
@@ -81,7 +81,7 @@ func (s *Ledger) mustHaveTask(ctx context.Context, task string) error {
 	return s.wrap("read ledger", err)
 }
 
-// SetProgress implements Store.
+// SetProgress implements store.Store.
 func (s *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
 	if err := backend.CheckPercent(id, percent); err != nil {
 		return err
@@ -101,7 +101,7 @@ WHERE id = ? AND status = 'running'`, percent, note, note, id)
 	return nil
 }
 
-// LastCheckpoint implements Store.
+// LastCheckpoint implements store.Store.
 func (s *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
 	if slot.IsZero() {
 		return "", false, nil
@@ -123,7 +123,7 @@ WHERE task = ? AND slot = ? AND status = 'interrupted' AND checkpoint <> '' ORDE
 // statusCountsSQL reads the (task, status) index alone.
 const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
 
-// StatusCounts implements Store.
+// StatusCounts implements store.Store.
 func (s *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
 	rows, err := s.db.QueryContext(ctx, statusCountsSQL)
 	if err != nil {

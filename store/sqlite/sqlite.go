@@ -12,9 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"modernc.org/sqlite"
-
-	"github.com/catchup/catchup/store"
+	driver "modernc.org/sqlite"
 )
 
 // Ledger is a SQLite ledger. It implements store.Store.
@@ -26,6 +24,13 @@ type Ledger struct {
 	db   *sql.DB
 	path string
 }
+
+// ErrNotALedger is returned for a file that is not a catchup ledger.
+var ErrNotALedger = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
+
+// errBusy is returned when other processes kept the ledger locked for
+// longer than a write waits.
+var errBusy = errors.New("ledger stayed locked by other processes")
 
 // busyTimeoutMS bounds how long a write waits for another process's write
 // transaction. Writes are tiny, so this is only reached under heavy load.
@@ -62,7 +67,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
 	for {
 		err = s.checkSchema(ctx)
-		if !errors.Is(err, store.ErrLedgerTooBusy) || ctx.Err() != nil || time.Now().After(deadline) {
+		if !errors.Is(err, errBusy) || ctx.Err() != nil || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -107,13 +112,13 @@ func (s *Ledger) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *sqlite.Error
+	var se *driver.Error
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
 		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
-			return fmt.Errorf("%s %s: %w", op, s.path, store.ErrNotALedger)
+			return fmt.Errorf("%s %s: %w", op, s.path, ErrNotALedger)
 		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
-			return fmt.Errorf("%s %s: %w", op, s.path, store.ErrLedgerTooBusy)
+			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
 		}
 	}
 	return fmt.Errorf("%s %s: %w", op, s.path, err)

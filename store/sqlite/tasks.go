@@ -48,7 +48,7 @@ func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	return err
 }
 
-// UpsertTask implements Store.
+// UpsertTask implements store.Store.
 func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
 }
@@ -75,7 +75,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	return t, nil
 }
 
-// Task implements Store.
+// Task implements store.Store.
 func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = ?`, name)
 	t, err := scanTask(row)
@@ -85,7 +85,7 @@ func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 	return t, s.wrap("read ledger", err)
 }
 
-// Tasks implements Store. The latest run of each task is found through the
+// Tasks implements store.Store. The latest run of each task is found through the
 // (task, id) index: the cost grows with the number of tasks, not of runs.
 func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
