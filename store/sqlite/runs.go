@@ -55,18 +55,12 @@ func (n *nullRun) run() *store.Run {
 	return r
 }
 
+// slotValue is a slot as stored: Unix seconds, NULL for none.
 func slotValue(t time.Time) any {
 	if t.IsZero() {
 		return nil
 	}
 	return t.Unix()
-}
-
-func exitValue(code *int) any {
-	if code == nil {
-		return nil
-	}
-	return *code
 }
 
 // nullInt is an optional integer column: NULL for nil.
@@ -77,6 +71,7 @@ func nullInt(v *int) any {
 	return *v
 }
 
+// endValue is an end as stored: Unix milliseconds, NULL while running.
 func endValue(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -93,7 +88,7 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 		r.Attempt = 1
 	}
 	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
-		exitValue(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
+		nullInt(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
 		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint)
 	if err != nil {
 		return 0, err
@@ -175,7 +170,7 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
- stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, exitValue(o.ExitCode), o.Signal,
+ stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
 	return s.wrap("write ledger", err)
 }

@@ -107,6 +107,7 @@ ORDER BY t.name`)
 	return out, s.wrap("read ledger", rows.Err())
 }
 
+// ms is a time as stored in a NOT NULL column: Unix milliseconds, 0 for none.
 func ms(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
@@ -114,6 +115,7 @@ func ms(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
+// fromMS reads a stored time back, in UTC; 0 is the zero time.
 func fromMS(v int64) time.Time {
 	if v == 0 {
 		return time.Time{}
