@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -40,9 +41,9 @@ func mustTime(t *testing.T, s string) time.Time {
 	return v
 }
 
-func mustSchedule(t *testing.T, expr, tz string) *Schedule {
+func mustSchedule(t *testing.T, expr, tz string) *schedule.Schedule {
 	t.Helper()
-	s, err := parseTaskSchedule(expr, tz)
+	s, err := parseSchedule(expr, tz)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -27,7 +28,7 @@ type MissedRule struct {
 // RetryFailed finds every failure it may retry above it.
 //
 // It also returns the window it looked at.
-func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *Schedule,
+func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
 	rule MissedRule, stale map[int64]bool) ([]time.Time, window, error) {
 	now := m.Now()
 	from := t.RegisteredAt

@@ -46,7 +46,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	release, ok, err := l.st.LockTask(ctx, l.cfg.Task)
+	release, ok, err := l.st.LockTask(ctx, l.req.Task)
 	if err == nil && ok {
 		return release, true
 	}
@@ -56,7 +56,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	}
 	l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 		ExitCode: exitCodePtr(ExitLocked), Error: reason})
-	l.m.notice("task %s: %s; skipped, exit %d", l.cfg.Task, reason, ExitLocked)
+	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, ExitLocked)
 	return nil, false
 }
 

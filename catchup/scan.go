@@ -10,12 +10,13 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// ScanConfig is one `catchup scan` invocation.
-type ScanConfig struct {
+// ScanRequest is one checked `catchup scan`: cmd checks its flags, and
+// nothing below checks them again.
+type ScanRequest struct {
 	Tasks      []string        // only these tasks; empty = every task with a schedule
 	Crontabs   []CrontabSource // crontab files to discover catchup lines in
-	Replay     string          // overrides each task's policy when set
-	MaxReplays int             // per task
+	Replay     string          // a policy (see CheckPolicy) that overrides each task's; "" keeps theirs
+	MaxReplays int             // per task; at least 1
 	DryRun     bool
 	MissedRule // MaxAge, Tolerance, RetryFailed
 	Progress   func(task string, done, total int)
@@ -78,18 +79,13 @@ func (r ScanReport) Failed() bool {
 
 // Scan finds every missed slot of every scheduled task and replays it,
 // oldest first, through the same lock-claim-execute-record path as run.
-func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanReport, error) {
+func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (ScanReport, error) {
 	var rep ScanReport
-	if cfg.Replay != "" {
-		if err := validatePolicy(cfg.Replay); err != nil {
-			return rep, err
-		}
-	}
-	entries, warnings := discover(cfg.Crontabs)
+	entries, warnings := discover(req.Crontabs)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	replays := map[string]*shellReplay{}
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e.CrontabEntry, e.path, cfg.DryRun)
+		sr, warning, err := registerEntry(ctx, st, m, e.Entry, e.path, req.DryRun)
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
@@ -99,21 +95,21 @@ func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanR
 		}
 		replays[e.Task] = sr
 	}
-	tasks, err := scanTargets(ctx, st, cfg.Tasks, replays)
+	tasks, err := scanTargets(ctx, st, req.Tasks, replays)
 	if err != nil {
 		return rep, err
 	}
-	stale, err := findStale(ctx, st, m, !cfg.DryRun)
+	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
 	}
 	for _, t := range tasks {
-		ts, err := scanTask(ctx, st, m, cfg, t, replays[t.Name], stale)
+		ts, err := scanTask(ctx, st, m, req, t, replays[t.Name], stale)
 		if err != nil {
 			return rep, err
 		}
-		if !cfg.DryRun {
-			notifyMissed(ctx, m, cfg.NotifyCmd, t, ts)
+		if !req.DryRun {
+			alertMissed(ctx, m, req.NotifyCmd, t, ts)
 		}
 		rep.Tasks = append(rep.Tasks, ts)
 	}
@@ -131,10 +127,10 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 				t, err = sr.task, nil
 			}
 			if err != nil {
-				return nil, usagef("--task %s: unknown task: %w", n, err)
+				return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
 			}
 			if t.Schedule == "" {
-				return nil, usagef("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
+				return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
 			}
 			out = append(out, t)
 		}
@@ -157,12 +153,13 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 	return out, nil
 }
 
-func validatePolicy(p string) error {
-	switch p {
+// CheckPolicy refuses a replay policy other than all, latest and none.
+func CheckPolicy(policy string) error {
+	switch policy {
 	case "all", "latest", "none":
 		return nil
 	}
-	return usagef("invalid replay policy %q: use all, latest or none", p)
+	return fmt.Errorf("invalid --replay %q: use all, latest or none", policy)
 }
 
 // plan splits missed slots into those to replay and those to record skipped.

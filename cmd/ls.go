@@ -45,7 +45,7 @@ longer than DUR. Errors exit 2.`,
 // addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
 func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f := c.Flags()
-	durationVar(f, &rule.MaxAge, "max-age", 7*24*time.Hour, "no slot older than this counts as missed")
+	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "no slot older than this counts as missed")
 	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
@@ -116,7 +116,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 			r.MissedSlots = append(r.MissedSlots, jsonTime(s))
 		}
 		rows = append(rows, r)
-		loc := catchup.ZoneOf(t.Task)
+		loc := t.Zone
 		lastRun := "-"
 		if t.Latest != nil {
 			lastRun = tableTime(t.Latest.StartedAt, loc)
