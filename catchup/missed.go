@@ -118,7 +118,7 @@ func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	case store.StatusSkipped:
 		// A skip because the task was running (here or on another host)
 		// exits 75 and leaves its slot missed; a skip by policy settles it.
-		return r.ExitCode == nil || *r.ExitCode != ExitLocked
+		return r.ExitCode == nil || *r.ExitCode != exitLocked
 	default: // interrupted
 		return false
 	}

@@ -11,19 +11,22 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// Exit statuses of `catchup run` beyond the command's own.
+// Exit statuses of `catchup run` of its own (the runner gives 124 for a
+// timeout, 126 and 127 for a command that cannot start).
 const (
-	ExitTimeout   = 124
-	ExitInternal  = 125 // catchup failed before starting the command
-	ExitLocked    = 75  // another run of the task holds the lock (EX_TEMPFAIL)
-	tailSize      = 64 << 10
+	ExitInternal = 125 // catchup failed before starting the command
+	exitLocked   = 75  // the command did not run, and scan will replay its slot (EX_TEMPFAIL)
+)
+
+const (
+	tailSize      = 64 << 10 // bytes of each output stream kept in the ledger
 	maxRetryDelay = time.Hour
 )
 
 // Skip reasons recorded on skipped runs. A lock skip leaves its slot
 // missed (scan replays it); a policy skip settles its slot for good.
 const (
-	ReasonLocked     = "another run of the task held the lock"
+	reasonLocked     = "another run of the task held the lock"
 	reasonPolicy     = "skipped by replay policy %q"
 	reasonMaxReplays = "beyond --max-replays %d"
 )
@@ -184,6 +187,8 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 		SettledThrough: earliest(now, slot).Add(-time.Second),
 	}
 }
+
+func exitCodePtr(code int) *int { return &code }
 
 // earliest returns the earlier of two times, ignoring a zero one.
 func earliest(a, b time.Time) time.Time {

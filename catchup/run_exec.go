@@ -24,22 +24,22 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	if !ok && !l.req.Wait {
 		skip := base
-		skip.Status, skip.Error = store.StatusSkipped, ReasonLocked
+		skip.Status, skip.Error = store.StatusSkipped, reasonLocked
 		skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
-		skip.ExitCode = exitCodePtr(ExitLocked)
+		skip.ExitCode = exitCodePtr(exitLocked)
 		id, err := l.st.AddRun(ctx, skip)
 		if err != nil {
 			l.m.notice("cannot record the skip: %v", err)
 		}
 		skip.ID = id
-		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, ExitLocked)
-		return RunResult{ExitCode: ExitLocked, Run: skip, Skipped: true}, nil
+		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)
+		return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}, nil
 	}
 	if !ok {
 		if err := lock.wait(ctx); err != nil {
 			if ctx.Err() != nil { // told to stop while waiting: run nothing
 				l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-				return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
+				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			}
 			return l.writeFault(ctx, nil, base, err)
 		}
@@ -117,7 +117,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	r = claim.Run
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
-		return RunResult{ExitCode: ExitLocked, Run: r, Skipped: true}, true, nil
+		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil
 	}
 	defer release()
 	if r.Attempt == 1 {

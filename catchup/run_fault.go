@@ -30,13 +30,13 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		ok, err := lock.tryLock()
 		switch {
 		case err == nil && !ok && !l.req.Wait:
-			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, ExitLocked)
-			return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
+			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
+			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 		case err == nil && !ok:
 			if err := lock.wait(ctx); err != nil {
 				if ctx.Err() != nil {
 					l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-					return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
+					return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 				}
 				lock = nil
 			}
@@ -61,8 +61,6 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
-func exitCodePtr(code int) *int { return &code }
-
 // refuseUnclaimed is the default with a shared ledger that cannot be
 // reached: without a claim, every host would run the slot, so none does
 // (exit 75); the next scan replays it. --fail-open runs it anyway.
@@ -72,5 +70,5 @@ func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
-	return RunResult{ExitCode: ExitLocked, Skipped: true}, true
+	return RunResult{ExitCode: exitLocked, Skipped: true}, true
 }

@@ -70,7 +70,7 @@ func TestRunOutcomes(t *testing.T) {
 		"success":                   {wantExit: 0, wantStat: store.StatusSucceeded, wantRan: true},
 		"failure":                   {argv: []string{"false"}, wantExit: 1, wantStat: store.StatusFailed, wantRan: true},
 		"exit status passes":        {argv: []string{"sh", "-c", "exit 3"}, wantExit: 3, wantStat: store.StatusFailed, wantRan: true},
-		"timeout":                   {argv: []string{"sleep", "30"}, timeout: 100 * time.Millisecond, wantExit: ExitTimeout, wantStat: store.StatusTimeout, wantRan: true},
+		"timeout":                   {argv: []string{"sleep", "30"}, timeout: 100 * time.Millisecond, wantExit: 124, wantStat: store.StatusTimeout, wantRan: true},
 		"command not found":         {argv: []string{"no-such-command-anywhere"}, wantExit: 127, wantStat: store.StatusFailed},
 		"command not an executable": {argv: []string{"/"}, wantExit: 126, wantStat: store.StatusFailed},
 	}
@@ -130,8 +130,8 @@ func TestRunLockHeld(t *testing.T) {
 		t.Fatalf("tryLock = %v, %v", ok, err)
 	}
 	res := f.run(t, f.request(t))
-	if res.ExitCode != ExitLocked || !res.Skipped || res.Ran {
-		t.Fatalf("exit %d, skipped %v, ran %v; want %d, skipped, not run", res.ExitCode, res.Skipped, res.Ran, ExitLocked)
+	if res.ExitCode != exitLocked || !res.Skipped || res.Ran {
+		t.Fatalf("exit %d, skipped %v, ran %v; want %d, skipped, not run", res.ExitCode, res.Skipped, res.Ran, exitLocked)
 	}
 	if runs := f.job.runs(t); runs != nil {
 		t.Fatalf("the job ran beside the lock holder: %q", runs)
@@ -140,7 +140,7 @@ func TestRunLockHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Status != store.StatusSkipped || rec.Error != ReasonLocked || exitText(rec.ExitCode) != "75" {
+	if rec.Status != store.StatusSkipped || rec.Error != reasonLocked || exitText(rec.ExitCode) != "75" {
 		t.Errorf("recorded %s %q exit %s; want a lock skip with exit 75", rec.Status, rec.Error, exitText(rec.ExitCode))
 	}
 
@@ -150,8 +150,8 @@ func TestRunLockHeld(t *testing.T) {
 		req := f.request(t)
 		req.Wait = true
 		res, err := Run(ctx, f.st, nil, f.m, req)
-		if err != nil || res.ExitCode != ExitLocked || res.Ran {
-			t.Fatalf("Run = %+v, %v; want exit %d, not run", res, err, ExitLocked)
+		if err != nil || res.ExitCode != exitLocked || res.Ran {
+			t.Fatalf("Run = %+v, %v; want exit %d, not run", res, err, exitLocked)
 		}
 		if n := len(f.history(t)); n != 1 {
 			t.Errorf("%d runs recorded, want only the earlier skip", n)
@@ -290,7 +290,7 @@ func TestRunWithoutLedger(t *testing.T) {
 	}{
 		"runs unrecorded":              {wantExit: 0, wantRan: true},
 		"--strict does not run":        {strict: true, wantExit: ExitInternal, wantErr: true},
-		"shared ledger: not run":       {shared: true, wantExit: ExitLocked},
+		"shared ledger: not run":       {shared: true, wantExit: exitLocked},
 		"shared ledger with fail-open": {shared: true, failOpen: true, wantExit: 0, wantRan: true},
 	}
 	for name, tc := range tests {

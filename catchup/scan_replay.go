@@ -41,7 +41,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 	a := SlotAction{Slot: slot, ExitCode: code, RunID: id, Action: ActionReplayed}
 	switch {
-	case skipped || code == ExitLocked:
+	case skipped || code == exitLocked:
 		a.Action = ActionSkipped
 		a.Reason = "not run: the slot was taken or the task was running"
 	case code != 0:

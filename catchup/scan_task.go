@@ -106,7 +106,7 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		// A replay that succeeded, a skip by policy or a slot found done
 		// settles it; a lock skip (exit 75) leaves it missed, and a failed
 		// replay may still be retried (--retry-failed): both hold it back.
-		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != ExitLocked) {
+		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != exitLocked) {
 			resolved[a.Slot.Unix()] = true
 		}
 	}
@@ -136,4 +136,22 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		return nil
 	}
 	return st.SetSettled(ctx, t.Name, through)
+}
+
+// plan splits missed slots into those to replay and those to record skipped.
+func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
+	switch policy {
+	case "none":
+		return nil, nil, ""
+	case "latest":
+		if len(missed) == 0 {
+			return nil, nil, ""
+		}
+		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
+	}
+	if maxReplays > 0 && len(missed) > maxReplays {
+		cut := len(missed) - maxReplays
+		return missed[cut:], missed[:cut], fmt.Sprintf(reasonMaxReplays, maxReplays)
+	}
+	return missed, nil, ""
 }

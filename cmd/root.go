@@ -1,6 +1,7 @@
-// Package cmd holds catchup's cobra commands: flags become a plain config
-// struct, the domain (package catchup) does the work, and this package
-// renders its results. It adds the "catchup:" prefix to every message.
+// Package cmd holds catchup's cobra commands: each turns its flags into one
+// checked request (the only place input is checked), the domain (package
+// catchup) does the work, and this package renders its results. It adds the
+// "catchup:" prefix to every message.
 package cmd
 
 import (
@@ -27,7 +28,7 @@ const (
 	exitError = 2 // usage error, unreadable ledger
 )
 
-// exitError carries the exit status a command wants.
+// exitStatus carries the exit status a command wants.
 type exitStatus struct {
 	code int
 	err  error // printed when not nil

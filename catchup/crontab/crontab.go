@@ -44,8 +44,8 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line,
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrReboot is wrapped by the error for an @reboot catchup line.
-var ErrReboot = errors.New("@reboot has no time slot; catchup cannot replay it")
+// errReboot is wrapped by the error for an @reboot catchup line.
+var errReboot = errors.New("@reboot has no time slot; catchup cannot replay it")
 
 // maxLine bounds the bytes kept of one line; longer lines are skipped.
 const maxLine = 4 << 20
@@ -249,7 +249,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	if nTime == 1 {
 		switch {
 		case e.Expr == "@reboot":
-			return ErrReboot
+			return errReboot
 		case !macros[e.Expr]:
 			return fmt.Errorf("unknown macro %q in catchup line", e.Expr)
 		}

@@ -182,7 +182,7 @@ func TestErrorWrapping(t *testing.T) {
 		t.Fatalf("errs = %v", errs)
 	}
 	var ce *Error
-	if !errors.As(errs[0], &ce) || ce.File != "f.cron" || ce.Line != 3 || !errors.Is(errs[0], ErrReboot) {
+	if !errors.As(errs[0], &ce) || ce.File != "f.cron" || ce.Line != 3 || !errors.Is(errs[0], errReboot) {
 		t.Fatalf("error = %#v", errs[0])
 	}
 	if got, want := ce.Error(), "f.cron:3: @reboot has no time slot; catchup cannot replay it"; got != want {
