@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -156,7 +155,7 @@ func newShellReplay(m Machine, e crontab.Entry) (*shellReplay, error) {
 		}
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", redactLedger(db))
+		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db))
 	}
 	return sr, nil
 }
@@ -175,15 +174,6 @@ func sameLedger(line, scan, dir string) bool {
 		return false
 	}
 	return filepath.Clean(line) == abs
-}
-
-// redactLedger drops the credentials of a postgres:// location.
-func redactLedger(db string) string {
-	if u, err := url.Parse(db); err == nil && u.User != nil {
-		u.User = url.User(u.User.Username())
-		return u.Redacted()
-	}
-	return db
 }
 
 // resolveUser finds the home directory of the line's user. A line that
