@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // taskLock is the per-task lock file, held with flock(2). The descriptor is
@@ -20,8 +22,10 @@ type taskLock struct {
 
 // openTaskLock opens (creating) the lock file of task in dir. The directory
 // is created 0700 and the file 0600; O_NOFOLLOW refuses a planted symlink.
+// The name may come from a ledger row rather than from a checked flag: it is
+// held to the grammar here, so that no row can put a lock file outside dir.
 func openTaskLock(dir, task string) (*taskLock, error) {
-	if err := ValidateTaskName(task); err != nil {
+	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -3,93 +3,20 @@ package catchup
 import (
 	"context"
 	"fmt"
-	"io"
 	"sort"
-	"time"
 
 	"github.com/catchup/catchup/store"
 )
 
-// ScanConfig is one `catchup scan` invocation.
-type ScanConfig struct {
-	Tasks      []string        // only these tasks; empty = every task with a schedule
-	Crontabs   []CrontabSource // crontab files to discover catchup lines in
-	Replay     string          // overrides each task's policy when set
-	MaxReplays int             // per task
-	DryRun     bool
-	MissedRule // MaxAge, Tolerance, RetryFailed
-	Progress   func(task string, done, total int)
-	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
-}
-
-// CrontabSource is one crontab to read.
-type CrontabSource struct {
-	Name   string // as the user gave it, for messages
-	Path   string // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
-	R      io.Reader
-	System bool // has a user field (/etc/crontab, /etc/cron.d)
-}
-
-// Slot actions in a scan report.
-const (
-	ActionReplayed = "replayed"
-	ActionFailed   = "failed"
-	ActionSkipped  = "skipped"
-	ActionPlanned  = "would replay"
-	ActionDropped  = "would skip"
-)
-
-// SlotAction is what scan did (or would do) with one missed slot.
-type SlotAction struct {
-	Slot     time.Time
-	Action   string
-	RunID    int64
-	ExitCode int
-	Reason   string
-}
-
-// TaskScan is one task's part of a scan.
-type TaskScan struct {
-	Task     string
-	Policy   string
-	Missed   []time.Time
-	Actions  []SlotAction
-	Replayed int
-	Failed   int
-	Skipped  int
-	Warnings []string
-}
-
-// ScanReport is the result of a scan.
-type ScanReport struct {
-	Tasks    []TaskScan
-	Warnings []string // crontab errors, unknown users, clock rollbacks
-}
-
-// Failed reports whether any replay failed.
-func (r ScanReport) Failed() bool {
-	for _, t := range r.Tasks {
-		if t.Failed > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // Scan finds every missed slot of every scheduled task and replays it,
 // oldest first, through the same lock-claim-execute-record path as run.
-func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanReport, error) {
+func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (ScanReport, error) {
 	var rep ScanReport
-	if cfg.Replay != "" {
-		if err := validatePolicy(cfg.Replay); err != nil {
-			return rep, err
-		}
-	}
-	entries, warnings := discover(cfg.Crontabs)
+	entries, warnings := discover(req.Crontabs)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	replays := map[string]*shellReplay{}
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e.CrontabEntry, e.path, cfg.DryRun)
+		sr, warning, err := registerEntry(ctx, st, m, e.Entry, e.path, req.DryRun)
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
@@ -99,21 +26,21 @@ func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanR
 		}
 		replays[e.Task] = sr
 	}
-	tasks, err := scanTargets(ctx, st, cfg.Tasks, replays)
+	tasks, err := scanTargets(ctx, st, req.Tasks, replays)
 	if err != nil {
 		return rep, err
 	}
-	stale, err := findStale(ctx, st, m, !cfg.DryRun)
+	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
 	}
 	for _, t := range tasks {
-		ts, err := scanTask(ctx, st, m, cfg, t, replays[t.Name], stale)
+		ts, err := scanTask(ctx, st, m, req, t, replays[t.Name], stale)
 		if err != nil {
 			return rep, err
 		}
-		if !cfg.DryRun {
-			notifyMissed(ctx, m, cfg.NotifyCmd, t, ts)
+		if !req.DryRun {
+			alertMissed(ctx, m, req.NotifyCmd, t, ts)
 		}
 		rep.Tasks = append(rep.Tasks, ts)
 	}
@@ -131,10 +58,10 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 				t, err = sr.task, nil
 			}
 			if err != nil {
-				return nil, usagef("--task %s: unknown task: %w", n, err)
+				return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
 			}
 			if t.Schedule == "" {
-				return nil, usagef("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
+				return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
 			}
 			out = append(out, t)
 		}
@@ -155,30 +82,4 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
-}
-
-func validatePolicy(p string) error {
-	switch p {
-	case "all", "latest", "none":
-		return nil
-	}
-	return usagef("invalid replay policy %q: use all, latest or none", p)
-}
-
-// plan splits missed slots into those to replay and those to record skipped.
-func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
-	switch policy {
-	case "none":
-		return nil, nil, ""
-	case "latest":
-		if len(missed) == 0 {
-			return nil, nil, ""
-		}
-		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
-	}
-	if maxReplays > 0 && len(missed) > maxReplays {
-		cut := len(missed) - maxReplays
-		return missed[cut:], missed[:cut], fmt.Sprintf(reasonMaxReplays, maxReplays)
-	}
-	return missed, nil, ""
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/store"
 )
 
@@ -53,7 +53,7 @@ func (sr *shellReplay) env(m Machine) []string {
 
 // sourcedEntry is a crontab line with the file it came from.
 type sourcedEntry struct {
-	CrontabEntry
+	crontab.Entry
 	path string
 }
 
@@ -62,7 +62,7 @@ func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
 	var entries []sourcedEntry
 	var warnings []string
 	for _, src := range srcs {
-		es, errs := ParseCrontab(src.R, src.Name, src.System)
+		es, errs := crontab.Parse(src.R, src.Name, src.System)
 		for _, e := range es {
 			entries = append(entries, sourcedEntry{e, src.Path})
 		}
@@ -76,14 +76,14 @@ func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count.
-func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntry, path string, dry bool) (*shellReplay, string, error) {
+func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Entry, path string, dry bool) (*shellReplay, string, error) {
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
 	zone := e.Zone
 	if zone == "" {
 		zone = e.TZ
 	}
-	if _, err := parseTaskSchedule(e.Expr, zone); err != nil {
+	if _, err := parseSchedule(e.Expr, zone); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
 	var warning string
@@ -139,7 +139,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 // whose `catchup run` records into another ledger (--db on the line, or a
 // CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
 // every slot would look missed and run again.
-func newShellReplay(m Machine, e CrontabEntry) (*shellReplay, error) {
+func newShellReplay(m Machine, e crontab.Entry) (*shellReplay, error) {
 	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
 	if err := sr.resolveUser(m, e.User); err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func newShellReplay(m Machine, e CrontabEntry) (*shellReplay, error) {
 		}
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", redactLedger(db))
+		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db))
 	}
 	return sr, nil
 }
@@ -174,15 +174,6 @@ func sameLedger(line, scan, dir string) bool {
 		return false
 	}
 	return filepath.Clean(line) == abs
-}
-
-// redactLedger drops the credentials of a postgres:// location.
-func redactLedger(db string) string {
-	if u, err := url.Parse(db); err == nil && u.User != nil {
-		u.User = url.User(u.User.Username())
-		return u.Redacted()
-	}
-	return db
 }
 
 // resolveUser finds the home directory of the line's user. A line that
@@ -218,7 +209,7 @@ func loadShellReplay(m Machine, t store.Task) (*shellReplay, error) {
 		return nil, fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, err)
 	}
 	defer f.Close()
-	entries, _ := ParseCrontab(f, path, IsSystemCrontab(path))
+	entries, _ := crontab.Parse(f, path, crontab.IsSystem(path))
 	for _, e := range entries {
 		if e.Task == t.Name {
 			return newShellReplay(m, e)

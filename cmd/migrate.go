@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/postgres"
 	"github.com/catchup/catchup/store/sqlite"
@@ -31,9 +32,6 @@ twice. Slots that succeeded here stay done in the shared ledger. Exit 0, or 2 on
 	c.Flags().StringVar(&cfg.to, "to", "", "the PostgreSQL ledger, postgres://... (required)")
 	return c
 }
-
-// migratePage is how many runs go over per import transaction.
-const migratePage = 1000
 
 func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if cfg.from == "" || cfg.to == "" {
@@ -64,44 +62,12 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return failure(err)
 	}
 	defer dst.Close()
-	summaries, err := src.Tasks(ctx)
+	where := store.SafeLocation(cfg.to)
+	done, err := catchup.Migrate(ctx, m, catchup.Migration{From: src, FromPath: abs, To: dst, ToWhere: where})
 	if err != nil {
 		return failure(err)
-	}
-	tasks := make([]store.Task, 0, len(summaries))
-	for _, s := range summaries {
-		tasks = append(tasks, s.Task)
-	}
-	origin := m.Host + ":" + abs
-	var total, imported int
-	for after := int64(0); ; {
-		runs, err := src.ExportRuns(ctx, after, migratePage)
-		if err != nil {
-			return failure(err)
-		}
-		if len(runs) == 0 && after > 0 {
-			break
-		}
-		n, err := dst.Import(ctx, origin, tasks, runs)
-		if err != nil {
-			return failure(fmt.Errorf("import into %s: %w", store.SafeLocation(cfg.to), err))
-		}
-		tasks = nil // registered with the first page
-		total, imported = total+len(runs), imported+n
-		if len(runs) < migratePage {
-			break
-		}
-		after = runs[len(runs)-1].ID
-	}
-	// Slots whose successful run was pruned here stay done there too.
-	pruned, err := src.ExportPrunedSlots(ctx)
-	if err != nil {
-		return failure(err)
-	}
-	if err := dst.ImportPrunedSlots(ctx, pruned); err != nil {
-		return failure(fmt.Errorf("import into %s: %w", store.SafeLocation(cfg.to), err))
 	}
 	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %d tasks and %d runs from %s to %s (%d runs were there already)\n",
-		len(summaries), imported, abs, store.SafeLocation(cfg.to), total-imported)
+		done.Tasks, done.Imported, abs, where, done.Runs-done.Imported)
 	return failure(err)
 }

@@ -6,6 +6,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// Version is set at build time: -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3".
+var Version = "dev"
+
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",

@@ -1,4 +1,4 @@
-package catchup
+package schedule
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	"github.com/adhocore/gronx"
 )
 
-// FuzzParseSchedule: ParseSchedule never panics; what it accepts gronx
+// FuzzParseSchedule: Parse never panics; what it accepts gronx
 // accepts, and its slots over a day around a DST change are strictly
 // increasing whole minutes equal to the brute force.
 func FuzzParseSchedule(f *testing.F) {
@@ -33,10 +33,10 @@ func FuzzParseSchedule(f *testing.F) {
 	from := time.Date(2024, 10, 26, 12, 0, 0, 0, time.UTC)
 	to := from.Add(24 * time.Hour)
 	f.Fuzz(func(t *testing.T, expr string) {
-		s, err := ParseSchedule(expr, berlin)
+		s, err := Parse(expr, berlin)
 		if err != nil {
 			if msg := err.Error(); msg == "" || !strings.HasPrefix(msg, "cron expression") {
-				t.Fatalf("ParseSchedule(%q): unclear error %q", expr, msg)
+				t.Fatalf("Parse(%q): unclear error %q", expr, msg)
 			}
 			return
 		}
@@ -46,8 +46,8 @@ func FuzzParseSchedule(f *testing.F) {
 		if !strings.HasPrefix(s.Expr(), "@") && !gronx.IsValid(strings.Join(strings.Fields(expr), " ")) {
 			t.Fatalf("accepted %q, which gronx rejects", expr)
 		}
-		got := schedCollect(s, from, to)
-		schedCheckList(t, expr, got, schedBrute(t, expr, berlin, from, to))
+		got := collect(s, from, to)
+		checkList(t, expr, got, bruteForce(t, expr, berlin, from, to))
 		for _, p := range []time.Time{from.Add(13 * time.Hour), from.Add(13*time.Hour + 30*time.Minute + 500*time.Millisecond)} {
 			if prev, ok := s.Prev(p); ok && (prev.After(p) || prev.Second() != 0) {
 				t.Fatalf("%q: Prev(%v) = %v", expr, p, prev)
@@ -63,9 +63,9 @@ func FuzzParseSchedule(f *testing.F) {
 // a known zone, starting anywhere in 2000-2040, with the brute force, and
 // Prev/Next inside it.
 func FuzzSlotsMatchBruteForce(f *testing.F) {
-	exprs := append(append([]string{}, schedTestExprs...), schedTestExtraExprs...)
+	exprs := append(append([]string{}, testExprs...), testExtraExprs...)
 	var locs []*time.Location
-	for _, z := range schedTestZones {
+	for _, z := range testZones {
 		loc, err := time.LoadLocation(z)
 		if err != nil {
 			f.Fatal(err)
@@ -102,13 +102,13 @@ func FuzzSlotsMatchBruteForce(f *testing.F) {
 		}
 		from := time.Unix(start, 0).UTC()
 		to := from.Add(48 * time.Hour)
-		s, err := ParseSchedule(expr, loc)
+		s, err := Parse(expr, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := schedBrute(t, expr, loc, from, to)
+		want := bruteForce(t, expr, loc, from, to)
 		what := expr + " in " + loc.String() + " from " + from.Format(time.RFC3339)
-		schedCheckList(t, what, schedCollect(s, from, to), want)
+		checkList(t, what, collect(s, from, to), want)
 		// Prev/Next at the window's middle and at a slot's first second.
 		probes := []time.Time{from.Add(24 * time.Hour), from.Add(24*time.Hour + 7*time.Minute + 300*time.Millisecond)}
 		if len(want) > 0 {

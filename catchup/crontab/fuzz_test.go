@@ -1,4 +1,4 @@
-package catchup
+package crontab
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"testing"
 )
 
-var crontabFuzzTaskRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var taskNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 func FuzzParseCrontab(f *testing.F) {
 	for _, name := range []string{"user.crontab", "system.crontab"} {
-		if b, err := os.ReadFile(filepath.Join("..", "testdata", "crontabs", name)); err == nil {
+		if b, err := os.ReadFile(filepath.Join("testdata", "crontabs", name)); err == nil {
 			f.Add(string(b), name == "system.crontab")
 		}
 	}
@@ -32,13 +32,13 @@ func FuzzParseCrontab(f *testing.F) {
 		f.Add(seed, true)
 	}
 	f.Fuzz(func(t *testing.T, data string, system bool) {
-		got, errs := ParseCrontab(strings.NewReader(data), "fuzz", system)
+		got, errs := Parse(strings.NewReader(data), "fuzz", system)
 		lines := strings.Count(data, "\n") + 1
 		if len(got)+len(errs) > lines {
 			t.Fatalf("%d entries and %d errors from %d lines", len(got), len(errs), lines)
 		}
 		for _, e := range got {
-			if !crontabFuzzTaskRE.MatchString(e.Task) {
+			if !taskNameRE.MatchString(e.Task) {
 				t.Errorf("invalid task name %q in %#v", e.Task, e)
 			}
 			if e.Line < 1 || e.Line > lines || e.File != "fuzz" {
@@ -52,12 +52,12 @@ func FuzzParseCrontab(f *testing.F) {
 			}
 		}
 		for _, err := range errs {
-			var ce *CrontabError
+			var ce *Error
 			if !errors.As(err, &ce) || ce.Line < 1 || ce.Line > lines || ce.File != "fuzz" || ce.Err == nil {
 				t.Errorf("bad error %#v", err)
 			}
 		}
-		got2, errs2 := ParseCrontab(strings.NewReader(data), "fuzz", system)
+		got2, errs2 := Parse(strings.NewReader(data), "fuzz", system)
 		if !reflect.DeepEqual(got, got2) || !reflect.DeepEqual(errs, errs2) {
 			t.Errorf("parse is not deterministic")
 		}

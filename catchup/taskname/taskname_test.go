@@ -1,4 +1,4 @@
-package catchup
+package taskname
 
 import (
 	"regexp"
@@ -9,7 +9,7 @@ import (
 // taskNameOracle is the grammar as the contract states it.
 var taskNameOracle = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-func TestValidateTaskName(t *testing.T) {
+func TestCheck(t *testing.T) {
 	tests := map[string]struct {
 		name string
 		ok   bool
@@ -29,9 +29,9 @@ func TestValidateTaskName(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := ValidateTaskName(tc.name)
+			err := Check(tc.name)
 			if (err == nil) != tc.ok {
-				t.Fatalf("ValidateTaskName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+				t.Fatalf("Check(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 			}
 		})
 	}
@@ -42,8 +42,8 @@ func FuzzValidTaskName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validTaskName(s), taskNameOracle.MatchString(s); got != want {
-			t.Fatalf("validTaskName(%q) = %v, the grammar says %v", s, got, want)
+		if got, want := Valid(s), taskNameOracle.MatchString(s); got != want {
+			t.Fatalf("Valid(%q) = %v, the grammar says %v", s, got, want)
 		}
 	})
 }

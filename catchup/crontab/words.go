@@ -1,4 +1,4 @@
-package catchup
+package crontab
 
 import (
 	"errors"
@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// errCrontabQuote is wrapped by unterminated-quote errors.
-var errCrontabQuote = errors.New("unterminated quote")
+// errQuote is wrapped by unterminated-quote errors.
+var errQuote = errors.New("unterminated quote")
 
-// crontabRunFlags lists the flags of `catchup run`; true means value-taking.
-var crontabRunFlags = map[string]bool{
+// runFlags lists the flags of `catchup run`; true means value-taking.
+var runFlags = map[string]bool{
 	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
 	"kill-after": true, "slot": true, "replay": true, "retries": true,
 	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
@@ -19,10 +19,10 @@ var crontabRunFlags = map[string]bool{
 	"force": false, "wait": false, "strict": false, "no-capture": false, "fail-open": false,
 }
 
-// crontabParseFlags reads the flags after `catchup run` up to `--`, the first
+// parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
 // --task, --cron, --tz and --replay (the last occurrence wins).
-func crontabParseFlags(e *CrontabEntry, lx *crontabLexer) error {
+func parseFlags(e *Entry, lx *lexer) error {
 	for {
 		a, ok, err := lx.next()
 		if err != nil {
@@ -35,7 +35,7 @@ func crontabParseFlags(e *CrontabEntry, lx *crontabLexer) error {
 			return fmt.Errorf("unknown flag %s in catchup line", a)
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
-		takesValue, known := crontabRunFlags[name]
+		takesValue, known := runFlags[name]
 		switch {
 		case !known:
 			return fmt.Errorf("unknown flag --%s in catchup line", name)
@@ -66,24 +66,24 @@ func crontabParseFlags(e *CrontabEntry, lx *crontabLexer) error {
 	}
 }
 
-// crontabLexer is a light POSIX shell word splitter: it handles blanks,
+// lexer is a light POSIX shell word splitter: it handles blanks,
 // backslash escapes, single quotes and double quotes (with their backslash
 // escapes), and ends at a comment or an unquoted control or redirection
 // operator character. It does not expand anything.
-type crontabLexer struct {
+type lexer struct {
 	s    string
 	i    int
 	done bool
 }
 
-const crontabOperators = ";&|<>()"
+const operators = ";&|<>()"
 
 // next returns the next word; ok is false at the end of the simple command.
-func (l *crontabLexer) next() (word string, ok bool, err error) {
+func (l *lexer) next() (word string, ok bool, err error) {
 	for l.i < len(l.s) && (l.s[l.i] == ' ' || l.s[l.i] == '\t' || l.s[l.i] == '\n') {
 		l.i++
 	}
-	if l.done || l.i >= len(l.s) || l.s[l.i] == '#' || strings.IndexByte(crontabOperators, l.s[l.i]) >= 0 {
+	if l.done || l.i >= len(l.s) || l.s[l.i] == '#' || strings.IndexByte(operators, l.s[l.i]) >= 0 {
 		l.done = true
 		return "", false, nil
 	}
@@ -91,7 +91,7 @@ func (l *crontabLexer) next() (word string, ok bool, err error) {
 	for l.i < len(l.s) {
 		c := l.s[l.i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || strings.IndexByte(crontabOperators, c) >= 0:
+		case c == ' ' || c == '\t' || c == '\n' || strings.IndexByte(operators, c) >= 0:
 			return string(w), true, nil
 		case c == '\\' && l.i+1 < len(l.s):
 			if l.s[l.i+1] != '\n' {
@@ -102,7 +102,7 @@ func (l *crontabLexer) next() (word string, ok bool, err error) {
 			end := strings.IndexByte(l.s[l.i+1:], '\'')
 			if end < 0 {
 				l.done = true
-				return "", false, fmt.Errorf("unterminated single quote: %w", errCrontabQuote)
+				return "", false, fmt.Errorf("unterminated single quote: %w", errQuote)
 			}
 			w = append(w, l.s[l.i+1:l.i+1+end]...)
 			l.i += end + 2
@@ -119,7 +119,7 @@ func (l *crontabLexer) next() (word string, ok bool, err error) {
 }
 
 // doubleQuoted appends the contents of the double-quoted string at l.i to w.
-func (l *crontabLexer) doubleQuoted(w []byte) ([]byte, error) {
+func (l *lexer) doubleQuoted(w []byte) ([]byte, error) {
 	for j := l.i + 1; j < len(l.s); j++ {
 		switch c := l.s[j]; {
 		case c == '"':
@@ -135,13 +135,13 @@ func (l *crontabLexer) doubleQuoted(w []byte) ([]byte, error) {
 		}
 	}
 	l.done = true
-	return nil, fmt.Errorf("unterminated double quote: %w", errCrontabQuote)
+	return nil, fmt.Errorf("unterminated double quote: %w", errQuote)
 }
 
-// crontabSplitPercent applies cron's % rule to the command part of a line:
+// splitPercent applies cron's % rule to the command part of a line:
 // the command ends at the first unescaped %, `\%` in it becomes %, and other
 // backslashes are kept. cut reports whether an unescaped % was found.
-func crontabSplitPercent(s string) (cmd, stdin string, cut bool) {
+func splitPercent(s string) (cmd, stdin string, cut bool) {
 	buf := make([]byte, 0, len(s))
 	escaped := false
 	for i := 0; i < len(s); i++ {
@@ -156,17 +156,17 @@ func crontabSplitPercent(s string) (cmd, stdin string, cut bool) {
 		case c == '\\':
 			escaped = true
 		case c == '%':
-			return string(buf), crontabStdin(s[i+1:]), true
+			return string(buf), stdinData(s[i+1:]), true
 		}
 		buf = append(buf, c)
 	}
 	return string(buf), "", false
 }
 
-// crontabStdin translates the input part as cron writes it to the pipe:
+// stdinData translates the input part as cron writes it to the pipe:
 // `\%` becomes %, an unescaped % a newline, `\x` stays `\x`, and a newline is
 // added when the data does not already end with one.
-func crontabStdin(s string) string {
+func stdinData(s string) string {
 	buf := make([]byte, 0, len(s)+1)
 	escaped, needNewline := false, false
 	for i := 0; i < len(s); i++ {
@@ -192,13 +192,13 @@ func crontabStdin(s string) string {
 	return string(buf)
 }
 
-// crontabMisplaced reports a line whose `catchup run` is not where the
+// misplaced reports a line whose `catchup run` is not where the
 // command starts but the preceding words look like a miscounted time spec.
-func crontabMisplaced(s string, nTime, nHead int, system bool) error {
-	toks, _ := crontabFields(s, nHead+3)
+func misplaced(s string, nTime, nHead int, system bool) error {
+	toks, _ := splitFields(s, nHead+3)
 	j := -1
 	for i := 0; i+1 < len(toks); i++ {
-		if crontabIsCatchupWord(toks[i]) && toks[i+1] == "run" {
+		if isCatchupWord(toks[i]) && toks[i+1] == "run" {
 			j = i
 			break
 		}
@@ -214,20 +214,20 @@ func crontabMisplaced(s string, nTime, nHead int, system bool) error {
 			return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
 		}
 		return nil
-	case crontabAllTimeLike(toks[:j]):
+	case allTimeLike(toks[:j]):
 		if system && j == 5 {
 			return errors.New("missing user field before the command (system crontab)")
 		}
 		return fmt.Errorf("expected 5 time fields before the command, found %d", j)
-	case system && crontabAllTimeLike(toks[:j-1]):
+	case system && allTimeLike(toks[:j-1]):
 		return fmt.Errorf("expected 5 time fields before the user field, found %d", j-1)
 	}
 	return nil
 }
 
-// crontabFields splits off up to n blank-separated fields; rest is the
+// splitFields splits off up to n blank-separated fields; rest is the
 // remainder with leading blanks removed.
-func crontabFields(s string, n int) (fields []string, rest string) {
+func splitFields(s string, n int) (fields []string, rest string) {
 	for len(fields) < n {
 		s = strings.TrimLeft(s, " \t")
 		if s == "" {
@@ -242,23 +242,23 @@ func crontabFields(s string, n int) (fields []string, rest string) {
 	return fields, strings.TrimLeft(s, " \t")
 }
 
-// crontabIsCatchupWord reports whether w names the catchup binary.
-func crontabIsCatchupWord(w string) bool {
+// isCatchupWord reports whether w names the catchup binary.
+func isCatchupWord(w string) bool {
 	return w[strings.LastIndexByte(w, '/')+1:] == "catchup"
 }
 
-// crontabAllTimeLike reports whether every token looks like a cron time field
+// allTimeLike reports whether every token looks like a cron time field
 // (numbers, *, ?, ranges, steps, lists, L/W/# and month or weekday names).
-func crontabAllTimeLike(toks []string) bool {
+func allTimeLike(toks []string) bool {
 	for _, t := range toks {
-		if !crontabTimeLike(t) {
+		if !timeLike(t) {
 			return false
 		}
 	}
 	return true
 }
 
-func crontabTimeLike(tok string) bool {
+func timeLike(tok string) bool {
 	for _, item := range strings.Split(tok, ",") {
 		if base, step, ok := strings.Cut(item, "/"); ok {
 			if _, err := strconv.Atoi(step); err != nil {
@@ -267,18 +267,18 @@ func crontabTimeLike(tok string) bool {
 			item = base
 		}
 		lo, hi, isRange := strings.Cut(item, "-")
-		if !crontabTimeAtom(lo) || isRange && !crontabTimeAtom(hi) {
+		if !timeAtom(lo) || isRange && !timeAtom(hi) {
 			return false
 		}
 	}
 	return true
 }
 
-func crontabTimeAtom(a string) bool {
-	if a == "*" || a == "?" || strings.Contains(crontabTimeNames, "|"+strings.ToLower(a)+"|") && len(a) == 3 {
+func timeAtom(a string) bool {
+	if a == "*" || a == "?" || strings.Contains(timeNames, "|"+strings.ToLower(a)+"|") && len(a) == 3 {
 		return true
 	}
 	return a != "" && strings.Trim(a, "0123456789LW#") == ""
 }
 
-const crontabTimeNames = "|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat|"
+const timeNames = "|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat|"

@@ -1,4 +1,4 @@
-package catchup
+package schedule
 
 // Slot enumeration: zone periods, wall-clock cursors and the calendar
 // arithmetic behind Schedule.Slots, Prev and Next (see schedule.go).
@@ -9,26 +9,26 @@ import (
 )
 
 const (
-	schedMinUnix = -62135596800 // 0001-01-01T00:00:00Z
-	schedMaxUnix = 253402300799 // 9999-12-31T23:59:59Z
-	schedAlpha   = -1 << 50     // period start "since forever"
-	schedOmega   = 1 << 50      // period end "forever"
-	// schedNear bounds how far (in real time) a zone transition can move a
+	minUnix = -62135596800 // 0001-01-01T00:00:00Z
+	maxUnix = 253402300799 // 9999-12-31T23:59:59Z
+	alpha   = -1 << 50     // period start "since forever"
+	omega   = 1 << 50      // period end "forever"
+	// near bounds how far (in real time) a zone transition can move a
 	// wall time: more than any UTC offset difference in tzdata.
-	schedNear = 48 * 3600
+	near = 48 * 3600
 )
 
-// schedPeriod is a stretch [start, end) of real time (unix seconds) with one
+// period is a stretch [start, end) of real time (unix seconds) with one
 // UTC offset (seconds).
-type schedPeriod struct {
+type period struct {
 	start, end, off int64
 }
 
-func (s *Schedule) period(u int64) schedPeriod {
+func (s *Schedule) periodAt(u int64) period {
 	t := time.Unix(u, 0).In(s.loc)
 	_, off := t.Zone()
 	st, en := t.ZoneBounds()
-	p := schedPeriod{start: schedAlpha, end: schedOmega, off: int64(off)}
+	p := period{start: alpha, end: omega, off: int64(off)}
 	if !st.IsZero() {
 		p.start = min(st.Unix(), u)
 	}
@@ -41,22 +41,22 @@ func (s *Schedule) period(u int64) schedPeriod {
 // each calls fn for every slot u (unix seconds) with after < u <= upTo, in
 // increasing order, until fn returns false.
 func (s *Schedule) each(after, upTo int64, fn func(int64) bool) {
-	after = max(after, schedMinUnix-1)
-	upTo = min(upTo, schedMaxUnix)
-	var c schedCursor
+	after = max(after, minUnix-1)
+	upTo = min(upTo, maxUnix)
+	var c cursor
 	for pos := after + 1; pos <= upTo; {
-		p := s.period(pos)
+		p := s.periodAt(pos)
 		atStart := p.start == pos // the transition into p is in range
 		gapSlot := false
 		if atStart && s.fixed {
-			if q := s.period(pos - 1); q.off < p.off && s.gapMatches(&c, pos+q.off, pos+p.off) {
+			if q := s.periodAt(pos - 1); q.off < p.off && s.gapMatches(&c, pos+q.off, pos+p.off) {
 				gapSlot = true
 				if !fn(pos) {
 					return
 				}
 			}
 		}
-		var repeats []schedPeriod // walls of p already shown earlier, as [start, end) wall ranges
+		var repeats []period // walls of p already shown earlier, as [start, end) wall ranges
 		if s.fixed {
 			repeats = s.repeatedWalls(p)
 		}
@@ -66,14 +66,14 @@ func (s *Schedule) each(after, upTo int64, fn func(int64) bool) {
 			if gapSlot && u == p.start {
 				continue // the gap's slot is this very instant
 			}
-			if schedInRanges(w, repeats) {
+			if inRanges(w, repeats) {
 				continue
 			}
 			if !fn(u) {
 				return
 			}
 		}
-		if p.end >= schedOmega {
+		if p.end >= omega {
 			return
 		}
 		pos = p.end
@@ -82,7 +82,7 @@ func (s *Schedule) each(after, upTo int64, fn func(int64) bool) {
 
 // gapMatches reports whether a matching wall time in [lo, hi) is shown by
 // no period at all.
-func (s *Schedule) gapMatches(c *schedCursor, lo, hi int64) bool {
+func (s *Schedule) gapMatches(c *cursor, lo, hi int64) bool {
 	for w, ok := s.nextWall(c, lo, hi-1); ok; w, ok = s.nextWall(c, w+60, hi-1) {
 		if !s.wallShown(w) {
 			return true
@@ -93,12 +93,12 @@ func (s *Schedule) gapMatches(c *schedCursor, lo, hi int64) bool {
 
 // wallShown reports whether some instant has wall time w.
 func (s *Schedule) wallShown(w int64) bool {
-	for x := w - schedNear; x <= w+schedNear; {
-		p := s.period(x)
+	for x := w - near; x <= w+near; {
+		p := s.periodAt(x)
 		if u := w - p.off; u >= p.start && u < p.end {
 			return true
 		}
-		if p.end >= schedOmega {
+		if p.end >= omega {
 			break
 		}
 		x = p.end
@@ -108,20 +108,20 @@ func (s *Schedule) wallShown(w int64) bool {
 
 // repeatedWalls returns the wall ranges of period p that earlier periods
 // already showed (the second half of a fall-back), as [start, end) pairs.
-func (s *Schedule) repeatedWalls(p schedPeriod) []schedPeriod {
-	var out []schedPeriod
+func (s *Schedule) repeatedWalls(p period) []period {
+	var out []period
 	pLo := p.start + p.off
-	for q, n := p, 0; q.start > schedAlpha && q.start > p.start-schedNear && n < 16; n++ {
-		q = s.period(q.start - 1)
+	for q, n := p, 0; q.start > alpha && q.start > p.start-near && n < 16; n++ {
+		q = s.periodAt(q.start - 1)
 		lo, hi := max(q.start+q.off, pLo), q.end+q.off
 		if lo < hi {
-			out = append(out, schedPeriod{start: lo, end: hi})
+			out = append(out, period{start: lo, end: hi})
 		}
 	}
 	return out
 }
 
-func schedInRanges(w int64, rs []schedPeriod) bool {
+func inRanges(w int64, rs []period) bool {
 	for _, r := range rs {
 		if w >= r.start && w < r.end {
 			return true
@@ -130,8 +130,8 @@ func schedInRanges(w int64, rs []schedPeriod) bool {
 	return false
 }
 
-// schedCursor caches the day mask of the last month looked at.
-type schedCursor struct {
+// cursor caches the day mask of the last month looked at.
+type cursor struct {
 	y, m  int64
 	mask  uint32
 	valid bool
@@ -139,14 +139,14 @@ type schedCursor struct {
 
 // nextWall returns the earliest matching wall time (wall seconds, minute
 // aligned) in [from, limit].
-func (s *Schedule) nextWall(c *schedCursor, from, limit int64) (int64, bool) {
-	w := schedFloorDiv(from+59, 60) * 60
+func (s *Schedule) nextWall(c *cursor, from, limit int64) (int64, bool) {
+	w := floorDiv(from+59, 60) * 60
 	for w <= limit {
-		days := schedFloorDiv(w, 86400)
+		days := floorDiv(w, 86400)
 		sod := w - days*86400
-		y, m, d := schedCivil(days)
+		y, m, d := civilFromDays(days)
 		if s.month&(1<<m) == 0 {
-			w = schedDays(y, m+1, 1) * 86400
+			w = daysFromCivil(y, m+1, 1) * 86400
 			continue
 		}
 		if !c.valid || c.y != y || c.m != m {
@@ -154,7 +154,7 @@ func (s *Schedule) nextWall(c *schedCursor, from, limit int64) (int64, bool) {
 		}
 		dm := c.mask &^ (1<<d - 1)
 		if dm == 0 {
-			w = schedDays(y, m+1, 1) * 86400
+			w = daysFromCivil(y, m+1, 1) * 86400
 			continue
 		}
 		if d2 := int64(bits.TrailingZeros32(dm)); d2 != d {
@@ -187,9 +187,9 @@ func (s *Schedule) nextWall(c *schedCursor, from, limit int64) (int64, bool) {
 // monthMask returns the matching days (bit d for day d) of month m of year
 // y, month field aside.
 func (s *Schedule) monthMask(y, m int64) uint32 {
-	first := schedDays(y, m, 1)
-	n := schedDays(y, m+1, 1) - first
-	wd := schedFloorMod(first+4, 7) // 1970-01-01 was a Thursday
+	first := daysFromCivil(y, m, 1)
+	n := daysFromCivil(y, m+1, 1) - first
+	wd := floorMod(first+4, 7) // 1970-01-01 was a Thursday
 	var mask uint32
 	for d := int64(1); d <= n; d++ {
 		if s.dayMatches(int(y), int(m), int(d), int(wd)) {
@@ -209,22 +209,22 @@ func (s *Schedule) dayMatches(y, m, d, wd int) bool {
 	}
 	domDue := s.dom&(1<<d) != 0
 	if s.domSpecial {
-		domDue = schedCheck(s.segs[3], 3, date)
+		domDue = fieldMatches(s.segs[3], 3, date)
 	}
-	if s.dayMode == schedDayDomOnly {
+	if s.dayMode == dayDomOnly {
 		return domDue
 	}
 	dowDue := s.dow&(1<<wd) != 0
 	if s.dowSpecial {
-		dowDue = schedCheck(s.segs[5], 5, date)
+		dowDue = fieldMatches(s.segs[5], 5, date)
 	}
-	if s.dayMode == schedDayAnd {
+	if s.dayMode == dayAnd {
 		return domDue && dowDue
 	}
 	return domDue || dowDue
 }
 
-func schedFloorDiv(a, b int64) int64 {
+func floorDiv(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {
 		q--
@@ -232,18 +232,18 @@ func schedFloorDiv(a, b int64) int64 {
 	return q
 }
 
-func schedFloorMod(a, b int64) int64 { return a - schedFloorDiv(a, b)*b }
+func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
-// schedDays returns the days since 1970-01-01 of the proleptic Gregorian
+// daysFromCivil returns the days since 1970-01-01 of the proleptic Gregorian
 // date y-m-d; m may be 13 (January of y+1).
-func schedDays(y, m, d int64) int64 {
+func daysFromCivil(y, m, d int64) int64 {
 	if m > 12 {
 		y, m = y+1, m-12
 	}
 	if m <= 2 {
 		y--
 	}
-	era := schedFloorDiv(y, 400)
+	era := floorDiv(y, 400)
 	yoe := y - era*400
 	mp := (m + 9) % 12
 	doy := (153*mp+2)/5 + d - 1
@@ -251,10 +251,10 @@ func schedDays(y, m, d int64) int64 {
 	return era*146097 + doe - 719468
 }
 
-// schedCivil is the inverse of schedDays.
-func schedCivil(days int64) (y, m, d int64) {
+// civilFromDays is the inverse of daysFromCivil.
+func civilFromDays(days int64) (y, m, d int64) {
 	z := days + 719468
-	era := schedFloorDiv(z, 146097)
+	era := floorDiv(z, 146097)
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	doy := doe - (365*yoe + yoe/4 - yoe/100)

@@ -1,4 +1,4 @@
-package catchup
+package notify
 
 import (
 	"bytes"
@@ -24,24 +24,28 @@ import (
 // sent in the background, and every ping gets a short timeout and a few
 // retries, bounded as a whole.
 type Pinger struct {
-	URL     string
-	Client  *http.Client  // nil: a client with Timeout per attempt
-	Timeout time.Duration // per attempt; default 3s
-	Retries int           // extra attempts after a failure; default 2
-	Notice  func(format string, args ...any)
-	rid     string
+	url    string
+	notice func(format string, args ...any) // says why a ping failed
+	rid    string
 }
 
-// pingBodyMax is how much of the output tail goes in the end ping's body.
-const pingBodyMax = 10 << 10
+const (
+	pingBodyMax = 10 << 10        // how much of the output tail goes in the end ping's body
+	pingTimeout = 3 * time.Second // per attempt
+	pingRetries = 2               // extra attempts after a failure
+)
 
-// NewPinger returns a pinger for one run, with a fresh rid.
-func NewPinger(u string, notice func(string, ...any)) *Pinger {
+// NewPinger returns a pinger for one run, with a fresh rid; notice says
+// why a ping failed (never the URL's secret parts).
+func NewPinger(u string, notice func(format string, args ...any)) *Pinger {
 	var b [16]byte
 	rand.Read(b[:])
 	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80 // a version 4 UUID
 	rid := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-	return &Pinger{URL: strings.TrimRight(u, "/"), Notice: notice, rid: rid}
+	if notice == nil {
+		notice = func(string, ...any) {}
+	}
+	return &Pinger{url: strings.TrimRight(u, "/"), notice: notice, rid: rid}
 }
 
 // Start signals the job's start in the background; wait on the returned
@@ -69,18 +73,8 @@ func (p *Pinger) End(ctx context.Context, exitCode int, body []byte) {
 }
 
 func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
-	timeout, retries := p.Timeout, p.Retries
-	if timeout <= 0 {
-		timeout = 3 * time.Second
-	}
-	if retries <= 0 {
-		retries = 2
-	}
-	client := p.Client
-	if client == nil {
-		client = &http.Client{Timeout: timeout}
-	}
-	u, err := url.Parse(p.URL)
+	client := &http.Client{Timeout: pingTimeout}
+	u, err := url.Parse(p.url)
 	if err != nil {
 		p.notice("ping: the URL does not parse")
 		return
@@ -92,7 +86,7 @@ func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
 	q.Set("rid", p.rid)
 	u.RawQuery = q.Encode()
 	var last error
-	for attempt := 0; attempt <= retries; attempt++ {
+	for attempt := 0; attempt <= pingRetries; attempt++ {
 		if attempt > 0 {
 			select {
 			case <-ctx.Done():
@@ -125,12 +119,6 @@ func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
 		last = err
 	}
 	p.notice("ping %s failed: %v (the job is not affected)", redactURL(u), last)
-}
-
-func (p *Pinger) notice(format string, args ...any) {
-	if p.Notice != nil {
-		p.Notice(format, args...)
-	}
 }
 
 // redactURL drops the query and credentials: ping URLs embed secrets (the
