@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -23,18 +23,59 @@ func healthyLedger(t *testing.T, db string) {
 }
 
 // asNobody returns the credential of uid/gid 65534 when running as root
-// (root ignores permission bits), after opening dir's parents to it.
+// (root ignores permission bits), or nil. dir, where that user's catchup
+// and job work, must be reachable by others (see reachableTempDir).
 func asNobody(t *testing.T, dir string) *syscall.Credential {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return nil
 	}
-	for p := dir; p != "/" && p != "."; p = filepath.Dir(p) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o005 == 0 {
-			os.Chmod(p, fi.Mode().Perm()|0o005)
-		}
+	if !reachable(dir) {
+		t.Skipf("user nobody cannot reach %s (no world-traversable temporary directory)", dir)
 	}
 	return &syscall.Credential{Uid: 65534, Gid: 65534}
+}
+
+// reachableTempDir is a temporary directory, open to everyone, whose
+// parents others may traverse: a child switched to another user works
+// there. $TMPDIR may lie under a private directory; /tmp is tried next,
+// and a directory others cannot reach is the last resort.
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	dir := ""
+	for _, base := range []string{os.TempDir(), "/tmp"} {
+		if d, err := os.MkdirTemp(base, "catchup-e2e-"); err == nil && reachable(d) {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			dir = d
+			break
+		} else if err == nil {
+			os.Remove(d)
+		}
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // the job, maybe as nobody, writes here
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// reachable reports whether others may traverse dir and all its parents.
+func reachable(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for p := filepath.Dir(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if p == "/" {
+			return true
+		}
+	}
 }
 
 var ledgerFaults = map[string]ledgerFault{
@@ -114,7 +155,8 @@ var ledgerFaults = map[string]ledgerFault{
 func TestLedgerFaults(t *testing.T) {
 	for name, fault := range ledgerFaults {
 		t.Run(name, func(t *testing.T) {
-			dir, db := tempLedger(t)
+			dir := reachableTempDir(t)
+			db := filepath.Join(dir, "state", "catchup.db")
 			cred := fault(t, dir, db)
 			marker := filepath.Join(dir, "ran")
 			bin := os.Args[0]
@@ -125,12 +167,15 @@ func TestLedgerFaults(t *testing.T) {
 					t.Fatalf("copy the test binary: %v", err)
 				}
 			}
+			// catchup and its job work in dir, which the user they run as
+			// can reach (the host directory of newCatchup may not be).
 			as := func(p *catchupProc) *catchupProc {
 				p.cmd.Path, p.cmd.Args[0] = bin, bin
 				p.cmd.SysProcAttr.Credential = cred
+				p.cmd.Dir = dir
+				p.cmd.Env = append(p.cmd.Env, "HOME="+dir)
 				return p
 			}
-			os.Chmod(dir, 0o777) // the job (maybe as nobody) writes its marker here
 
 			run := as(newCatchup(t, db, "", "run", "--task", "t", "--", "sh", "-c", "touch "+marker+"; exit 3"))
 			if code := run.run(t); code != 3 {
