@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"strings"
@@ -9,10 +9,7 @@ import (
 // are there with their host, a second migrate copies nothing, and the slots
 // that succeeded on the host are not replayed by the fleet.
 func TestMigrate(t *testing.T) {
-	pg, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := pgLedger(t)
 	lite := threeNights(t)
 	for i, want := range []string{"migrated 1 tasks and 3 runs", "migrated 1 tasks and 0 runs"} {
 		m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg)
@@ -40,10 +37,7 @@ func TestMigrate(t *testing.T) {
 // TestMigratePrunedSlots: a slot whose successful run was pruned on the
 // host stays done on the shared ledger after migrate.
 func TestMigratePrunedSlots(t *testing.T) {
-	pg, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := pgLedger(t)
 	lite := threeNights(t)
 	if p := newCatchup(t, lite, "2026-12-30T00:00:00Z", "prune", "--older-than", "7d"); p.run(t) != 0 || !strings.Contains(p.stdout.String(), "deleted 2 runs") {
 		t.Fatalf("prune: %s %s", p.stdout.String(), p.stderr.String())

@@ -1,7 +1,8 @@
-package main
+package e2e
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,8 @@ import (
 // run catchup with (nil: the current user), or skips the test.
 type ledgerFault func(t *testing.T, dir, db string) *syscall.Credential
 
-// healthyLedger makes a valid ledger with one run in it.
+// healthyLedger makes a valid ledger with one run in it (of a task without
+// a schedule: scan finds nothing missed).
 func healthyLedger(t *testing.T, db string) {
 	t.Helper()
 	if code := newCatchup(t, db, "", "run", "--task", "seed", "--", "true").run(t); code != 0 {
@@ -23,18 +25,78 @@ func healthyLedger(t *testing.T, db string) {
 }
 
 // asNobody returns the credential of uid/gid 65534 when running as root
-// (root ignores permission bits), after opening dir's parents to it.
+// (root ignores permission bits), or nil. dir, where that user's catchup
+// and job work, must be reachable by others (see reachableTempDir).
 func asNobody(t *testing.T, dir string) *syscall.Credential {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return nil
 	}
-	for p := dir; p != "/" && p != "."; p = filepath.Dir(p) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o005 == 0 {
-			os.Chmod(p, fi.Mode().Perm()|0o005)
-		}
+	if !reachable(dir) {
+		t.Skipf("user nobody cannot reach %s (no world-traversable temporary directory)", dir)
 	}
 	return &syscall.Credential{Uid: 65534, Gid: 65534}
+}
+
+// giveTo makes the user of cred (if any) the owner of the tree at dir: run
+// as root or not, the ledger then belongs to whoever runs catchup, and only
+// its mode bits stand in the way.
+func giveTo(t *testing.T, dir string, cred *syscall.Credential) {
+	t.Helper()
+	if cred == nil {
+		return
+	}
+	err := filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(path, int(cred.Uid), int(cred.Gid))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reachableTempDir is a temporary directory, open to everyone, whose
+// parents others may traverse: a child switched to another user works
+// there. $TMPDIR may lie under a private directory; /tmp is tried next,
+// and a directory others cannot reach is the last resort.
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	dir := ""
+	for _, base := range []string{os.TempDir(), "/tmp"} {
+		if d, err := os.MkdirTemp(base, "catchup-e2e-"); err == nil && reachable(d) {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			dir = d
+			break
+		} else if err == nil {
+			os.Remove(d)
+		}
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // the job, maybe as nobody, writes here
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// reachable reports whether others may traverse dir and all its parents.
+func reachable(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for p := filepath.Dir(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if p == "/" {
+			return true
+		}
+	}
 }
 
 var ledgerFaults = map[string]ledgerFault{
@@ -66,20 +128,14 @@ var ledgerFaults = map[string]ledgerFault{
 	"read-only ledger file": func(t *testing.T, dir, db string) *syscall.Credential {
 		healthyLedger(t, db)
 		cred := asNobody(t, dir)
-		if cred != nil {
-			os.Chown(filepath.Dir(db), 65534, 65534)
-			os.Chown(db+".locks", 65534, 65534)
-			os.Chown(filepath.Join(db+".locks", "t.lock"), 65534, 65534)
-		}
+		giveTo(t, filepath.Dir(db), cred)
 		os.Chmod(db, 0o444)
 		return cred
 	},
 	"read-only directory": func(t *testing.T, dir, db string) *syscall.Credential {
 		healthyLedger(t, db)
 		cred := asNobody(t, dir)
-		if cred != nil {
-			os.Chown(db, 65534, 65534)
-		}
+		giveTo(t, filepath.Dir(db), cred)
 		os.Chmod(filepath.Dir(db), 0o555)
 		return cred
 	},
@@ -114,7 +170,8 @@ var ledgerFaults = map[string]ledgerFault{
 func TestLedgerFaults(t *testing.T) {
 	for name, fault := range ledgerFaults {
 		t.Run(name, func(t *testing.T) {
-			dir, db := tempLedger(t)
+			dir := reachableTempDir(t)
+			db := filepath.Join(dir, "state", "catchup.db")
 			cred := fault(t, dir, db)
 			marker := filepath.Join(dir, "ran")
 			bin := os.Args[0]
@@ -125,12 +182,15 @@ func TestLedgerFaults(t *testing.T) {
 					t.Fatalf("copy the test binary: %v", err)
 				}
 			}
+			// catchup and its job work in dir, which the user they run as
+			// can reach (the host directory of newCatchup may not be).
 			as := func(p *catchupProc) *catchupProc {
 				p.cmd.Path, p.cmd.Args[0] = bin, bin
 				p.cmd.SysProcAttr.Credential = cred
+				p.cmd.Dir = dir
+				p.cmd.Env = append(p.cmd.Env, "HOME="+dir)
 				return p
 			}
-			os.Chmod(dir, 0o777) // the job (maybe as nobody) writes its marker here
 
 			run := as(newCatchup(t, db, "", "run", "--task", "t", "--", "sh", "-c", "touch "+marker+"; exit 3"))
 			if code := run.run(t); code != 3 {
@@ -153,9 +213,9 @@ func TestLedgerFaults(t *testing.T) {
 
 			for _, args := range [][]string{{"ls"}, {"history"}, {"show", "1"}, {"scan"}} {
 				p := as(newCatchup(t, db, "", args...))
-				if name == "read-only ledger file" && args[0] != "scan" {
+				if name == "read-only ledger file" {
 					// A ledger one may read but not write still answers
-					// questions: only writers fail.
+					// questions; so does a scan with nothing to replay.
 					if code := p.run(t); code != 0 {
 						t.Errorf("%s on a read-only ledger exited %d: %s", args[0], code, p.stderr.String())
 					}

@@ -1,12 +1,12 @@
-package main
+package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // pgCluster stops and starts the machine's real PostgreSQL cluster. Only
@@ -23,13 +23,9 @@ func pgCluster(t *testing.T, action string) {
 		t.Fatalf("pg_ctlcluster %s: %v %s", action, err, out)
 	}
 	if action == "start" {
-		for i := 0; i < 100; i++ {
-			if exec.Command("pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432").Run() == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("PostgreSQL did not come back: %s", out)
+		waitFor(t, fmt.Sprintf("PostgreSQL to accept connections again (pg_ctlcluster said %q)", out), func() bool {
+			return exec.Command("pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432").Run() == nil
+		})
 	}
 }
 
@@ -40,10 +36,7 @@ func TestPostgresRestart(t *testing.T) {
 	if os.Getenv("CATCHUP_TEST_PG_RESTART") != "1" {
 		t.Skip("CATCHUP_TEST_PG_RESTART=1 not set: this test stops and starts the PostgreSQL server")
 	}
-	db, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	t.Cleanup(func() { pgCluster(t, "start") })
 	h := fleetHost(t, db, "host-a")
 	log := filepath.Join(h.dir, "ran.log")
@@ -57,13 +50,12 @@ func TestPostgresRestart(t *testing.T) {
 	waitFile(t, filepath.Join(h.dir, "started"))
 	pgCluster(t, "stop")
 	touch(t, filepath.Join(h.dir, "release"))
-	time.Sleep(1500 * time.Millisecond) // catchup fails to record, and retries
+	waitFor(t, "catchup to report that it retries recording the outcome", func() bool {
+		return strings.Contains(p.stderr.String(), "recording the outcome of run")
+	})
 	pgCluster(t, "start")
 	if err := p.cmd.Wait(); err != nil {
 		t.Fatalf("run across the restart: %v: %s", err, p.stderr.String())
-	}
-	if !strings.Contains(p.stderr.String(), "recording the outcome of run") {
-		t.Errorf("stderr %q: want the retry reported", p.stderr.String())
 	}
 	hist := newCatchup(t, db, "2026-11-19T03:00:00Z", "history", "-o", "json")
 	hist.run(t)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"io"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // pgProxy stands between catchup and the real PostgreSQL server, so that a
@@ -47,15 +46,10 @@ func (p *pgProxy) Up() {
 	}
 	var ln net.Listener
 	var err error
-	for i := 0; i < 50; i++ { // the port may take a moment to be free again
-		if ln, err = net.Listen("tcp", addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		p.t.Fatalf("proxy listen: %v", err)
-	}
+	waitFor(p.t, "the proxy's port "+addr+" to be free again", func() bool {
+		ln, err = net.Listen("tcp", addr)
+		return err == nil
+	})
 	p.mu.Lock()
 	p.ln = ln
 	p.mu.Unlock()
@@ -98,10 +92,7 @@ func (p *pgProxy) Down() {
 // and says so; --fail-open runs it; once the ledger is back, scan replays
 // the slot.
 func TestLedgerDownAtFireTime(t *testing.T) {
-	db, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	proxy, viaProxy := newPGProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")
 	log := filepath.Join(h.dir, "ran.log")
@@ -137,10 +128,7 @@ func TestLedgerDownAtFireTime(t *testing.T) {
 // command is not killed; catchup retries and records the outcome once the
 // ledger is back, and exits with the command's status.
 func TestLedgerLostMidRun(t *testing.T) {
-	db, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	proxy, viaProxy := newPGProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")
 	p := h.catchup("2026-11-20T02:00:05Z", "--lease", "1s", "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC",
@@ -151,18 +139,14 @@ func TestLedgerLostMidRun(t *testing.T) {
 	waitFile(t, filepath.Join(h.dir, "started"))
 	proxy.Down()
 	touch(t, filepath.Join(h.dir, "release"))
-	time.Sleep(1500 * time.Millisecond) // catchup fails to record and starts retrying
+	waitFor(t, "catchup to report that it retries recording the outcome", func() bool {
+		return strings.Contains(p.stderr.String(), "recording the outcome of run")
+	})
 	proxy.Up()
-	err = p.cmd.Wait()
-	code := 0
-	if err != nil {
-		code = p.cmd.ProcessState.ExitCode()
-	}
+	p.cmd.Wait()
+	code := p.cmd.ProcessState.ExitCode()
 	if code != 3 || !strings.Contains(p.stdout.String(), "finished") {
 		t.Fatalf("exit %d, stdout %q: want the command's own 3", code, p.stdout.String())
-	}
-	if !strings.Contains(p.stderr.String(), "recording the outcome of run") {
-		t.Errorf("stderr %q: want the retry to be reported", p.stderr.String())
 	}
 	rows := newCatchup(t, db, "2026-11-20T02:10:00Z", "history", "-o", "json")
 	rows.run(t)

@@ -1,13 +1,11 @@
-package main
+package e2e
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // host is one simulated host of a fleet sharing a PostgreSQL ledger: its
@@ -25,7 +23,8 @@ func fleetHost(t *testing.T, db, name string) *host {
 
 func (h *host) catchup(now string, args ...string) *catchupProc {
 	p := newCatchup(h.t, h.db, now, args...)
-	p.cmd.Env = append(p.cmd.Env, "CATCHUP_HOST="+h.name, "CATCHUP_STATE_DIR="+filepath.Join(h.dir, "state"), "W="+h.dir)
+	p.cmd.Dir = h.dir
+	p.cmd.Env = append(p.cmd.Env, "CATCHUP_HOST="+h.name, "HOME="+h.dir, "CATCHUP_STATE_DIR="+filepath.Join(h.dir, "state"), "W="+h.dir)
 	return p
 }
 
@@ -33,11 +32,7 @@ func (h *host) catchup(now string, args ...string) *catchupProc {
 // slot runs exactly once; the losers print "claimed by HOST" (or find the
 // slot done) and exit 0; the ledger shows which host ran each slot.
 func TestFleetRace(t *testing.T) {
-	dsn := pgDSN(t)
-	db, err := postgresSchema(t, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	ran := filepath.Join(t.TempDir(), "ran.log")
 	const hosts, slots = 5, 20
 	var procs []*catchupProc
@@ -87,16 +82,14 @@ func TestFleetRace(t *testing.T) {
 	t.Logf("%d fires from %d hosts: %d slots ran once each, %d fires lost the claim", len(procs), hosts, slots, lost)
 }
 
-// TestFleetHostKilled: a host dies mid-run (its catchup and its job
-// SIGKILLed, no heartbeat any more). Before the lease runs out, other hosts
-// leave the run alone; after it, any host's scan interrupts it and replays
-// the slot, and exactly one outcome counts.
+// TestFleetHostKilled: a host loses power mid-run (its catchup and its job
+// frozen, then killed: no heartbeat any more). Within the lease, other
+// hosts leave the run alone; past it, any host's scan interrupts it and
+// replays the slot, and exactly one outcome counts. The dead run's last
+// heartbeat is about an hour before the scans' clock: a 1h lease has not
+// run out yet, a 2s lease has.
 func TestFleetHostKilled(t *testing.T) {
-	dsn := pgDSN(t)
-	db, err := postgresSchema(t, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	done := filepath.Join(t.TempDir(), "done.log")
 	// The scheduled fire hangs (and dies with its host); a replay finishes.
@@ -110,15 +103,13 @@ func TestFleetHostKilled(t *testing.T) {
 	waitFile(t, filepath.Join(a.dir, "started"))
 	// host-a loses power: catchup and its job at once.
 	jobPID := readPID(t, filepath.Join(a.dir, "job.pid"))
-	syscall.Kill(-jobPID, syscall.SIGKILL)
-	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	powerCut(t, p.cmd.Process.Pid, jobPID)
 	p.cmd.Wait()
 
 	early := b.catchup("2026-11-20T03:00:00Z", "--lease", "1h", "scan")
 	if code := early.run(t); code != 0 || !strings.Contains(early.stdout.String(), "replayed 0") {
 		t.Fatalf("within the lease another host replayed the live-looking run: exit %d %s", code, early.stdout.String())
 	}
-	time.Sleep(2500 * time.Millisecond) // let the 2s lease of the dead host's last heartbeat run out
 	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan")
 	if code := late.run(t); code != 0 {
 		t.Fatalf("scan after the lease: exit %d: %s", code, late.stderr.String())
@@ -142,10 +133,7 @@ func TestFleetHostKilled(t *testing.T) {
 // host runs the task gives the slot back (exit 75); the slot stays missed,
 // and a scan replays it once the task is free.
 func TestFleetLockSkipStaysMissed(t *testing.T) {
-	db, err := postgresSchema(t, pgDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	done := filepath.Join(t.TempDir(), "done.log")
 	job := `echo "$CATCHUP_SLOT" >> ` + done + `; [ "$CATCHUP_SLOT" = 2026-11-20T01:00:00Z ] || exit 0; touch "$W/started"; while [ ! -e "$W/release" ]; do sleep 0.05; done`
