@@ -11,15 +11,16 @@ package docstest
 //   - "#" lines right before a command (or before another such line) are
 //     comments. Output whose last line starts with "#" therefore cannot be
 //     directly followed by a command.
-//   - "..." in an output line stands for any text (run ids, pids, boot ids,
-//     durations, random names). Trailing blanks are ignored.
+//   - "..." in an output line stands for any text, also none (pids, boot
+//     ids, durations, random names). Trailing blanks are ignored.
 //
 // How a block runs:
 //
 //   - Each block is one bash session (an `export` carries to its later
-//     commands), started in the file's scratch directory. The blocks of a
-//     file run in order and share that directory: "/tmp/docs2" in a command
-//     stands for it, and the directory's path is printed back as "/tmp/docs2".
+//     commands), started in the file's scratch directory, and it ends by
+//     waiting for its background jobs. The blocks of a file run in order and
+//     share that directory: "/tmp/docs2" in a command stands for it, and its
+//     path is printed back as "/tmp/docs2". The files run in parallel.
 //   - The environment is fixed: TZ=UTC, CATCHUP_HOST=vm, HOME=/tmp/docs2,
 //     CATCHUP_STATE_DIR=/tmp/docs2/state, and on PATH the catchup binary and
 //     the helper scripts of testdata/bin (slot, settle.sh, await, running...).
@@ -32,6 +33,10 @@ package docstest
 //     previous block of the file ended; `needs TOOL...` skips the block when
 //     a tool (sqlite3) is not installed; $DOCSTEST_FILES holds the files of
 //     testdata/files to copy in place.
+//
+// A failure names the file and line of the command, its exit status, and the
+// block's lines (-) against the output (+). One file:
+// go test ./docstest -run 'TestDocs/docs/slots.md'.
 
 import (
 	"context"
@@ -79,6 +84,9 @@ func buildAndRun(m *testing.M) int {
 func TestDocs(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the examples use Linux tools and /proc")
+	}
+	if testing.Short() {
+		t.Skip("-short: the docs' examples take half a minute; the full run checks them")
 	}
 	files, err := filepath.Glob("../docs/*.md")
 	if err != nil {
