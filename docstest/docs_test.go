@@ -159,9 +159,11 @@ func runFile(t *testing.T, file string, blocks []block) {
 	}
 }
 
-// prelude defines the commands of the hidden setup.
+// prelude defines the commands of the hidden setup. A skipped block leaves
+// nothing to resume, so that a block resuming it fails instead of running in
+// the wrong place.
 const prelude = `resume() { . "$DOCSTEST_ENV"; }
-needs() { for t; do command -v "$t" >/dev/null || { echo "DOCSTEST-SKIP: needs $t"; exit 0; }; done; }
+needs() { for t; do command -v "$t" >/dev/null || { rm -f "$DOCSTEST_ENV"; echo "DOCSTEST-SKIP: needs $t"; exit 0; }; done; }
 `
 
 // epilogue keeps where the block ended for `resume`, and waits for its
