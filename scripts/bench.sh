@@ -156,4 +156,8 @@ for r in "${rows[@]}"; do
 done
 printf '\n(release build; pairs A B A B: %s fast, %s ledger, %s replay; %s cores; load %s; %s)\n' \
   "$n_fast" "$n_ledger" "$n_replay" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(date -u +%Y-%m-%dT%H:%MZ)"
+if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN {exit !(l > n)}'; then
+  echo "warning: the load was above the number of cores: pairs see the same load, but a busy machine"
+  echo "inflates catchup's ratios (it has more to schedule than flock); rerun when the machine is quiet"
+fi
 exit "$fail"

@@ -151,9 +151,9 @@ func once(c *command) (sample, error) {
 func report(as, bs []sample) {
 	wall := func(s sample) float64 { return ms(s.wall) }
 	cpu := func(s sample) float64 { return ms(s.cpu) }
-	fmt.Printf("n=%d a_ms=%.3f a_p25=%.3f a_p75=%.3f a_cpu_ms=%.3f a_rss_kib=%d",
+	fmt.Printf("n=%d a_ms=%.3f a_p25=%.3f a_p75=%.3f a_min=%.3f a_cpu_ms=%.3f a_rss_kib=%d",
 		len(as), median(each(as, wall)), quantile(each(as, wall), .25), quantile(each(as, wall), .75),
-		median(each(as, cpu)), maxRSS(as))
+		slices.Min(each(as, wall)), median(each(as, cpu)), maxRSS(as))
 	if bs != nil {
 		r := make([]float64, len(as))
 		rc := make([]float64, len(as))
@@ -161,8 +161,8 @@ func report(as, bs []sample) {
 			r[i] = wall(as[i]) / wall(bs[i])
 			rc[i] = cpu(as[i]) / max(cpu(bs[i]), 0.001)
 		}
-		fmt.Printf(" b_ms=%.3f b_cpu_ms=%.3f ratio=%.2f ratio_p25=%.2f ratio_p75=%.2f ratio_min=%.2f ratio_max=%.2f cpu_ratio=%.2f",
-			median(each(bs, wall)), median(each(bs, cpu)),
+		fmt.Printf(" b_ms=%.3f b_min=%.3f b_cpu_ms=%.3f ratio=%.2f ratio_p25=%.2f ratio_p75=%.2f ratio_min=%.2f ratio_max=%.2f cpu_ratio=%.2f",
+			median(each(bs, wall)), slices.Min(each(bs, wall)), median(each(bs, cpu)),
 			median(r), quantile(r, .25), quantile(r, .75), slices.Min(r), slices.Max(r), median(rc))
 	}
 	fmt.Println()
