@@ -67,6 +67,22 @@ func (l *taskLock) wait(ctx context.Context) error {
 	}
 }
 
+// waitFor is wait with a limit (0: none); got is false, with no error,
+// when the limit passed first.
+func (l *taskLock) waitFor(ctx context.Context, limit time.Duration) (got bool, err error) {
+	wctx := ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	err = l.wait(wctx)
+	if err != nil && ctx.Err() == nil && wctx.Err() != nil {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // close releases the lock (if this process's descriptor was the last one).
 func (l *taskLock) close() {
 	if l != nil && l.f != nil {

@@ -28,6 +28,7 @@ type Machine struct {
 	DB       string           // the ledger location, passed to jobs as CATCHUP_DB
 	Where    string           // the ledger location without credentials, for messages
 	Lease    time.Duration    // shared ledger: a running run without a heartbeat for this long is dead
+	Zone     string           // the host's zone name (TZ, else what /etc/localtime links to): never "" nor "Local"
 	Environ  []string         // the environment jobs inherit
 	Stdin    *os.File
 	Stdout   io.Writer

@@ -116,9 +116,12 @@ func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	case store.StatusRunning:
 		return !stale[r.ID]
 	case store.StatusSkipped:
-		// A skip because the task was running (here or on another host)
-		// exits 75 and leaves its slot missed; a skip by policy settles it.
-		return r.ExitCode == nil || *r.ExitCode != exitLocked
+		// A skip by a policy (scan's replay policy or --max-replays, or a
+		// fire's --on-busy skip) has no exit code and settles its slot. A
+		// skip because the task was running (exit 75, here or on another
+		// host) leaves it missed, and a duplicate fire (exit 0) says
+		// nothing about it: another run holds it.
+		return r.ExitCode == nil
 	default: // interrupted
 		return false
 	}

@@ -2,7 +2,6 @@ package catchup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -29,6 +28,7 @@ const (
 	reasonLocked     = "another run of the task held the lock"
 	reasonPolicy     = "skipped by replay policy %q"
 	reasonMaxReplays = "beyond --max-replays %d"
+	reasonCoalesced  = "coalesced into the replay of slot %s"
 )
 
 // RunRequest is one checked `catchup run`: cmd builds it from the flags and
@@ -37,24 +37,33 @@ type RunRequest struct {
 	Task       string             // a valid task name
 	Schedule   *schedule.Schedule // --cron in its zone, registered with the fire; nil without --cron
 	TZ         string             // the zone's name as given ("" = local), registered with Schedule
-	Replay     string             // all | latest | none, registered with Schedule
+	Replay     string             // all | latest | coalesce | none, registered with Schedule
 	Tolerance  time.Duration
 	Timeout    time.Duration
 	KillAfter  time.Duration
 	Slot       time.Time // --slot: an explicit slot, trigger manual
 	ReplaySlot time.Time // CATCHUP_REPLAY_SLOT: set by scan, trigger replay
 	Force      bool
-	Wait       bool
-	Strict     bool
-	NoCapture  bool
-	Retries    int
-	RetryDelay time.Duration
-	Argv       []string // the command; never empty
-	Dir        string   // working directory recorded for replays
-	Shared     bool     // the ledger is shared by several hosts (PostgreSQL)
-	FailOpen   bool     // shared ledger unreachable: run anyway
-	Ping       string   // healthchecks-style ping URL
-	NotifyCmd  string   // sh -c command run when a run fails, times out or is interrupted
+	Wait       bool          // --wait: wait for the lock (this fire's on-busy is wait)
+	Manual     bool          // --manual: a run by hand, no slot
+	WaitLimit  time.Duration // --wait DUR: give up after DUR (0: no limit)
+	OnBusy     string        // replay | skip | wait; "" = as registered, else replay
+	PrevSlot   time.Time     // scan's coalesced replay: the last settled slot before the gap
+	Coalesced  int           // scan's coalesced replay: how many slots it stands for
+	// ZoneFromHost: TZ is the host's zone, not --tz or CRON_TZ. A crontab
+	// line's fire then reads its schedule in the zone scan registered for
+	// the line: cron's zone, which a crontab TZ= line does not set.
+	ZoneFromHost bool
+	Strict       bool
+	NoCapture    bool
+	Retries      int
+	RetryDelay   time.Duration
+	Argv         []string // the command; never empty
+	Dir          string   // working directory recorded for replays
+	Shared       bool     // the ledger is shared by several hosts (PostgreSQL)
+	FailOpen     bool     // shared ledger unreachable: run anyway
+	Ping         string   // healthchecks-style ping URL
+	NotifyCmd    string   // sh -c command run when a run fails, times out or is interrupted
 }
 
 // RunResult is what happened, for the exit status and for scan.
@@ -78,7 +87,7 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	}
 	l := &lifecycle{st: st, m: m, req: req, sched: req.Schedule}
 	ledgerErr := openErr
-	if st != nil && l.sched == nil {
+	if st != nil {
 		ledgerErr = l.loadRegistered(ctx)
 	}
 	if err := l.checkSlot(); err != nil {
@@ -88,22 +97,6 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		return l.unrecorded(ctx, ledgerErr)
 	}
 	return l.run(ctx)
-}
-
-// loadRegistered takes the schedule the task was registered with, if any.
-// A schedule that no longer parses (a zone gone from tzdata) is ignored.
-func (l *lifecycle) loadRegistered(ctx context.Context) error {
-	task, err := l.st.Task(ctx, l.req.Task)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil
-	case err != nil:
-		return err
-	}
-	if l.sched, err = parseSchedule(task.Schedule, task.TZ); err != nil {
-		l.m.notice("task %s: registered schedule ignored: %v", l.req.Task, err)
-	}
-	return nil
 }
 
 // checkSlot refuses an explicit --slot that the task never stands for.
@@ -145,25 +138,10 @@ type lifecycle struct {
 	m           Machine
 	req         RunRequest
 	sched       *schedule.Schedule // the request's, else the registered one
+	registered  *store.Task
 	pinger      *notify.Pinger
 	pingStarted <-chan struct{}
 	checkpoint  string // the note of an interrupted run of the slot, for a replay
-}
-
-// slot resolves which slot this fire stands for, and its trigger.
-func (l *lifecycle) slot() (time.Time, string) {
-	switch {
-	case !l.req.ReplaySlot.IsZero():
-		return l.req.ReplaySlot.UTC(), store.TriggerReplay
-	case !l.req.Slot.IsZero():
-		return l.req.Slot.UTC(), store.TriggerManual
-	case l.sched != nil:
-		now := l.m.Now()
-		if tick, ok := l.sched.Prev(now); ok && now.Sub(tick) <= l.req.Tolerance {
-			return tick, store.TriggerSchedule
-		}
-	}
-	return time.Time{}, store.TriggerManual
 }
 
 // registration is the task row a --cron fire upserts with its claim. A
@@ -173,15 +151,19 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	if l.req.Schedule == nil {
 		return nil
 	}
-	replay := l.req.Replay
+	replay, onBusy := l.req.Replay, l.req.OnBusy
 	if replay == "" {
 		replay = "all"
+	}
+	if onBusy == "" {
+		onBusy = "replay"
 	}
 	return &store.Task{
 		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: l.req.TZ, Replay: replay,
 		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
+		OnBusy: onBusy,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.
 		SettledThrough: earliest(now, slot).Add(-time.Second),

@@ -58,7 +58,10 @@ func (l *lifecycle) childEnv(r store.Run) []string {
 	var slot, slotUnix, prev string
 	if !r.Slot.IsZero() {
 		slot, slotUnix = formatSlot(r.Slot, l.sched), strconv.FormatInt(r.Slot.Unix(), 10)
-		if l.sched != nil {
+		switch {
+		case !l.req.PrevSlot.IsZero():
+			prev = formatSlot(l.req.PrevSlot, l.sched) // a coalesced replay: the whole gap
+		case l.sched != nil:
 			if p, ok := l.sched.Prev(r.Slot.Add(-time.Second)); ok {
 				prev = formatSlot(p, l.sched)
 			}
@@ -72,13 +75,17 @@ func (l *lifecycle) childEnv(r store.Run) []string {
 	env := make([]string, 0, len(l.m.Environ)+len(set)+2)
 	for _, kv := range l.m.Environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ours := set[k]; ours || k == "CATCHUP_REPLAY_SLOT" || k == "CATCHUP_CHECKPOINT" || k == "CATCHUP_RESUMED" {
+		if _, ours := set[k]; ours || strings.HasPrefix(k, "CATCHUP_REPLAY_") || k == "CATCHUP_CHECKPOINT" ||
+			k == "CATCHUP_RESUMED" || k == "CATCHUP_COALESCED" {
 			continue
 		}
 		env = append(env, kv)
 	}
 	if l.checkpoint != "" {
 		env = append(env, "CATCHUP_CHECKPOINT="+l.checkpoint, "CATCHUP_RESUMED=1")
+	}
+	if l.req.Coalesced > 0 {
+		env = append(env, "CATCHUP_COALESCED="+strconv.Itoa(l.req.Coalesced))
 	}
 	for _, k := range []string{"CATCHUP_TASK", "CATCHUP_RUN_ID", "CATCHUP_SLOT", "CATCHUP_SLOT_UNIX",
 		"CATCHUP_PREV_SLOT", "CATCHUP_TRIGGER", "CATCHUP_ATTEMPT", "CATCHUP_DB"} {

@@ -9,8 +9,8 @@ import (
 
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
-	slot, trigger := l.slot()
-	base := store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1,
+	f := l.resolveFire()
+	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task)
@@ -22,26 +22,18 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}
-	if !ok && !l.req.Wait {
-		skip := base
-		skip.Status, skip.Error = store.StatusSkipped, reasonLocked
-		skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
-		skip.ExitCode = exitCodePtr(exitLocked)
-		id, err := l.st.AddRun(ctx, skip)
-		if err != nil {
-			l.m.notice("cannot record the skip: %v", err)
-		}
-		skip.ID = id
-		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)
-		return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}, nil
+	// A slot already settled (a duplicate fire) is checked before the lock
+	// counts: a second fire while its slot runs is a duplicate, not a skip.
+	if res, dup := l.checkDuplicate(ctx, f, ok); dup {
+		return res, nil
 	}
 	if !ok {
-		if err := lock.wait(ctx); err != nil {
-			if ctx.Err() != nil { // told to stop while waiting: run nothing
-				l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
-			}
-			return l.writeFault(ctx, nil, base, err)
+		res, proceed, err := l.busy(ctx, lock, base)
+		if !proceed {
+			return res, err
+		}
+		if res, dup := l.checkDuplicate(ctx, f, true); dup {
+			return res, nil
 		}
 	}
 
@@ -106,6 +98,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	}
 	if !claim.Claimed {
 		h := claim.Run
+		if r.Trigger == store.TriggerSchedule {
+			return l.duplicate(ctx, r.Slot, h), true, nil
+		}
 		if h.Status == store.StatusSucceeded {
 			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (--force to run anyway)",
 				formatSlot(r.Slot, l.sched), l.req.Task, h.ID)

@@ -21,7 +21,8 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
 	}
 	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
-	slot, trigger := l.slot()
+	f := l.resolveFire()
+	slot, trigger := f.slot, f.trigger
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task)
 	if err != nil {
 		lock = nil // no lock directory either: run anyway

@@ -34,6 +34,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (Scan
 	if err != nil {
 		return rep, err
 	}
+	for i := range tasks {
+		if !req.DryRun {
+			resolveZone(ctx, st, m, &tasks[i])
+		} else if tz := tasks[i].TZ; (tz == "" || tz == "Local") && m.Zone != "" {
+			tasks[i].TZ = m.Zone // as the real scan will record it
+		}
+	}
 	for _, t := range tasks {
 		ts, err := scanTask(ctx, st, m, req, t, replays[t.Name], stale)
 		if err != nil {

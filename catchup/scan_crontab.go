@@ -41,7 +41,7 @@ func (sr *shellReplay) env(m Machine) []string {
 	var env []string
 	for _, kv := range m.Environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, over := set[k]; !over && k != "CATCHUP_REPLAY_SLOT" {
+		if _, over := set[k]; !over && !strings.HasPrefix(k, "CATCHUP_REPLAY_") {
 			env = append(env, kv)
 		}
 	}
@@ -79,9 +79,15 @@ func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
 func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Entry, path string, dry bool) (*shellReplay, string, error) {
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
+	// The zone cron fires the line in: --tz on the line (the fire's own
+	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
+	// name, so that every reader reads the same slots.
 	zone := e.Zone
-	if zone == "" {
+	if zone == "" || zone == "Local" {
 		zone = e.TZ
+	}
+	if zone == "" {
+		zone = m.Zone
 	}
 	if _, err := parseSchedule(e.Expr, zone); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
@@ -102,6 +108,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Ent
 	case err == nil:
 		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
 		t.Timeout, t.KillAfter, t.NoCapture, t.NotifyCmd = old.Timeout, old.KillAfter, old.NoCapture, old.NotifyCmd
+		t.OnBusy = old.OnBusy
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt
 		}
@@ -113,7 +120,17 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Ent
 		return nil, warning, err
 	}
 	if e.Replay != "" {
+		if err := CheckPolicy(e.Replay); err != nil {
+			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		}
 		t.Replay = e.Replay
+	}
+	switch e.OnBusy {
+	case "":
+	case "replay", "skip", "wait":
+		t.OnBusy = e.OnBusy
+	default:
+		return nil, warning, fmt.Errorf("%s: invalid --on-busy %q: use replay, skip or wait", where, e.OnBusy)
 	}
 	first, err := st.EarliestRun(ctx, e.Task)
 	if err != nil {

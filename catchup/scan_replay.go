@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -16,10 +17,10 @@ import (
 // run lifecycle in this process. Job output goes to stderr, keeping scan's
 // stdout for its report.
 func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
-	sr *shellReplay, slot time.Time) (SlotAction, error) {
+	sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		return replayShell(ctx, m, t, sr, slot)
+		return replayShell(ctx, m, t, sr, slot, span)
 	}
 	killAfter := t.KillAfter
 	if killAfter == 0 {
@@ -28,7 +29,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: killAfter, NoCapture: t.NoCapture,
-		NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
+		NotifyCmd: t.NotifyCmd, Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 	}}
 	res, err := l.run(ctx)
 	if err != nil {
@@ -54,7 +55,7 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 // the crontab's variables, the user's home, the %-stdin; with
 // CATCHUP_REPLAY_SLOT set so that the `catchup run` inside the line claims
 // that slot with trigger replay.
-func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time) (SlotAction, error) {
+func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
 	if sr == nil {
 		var err error
 		if sr, err = loadShellReplay(m, t); err != nil {
@@ -63,6 +64,10 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		}
 	}
 	env := append(append([]string{}, sr.env(m)...), "CATCHUP_REPLAY_SLOT="+slot.UTC().Format(time.RFC3339))
+	if span.n > 0 {
+		env = append(env, "CATCHUP_REPLAY_PREV_SLOT="+span.prev.UTC().Format(time.RFC3339),
+			"CATCHUP_REPLAY_COALESCED="+strconv.Itoa(span.n))
+	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
 		Stdout: m.Stderr, Stderr: m.Stderr}
 	if sr.stdin != "" {

@@ -76,11 +76,11 @@ func (r ScanReport) Failed() bool {
 	return false
 }
 
-// CheckPolicy refuses a replay policy other than all, latest and none.
+// CheckPolicy refuses a replay policy other than all, latest, coalesce and none.
 func CheckPolicy(policy string) error {
 	switch policy {
-	case "all", "latest", "none":
+	case "all", "latest", "coalesce", "none":
 		return nil
 	}
-	return fmt.Errorf("invalid --replay %q: use all, latest or none", policy)
+	return fmt.Errorf("invalid --replay %q: use all, latest, coalesce or none", policy)
 }

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"github.com/catchup/catchup/catchup/schedule"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -46,6 +47,13 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}()
 	}
 	replay, skip, reason := plan(ts.Missed, ts.Policy, req.MaxReplays)
+	var span replaySpan
+	if ts.Policy == "coalesce" && len(replay) > 0 {
+		if span, err = coalescedSpan(ctx, st, t.Name, sched, ts.Missed); err != nil {
+			return ts, err
+		}
+		reason = fmt.Sprintf(reasonCoalesced, formatSlot(replay[0], sched))
+	}
 	for _, slot := range skip {
 		a := SlotAction{Slot: slot, Action: ActionDropped, Reason: reason}
 		if !req.DryRun {
@@ -71,7 +79,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if req.Progress != nil {
 			req.Progress(t.Name, i, len(replay))
 		}
-		a, err := replaySlot(ctx, st, m, t, sched, sr, slot)
+		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, span)
 		if err != nil {
 			return ts, err
 		}
@@ -86,6 +94,29 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Actions = append(ts.Actions, a)
 	}
 	return ts, nil
+}
+
+// replaySpan is what a coalesced replay stands for: the gap after prev,
+// n slots; zero for a replay of one slot.
+type replaySpan struct {
+	prev time.Time
+	n    int
+}
+
+// coalescedSpan is the span of one replay for the whole gap missed: from
+// the last slot before it whose run succeeded (so that a gap after a
+// failed or coalesced run is covered too), else the slot just before it.
+func coalescedSpan(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, missed []time.Time) (replaySpan, error) {
+	span := replaySpan{n: len(missed)}
+	prev, err := st.LastSucceededSlot(ctx, task, missed[0])
+	if err != nil {
+		return span, err
+	}
+	if prev.IsZero() {
+		prev, _ = sched.Prev(missed[0].Add(-time.Second))
+	}
+	span.prev = prev
+	return span, nil
 }
 
 // watermarkHorizon: for the watermark, a slot older than this (or than the
@@ -148,6 +179,11 @@ func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time
 			return nil, nil, ""
 		}
 		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
+	case "coalesce": // the caller words the reason: it names the replayed slot
+		if len(missed) == 0 {
+			return nil, nil, ""
+		}
+		return missed[len(missed)-1:], missed[:len(missed)-1], ""
 	}
 	if maxReplays > 0 && len(missed) > maxReplays {
 		cut := len(missed) - maxReplays

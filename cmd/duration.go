@@ -66,3 +66,64 @@ func formatDuration(d time.Duration) string {
 func durationVar(f *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
 	f.Var(newDuration(p, def), name, usage)
 }
+
+// waitNoLimit is the value of a bare --wait: wait as long as it takes.
+const waitNoLimit = "unlimited"
+
+// waitValue is run's --wait: bare (wait without a limit), --wait=DUR, or
+// --wait DUR as flock -w takes it. pflag cannot read an optional value
+// from the next word, so takeLimit takes it from the arguments.
+type waitValue struct {
+	set   bool
+	limit time.Duration
+	bare  bool // given without =DUR: the next word may be the limit
+	err   error
+}
+
+func (w *waitValue) Set(s string) error {
+	w.set, w.bare, w.limit = true, s == waitNoLimit, 0
+	if w.bare {
+		return nil
+	}
+	if b, err := strconv.ParseBool(s); err == nil { // --wait=true, as when it was a switch
+		w.set = b
+		return nil
+	}
+	return w.setLimit(s)
+}
+
+func (w *waitValue) setLimit(s string) error {
+	d, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
+		return fmt.Errorf("--wait %s: the limit must be positive (a bare --wait waits without one)", s)
+	}
+	w.limit, w.bare = d, false
+	return nil
+}
+
+func (w *waitValue) Type() string { return "duration" }
+
+func (w *waitValue) String() string {
+	if w.limit > 0 {
+		return formatDuration(w.limit)
+	}
+	return ""
+}
+
+// takeLimit reads "--wait DUR": when --wait came without a value and the
+// first argument (not after a --) reads as a duration, it is the limit. It
+// returns the arguments after it, still to be parsed as flags, and whether
+// it took one.
+func (w *waitValue) takeLimit(args []string, atDash int) ([]string, bool) {
+	if !w.bare || len(args) == 0 || atDash == 0 {
+		return args, false
+	}
+	if _, err := parseDuration(args[0]); err != nil {
+		return args, false
+	}
+	w.err = w.setLimit(args[0])
+	return args[1:], true
+}

@@ -139,6 +139,10 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if withBoot {
 		m.BootTime = bootTime()
 	}
+	var warning string
+	if m.Zone, warning = hostZone(); warning != "" {
+		m.Notice("%s", warning)
+	}
 	return m, nil
 }
 

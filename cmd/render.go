@@ -95,6 +95,7 @@ type runJSON struct {
 	DurationMS *int64  `json:"duration_ms"`
 	Host       string  `json:"host"`
 	PID        int     `json:"pid"`
+	LateMS     *int64  `json:"late_ms,omitempty"` // a scheduled fire: how long after its slot it started
 }
 
 func toRunJSON(r store.Run) runJSON {
@@ -104,6 +105,10 @@ func toRunJSON(r store.Run) runJSON {
 	if !r.EndedAt.IsZero() {
 		d := r.EndedAt.Sub(r.StartedAt).Milliseconds()
 		j.DurationMS = &d
+	}
+	if r.Trigger == store.TriggerSchedule && !r.Slot.IsZero() {
+		late := r.StartedAt.Sub(r.Slot).Milliseconds()
+		j.LateMS = &late
 	}
 	return j
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,10 +19,11 @@ import (
 
 // runFlags are run's flags as given; request checks them.
 type runFlags struct {
-	task, cron, tz, replay, slot, ping, notifyCmd string
-	tolerance, timeout, killAfter, retryDelay     time.Duration
-	retries                                       int
-	force, wait, strict, noCapture, failOpen      bool
+	task, cron, tz, replay, slot, ping, notifyCmd, onBusy string
+	tolerance, timeout, killAfter, retryDelay             time.Duration
+	retries                                               int
+	force, strict, noCapture, failOpen, manual            bool
+	wait                                                  waitValue
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -34,12 +36,16 @@ stands for, run it with stdin/stdout/stderr passed through, and record the outco
 
 The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
 empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB.
+(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB; a coalesced replay
+also gets CATCHUP_COALESCED (the number of slots it stands for).
+
+A fire stands for the latest slot at or before now, however late, when that slot is
+the task's; a fire whose slot already ran is a duplicate and runs nothing.
 
 Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
 125 catchup failed before starting it; 126 not executable; 127 not found;
-75 another run of the task holds the lock. A slot that already succeeded exits 0
-without running.
+75 another run of the task holds the lock (see --on-busy). A fire whose slot is
+already settled exits 0 without running (--manual runs the task by hand).
 
 If the ledger cannot be opened or written, the command still runs and catchup
 says so on stderr; with --strict it exits 125 without running it.`,
@@ -47,6 +53,10 @@ says so on stderr; with --strict it exits 125 without running it.`,
   0 2 * * * catchup run --task daily-settle --cron '0 2 * * *' -- /opt/settle.sh`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			args, err := runArgs(c, &rf, args)
+			if err != nil {
+				return usageErr(c, err)
+			}
 			req, err := rf.request(args, os.Getenv, os.Stderr)
 			if err != nil {
 				return usageErr(c, err)
@@ -59,20 +69,40 @@ says so on stderr; with --strict it exits 125 without running it.`,
 	return c
 }
 
+// runArgs completes run's flags from its arguments: the command, and the
+// limit of "--wait DUR", which pflag leaves among them (the flags after it
+// are run's too).
+// runArgs takes a --wait DUR limit from the arguments and returns the command.
+func runArgs(c *cobra.Command, rf *runFlags, args []string) ([]string, error) {
+	if rest, took := rf.wait.takeLimit(args, c.ArgsLenAtDash()); took {
+		if err := c.Flags().Parse(rest); err != nil {
+			return nil, err
+		}
+		args = c.Flags().Args()
+	}
+	if rf.wait.err != nil {
+		return nil, rf.wait.err
+	}
+	return args, nil
+}
+
 func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
 	f.StringVar(&rf.cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
 	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
-	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
+	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
 	f.StringVar(&rf.slot, "slot", "", "run for this explicit slot (RFC 3339)")
 	f.BoolVar(&rf.force, "force", false, "run even if the slot already succeeded")
-	f.BoolVar(&rf.wait, "wait", false, "wait for the task's lock instead of skipping (exit 75)")
+	f.Var(&rf.wait, "wait", "wait for the task's lock instead of skipping (exit 75); --wait DUR gives up after DUR, like flock -w")
+	f.Lookup("wait").NoOptDefVal = waitNoLimit
+	f.BoolVar(&rf.manual, "manual", false, "run by hand: trigger manual, no slot, whatever the state of the task's slots")
+	f.StringVar(&rf.onBusy, "on-busy", "", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
 	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
-	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|none (stored with the task)")
+	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|coalesce|none (stored with the task)")
 	f.IntVar(&rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
@@ -82,12 +112,14 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 }
 
 // request turns run's flags, its command and the environment
-// (CATCHUP_REPLAY_SLOT, CRON_TZ) into a checked request: the one place where
-// run's input is checked. Every error is a usage error (exit 125). A bad
+// (CATCHUP_REPLAY_SLOT, CATCHUP_REPLAY_PREV_SLOT, CATCHUP_REPLAY_COALESCED,
+// CRON_TZ) into a checked request: the one place where run's input is
+// checked. Every error is a usage error (exit 125). A bad
 // CRON_TZ is only a warning, on stderr: it is no reason to miss the run.
 func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.Writer) (catchup.RunRequest, error) {
 	req := catchup.RunRequest{Task: f.task, Replay: f.replay, Tolerance: f.tolerance, Timeout: f.timeout,
-		KillAfter: f.killAfter, Force: f.force, Wait: f.wait, Strict: f.strict, NoCapture: f.noCapture,
+		KillAfter: f.killAfter, Force: f.force, Wait: f.wait.set, WaitLimit: f.wait.limit,
+		Manual: f.manual, OnBusy: f.onBusy, Strict: f.strict, NoCapture: f.noCapture,
 		Retries: f.retries, RetryDelay: f.retryDelay, Argv: argv, FailOpen: f.failOpen, Ping: f.ping,
 		NotifyCmd: f.notifyCmd}
 	if f.task == "" {
@@ -102,6 +134,14 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
 	}
+	switch f.onBusy {
+	case "", "replay", "skip", "wait":
+	default:
+		return req, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", f.onBusy)
+	}
+	if f.manual && f.slot != "" {
+		return req, errors.New("--manual and --slot exclude each other: a manual run stands for no slot")
+	}
 	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
 		return req, errors.New("--retries and durations cannot be negative")
 	}
@@ -114,6 +154,17 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if v := getenv("CATCHUP_REPLAY_SLOT"); v != "" {
 		if req.ReplaySlot, err = time.Parse(time.RFC3339, v); err != nil {
 			return req, fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", v)
+		}
+		// scan's coalesced replay: the range it stands for.
+		if v := getenv("CATCHUP_REPLAY_PREV_SLOT"); v != "" {
+			if req.PrevSlot, err = time.Parse(time.RFC3339, v); err != nil {
+				return req, fmt.Errorf("invalid CATCHUP_REPLAY_PREV_SLOT %q: want RFC 3339", v)
+			}
+		}
+		if v := getenv("CATCHUP_REPLAY_COALESCED"); v != "" {
+			if req.Coalesced, err = strconv.Atoi(v); err != nil || req.Coalesced < 1 {
+				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)
+			}
 		}
 	}
 	req.TZ = f.tz
@@ -154,6 +205,9 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
+	if err := zoneFromHost(&req, m); err != nil {
+		return usageErr(c, err)
+	}
 	ctx := c.Context()
 	req.Shared = store.IsPostgres(path)
 	var st store.Store
@@ -172,4 +226,25 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return &exitStatus{code: res.ExitCode}
 	}
 	return nil
+}
+
+// zoneFromHost gives a request without --tz or CRON_TZ the zone this process
+// reads its clock in (TZ, else the zone /etc/localtime links to): always a
+// name a later reader can load, never "" (which every reader would take as
+// its own). A crontab line's fire then reads its schedule in the zone scan
+// registered for the line.
+func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
+	if (req.TZ != "" && req.TZ != "Local") || m.Zone == "" {
+		return nil
+	}
+	req.TZ, req.ZoneFromHost = m.Zone, true
+	if req.Schedule == nil {
+		return nil
+	}
+	loc, err := schedule.LoadZone(m.Zone)
+	if err != nil {
+		return err
+	}
+	req.Schedule, err = schedule.Parse(req.Schedule.Expr(), loc)
+	return err
 }

@@ -45,7 +45,7 @@ replay failed; 2 error.`,
 	f.StringVarP(&sf.output, "output", "o", "table", "output format: table|json")
 	f.StringArrayVar(&sf.req.Tasks, "task", nil, "scan only this task (repeatable)")
 	f.StringArrayVar(&sf.crontabs, "crontab", nil, "crontab file to discover catchup lines in (repeatable; - is stdin)")
-	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|none")
+	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|coalesce|none")
 	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")

@@ -59,8 +59,9 @@ func TestFaultKills(t *testing.T) {
 			}
 			p.cmd.Wait()
 			if tc.killCatchup && !tc.killJob {
-				// The orphaned job still holds the task lock: no second run beside it.
-				if code := newCatchup(t, db, fire, "run", "--task", "settle", "--", "true").run(t); code != 75 {
+				// The orphaned job still holds the task lock: no second run beside
+				// it, not even one by hand.
+				if code := newCatchup(t, db, fire, "run", "--task", "settle", "--manual", "--", "true").run(t); code != 75 {
 					t.Fatalf("a run beside the orphaned job exited %d, want 75", code)
 				}
 			}

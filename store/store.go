@@ -70,6 +70,7 @@ type Task struct {
 	KillAfter time.Duration // grace between the stop signal and SIGKILL; 0: none
 	NoCapture bool          // output is not captured
 	NotifyCmd string        // shell command run after an outcome; "" for none
+	OnBusy    string        // replay | skip | wait: what a fire that finds the task running does; "" = replay
 
 	// SettledThrough is the task's watermark: every slot of the task at or
 	// before it is settled, as far as scan knows (zero: none). See
@@ -231,6 +232,13 @@ type Store interface {
 	SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error)
 	// LatestSlot returns the latest slot any run of task stands for.
 	LatestSlot(ctx context.Context, task string) (time.Time, error)
+	// LastSucceededSlot returns the latest slot of task before before
+	// whose run succeeded (a pruned one counts); zero when there is none.
+	LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error)
+	// ResolveZone records tz as the zone of task when its zone is empty or
+	// "Local" (ledgers from before zones were always recorded); it reports
+	// whether it changed anything, so that exactly one process says so.
+	ResolveZone(ctx context.Context, task, tz string) (bool, error)
 	// EarliestRun returns when the first recorded run of task started.
 	EarliestRun(ctx context.Context, task string) (time.Time, error)
 

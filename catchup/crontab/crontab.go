@@ -23,11 +23,12 @@ type Entry struct {
 	Command string   // the command part as cron passes it to the shell: everything up to the first unescaped %, with `\%` turned into `%`
 	Stdin   string   // the bytes cron writes to the command's stdin (text after the first unescaped %, cron semantics); "" if none
 	Env     []string // the VAR=value assignments in effect at this line, one per name in order of first appearance, latest value
-	TZ      string   // CRON_TZ in effect, else TZ in effect, else ""
+	TZ      string   // CRON_TZ in effect, else "" (a TZ= line is the jobs' environment, not the schedule's zone: cronie)
 	Task    string   // value of --task in the catchup invocation
 	Cron    string   // value of --cron if present ("" if absent)
 	Zone    string   // value of --tz if present
 	Replay  string   // value of --replay if present
+	OnBusy  string   // value of --on-busy if present
 	DB      string   // value of --db if present
 }
 
@@ -202,12 +203,9 @@ func (v *variables) list() []string {
 	return out
 }
 
-func (v *variables) tz() string {
-	if tz := v.vals["CRON_TZ"]; tz != "" {
-		return tz
-	}
-	return v.vals["TZ"]
-}
+// tz is the zone cron reads the lines in: CRON_TZ. A TZ= line only sets
+// the jobs' environment; cronie fires such lines in its own zone.
+func (v *variables) tz() string { return v.vals["CRON_TZ"] }
 
 // parseJob parses a job line s (leading blanks removed). ok reports a well
 // formed catchup line; err a malformed one.

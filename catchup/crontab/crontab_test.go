@@ -64,11 +64,18 @@ func TestParseRules(t *testing.T) {
 		"env shape wins over job": {in: "A=1 0 2 * * * catchup run --task a\n0 2 * * * catchup run --task b",
 			want: []Entry{{File: "t", Line: 2, Expr: "0 2 * * *", Command: "catchup run --task b", Task: "b",
 				Env: []string{"A=1 0 2 * * * catchup run --task a"}}}},
-		"tz precedence": {in: "TZ=UTC\n0 * * * * catchup run --task a\nCRON_TZ=Europe/Paris\n0 * * * * catchup run --task b\nCRON_TZ=\n0 * * * * catchup run --task c",
+		// cronie reads the lines in CRON_TZ; TZ= only reaches the jobs.
+		"only CRON_TZ is the zone": {in: "TZ=UTC\n0 * * * * catchup run --task a\nCRON_TZ=Europe/Paris\n0 * * * * catchup run --task b\nCRON_TZ=\n0 * * * * catchup run --task c",
 			want: []Entry{
-				{File: "t", Line: 2, Expr: "0 * * * *", Command: "catchup run --task a", Task: "a", TZ: "UTC", Env: []string{"TZ=UTC"}},
+				{File: "t", Line: 2, Expr: "0 * * * *", Command: "catchup run --task a", Task: "a", Env: []string{"TZ=UTC"}},
 				{File: "t", Line: 4, Expr: "0 * * * *", Command: "catchup run --task b", Task: "b", TZ: "Europe/Paris", Env: []string{"TZ=UTC", "CRON_TZ=Europe/Paris"}},
-				{File: "t", Line: 6, Expr: "0 * * * *", Command: "catchup run --task c", Task: "c", TZ: "UTC", Env: []string{"TZ=UTC", "CRON_TZ="}}}},
+				{File: "t", Line: 6, Expr: "0 * * * *", Command: "catchup run --task c", Task: "c", Env: []string{"TZ=UTC", "CRON_TZ="}}}},
+		"wait with a limit, on-busy, manual": {in: "0 2 * * * catchup run --wait 10m --on-busy wait --manual --task a --wait=5s --wait -- cmd\n" +
+			"0 3 * * * catchup run --task b --wait cmd --task zzz",
+			want: []Entry{
+				{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", OnBusy: "wait",
+					Command: "catchup run --wait 10m --on-busy wait --manual --task a --wait=5s --wait -- cmd"},
+				catchupLine(2, "0 3 * * *", "catchup run --task b --wait cmd --task zzz", "b")}},
 		"all flags": {in: "0 2 * * * catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 			"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
 			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --task=b -- cmd --task zzz --bogus",
@@ -150,9 +157,9 @@ func TestParseFixtures(t *testing.T) {
 		}, errs: []string{"user.crontab:15: @reboot has no time slot; catchup cannot replay it",
 			"user.crontab:16: expected 5 time fields before the command, found 4"}},
 		"system.crontab": {system: true, want: []Entry{
-			{File: "system.crontab", Line: 8, Expr: "0 2 * * *", User: "backup", Env: senv1, TZ: "America/New_York", Task: "db-dump",
+			{File: "system.crontab", Line: 8, Expr: "0 2 * * *", User: "backup", Env: senv1, Task: "db-dump",
 				Command: "catchup run --task db-dump --slot 1h -- /usr/local/sbin/db-dump"},
-			{File: "system.crontab", Line: 9, Expr: "@weekly", User: "www-data", Env: senv1, TZ: "America/New_York", Task: "cache-purge",
+			{File: "system.crontab", Line: 9, Expr: "@weekly", User: "www-data", Env: senv1, Task: "cache-purge",
 				Cron: "0 0 * * 0", Command: `/usr/bin/catchup run --task cache-purge --cron "0 0 * * 0" -- php /srv/purge.php`},
 			{File: "system.crontab", Line: 12, Expr: "30 1 * * 1", User: "root", Env: senv2, TZ: "Asia/Tokyo", Task: "weekly-sync",
 				Command: "catchup run --task weekly-sync --retries 3 --retry-delay=30s --no-capture -- rsync -a /src/ /dst/"},

@@ -7,65 +7,6 @@ import (
 	"strings"
 )
 
-// errQuote is wrapped by unterminated-quote errors.
-var errQuote = errors.New("unterminated quote")
-
-// runFlags lists the flags of `catchup run`; true means value-taking.
-var runFlags = map[string]bool{
-	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
-	"kill-after": true, "slot": true, "replay": true, "retries": true,
-	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
-	"host": true, "lease": true,
-	"force": false, "wait": false, "strict": false, "no-capture": false, "fail-open": false,
-}
-
-// parseFlags reads the flags after `catchup run` up to `--`, the first
-// positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz and --replay (the last occurrence wins).
-func parseFlags(e *Entry, lx *lexer) error {
-	for {
-		a, ok, err := lx.next()
-		if err != nil {
-			return err
-		}
-		if !ok || a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
-			return nil
-		}
-		if !strings.HasPrefix(a, "--") {
-			return fmt.Errorf("unknown flag %s in catchup line", a)
-		}
-		name, val, hasVal := strings.Cut(a[2:], "=")
-		takesValue, known := runFlags[name]
-		switch {
-		case !known:
-			return fmt.Errorf("unknown flag --%s in catchup line", name)
-		case !takesValue:
-			if _, perr := strconv.ParseBool(val); hasVal && perr != nil {
-				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", val, name, perr)
-			}
-			continue
-		case !hasVal:
-			if val, ok, err = lx.next(); err != nil {
-				return err
-			} else if !ok {
-				return fmt.Errorf("flag --%s needs a value in catchup line", name)
-			}
-		}
-		switch name {
-		case "task":
-			e.Task = val
-		case "cron":
-			e.Cron = val
-		case "tz":
-			e.Zone = val
-		case "replay":
-			e.Replay = val
-		case "db":
-			e.DB = val
-		}
-	}
-}
-
 // lexer is a light POSIX shell word splitter: it handles blanks,
 // backslash escapes, single quotes and double quotes (with their backslash
 // escapes), and ends at a comment or an unquoted control or redirection

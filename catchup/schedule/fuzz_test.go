@@ -43,8 +43,12 @@ func FuzzParseSchedule(f *testing.F) {
 		if s.Expr() != strings.TrimSpace(expr) {
 			t.Fatalf("Expr() = %q for %q", s.Expr(), expr)
 		}
-		if !strings.HasPrefix(s.Expr(), "@") && !gronx.IsValid(strings.Join(strings.Fields(expr), " ")) {
-			t.Fatalf("accepted %q, which gronx rejects", expr)
+		if !strings.HasPrefix(s.Expr(), "@") {
+			// What gronx reads, once a Sunday-ending range ends on 7.
+			segs, err := gronx.Segments(strings.Join(strings.Fields(expr), " "))
+			if err != nil || !gronx.IsValid(strings.Join(append(segs[1:5:5], sundayRanges(segs[5])), " ")) {
+				t.Fatalf("accepted %q, which gronx rejects", expr)
+			}
 		}
 		got := collect(s, from, to)
 		checkList(t, expr, got, bruteForce(t, expr, berlin, from, to))

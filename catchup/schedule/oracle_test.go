@@ -102,12 +102,8 @@ func bruteForce(tb testing.TB, expr string, loc *time.Location, from, to time.Ti
 	if err != nil || len(segs) != 6 {
 		tb.Fatalf("gronx.Segments(%q) = %v, %v", gexpr, segs, err)
 	}
-	g := gronx.New()
-	due := func(w time.Time) bool {
-		g.C.SetRef(w)
-		ok, err := g.SegmentsDue(segs)
-		return err == nil && ok
-	}
+	segs[5] = sundayRanges(segs[5])
+	due := func(w time.Time) bool { return cronieDue(segs, w) }
 	wild := func(seg string) bool { return strings.HasPrefix(seg, "*") || strings.HasPrefix(seg, "?") }
 	fixed := !wild(segs[1]) && !wild(segs[2])
 
@@ -281,4 +277,24 @@ func checkPrevNext(t *testing.T, what string, s *Schedule, w window, want []time
 			t.Errorf("%s: Next(%v) = %v; brute force has no slot in (%v, %v]", what, p.UTC(), got, p.UTC(), w.to)
 		}
 	}
+}
+
+// cronieDue asks gronx about each field of segs at wall time w and
+// combines the day fields as cronie does: both must match when either
+// starts with '*' (or '?'), either one otherwise.
+func cronieDue(segs []string, w time.Time) bool {
+	c := &gronx.SegmentChecker{}
+	c.SetRef(w)
+	due := func(pos int) bool {
+		ok, err := c.CheckDue(segs[pos], pos)
+		return err == nil && ok
+	}
+	if !due(1) || !due(2) || !due(4) {
+		return false
+	}
+	wild := func(seg string) bool { return strings.HasPrefix(seg, "*") || strings.HasPrefix(seg, "?") }
+	if wild(segs[3]) || wild(segs[5]) {
+		return due(3) && due(5)
+	}
+	return due(3) || due(5)
 }

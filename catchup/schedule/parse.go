@@ -53,6 +53,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
 	}
 
+	segs[5] = sundayRanges(segs[5])
 	s := &Schedule{expr: trimmed, loc: loc, segs: segs}
 	// Validate every comma-separated part of every field against every value
 	// the field can take: gronx's own IsValid only tries the current time,
@@ -64,7 +65,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 			}
 		}
 	}
-	if segs[0] != "0" || !gronx.IsValid(canon) {
+	if segs[0] != "0" || !gronx.IsValid(strings.Join(segs[1:], " ")) {
 		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
 	}
 
@@ -99,17 +100,22 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 			}
 		}
 	}
-	// The dom/dow decision of gronx's SegmentsDue, reproduced.
+	// cronie's day rule (DOM_STAR/DOW_STAR in its entry.c): when either day
+	// field starts with '*' (or gronx's '?'), both must match; only when
+	// both are restricted does either one do.
 	domSeg, dowSeg := segs[3], segs[5]
 	switch {
 	case dowSeg == "*" || dowSeg == "?":
 		s.dayMode = dayDomOnly
-	case strings.HasPrefix(dowSeg, "*/") || strings.HasPrefix(domSeg, "*") || domSeg == "?":
+	case wildcard(domSeg) || wildcard(dowSeg):
 		s.dayMode = dayAnd
 	default:
 		s.dayMode = dayOr
 	}
 	s.fixed = !wildcard(segs[1]) && !wildcard(segs[2])
+	if !s.everFires() {
+		return nil, fmt.Errorf("cron expression %q never fires: no date matches its day-of-month, month and day-of-week fields", trimmed)
+	}
 	return s, nil
 }
 

@@ -26,12 +26,12 @@
 //     transition instant if any skipped wall time matches; wildcard jobs get
 //     nothing there.
 //
-// Day-of-month and day-of-week: gronx (SegmentsDue) ANDs them when the
-// day-of-week field is "*"/"?", when it starts with "*/", or when the
-// day-of-month field starts with "*" or is "?"; otherwise (both restricted)
-// a day matches if EITHER matches, which is Vixie cron/cronie's rule.
-// Schedule's day mask reproduces that decision; L, W and # are evaluated by gronx
-// itself on the wall date.
+// Day-of-month and day-of-week follow cronie, not gronx: when either field
+// starts with '*' (or '?') both must match ("0 0 13 * *,5" is the 13th);
+// otherwise (both restricted) a day matches if EITHER matches. gronx only
+// decides each field on its own; L, W and # are evaluated by gronx on the
+// wall date. A day-of-week range ending on Sunday ("fri-sun", "5-0") ends
+// on 7, as in cronie.
 package schedule
 
 import "time"
@@ -77,15 +77,15 @@ func (s *Schedule) Expr() string { return s.expr }
 // Location returns the zone the expression is evaluated in.
 func (s *Schedule) Location() *time.Location { return s.loc }
 
-// Prev returns the latest slot at or before t. ok is false if there is none
-// in the 5 years before t.
+// Prev returns the latest slot at or before t. ok is false only outside
+// years 1-9999: a schedule fires at least once in any calendar cycle.
 func (s *Schedule) Prev(t time.Time) (slot time.Time, ok bool) {
 	hi := t.Unix() // slots are whole seconds: slot <= t iff slot <= floor(t)
-	lo := t.AddDate(-5, 0, 0).Unix() - 1
+	lo := t.AddDate(-cycleYears-1, 0, 0).Unix() - 1
 	if t.Nanosecond() != 0 {
-		lo++ // [t-5y, t] holds whole seconds from ceil(t-5y)
+		lo++ // [t-401y, t] holds whole seconds from ceil(t-401y)
 	}
-	// Search backwards in windows growing 8-fold (2m, 16m, ~2h, ... ~4y), so
+	// Search backwards in windows growing 8-fold (2m, 16m, ~2h, ... ~2000y), so
 	// that dense schedules look at a few slots and sparse ones at a few
 	// windows.
 	width := int64(120)
@@ -106,12 +106,12 @@ func (s *Schedule) Prev(t time.Time) (slot time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// Next returns the earliest slot strictly after t. ok is false if there is
-// none in the 5 years after t.
+// Next returns the earliest slot strictly after t. ok is false only
+// outside years 1-9999.
 func (s *Schedule) Next(t time.Time) (slot time.Time, ok bool) {
 	var first int64
 	found := false
-	s.each(t.Unix(), t.AddDate(5, 0, 0).Unix(), func(u int64) bool {
+	s.each(t.Unix(), t.AddDate(cycleYears+1, 0, 0).Unix(), func(u int64) bool {
 		first, found = u, true
 		return false
 	})

@@ -94,3 +94,24 @@ func (p *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error
 	}
 	return fromDB(&v), nil
 }
+
+// LastSucceededSlot implements store.Store. A pruned succeeded run keeps its
+// slot's succeeded_id, so the slots table answers for both.
+func (p *Ledger) LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {
+	var v *time.Time
+	err := p.pool.QueryRow(ctx, `SELECT MAX(slot) FROM slots WHERE task = $1 AND slot < $2 AND succeeded_id IS NOT NULL`,
+		task, before.UTC()).Scan(&v)
+	if err != nil {
+		return time.Time{}, p.wrap("read ledger", err)
+	}
+	return fromDB(v), nil
+}
+
+// ResolveZone implements store.Store.
+func (p *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
+	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET tz = $1 WHERE name = $2 AND tz IN ('', 'Local')`, tz, task)
+	if err != nil {
+		return false, p.wrap("write ledger", err)
+	}
+	return tag.RowsAffected() > 0, nil
+}

@@ -98,3 +98,35 @@ func (s *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error
 	}
 	return fromMS(v.Int64), nil
 }
+
+// LastSucceededSlot implements Store.
+func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM (
+  SELECT MAX(slot) AS slot FROM runs WHERE task = ? AND slot < ? AND status = 'succeeded'
+  UNION ALL SELECT MAX(slot) FROM pruned_slots WHERE task = ? AND slot < ?)`,
+		task, ceilSecond(before), task, ceilSecond(before)).Scan(&v)
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return time.Unix(v.Int64, 0).UTC(), nil
+}
+
+// ResolveZone implements Store.
+func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local')`, tz, task)
+	if err != nil {
+		return false, s.wrap("write ledger", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, s.wrap("write ledger", err)
+}
+
+// ceilSecond is t in Unix seconds, rounded up: slots are whole seconds, so
+// the first slot at or after t is at this second.
+func ceilSecond(t time.Time) int64 {
+	if t.Nanosecond() != 0 {
+		return t.Unix() + 1
+	}
+	return t.Unix()
+}

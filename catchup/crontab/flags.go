@@ -1,0 +1,103 @@
+package crontab
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// errQuote is wrapped by unterminated-quote errors.
+var errQuote = errors.New("unterminated quote")
+
+// runFlags lists the flags of `catchup run`; true means value-taking.
+var runFlags = map[string]bool{
+	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
+	"kill-after": true, "slot": true, "replay": true, "retries": true,
+	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
+	"host": true, "lease": true, "on-busy": true,
+	"force": false, "strict": false, "no-capture": false, "fail-open": false, "manual": false,
+	"wait": false, // takes an optional duration: parseFlags reads it
+}
+
+// parseFlags reads the flags after `catchup run` up to `--`, the first
+// positional word or the end of the simple command, and records the values of
+// --task, --cron, --tz and --replay (the last occurrence wins).
+func parseFlags(e *Entry, lx *lexer) error {
+	for {
+		a, ok, err := lx.next()
+		if err != nil {
+			return err
+		}
+		if !ok || a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return nil
+		}
+		if !strings.HasPrefix(a, "--") {
+			return fmt.Errorf("unknown flag %s in catchup line", a)
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		takesValue, known := runFlags[name]
+		switch {
+		case !known:
+			return fmt.Errorf("unknown flag --%s in catchup line", name)
+		case name == "wait":
+			// --wait, --wait=DUR or --wait DUR (like flock -w).
+			if !hasVal {
+				lx.skipDuration()
+			}
+			continue
+		case !takesValue:
+			if _, perr := strconv.ParseBool(val); hasVal && perr != nil {
+				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", val, name, perr)
+			}
+			continue
+		case !hasVal:
+			if val, ok, err = lx.next(); err != nil {
+				return err
+			} else if !ok {
+				return fmt.Errorf("flag --%s needs a value in catchup line", name)
+			}
+		}
+		switch name {
+		case "task":
+			e.Task = val
+		case "cron":
+			e.Cron = val
+		case "tz":
+			e.Zone = val
+		case "replay":
+			e.Replay = val
+		case "on-busy":
+			e.OnBusy = val
+		case "db":
+			e.DB = val
+		}
+	}
+}
+
+// skipDuration skips the next word when it reads as a duration ("10m",
+// "90s", "1h30m"): the limit of a bare --wait.
+func (l *lexer) skipDuration() {
+	save, done := l.i, l.done
+	w, ok, err := l.next()
+	if ok && err == nil && isDuration(w) {
+		return
+	}
+	l.i, l.done = save, done
+}
+
+// isDuration reports whether w reads as a duration, days allowed.
+func isDuration(w string) bool {
+	if days, rest, found := strings.Cut(w, "d"); found {
+		if _, err := strconv.ParseUint(days, 10, 16); err != nil || days == "" {
+			return false
+		}
+		w = rest
+		if w == "" {
+			return true
+		}
+	}
+	_, err := time.ParseDuration(w)
+	return err == nil
+}

@@ -1,0 +1,281 @@
+package catchup
+
+// Which slot a fire stands for, and what a fire does when that slot is
+// already settled or the task is still running (docs/slots.md, "The slot
+// of a fire").
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// ReasonDuplicate starts the error of a duplicate fire's record.
+const ReasonDuplicate = "duplicate fire of slot "
+
+// reasonOnBusySkip is the error of a fire skipped by --on-busy skip.
+const reasonOnBusySkip = reasonLocked + "; skipped by --on-busy skip"
+
+// fire is what one invocation of run stands for.
+type fire struct {
+	slot    time.Time
+	trigger string
+	// scheduled: the slot came from the schedule, not from --slot or
+	// scan, so the fire may be a duplicate of a run of it.
+	scheduled bool
+}
+
+// resolveFire decides which slot this invocation stands for. The first
+// rule that applies wins:
+//   - scan's replay (CATCHUP_REPLAY_SLOT): that slot, trigger replay;
+//   - --manual: no slot, trigger manual;
+//   - --slot S: S, trigger manual;
+//   - the task has a schedule: the latest slot at or before now, trigger
+//     schedule, when that slot is the task's: not before the registration
+//     of a task registered with this schedule; for the first fire of a
+//     schedule (the task is new, or the fire changes its schedule), at most
+//     --tolerance old, since nothing says the task existed before;
+//   - otherwise no slot, trigger manual.
+//
+// However late the fire is, it adopts that slot: whether the slot is
+// already settled is decided next, under the task's lock.
+func (l *lifecycle) resolveFire() fire {
+	switch {
+	case !l.req.ReplaySlot.IsZero():
+		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerReplay}
+	case l.req.Manual:
+		return fire{trigger: store.TriggerManual}
+	case !l.req.Slot.IsZero():
+		return fire{slot: l.req.Slot.UTC(), trigger: store.TriggerManual}
+	case l.sched == nil:
+		return fire{trigger: store.TriggerManual}
+	}
+	now := l.m.Now()
+	tick, ok := l.sched.Prev(now)
+	switch {
+	case !ok:
+		return fire{trigger: store.TriggerManual}
+	case l.knownSchedule():
+		if tick.Unix() < l.registered.RegisteredAt.Unix() {
+			return fire{trigger: store.TriggerManual} // before the task existed
+		}
+	case now.Sub(tick) > l.req.Tolerance:
+		return fire{trigger: store.TriggerManual}
+	}
+	return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true}
+}
+
+// knownSchedule reports whether the task is registered with the schedule
+// and zone this fire reads.
+func (l *lifecycle) knownSchedule() bool {
+	t := l.registered
+	return t != nil && strings.TrimSpace(t.Schedule) == l.sched.Expr() && t.TZ == l.sched.Location().String()
+}
+
+// loadRegistered reads the task's registration: the schedule of a fire
+// without --cron, and what resolving its slot needs.
+func (l *lifecycle) loadRegistered(ctx context.Context) error {
+	task, err := l.st.Task(ctx, l.req.Task)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	l.registered = &task
+	resolveZone(ctx, l.st, l.m, l.registered)
+	switch {
+	case l.sched == nil:
+		if l.sched, err = parseSchedule(task.Schedule, task.TZ); err != nil {
+			l.m.notice("task %s: registered schedule ignored: %v", l.req.Task, err)
+			l.sched = nil
+		}
+	case l.req.ZoneFromHost && strings.HasPrefix(task.Source, "crontab:") &&
+		strings.TrimSpace(task.Schedule) == l.sched.Expr() && task.TZ != l.sched.Location().String():
+		// A crontab line's --cron without --tz: cron fires it in the zone
+		// scan registered for the line (its CRON_TZ, else cron's own), not
+		// in the TZ its crontab may pass to the job.
+		if s, err := parseSchedule(task.Schedule, task.TZ); err == nil {
+			l.sched = s
+		}
+	}
+	return nil
+}
+
+// resolveZone records the host's zone for a task registered before zones
+// were always recorded (an empty zone, which every reader took as its own
+// local zone), once, with a notice; t gets the zone either way.
+func resolveZone(ctx context.Context, st store.Store, m Machine, t *store.Task) {
+	if t.Schedule == "" || (t.TZ != "" && t.TZ != "Local") || m.Zone == "" {
+		return
+	}
+	changed, err := st.ResolveZone(ctx, t.Name, m.Zone)
+	switch {
+	case err != nil:
+		m.notice("task %s: cannot record its zone: %v", t.Name, err)
+	case changed:
+		m.notice("task %s: its zone was not recorded; recorded %s, this host's zone", t.Name, m.Zone)
+	}
+	t.TZ = m.Zone
+}
+
+// checkDuplicate ends a scheduled fire whose slot is already settled
+// (unless --force): it does not run the job again. lockHeld says this
+// process holds the task's lock.
+func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (RunResult, bool) {
+	if !f.scheduled || l.req.Force {
+		return RunResult{}, false
+	}
+	h, found, err := l.holder(ctx, f.slot, lockHeld)
+	if err != nil || !found {
+		return RunResult{}, false // a read fault: the claim decides
+	}
+	return l.duplicate(ctx, f.slot, h), true
+}
+
+// holder returns the run that holds slot against another fire, if any: one
+// that succeeded, is running and alive, or was skipped by a policy. A slot
+// whose run failed or timed out is not held: the next fire runs it again,
+// as the claim allows. A running record of this host is dead when this
+// process holds the lock or when it was written before this boot;
+// another host's, when its lease expired.
+func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld bool) (store.Run, bool, error) {
+	runs, err := l.st.SlotRuns(ctx, l.req.Task, slot, slot, 0)
+	if err != nil {
+		return store.Run{}, false, err
+	}
+	var h store.Run
+	found := false
+	for _, r := range runs {
+		if !r.Slot.Equal(slot) {
+			continue
+		}
+		ours := r.Host == l.m.Host
+		rebooted := r.BootID != "" && l.m.BootID != "" && r.BootID != l.m.BootID
+		switch r.Status {
+		case store.StatusSucceeded:
+		case store.StatusRunning:
+			if (ours && (lockHeld || rebooted)) || leaseExpired(l.st, l.m, r) {
+				continue
+			}
+		case store.StatusSkipped:
+			if r.ExitCode != nil { // a lock skip or a duplicate: it ran nothing
+				continue
+			}
+		default:
+			continue
+		}
+		h, found = r, true
+	}
+	return h, found, nil
+}
+
+// duplicate is a fire of slot, whose run h settled it. When the fire is
+// cron-shaped (its wall-clock minute matches the schedule: a second cron,
+// a crontab installed twice, a wall time that came twice) it is recorded
+// `skipped`, exit 0, "duplicate fire of slot S"; a fire at another time
+// (late, or a catch-up of a DST gap) only says so. Neither runs the job,
+// and neither settles or unsettles the slot.
+func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) RunResult {
+	now := l.m.Now()
+	s := formatSlot(slot, l.sched)
+	res := RunResult{Run: h, Skipped: true}
+	if l.sched == nil || !l.sched.Matches(now) {
+		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)",
+			s, l.req.Task, holderState(h))
+		return res
+	}
+	rec := store.Run{Task: l.req.Task, Slot: slot, Trigger: store.TriggerSchedule, Status: store.StatusSkipped,
+		Attempt: 1, StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID,
+		ExitCode: exitCodePtr(0), Error: ReasonDuplicate + s}
+	id, err := l.st.AddRun(ctx, rec)
+	if err != nil {
+		l.m.notice("cannot record the duplicate fire: %v", err)
+	}
+	rec.ID = id
+	res.Run = rec
+	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (--manual runs the task by hand)",
+		s, l.req.Task, holderState(h))
+	return res
+}
+
+// holderState says what the run holding a slot did.
+func holderState(h store.Run) string {
+	switch h.Status {
+	case store.StatusSucceeded:
+		return fmt.Sprintf("already succeeded (run %d)", h.ID)
+	case store.StatusRunning:
+		return fmt.Sprintf("is running (run %d on %s)", h.ID, h.Host)
+	case store.StatusSkipped:
+		return fmt.Sprintf("was skipped by a policy (run %d)", h.ID)
+	default:
+		return fmt.Sprintf("already %s (run %d)", h.Status, h.ID)
+	}
+}
+
+// onBusy is what this fire does when the task's lock is held: replay
+// (skip, exit 75; the slot stays missed), skip (skip, exit 75, and settle
+// the slot) or wait. --wait and --on-busy say for this fire, else the
+// task's registered policy. A replay never settles its slot as skipped.
+func (l *lifecycle) onBusy() string {
+	p := l.req.OnBusy
+	if l.req.Wait {
+		p = "wait"
+	}
+	if p == "" && l.registered != nil {
+		p = l.registered.OnBusy
+	}
+	if p == "" || (p == "skip" && !l.req.ReplaySlot.IsZero()) {
+		p = "replay"
+	}
+	return p
+}
+
+// busy deals with a fire that found the task's lock held. proceed means
+// the lock is now this process's (after a wait).
+func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, proceed bool, err error) {
+	policy := l.onBusy()
+	if policy == "wait" {
+		got, err := lock.waitFor(ctx, l.req.WaitLimit)
+		switch {
+		case got:
+			return RunResult{}, true, nil
+		case ctx.Err() != nil: // told to stop while waiting: run nothing
+			l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+			return RunResult{ExitCode: exitLocked, Skipped: true}, false, nil
+		case err != nil:
+			res, err := l.writeFault(ctx, nil, base, err)
+			return res, false, err
+		}
+		return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+			fmt.Sprintf("task %s is still running after waiting %s (--wait); skipped, exit %d",
+				l.req.Task, l.req.WaitLimit, exitLocked)), false, nil
+	}
+	if policy == "skip" {
+		return l.lockSkip(ctx, base, reasonOnBusySkip, nil,
+			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",
+				l.req.Task, exitLocked)), false, nil
+	}
+	return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)), false, nil
+}
+
+// lockSkip records a fire that did not run because the task was busy. A
+// record with exit code 75 leaves its slot missed (scan replays it); one
+// without settles it (--on-busy skip).
+func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
+	skip := base
+	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
+	skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
+	id, err := l.st.AddRun(ctx, skip)
+	if err != nil {
+		l.m.notice("cannot record the skip: %v", err)
+	}
+	skip.ID = id
+	l.m.notice("%s", notice)
+	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}
+}

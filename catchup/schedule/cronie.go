@@ -1,0 +1,56 @@
+package schedule
+
+// What catchup takes from cronie beyond gronx's reading of the fields:
+// day-of-week ranges that end on Sunday, the calendar cycle that bounds
+// every search, and the test of a fire's wall-clock minute.
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// sundayRanges reads a day-of-week range that ends on Sunday as ending
+// on 7, as cronie does: "fri-sun" and "5-0" are Friday to Sunday, "5-0/2"
+// Friday and Sunday. gronx has already turned the names into numbers; any
+// other descending range stays as it is and is refused, as cronie does.
+func sundayRanges(seg string) string {
+	parts := strings.Split(seg, ",")
+	for i, p := range parts {
+		rng, step, hasStep := strings.Cut(p, "/")
+		from, to, ok := strings.Cut(rng, "-")
+		if n, err := strconv.Atoi(from); !ok || err != nil || n <= 0 || strings.Trim(to, "0") != "" || to == "" {
+			continue
+		}
+		parts[i] = from + "-7"
+		if hasStep {
+			parts[i] += "/" + step
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// cycleYears is the Gregorian calendar's period: dates and weekdays
+// repeat every 400 years, so a schedule that matches no wall time in 400
+// years never fires, and one that does fires at least once in any 400.
+const cycleYears = 400
+
+// everFires reports whether some wall time in one whole calendar cycle
+// matches the expression.
+func (s *Schedule) everFires() bool {
+	var c cursor
+	from := daysFromCivil(2000, 1, 1) * 86400
+	_, ok := s.nextWall(&c, from, daysFromCivil(2000+cycleYears, 1, 1)*86400-1)
+	return ok
+}
+
+// Matches reports whether the wall clock at t, in the schedule's zone and
+// to the minute, matches the expression: whether t looks like a time cron
+// fires the line at.
+func (s *Schedule) Matches(t time.Time) bool {
+	w := t.In(s.loc)
+	wall := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), 0, 0, time.UTC).Unix()
+	var c cursor
+	got, ok := s.nextWall(&c, wall, wall)
+	return ok && got == wall
+}

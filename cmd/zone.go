@@ -1,0 +1,120 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// zoneinfoDir is where the IANA zone files live.
+const zoneinfoDir = "/usr/share/zoneinfo"
+
+// hostZone names the zone this process's clock reads in, as a zone name a
+// later reader can load: TZ when set (empty means UTC, as for every
+// program), else the zone /etc/localtime links to (CATCHUP_LOCALTIME names
+// another link; tests use it), else /etc/timezone, else the zone file
+// /etc/localtime is a copy of. warning is set when TZ was not usable or no
+// name could be found (then "UTC", which is what Go falls back to).
+func hostZone() (name, warning string) {
+	if tz, ok := os.LookupEnv("TZ"); ok {
+		tz = strings.TrimPrefix(tz, ":")
+		if tz == "" {
+			return "UTC", ""
+		}
+		if n := zoneName(tz); n != "" {
+			return n, ""
+		}
+		warning = fmt.Sprintf("ignoring TZ=%q: not a known time zone", tz)
+	}
+	link := os.Getenv("CATCHUP_LOCALTIME")
+	if link == "" {
+		link = "/etc/localtime"
+	}
+	if target, err := os.Readlink(link); err == nil {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(link), target)
+		}
+		if n := zoneName(target); n != "" {
+			return n, warning
+		}
+	}
+	data, err := os.ReadFile(link)
+	if err != nil {
+		return "UTC", warning // no /etc/localtime: UTC, as Go reads it
+	}
+	if link == "/etc/localtime" {
+		// Debian's companion of a copied /etc/localtime.
+		if b, err := os.ReadFile("/etc/timezone"); err == nil {
+			if n := zoneName(strings.TrimSpace(string(b))); n != "" {
+				return n, warning
+			}
+		}
+	}
+	if n := zoneFileName(data); n != "" {
+		return n, warning
+	}
+	if warning != "" {
+		warning += "; "
+	}
+	return "UTC", warning + "cannot name the zone of " + link + ": using UTC (pass --tz)"
+}
+
+// zoneName turns "Europe/Berlin" or a path ending in zoneinfo/Europe/Berlin
+// into a loadable zone name; "" when it is not one.
+func zoneName(s string) string {
+	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 {
+		s = s[i+len("zoneinfo/"):]
+	}
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "posix/"), "right/")
+	if s == "" || filepath.IsAbs(s) || s == "Local" {
+		return ""
+	}
+	if _, err := time.LoadLocation(s); err != nil {
+		return ""
+	}
+	return s
+}
+
+// zoneFileName finds the zone file whose content is data (a copied
+// /etc/localtime), preferring names with a region ("Europe/Berlin").
+func zoneFileName(data []byte) string {
+	var found, flat string
+	filepath.WalkDir(zoneinfoDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(zoneinfoDir, p)
+		if d.IsDir() {
+			if rel == "posix" || rel == "right" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() != int64(len(data)) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(b, data) || zoneName(rel) == "" {
+			return nil
+		}
+		if strings.Contains(rel, "/") && !strings.HasPrefix(rel, "Etc/") {
+			found = rel
+			return fs.SkipAll
+		}
+		if flat == "" {
+			flat = rel
+		}
+		return nil
+	})
+	if found == "" {
+		found = flat
+	}
+	return found
+}

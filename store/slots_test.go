@@ -1,0 +1,101 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestOnBusyRoundTrip: a task's --on-busy policy is stored and replaced by
+// the next registration.
+func TestOnBusyRoundTrip(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		for _, p := range []string{"skip", "wait", ""} {
+			task := store.Task{Name: "import", Schedule: "0 * * * *", TZ: "UTC", OnBusy: p, RegisteredAt: t0, UpdatedAt: t0}
+			if err := s.UpsertTask(t.Context(), task); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Task(t.Context(), "import")
+			if err != nil || got.OnBusy != p {
+				t.Fatalf("OnBusy = %q, %v; want %q", got.OnBusy, err, p)
+			}
+		}
+	})
+}
+
+// TestResolveZone: an empty or "Local" zone is replaced once; a recorded
+// zone never is, and the watermark stays where it was.
+func TestResolveZone(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		for name, tz := range map[string]string{"empty": "", "local": "Local", "set": "Asia/Tokyo"} {
+			task := store.Task{Name: name, Schedule: "0 2 * * *", TZ: tz, RegisteredAt: t0, UpdatedAt: t0,
+				SettledThrough: t0.Add(time.Hour)}
+			if err := s.UpsertTask(t.Context(), task); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			task    string
+			changed bool
+			want    string
+		}{{"empty", true, "Europe/Berlin"}, {"empty", false, "Europe/Berlin"}, {"local", true, "Europe/Berlin"}, {"set", false, "Asia/Tokyo"}} {
+			changed, err := s.ResolveZone(t.Context(), c.task, "Europe/Berlin")
+			if err != nil || changed != c.changed {
+				t.Fatalf("ResolveZone(%s) = %v, %v; want %v", c.task, changed, err, c.changed)
+			}
+			got, err := s.Task(t.Context(), c.task)
+			if err != nil || got.TZ != c.want || !got.SettledThrough.Equal(t0.Add(time.Hour)) {
+				t.Fatalf("%s: zone %q, watermark %v (%v); want %q, unchanged", c.task, got.TZ, got.SettledThrough, err, c.want)
+			}
+		}
+		if changed, err := s.ResolveZone(t.Context(), "unknown", "UTC"); err != nil || changed {
+			t.Fatalf("ResolveZone(unknown) = %v, %v", changed, err)
+		}
+	})
+}
+
+// TestLastSucceededSlot: the latest slot before an instant whose run
+// succeeded; failed, skipped and later slots do not count, a pruned
+// success does.
+func TestLastSucceededSlot(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		day := 24 * time.Hour
+		run := func(slot time.Time, status string) {
+			id := mustClaim(t, s, store.Run{Task: "settle", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot})
+			finish(t, s, id, status, slot.Add(time.Second))
+		}
+		if got, err := s.LastSucceededSlot(t.Context(), "settle", t0.Add(10*day)); err != nil || !got.IsZero() {
+			t.Fatalf("no runs: %v, %v; want zero", got, err)
+		}
+		run(t0, store.StatusSucceeded)
+		run(t0.Add(day), store.StatusSucceeded)
+		run(t0.Add(2*day), store.StatusFailed)
+		run(t0.Add(4*day), store.StatusSucceeded)
+		if _, err := s.AddRun(t.Context(), store.Run{Task: "settle", Slot: t0.Add(3 * day), Trigger: store.TriggerReplay,
+			Status: store.StatusSkipped, StartedAt: t0.Add(5 * day), EndedAt: t0.Add(5 * day)}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ before, want time.Time }{
+			{t0.Add(4 * day), t0.Add(day)},
+			{t0.Add(4*day + time.Second), t0.Add(4 * day)},
+			{t0.Add(day), t0},
+			{t0, time.Time{}},
+		} {
+			got, err := s.LastSucceededSlot(t.Context(), "settle", c.before)
+			if err != nil || !got.Equal(c.want) {
+				t.Errorf("LastSucceededSlot(before %v) = %v, %v; want %v", c.before, got, err, c.want)
+			}
+		}
+		// Pruned: the slot's successful run is gone, the slot stays done.
+		if res, err := s.Prune(t.Context(), store.PruneRequest{Before: t0.Add(3 * day)}); err != nil || res.Runs < 2 {
+			t.Fatalf("Prune = %+v, %v; want the first two runs gone", res, err)
+		}
+		if got, err := s.LastSucceededSlot(t.Context(), "settle", t0.Add(2*day)); err != nil || !got.Equal(t0.Add(day)) {
+			t.Errorf("after prune: %v, %v; want %v", got, err, t0.Add(day))
+		}
+	})
+}

@@ -1,0 +1,4 @@
+-- catchup ledger, schema version 3: what a fire that finds its task still
+-- running does (replay: leave the slot to scan; skip: settle it skipped;
+-- wait: wait for the lock; empty: replay).
+ALTER TABLE tasks ADD COLUMN on_busy TEXT NOT NULL DEFAULT '';
