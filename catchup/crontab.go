@@ -91,7 +91,7 @@ func ParseCrontab(r io.Reader, name string, system bool) ([]CrontabEntry, []erro
 // /etc/crontab or a file directly in /etc/cron.d/.
 func IsSystemCrontab(path string) bool {
 	p := filepath.Clean(path)
-	return p == "/etc/crontab" || filepath.Dir(p) == "/etc/cron.d"
+	return p == systemCrontab || filepath.Dir(p) == systemDir
 }
 
 // crontabReadLine returns the next line without its "\n". last is true at end

@@ -24,10 +24,10 @@ type ScanConfig struct {
 
 // CrontabSource is one crontab to read.
 type CrontabSource struct {
-	Name   string // as the user gave it, for messages
-	Path   string // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
-	R      io.Reader
-	System bool // has a user field (/etc/crontab, /etc/cron.d)
+	Name   string    // as the user gave it, for messages
+	Path   string    // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
+	R      io.Reader // stdin's crontab; nil for a file, which scan reads itself through cron's checks (OpenCrontab)
+	System bool      // R has a user field (the format of /etc/crontab, /etc/cron.d)
 }
 
 // Slot actions in a scan report.
@@ -63,11 +63,17 @@ type TaskScan struct {
 // ScanReport is the result of a scan.
 type ScanReport struct {
 	Tasks    []TaskScan
-	Warnings []string // crontab errors, unknown users, clock rollbacks
+	Warnings []string // refused crontabs, crontab errors, unknown users, clock rollbacks
+	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
+	// their lines ran).
+	RefusedCrontabs int
 }
 
-// Failed reports whether any replay failed.
+// Failed reports whether any replay failed, or a crontab was refused.
 func (r ScanReport) Failed() bool {
+	if r.RefusedCrontabs > 0 {
+		return true
+	}
 	for _, t := range r.Tasks {
 		if t.Failed > 0 {
 			return true
@@ -78,18 +84,25 @@ func (r ScanReport) Failed() bool {
 
 // Scan finds every missed slot of every scheduled task and replays it,
 // oldest first, through the same lock-claim-execute-record path as run.
-func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanReport, error) {
-	var rep ScanReport
+func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (rep ScanReport, err error) {
 	if cfg.Replay != "" {
 		if err := validatePolicy(cfg.Replay); err != nil {
 			return rep, err
 		}
 	}
-	entries, warnings := discover(cfg.Crontabs)
+	cts := newCrontabs(m)
+	defer func() {
+		rep.Warnings = append(cts.warnings, rep.Warnings...)
+		rep.RefusedCrontabs = cts.refused
+	}()
+	entries, warnings, err := cts.discover(cfg.Crontabs)
+	if err != nil {
+		return rep, err
+	}
 	rep.Warnings = append(rep.Warnings, warnings...)
 	replays := map[string]*shellReplay{}
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e.CrontabEntry, e.path, cfg.DryRun)
+		sr, warning, err := registerEntry(ctx, st, m, e, cfg.DryRun)
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
@@ -108,7 +121,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, cfg ScanConfig) (ScanR
 		return rep, err
 	}
 	for _, t := range tasks {
-		ts, err := scanTask(ctx, st, m, cfg, t, replays[t.Name], stale)
+		sr := replays[t.Name]
+		if sr == nil && t.Shell != "" {
+			sr = cts.shellReplay(t)
+		}
+		ts, err := scanTask(ctx, st, m, cfg, t, sr, stale)
 		if err != nil {
 			return rep, err
 		}

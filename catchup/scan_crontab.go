@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,11 +23,20 @@ type shellReplay struct {
 	dir     string
 	user    string
 	vars    []string
+	// as is the user the line runs as when that is not the scanning user
+	// (a root scan replaying another user's line); nil otherwise.
+	as *user.User
+	// err says why the line cannot be replayed (its crontab was refused or
+	// is gone); nothing runs.
+	err error
 }
 
 // env is scan's environment overlaid with what cron sets and the crontab's
 // own variables; CATCHUP_DB points the inner catchup at this ledger.
 func (sr *shellReplay) env(m Machine) []string {
+	if sr.as != nil {
+		return sr.userEnv(m)
+	}
 	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
 	if sr.user != "" {
 		set["LOGNAME"], set["USER"] = sr.user, sr.user
@@ -51,32 +58,11 @@ func (sr *shellReplay) env(m Machine) []string {
 	return env
 }
 
-// sourcedEntry is a crontab line with the file it came from.
-type sourcedEntry struct {
-	CrontabEntry
-	path string
-}
-
-// discover parses every crontab; malformed catchup lines become warnings.
-func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
-	var entries []sourcedEntry
-	var warnings []string
-	for _, src := range srcs {
-		es, errs := ParseCrontab(src.R, src.Name, src.System)
-		for _, e := range es {
-			entries = append(entries, sourcedEntry{e, src.Path})
-		}
-		for _, err := range errs {
-			warnings = append(warnings, err.Error())
-		}
-	}
-	return entries, warnings
-}
-
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count.
-func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntry, path string, dry bool) (*shellReplay, string, error) {
+func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool) (*shellReplay, string, error) {
+	e, path := se.CrontabEntry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
 	zone := e.Zone
@@ -90,7 +76,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 	if e.Cron != "" && e.Cron != e.Expr {
 		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
 	}
-	sr, err := newShellReplay(m, e)
+	sr, err := newShellReplay(m, e, se.user)
 	if err != nil {
 		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
@@ -139,9 +125,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e CrontabEntr
 // whose `catchup run` records into another ledger (--db on the line, or a
 // CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
 // every slot would look missed and run again.
-func newShellReplay(m Machine, e CrontabEntry) (*shellReplay, error) {
+func newShellReplay(m Machine, e CrontabEntry, fileUser string) (*shellReplay, error) {
 	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-	if err := sr.resolveUser(m, e.User); err != nil {
+	if err := sr.resolveUser(m, e.User, fileUser); err != nil {
 		return nil, err
 	}
 	db := e.DB
@@ -153,6 +139,9 @@ func newShellReplay(m Machine, e CrontabEntry) (*shellReplay, error) {
 		case k == "CATCHUP_DB" && db == "":
 			db = v
 		}
+	}
+	if err := sr.checkOtherUser(m, db); err != nil {
+		return nil, err
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
 		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", redactLedger(db))
@@ -183,46 +172,4 @@ func redactLedger(db string) string {
 		return u.Redacted()
 	}
 	return db
-}
-
-// resolveUser finds the home directory of the line's user. A line that
-// runs as another user is not scan's to replay: its `catchup run` runs as
-// that user, against that user's ledger, so that user's scan replays it.
-func (sr *shellReplay) resolveUser(m Machine, name string) error {
-	if name == "" {
-		home, err := m.HomeDir("")
-		sr.dir = home
-		return err
-	}
-	u, err := user.Lookup(name)
-	if err != nil {
-		return fmt.Errorf("unknown user %q: %w", name, err)
-	}
-	if u.Uid != strconv.Itoa(m.UID) {
-		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name)
-	}
-	sr.dir = u.HomeDir
-	return nil
-}
-
-// loadShellReplay re-reads the crontab a task was discovered in, for a scan
-// that was not given that crontab.
-func loadShellReplay(m Machine, t store.Task) (*shellReplay, error) {
-	src, ok := strings.CutPrefix(t.Source, "crontab:")
-	if !ok {
-		return nil, fmt.Errorf("task %s has no command to replay", t.Name)
-	}
-	path := src[:strings.LastIndex(src, ":")]
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, err)
-	}
-	defer f.Close()
-	entries, _ := ParseCrontab(f, path, IsSystemCrontab(path))
-	for _, e := range entries {
-		if e.Task == t.Name {
-			return newShellReplay(m, e)
-		}
-	}
-	return nil, fmt.Errorf("task %s: no longer in %s", t.Name, path)
 }

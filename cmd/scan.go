@@ -111,20 +111,21 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	return nil
 }
 
+// readCrontab names a crontab for scan: stdin is read here; a file is
+// read by scan itself, through cron's checks of its owner and mode.
 func readCrontab(name string) (catchup.CrontabSource, error) {
 	src := catchup.CrontabSource{Name: name}
-	var err error
-	var data []byte
-	if name == "-" {
-		src.Name = "(stdin)"
-		data, err = io.ReadAll(os.Stdin)
-	} else if src.Path, err = filepath.Abs(name); err == nil {
-		data, err = os.ReadFile(src.Path)
+	if name != "-" {
+		var err error
+		src.Path, err = filepath.Abs(name)
+		return src, err
 	}
+	src.Name = "(stdin)"
+	data, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		return src, fmt.Errorf("read crontab: %w", err)
 	}
-	src.R, src.System = bytes.NewReader(data), catchup.IsSystemCrontab(src.Path)
+	src.R = bytes.NewReader(data)
 	return src, nil
 }
 
