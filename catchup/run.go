@@ -223,7 +223,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 	}
 	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.cfg.Task, cause)
 	slot, trigger := l.slot()
-	lock, err := openTaskLock(l.m.LockDir, l.cfg.Task)
+	lock, err := openTaskLock(l.m.LockDir, l.cfg.Task, l.m.UID)
 	if err != nil {
 		lock = nil // no lock directory either: run anyway
 	} else {

@@ -109,7 +109,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	lockDir := db + ".locks"
+	lockDir := store.RealLedgerPath(db) + ".locks"
 	if store.IsPostgres(db) {
 		// No file to sit next to: the per-host locks live in the private
 		// state directory, one directory per ledger (so that two ledgers'

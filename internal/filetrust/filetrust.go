@@ -68,12 +68,11 @@ func Describe(uid int) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
-// Private refuses a file or directory of catchup's own (a ledger, a lock)
-// that another user planted or can change: fi, found at path without
-// following a symlink, must not be a symlink, must be owned by uid or by
-// root, and writable by its owner only. name says what it is ("ledger
-// PATH").
-func Private(name, path string, fi os.FileInfo, uid int) error {
+// Owned refuses a file or directory of catchup's own (a ledger, a lock)
+// that another user planted: fi, found at path without following a
+// symlink, must not be a symlink, and must be owned by uid or by root.
+// name says what it is ("ledger PATH").
+func Owned(name, path string, fi os.FileInfo, uid int) error {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return &Refusal{Name: name, Reason: "it is a symlink, which catchup does not follow here",
 			Fix: "remove it if you did not put it there: rm " + path}
@@ -82,6 +81,14 @@ func Private(name, path string, fi os.FileInfo, uid int) error {
 		return &Refusal{Name: name,
 			Reason: fmt.Sprintf("it is owned by uid %d, not by uid %d running catchup (planted by another user?)", o, uid),
 			Fix:    fmt.Sprintf("remove it if you did not put it there, else chown %d %s", uid, path)}
+	}
+	return nil
+}
+
+// Private is Owned, and writable by its owner only.
+func Private(name, path string, fi os.FileInfo, uid int) error {
+	if err := Owned(name, path, fi, uid); err != nil {
+		return err
 	}
 	if WritableByOthers(fi, false) {
 		return &Refusal{Name: name, Reason: fmt.Sprintf("it is writable by others (mode %04o)", ModeBits(fi.Mode())),
