@@ -125,7 +125,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		LockDir: lockDir, DB: db, Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
-			fmt.Fprintf(os.Stderr, "catchup: "+format+"\n", args...)
+			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
 		},
 		HomeDir: homeDir,
 	}

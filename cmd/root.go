@@ -63,11 +63,11 @@ func Execute(args []string) int {
 	var es *exitStatus
 	if errors.As(err, &es) {
 		if es.err != nil {
-			fmt.Fprintf(os.Stderr, "catchup: %v\n", es.err)
+			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(es.err.Error()))
 		}
 		return es.code
 	}
-	fmt.Fprintf(os.Stderr, "catchup: %v\n", err)
+	fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(err.Error()))
 	return exitError
 }
 

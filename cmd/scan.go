@@ -208,5 +208,5 @@ func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
 	}
-	return ": " + r
+	return ": " + printable(r)
 }
