@@ -32,12 +32,18 @@ type shellReplay struct {
 }
 
 // env is scan's environment overlaid with what cron sets and the crontab's
-// own variables; CATCHUP_DB points the inner catchup at this ledger.
+// own variables; CATCHUP_DB (or CATCHUP_DB_FILE, if scan found its ledger
+// through one) points the line's `catchup run` at this ledger. A line of
+// another user gets cron's environment instead (userEnv).
 func (sr *shellReplay) env(m Machine) []string {
 	if sr.as != nil {
 		return sr.userEnv(m)
 	}
 	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
+	if m.DBFile != "" {
+		delete(set, "CATCHUP_DB")
+		set["CATCHUP_DB_FILE"] = m.DBFile
+	}
 	if sr.user != "" {
 		set["LOGNAME"], set["USER"] = sr.user, sr.user
 	}
@@ -46,9 +52,8 @@ func (sr *shellReplay) env(m Machine) []string {
 		set[k] = v
 	}
 	var env []string
-	for _, kv := range m.Environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, over := set[k]; !over && k != "CATCHUP_REPLAY_SLOT" {
+	for _, kv := range jobEnviron(m) {
+		if k, _, _ := strings.Cut(kv, "="); !hasKey(set, k) {
 			env = append(env, kv)
 		}
 	}

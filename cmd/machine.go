@@ -45,13 +45,17 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// ledgerPath resolves --db, CATCHUP_DB, then the default location.
+// ledgerPath resolves --db, CATCHUP_DB, CATCHUP_DB_FILE, then the default
+// location.
 func ledgerPath(g *globals) (string, error) {
 	if g.db != "" {
 		return g.db, nil
 	}
 	if p := os.Getenv("CATCHUP_DB"); p != "" {
 		return p, nil
+	}
+	if f := ledgerFile(g); f != "" {
+		return readLedgerFile(f)
 	}
 	dir, err := stateDir()
 	if err != nil {
@@ -122,7 +126,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: lockDir, DB: db, Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
+		LockDir: lockDir, DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))

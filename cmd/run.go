@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,8 +15,9 @@ import (
 
 // runFlags are run's flags before validation.
 type runFlags struct {
-	cfg  catchup.RunConfig
-	slot string
+	cfg      catchup.RunConfig
+	slot     string
+	pingFile string
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -28,7 +30,9 @@ stands for, run it with stdin/stdout/stderr passed through, and record the outco
 
 The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
 empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB.
+(schedule|replay|manual|retry), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
+CATCHUP_PROGRESS_FD (for catchup progress). It does not get CATCHUP_DB_FILE nor
+CATCHUP_PING_URL.
 
 Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
 125 catchup failed before starting it; 126 not executable; 127 not found;
@@ -42,6 +46,10 @@ says so on stderr; with --strict it exits 125 without running it.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			rf.cfg.Argv = args
+			if rf.pingFile != "" && rf.cfg.Ping != "" {
+				return usageErr(c, errors.New("--ping and --ping-file both name the monitor: give one"))
+			}
+			rf.cfg.Ping = pingURL(rf.cfg.Ping, rf.pingFile)
 			return runRun(c, g, rf.cfg, rf.slot)
 		},
 	}
@@ -69,7 +77,8 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&cfg.FailOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.StringVar(&cfg.Ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job)")
+	f.StringVar(&cfg.Ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
+	f.StringVar(&rf.pingFile, "ping-file", "", "read the --ping URL from this file, keeping it out of ps")
 	f.StringVar(&cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
 }
 
@@ -151,4 +160,23 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 		return &exitStatus{code: res.ExitCode}
 	}
 	return nil
+}
+
+// pingURL is the monitor's URL: --ping, else the first line of --ping-file,
+// else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
+// warning: the monitor never costs the job its run.
+func pingURL(flag, file string) string {
+	if file == "" {
+		if flag != "" {
+			return flag
+		}
+		return os.Getenv("CATCHUP_PING_URL")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "catchup: --ping-file: %v; not pinging\n", err)
+		return ""
+	}
+	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(u)
 }
