@@ -9,16 +9,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/catchup/catchup/internal/pgtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets the scripts run this test binary as the real `catchup`
-// command, end to end, in its own process.
-// Go tests that need real catchup processes (faults, load) re-run this
-// binary with CATCHUP_TEST_AS_MAIN=1.
+// command, end to end, in its own process. The Go tests that drive real
+// catchup processes (faults, load, fleets) live in package e2e.
 func TestMain(m *testing.M) {
-	if os.Getenv("CATCHUP_TEST_AS_MAIN") == "1" {
-		main()
+	if filepath.Base(os.Args[0]) != "catchup" { // not a script's `catchup`, where it would be output
+		pgtest.Notice("github.com/catchup/catchup")
 	}
 	testscript.Main(m, map[string]func(){"catchup": main})
 }
@@ -36,15 +36,12 @@ func TestScripts(t *testing.T) {
 // ledger, each in its own schema. Scripts about the SQLite file itself
 // start with `[postgres] skip`.
 func TestScriptsPostgres(t *testing.T) {
-	dsn := os.Getenv("CATCHUP_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip("CATCHUP_TEST_POSTGRES_DSN not set: PostgreSQL CLI scripts skipped")
-	}
+	dsn := pgtest.DSN(t)
 	if testing.Short() {
 		t.Skip("-short: the scripts run on PostgreSQL in the full run")
 	}
 	testscript.Run(t, scriptParams("postgres", func(env *testscript.Env) error {
-		db, err := postgresSchema(env.T().(testing.TB), dsn)
+		db, err := pgtest.Schema(env.T().(testing.TB), dsn)
 		if err != nil {
 			return err
 		}
@@ -76,7 +73,10 @@ func scriptParams(backend string, ledger func(*testscript.Env) error) testscript
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
+			"status":   cmdStatus,
+			"waitfile": cmdWaitFile,
+			"waitgone": cmdWaitGone,
+			"waitopen": cmdWaitOpen,
 		},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/internal/filetrust"
 )
 
@@ -26,10 +27,6 @@ type CrontabFile struct {
 // spoolDirs hold the user crontabs that `crontab -e` writes, one file per
 // user, named after the user (Debian, Red Hat, SUSE, the BSDs).
 var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/spool/cron/tabs", "/var/cron/tabs"}
-
-// systemCrontab and systemDir locate the system crontabs; tests point them
-// at a directory of their own.
-var systemCrontab, systemDir = "/etc/crontab", "/etc/cron.d"
 
 // OpenCrontab reads the crontab at path (absolute) if cron itself would trust it
 // (cronie's rules), for a scan run by uid:
@@ -53,7 +50,7 @@ func OpenCrontab(path string, uid int) (CrontabFile, error) {
 	if err != nil {
 		return f, fmt.Errorf("%s: %w", name, err)
 	}
-	f.System = IsSystemCrontab(path) || IsSystemCrontab(real)
+	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
 	fd, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return f, fmt.Errorf("%s: %w", name, err)

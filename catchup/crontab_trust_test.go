@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/internal/filetrust"
 )
 
@@ -127,8 +128,8 @@ func chown(t *testing.T, path string, uid int) {
 
 // setCronDirs points the system and spool locations elsewhere; the
 // returned func restores them.
-func setCronDirs(crontab, crond, spool string) func() {
-	oc, od, os := systemCrontab, systemDir, spoolDirs
-	systemCrontab, systemDir, spoolDirs = crontab, crond, []string{spool}
-	return func() { systemCrontab, systemDir, spoolDirs = oc, od, os }
+func setCronDirs(ct, crond, spool string) func() {
+	oc, od, os := crontab.SystemCrontab, crontab.SystemDir, spoolDirs
+	crontab.SystemCrontab, crontab.SystemDir, spoolDirs = ct, crond, []string{spool}
+	return func() { crontab.SystemCrontab, crontab.SystemDir, spoolDirs = oc, od, os }
 }

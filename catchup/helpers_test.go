@@ -3,18 +3,22 @@ package catchup
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 // testLedger opens a real SQLite ledger in a temp dir.
-func testLedger(t *testing.T) (*store.SQLite, string) {
+func testLedger(t *testing.T) (*sqlite.Ledger, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "catchup.db")
-	st, err := store.OpenSQLite(context.Background(), path)
+	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,11 +26,13 @@ func testLedger(t *testing.T) (*store.SQLite, string) {
 	return st, path
 }
 
-// testMachine is a machine whose clock reads now.
+// testMachine is a machine whose clock reads now; its jobs find the usual
+// commands on the PATH.
 func testMachine(db string, now time.Time) Machine {
 	return Machine{
 		Now: func() time.Time { return now }, Host: "testhost", BootID: "boot-1", PID: 4242,
 		LockDir: db + ".locks", DB: db, Stdout: io.Discard, Stderr: io.Discard,
+		Environ: []string{"PATH=" + os.Getenv("PATH")},
 		HomeDir: func(string) (string, error) { return "/nonexistent", nil },
 	}
 }
@@ -40,11 +46,43 @@ func mustTime(t *testing.T, s string) time.Time {
 	return v
 }
 
-func mustSchedule(t *testing.T, expr, tz string) *Schedule {
+func mustSchedule(t *testing.T, expr, tz string) *schedule.Schedule {
 	t.Helper()
-	s, err := parseTaskSchedule(expr, tz)
+	s, err := parseSchedule(expr, tz)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// slotLog is a job, run in dir, that appends "SLOT TRIGGER" to runs.log
+// (SLOT in RFC 3339, "-" for none), and exits with the status written in
+// exit-SLOTUNIX, if that file exists.
+type slotLog struct{ dir string }
+
+func (j slotLog) argv() []string {
+	return []string{"sh", "-c", `echo "${CATCHUP_SLOT:--} $CATCHUP_TRIGGER" >> runs.log; ` +
+		`if [ -f "exit-$CATCHUP_SLOT_UNIX" ]; then exit "$(cat "exit-$CATCHUP_SLOT_UNIX")"; fi`}
+}
+
+// exitAt makes the runs of slot exit with code.
+func (j slotLog) exitAt(t *testing.T, slot time.Time, code int) {
+	t.Helper()
+	name := filepath.Join(j.dir, "exit-"+strconv.FormatInt(slot.Unix(), 10))
+	if err := os.WriteFile(name, []byte(strconv.Itoa(code)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runs returns the lines the job wrote, oldest first.
+func (j slotLog) runs(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(j.dir, "runs.log"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }

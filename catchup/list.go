@@ -4,17 +4,19 @@ import (
 	"context"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
 // TaskStatus is one task as `catchup ls` shows it.
 type TaskStatus struct {
 	Task     store.Task
-	Latest   *store.Run  // nil when it never ran
-	LastSlot time.Time   // the slot of its latest run that had one
-	Next     time.Time   // its next slot; zero without a schedule
-	Missed   []time.Time // slots scan would replay now
-	Warning  string      // e.g. a schedule that no longer parses
+	Latest   *store.Run     // nil when it never ran
+	LastSlot time.Time      // the slot of its latest run that had one
+	Next     time.Time      // its next slot; zero without a schedule
+	Zone     *time.Location // the zone its slots are shown in (UTC when its zone is unknown)
+	Missed   []time.Time    // slots scan would replay now
+	Warning  string         // e.g. a schedule that no longer parses
 }
 
 // List returns every known task with its latest run, next slot and missed
@@ -35,10 +37,11 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
 			return nil, err
 		}
-		sched, err := parseTaskSchedule(s.Task.Schedule, s.Task.TZ)
+		sched, err := parseSchedule(s.Task.Schedule, s.Task.TZ)
 		if err != nil {
 			ts.Warning = err.Error()
 		}
+		ts.Zone = zoneOf(s.Task, sched)
 		if sched != nil {
 			if next, ok := sched.Next(now); ok {
 				ts.Next = next
@@ -55,9 +58,13 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	return out, nil
 }
 
-// ZoneOf returns the location a task's slots are shown in.
-func ZoneOf(t store.Task) *time.Location {
-	loc, err := loadZone(t.TZ)
+// zoneOf is the zone a task's slots are shown in: its schedule's, else its
+// zone's, else UTC.
+func zoneOf(t store.Task, sched *schedule.Schedule) *time.Location {
+	if sched != nil {
+		return sched.Location()
+	}
+	loc, err := schedule.LoadZone(t.TZ)
 	if err != nil {
 		return time.UTC
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/internal/filetrust"
 )
 
@@ -25,7 +26,7 @@ type taskLock struct {
 // planted symlink. A directory or file that another user planted or can
 // write is refused: whoever holds a task's lock stops its fires (exit 75).
 func openTaskLock(dir, task string, uid int) (*taskLock, error) {
-	if err := ValidateTaskName(task); err != nil {
+	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -1,5 +1,8 @@
-// Package catchup is the domain: schedules and slots, the missed-slot rule,
-// the run lifecycle (lock, claim, execute, record) and scan.
+// Package catchup is the domain: the run lifecycle (lock, claim, execute,
+// record), the missed-slot rule and scan, and the ledger chores (prune,
+// migrate). Its leaf algorithms are packages of their own: schedule (cron
+// expressions, slots, DST), crontab (reading crontabs), notify (pings and
+// alert commands) and taskname (the name grammar).
 //
 // Nothing here reads the wall clock, the host's identity or the process
 // environment directly: they arrive in a Machine, so that tests and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -27,7 +28,7 @@ type MissedRule struct {
 // RetryFailed finds every failure it may retry above it.
 //
 // It also returns the window it looked at.
-func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *Schedule,
+func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
 	rule MissedRule, stale map[int64]bool) ([]time.Time, window, error) {
 	now := m.Now()
 	from := t.RegisteredAt
@@ -117,7 +118,7 @@ func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	case store.StatusSkipped:
 		// A skip because the task was running (here or on another host)
 		// exits 75 and leaves its slot missed; a skip by policy settles it.
-		return r.ExitCode == nil || *r.ExitCode != ExitLocked
+		return r.ExitCode == nil || *r.ExitCode != exitLocked
 	default: // interrupted
 		return false
 	}

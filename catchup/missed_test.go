@@ -59,12 +59,12 @@ func TestMissedSlots(t *testing.T) {
 		"policy skip settles, lock skip does not": {
 			now: "2026-11-21T09:00:00Z",
 			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "skipped", reason: "skipped by replay policy \"latest\""},
-				{slot: "2026-11-21T02:00:00Z", status: "skipped", reason: ReasonLocked, exit: ExitLocked}},
+				{slot: "2026-11-21T02:00:00Z", status: "skipped", reason: reasonLocked, exit: exitLocked}},
 			want: []string{"2026-11-21T02:00:00Z"},
 		},
 		"a skip because another host ran the task leaves the slot missed": {
 			now:  "2026-11-20T09:00:00Z",
-			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "skipped", reason: ReasonLocked + " on another host", exit: ExitLocked}},
+			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "skipped", reason: reasonLocked + " on another host", exit: exitLocked}},
 			want: []string{"2026-11-20T02:00:00Z"},
 		},
 		"slot within tolerance is not missed yet": {

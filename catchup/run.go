@@ -6,32 +6,38 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/catchup/notify"
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
-// Exit statuses of `catchup run` beyond the command's own.
+// Exit statuses of `catchup run` of its own (the runner gives 124 for a
+// timeout, 126 and 127 for a command that cannot start).
 const (
-	ExitTimeout   = 124
-	ExitInternal  = 125 // catchup failed before starting the command
-	ExitLocked    = 75  // another run of the task holds the lock (EX_TEMPFAIL)
-	tailSize      = 64 << 10
+	ExitInternal = 125 // catchup failed before starting the command
+	exitLocked   = 75  // the command did not run, and scan will replay its slot (EX_TEMPFAIL)
+)
+
+const (
+	tailSize      = 64 << 10 // bytes of each output stream kept in the ledger
 	maxRetryDelay = time.Hour
 )
 
 // Skip reasons recorded on skipped runs. A lock skip leaves its slot
 // missed (scan replays it); a policy skip settles its slot for good.
 const (
-	ReasonLocked     = "another run of the task held the lock"
+	reasonLocked     = "another run of the task held the lock"
 	reasonPolicy     = "skipped by replay policy %q"
 	reasonMaxReplays = "beyond --max-replays %d"
 )
 
-// RunConfig is one `catchup run` invocation.
-type RunConfig struct {
-	Task       string
-	Cron       string // registers the schedule when set
-	TZ         string // IANA zone; "" = local
-	Replay     string // all | latest | none, stored with the task
+// RunRequest is one checked `catchup run`: cmd builds it from the flags and
+// the environment, and nothing below checks it again.
+type RunRequest struct {
+	Task       string             // a valid task name
+	Schedule   *schedule.Schedule // --cron in its zone, registered with the fire; nil without --cron
+	TZ         string             // the zone's name as given ("" = local), registered with Schedule
+	Replay     string             // all | latest | none, registered with Schedule
 	Tolerance  time.Duration
 	Timeout    time.Duration
 	KillAfter  time.Duration
@@ -43,12 +49,12 @@ type RunConfig struct {
 	NoCapture  bool
 	Retries    int
 	RetryDelay time.Duration
-	Argv       []string
-	Dir        string // working directory recorded for replays
-	Shared     bool   // the ledger is shared by several hosts (PostgreSQL)
-	FailOpen   bool   // shared ledger unreachable: run anyway
-	Ping       string // healthchecks-style ping URL
-	NotifyCmd  string // sh -c command run when a run fails, times out or is interrupted
+	Argv       []string // the command; never empty
+	Dir        string   // working directory recorded for replays
+	Shared     bool     // the ledger is shared by several hosts (PostgreSQL)
+	FailOpen   bool     // shared ledger unreachable: run anyway
+	Ping       string   // healthchecks-style ping URL
+	NotifyCmd  string   // sh -c command run when a run fails, times out or is interrupted
 }
 
 // RunResult is what happened, for the exit status and for scan.
@@ -61,115 +67,85 @@ type RunResult struct {
 
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,
 // execute, record, retry. st may be nil when the ledger could not be opened
-// (openErr says why): the command then still runs unless cfg.Strict.
-func Run(ctx context.Context, st store.Store, openErr error, m Machine, cfg RunConfig) (RunResult, error) {
-	if err := ValidateTaskName(cfg.Task); err != nil {
-		return RunResult{ExitCode: ExitInternal}, err
-	}
-	if len(cfg.Argv) == 0 {
-		return RunResult{ExitCode: ExitInternal}, usagef("no command given: catchup run --task NAME -- COMMAND [ARG...]")
-	}
-	if _, err := loadZone(cfg.TZ); err != nil {
-		return RunResult{ExitCode: ExitInternal}, err
-	}
-	if _, err := parseTaskSchedule(cfg.Cron, cfg.TZ); err != nil {
-		return RunResult{ExitCode: ExitInternal}, err
-	}
-	if !cfg.ReplaySlot.IsZero() {
+// (openErr says why): the command then still runs unless req.Strict.
+func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunRequest) (RunResult, error) {
+	if !req.ReplaySlot.IsZero() {
 		// A replay stands for a slot of the task as registered (by the
 		// crontab line or an earlier fire): never re-register from the
 		// replayed line's flags, and take the zone and the previous slot
 		// from the registered schedule.
-		cfg.Cron, cfg.TZ = "", ""
+		req.Schedule, req.TZ = nil, ""
 	}
-	sched, err := parseTaskSchedule(cfg.Cron, cfg.TZ)
-	if err != nil {
-		return RunResult{ExitCode: ExitInternal}, err
-	}
-	l := &lifecycle{st: st, m: m, cfg: cfg, sched: sched}
-	if err := l.checkSlot(); err != nil {
-		return RunResult{ExitCode: ExitInternal}, err
-	}
-	if st == nil {
-		return l.unrecorded(ctx, openErr)
-	}
-	if sched == nil {
-		task, err := st.Task(ctx, cfg.Task)
-		switch {
-		case err == nil:
-			l.registered = &task
-			if l.sched, err = parseTaskSchedule(task.Schedule, task.TZ); err != nil {
-				m.notice("task %s: registered schedule ignored: %v", cfg.Task, err)
-				l.sched = nil
-			}
-		case errors.Is(err, store.ErrNotFound):
-		default:
-			return l.unrecorded(ctx, err)
-		}
+	l := &lifecycle{st: st, m: m, req: req, sched: req.Schedule}
+	ledgerErr := openErr
+	if st != nil && l.sched == nil {
+		ledgerErr = l.loadRegistered(ctx)
 	}
 	if err := l.checkSlot(); err != nil {
 		return RunResult{ExitCode: ExitInternal}, err
+	}
+	if st == nil || ledgerErr != nil {
+		return l.unrecorded(ctx, ledgerErr)
 	}
 	return l.run(ctx)
 }
 
-// checkSlot refuses an explicit --slot that is not a slot of the schedule:
-// it would record a run for an instant the task never stands for.
-func (l *lifecycle) checkSlot() error {
-	if l.cfg.Slot.IsZero() {
+// loadRegistered takes the schedule the task was registered with, if any.
+// A schedule that no longer parses (a zone gone from tzdata) is ignored.
+func (l *lifecycle) loadRegistered(ctx context.Context) error {
+	task, err := l.st.Task(ctx, l.req.Task)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		return nil
+	case err != nil:
+		return err
 	}
-	if l.cfg.Slot.After(l.m.Now()) {
-		// A slot from the future would look like a clock that went back,
-		// and stop scan from replaying the task until then.
-		return usagef("--slot %s is in the future: catchup only runs slots that have come", l.cfg.Slot.Format(time.RFC3339))
-	}
-	if l.sched == nil {
-		return nil
-	}
-	if p, ok := l.sched.Prev(l.cfg.Slot); !ok || !p.Equal(l.cfg.Slot) {
-		return usagef("--slot %s is not a slot of %q in %s; see catchup ls for the task's slots",
-			l.cfg.Slot.Format(time.RFC3339), l.sched.Expr(), l.sched.Location())
+	if l.sched, err = parseSchedule(task.Schedule, task.TZ); err != nil {
+		l.m.notice("task %s: registered schedule ignored: %v", l.req.Task, err)
 	}
 	return nil
 }
 
-// parseTaskSchedule parses expr in zone tz; "" expr means no schedule.
-func parseTaskSchedule(expr, tz string) (*Schedule, error) {
+// checkSlot refuses an explicit --slot that the task never stands for.
+func (l *lifecycle) checkSlot() error {
+	if l.req.Slot.IsZero() {
+		return nil
+	}
+	if l.req.Slot.After(l.m.Now()) {
+		// A slot from the future would look like a clock that went back,
+		// and stop scan from replaying the task until then.
+		return fmt.Errorf("--slot %s is in the future: catchup only runs slots that have come", l.req.Slot.Format(time.RFC3339))
+	}
+	if l.sched == nil {
+		return nil
+	}
+	if p, ok := l.sched.Prev(l.req.Slot); !ok || !p.Equal(l.req.Slot) {
+		return fmt.Errorf("--slot %s is not a slot of %q in %s; see catchup ls for the task's slots",
+			l.req.Slot.Format(time.RFC3339), l.sched.Expr(), l.sched.Location())
+	}
+	return nil
+}
+
+// parseSchedule reads a schedule as the ledger or a crontab line holds it:
+// expr in the zone named tz. An empty expr is no schedule.
+func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
 	if expr == "" {
 		return nil, nil
 	}
-	loc, err := loadZone(tz)
+	loc, err := schedule.LoadZone(tz)
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseSchedule(expr, loc)
-	if err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	return s, nil
+	return schedule.Parse(expr, loc)
 }
 
-// loadZone resolves an IANA zone name; "" and "Local" are the local zone.
-func loadZone(tz string) (*time.Location, error) {
-	if tz == "" || tz == "Local" {
-		return time.Local, nil
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		return nil, usagef("unknown time zone %q: use an IANA name such as Europe/Berlin", tz)
-	}
-	return loc, nil
-}
-
-// lifecycle carries one invocation through its steps.
+// lifecycle carries one fire through its steps.
 type lifecycle struct {
 	st          store.Store
 	m           Machine
-	cfg         RunConfig
-	sched       *Schedule
-	registered  *store.Task
-	pinger      *Pinger
+	req         RunRequest
+	sched       *schedule.Schedule // the request's, else the registered one
+	pinger      *notify.Pinger
 	pingStarted <-chan struct{}
 	checkpoint  string // the note of an interrupted run of the slot, for a replay
 }
@@ -177,13 +153,13 @@ type lifecycle struct {
 // slot resolves which slot this fire stands for, and its trigger.
 func (l *lifecycle) slot() (time.Time, string) {
 	switch {
-	case !l.cfg.ReplaySlot.IsZero():
-		return l.cfg.ReplaySlot.UTC(), store.TriggerReplay
-	case !l.cfg.Slot.IsZero():
-		return l.cfg.Slot.UTC(), store.TriggerManual
+	case !l.req.ReplaySlot.IsZero():
+		return l.req.ReplaySlot.UTC(), store.TriggerReplay
+	case !l.req.Slot.IsZero():
+		return l.req.Slot.UTC(), store.TriggerManual
 	case l.sched != nil:
 		now := l.m.Now()
-		if tick, ok := l.sched.Prev(now); ok && now.Sub(tick) <= l.cfg.Tolerance {
+		if tick, ok := l.sched.Prev(now); ok && now.Sub(tick) <= l.req.Tolerance {
 			return tick, store.TriggerSchedule
 		}
 	}
@@ -194,87 +170,25 @@ func (l *lifecycle) slot() (time.Time, string) {
 // task registers as of the slot its first fire stands for (or now), so that
 // this slot is itself covered by the missed-slot rule.
 func (l *lifecycle) registration(now, slot time.Time) *store.Task {
-	if l.cfg.Cron == "" {
+	if l.req.Schedule == nil {
 		return nil
 	}
-	replay := l.cfg.Replay
+	replay := l.req.Replay
 	if replay == "" {
 		replay = "all"
 	}
 	return &store.Task{
-		Name: l.cfg.Task, Schedule: l.cfg.Cron, TZ: l.cfg.TZ, Replay: replay,
-		Argv: l.cfg.Argv, Dir: l.cfg.Dir, Source: "run", Retries: l.cfg.Retries,
-		RetryDelay: l.cfg.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
-		Timeout: l.cfg.Timeout, KillAfter: l.cfg.KillAfter, NoCapture: l.cfg.NoCapture, NotifyCmd: l.cfg.NotifyCmd,
+		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: l.req.TZ, Replay: replay,
+		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
+		RetryDelay: l.req.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
+		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.
 		SettledThrough: earliest(now, slot).Add(-time.Second),
 	}
 }
 
-// unrecorded runs the command without the ledger: a bookkeeping fault must
-// not cause the very missed run catchup exists to prevent.
-func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, error) {
-	if res, refused := l.refuseUnclaimed(cause); refused {
-		return res, nil
-	}
-	if l.cfg.Strict {
-		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
-	}
-	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.cfg.Task, cause)
-	slot, trigger := l.slot()
-	lock, err := openTaskLock(l.m.LockDir, l.cfg.Task, l.m.UID)
-	if err != nil {
-		lock = nil // no lock directory either: run anyway
-	} else {
-		defer lock.close()
-		ok, err := lock.tryLock()
-		switch {
-		case err == nil && !ok && !l.cfg.Wait:
-			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.cfg.Task, ExitLocked)
-			return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
-		case err == nil && !ok:
-			if err := lock.wait(ctx); err != nil {
-				if ctx.Err() != nil {
-					l.m.notice("task %s: stopped while waiting for the lock; not run", l.cfg.Task)
-					return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
-				}
-				lock = nil
-			}
-		case err != nil:
-			lock = nil
-		}
-	}
-	res := l.execute(ctx, lock, store.Run{Task: l.cfg.Task, Slot: slot, Trigger: trigger, Attempt: 1})
-	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
-}
-
-// writeFault reports a ledger write fault before the command started.
-func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
-	if res, refused := l.refuseUnclaimed(err); refused {
-		return res, nil
-	}
-	if l.cfg.Strict {
-		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
-	}
-	l.m.notice("cannot record the run, running %s unrecorded: %v", l.cfg.Task, err)
-	res := l.execute(ctx, lock, r)
-	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
-}
-
 func exitCodePtr(code int) *int { return &code }
-
-// refuseUnclaimed is the default with a shared ledger that cannot be
-// reached: without a claim, every host would run the slot, so none does
-// (exit 75); the next scan replays it. --fail-open runs it anyway.
-func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
-	if !l.cfg.Shared || l.cfg.FailOpen {
-		return RunResult{}, false
-	}
-	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
-		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.cfg.Task, cause)
-	return RunResult{ExitCode: ExitLocked, Skipped: true}, true
-}
 
 // earliest returns the earlier of two times, ignoring a zero one.
 func earliest(a, b time.Time) time.Time {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
@@ -34,8 +35,8 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 // execute runs the command for run r, with the lock passed down.
 func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) runner.Result {
 	cfg := runner.Config{
-		Argv: l.cfg.Argv, Dir: l.cfg.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
-		TailSize: tailSize, NoCapture: l.cfg.NoCapture, Timeout: l.cfg.Timeout, KillAfter: l.cfg.KillAfter,
+		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
+		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: l.req.KillAfter,
 	}
 	if lock != nil {
 		cfg.ExtraFiles = []*os.File{lock.f}
@@ -124,7 +125,7 @@ func hasKey(m map[string]string, k string) bool {
 }
 
 // formatSlot renders a slot in RFC 3339 in the schedule's zone.
-func formatSlot(t time.Time, s *Schedule) string {
+func formatSlot(t time.Time, s *schedule.Schedule) string {
 	if t.IsZero() {
 		return ""
 	}

@@ -10,10 +10,10 @@ import (
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	slot, trigger := l.slot()
-	base := store.Run{Task: l.cfg.Task, Slot: slot, Trigger: trigger, Attempt: 1,
+	base := store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 
-	lock, err := openTaskLock(l.m.LockDir, l.cfg.Task, l.m.UID)
+	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}
@@ -22,24 +22,24 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}
-	if !ok && !l.cfg.Wait {
+	if !ok && !l.req.Wait {
 		skip := base
-		skip.Status, skip.Error = store.StatusSkipped, ReasonLocked
+		skip.Status, skip.Error = store.StatusSkipped, reasonLocked
 		skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
-		skip.ExitCode = exitCodePtr(ExitLocked)
+		skip.ExitCode = exitCodePtr(exitLocked)
 		id, err := l.st.AddRun(ctx, skip)
 		if err != nil {
 			l.m.notice("cannot record the skip: %v", err)
 		}
 		skip.ID = id
-		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.cfg.Task, ExitLocked)
-		return RunResult{ExitCode: ExitLocked, Run: skip, Skipped: true}, nil
+		l.m.notice("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)
+		return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}, nil
 	}
 	if !ok {
 		if err := lock.wait(ctx); err != nil {
 			if ctx.Err() != nil { // told to stop while waiting: run nothing
-				l.m.notice("task %s: stopped while waiting for the lock; not run", l.cfg.Task)
-				return RunResult{ExitCode: ExitLocked, Skipped: true}, nil
+				l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			}
 			return l.writeFault(ctx, nil, base, err)
 		}
@@ -54,12 +54,12 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		}
 		var done bool
 		res, done, err = l.attempt(ctx, lock, r)
-		if err != nil || done || attempt > l.cfg.Retries {
+		if err != nil || done || attempt > l.req.Retries {
 			l.finished(ctx, res)
 			return res, err
 		}
-		delay := retryDelay(l.cfg.RetryDelay, attempt)
-		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.cfg.Task, attempt, res.ExitCode, delay)
+		delay := retryDelay(l.req.RetryDelay, attempt)
+		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, attempt, res.ExitCode, delay)
 		select {
 		case <-ctx.Done():
 			l.finished(ctx, res)
@@ -84,7 +84,7 @@ func retryDelay(delay time.Duration, n int) time.Duration {
 func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (RunResult, bool, error) {
 	now := l.m.Now()
 	r.StartedAt = now
-	req := store.ClaimRequest{Run: r, Force: l.cfg.Force}
+	req := store.ClaimRequest{Run: r, Force: l.req.Force}
 	if r.Attempt == 1 {
 		req.Register = l.registration(now, r.Slot)
 	}
@@ -108,16 +108,16 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		h := claim.Run
 		if h.Status == store.StatusSucceeded {
 			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (--force to run anyway)",
-				formatSlot(r.Slot, l.sched), l.cfg.Task, h.ID)
+				formatSlot(r.Slot, l.sched), l.req.Task, h.ID)
 		} else {
-			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.cfg.Task, h.Host, h.ID)
+			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.req.Task, h.Host, h.ID)
 		}
 		return RunResult{Run: h, Skipped: true}, true, nil
 	}
 	r = claim.Run
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
-		return RunResult{ExitCode: ExitLocked, Run: r, Skipped: true}, true, nil
+		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil
 	}
 	defer release()
 	if r.Attempt == 1 {

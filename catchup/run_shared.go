@@ -46,17 +46,17 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	release, ok, err := l.st.LockTask(ctx, l.cfg.Task)
+	release, ok, err := l.st.LockTask(ctx, l.req.Task)
 	if err == nil && ok {
 		return release, true
 	}
-	reason := ReasonLocked + " on another host"
+	reason := reasonLocked + " on another host"
 	if err != nil {
 		reason = "cannot take the task's ledger lock: " + err.Error()
 	}
 	l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
-		ExitCode: exitCodePtr(ExitLocked), Error: reason})
-	l.m.notice("task %s: %s; skipped, exit %d", l.cfg.Task, reason, ExitLocked)
+		ExitCode: exitCodePtr(exitLocked), Error: reason})
+	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, exitLocked)
 	return nil, false
 }
 

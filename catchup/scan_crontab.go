@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/store"
 )
 
@@ -67,14 +68,14 @@ func (sr *shellReplay) env(m Machine) []string {
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count.
 func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool) (*shellReplay, string, error) {
-	e, path := se.CrontabEntry, se.path
+	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
 	zone := e.Zone
 	if zone == "" {
 		zone = e.TZ
 	}
-	if _, err := parseTaskSchedule(e.Expr, zone); err != nil {
+	if _, err := parseSchedule(e.Expr, zone); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
 	var warning string
@@ -130,7 +131,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 // whose `catchup run` records into another ledger (--db on the line, or a
 // CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
 // every slot would look missed and run again.
-func newShellReplay(m Machine, e CrontabEntry, fileUser string) (*shellReplay, error) {
+func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, error) {
 	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
 	if err := sr.resolveUser(m, e.User, fileUser); err != nil {
 		return nil, err
@@ -149,7 +150,7 @@ func newShellReplay(m Machine, e CrontabEntry, fileUser string) (*shellReplay, e
 		return nil, err
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", redactLedger(db))
+		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db))
 	}
 	return sr, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -24,7 +25,7 @@ type crontabs struct {
 // crontabRead is one crontab as read by this scan.
 type crontabRead struct {
 	user    string // a user crontab's user; "" for a system crontab
-	entries []CrontabEntry
+	entries []crontab.Entry
 	errs    []error // malformed catchup lines
 	err     error   // refused, or unreadable
 }
@@ -32,7 +33,7 @@ type crontabRead struct {
 // sourcedEntry is a crontab line with the file it came from and the user
 // that file belongs to ("" for a system crontab or stdin).
 type sourcedEntry struct {
-	CrontabEntry
+	crontab.Entry
 	path string
 	user string
 }
@@ -61,7 +62,7 @@ func (c *crontabs) file(path string) *crontabRead {
 		return r
 	}
 	r.user = f.User
-	r.entries, r.errs = ParseCrontab(bytes.NewReader(f.Data), path, f.System)
+	r.entries, r.errs = crontab.Parse(bytes.NewReader(f.Data), path, f.System)
 	return r
 }
 
@@ -92,7 +93,7 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 	for _, src := range srcs {
 		r := &crontabRead{}
 		if src.R != nil {
-			r.entries, r.errs = ParseCrontab(src.R, src.Name, src.System)
+			r.entries, r.errs = crontab.Parse(src.R, src.Name, src.System)
 		} else if r = c.file(src.Path); r.err != nil {
 			if errors.Is(r.err, filetrust.ErrRefused) {
 				continue

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
@@ -14,7 +15,7 @@ import (
 // (so that what runs is exactly what cron runs), an argv task through the
 // run lifecycle in this process. Job output goes to stderr, keeping scan's
 // stdout for its report.
-func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *Schedule,
+func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
 	sr *shellReplay, slot time.Time) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
@@ -24,7 +25,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	if killAfter == 0 {
 		killAfter = 10 * time.Second
 	}
-	l := &lifecycle{st: st, m: m, sched: sched, registered: &t, cfg: RunConfig{
+	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: killAfter, NoCapture: t.NoCapture,
 		NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
@@ -40,7 +41,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 	a := SlotAction{Slot: slot, ExitCode: code, RunID: id, Action: ActionReplayed}
 	switch {
-	case skipped || code == ExitLocked:
+	case skipped || code == exitLocked:
 		a.Action = ActionSkipped
 		a.Reason = "not run: the slot was taken or the task was running"
 	case code != 0:

@@ -11,16 +11,16 @@ import (
 )
 
 // scanTask finds one task's missed slots and deals with them per policy.
-func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t store.Task,
+func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t store.Task,
 	sr *shellReplay, stale map[int64]bool) (ts TaskScan, err error) {
 	ts = TaskScan{Task: t.Name, Policy: t.Replay}
-	if cfg.Replay != "" {
-		ts.Policy = cfg.Replay
+	if req.Replay != "" {
+		ts.Policy = req.Replay
 	}
 	if ts.Policy == "" {
 		ts.Policy = "all"
 	}
-	sched, perr := parseTaskSchedule(t.Schedule, t.TZ)
+	sched, perr := parseSchedule(t.Schedule, t.TZ)
 	err = perr
 	if err != nil {
 		ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: bad schedule %q: %v", t.Name, t.Schedule, err))
@@ -37,20 +37,20 @@ func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t 
 		return ts, nil
 	}
 	var win window
-	if ts.Missed, win, err = missedSlots(ctx, st, m, t, sched, cfg.MissedRule, stale); err != nil {
+	if ts.Missed, win, err = missedSlots(ctx, st, m, t, sched, req.MissedRule, stale); err != nil {
 		return ts, err
 	}
-	if !cfg.DryRun {
+	if !req.DryRun {
 		defer func() {
 			if err == nil {
-				err = advanceWatermark(ctx, st, m, t, ts, win, cfg.MissedRule)
+				err = advanceWatermark(ctx, st, m, t, ts, win, req.MissedRule)
 			}
 		}()
 	}
-	replay, skip, reason := plan(ts.Missed, ts.Policy, cfg.MaxReplays)
+	replay, skip, reason := plan(ts.Missed, ts.Policy, req.MaxReplays)
 	for _, slot := range skip {
 		a := SlotAction{Slot: slot, Action: ActionDropped, Reason: reason}
-		if !cfg.DryRun {
+		if !req.DryRun {
 			a.Action = ActionSkipped
 			a.RunID, err = st.AddRun(ctx, store.Run{Task: t.Name, Slot: slot, Trigger: store.TriggerReplay,
 				Status: store.StatusSkipped, Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host,
@@ -62,19 +62,19 @@ func scanTask(ctx context.Context, st store.Store, m Machine, cfg ScanConfig, t 
 		ts.Skipped++
 		ts.Actions = append(ts.Actions, a)
 	}
-	if sr != nil && sr.err != nil && len(replay) > 0 && !cfg.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
+	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
 		ts.Warnings = append(ts.Warnings, sr.err.Error()) // a refused crontab was reported once already
 	}
 	for i, slot := range replay {
-		if cfg.DryRun {
+		if req.DryRun {
 			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned})
 			continue
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(t.Name, i, len(replay))
+		if req.Progress != nil {
+			req.Progress(t.Name, i, len(replay))
 		}
 		a, err := replaySlot(ctx, st, m, t, sched, sr, slot)
 		if err != nil {
@@ -111,7 +111,7 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		// A replay that succeeded, a skip by policy or a slot found done
 		// settles it; a lock skip (exit 75) leaves it missed, and a failed
 		// replay may still be retried (--retry-failed): both hold it back.
-		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != ExitLocked) {
+		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != exitLocked) {
 			resolved[a.Slot.Unix()] = true
 		}
 	}
@@ -141,4 +141,22 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		return nil
 	}
 	return st.SetSettled(ctx, t.Name, through)
+}
+
+// plan splits missed slots into those to replay and those to record skipped.
+func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
+	switch policy {
+	case "none":
+		return nil, nil, ""
+	case "latest":
+		if len(missed) == 0 {
+			return nil, nil, ""
+		}
+		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
+	}
+	if maxReplays > 0 && len(missed) > maxReplays {
+		cut := len(missed) - maxReplays
+		return missed[cut:], missed[:cut], fmt.Sprintf(reasonMaxReplays, maxReplays)
+	}
+	return missed, nil, ""
 }

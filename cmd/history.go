@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,33 +36,6 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	return c
 }
 
-// runJSON is a run as history and show print it.
-type runJSON struct {
-	ID         int64   `json:"id"`
-	Task       string  `json:"task"`
-	Slot       *string `json:"slot"`
-	Trigger    string  `json:"trigger"`
-	Status     string  `json:"status"`
-	Attempt    int     `json:"attempt"`
-	ExitCode   *int    `json:"exit_code"`
-	StartedAt  *string `json:"started_at"`
-	EndedAt    *string `json:"ended_at"`
-	DurationMS *int64  `json:"duration_ms"`
-	Host       string  `json:"host"`
-	PID        int     `json:"pid"`
-}
-
-func toRunJSON(r store.Run) runJSON {
-	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
-		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
-		Host: r.Host, PID: r.PID}
-	if !r.EndedAt.IsZero() {
-		d := r.EndedAt.Sub(r.StartedAt).Milliseconds()
-		j.DurationMS = &d
-	}
-	return j
-}
-
 func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := checkOutput(cfg.output, "table", "json"); err != nil {
 		return usageErr(c, err)
@@ -88,7 +63,16 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	var table [][]string
 	for _, r := range runs {
 		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, slotText(r), r.Trigger, r.Status,
-			exitText(r.ExitCode), tableTime(r.StartedAt, localZone()), durationText(r)})
+			exitText(r.ExitCode), tableTime(r.StartedAt, time.Local), durationText(r)})
 	}
 	return failure(renderTable(out, []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION"}, table))
+}
+
+func checkStatus(s string) error {
+	switch s {
+	case "", store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
+		store.StatusInterrupted, store.StatusSkipped:
+		return nil
+	}
+	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted or skipped", s)
 }

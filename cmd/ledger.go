@@ -5,6 +5,7 @@ import (
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/ledger"
 )
 
 // openLedger opens the ledger and describes the machine for a command
@@ -18,7 +19,11 @@ func openLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, ca
 	if err != nil {
 		return nil, m, failure(err)
 	}
-	st, err := store.Open(ctx, path)
+	loc, err := store.ParseLocation(path)
+	if err != nil {
+		return nil, m, failure(err)
+	}
+	st, err := ledger.Open(ctx, loc)
 	if err != nil {
 		return nil, m, failure(err)
 	}

@@ -42,14 +42,6 @@ longer than DUR. Errors exit 2.`,
 	return c
 }
 
-// addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
-func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
-	f := c.Flags()
-	durationVar(f, &rule.MaxAge, "max-age", 7*24*time.Hour, "no slot older than this counts as missed")
-	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
-	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
-}
-
 type lsRow struct {
 	Task          string    `json:"task"`
 	Schedule      *string   `json:"schedule"`
@@ -78,7 +70,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		return usageErr(c, fmt.Errorf("--stuck needs --running"))
 	}
 	if cfg.running {
-		return runLsRunning(c, g, cfg)
+		return runLsRunning(c, g, cfg.output, cfg.stuck)
 	}
 	st, m, err := openLedger(c.Context(), g, true)
 	if err != nil {
@@ -116,7 +108,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 			r.MissedSlots = append(r.MissedSlots, jsonTime(s))
 		}
 		rows = append(rows, r)
-		loc := catchup.ZoneOf(t.Task)
+		loc := t.Zone
 		lastRun := "-"
 		if t.Latest != nil {
 			lastRun = tableTime(t.Latest.StartedAt, loc)
@@ -137,22 +129,4 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		return &exitStatus{code: exitFound}
 	}
 	return nil
-}
-
-// checkRule refuses negative windows: a negative tolerance would replay
-// slots that have not come yet.
-func checkRule(r catchup.MissedRule) error {
-	if r.MaxAge < 0 || r.Tolerance < 0 {
-		return fmt.Errorf("--max-age and --tolerance cannot be negative")
-	}
-	return nil
-}
-
-func checkOutput(v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
-	}
-	return fmt.Errorf("invalid --output %q: use %v", v, allowed)
 }

@@ -21,7 +21,7 @@ type runningJSON struct {
 
 // runLsRunning is `ls --running [--stuck DUR]`: the runs in progress and
 // how long they have run; with --stuck, exit 1 when one ran longer.
-func runLsRunning(c *cobra.Command, g *globals, cfg lsConfig) error {
+func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Duration) error {
 	st, m, err := openLedger(c.Context(), g, true)
 	if err != nil {
 		return err
@@ -31,12 +31,12 @@ func runLsRunning(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err != nil {
 		return failure(err)
 	}
-	stuck := false
+	isStuck := false
 	rows := []runningJSON{}
 	var table [][]string
 	for _, r := range running {
-		if cfg.stuck > 0 && r.For > cfg.stuck {
-			stuck = true
+		if stuck > 0 && r.For > stuck {
+			isStuck = true
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
 			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second)})
@@ -44,7 +44,7 @@ func runLsRunning(c *cobra.Command, g *globals, cfg lsConfig) error {
 			strconv.Itoa(r.Run.PID), timeText(r.Run.StartedAt), r.For.Round(time.Second).String()})
 	}
 	out := c.OutOrStdout()
-	if cfg.output == "json" {
+	if output == "json" {
 		err = renderJSON(out, rows)
 	} else {
 		err = renderTable(out, []string{"ID", "TASK", "SLOT", "HOST", "PID", "STARTED", "RUNNING FOR"}, table)
@@ -52,8 +52,8 @@ func runLsRunning(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err != nil {
 		return failure(err)
 	}
-	if stuck {
-		m.Notice("a run has been running for longer than %s", formatDuration(cfg.stuck))
+	if isStuck {
+		m.Notice("a run has been running for longer than %s", formatDuration(stuck))
 		return &exitStatus{code: exitFound}
 	}
 	return nil

@@ -17,6 +17,13 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// globals are the flags every command shares.
+type globals struct {
+	db    string
+	host  string
+	lease time.Duration
+}
+
 // ledgerIdentity is what names a PostgreSQL ledger: server, database and
 // schema (search_path), not the spelling of its DSN. A rotated password or
 // reordered parameters must not give the same ledger another lock directory.

@@ -7,7 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/postgres"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 type migrateConfig struct {
@@ -30,9 +33,6 @@ twice. Slots that succeeded here stay done in the shared ledger. Exit 0, or 2 on
 	return c
 }
 
-// migratePage is how many runs go over per import transaction.
-const migratePage = 1000
-
 func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if cfg.from == "" || cfg.to == "" {
 		return usageErr(c, errors.New("--from and --to are both required"))
@@ -52,54 +52,22 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return failure(err)
 	}
 	ctx := c.Context()
-	src, err := store.OpenSQLite(ctx, abs)
+	src, err := sqlite.Open(ctx, abs)
 	if err != nil {
 		return failure(err)
 	}
 	defer src.Close()
-	dst, err := store.OpenPostgres(ctx, cfg.to)
+	dst, err := postgres.Open(ctx, cfg.to)
 	if err != nil {
 		return failure(err)
 	}
 	defer dst.Close()
-	summaries, err := src.Tasks(ctx)
+	where := store.SafeLocation(cfg.to)
+	done, err := catchup.Migrate(ctx, m, catchup.Migration{From: src, FromPath: abs, To: dst, ToWhere: where})
 	if err != nil {
 		return failure(err)
-	}
-	tasks := make([]store.Task, 0, len(summaries))
-	for _, s := range summaries {
-		tasks = append(tasks, s.Task)
-	}
-	origin := m.Host + ":" + abs
-	var total, imported int
-	for after := int64(0); ; {
-		runs, err := src.ExportRuns(ctx, after, migratePage)
-		if err != nil {
-			return failure(err)
-		}
-		if len(runs) == 0 && after > 0 {
-			break
-		}
-		n, err := dst.Import(ctx, origin, tasks, runs)
-		if err != nil {
-			return failure(fmt.Errorf("import into %s: %w", store.SafeLocation(cfg.to), err))
-		}
-		tasks = nil // registered with the first page
-		total, imported = total+len(runs), imported+n
-		if len(runs) < migratePage {
-			break
-		}
-		after = runs[len(runs)-1].ID
-	}
-	// Slots whose successful run was pruned here stay done there too.
-	pruned, err := src.ExportPrunedSlots(ctx)
-	if err != nil {
-		return failure(err)
-	}
-	if err := dst.ImportPrunedSlots(ctx, pruned); err != nil {
-		return failure(fmt.Errorf("import into %s: %w", store.SafeLocation(cfg.to), err))
 	}
 	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %d tasks and %d runs from %s to %s (%d runs were there already)\n",
-		len(summaries), imported, abs, store.SafeLocation(cfg.to), total-imported)
+		done.Tasks, done.Imported, abs, where, done.Runs-done.Imported)
 	return failure(err)
 }

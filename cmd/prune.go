@@ -7,21 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/catchup"
 )
 
-type pruneConfig struct {
-	olderThan time.Duration
-	keep      int
-	dryRun    bool
-}
-
-// pruneFloor is the shortest --older-than: scan's default window. Younger
-// history is what tells scan which slots ran; it is never pruned.
-const pruneFloor = 7 * 24 * time.Hour
-
 func newPruneCmd(g *globals) *cobra.Command {
-	var cfg pruneConfig
+	var req catchup.PruneRequest
 	c := &cobra.Command{
 		Use:   "prune --older-than DUR [--keep N] [--dry-run]",
 		Short: "Delete old run history and reclaim the space",
@@ -31,22 +21,23 @@ is pruned stays done: pruning never makes scan replay anything. DUR is at least 
 scan's default window. The SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
 		Args:    cobra.NoArgs,
-		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, cfg) },
+		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, req) },
 	}
 	f := c.Flags()
-	durationVar(f, &cfg.olderThan, "older-than", 0, "delete runs that ended longer ago than this (at least 7d; required)")
-	f.IntVar(&cfg.keep, "keep", 1, "always keep this many newest runs of each task")
-	f.BoolVar(&cfg.dryRun, "dry-run", false, "count what would be deleted, delete nothing")
+	durationVar(f, &req.OlderThan, "older-than", 0, "delete runs that ended longer ago than this (at least 7d; required)")
+	f.IntVar(&req.Keep, "keep", 1, "always keep this many newest runs of each task")
+	f.BoolVar(&req.DryRun, "dry-run", false, "count what would be deleted, delete nothing")
 	return c
 }
 
-func runPrune(c *cobra.Command, g *globals, cfg pruneConfig) error {
+func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	switch {
-	case cfg.olderThan == 0:
+	case req.OlderThan == 0:
 		return usageErr(c, errors.New("--older-than is required, e.g. --older-than 90d"))
-	case cfg.olderThan < pruneFloor:
-		return usageErr(c, fmt.Errorf("--older-than %s is shorter than 7d, the window scan reads to know which slots ran", formatDuration(cfg.olderThan)))
-	case cfg.keep < 0:
+	case req.OlderThan < catchup.MinPruneAge:
+		return usageErr(c, fmt.Errorf("--older-than %s is shorter than %s, the window scan reads to know which slots ran",
+			formatDuration(req.OlderThan), formatDuration(catchup.MinPruneAge)))
+	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	}
 	st, m, err := openLedger(c.Context(), g, false)
@@ -54,15 +45,14 @@ func runPrune(c *cobra.Command, g *globals, cfg pruneConfig) error {
 		return err
 	}
 	defer st.Close()
-	before := m.Now().Add(-cfg.olderThan)
-	res, err := st.Prune(c.Context(), store.PruneRequest{Before: before, Keep: cfg.keep, DryRun: cfg.dryRun})
+	res, err := catchup.Prune(c.Context(), st, m, req)
 	if err != nil {
 		return failure(err)
 	}
 	verb := "deleted"
-	if cfg.dryRun {
+	if req.DryRun {
 		verb = "would delete"
 	}
-	_, err = fmt.Fprintf(c.OutOrStdout(), "%s %d runs that ended before %s\n", verb, res.Runs, before.UTC().Format(time.RFC3339))
+	_, err = fmt.Fprintf(c.OutOrStdout(), "%s %d runs that ended before %s\n", verb, res.Runs, res.Before.UTC().Format(time.RFC3339))
 	return failure(err)
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/catchup/catchup/store"
 )
 
 // renderTable writes a borderless, left-aligned table whose values are
@@ -86,4 +89,66 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// runJSON is a run as history and show print it.
+type runJSON struct {
+	ID         int64   `json:"id"`
+	Task       string  `json:"task"`
+	Slot       *string `json:"slot"`
+	Trigger    string  `json:"trigger"`
+	Status     string  `json:"status"`
+	Attempt    int     `json:"attempt"`
+	ExitCode   *int    `json:"exit_code"`
+	StartedAt  *string `json:"started_at"`
+	EndedAt    *string `json:"ended_at"`
+	DurationMS *int64  `json:"duration_ms"`
+	Host       string  `json:"host"`
+	PID        int     `json:"pid"`
+}
+
+func toRunJSON(r store.Run) runJSON {
+	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
+		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
+		Host: r.Host, PID: r.PID}
+	if !r.EndedAt.IsZero() {
+		d := r.EndedAt.Sub(r.StartedAt).Milliseconds()
+		j.DurationMS = &d
+	}
+	return j
+}
+
+func progressText(r store.Run) string {
+	if r.Progress == nil {
+		return "-"
+	}
+	return strconv.Itoa(*r.Progress) + "%"
+}
+
+func slotText(r store.Run) string {
+	if r.Slot.IsZero() {
+		return "-"
+	}
+	return r.Slot.UTC().Format(time.RFC3339)
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func exitText(code *int) string {
+	if code == nil {
+		return "-"
+	}
+	return strconv.Itoa(*code)
+}
+
+func durationText(r store.Run) string {
+	if r.EndedAt.IsZero() {
+		return "-"
+	}
+	return r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
 }

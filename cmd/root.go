@@ -1,6 +1,7 @@
-// Package cmd holds catchup's cobra commands: flags become a plain config
-// struct, the domain (package catchup) does the work, and this package
-// renders its results. It adds the "catchup:" prefix to every message.
+// Package cmd holds catchup's cobra commands: each turns its flags into one
+// checked request (the only place input is checked), the domain (package
+// catchup) does the work, and this package renders its results. It adds the
+// "catchup:" prefix to every message.
 package cmd
 
 import (
@@ -13,41 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/catchup/catchup/catchup"
 )
-
-// Version is set at build time: -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3".
-var Version = "dev"
-
-// Exit statuses of the non-run commands.
-const (
-	exitOK    = 0
-	exitFound = 1 // ls --missed found missed slots; scan had a failed replay
-	exitError = 2 // usage error, unreadable ledger
-)
-
-// exitError carries the exit status a command wants.
-type exitStatus struct {
-	code int
-	err  error // printed when not nil
-}
-
-func (e *exitStatus) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitStatus) Unwrap() error { return e.err }
-
-// globals are the flags every command shares.
-type globals struct {
-	db    string
-	host  string
-	lease time.Duration
-}
 
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
@@ -116,22 +83,4 @@ status (see catchup run --help).`,
 	}
 	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newVersionCmd())
 	return root
-}
-
-// usageErr is a usage error: 125 for run (it must not look like the job's
-// own status), 2 for the other commands.
-func usageErr(c *cobra.Command, err error) error {
-	code := exitError
-	if c.Name() == "run" {
-		code = catchup.ExitInternal
-	}
-	return &exitStatus{code: code, err: fmt.Errorf("%w (see catchup %s --help)", err, c.Name())}
-}
-
-// failure maps a domain error to exit 2 with its message.
-func failure(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &exitStatus{code: exitError, err: err}
 }

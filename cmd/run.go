@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -10,14 +11,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/ledger"
 )
 
-// runFlags are run's flags before validation.
+// runFlags are run's flags as given; request checks them.
 type runFlags struct {
-	cfg      catchup.RunConfig
-	slot     string
-	pingFile string
+	task, cron, tz, replay, slot, ping, notifyCmd string
+	tolerance, timeout, killAfter, retryDelay     time.Duration
+	retries                                       int
+	force, wait, strict, noCapture, failOpen      bool
+	pingFile                                      string
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -45,12 +51,11 @@ says so on stderr; with --strict it exits 125 without running it.`,
   0 2 * * * catchup run --task daily-settle --cron '0 2 * * *' -- /opt/settle.sh`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			rf.cfg.Argv = args
-			if rf.pingFile != "" && rf.cfg.Ping != "" {
-				return usageErr(c, errors.New("--ping and --ping-file both name the monitor: give one"))
+			req, err := rf.request(args, os.Getenv, os.Stderr)
+			if err != nil {
+				return usageErr(c, err)
 			}
-			rf.cfg.Ping = pingURL(rf.cfg.Ping, rf.pingFile)
-			return runRun(c, g, rf.cfg, rf.slot)
+			return runRun(c, g, req)
 		},
 	}
 	bindRunFlags(c, &rf)
@@ -59,85 +64,97 @@ says so on stderr; with --strict it exits 125 without running it.`,
 }
 
 func bindRunFlags(c *cobra.Command, rf *runFlags) {
-	cfg := &rf.cfg
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
-	f.StringVar(&cfg.Task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
-	f.StringVar(&cfg.Cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
-	f.StringVar(&cfg.TZ, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
-	durationVar(f, &cfg.Tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
-	durationVar(f, &cfg.Timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
-	durationVar(f, &cfg.KillAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
+	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
+	f.StringVar(&rf.cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
+	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
+	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late a fire may be and still count as its slot's scheduled run")
+	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
+	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
 	f.StringVar(&rf.slot, "slot", "", "run for this explicit slot (RFC 3339)")
-	f.BoolVar(&cfg.Force, "force", false, "run even if the slot already succeeded")
-	f.BoolVar(&cfg.Wait, "wait", false, "wait for the task's lock instead of skipping (exit 75)")
-	f.BoolVar(&cfg.Strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
-	f.StringVar(&cfg.Replay, "replay", "all", "what scan replays after an outage: all|latest|none (stored with the task)")
-	f.IntVar(&cfg.Retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
-	durationVar(f, &cfg.RetryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
-	f.BoolVar(&cfg.NoCapture, "no-capture", false, "do not keep output tails in the ledger")
-	f.BoolVar(&cfg.FailOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.StringVar(&cfg.Ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
+	f.BoolVar(&rf.force, "force", false, "run even if the slot already succeeded")
+	f.BoolVar(&rf.wait, "wait", false, "wait for the task's lock instead of skipping (exit 75)")
+	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
+	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|none (stored with the task)")
+	f.IntVar(&rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
+	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
+	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
+	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
+	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
+	f.StringVar(&rf.notifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
 	f.StringVar(&rf.pingFile, "ping-file", "", "read the --ping URL from this file, keeping it out of ps")
-	f.StringVar(&cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
 }
 
-// validateRun checks run's flags and fills the slots in cfg; every error is
-// a usage error (exit 125). It is a pure function of its inputs.
-func validateRun(cfg *catchup.RunConfig, slot, replaySlot string) error {
-	if cfg.Task == "" {
-		return errors.New("--task is required")
+// request turns run's flags, its command and the environment
+// (CATCHUP_REPLAY_SLOT, CRON_TZ) into a checked request: the one place where
+// run's input is checked. Every error is a usage error (exit 125). A bad
+// CRON_TZ is only a warning, on stderr: it is no reason to miss the run.
+func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.Writer) (catchup.RunRequest, error) {
+	req := catchup.RunRequest{Task: f.task, Replay: f.replay, Tolerance: f.tolerance, Timeout: f.timeout,
+		KillAfter: f.killAfter, Force: f.force, Wait: f.wait, Strict: f.strict, NoCapture: f.noCapture,
+		Retries: f.retries, RetryDelay: f.retryDelay, Argv: argv, FailOpen: f.failOpen, Ping: f.ping,
+		NotifyCmd: f.notifyCmd}
+	if f.task == "" {
+		return req, errors.New("--task is required")
 	}
-	if err := catchup.ValidateTaskName(cfg.Task); err != nil {
-		return err
+	if err := taskname.Check(f.task); err != nil {
+		return req, err
 	}
-	if len(cfg.Argv) == 0 {
-		return errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]")
+	if len(argv) == 0 {
+		return req, errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]")
 	}
-	switch cfg.Replay {
-	case "all", "latest", "none":
-	default:
-		return fmt.Errorf("invalid --replay %q: use all, latest or none", cfg.Replay)
+	if err := catchup.CheckPolicy(f.replay); err != nil {
+		return req, err
 	}
-	if cfg.Retries < 0 || cfg.Tolerance < 0 || cfg.Timeout < 0 || cfg.KillAfter < 0 || cfg.RetryDelay < 0 {
-		return errors.New("--retries and durations cannot be negative")
+	if f.pingFile != "" && f.ping != "" {
+		return req, errors.New("--ping and --ping-file both name the monitor: give one")
+	}
+	req.Ping = pingURL(f.ping, f.pingFile, getenv, stderr)
+	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
+		return req, errors.New("--retries and durations cannot be negative")
 	}
 	var err error
-	if slot != "" {
-		if cfg.Slot, err = time.Parse(time.RFC3339, slot); err != nil {
-			return fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", slot)
+	if f.slot != "" {
+		if req.Slot, err = time.Parse(time.RFC3339, f.slot); err != nil {
+			return req, fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", f.slot)
 		}
 	}
-	if replaySlot != "" {
-		if cfg.ReplaySlot, err = time.Parse(time.RFC3339, replaySlot); err != nil {
-			return fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", replaySlot)
+	if v := getenv("CATCHUP_REPLAY_SLOT"); v != "" {
+		if req.ReplaySlot, err = time.Parse(time.RFC3339, v); err != nil {
+			return req, fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", v)
 		}
 	}
-	return nil
-}
-
-// runRun validates the flags, opens the ledger (a failure is not fatal) and
-// hands over to the domain. Every usage error exits 125.
-func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) error {
-	if err := validateRun(&cfg, slot, os.Getenv("CATCHUP_REPLAY_SLOT")); err != nil {
-		return usageErr(c, err)
-	}
-	if cfg.TZ == "" {
+	req.TZ = f.tz
+	var zone *time.Location
+	if req.TZ == "" {
 		// cron puts a crontab's CRON_TZ= line in the job's environment:
-		// the schedule's zone, when --tz does not say. A bad one is a
-		// warning, not a reason to miss the run.
-		if tz := os.Getenv("CRON_TZ"); tz != "" {
-			if _, err := time.LoadLocation(tz); err == nil {
-				cfg.TZ = tz
+		// the schedule's zone, when --tz does not say.
+		if tz := getenv("CRON_TZ"); tz != "" {
+			if zone, err = schedule.LoadZone(tz); err == nil {
+				req.TZ = tz
 			} else {
-				fmt.Fprintf(os.Stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", tz)
+				fmt.Fprintf(stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", tz)
 			}
 		}
 	}
-	if err := catchup.CheckSchedule(cfg.Cron, cfg.TZ); err != nil {
-		return usageErr(c, err)
+	if zone == nil {
+		if zone, err = schedule.LoadZone(req.TZ); err != nil {
+			return req, err
+		}
 	}
-	cfg.Dir, _ = os.Getwd()
+	if f.cron != "" {
+		if req.Schedule, err = schedule.Parse(f.cron, zone); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+// runRun opens the ledger (a failure is not fatal) and hands the request
+// over to the domain.
+func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
+	req.Dir, _ = os.Getwd()
 	path, err := ledgerPath(g)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
@@ -147,12 +164,16 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
 	ctx := c.Context()
-	cfg.Shared = store.IsPostgres(path)
-	st, openErr := store.Open(ctx, path)
+	req.Shared = store.IsPostgres(path)
+	var st store.Store
+	loc, openErr := store.ParseLocation(path)
+	if openErr == nil {
+		st, openErr = ledger.Open(ctx, loc)
+	}
 	if openErr == nil {
 		defer st.Close()
 	}
-	res, err := catchup.Run(ctx, st, openErr, m, cfg)
+	res, err := catchup.Run(ctx, st, openErr, m, req)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
@@ -165,16 +186,16 @@ func runRun(c *cobra.Command, g *globals, cfg catchup.RunConfig, slot string) er
 // pingURL is the monitor's URL: --ping, else the first line of --ping-file,
 // else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
 // warning: the monitor never costs the job its run.
-func pingURL(flag, file string) string {
+func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) string {
 	if file == "" {
 		if flag != "" {
 			return flag
 		}
-		return os.Getenv("CATCHUP_PING_URL")
+		return getenv("CATCHUP_PING_URL")
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "catchup: --ping-file: %v; not pinging\n", err)
+		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
 		return ""
 	}
 	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")

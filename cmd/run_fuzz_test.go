@@ -1,14 +1,19 @@
 package cmd
 
 import (
-	"github.com/spf13/cobra"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // FuzzRunFlags feeds arbitrary values to run's flags (durations, times,
-// names, expressions) through the real flag parser and validation: it must
-// never panic, and every error must be one line.
+// names, expressions, zones) through the real flag parser and the request
+// step: it must never panic, every error must be one line, and what it
+// accepts is checked.
 func FuzzRunFlags(f *testing.F) {
 	f.Add("daily", "0 2 * * *", "Europe/Berlin", "5m", "1h", "10s", "2026-01-02T03:00:00Z", "all", "3")
 	f.Add("../etc", "@reboot", "Mars/Olympus", "-5m", "1e9h", "", "yesterday", "bogus", "-1")
@@ -26,19 +31,18 @@ func FuzzRunFlags(f *testing.F) {
 			}
 			return
 		}
-		rc := rf.cfg
-		if rc.Task != task {
-			t.Fatalf("task flag lost: %q", rc.Task)
+		if rf.task != task {
+			t.Fatalf("task flag lost: %q", rf.task)
 		}
-		rc.Argv = []string{"true"}
-		if err := validateRun(&rc, rf.slot, ""); err != nil {
+		req, err := rf.request([]string{"true"}, func(string) string { return "" }, io.Discard)
+		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error: %q", err)
 			}
 			return
 		}
-		if rc.Task == "" || (slot != "" && rc.Slot.IsZero()) {
-			t.Fatalf("accepted an invalid config: %+v", rc)
+		if !taskname.Valid(req.Task) || (slot != "" && req.Slot.IsZero()) || (cron != "" && req.Schedule == nil) {
+			t.Fatalf("accepted an invalid request: %+v", req)
 		}
 	})
 }

@@ -14,10 +14,11 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// scanFlags are scan's flags; the request in it is checked by runScan.
 type scanFlags struct {
 	output   string
 	crontabs []string
-	cfg      catchup.ScanConfig
+	req      catchup.ScanRequest
 }
 
 func newScanCmd(g *globals) *cobra.Command {
@@ -41,13 +42,13 @@ replay failed; 2 error.`,
 	}
 	f := c.Flags()
 	f.StringVarP(&sf.output, "output", "o", "table", "output format: table|json")
-	f.StringArrayVar(&sf.cfg.Tasks, "task", nil, "scan only this task (repeatable)")
+	f.StringArrayVar(&sf.req.Tasks, "task", nil, "scan only this task (repeatable)")
 	f.StringArrayVar(&sf.crontabs, "crontab", nil, "crontab file to discover catchup lines in (repeatable; - is stdin)")
-	f.StringVar(&sf.cfg.Replay, "replay", "", "override each task's policy: all|latest|none")
-	f.IntVar(&sf.cfg.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
-	f.BoolVar(&sf.cfg.DryRun, "dry-run", false, "print the plan and change nothing")
-	f.StringVar(&sf.cfg.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")
-	addMissedFlags(c, &sf.cfg.MissedRule)
+	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|none")
+	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
+	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
+	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")
+	addMissedFlags(c, &sf.req.MissedRule)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
@@ -56,35 +57,40 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if err := checkOutput(sf.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
-	if err := checkRule(sf.cfg.MissedRule); err != nil {
+	if err := checkRule(sf.req.MissedRule); err != nil {
 		return usageErr(c, err)
 	}
-	if sf.cfg.MaxReplays < 1 {
+	if sf.req.MaxReplays < 1 {
 		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
+	}
+	if sf.req.Replay != "" {
+		if err := catchup.CheckPolicy(sf.req.Replay); err != nil {
+			return usageErr(c, err)
+		}
 	}
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {
 			return failure(err)
 		}
-		sf.cfg.Crontabs = append(sf.cfg.Crontabs, src)
+		sf.req.Crontabs = append(sf.req.Crontabs, src)
 	}
 	st, m, err := openLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if !sf.cfg.DryRun && !store.IsPostgres(m.DB) {
+	if !sf.req.DryRun && !store.IsPostgres(m.DB) {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}
 	}
 	if isTerminal(os.Stderr) {
-		sf.cfg.Progress = func(task string, done, total int) {
+		sf.req.Progress = func(task string, done, total int) {
 			fmt.Fprintf(os.Stderr, "\rcatchup: replaying %s: %d/%d ", task, done+1, total)
 		}
 	}
-	rep, err := catchup.Scan(c.Context(), st, m, sf.cfg)
+	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
 	if err != nil {
 		return failure(err)
 	}
@@ -100,7 +106,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if sf.output == "json" {
 		err = renderJSON(out, scanJSON(rep))
 	} else {
-		err = writeScanText(out, rep, sf.cfg.DryRun)
+		err = writeScanText(out, rep, sf.req.DryRun)
 	}
 	if err != nil {
 		return failure(err)

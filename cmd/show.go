@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -102,50 +101,4 @@ func writeRunText(w io.Writer, r store.Run, raw bool) error {
 		}
 	}
 	return nil
-}
-
-func progressText(r store.Run) string {
-	if r.Progress == nil {
-		return "-"
-	}
-	return strconv.Itoa(*r.Progress) + "%"
-}
-
-func slotText(r store.Run) string {
-	if r.Slot.IsZero() {
-		return "-"
-	}
-	return r.Slot.UTC().Format(time.RFC3339)
-}
-
-func timeText(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func exitText(code *int) string {
-	if code == nil {
-		return "-"
-	}
-	return strconv.Itoa(*code)
-}
-
-func durationText(r store.Run) string {
-	if r.EndedAt.IsZero() {
-		return "-"
-	}
-	return r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
-}
-
-func localZone() *time.Location { return time.Local }
-
-func checkStatus(s string) error {
-	switch s {
-	case "", store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
-		store.StatusInterrupted, store.StatusSkipped:
-		return nil
-	}
-	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted or skipped", s)
 }

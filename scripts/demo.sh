@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The catchup story in a few seconds: a daily job runs, the host is down for
-# four days, `ls --missed` notices, `scan` replays each missed day in order,
+# The catchup story in a few seconds: a daily job runs, the host is down over
+# a weekend, `ls --missed` notices, `scan` replays each missed day in order,
 # and `history` shows what happened. The clock is moved with CATCHUP_NOW; the
 # ledger is a throw-away file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+echo "building catchup (go build; the first build takes a while)..."
 go build -o "$tmp/catchup" .
 export CATCHUP_DB="$tmp/ledger.db" PATH="$tmp:$PATH"
 job='echo "settling the day before $CATCHUP_SLOT (trigger: $CATCHUP_TRIGGER)"'

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/ledger"
+	"github.com/catchup/catchup/store/postgres"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 // exporter is what `catchup migrate` reads a ledger with; both backends
@@ -17,9 +20,10 @@ type exporter interface {
 }
 
 var (
-	_ exporter    = (*store.SQLite)(nil)
-	_ exporter    = (*store.Postgres)(nil)
-	_ store.Store = (*store.Postgres)(nil)
+	_ exporter    = (*sqlite.Ledger)(nil)
+	_ exporter    = (*postgres.Ledger)(nil)
+	_ store.Store = (*sqlite.Ledger)(nil)
+	_ store.Store = (*postgres.Ledger)(nil)
 )
 
 func TestExportRuns(t *testing.T) {
@@ -98,43 +102,29 @@ func TestAddRunHoldsSlot(t *testing.T) {
 	})
 }
 
-func TestIsPostgres(t *testing.T) {
-	for loc, want := range map[string]bool{
-		"postgres://db/ledger":         true,
-		"postgresql://u@db:5432/x":     true,
-		"POSTGRES://db/ledger":         true,
-		"/var/lib/catchup/ledger.db":   false,
-		"ledger.db":                    false,
-		"postgres":                     false,
-		"./postgres://odd/file":        false,
-		"host=db dbname=ledger":        false,
-		"file:/var/lib/catchup.db":     false,
-		"sqlite:///var/lib/catchup.db": false,
-	} {
-		if got := store.IsPostgres(loc); got != want {
-			t.Errorf("IsPostgres(%q) = %v, want %v", loc, got, want)
-		}
-	}
-}
-
 func TestOpenPicksBackend(t *testing.T) {
-	s, err := store.Open(t.Context(), backends[0].ledger(t))
+	open := func(location string) (store.Store, error) { return openAt(t.Context(), location) }
+	s, err := open(backends[0].ledger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, ok := s.(*store.SQLite); !ok || s.Shared() {
-		t.Errorf("Open(path) = %T, Shared %v; want a local *store.SQLite", s, s.Shared())
+	if _, ok := s.(*sqlite.Ledger); !ok || s.Shared() {
+		t.Errorf("Open(path) = %T, Shared %v; want a local *sqlite.Ledger", s, s.Shared())
 	}
-	if _, err := store.Open(t.Context(), "postgres://nobody@127.0.0.1:1/x?connect_timeout=1"); !errors.Is(err, store.ErrLedgerUnreachable) {
+	if _, err := open("postgres://nobody@127.0.0.1:1/x?connect_timeout=1"); !errors.Is(err, store.ErrLedgerUnreachable) {
 		t.Errorf("Open(unreachable postgres) error %v, want ErrLedgerUnreachable", err)
 	}
-	p, err := store.Open(t.Context(), pgLedger(t))
+	if s, err := ledger.Open(t.Context(), store.Location{}); err == nil {
+		s.Close()
+		t.Error("Open(zero Location) succeeded")
+	}
+	p, err := open(pgLedger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, ok := p.(*store.Postgres); !ok || !p.Shared() {
-		t.Errorf("Open(postgres://) = %T, Shared %v; want a shared *store.Postgres", p, p.Shared())
+	if _, ok := p.(*postgres.Ledger); !ok || !p.Shared() {
+		t.Errorf("Open(postgres://) = %T, Shared %v; want a shared *postgres.Ledger", p, p.Shared())
 	}
 }

@@ -21,7 +21,7 @@ import (
 func v1Ledger(t *testing.T, be backend) string {
 	t.Helper()
 	ctx := t.Context()
-	ddl, err := os.ReadFile(filepath.Join("migrations", be.name, "0001_init.sql"))
+	ddl, err := os.ReadFile(filepath.Join(be.name, "migrations", "0001_init.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
 // Package store is catchup's ledger: the tasks it knows and every run it made.
 //
 // The ledger sits behind the Store interface so that the domain never sees a
-// driver. SQLite (the default, no set-up) lives in sqlite*.go, PostgreSQL
-// (one ledger shared by a fleet of hosts) in postgres*.go; Open picks one
-// from the location. Nothing driver-specific leaks through this file. All times cross the interface as
-// time.Time in UTC; a zero time means "none".
+// driver. This package holds the contract (the interface, its types and
+// errors) and Location, where a ledger is. The backends are its
+// sub-packages: store/sqlite (the default, one file, no set-up) and
+// store/postgres (one ledger shared by a fleet of hosts); store/ledger opens
+// the one a Location names. All times cross the interface as time.Time in
+// UTC; a zero time means "none".
 package store
 
 import (
@@ -34,10 +36,17 @@ const (
 
 // Errors callers can test for with errors.Is.
 var (
-	ErrNotFound      = errors.New("not found")
-	ErrSchemaTooNew  = errors.New("ledger schema is newer than this catchup")
-	ErrNotALedger    = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
-	ErrLedgerTooBusy = errors.New("ledger stayed locked by other processes")
+	ErrNotFound     = errors.New("not found")
+	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
+
+	// ErrLedgerUnreachable marks an error of a shared ledger whose server
+	// could not be reached, or whose connection was lost: the call may or
+	// may not have taken effect. Finish, Interrupt, Heartbeat, UpsertTask
+	// and an import are safe to repeat once the server is back. A repeated
+	// Claim may find the slot held by the very run the lost attempt
+	// inserted (same Host, PID, BootID and StartedAt); a repeated AddRun
+	// may record a skip twice.
+	ErrLedgerUnreachable = errors.New("ledger unreachable")
 )
 
 // Task is what the ledger knows about one task. Only the registered command
@@ -109,11 +118,12 @@ type ClaimRequest struct {
 	Force    bool  // claim even when the slot already succeeded
 }
 
-// ClaimResult tells whether the claim was granted. When it was not, Holder is
-// the run that holds the slot (a running or succeeded run of it).
+// ClaimResult tells whether the claim was granted.
 type ClaimResult struct {
 	Claimed bool
-	Run     Run // the inserted run when Claimed, else the holder
+	// Run is the inserted run when Claimed; else the run that holds the
+	// slot (a running or succeeded run of it).
+	Run Run
 }
 
 // TaskSummary is a task with its latest run, for listings.
@@ -141,6 +151,14 @@ type PruneRequest struct {
 // PruneResult is what Prune deleted (or, for a dry run, would delete).
 type PruneResult struct {
 	Runs int64
+}
+
+// PrunedSlot is a slot whose succeeded run was pruned: it stays done. A
+// SQLite ledger exports them and a PostgreSQL one imports them, for
+// `catchup migrate`.
+type PrunedSlot struct {
+	Task string
+	Slot time.Time
 }
 
 // Store is the ledger. Implementations are safe for concurrent processes on
@@ -228,28 +246,4 @@ type Store interface {
 	Heartbeat(ctx context.Context, id int64, at time.Time) error
 
 	Close() error
-}
-
-// rowScanner is what *sql.Rows and pgx.Rows share.
-type rowScanner interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
-// collectCounts reads (task, status, count) rows into task -> status -> n.
-func collectCounts(rows rowScanner) (map[string]map[string]int64, error) {
-	out := map[string]map[string]int64{}
-	for rows.Next() {
-		var task, status string
-		var n int64
-		if err := rows.Scan(&task, &status, &n); err != nil {
-			return nil, err
-		}
-		if out[task] == nil {
-			out[task] = map[string]int64{}
-		}
-		out[task][status] = n
-	}
-	return out, rows.Err()
 }

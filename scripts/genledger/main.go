@@ -1,6 +1,6 @@
 // Command genledger writes a large catchup ledger for scripts/bench.sh:
 // TASKS tasks with a schedule, each with RUNS succeeded runs (one per slot,
-// back from -now), in bulk. The schema comes from the store package; the
+// back from -now), in bulk. The schema comes from the store/sqlite package; the
 // rows are written in one transaction with plain INSERTs, since a ledger
 // of a million runs through one claim at a time would take minutes.
 //
@@ -17,7 +17,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 func main() {
@@ -45,7 +45,7 @@ func run(path string, tasks, runs int, cron, argv, nowS, regS string, cold bool)
 		return err
 	}
 	ctx := context.Background()
-	st, err := store.OpenSQLite(ctx, path) // creates the schema
+	st, err := sqlite.Open(ctx, path) // creates the schema
 	if err != nil {
 		return err
 	}

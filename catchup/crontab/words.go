@@ -1,0 +1,284 @@
+package crontab
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// errQuote is wrapped by unterminated-quote errors.
+var errQuote = errors.New("unterminated quote")
+
+// runFlags lists the flags of `catchup run`; true means value-taking.
+var runFlags = map[string]bool{
+	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
+	"kill-after": true, "slot": true, "replay": true, "retries": true,
+	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
+	"host": true, "lease": true,
+	"force": false, "wait": false, "strict": false, "no-capture": false, "fail-open": false,
+}
+
+// parseFlags reads the flags after `catchup run` up to `--`, the first
+// positional word or the end of the simple command, and records the values of
+// --task, --cron, --tz and --replay (the last occurrence wins).
+func parseFlags(e *Entry, lx *lexer) error {
+	for {
+		a, ok, err := lx.next()
+		if err != nil {
+			return err
+		}
+		if !ok || a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return nil
+		}
+		if !strings.HasPrefix(a, "--") {
+			return fmt.Errorf("unknown flag %s in catchup line", a)
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		takesValue, known := runFlags[name]
+		switch {
+		case !known:
+			return fmt.Errorf("unknown flag --%s in catchup line", name)
+		case !takesValue:
+			if _, perr := strconv.ParseBool(val); hasVal && perr != nil {
+				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", val, name, perr)
+			}
+			continue
+		case !hasVal:
+			if val, ok, err = lx.next(); err != nil {
+				return err
+			} else if !ok {
+				return fmt.Errorf("flag --%s needs a value in catchup line", name)
+			}
+		}
+		switch name {
+		case "task":
+			e.Task = val
+		case "cron":
+			e.Cron = val
+		case "tz":
+			e.Zone = val
+		case "replay":
+			e.Replay = val
+		case "db":
+			e.DB = val
+		}
+	}
+}
+
+// lexer is a light POSIX shell word splitter: it handles blanks,
+// backslash escapes, single quotes and double quotes (with their backslash
+// escapes), and ends at a comment or an unquoted control or redirection
+// operator character. It does not expand anything.
+type lexer struct {
+	s    string
+	i    int
+	done bool
+}
+
+const operators = ";&|<>()"
+
+// next returns the next word; ok is false at the end of the simple command.
+func (l *lexer) next() (word string, ok bool, err error) {
+	for l.i < len(l.s) && (l.s[l.i] == ' ' || l.s[l.i] == '\t' || l.s[l.i] == '\n') {
+		l.i++
+	}
+	if l.done || l.i >= len(l.s) || l.s[l.i] == '#' || strings.IndexByte(operators, l.s[l.i]) >= 0 {
+		l.done = true
+		return "", false, nil
+	}
+	var w []byte
+	for l.i < len(l.s) {
+		c := l.s[l.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || strings.IndexByte(operators, c) >= 0:
+			return string(w), true, nil
+		case c == '\\' && l.i+1 < len(l.s):
+			if l.s[l.i+1] != '\n' {
+				w = append(w, l.s[l.i+1])
+			}
+			l.i += 2
+		case c == '\'':
+			end := strings.IndexByte(l.s[l.i+1:], '\'')
+			if end < 0 {
+				l.done = true
+				return "", false, fmt.Errorf("unterminated single quote: %w", errQuote)
+			}
+			w = append(w, l.s[l.i+1:l.i+1+end]...)
+			l.i += end + 2
+		case c == '"':
+			if w, err = l.doubleQuoted(w); err != nil {
+				return "", false, err
+			}
+		default:
+			w = append(w, c)
+			l.i++
+		}
+	}
+	return string(w), true, nil
+}
+
+// doubleQuoted appends the contents of the double-quoted string at l.i to w.
+func (l *lexer) doubleQuoted(w []byte) ([]byte, error) {
+	for j := l.i + 1; j < len(l.s); j++ {
+		switch c := l.s[j]; {
+		case c == '"':
+			l.i = j + 1
+			return w, nil
+		case c == '\\' && j+1 < len(l.s) && strings.IndexByte("$`\"\\\n", l.s[j+1]) >= 0:
+			j++
+			if l.s[j] != '\n' {
+				w = append(w, l.s[j])
+			}
+		default:
+			w = append(w, c)
+		}
+	}
+	l.done = true
+	return nil, fmt.Errorf("unterminated double quote: %w", errQuote)
+}
+
+// splitPercent applies cron's % rule to the command part of a line:
+// the command ends at the first unescaped %, `\%` in it becomes %, and other
+// backslashes are kept. cut reports whether an unescaped % was found.
+func splitPercent(s string) (cmd, stdin string, cut bool) {
+	buf := make([]byte, 0, len(s))
+	escaped := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			escaped = false
+			if c == '%' {
+				buf[len(buf)-1] = '%'
+				continue
+			}
+		case c == '\\':
+			escaped = true
+		case c == '%':
+			return string(buf), stdinData(s[i+1:]), true
+		}
+		buf = append(buf, c)
+	}
+	return string(buf), "", false
+}
+
+// stdinData translates the input part as cron writes it to the pipe:
+// `\%` becomes %, an unescaped % a newline, `\x` stays `\x`, and a newline is
+// added when the data does not already end with one.
+func stdinData(s string) string {
+	buf := make([]byte, 0, len(s)+1)
+	escaped, needNewline := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if escaped {
+			if c != '%' {
+				buf = append(buf, '\\')
+			}
+		} else if c == '%' {
+			c = '\n'
+		}
+		if escaped = c == '\\'; !escaped {
+			buf = append(buf, c)
+			needNewline = c != '\n'
+		}
+	}
+	if escaped {
+		buf = append(buf, '\\')
+	}
+	if needNewline {
+		buf = append(buf, '\n')
+	}
+	return string(buf)
+}
+
+// misplaced reports a line whose `catchup run` is not where the
+// command starts but the preceding words look like a miscounted time spec.
+func misplaced(s string, nTime, nHead int, system bool) error {
+	toks, _ := splitFields(s, nHead+3)
+	j := -1
+	for i := 0; i+1 < len(toks); i++ {
+		if isCatchupWord(toks[i]) && toks[i+1] == "run" {
+			j = i
+			break
+		}
+	}
+	switch {
+	case j < 0 || j == nHead:
+		return nil
+	case nTime == 1:
+		if system && j == 1 {
+			return errors.New("missing user field before the command (system crontab)")
+		}
+		if j > nHead {
+			return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
+		}
+		return nil
+	case allTimeLike(toks[:j]):
+		if system && j == 5 {
+			return errors.New("missing user field before the command (system crontab)")
+		}
+		return fmt.Errorf("expected 5 time fields before the command, found %d", j)
+	case system && allTimeLike(toks[:j-1]):
+		return fmt.Errorf("expected 5 time fields before the user field, found %d", j-1)
+	}
+	return nil
+}
+
+// splitFields splits off up to n blank-separated fields; rest is the
+// remainder with leading blanks removed.
+func splitFields(s string, n int) (fields []string, rest string) {
+	for len(fields) < n {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			break
+		}
+		end := strings.IndexAny(s, " \t")
+		if end < 0 {
+			end = len(s)
+		}
+		fields, s = append(fields, s[:end]), s[end:]
+	}
+	return fields, strings.TrimLeft(s, " \t")
+}
+
+// isCatchupWord reports whether w names the catchup binary.
+func isCatchupWord(w string) bool {
+	return w[strings.LastIndexByte(w, '/')+1:] == "catchup"
+}
+
+// allTimeLike reports whether every token looks like a cron time field
+// (numbers, *, ?, ranges, steps, lists, L/W/# and month or weekday names).
+func allTimeLike(toks []string) bool {
+	for _, t := range toks {
+		if !timeLike(t) {
+			return false
+		}
+	}
+	return true
+}
+
+func timeLike(tok string) bool {
+	for _, item := range strings.Split(tok, ",") {
+		if base, step, ok := strings.Cut(item, "/"); ok {
+			if _, err := strconv.Atoi(step); err != nil {
+				return false
+			}
+			item = base
+		}
+		lo, hi, isRange := strings.Cut(item, "-")
+		if !timeAtom(lo) || isRange && !timeAtom(hi) {
+			return false
+		}
+	}
+	return true
+}
+
+func timeAtom(a string) bool {
+	if a == "*" || a == "?" || strings.Contains(timeNames, "|"+strings.ToLower(a)+"|") && len(a) == 3 {
+		return true
+	}
+	return a != "" && strings.Trim(a, "0123456789LW#") == ""
+}
+
+const timeNames = "|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat|"

@@ -1,0 +1,91 @@
+package catchup
+
+// The hooks that tell someone how things went: a run's monitor pings and
+// its --notify-cmd, and scan's alert for a task with missed slots. None
+// changes an exit status or a record.
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup/notify"
+	"github.com/catchup/catchup/store"
+)
+
+// notifyTailMax bounds CATCHUP_STDERR_TAIL (environment space is limited).
+const notifyTailMax = 8 << 10
+
+// started sends the monitor's start ping, in the background.
+func (l *lifecycle) started(ctx context.Context) {
+	if l.req.Ping == "" {
+		return
+	}
+	l.pinger = notify.NewPinger(l.req.Ping, l.m.Notice)
+	l.pingStarted = l.pinger.Start(context.WithoutCancel(ctx))
+}
+
+// finished runs the hooks of a run's final attempt: the end ping, and the
+// --notify-cmd when it did not succeed.
+func (l *lifecycle) finished(ctx context.Context, res RunResult) {
+	ctx = context.WithoutCancel(ctx)
+	if l.pinger != nil && res.Ran {
+		<-l.pingStarted
+		l.pinger.End(ctx, res.ExitCode, append(append([]byte{}, res.Run.StdoutTail...), res.Run.StderrTail...))
+	}
+	switch res.Run.Status {
+	case store.StatusFailed, store.StatusTimeout, store.StatusInterrupted:
+		if l.req.NotifyCmd != "" {
+			l.alert(ctx, res.Run)
+		}
+	}
+}
+
+// alert runs --notify-cmd with the run's CATCHUP_* variables and its
+// outcome.
+func (l *lifecycle) alert(ctx context.Context, r store.Run) {
+	tail := r.StderrTail
+	if len(tail) > notifyTailMax {
+		tail = tail[len(tail)-notifyTailMax:]
+	}
+	exit := ""
+	if r.ExitCode != nil {
+		exit = strconv.Itoa(*r.ExitCode)
+	}
+	// An environment string cannot hold NUL: exec would refuse the whole
+	// command, and the alert of a job that printed binary would be lost.
+	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
+		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
+	runAlert(ctx, l.m, l.req.NotifyCmd, env)
+}
+
+// alertMissed runs scan's --notify-cmd (or the task's own) once for a task
+// whose missed slots scan found, with CATCHUP_STATUS=missed, the slots, and
+// how many it replayed, failed and skipped by policy.
+func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
+	if cmd == "" {
+		cmd = t.NotifyCmd
+	}
+	if cmd == "" || len(ts.Missed) == 0 {
+		return
+	}
+	slots := make([]string, len(ts.Missed))
+	for i, s := range ts.Missed {
+		slots[i] = s.UTC().Format(time.RFC3339)
+	}
+	env := append(jobEnviron(m),
+		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
+		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+strings.Join(slots, " "),
+		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
+		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_POLICY="+ts.Policy)
+	runAlert(context.WithoutCancel(ctx), m, cmd, env)
+}
+
+// runAlert runs an alert command, its output on catchup's stderr; its
+// own failure is reported, nothing more.
+func runAlert(ctx context.Context, m Machine, cmd string, env []string) {
+	if err := notify.Command(ctx, cmd, env, m.Stderr); err != nil {
+		m.notice("%v", err)
+	}
+}

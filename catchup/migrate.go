@@ -1,0 +1,84 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+)
+
+// MigrateSource is the host's SQLite ledger that migrate copies.
+type MigrateSource interface {
+	Tasks(ctx context.Context) ([]store.TaskSummary, error)
+	ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error)
+	ExportPrunedSlots(ctx context.Context) ([]store.PrunedSlot, error)
+}
+
+// MigrateTarget is the shared ledger that migrate copies into.
+type MigrateTarget interface {
+	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
+	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
+}
+
+// Migration is one checked `catchup migrate`.
+type Migration struct {
+	From     MigrateSource
+	FromPath string // the source's absolute path: with the host, it tags every copied run
+	To       MigrateTarget
+	ToWhere  string // the target, fit to print (no credentials)
+}
+
+// Migrated counts what Migrate copied.
+type Migrated struct {
+	Tasks    int // tasks of the source
+	Runs     int // runs of the source
+	Imported int // runs the target did not hold yet
+}
+
+// migratePage is how many runs go over per import transaction.
+const migratePage = 1000
+
+// Migrate copies the tasks and runs of a host's ledger into a shared one,
+// a page of runs per transaction. Every run is tagged with its origin (this
+// host and the source's path), so that migrating again copies nothing
+// twice. Slots whose successful run was pruned at the source stay done at
+// the target.
+func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
+	summaries, err := mg.From.Tasks(ctx)
+	if err != nil {
+		return Migrated{}, err
+	}
+	tasks := make([]store.Task, 0, len(summaries))
+	for _, s := range summaries {
+		tasks = append(tasks, s.Task)
+	}
+	done := Migrated{Tasks: len(summaries)}
+	origin := m.Host + ":" + mg.FromPath
+	for after := int64(0); ; {
+		runs, err := mg.From.ExportRuns(ctx, after, migratePage)
+		if err != nil {
+			return done, err
+		}
+		if len(runs) == 0 && after > 0 {
+			break
+		}
+		n, err := mg.To.Import(ctx, origin, tasks, runs)
+		if err != nil {
+			return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+		}
+		tasks = nil // registered with the first page
+		done.Runs, done.Imported = done.Runs+len(runs), done.Imported+n
+		if len(runs) < migratePage {
+			break
+		}
+		after = runs[len(runs)-1].ID
+	}
+	pruned, err := mg.From.ExportPrunedSlots(ctx)
+	if err != nil {
+		return done, err
+	}
+	if err := mg.To.ImportPrunedSlots(ctx, pruned); err != nil {
+		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+	}
+	return done, nil
+}

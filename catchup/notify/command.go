@@ -1,0 +1,33 @@
+// Package notify tells someone how a run went: a monitor's ping (Pinger)
+// and an alert command (Command). Neither ever changes a run's outcome or
+// delays its job for long.
+package notify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/catchup/catchup/runner"
+)
+
+// commandTimeout bounds an alert command: an alert must never hold catchup.
+const commandTimeout = 30 * time.Second
+
+// Command runs an alert command through /bin/sh -c with env, its output
+// going to w. The error says why the alert failed; it is nil when the
+// command exited 0.
+func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
+	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env,
+		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second})
+	switch {
+	case err != nil:
+		return fmt.Errorf("notify command: %w", err)
+	case res.TimedOut:
+		return fmt.Errorf("notify command timed out after %s", commandTimeout)
+	case res.ExitCode != 0:
+		return fmt.Errorf("notify command failed with exit %d (the job's status is unchanged)", res.ExitCode)
+	}
+	return nil
+}

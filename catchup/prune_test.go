@@ -1,0 +1,50 @@
+package catchup
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+func TestPrune(t *testing.T) {
+	tests := map[string]struct {
+		req       PruneRequest
+		wantRuns  int64
+		wantAfter int // runs left in the ledger
+	}{
+		"deletes what ended before the cut":    {req: PruneRequest{OlderThan: MinPruneAge, Keep: 1}, wantRuns: 3, wantAfter: 1},
+		"keeps the newest runs of each task":   {req: PruneRequest{OlderThan: MinPruneAge, Keep: 3}, wantRuns: 1, wantAfter: 3},
+		"a dry run counts and deletes nothing": {req: PruneRequest{OlderThan: MinPruneAge, Keep: 1, DryRun: true}, wantRuns: 3, wantAfter: 4},
+		"a longer age cuts earlier":            {req: PruneRequest{OlderThan: 9*24*time.Hour + time.Hour, Keep: 1}, wantRuns: 1, wantAfter: 3},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st, db := testLedger(t)
+			now := mustTime(t, "2026-03-20T12:00:00Z")
+			for _, age := range []time.Duration{11, 9, 8, 2} { // days ago
+				end := now.Add(-age * 24 * time.Hour)
+				if _, err := st.AddRun(ctx, store.Run{Task: "job", Trigger: store.TriggerManual, Status: store.StatusSkipped,
+					Attempt: 1, StartedAt: end, EndedAt: end, Host: "testhost"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := Prune(ctx, st, testMachine(db, now), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := now.Add(-tc.req.OlderThan); got.Runs != tc.wantRuns || !got.Before.Equal(want) {
+				t.Errorf("Prune = %+v, want %d runs before %v", got, tc.wantRuns, want)
+			}
+			left, err := st.History(ctx, store.HistoryFilter{Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(left) != tc.wantAfter {
+				t.Errorf("%d runs left, want %d", len(left), tc.wantAfter)
+			}
+		})
+	}
+}

@@ -1,0 +1,74 @@
+package catchup
+
+// Ledger faults: a fire whose ledger cannot be opened or written still runs
+// its command, unrecorded, unless --strict, or unless the ledger is shared
+// and cannot be reached (no host could claim the slot).
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+)
+
+// unrecorded runs the command without the ledger: a bookkeeping fault must
+// not cause the very missed run catchup exists to prevent.
+func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, error) {
+	if res, refused := l.refuseUnclaimed(cause); refused {
+		return res, nil
+	}
+	if l.req.Strict {
+		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
+	}
+	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
+	slot, trigger := l.slot()
+	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
+	if err != nil {
+		lock = nil // no lock directory either: run anyway
+	} else {
+		defer lock.close()
+		ok, err := lock.tryLock()
+		switch {
+		case err == nil && !ok && !l.req.Wait:
+			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
+			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
+		case err == nil && !ok:
+			if err := lock.wait(ctx); err != nil {
+				if ctx.Err() != nil {
+					l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+					return RunResult{ExitCode: exitLocked, Skipped: true}, nil
+				}
+				lock = nil
+			}
+		case err != nil:
+			lock = nil
+		}
+	}
+	res := l.execute(ctx, lock, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1})
+	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
+}
+
+// writeFault reports a ledger write fault before the command started.
+func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
+	if res, refused := l.refuseUnclaimed(err); refused {
+		return res, nil
+	}
+	if l.req.Strict {
+		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
+	}
+	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
+	res := l.execute(ctx, lock, r)
+	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
+}
+
+// refuseUnclaimed is the default with a shared ledger that cannot be
+// reached: without a claim, every host would run the slot, so none does
+// (exit 75); the next scan replays it. --fail-open runs it anyway.
+func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
+	if !l.req.Shared || l.req.FailOpen {
+		return RunResult{}, false
+	}
+	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
+		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
+	return RunResult{ExitCode: exitLocked, Skipped: true}, true
+}

@@ -1,0 +1,92 @@
+package catchup
+
+// The words of a scan: its request, the report it returns, and the replay
+// policies.
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// ScanRequest is one checked `catchup scan`: cmd checks its flags, and
+// nothing below checks them again.
+type ScanRequest struct {
+	Tasks      []string        // only these tasks; empty = every task with a schedule
+	Crontabs   []CrontabSource // crontab files to discover catchup lines in
+	Replay     string          // a policy (see CheckPolicy) that overrides each task's; "" keeps theirs
+	MaxReplays int             // per task; at least 1
+	DryRun     bool
+	MissedRule // MaxAge, Tolerance, RetryFailed
+	Progress   func(task string, done, total int)
+	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
+}
+
+// CrontabSource is one crontab to read.
+type CrontabSource struct {
+	Name   string    // as the user gave it, for messages
+	Path   string    // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
+	R      io.Reader // stdin's crontab; nil for a file, which scan reads itself through cron's checks (OpenCrontab)
+	System bool      // has a user field (/etc/crontab, /etc/cron.d)
+}
+
+// Slot actions in a scan report.
+const (
+	ActionReplayed = "replayed"
+	ActionFailed   = "failed"
+	ActionSkipped  = "skipped"
+	ActionPlanned  = "would replay"
+	ActionDropped  = "would skip"
+)
+
+// SlotAction is what scan did (or would do) with one missed slot.
+type SlotAction struct {
+	Slot     time.Time
+	Action   string
+	RunID    int64
+	ExitCode int
+	Reason   string
+}
+
+// TaskScan is one task's part of a scan.
+type TaskScan struct {
+	Task     string
+	Policy   string
+	Missed   []time.Time
+	Actions  []SlotAction
+	Replayed int
+	Failed   int
+	Skipped  int
+	Warnings []string
+}
+
+// ScanReport is the result of a scan.
+type ScanReport struct {
+	Tasks    []TaskScan
+	Warnings []string // refused crontabs, crontab errors, unknown users, clock rollbacks
+	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
+	// their lines ran).
+	RefusedCrontabs int
+}
+
+// Failed reports whether any replay failed, or a crontab was refused.
+func (r ScanReport) Failed() bool {
+	if r.RefusedCrontabs > 0 {
+		return true
+	}
+	for _, t := range r.Tasks {
+		if t.Failed > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckPolicy refuses a replay policy other than all, latest and none.
+func CheckPolicy(policy string) error {
+	switch policy {
+	case "all", "latest", "none":
+		return nil
+	}
+	return fmt.Errorf("invalid --replay %q: use all, latest or none", policy)
+}

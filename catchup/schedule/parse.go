@@ -1,0 +1,182 @@
+package schedule
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/adhocore/gronx"
+)
+
+// macros are the @ shorthands catchup accepts (all time-based).
+var macros = map[string]string{
+	"@hourly":   "0 * * * *",
+	"@daily":    "0 0 * * *",
+	"@midnight": "0 0 * * *",
+	"@weekly":   "0 0 * * 0",
+	"@monthly":  "0 0 1 * *",
+	"@yearly":   "0 0 1 1 *",
+	"@annually": "0 0 1 1 *",
+}
+
+var fieldNames = [5]string{"minute", "hour", "day-of-month", "month", "day-of-week"}
+
+const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
+
+// Parse parses a 5-field cron expression (anything gronx accepts in 5
+// fields: lists, ranges, steps, names, L, W, #, ?) or one of @hourly, @daily,
+// @midnight, @weekly, @monthly, @yearly, @annually, to be evaluated in loc.
+// Every error message starts with "cron expression" and says what is wrong.
+func Parse(expr string, loc *time.Location) (*Schedule, error) {
+	trimmed := strings.TrimSpace(expr)
+	if loc == nil {
+		return nil, fmt.Errorf("cron expression %q has no time zone", trimmed)
+	}
+	if trimmed == "" {
+		return nil, fmt.Errorf("cron expression is empty: want %s", wantForms)
+	}
+	body := trimmed
+	if strings.HasPrefix(trimmed, "@") {
+		e, ok := macros[strings.ToLower(trimmed)]
+		if !ok {
+			return nil, fmt.Errorf("cron expression %q is not supported: catchup needs a time-based schedule (%s)", trimmed, wantForms)
+		}
+		body = e
+	}
+	fields := strings.Fields(body)
+	if len(fields) != 5 {
+		return nil, fmt.Errorf("cron expression %q has %d fields, want 5 (minute hour day-of-month month day-of-week)", trimmed, len(fields))
+	}
+	canon := strings.Join(fields, " ")
+	segs, err := gronx.Segments(canon)
+	if err != nil || len(segs) != 6 {
+		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
+	}
+
+	s := &Schedule{expr: trimmed, loc: loc, segs: segs}
+	// Validate every comma-separated part of every field against every value
+	// the field can take: gronx's own IsValid only tries the current time,
+	// and a list like "5,x" errors only when 5 does not match.
+	for i := 1; i <= 5; i++ {
+		for _, part := range strings.Split(segs[i], ",") {
+			if !partValid(part, i) {
+				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q", trimmed, fieldNames[i-1], fields[i-1])
+			}
+		}
+	}
+	if segs[0] != "0" || !gronx.IsValid(canon) {
+		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
+	}
+
+	for m := 0; m < 60; m++ {
+		if fieldMatches(segs[1], 1, time.Date(2000, 1, 1, 0, m, 0, 0, time.UTC)) {
+			s.minute |= 1 << m
+		}
+	}
+	for h := 0; h < 24; h++ {
+		if fieldMatches(segs[2], 2, time.Date(2000, 1, 1, h, 0, 0, 0, time.UTC)) {
+			s.hour |= 1 << h
+		}
+	}
+	for mo := 1; mo <= 12; mo++ {
+		if fieldMatches(segs[4], 4, time.Date(2000, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)) {
+			s.month |= 1 << mo
+		}
+	}
+	s.domSpecial = strings.ContainsAny(segs[3], "LW#")
+	s.dowSpecial = strings.ContainsAny(segs[5], "LW#")
+	if !s.domSpecial {
+		for d := 1; d <= 31; d++ { // January 2000 has 31 days
+			if fieldMatches(segs[3], 3, time.Date(2000, 1, d, 0, 0, 0, 0, time.UTC)) {
+				s.dom |= 1 << d
+			}
+		}
+	}
+	if !s.dowSpecial {
+		for w := 0; w < 7; w++ { // 2000-01-02 was a Sunday
+			if fieldMatches(segs[5], 5, time.Date(2000, 1, 2+w, 0, 0, 0, 0, time.UTC)) {
+				s.dow |= 1 << w
+			}
+		}
+	}
+	// The dom/dow decision of gronx's SegmentsDue, reproduced.
+	domSeg, dowSeg := segs[3], segs[5]
+	switch {
+	case dowSeg == "*" || dowSeg == "?":
+		s.dayMode = dayDomOnly
+	case strings.HasPrefix(dowSeg, "*/") || strings.HasPrefix(domSeg, "*") || domSeg == "?":
+		s.dayMode = dayAnd
+	default:
+		s.dayMode = dayOr
+	}
+	s.fixed = !wildcard(segs[1]) && !wildcard(segs[2])
+	return s, nil
+}
+
+// wildcard reports whether a minute or hour field starts with '*' (or
+// is gronx's '?', which means the same).
+func wildcard(seg string) bool {
+	return strings.HasPrefix(seg, "*") || strings.HasPrefix(seg, "?")
+}
+
+// partValid reports whether one list element of field pos checks
+// without error for every value the field can take.
+func partValid(part string, pos int) bool {
+	c := &gronx.SegmentChecker{}
+	try := func(t time.Time) bool {
+		c.SetRef(t)
+		_, err := c.CheckDue(part, pos)
+		return err == nil
+	}
+	switch pos {
+	case 1:
+		for m := 0; m < 60; m++ {
+			if !try(time.Date(2000, 1, 1, 0, m, 0, 0, time.UTC)) {
+				return false
+			}
+		}
+	case 2:
+		for h := 0; h < 24; h++ {
+			if !try(time.Date(2000, 1, 1, h, 0, 0, 0, time.UTC)) {
+				return false
+			}
+		}
+	case 3, 5:
+		// Errors depend only on the part and on whether its plain
+		// (non-L/W/#) reading matches the day or weekday number, so every
+		// day of a 31-day month covers every case.
+		for d := 1; d <= 31; d++ {
+			if !try(time.Date(2000, 1, d, 0, 0, 0, 0, time.UTC)) {
+				return false
+			}
+		}
+	case 4:
+		for mo := 1; mo <= 12; mo++ {
+			if !try(time.Date(2000, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fieldMatches asks gronx whether field pos matches the wall time t (UTC).
+func fieldMatches(seg string, pos int, t time.Time) bool {
+	c := &gronx.SegmentChecker{}
+	c.SetRef(t)
+	due, err := c.CheckDue(seg, pos)
+	return err == nil && due
+}
+
+// LoadZone resolves a zone name as catchup takes it: an IANA name, or "" or
+// "Local" for the local zone.
+func LoadZone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q: use an IANA name such as Europe/Berlin", name)
+	}
+	return loc, nil
+}

@@ -1,0 +1,33 @@
+// Package taskname is the grammar of task names,
+// [A-Za-z0-9][A-Za-z0-9._-]{0,127}. A name becomes a lock file name, so it
+// can hold no path separator and cannot start with a dot.
+package taskname
+
+import "fmt"
+
+// Valid reports whether name is in the grammar. (A loop, not a regexp: the
+// {0,127} repetition costs half a millisecond to compile at every start of
+// catchup.)
+func Valid(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Check returns an error, with the grammar in words, for a name outside it.
+func Check(name string) error {
+	if !Valid(name) {
+		return fmt.Errorf("invalid task name %q: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", name)
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// Flags and checks that several commands share.
+
+// addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
+func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
+	f := c.Flags()
+	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "no slot older than this counts as missed")
+	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
+	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
+}
+
+// checkRule refuses negative windows: a negative tolerance would replay
+// slots that have not come yet.
+func checkRule(r catchup.MissedRule) error {
+	if r.MaxAge < 0 || r.Tolerance < 0 {
+		return fmt.Errorf("--max-age and --tolerance cannot be negative")
+	}
+	return nil
+}
+
+func checkOutput(v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid --output %q: use %v", v, allowed)
+}

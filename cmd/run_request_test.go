@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+func TestRunRequest(t *testing.T) {
+	tests := map[string]struct {
+		args     []string          // run's flags, then -- and the command
+		env      map[string]string // CATCHUP_REPLAY_SLOT, CRON_TZ
+		wantErr  string
+		wantWarn string
+		check    func(t *testing.T, r requestView)
+	}{
+		"no task":                              {args: []string{"--", "true"}, wantErr: "--task is required"},
+		"bad task name":                        {args: []string{"--task", "../etc", "--", "true"}, wantErr: `invalid task name "../etc"`},
+		"no command":                           {args: []string{"--task", "t"}, wantErr: "no command given"},
+		"bad policy":                           {args: []string{"--task", "t", "--replay", "sometimes", "--", "true"}, wantErr: `invalid --replay "sometimes"`},
+		"negative duration":                    {args: []string{"--task", "t", "--timeout", "-1s", "--", "true"}, wantErr: "cannot be negative"},
+		"bad slot":                             {args: []string{"--task", "t", "--slot", "noon", "--", "true"}, wantErr: `invalid --slot "noon"`},
+		"bad replay slot":                      {args: []string{"--task", "t", "--", "true"}, env: map[string]string{"CATCHUP_REPLAY_SLOT": "soon"}, wantErr: `invalid CATCHUP_REPLAY_SLOT "soon"`},
+		"bad zone":                             {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--", "true"}, wantErr: `unknown time zone "Mars/Olympus"`},
+		"bad cron":                             {args: []string{"--task", "t", "--cron", "@reboot", "--", "true"}, wantErr: `cron expression "@reboot" is not supported`},
+		"a flag error comes before the zone's": {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--retries", "-1", "--", "true"}, wantErr: "cannot be negative"},
+		"cron in its zone": {args: []string{"--task", "t", "--cron", "0 2 * * *", "--tz", "Europe/Berlin", "--", "echo", "hi"},
+			check: func(t *testing.T, r requestView) {
+				if r.expr != "0 2 * * *" || r.zone != "Europe/Berlin" || r.tz != "Europe/Berlin" || r.argv != "echo hi" {
+					t.Errorf("request %+v", r)
+				}
+			}},
+		"CRON_TZ is the zone when --tz is not given": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Asia/Tokyo"},
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "Asia/Tokyo" || r.tz != "Asia/Tokyo" {
+					t.Errorf("request %+v, want Asia/Tokyo", r)
+				}
+			}},
+		"a bad CRON_TZ is only a warning": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Not/AZone"},
+			wantWarn: `catchup: ignoring CRON_TZ="Not/AZone": not a known time zone`,
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "Local" || r.tz != "" {
+					t.Errorf("request %+v, want the local zone", r)
+				}
+			}},
+		"--tz wins over CRON_TZ": {args: []string{"--task", "t", "--tz", "UTC", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Asia/Tokyo"},
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "UTC" || r.tz != "UTC" {
+					t.Errorf("request %+v, want UTC", r)
+				}
+			}},
+		"explicit slot": {args: []string{"--task", "t", "--slot", "2026-01-02T03:00:00Z", "--", "true"},
+			check: func(t *testing.T, r requestView) {
+				if r.slot != "2026-01-02T03:00:00Z" || r.expr != "" {
+					t.Errorf("request %+v", r)
+				}
+			}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var rf runFlags
+			c := &cobra.Command{Use: "run"}
+			bindRunFlags(c, &rf)
+			if err := c.ParseFlags(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			var warn bytes.Buffer
+			req, err := rf.request(c.Flags().Args(), func(k string) string { return tc.env[k] }, &warn)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(warn.String()); got != tc.wantWarn {
+				t.Errorf("warning %q, want %q", got, tc.wantWarn)
+			}
+			v := requestView{tz: req.TZ, argv: strings.Join(req.Argv, " ")}
+			if req.Schedule != nil {
+				v.expr, v.zone = req.Schedule.Expr(), req.Schedule.Location().String()
+			}
+			if !req.Slot.IsZero() {
+				v.slot = req.Slot.UTC().Format("2006-01-02T15:04:05Z")
+			}
+			tc.check(t, v)
+		})
+	}
+}
+
+// requestView is the part of a run request a case checks.
+type requestView struct{ expr, zone, tz, argv, slot string }

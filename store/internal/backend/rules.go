@@ -1,0 +1,92 @@
+package backend
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// EncodeArgv is a task's command as stored: a JSON array, [] for none.
+func EncodeArgv(argv []string) (string, error) {
+	if argv == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal(argv)
+	return string(b), err
+}
+
+// DecodeArgv reads the stored command of task back.
+func DecodeArgv(task, stored string) ([]string, error) {
+	var argv []string
+	if err := json.Unmarshal([]byte(stored), &argv); err != nil {
+		return nil, fmt.Errorf("task %s: bad argv in ledger: %w", task, err)
+	}
+	return argv, nil
+}
+
+// ReplayPolicy is a task's replay policy as stored: "all" when unset.
+func ReplayPolicy(replay string) string {
+	if replay == "" {
+		return "all"
+	}
+	return replay
+}
+
+// FirstSeen is when a task first seen through run r counts as registered:
+// the run's slot, or its start when that is earlier (or it has no slot), so
+// that the slot is covered by the missed-slot rule.
+func FirstSeen(r store.Run) time.Time {
+	if r.Slot.IsZero() || r.StartedAt.Before(r.Slot) {
+		return r.StartedAt
+	}
+	return r.Slot
+}
+
+// CeilSecond is t in Unix seconds, rounded up: slots are whole seconds, so
+// the first slot at or after t is at this second.
+func CeilSecond(t time.Time) int64 {
+	if t.Nanosecond() != 0 {
+		return t.Unix() + 1
+	}
+	return t.Unix()
+}
+
+// CheckPercent refuses a progress outside 0-100.
+func CheckPercent(id int64, percent int) error {
+	if percent < 0 || percent > 100 {
+		return fmt.Errorf("run %d: progress %d%% out of range 0-100", id, percent)
+	}
+	return nil
+}
+
+// PruneOffset is the OFFSET, in a task's runs newest first, of the newest
+// run Prune keeps: req.Keep runs are kept, and at least the latest.
+func PruneOffset(req store.PruneRequest) int {
+	return max(req.Keep, 1) - 1
+}
+
+// RowScanner is what *sql.Rows and pgx.Rows share.
+type RowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// CollectCounts reads (task, status, count) rows into task -> status -> n.
+func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
+	out := map[string]map[string]int64{}
+	for rows.Next() {
+		var task, status string
+		var n int64
+		if err := rows.Scan(&task, &status, &n); err != nil {
+			return nil, err
+		}
+		if out[task] == nil {
+			out[task] = map[string]int64{}
+		}
+		out[task][status] = n
+	}
+	return out, rows.Err()
+}

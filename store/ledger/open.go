@@ -1,0 +1,33 @@
+// Package ledger opens the ledger a store.Location names, with the backend
+// of its kind. It is the one package that knows every backend: a new one
+// is a sub-package of store that implements store.Store, and a case here.
+package ledger
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/postgres"
+	"github.com/catchup/catchup/store/sqlite"
+)
+
+// Open opens (creating it if needed) the ledger at loc and brings its
+// schema up to date.
+func Open(ctx context.Context, loc store.Location) (store.Store, error) {
+	switch loc.Kind {
+	case store.SQLite:
+		s, err := sqlite.Open(ctx, loc.Path)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	case store.Postgres:
+		p, err := postgres.Open(ctx, loc.DSN)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("open ledger: unknown kind %q", loc.Kind)
+}

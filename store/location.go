@@ -1,0 +1,163 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Kind is the backend a ledger lives in.
+type Kind string
+
+const (
+	SQLite   Kind = "sqlite"   // a file on this host
+	Postgres Kind = "postgres" // a PostgreSQL database, shared by a fleet
+)
+
+// Location is where a ledger is: --db, CATCHUP_DB or the default file.
+// ParseLocation makes one from what the user wrote; store/ledger opens it.
+type Location struct {
+	Kind Kind
+	Path string // SQLite: the ledger file
+	// DSN is the PostgreSQL connection URL. It may carry a password: print
+	// Redacted(), never DSN.
+	DSN string
+}
+
+// errBadDSN is returned for a PostgreSQL URL that does not parse. It does
+// not quote the URL: a malformed one could hide its password from any
+// redaction.
+var errBadDSN = errors.New("invalid PostgreSQL DSN; want postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAM=VALUE&...]")
+
+// urlScheme matches the scheme of a value that is written as a URL.
+var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+
+// ParseLocation reads a ledger location: a postgres:// or postgresql://
+// URL names a PostgreSQL ledger; a file: URL or any other value that is not
+// a URL names a SQLite file. A URL of another scheme is an error, as is a
+// PostgreSQL URL that does not parse. Errors never quote the value: it may
+// hold a password.
+func ParseLocation(s string) (Location, error) {
+	if s == "" {
+		return Location{}, errors.New("empty ledger location")
+	}
+	if len(s) >= 5 && strings.EqualFold(s[:5], "file:") {
+		return parseFileURL(s)
+	}
+	m := urlScheme.FindStringSubmatch(s)
+	switch {
+	case m == nil:
+		return Location{Kind: SQLite, Path: s}, nil
+	case !isPostgresScheme(m[1]):
+		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",
+			strings.ToLower(m[1]))
+	}
+	// A scheme is case-insensitive; the driver knows it in lower case.
+	dsn := strings.ToLower(m[1]) + s[len(m[1]):]
+	if _, err := pgxpool.ParseConfig(dsn); err != nil {
+		return Location{}, errBadDSN
+	}
+	return Location{Kind: Postgres, DSN: dsn}, nil
+}
+
+func isPostgresScheme(scheme string) bool {
+	return strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql")
+}
+
+// parseFileURL reads file:PATH, file:/PATH and file:///PATH (the host may
+// only be localhost). It takes no query: catchup sets SQLite's options
+// itself.
+func parseFileURL(s string) (Location, error) {
+	bad := errors.New("invalid file: ledger location; want file:PATH or file:///PATH")
+	u, err := url.Parse(s)
+	if err != nil {
+		return Location{}, bad
+	}
+	path := u.Path
+	if u.Opaque != "" {
+		if path, err = url.PathUnescape(u.Opaque); err != nil {
+			return Location{}, bad
+		}
+	}
+	switch {
+	case u.Host != "" && u.Host != "localhost":
+		return Location{}, fmt.Errorf("a file: ledger location names a file on this host, not on %s", u.Hostname())
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return Location{}, errors.New("a file: ledger location takes no ?query or #fragment (catchup sets the SQLite options)")
+	case path == "" || u.User != nil:
+		return Location{}, bad
+	}
+	return Location{Kind: SQLite, Path: path}, nil
+}
+
+// Redacted names the ledger fit to print: a SQLite file as its path; a
+// PostgreSQL ledger as HOST:PORT/DATABASE, with ?search_path=SCHEMA when
+// the URL picks a schema, and never with user, password or other
+// parameters. Two URLs that reach the same ledger (another user, a rotated
+// password, parameters in another order) give the same name, so it also
+// serves as the ledger's identity.
+func (l Location) Redacted() string {
+	if l.Kind != Postgres {
+		return l.Path
+	}
+	cfg, err := pgxpool.ParseConfig(l.DSN)
+	if err != nil {
+		return "(invalid PostgreSQL DSN)"
+	}
+	c := cfg.ConnConfig
+	name := c.Host + ":" + strconv.Itoa(int(c.Port)) + "/" + c.Database
+	if schema := searchPath(c.RuntimeParams); schema != "" {
+		name += "?search_path=" + schema
+	}
+	return name
+}
+
+// String is Redacted: printing a Location never shows its password.
+func (l Location) String() string { return l.Redacted() }
+
+// searchPath is the schema a connection's parameters choose, as the
+// search_path parameter or in options (-csearch_path=S, -c search_path=S or
+// --search_path=S; the last one wins, as on the server).
+func searchPath(params map[string]string) string {
+	schema := params["search_path"]
+	opts := strings.Fields(params["options"])
+	for i, o := range opts {
+		if o == "-c" && i+1 < len(opts) {
+			o = "-c" + opts[i+1]
+		}
+		for _, prefix := range []string{"-csearch_path=", "--search_path="} {
+			if v, ok := strings.CutPrefix(o, prefix); ok {
+				schema = v
+			}
+		}
+	}
+	return schema
+}
+
+// IsPostgres reports whether location is written as a PostgreSQL URL.
+//
+// Deprecated: parse the location once with ParseLocation and read its Kind.
+func IsPostgres(location string) bool {
+	m := urlScheme.FindStringSubmatch(location)
+	return m != nil && isPostgresScheme(m[1])
+}
+
+// SafeLocation is the Redacted name of location.
+//
+// Deprecated: parse the location once with ParseLocation and print its
+// Redacted name.
+func SafeLocation(location string) string {
+	l, err := ParseLocation(location)
+	if err != nil {
+		if IsPostgres(location) {
+			return "(invalid PostgreSQL DSN)"
+		}
+		return "(invalid ledger location)"
+	}
+	return l.Redacted()
+}

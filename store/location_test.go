@@ -1,0 +1,170 @@
+package store_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/catchup/catchup/store"
+)
+
+// noPGEnv clears the variables that give a PostgreSQL URL its defaults, so
+// that the results do not depend on the caller's environment.
+func noPGEnv(t *testing.T) {
+	for _, v := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGOPTIONS", "PGSERVICE"} {
+		t.Setenv(v, "")
+	}
+}
+
+func TestParseLocation(t *testing.T) {
+	noPGEnv(t)
+	tests := map[string]struct {
+		in      string
+		want    store.Location
+		wantErr string // a part of the error; "" for none
+	}{
+		"absolute path":        {in: "/var/lib/catchup/catchup.db", want: store.Location{Kind: store.SQLite, Path: "/var/lib/catchup/catchup.db"}},
+		"relative path":        {in: "ledger.db", want: store.Location{Kind: store.SQLite, Path: "ledger.db"}},
+		"path with odd bytes":  {in: "/tmp/a?b#c%20.db", want: store.Location{Kind: store.SQLite, Path: "/tmp/a?b#c%20.db"}},
+		"path with a colon":    {in: "ledger:2026.db", want: store.Location{Kind: store.SQLite, Path: "ledger:2026.db"}},
+		"URL inside a path":    {in: "./postgres://odd/file", want: store.Location{Kind: store.SQLite, Path: "./postgres://odd/file"}},
+		"key=value is a path":  {in: "host=db dbname=ledger", want: store.Location{Kind: store.SQLite, Path: "host=db dbname=ledger"}},
+		"file:/path":           {in: "file:/var/lib/catchup.db", want: store.Location{Kind: store.SQLite, Path: "/var/lib/catchup.db"}},
+		"file:///path":         {in: "file:///var/lib/catchup.db", want: store.Location{Kind: store.SQLite, Path: "/var/lib/catchup.db"}},
+		"file://localhost":     {in: "file://localhost/var/lib/catchup.db", want: store.Location{Kind: store.SQLite, Path: "/var/lib/catchup.db"}},
+		"FILE: relative":       {in: "FILE:state/ledger%20one.db", want: store.Location{Kind: store.SQLite, Path: "state/ledger one.db"}},
+		"file: escaped":        {in: "file:///tmp/a%3Fb.db", want: store.Location{Kind: store.SQLite, Path: "/tmp/a?b.db"}},
+		"file: other host":     {in: "file://nas/var/lib/catchup.db", wantErr: "not on nas"},
+		"file: with a query":   {in: "file:/tmp/x.db?mode=ro", wantErr: "takes no ?query"},
+		"file: with fragment":  {in: "file:/tmp/x.db#frag", wantErr: "takes no ?query"},
+		"file: names nothing":  {in: "file://", wantErr: "invalid file: ledger location"},
+		"postgres":             {in: "postgres://u@db:5432/ledger", want: store.Location{Kind: store.Postgres, DSN: "postgres://u@db:5432/ledger"}},
+		"postgresql":           {in: "postgresql://u@db/ledger?sslmode=require", want: store.Location{Kind: store.Postgres, DSN: "postgresql://u@db/ledger?sslmode=require"}},
+		"POSTGRES":             {in: "POSTGRES://db/ledger", want: store.Location{Kind: store.Postgres, DSN: "postgres://db/ledger"}},
+		"bad port":             {in: "postgres://u:secret@db:notaport/ledger", wantErr: "invalid PostgreSQL DSN"},
+		"bad host":             {in: "postgres://u:secret@[::1/ledger", wantErr: "invalid PostgreSQL DSN"},
+		"bad sslmode":          {in: "postgres://u:secret@db/ledger?sslmode=bogus", wantErr: "invalid PostgreSQL DSN"},
+		"unknown scheme":       {in: "mysql://u:secret@db/ledger", wantErr: `unknown ledger scheme "mysql"`},
+		"sqlite scheme":        {in: "sqlite:///var/lib/catchup.db", wantErr: `unknown ledger scheme "sqlite"`},
+		"scheme in upper case": {in: "HTTPS://db/ledger", wantErr: `unknown ledger scheme "https"`},
+		"empty":                {in: "", wantErr: "empty ledger location"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := store.ParseLocation(tc.in)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("ParseLocation(%q) = %+v, %v; want an error with %q", tc.in, got, err, tc.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret") {
+					t.Errorf("error %q shows the password", err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("ParseLocation(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLocationRedacted(t *testing.T) {
+	noPGEnv(t)
+	tests := map[string]struct{ in, want string }{
+		"sqlite":             {"/var/lib/catchup.db", "/var/lib/catchup.db"},
+		"postgres":           {"postgres://u:secret@db.example:6432/ledger?sslmode=require", "db.example:6432/ledger"},
+		"default port":       {"postgresql://u@db/ledger", "db:5432/ledger"},
+		"password parameter": {"postgres://u@db/ledger?password=secret", "db:5432/ledger"},
+		"search_path":        {"postgres://u@db/ledger?search_path=fleet", "db:5432/ledger?search_path=fleet"},
+		"options -c":         {"postgres://u@db/ledger?options=-csearch_path%3Dfleet", "db:5432/ledger?search_path=fleet"},
+		"options -c apart":   {"postgres://u@db/ledger?options=-c%20search_path%3Dfleet", "db:5432/ledger?search_path=fleet"},
+		"options --":         {"postgres://u@db/ledger?options=--search_path%3Dfleet%20-cwork_mem%3D4MB", "db:5432/ledger?search_path=fleet"},
+		"invalid":            {"postgres://u:secret@db:notaport/ledger", "(invalid PostgreSQL DSN)"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			loc := store.Location{Kind: store.SQLite, Path: tc.in}
+			if store.IsPostgres(tc.in) {
+				loc = store.Location{Kind: store.Postgres, DSN: tc.in}
+			}
+			if got := loc.Redacted(); got != tc.want {
+				t.Errorf("Redacted(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if s := fmt.Sprint(loc); s != tc.want {
+				t.Errorf("printed as %q, want %q", s, tc.want)
+			}
+		})
+	}
+}
+
+// The Redacted name is the ledger's identity: server, database and schema,
+// not the spelling of its URL.
+func TestLocationIdentity(t *testing.T) {
+	noPGEnv(t)
+	name := func(dsn string) string {
+		t.Helper()
+		loc, err := store.ParseLocation(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loc.Redacted()
+	}
+	same := []string{
+		"postgres://catchup:old@db:5432/ledger?sslmode=require&options=-csearch_path%3Dfleet",
+		"postgres://catchup:rotated@db/ledger?options=-csearch_path%3Dfleet&sslmode=require",
+		"postgresql://other@db:5432/ledger?options=-csearch_path%3Dfleet",
+		"postgres://db/ledger?search_path=fleet",
+	}
+	for _, dsn := range same[1:] {
+		if name(dsn) != name(same[0]) {
+			t.Errorf("%q and %q are one ledger: %q vs %q", dsn, same[0], name(dsn), name(same[0]))
+		}
+	}
+	for what, dsn := range map[string]string{
+		"no schema":      "postgres://catchup@db:5432/ledger",
+		"other schema":   "postgres://catchup@db:5432/ledger?options=-csearch_path%3Dother",
+		"other database": "postgres://catchup@db:5432/other?options=-csearch_path%3Dfleet",
+		"other server":   "postgres://catchup@db2:5432/ledger?options=-csearch_path%3Dfleet",
+		"other port":     "postgres://catchup@db:5433/ledger?options=-csearch_path%3Dfleet",
+	} {
+		if name(dsn) == name(same[0]) {
+			t.Errorf("%s: %q taken for the same ledger", what, dsn)
+		}
+	}
+}
+
+func TestIsPostgres(t *testing.T) {
+	for loc, want := range map[string]bool{
+		"postgres://db/ledger":                   true,
+		"postgresql://u@db:5432/x":               true,
+		"POSTGRES://db/ledger":                   true,
+		"postgres://u:secret@db:notaport/ledger": true, // not valid, but meant as PostgreSQL
+		"/var/lib/catchup/ledger.db":             false,
+		"ledger.db":                              false,
+		"postgres":                               false,
+		"./postgres://odd/file":                  false,
+		"host=db dbname=ledger":                  false,
+		"file:/var/lib/catchup.db":               false,
+		"sqlite:///var/lib/catchup.db":           false,
+	} {
+		if got := store.IsPostgres(loc); got != want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", loc, got, want)
+		}
+	}
+}
+
+func TestSafeLocation(t *testing.T) {
+	noPGEnv(t)
+	for in, want := range map[string]string{
+		"/var/lib/catchup.db":                         "/var/lib/catchup.db",
+		"postgres://u:secret@db:6432/ledger":          "db:6432/ledger",
+		"postgres://u:secret@db:notaport/ledger":      "(invalid PostgreSQL DSN)",
+		"mysql://u:secret@db/ledger":                  "(invalid ledger location)",
+		"file:/var/lib/catchup.db":                    "/var/lib/catchup.db",
+		"postgres://u@db/l?options=-csearch_path%3Ds": "db:5432/l?search_path=s",
+	} {
+		if got := store.SafeLocation(in); got != want {
+			t.Errorf("SafeLocation(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/postgres"
+)
+
+func TestPostgresLockTask(t *testing.T) {
+	dsn := pgLedger(t)
+	a, b := openPG(t, dsn), openPG(t, dsn)
+	ctx := t.Context()
+	lock := func(s *postgres.Ledger, task string, want bool) func() {
+		t.Helper()
+		release, ok, err := s.LockTask(ctx, task)
+		if err != nil {
+			t.Fatalf("LockTask(%s): %v", task, err)
+		}
+		if ok != want {
+			t.Fatalf("LockTask(%s) ok = %v, want %v", task, ok, want)
+		}
+		if release == nil {
+			t.Fatalf("LockTask(%s) returned a nil release", task)
+		}
+		return release
+	}
+	relA := lock(a, "backup", true)
+	lock(b, "backup", false)()
+	lock(a, "backup", false)() // a second run on the same host is excluded too
+	relB := lock(b, "rotate", true)
+	relA()
+	relA() // releasing twice is harmless
+	relB2 := lock(b, "backup", true)
+	lock(a, "rotate", false)
+	relB()
+	relB2()
+	lock(a, "rotate", true)()
+
+	// Close drops the locks still held.
+	c := openPG(t, dsn)
+	lock(c, "report", true)
+	lock(a, "report", false)
+	c.Close()
+	lock(a, "report", true)()
+
+	// A ledger in another schema of the same database is another fleet.
+	other := openPG(t, pgLedger(t))
+	rel := lock(a, "backup", true)
+	lock(other, "backup", true)()
+	rel()
+}
+
+func TestPostgresHeartbeat(t *testing.T) {
+	s := openPG(t, pgLedger(t))
+	ctx := t.Context()
+	started := t0.Add(250 * time.Millisecond)
+	id := mustClaim(t, s, store.Run{Task: "backup", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: started})
+	heartbeat := func() time.Time {
+		t.Helper()
+		running, err := s.Running(ctx)
+		if err != nil || len(running) != 1 || running[0].ID != id {
+			t.Fatalf("Running = %+v, %v", running, err)
+		}
+		return running[0].Heartbeat
+	}
+	if hb := heartbeat(); !hb.Equal(started) || hb.Location() != time.UTC {
+		t.Errorf("heartbeat after claim = %v, want the start %v", hb, started)
+	}
+	beat := t0.Add(10*time.Second + 7*time.Millisecond)
+	if err := s.Heartbeat(ctx, id, beat); err != nil {
+		t.Fatal(err)
+	}
+	if hb := heartbeat(); !hb.Equal(beat) {
+		t.Errorf("heartbeat = %v, want %v", hb, beat)
+	}
+	finish(t, s, id, store.StatusSucceeded, t0.Add(time.Minute))
+	if err := s.Heartbeat(ctx, id, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got := getRun(t, s, id); !got.Heartbeat.Equal(beat) {
+		t.Errorf("heartbeat of a finished run moved to %v", got.Heartbeat)
+	}
+	if err := s.Heartbeat(ctx, 999999, t0); err != nil {
+		t.Errorf("Heartbeat(unknown) = %v", err)
+	}
+	if !s.Shared() {
+		t.Error("Shared() = false")
+	}
+}
+
+// PostgreSQL text holds neither NUL nor invalid UTF-8: an outcome whose
+// error has them is still recorded.
+func TestPostgresOddErrorText(t *testing.T) {
+	s := openPG(t, pgLedger(t))
+	id := mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0})
+	err := s.Finish(t.Context(), id, store.Outcome{Status: store.StatusFailed, EndedAt: t0, Error: "a\x00b\xffc ☃"})
+	if err != nil {
+		t.Fatalf("Finish: %v", err)
+	}
+	if got := getRun(t, s, id).Error; got != "a\uFFFDb\uFFFDc ☃" {
+		t.Errorf("Error = %q", got)
+	}
+	changed, err := s.Interrupt(t.Context(), mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0}), t0, "\x00")
+	if err != nil || !changed {
+		t.Errorf("Interrupt = %v, %v", changed, err)
+	}
+}
+
+// The server drops the ledger's connections (a restart, a failover): a call
+// either succeeds on a new connection or fails with ErrLedgerUnreachable, and
+// succeeds when repeated. A task lock dies with its connection.
+func TestPostgresConnectionLost(t *testing.T) {
+	dsn := pgLedger(t)
+	app := fmt.Sprintf("catchup_lost_%d", time.Now().UnixNano())
+	s := openPG(t, dsn+"&application_name="+app)
+	other := openPG(t, dsn)
+	admin := pgAdmin(t, dsn)
+	ctx := t.Context()
+	kill := func() {
+		t.Helper()
+		var n int
+		err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&n)
+		if err != nil || n == 0 {
+			t.Fatalf("terminated %d connections: %v", n, err)
+		}
+	}
+	id := mustClaim(t, s, store.Run{Task: "backup", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
+	release, ok, err := s.LockTask(ctx, "backup")
+	if err != nil || !ok {
+		t.Fatalf("LockTask = %v, %v", ok, err)
+	}
+	defer release()
+	kill()
+	time.Sleep(50 * time.Millisecond) // let the server drop them
+	for try := 0; ; try++ {
+		err := s.Finish(context.Background(), id, store.Outcome{Status: store.StatusSucceeded, EndedAt: t0.Add(time.Minute)})
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrLedgerUnreachable) || try == 5 {
+			t.Fatalf("Finish after the connection was lost: %v", err)
+		}
+		t.Logf("try %d: %v", try, err)
+	}
+	if got := getRun(t, other, id); got.Status != store.StatusSucceeded {
+		t.Errorf("status %s after the retried Finish", got.Status)
+	}
+	// The lock went with its connection (once the server has noticed):
+	// another host may take it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		rel, ok, err := other.LockTask(ctx, "backup")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			rel()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the task lock outlived its connection")
+		}
+	}
+	// A statement's own error is not a lost ledger.
+	_, err = s.AddRun(ctx, store.Run{Task: "backup", Trigger: store.TriggerManual, Status: store.StatusSkipped, StartedAt: t0, ExitCode: intp(1 << 40)})
+	if err == nil || errors.Is(err, store.ErrLedgerUnreachable) {
+		t.Errorf("AddRun with an out-of-range exit code: %v", err)
+	}
+}

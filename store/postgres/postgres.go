@@ -1,0 +1,150 @@
+// Package postgres is the shared ledger: one PostgreSQL database (or one
+// schema of it, chosen with search_path in the URL) used by every host of a
+// fleet.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Ledger is a PostgreSQL ledger. It implements store.Store.
+//
+// Exactly-once per slot rests on the slots table: a claim is one INSERT .. ON
+// CONFLICT on its primary key (task, slot), so two hosts cannot both hold a
+// slot whatever the isolation level. Every other write that changes whether
+// a slot is held (an outcome, an interruption, a skip record, an import)
+// locks the slot's row first and then recomputes its holders from the runs,
+// so that a late outcome never undoes the claim of the run that replaced it.
+// A slot's succeeded_id never goes down, so pruning a succeeded run leaves
+// its slot done. A task's watermark is written under its task row's lock
+// (see settle.go).
+type Ledger struct {
+	pool  *pgxpool.Pool
+	conn  *pgx.ConnConfig // for the dedicated connections of LockTask
+	where string          // the location's Redacted name: never the credentials
+	pw    string          // the DSN's password, scrubbed from every error
+
+	mu    sync.Mutex
+	locks map[*pgx.Conn]int64 // connections holding a task lock, and its key
+}
+
+// connectTimeout bounds a connection attempt when the DSN sets no
+// connect_timeout: a ledger that does not answer must not hang catchup.
+const connectTimeout = 10 * time.Second
+
+// Open connects to the ledger at dsn, a postgres:// URL, and brings its
+// schema up to date. It refuses, touching nothing, a schema newer than this
+// catchup. Errors name the ledger by its store.Location's Redacted name,
+// never with credentials.
+func Open(ctx context.Context, dsn string) (*Ledger, error) {
+	loc, err := store.ParseLocation(dsn)
+	if err == nil && loc.Kind != store.Postgres {
+		err = errors.New("want a postgres:// URL")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open ledger: %w", err)
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil { // ParseLocation parsed it already; its text may hold the password
+		return nil, errors.New("open ledger: invalid PostgreSQL DSN")
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	// Idle connections are not kept for long: a CLI process is short-lived,
+	// and a long-running one should not pin server slots.
+	cfg.MinConns = 0
+	cfg.MaxConnIdleTime = time.Minute
+	p := &Ledger{
+		conn:  cfg.ConnConfig.Copy(),
+		where: loc.Redacted(),
+		pw:    cfg.ConnConfig.Password,
+		locks: map[*pgx.Conn]int64{},
+	}
+	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, p.wrap("open ledger", err)
+	}
+	if err := p.checkSchema(ctx); err != nil {
+		p.pool.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Close closes the ledger, releasing any task lock still held.
+func (p *Ledger) Close() error {
+	p.mu.Lock()
+	conns := p.locks
+	p.locks = map[*pgx.Conn]int64{}
+	p.mu.Unlock()
+	for c, key := range conns {
+		unlockTask(c, key)
+	}
+	p.pool.Close()
+	return nil
+}
+
+// redactedError is an error whose text had the DSN's password scrubbed; it
+// still unwraps to the original for errors.Is and errors.As.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// unreachable tells a lost or refused connection from an error of the
+// statement itself.
+func unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	var pe *pgconn.PgError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return false // the caller gave up; the ledger may be fine
+	case errors.As(err, &pe):
+		// 08: connection exception; 57P01-57P03: server shutting down,
+		// crashed or starting; 53300: too many connections.
+		return strings.HasPrefix(pe.Code, "08") || slices.Contains([]string{"57P01", "57P02", "57P03", "53300"}, pe.Code)
+	case errors.As(err, &ce), errors.As(err, &ne), pgconn.Timeout(err), pgconn.SafeToRetry(err),
+		errors.Is(err, pgconn.ErrConnClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE):
+		return true
+	}
+	return false
+}
+
+// wrap names the ledger in every error, marks the ones of an unreachable
+// ledger with ErrLedgerUnreachable, and makes sure that no error text
+// carries the password.
+func (p *Ledger) wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e error
+	if unreachable(err) {
+		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerUnreachable, err)
+	} else {
+		e = fmt.Errorf("%s %s: %w", op, p.where, err)
+	}
+	if p.pw != "" && strings.Contains(e.Error(), p.pw) {
+		return &redactedError{msg: strings.ReplaceAll(e.Error(), p.pw, "xxxxx"), err: e}
+	}
+	return e
+}

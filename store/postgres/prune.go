@@ -1,0 +1,57 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+// pruneWith names the runs Prune deletes, as the CTE doomed. $1 is the
+// OFFSET of the newest kept run of a task (backend.PruneOffset), $2 the
+// bound. cut holds, for each task, the id of its newest run that is kept,
+// found through the (task, id) index: only runs below it go, and a task
+// with no more runs than that keeps them all (NULL bound).
+const pruneWith = `WITH cut AS (
+  SELECT k.task, (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET $1) AS below
+  FROM (SELECT DISTINCT task FROM runs) k),
+doomed AS (
+  SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
+  WHERE r.status <> 'running' AND r.ended_at < $2)
+`
+
+const (
+	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
+	// The conditions are checked again on the row deleted: a run changed
+	// since the statement's snapshot is judged as it is now.
+	pruneDeleteSQL = pruneWith + `DELETE FROM runs d USING doomed
+WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2`
+)
+
+// Prune implements store.Store. One statement. The slots table needs nothing: the
+// succeeded_id of a slot whose succeeded run goes keeps the run's id (the
+// sync statements never lower it), so the slot stays done. Space is left to
+// autovacuum.
+func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
+	if req.Before.IsZero() {
+		return store.PruneResult{}, nil
+	}
+	args := []any{backend.PruneOffset(req), dbTime(req.Before)}
+	if req.DryRun {
+		var res store.PruneResult
+		err := p.pool.QueryRow(ctx, pruneCountSQL, args...).Scan(&res.Runs)
+		return res, p.wrap("read ledger", err)
+	}
+	// Slots before the cut lose the runs that settled them (failed ones
+	// too): move every watermark up to the cut first, so that the
+	// missed-slot rule never takes a pruned slot for a missed one.
+	if _, err := p.pool.Exec(ctx, `UPDATE tasks SET settled_through = $1
+WHERE settled_through IS NULL OR settled_through < $1`, dbTime(req.Before)); err != nil {
+		return store.PruneResult{}, p.wrap("prune ledger", err)
+	}
+	tag, err := p.pool.Exec(ctx, pruneDeleteSQL, args...)
+	if err != nil {
+		return store.PruneResult{}, p.wrap("prune ledger", err)
+	}
+	return store.PruneResult{Runs: tag.RowsAffected()}, nil
+}

@@ -1,0 +1,96 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+	"github.com/jackc/pgx/v5"
+)
+
+// History implements store.Store.
+func (p *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Run, error) {
+	if f.Limit <= 0 {
+		f.Limit = 20
+	}
+	q := `SELECT ` + runColumnsLight + ` FROM runs r WHERE true`
+	var args []any
+	if f.Task != "" {
+		args = append(args, f.Task)
+		q += fmt.Sprintf(` AND r.task = $%d`, len(args))
+	}
+	if f.Status != "" {
+		args = append(args, f.Status)
+		q += fmt.Sprintf(` AND r.status = $%d`, len(args))
+	}
+	args = append(args, f.Limit)
+	q += fmt.Sprintf(` ORDER BY r.id DESC LIMIT $%d`, len(args))
+	return p.queryRuns(ctx, p.pool, q, args...)
+}
+
+const runningSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.status = 'running' ORDER BY r.id`
+
+// Running implements store.Store. Each run carries its last heartbeat.
+func (p *Ledger) Running(ctx context.Context) ([]store.Run, error) {
+	return p.queryRuns(ctx, p.pool, runningSQL)
+}
+
+const (
+	slotRunsSQL = `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = $1 AND r.slot BETWEEN $2 AND $3 ORDER BY r.slot, r.id`
+	slotlessRunsSQL = `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = $1 AND r.slot IS NULL AND r.started_at BETWEEN $2 AND $3 ORDER BY r.started_at, r.id`
+)
+
+// SlotRuns implements store.Store. Both halves are index range scans, sent in one
+// round trip.
+func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
+	var out []store.Run
+	scan := func(rows pgx.Rows) error {
+		for rows.Next() {
+			var n runRow
+			if err := rows.Scan(n.dest()...); err != nil {
+				return err
+			}
+			out = append(out, *n.run())
+		}
+		return rows.Err()
+	}
+	b := &pgx.Batch{}
+	// Slots are whole seconds: the bounds round inwards, as in SQLite.
+	sec := func(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
+	milli := func(t time.Time) time.Time { return time.UnixMilli(t.UnixMilli()).UTC() }
+	b.Queue(slotRunsSQL, task, time.Unix(backend.CeilSecond(from), 0).UTC(), sec(to)).Query(scan)
+	b.Queue(slotlessRunsSQL, task, milli(from), milli(to.Add(grace))).Query(scan)
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	return out, nil
+}
+
+// LatestSlot implements store.Store.
+func (p *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
+	var v *time.Time
+	if err := p.pool.QueryRow(ctx, `SELECT MAX(slot) FROM runs WHERE task = $1`, task).Scan(&v); err != nil {
+		return time.Time{}, p.wrap("read ledger", err)
+	}
+	return fromDB(v), nil
+}
+
+// EarliestRun implements store.Store.
+func (p *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error) {
+	var v time.Time
+	// Ids grow with time: the first run by id is the earliest, found through
+	// the (task, id) index without reading the task's history.
+	err := p.pool.QueryRow(ctx, `SELECT started_at FROM runs WHERE task = $1 ORDER BY id LIMIT 1`, task).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, p.wrap("read ledger", err)
+	}
+	return fromDB(&v), nil
+}

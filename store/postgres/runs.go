@@ -1,0 +1,273 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+	"github.com/jackc/pgx/v5"
+)
+
+const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint`
+
+const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
+
+// runRow scans a run whose columns may all be NULL (a LEFT JOIN miss).
+type runRow struct {
+	id                                               *int64
+	task, trigger, status, host, boot, e, checkpoint *string
+	slot, started, ended, heartbeat                  *time.Time
+	attempt, exit, signal, pid, progress             *int
+	stdout, stderr                                   []byte
+}
+
+func (n *runRow) dest() []any {
+	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.e, &n.heartbeat, &n.progress, &n.checkpoint}
+}
+
+func (n *runRow) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
+
+func (n *runRow) run() *store.Run {
+	if n.id == nil {
+		return nil
+	}
+	str := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	num := func(v *int) int {
+		if v == nil {
+			return 0
+		}
+		return *v
+	}
+	r := &store.Run{ID: *n.id, Task: str(n.task), Slot: fromDB(n.slot), Trigger: str(n.trigger), Status: str(n.status),
+		Attempt: num(n.attempt), ExitCode: n.exit, Signal: num(n.signal), StartedAt: fromDB(n.started),
+		EndedAt: fromDB(n.ended), Host: str(n.host), PID: num(n.pid), BootID: str(n.boot),
+		StdoutTail: n.stdout, StderrTail: n.stderr, Error: str(n.e), Heartbeat: fromDB(n.heartbeat),
+		Progress: n.progress, Checkpoint: str(n.checkpoint)}
+	if !r.Slot.IsZero() {
+		r.Slot = r.Slot.Truncate(time.Second)
+	}
+	return r
+}
+
+func (p *Ledger) queryRuns(ctx context.Context, q execer, query string, args ...any) ([]store.Run, error) {
+	return p.scanRuns(ctx, q, (*runRow).dest, query, args...)
+}
+
+// scanRuns runs a query of runs; dest picks the columns (with or without
+// the tails) the query selects.
+func (p *Ledger) scanRuns(ctx context.Context, q execer, dest func(*runRow) []any, query string, args ...any) ([]store.Run, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.Run
+	for rows.Next() {
+		var n runRow
+		if err := rows.Scan(dest(&n)...); err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		out = append(out, *n.run())
+	}
+	return out, p.wrap("read ledger", rows.Err())
+}
+
+// insertRunSQL inserts a run; a NULL id takes the next one of the sequence.
+const insertRunSQL = `INSERT INTO runs (id, task, slot, trigger, status, attempt, exit_code, signal, started_at,
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, heartbeat_at, origin, origin_id, progress, checkpoint)
+VALUES (COALESCE($1, nextval('runs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+ $20, $21)`
+
+// insertArgs are the arguments of insertRunSQL. id 0 means a new one.
+func insertArgs(id int64, r store.Run, origin string) []any {
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	var idArg, originArg, originID any
+	if id != 0 {
+		idArg = id
+	}
+	if origin != "" {
+		originArg, originID = origin, r.ID
+	}
+	return []any{idArg, r.Task, dbSlot(r.Slot), r.Trigger, r.Status, r.Attempt, r.ExitCode, r.Signal,
+		dbTime(r.StartedAt), dbNullTime(r.EndedAt), r.Host, r.PID, r.BootID, r.StdoutTail, r.StderrTail,
+		dbText(r.Error), dbNullTime(r.Heartbeat), originArg, originID, r.Progress, dbText(r.Checkpoint)}
+}
+
+// claimSQL is the claim: one statement on the slots primary key. It
+// inserts the slot's row, or takes over an existing one whose slot nobody
+// runs and (unless forced) nobody ran successfully. It returns the new run's
+// id, or no row when the slot is held. Concurrent claims of one slot queue
+// on its row and re-check the condition against the committed winner.
+const claimSQL = `INSERT INTO slots AS s (task, slot, running_id) VALUES ($1, $2, nextval('runs_id_seq'))
+ON CONFLICT (task, slot) DO UPDATE SET running_id = excluded.running_id
+WHERE s.running_id IS NULL AND (s.succeeded_id IS NULL OR $3::boolean)
+RETURNING s.running_id`
+
+// holderSQL reads the run that holds a slot a claim was refused. A
+// holder that was pruned (only a succeeded run can be) is the pruned run's
+// id, task, slot and status.
+const holderSQL = `SELECT h.id, s.task, s.slot, r.trigger, COALESCE(r.status, 'succeeded'), r.attempt, r.exit_code,
+ r.signal, r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint
+FROM slots s
+CROSS JOIN LATERAL (SELECT CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST(s.running_id, s.succeeded_id) END AS id) h
+LEFT JOIN runs r ON r.id = h.id
+WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
+
+// Claim implements store.Store.
+func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return store.ClaimResult{}, p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(ctx)
+	if req.Register != nil {
+		err = upsertTask(ctx, tx, *req.Register, false)
+	} else {
+		// A task first seen through a run is registered as of that run's
+		// slot (or start), so that the slot is covered by the missed rule.
+		_, err = tx.Exec(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES ($1, $2, $3)
+ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run)), dbTime(req.Run.StartedAt))
+	}
+	if err != nil {
+		return store.ClaimResult{}, p.wrap("write ledger", err)
+	}
+	r := req.Run
+	r.ID, r.Status, r.Heartbeat = 0, store.StatusRunning, r.StartedAt
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	if !r.Slot.IsZero() {
+		var id int64
+		// The holder is read under the slot's row lock that the refused
+		// claim took, so it cannot vanish in between; the loop is only a
+		// guard.
+		for try := 0; id == 0; try++ {
+			err := tx.QueryRow(ctx, claimSQL, r.Task, dbSlot(r.Slot), req.Force).Scan(&id)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return store.ClaimResult{}, p.wrap("write ledger", err)
+			}
+			var n runRow
+			err = tx.QueryRow(ctx, holderSQL, r.Task, dbSlot(r.Slot), req.Force).Scan(n.dest()...)
+			switch {
+			case err == nil:
+				return store.ClaimResult{Run: *n.run()}, p.wrap("write ledger", tx.Commit(ctx))
+			case !errors.Is(err, pgx.ErrNoRows) || try == 2:
+				return store.ClaimResult{}, p.wrap("read ledger", fmt.Errorf("slot %s %v: claim refused, holder unknown: %w", r.Task, r.Slot, err))
+			}
+		}
+		r.ID = id
+	}
+	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id`, insertArgs(r.ID, r, "")...).Scan(&r.ID); err != nil {
+		return store.ClaimResult{}, p.wrap("write ledger", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return store.ClaimResult{}, p.wrap("write ledger", err)
+	}
+	return store.ClaimResult{Claimed: true, Run: r}, nil
+}
+
+// Slot holders are recomputed from the runs after the slot's row is locked:
+// the second statement's snapshot is taken once the lock is held, so it sees
+// every run committed by whoever held the row before. succeeded_id never
+// goes down: succeeded is a final status, and a succeeded run that Prune
+// deleted keeps its slot done.
+const (
+	lockSlotOfRunSQL = `INSERT INTO slots (task, slot) SELECT task, slot FROM runs WHERE id = $1 AND slot IS NOT NULL
+ON CONFLICT (task, slot) DO UPDATE SET task = excluded.task`
+	syncSlotOfRunSQL = `UPDATE slots s SET
+ running_id = (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'running'),
+ succeeded_id = GREATEST(s.succeeded_id,
+  (SELECT max(x.id) FROM runs x WHERE x.task = s.task AND x.slot = s.slot AND x.status = 'succeeded'))
+FROM runs r WHERE r.id = $1 AND s.task = r.task AND s.slot = r.slot`
+)
+
+// updateRun runs update (which must concern run id alone) and brings the
+// run's slot in step, in one round trip and one implicit transaction. It
+// returns the number of runs update changed.
+func (p *Ledger) updateRun(ctx context.Context, id int64, update string, args ...any) (int64, error) {
+	b := &pgx.Batch{}
+	b.Queue(update, args...)
+	b.Queue(lockSlotOfRunSQL, id)
+	b.Queue(syncSlotOfRunSQL, id)
+	br := p.pool.SendBatch(ctx, b)
+	tag, err := br.Exec()
+	if err == nil {
+		_, err = br.Exec()
+	}
+	if err == nil {
+		_, err = br.Exec()
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// AddRun implements store.Store.
+func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(ctx)
+	var id int64
+	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id`, insertArgs(0, r, "")...).Scan(&id); err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	if !r.Slot.IsZero() && (r.Status == store.StatusRunning || r.Status == store.StatusSucceeded) {
+		for _, q := range []string{lockSlotOfRunSQL, syncSlotOfRunSQL} {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return 0, p.wrap("write ledger", err)
+			}
+		}
+	}
+	return id, p.wrap("write ledger", tx.Commit(ctx))
+}
+
+// Finish implements store.Store. The outcome always lands on run id's own record.
+// The slot follows: a late outcome (the run was interrupted and the slot
+// replayed meanwhile) leaves the replay holding the slot, since the slot's
+// holders are recomputed from every run of the slot.
+func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
+	_, err := p.updateRun(ctx, id, `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
+ stdout_tail = $6, stderr_tail = $7, error = $8 WHERE id = $1`, id, o.Status, o.ExitCode, o.Signal,
+		dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error))
+	return err
+}
+
+// Heartbeat implements store.Store. A run no longer running is left alone.
+func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
+	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
+	return p.wrap("write ledger", err)
+}
+
+// Run implements store.Store.
+func (p *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
+	var n runRow
+	err := p.pool.QueryRow(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = $1`, id).Scan(n.destFull()...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Run{}, fmt.Errorf("run %d: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Run{}, p.wrap("read ledger", err)
+	}
+	return *n.run(), nil
+}

@@ -1,0 +1,123 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+	"github.com/jackc/pgx/v5"
+)
+
+// The watermark of a task is written only under its task row's lock, taken
+// by a statement of its own before anything is read: under READ COMMITTED
+// each later statement of the transaction takes its snapshot once the lock
+// is held, so it sees every write of whoever held the lock before. Interrupt
+// and SetSettled both take it, tasks before runs before slots (the order
+// Claim locks them in), so neither can act on a state the other is changing.
+const (
+	lockTaskSQL      = `SELECT settled_through FROM tasks WHERE name = $1 FOR UPDATE`
+	lockTaskOfRunSQL = `SELECT 1 FROM tasks WHERE name = (SELECT task FROM runs WHERE id = $1) FOR UPDATE`
+	setSettledSQL    = `UPDATE tasks SET settled_through = $2
+WHERE name = $1 AND (settled_through IS NULL OR settled_through < $2) AND NOT EXISTS (
+  SELECT 1 FROM runs r WHERE r.task = $1 AND r.status IN ('running', 'interrupted')
+  AND r.slot <= $2 AND (tasks.settled_through IS NULL OR r.slot > tasks.settled_through)
+  AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
+    AND o.status IN ('succeeded', 'failed', 'timeout')))`
+	// interruptSQL marks run $1 interrupted if it runs, lowers the
+	// watermark of its task below its slot, and counts the runs it marked.
+	interruptSQL = `WITH i AS (
+  UPDATE runs SET status = 'interrupted', ended_at = $2, error = $3 WHERE id = $1 AND status = 'running'
+  RETURNING task, slot),
+lowered AS (
+  UPDATE tasks t SET settled_through = i.slot - interval '1 second' FROM i
+  WHERE t.name = i.task AND t.settled_through >= i.slot)
+SELECT count(*) FROM i`
+)
+
+// Interrupt implements store.Store. One round trip, one implicit transaction:
+// lock the task, mark the run and lower the watermark, then bring the slot
+// in step as updateRun does.
+func (p *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	var n int64
+	b := &pgx.Batch{}
+	b.Queue(lockTaskOfRunSQL, id)
+	b.Queue(interruptSQL, id, dbNullTime(at), dbText(reason)).QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
+	b.Queue(lockSlotOfRunSQL, id)
+	b.Queue(syncSlotOfRunSQL, id)
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return false, p.wrap("write ledger", err)
+	}
+	return n == 1, nil
+}
+
+// SetSettled implements store.Store. One round trip, one implicit transaction:
+// the task row's lock, then the check and the write in one statement.
+func (p *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	found := false
+	b := &pgx.Batch{}
+	b.Queue(lockTaskSQL, task).Query(func(rows pgx.Rows) error {
+		found = rows.Next()
+		return rows.Err()
+	})
+	b.Queue(setSettledSQL, task, dbNullTime(through))
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return p.wrap("write ledger", err)
+	}
+	if !found {
+		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
+	}
+	return nil
+}
+
+// SetProgress implements store.Store.
+func (p *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
+	if err := backend.CheckPercent(id, percent); err != nil {
+		return err
+	}
+	tag, err := p.pool.Exec(ctx, `UPDATE runs SET progress = $2,
+ checkpoint = CASE WHEN $3::text = '' THEN checkpoint ELSE $3::text END
+WHERE id = $1 AND status = 'running'`, id, percent, dbText(note))
+	if err != nil {
+		return p.wrap("write ledger", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("run %d is not running: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+const lastCheckpointSQL = `SELECT checkpoint FROM runs
+WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> '' ORDER BY id DESC LIMIT 1`
+
+// LastCheckpoint implements store.Store.
+func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
+	if slot.IsZero() {
+		return "", false, nil
+	}
+	var note string
+	err := p.pool.QueryRow(ctx, lastCheckpointSQL, task, dbSlot(slot)).Scan(&note)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, p.wrap("read ledger", err)
+	}
+	return note, true, nil
+}
+
+// statusCountsSQL reads the (task, status, id) index alone.
+const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
+
+// StatusCounts implements store.Store.
+func (p *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
+	rows, err := p.pool.Query(ctx, statusCountsSQL)
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	out, err := backend.CollectCounts(rows)
+	return out, p.wrap("read ledger", err)
+}

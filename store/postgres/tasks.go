@@ -1,0 +1,125 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+	"github.com/jackc/pgx/v5"
+)
+
+// upsertTaskSQL inserts a task or updates its definition; %s is an extra
+// condition for replacing an existing one. The registration only moves
+// back. A task discovered in a crontab keeps its definition when a fire of
+// its line registers again with --cron: the crontab line is the single
+// source of truth. The watermark follows the schedule: kept while the
+// schedule and zone stay, replaced when they change.
+const upsertTaskSQL = `
+INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+ON CONFLICT (name) DO UPDATE SET
+  schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
+  argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
+  retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
+  registered_at = LEAST(tasks.registered_at, excluded.registered_at),
+  updated_at = excluded.updated_at,
+  timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd,
+  settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN excluded.settled_through ELSE tasks.settled_through END
+WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%')%s`
+
+var (
+	upsertTaskAlways = fmt.Sprintf(upsertTaskSQL, "")
+	// An imported definition replaces only an older one.
+	upsertTaskIfNewer = fmt.Sprintf(upsertTaskSQL, " AND excluded.updated_at > tasks.updated_at")
+)
+
+// upsertTask inserts or updates t (see upsertTaskSQL). With ifNewer (an
+// import), an existing task keeps a definition updated later than t's, but
+// its registration still moves back to t's when t's is earlier.
+func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error {
+	argv, err := backend.EncodeArgv(t.Argv)
+	if err != nil {
+		return err
+	}
+	q := upsertTaskAlways
+	if ifNewer {
+		q = upsertTaskIfNewer
+	}
+	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir, t.Shell, t.Source,
+		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, dbNullTime(t.SettledThrough))
+	if err == nil && ifNewer {
+		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
+			t.Name, dbTime(t.RegisteredAt))
+	}
+	return err
+}
+
+// UpsertTask implements store.Store.
+func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
+	return p.wrap("write ledger", upsertTask(ctx, p.pool, t, false))
+}
+
+const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
+ t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through`
+
+func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
+	var t store.Task
+	var argv string
+	var delay, timeout, kill int64
+	var reg, upd time.Time
+	var settled *time.Time
+	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return t, err
+	}
+	var err error
+	if t.Argv, err = backend.DecodeArgv(t.Name, argv); err != nil {
+		return t, err
+	}
+	t.RetryDelay = time.Duration(delay) * time.Millisecond
+	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
+	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)
+	return t, nil
+}
+
+// Task implements store.Store.
+func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
+	row := p.pool.QueryRow(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = $1`, name)
+	t, err := scanTask(row)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return t, fmt.Errorf("task %q: %w", name, store.ErrNotFound)
+	}
+	return t, p.wrap("read ledger", err)
+}
+
+// tasksSQL finds each task's latest run through the (task, id) index.
+const tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
+FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name ORDER BY id DESC LIMIT 1) r ON true
+ORDER BY t.name`
+
+// Tasks implements store.Store.
+func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
+	rows, err := p.pool.Query(ctx, tasksSQL)
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.TaskSummary
+	for rows.Next() {
+		var n runRow
+		t, err := scanTask(rows, n.dest()...)
+		if err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		out = append(out, store.TaskSummary{Task: t, Latest: n.run()})
+	}
+	return out, p.wrap("read ledger", rows.Err())
+}

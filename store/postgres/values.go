@@ -1,0 +1,64 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// execer is what *pgxpool.Pool and pgx.Tx share.
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// epoch stands for a zero time in NOT NULL columns, as 0 does in SQLite.
+var epoch = time.Unix(0, 0).UTC()
+
+// dbTime is t as stored: millisecond precision like the SQLite ledger, so
+// that both backends return the same times.
+func dbTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return epoch
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
+// dbNullTime is t for a nullable column: NULL when zero.
+func dbNullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return dbTime(t)
+}
+
+// dbSlot is a slot as stored: whole seconds, NULL for none.
+func dbSlot(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return time.Unix(t.Unix(), 0).UTC()
+}
+
+// fromDB turns a stored time back into a UTC time, zero for NULL or epoch.
+func fromDB(t *time.Time) time.Time {
+	if t == nil || t.Equal(epoch) {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// dbText makes free text storable: PostgreSQL text holds neither NUL bytes
+// nor invalid UTF-8, and an outcome must be recorded whatever its message.
+func dbText(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}

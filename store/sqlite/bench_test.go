@@ -1,0 +1,86 @@
+package sqlite_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// One scheduled run as catchup records it: a claim, then its outcome. Each
+// is a durable (fsynced) commit.
+func BenchmarkClaimFinish(b *testing.B) {
+	s, _ := newLedger(b)
+	ctx := b.Context()
+	task := store.Task{Name: "backup", Schedule: "* * * * *", Argv: []string{"/bin/backup"}, RegisteredAt: t0, UpdatedAt: t0}
+	tail := []byte("some output of the job\n")
+	i := 0
+	for b.Loop() {
+		slot := t0.Add(time.Duration(i) * time.Minute)
+		i++
+		res, err := s.Claim(ctx, store.ClaimRequest{
+			Run:      store.Run{Task: "backup", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot},
+			Register: &task,
+		})
+		if err != nil || !res.Claimed {
+			b.Fatalf("Claim = %+v, %v", res, err)
+		}
+		err = s.Finish(ctx, res.Run.ID, store.Outcome{Status: store.StatusSucceeded, ExitCode: new(int),
+			EndedAt: slot.Add(time.Second), StdoutTail: tail})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// `catchup ls` on a large ledger: 1000 tasks with 100 runs each.
+func BenchmarkTasksQuery(b *testing.B) {
+	const tasks, runsPerTask = 1000, 100
+	s, path := newLedger(b)
+	ctx := b.Context()
+
+	db := rawDB(b, path)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	insTask, err := tx.PrepareContext(ctx, `INSERT INTO tasks (name, argv, registered_at, updated_at) VALUES (?, '["/bin/true"]', ?, ?)`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	insRun, err := tx.PrepareContext(ctx, `INSERT INTO runs (task, slot, trigger, status, exit_code, started_at, ended_at)
+VALUES (?, ?, 'schedule', 'succeeded', 0, ?, ?)`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Interleave tasks so that a task's runs are spread over the table.
+	for j := range runsPerTask {
+		for i := range tasks {
+			name := fmt.Sprintf("task-%04d", i)
+			at := t0.Add(time.Duration(j) * time.Hour)
+			if j == 0 {
+				if _, err := insTask.ExecContext(ctx, name, at.UnixMilli(), at.UnixMilli()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := insRun.ExecContext(ctx, name, at.Unix(), at.UnixMilli(), at.Add(time.Second).UnixMilli()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+
+	for b.Loop() {
+		got, err := s.Tasks(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != tasks || got[0].Latest == nil || !got[0].Latest.Slot.Equal(t0.Add((runsPerTask-1)*time.Hour)) {
+			b.Fatalf("Tasks returned %d tasks, first %+v", len(got), got[0])
+		}
+	}
+}

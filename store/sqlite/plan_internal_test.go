@@ -1,0 +1,219 @@
+package sqlite
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/catchup/catchup/store"
+	_ "modernc.org/sqlite"
+)
+
+// The queries below are copies of the ones in this package, built from the
+// same column constants. If a query changes there, change it here.
+var plannedQueries = map[string]struct {
+	query string
+	args  []any
+	// scanOK lists "SCAN" lines that are fine (the tasks table is listed in
+	// full; a partial index holds only what is asked for).
+	scanOK []string
+	// noTempSort: the ORDER BY must come from the index (the query has a
+	// LIMIT, or must not grow with the number of runs).
+	noTempSort bool
+	// indexOnly: the runs are read from a covering index alone.
+	indexOnly bool
+}{
+	"Tasks": {
+		query: `SELECT ` + taskColumns + `, ` + runColumnsLight + `
+FROM tasks t LEFT JOIN runs r ON r.id = (SELECT MAX(id) FROM runs WHERE task = t.name)
+ORDER BY t.name`,
+		scanOK:     []string{"SCAN t"},
+		noTempSort: true,
+	},
+	"SlotRuns with slot": {
+		query: `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`,
+		args: []any{"backup", 1, 2},
+	},
+	"SlotRuns slotless": {
+		query: `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.started_at, r.id`,
+		args: []any{"backup", 1, 2},
+	},
+	"History by task": {
+		query:      `SELECT ` + runColumnsLight + ` FROM runs r WHERE 1=1 AND r.task = ? ORDER BY r.id DESC LIMIT ?`,
+		args:       []any{"backup", 20},
+		noTempSort: true,
+	},
+	"History by task and status": {
+		query:      `SELECT ` + runColumnsLight + ` FROM runs r WHERE 1=1 AND r.task = ? AND r.status = ? ORDER BY r.id DESC LIMIT ?`,
+		args:       []any{"backup", "failed", 20},
+		noTempSort: true,
+	},
+	"Claim check": {
+		query: `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN ('running', 'succeeded') ORDER BY r.id DESC LIMIT 1`,
+		args:       []any{"backup", 1},
+		noTempSort: true,
+	},
+	"Claim check forced": {
+		query: `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN ('running') ORDER BY r.id DESC LIMIT 1`,
+		args:       []any{"backup", 1},
+		noTempSort: true,
+	},
+	"Running": {
+		query:  `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.status = 'running' ORDER BY r.id`,
+		scanOK: []string{"SCAN r USING INDEX runs_running"},
+	},
+	"LatestSlot": {
+		query: `SELECT MAX(slot) FROM runs WHERE task = ?`,
+		args:  []any{"backup"},
+	},
+	"EarliestRun": {
+		query:      `SELECT started_at FROM runs WHERE task = ? ORDER BY id LIMIT 1`,
+		args:       []any{"backup"},
+		noTempSort: true,
+	},
+	"Run": {
+		query: `SELECT ` + runColumnsFull + ` FROM runs r WHERE r.id = ?`,
+		args:  []any{1},
+	},
+	"Task": {
+		query: `SELECT ` + taskColumns + ` FROM tasks t WHERE t.name = ?`,
+		args:  []any{"backup"},
+	},
+	"StatusCounts": {
+		query:     statusCountsSQL,
+		scanOK:    []string{"SCAN runs USING COVERING INDEX runs_task_status"},
+		indexOnly: true,
+	},
+	"SetSettled": {query: setSettledSQL, args: []any{"task-07", int64(2e12)}},
+	"Interrupt lowers the watermark": {
+		query: lowerSettledSQL, args: []any{"task-07", int64(1e9)},
+	},
+	"Claim pruned slot": {
+		query: `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`, args: []any{"task-07", 1},
+	},
+	"SetProgress": {
+		query: `UPDATE runs SET progress = ?, checkpoint = CASE WHEN ? = '' THEN checkpoint ELSE ? END
+WHERE id = ? AND status = 'running'`,
+		args: []any{5, "", "", 3},
+	},
+	"LastCheckpoint": {
+		query: lastCheckpointSQL, args: []any{"task-07", 1}, noTempSort: true,
+	},
+	// Pruning reads the task names from an index, then each task's runs
+	// below its cut through the (task, id) index.
+	"Prune": {
+		query:  pruneCountSQL,
+		args:   []any{4, int64(2e12)},
+		scanOK: []string{"SCAN runs USING COVERING INDEX", "SCAN k"},
+	},
+}
+
+func TestQueryPlansUseIndexes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Some data, so that the planner does not plan for an empty table.
+	tx, err := db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		task := fmt.Sprintf("task-%02d", i)
+		if err := upsertTask(t.Context(), tx, store.Task{Name: task}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 20 {
+			r := store.Run{Task: task, Trigger: store.TriggerSchedule, Status: store.StatusSucceeded, StartedAt: fromMS(int64(1e12 + j*60000))}
+			if j%3 != 0 {
+				r.Slot = r.StartedAt
+			}
+			if _, err := insertRun(t.Context(), tx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+
+	for name, q := range plannedQueries {
+		t.Run(name, func(t *testing.T) {
+			// The query must run as it stands (a stale copy fails here).
+			rows, err := db.QueryContext(t.Context(), q.query, q.args...)
+			if err != nil {
+				t.Fatalf("query: %v", err)
+			}
+			rows.Close()
+
+			plan := explain(t, db, q.query, q.args)
+			text := strings.Join(plan, "\n")
+			t.Logf("plan:\n%s", text)
+			usesIndex := false
+			for _, line := range plan {
+				if strings.Contains(line, "USING INDEX") || strings.Contains(line, "USING COVERING INDEX") ||
+					strings.Contains(line, "USING INTEGER PRIMARY KEY") || strings.Contains(line, "USING ROWID") ||
+					strings.Contains(line, "USING PRIMARY KEY") {
+					usesIndex = true
+				}
+				if strings.HasPrefix(line, "SCAN") && !hasPrefixIn(line, q.scanOK) {
+					t.Errorf("full scan %q in plan:\n%s", line, text)
+				}
+				if q.noTempSort && strings.Contains(line, "TEMP B-TREE") {
+					t.Errorf("sort %q not served by an index in plan:\n%s", line, text)
+				}
+			}
+			if !usesIndex {
+				t.Errorf("no index used in plan:\n%s", text)
+			}
+			if q.indexOnly && (!strings.Contains(text, "COVERING INDEX") || strings.Contains(text, "USING INDEX")) {
+				t.Errorf("not an index-only plan:\n%s", text)
+			}
+		})
+	}
+}
+
+// explain returns the EXPLAIN QUERY PLAN details, one per line.
+func explain(t *testing.T, db *sql.DB, query string, args []any) []string {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatalf("explain: %v", err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+func hasPrefixIn(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,89 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+// pruneWith names the runs Prune deletes, as the CTE doomed. ?1 is
+// the number of newest runs kept per task minus one, ?2 the bound (unix
+// ms). cut holds, for each task, the id of its newest run that is kept (the
+// ?1-th newest, found through the (task, id) index): only runs below it go,
+// and a task with no more runs than that keeps them all (NULL bound).
+const pruneWith = `WITH cut AS (
+  SELECT k.task, (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET ?1) AS below
+  FROM (SELECT DISTINCT task FROM runs) k),
+doomed AS (
+  SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
+  WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2)
+`
+
+const (
+	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
+	// A slot whose succeeded run goes stays done, through pruned_slots.
+	pruneKeepSlotsSQL = pruneWith + `INSERT INTO pruned_slots (task, slot, run_id)
+SELECT task, slot, max(id) FROM doomed WHERE status = 'succeeded' AND slot IS NOT NULL GROUP BY task, slot
+ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
+	pruneDeleteSQL = pruneWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed)`
+)
+
+// Prune implements store.Store. The runs go in one immediate transaction; then
+// the WAL is checkpointed and the file rewritten (VACUUM, which needs no
+// transaction open), so that the space goes back to the file system.
+func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
+	if req.Before.IsZero() {
+		return store.PruneResult{}, nil
+	}
+	args := []any{backend.PruneOffset(req), ms(req.Before)}
+	if req.DryRun {
+		var res store.PruneResult
+		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)
+		return res, s.wrap("read ledger", err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	defer tx.Rollback()
+	// Slots before the cut lose the runs that settled them (failed ones
+	// too): move every watermark up to the cut, so that the missed-slot
+	// rule never takes a pruned slot for a missed one.
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ? WHERE settled_through < ?`,
+		ms(req.Before), ms(req.Before)); err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	if _, err := tx.ExecContext(ctx, pruneKeepSlotsSQL, args...); err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	del, err := tx.ExecContext(ctx, pruneDeleteSQL, args...)
+	if err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	n, err := del.RowsAffected()
+	if err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return store.PruneResult{}, s.wrap("prune ledger", err)
+	}
+	res := store.PruneResult{Runs: n}
+	if n == 0 {
+		return res, nil
+	}
+	return res, s.reclaim(ctx)
+}
+
+// reclaim gives the free pages of the ledger back to the file system. The
+// VACUUM goes through the WAL, so a second checkpoint truncates the file
+// (and the WAL) to the new size.
+func (s *Ledger) reclaim(ctx context.Context) error {
+	for _, q := range []string{`PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return s.wrap(fmt.Sprintf("reclaim space (%s) in", q), err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+func (s *Ledger) queryRuns(ctx context.Context, query string, args ...any) ([]store.Run, error) {
+	return s.scanRuns(ctx, (*nullRun).dest, query, args...)
+}
+
+// scanRuns runs a query of runs; dest picks the columns (with or without
+// the tails) the query selects.
+func (s *Ledger) scanRuns(ctx context.Context, dest func(*nullRun) []any, query string, args ...any) ([]store.Run, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.Run
+	for rows.Next() {
+		var n nullRun
+		if err := rows.Scan(dest(&n)...); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		out = append(out, *n.run())
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
+// History implements store.Store.
+func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Run, error) {
+	if f.Limit <= 0 {
+		f.Limit = 20
+	}
+	q := `SELECT ` + runColumnsLight + ` FROM runs r WHERE 1=1`
+	var args []any
+	if f.Task != "" {
+		q += ` AND r.task = ?`
+		args = append(args, f.Task)
+	}
+	if f.Status != "" {
+		q += ` AND r.status = ?`
+		args = append(args, f.Status)
+	}
+	q += ` ORDER BY r.id DESC LIMIT ?`
+	args = append(args, f.Limit)
+	return s.queryRuns(ctx, q, args...)
+}
+
+// Running implements store.Store.
+func (s *Ledger) Running(ctx context.Context) ([]store.Run, error) {
+	return s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.status = 'running' ORDER BY r.id`)
+}
+
+// SlotRuns implements store.Store. Both halves are index range scans.
+func (s *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
+	withSlot, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, backend.CeilSecond(from), to.Unix())
+	if err != nil {
+		return nil, err
+	}
+	slotless, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.started_at, r.id`,
+		task, from.UnixMilli(), to.Add(grace).UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	return append(withSlot, slotless...), nil
+}
+
+// LatestSlot implements store.Store.
+func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM runs WHERE task = ?`, task).Scan(&v)
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return time.Unix(v.Int64, 0).UTC(), nil
+}
+
+// EarliestRun implements store.Store.
+func (s *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error) {
+	var v sql.NullInt64
+	// Ids grow with time: the first run by id is the earliest, found through
+	// the (task, id) index without reading the task's history.
+	err := s.db.QueryRowContext(ctx, `SELECT started_at FROM runs WHERE task = ? ORDER BY id LIMIT 1`, task).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return fromMS(v.Int64), nil
+}

@@ -1,0 +1,189 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint`
+
+const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
+
+// nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
+type nullRun struct {
+	id, slot, attempt, exit, signal, started, ended, pid, progress sql.NullInt64
+	task, trigger, status, host, boot, errText, checkpoint         sql.NullString
+	stdout, stderr                                                 []byte
+}
+
+func (n *nullRun) dest() []any {
+	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint}
+}
+
+func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
+
+func (n *nullRun) run() *store.Run {
+	if !n.id.Valid {
+		return nil
+	}
+	r := &store.Run{
+		ID: n.id.Int64, Task: n.task.String, Trigger: n.trigger.String, Status: n.status.String,
+		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
+		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
+		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
+		Checkpoint: n.checkpoint.String,
+	}
+	if n.progress.Valid {
+		p := int(n.progress.Int64)
+		r.Progress = &p
+	}
+	if n.slot.Valid {
+		r.Slot = time.Unix(n.slot.Int64, 0).UTC()
+	}
+	if n.exit.Valid {
+		code := int(n.exit.Int64)
+		r.ExitCode = &code
+	}
+	return r
+}
+
+// slotValue is a slot as stored: Unix seconds, NULL for none.
+func slotValue(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.Unix()
+}
+
+// nullInt is an optional integer column: NULL for nil.
+func nullInt(v *int) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+// endValue is an end as stored: Unix milliseconds, NULL while running.
+func endValue(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
+		nullInt(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
+		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// Claim implements store.Store. One immediate transaction: the check and the
+// insert cannot interleave with another process's claim.
+func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return store.ClaimResult{}, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	if req.Register != nil {
+		if err := upsertTask(ctx, tx, *req.Register); err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
+	} else {
+		// A task first seen through a run is registered as of that run's
+		// slot (or start), so that the slot is covered by the missed rule.
+		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
+		if err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
+	}
+	if !req.Run.Slot.IsZero() {
+		blocking := `'running', 'succeeded'`
+		if req.Force {
+			blocking = `'running'`
+		}
+		var n nullRun
+		err := tx.QueryRowContext(ctx, `SELECT `+runColumnsLight+` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DESC LIMIT 1`,
+			req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
+		switch {
+		case err == nil:
+			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", tx.Commit())
+		case !errors.Is(err, sql.ErrNoRows):
+			return store.ClaimResult{}, s.wrap("read ledger", err)
+		}
+		if !req.Force {
+			// A slot whose succeeded run was pruned stays done.
+			h := store.Run{Task: req.Run.Task, Slot: time.Unix(req.Run.Slot.Unix(), 0).UTC(), Status: store.StatusSucceeded}
+			err := tx.QueryRowContext(ctx, `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`,
+				req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
+			switch {
+			case err == nil:
+				return store.ClaimResult{Run: h}, s.wrap("write ledger", tx.Commit())
+			case !errors.Is(err, sql.ErrNoRows):
+				return store.ClaimResult{}, s.wrap("read ledger", err)
+			}
+		}
+	}
+	r := req.Run
+	r.Status = store.StatusRunning
+	id, err := insertRun(ctx, tx, r)
+	if err != nil {
+		return store.ClaimResult{}, s.wrap("write ledger", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return store.ClaimResult{}, s.wrap("write ledger", err)
+	}
+	r.ID = id
+	if r.Attempt == 0 {
+		r.Attempt = 1
+	}
+	return store.ClaimResult{Claimed: true, Run: r}, nil
+}
+
+// AddRun implements store.Store.
+func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	id, err := insertRun(ctx, s.db, r)
+	return id, s.wrap("write ledger", err)
+}
+
+// Finish implements store.Store.
+func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
+ stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, nullInt(o.ExitCode), o.Signal,
+		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+	return s.wrap("write ledger", err)
+}
+
+// Run implements store.Store.
+func (s *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
+	var n nullRun
+	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Run{}, fmt.Errorf("run %d: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Run{}, s.wrap("read ledger", err)
+	}
+	return *n.run(), nil
+}

@@ -1,0 +1,135 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+// Interrupt implements store.Store. One immediate transaction: marking the run and
+// lowering the watermark cannot interleave with a SetSettled.
+func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	var task string
+	var slot sql.NullInt64
+	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ?
+WHERE id = ? AND status = 'running' RETURNING task, slot`, ms(at), reason, id).Scan(&task, &slot)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, s.wrap("write ledger", err)
+	}
+	if slot.Valid {
+		if _, err := tx.ExecContext(ctx, lowerSettledSQL, task, slot.Int64); err != nil {
+			return false, s.wrap("write ledger", err)
+		}
+	}
+	return true, s.wrap("write ledger", tx.Commit())
+}
+
+// lowerSettledSQL unsettles slot ?2 (unix seconds) of task ?1: a
+// watermark (unix ms) at or after it moves to one second before it.
+const lowerSettledSQL = `UPDATE tasks SET settled_through = (?2 - 1) * 1000
+WHERE name = ?1 AND settled_through >= ?2 * 1000`
+
+// setSettledSQL advances the watermark of task ?1 to ?2 (unix ms)
+// unless a run of the task in (watermark, ?2] is running or interrupted and
+// no later run of its slot reached an outcome (a replay that succeeded
+// settles the slot its interrupted run left).
+// Slots are whole seconds, so "slot*1000 > w" is "slot > w/1000" (integer
+// division, times after 1970). One statement, run under SQLite's write
+// lock: nothing can change the runs between the check and the write.
+const setSettledSQL = `UPDATE tasks SET settled_through = ?2
+WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
+  SELECT 1 FROM runs r WHERE r.task = ?1 AND r.status IN ('running', 'interrupted')
+  AND r.slot > tasks.settled_through / 1000 AND r.slot <= ?2 / 1000
+  AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
+    AND o.status IN ('succeeded', 'failed', 'timeout')))`
+
+// SetSettled implements store.Store.
+func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	if through.IsZero() {
+		return s.mustHaveTask(ctx, task)
+	}
+	res, err := s.db.ExecContext(ctx, setSettledSQL, task, ms(through))
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return s.wrap("write ledger", err)
+	}
+	return s.mustHaveTask(ctx, task)
+}
+
+// mustHaveTask returns an error wrapping ErrNotFound for an unknown task.
+func (s *Ledger) mustHaveTask(ctx context.Context, task string) error {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM tasks WHERE name = ?`, task).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
+	}
+	return s.wrap("read ledger", err)
+}
+
+// SetProgress implements store.Store.
+func (s *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
+	if err := backend.CheckPercent(id, percent); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET progress = ?, checkpoint = CASE WHEN ? = '' THEN checkpoint ELSE ? END
+WHERE id = ? AND status = 'running'`, percent, note, note, id)
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("run %d is not running: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// LastCheckpoint implements store.Store.
+func (s *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
+	if slot.IsZero() {
+		return "", false, nil
+	}
+	var note string
+	err := s.db.QueryRowContext(ctx, lastCheckpointSQL, task, slot.Unix()).Scan(&note)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, s.wrap("read ledger", err)
+	}
+	return note, true, nil
+}
+
+const lastCheckpointSQL = `SELECT checkpoint FROM runs
+WHERE task = ? AND slot = ? AND status = 'interrupted' AND checkpoint <> '' ORDER BY id DESC LIMIT 1`
+
+// statusCountsSQL reads the (task, status) index alone.
+const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
+
+// StatusCounts implements store.Store.
+func (s *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
+	rows, err := s.db.QueryContext(ctx, statusCountsSQL)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	out, err := backend.CollectCounts(rows)
+	return out, s.wrap("read ledger", err)
+}

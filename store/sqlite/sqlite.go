@@ -1,0 +1,135 @@
+// Package sqlite is the single-host ledger: one SQLite file, in WAL mode,
+// safe for many catchup processes at once.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	driver "modernc.org/sqlite"
+)
+
+// Ledger is a SQLite ledger. It implements store.Store.
+//
+// Durability: synchronous=FULL. In WAL mode that fsyncs the WAL on every
+// commit, so a recorded outcome survives a power cut; with NORMAL the last
+// commits could vanish after one, and a slot that did run would be replayed.
+type Ledger struct {
+	db   *sql.DB
+	path string
+}
+
+// ErrNotALedger is returned for a file that is not a catchup ledger.
+var ErrNotALedger = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
+
+// errBusy is returned when other processes kept the ledger locked for
+// longer than a write waits.
+var errBusy = errors.New("ledger stayed locked by other processes")
+
+// busyTimeoutMS bounds how long a write waits for another process's write
+// transaction. Writes are tiny, so this is only reached under heavy load.
+const busyTimeoutMS = 30000
+
+// Open opens (creating if needed) the ledger at path and brings its schema
+// up to date. A new directory is created 0700 and a new file 0600, whatever
+// the umask.
+//
+// A ledger file (or its -wal, -shm) that another user planted is refused:
+// see trustLedgerFiles. The file is opened at its real path.
+func Open(ctx context.Context, path string) (*Ledger, error) {
+	real, err := trustLedgerFiles(path, os.Geteuid())
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureFile(real); err != nil {
+		return nil, err
+	}
+	if _, err := trustLedgerFiles(real, os.Geteuid()); err != nil {
+		return nil, err // planted in the meantime
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	// Immediate transactions take the write lock at BEGIN: a deferred one
+	// that upgrades later fails with SQLITE_BUSY under concurrent writers
+	// instead of waiting.
+	q.Set("_txlock", "immediate")
+	// The DSN is a URI: escape the path, or a '?', '#' or '%' in it would
+	// make SQLite open (and create) some other file than the one above.
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: real}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open ledger %s: %w", path, err)
+	}
+	// A CLI process does one thing at a time; one connection keeps the
+	// pragmas applied once.
+	db.SetMaxOpenConns(1)
+	s := &Ledger{db: db, path: path}
+	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
+	// handler: when processes create the ledger at once, all but one get
+	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
+	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
+	for {
+		err = s.checkSchema(ctx)
+		if !errors.Is(err, errBusy) || ctx.Err() != nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// ensureFile creates the ledger's directory (0700) and file (0600) when
+// they are missing, so that SQLite never creates them with umask modes.
+func ensureFile(path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create ledger directory %s: %w", dir, err)
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("create ledger directory %s: %w", dir, err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		f.Close()
+		return os.Chmod(path, 0o600)
+	case errors.Is(err, os.ErrExist):
+		return nil
+	default:
+		return fmt.Errorf("create ledger %s: %w", path, err)
+	}
+}
+
+// Close closes the ledger.
+func (s *Ledger) Close() error { return s.db.Close() }
+
+// wrap names the ledger file in every error and turns SQLite's result codes
+// into the package's errors where a caller acts on them.
+func (s *Ledger) wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *driver.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+			return fmt.Errorf("%s %s: %w", op, s.path, ErrNotALedger)
+		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
+			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
+		}
+	}
+	return fmt.Errorf("%s %s: %w", op, s.path, err)
+}

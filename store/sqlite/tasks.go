@@ -1,0 +1,124 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+// execer is what *sql.DB and *sql.Tx share.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// upsertTaskSQL inserts a task or updates its definition (see upsertTask).
+const upsertTaskSQL = `
+INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (name) DO UPDATE SET
+  schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
+  argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
+  retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
+  registered_at = MIN(tasks.registered_at, excluded.registered_at),
+  updated_at = excluded.updated_at,
+  timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd,
+  settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN excluded.settled_through ELSE tasks.settled_through END
+WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%'`
+
+// upsertTask inserts or updates a task. A task discovered in a crontab keeps
+// its registration when a fire of its line registers again with --cron: the
+// crontab line is the single source of truth. The watermark follows the
+// schedule: kept while the schedule and zone stay, replaced when they change.
+func upsertTask(ctx context.Context, e execer, t store.Task) error {
+	argv, err := backend.EncodeArgv(t.Argv)
+	if err != nil {
+		return err
+	}
+	_, err = e.ExecContext(ctx, upsertTaskSQL, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir,
+		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt),
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, ms(t.SettledThrough))
+	return err
+}
+
+// UpsertTask implements store.Store.
+func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
+	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
+}
+
+const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
+ t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through`
+
+func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
+	var t store.Task
+	var argv string
+	var delay, reg, upd, timeout, kill, settled int64
+	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return t, err
+	}
+	var err error
+	if t.Argv, err = backend.DecodeArgv(t.Name, argv); err != nil {
+		return t, err
+	}
+	t.RetryDelay = time.Duration(delay) * time.Millisecond
+	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
+	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromMS(reg), fromMS(upd), fromMS(settled)
+	return t, nil
+}
+
+// Task implements store.Store.
+func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = ?`, name)
+	t, err := scanTask(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, fmt.Errorf("task %q: %w", name, store.ErrNotFound)
+	}
+	return t, s.wrap("read ledger", err)
+}
+
+// Tasks implements store.Store. The latest run of each task is found through the
+// (task, id) index: the cost grows with the number of tasks, not of runs.
+func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
+FROM tasks t LEFT JOIN runs r ON r.id = (SELECT MAX(id) FROM runs WHERE task = t.name)
+ORDER BY t.name`)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.TaskSummary
+	for rows.Next() {
+		var nr nullRun
+		t, err := scanTask(rows, nr.dest()...)
+		if err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		out = append(out, store.TaskSummary{Task: t, Latest: nr.run()})
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
+// ms is a time as stored in a NOT NULL column: Unix milliseconds, 0 for none.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMS reads a stored time back, in UTC; 0 is the zero time.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
