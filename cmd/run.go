@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ type runFlags struct {
 	tolerance, timeout, killAfter, retryDelay     time.Duration
 	retries                                       int
 	force, wait, strict, noCapture, failOpen      bool
+	pingFile                                      string
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -34,7 +36,9 @@ stands for, run it with stdin/stdout/stderr passed through, and record the outco
 
 The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
 empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB.
+(schedule|replay|manual|retry), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
+CATCHUP_PROGRESS_FD (for catchup progress). It does not get CATCHUP_DB_FILE nor
+CATCHUP_PING_URL.
 
 Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
 125 catchup failed before starting it; 126 not executable; 127 not found;
@@ -77,8 +81,9 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job)")
+	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
 	f.StringVar(&rf.notifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
+	f.StringVar(&rf.pingFile, "ping-file", "", "read the --ping URL from this file, keeping it out of ps")
 }
 
 // request turns run's flags, its command and the environment
@@ -102,6 +107,10 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
 	}
+	if f.pingFile != "" && f.ping != "" {
+		return req, errors.New("--ping and --ping-file both name the monitor: give one")
+	}
+	req.Ping = pingURL(f.ping, f.pingFile, getenv, stderr)
 	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
 		return req, errors.New("--retries and durations cannot be negative")
 	}
@@ -172,4 +181,23 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return &exitStatus{code: res.ExitCode}
 	}
 	return nil
+}
+
+// pingURL is the monitor's URL: --ping, else the first line of --ping-file,
+// else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
+// warning: the monitor never costs the job its run.
+func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) string {
+	if file == "" {
+		if flag != "" {
+			return flag
+		}
+		return getenv("CATCHUP_PING_URL")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
+		return ""
+	}
+	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(u)
 }
