@@ -3,6 +3,7 @@ package catchup
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -45,6 +46,9 @@ var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/sp
 // is followed only when it sits in a directory that passed.
 func OpenCrontab(path string, uid int) (CrontabFile, error) {
 	f := CrontabFile{Path: path}
+	if path == "" { // a task found on stdin has no file to re-read
+		return f, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
+	}
 	name := "crontab " + path
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
