@@ -74,8 +74,8 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	for i, s := range ts.Missed {
 		slots[i] = s.UTC().Format(time.RFC3339)
 	}
-	env := append(append([]string{}, m.Environ...),
-		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+m.DB, "CATCHUP_STATUS=missed",
+	env := append(jobEnviron(m),
+		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
 		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+strings.Join(slots, " "),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
 		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_POLICY="+ts.Policy)

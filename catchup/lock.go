@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/taskname"
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // taskLock is the per-task lock file, held with flock(2). The descriptor is
@@ -20,21 +21,35 @@ type taskLock struct {
 	f *os.File
 }
 
-// openTaskLock opens (creating) the lock file of task in dir. The directory
-// is created 0700 and the file 0600; O_NOFOLLOW refuses a planted symlink.
-// The name may come from a ledger row rather than from a checked flag: it is
-// held to the grammar here, so that no row can put a lock file outside dir.
-func openTaskLock(dir, task string) (*taskLock, error) {
+// openTaskLock opens (creating) the lock file of task in dir, for user uid.
+// The directory is created 0700 and the file 0600; O_NOFOLLOW refuses a
+// planted symlink. A directory or file that another user planted or can
+// write is refused: whoever holds a task's lock stops its fires (exit 75).
+func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create lock directory: %w", err)
 	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("lock directory: %w", err)
+	}
+	if err := filetrust.Private("lock directory "+dir, dir, fi, uid); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, task+".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
+	}
+	if fi, err = f.Stat(); err == nil {
+		err = filetrust.Private("lock file "+path, path, fi, uid)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return &taskLock{f: f}, nil
 }

@@ -25,7 +25,8 @@ type Machine struct {
 	PID      int              // catchup's own pid, recorded on its runs
 	UID      int              // effective uid of catchup
 	LockDir  string           // private directory holding one lock file per task
-	DB       string           // the ledger location, passed to jobs as CATCHUP_DB
+	DB       string           // the ledger location; jobs get it without its password, as CATCHUP_DB
+	DBFile   string           // the CATCHUP_DB_FILE that DB was read from, if it was
 	Where    string           // the ledger location without credentials, for messages
 	Lease    time.Duration    // shared ledger: a running run without a heartbeat for this long is dead
 	Zone     string           // the host's zone name (TZ, else what /etc/localtime links to): never "" nor "Local"

@@ -51,7 +51,7 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 			}
 			continue
 		}
-		lock, err := openTaskLock(m.LockDir, r.Task)
+		lock, err := openTaskLock(m.LockDir, r.Task, m.UID)
 		if err != nil {
 			continue // cannot tell; leave it running
 		}

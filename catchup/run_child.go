@@ -41,6 +41,18 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	if lock != nil {
 		cfg.ExtraFiles = []*os.File{lock.f}
 	}
+	if r.ID != 0 && l.st != nil {
+		// The job reports progress through us: it needs no ledger
+		// credentials (see progress_channel.go).
+		pc, err := openProgressChannel(ctx, l.st, r.ID)
+		if err != nil {
+			l.m.notice("%v (catchup progress will reach the ledger directly)", err)
+		} else {
+			defer pc.close()
+			cfg.Env = append(cfg.Env, EnvProgressFD+"="+strconv.Itoa(3+len(cfg.ExtraFiles)))
+			cfg.ExtraFiles = append(cfg.ExtraFiles, pc.child)
+		}
+	}
 	// The runner forwards signals to the command; catchup must outlive
 	// them to record the outcome, so cancelling ctx does not kill the job.
 	res, err := runner.Run(context.WithoutCancel(ctx), cfg)
@@ -53,7 +65,30 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	return res
 }
 
+// hiddenFromJobs are the variables of catchup's environment that never
+// reach a job, an alert or a replayed crontab line as they are: they
+// locate or unlock the ledger and the monitor (CATCHUP_DB is given again,
+// without its password), or belong to one run only.
+var hiddenFromJobs = map[string]bool{
+	"CATCHUP_DB": true, "CATCHUP_DB_FILE": true, "CATCHUP_PING_URL": true, EnvProgressFD: true,
+	"CATCHUP_REPLAY_SLOT": true, "CATCHUP_REPLAY_PREV_SLOT": true, "CATCHUP_REPLAY_COALESCED": true,
+	"CATCHUP_CHECKPOINT": true, "CATCHUP_RESUMED": true, "CATCHUP_COALESCED": true,
+}
+
+// jobEnviron is catchup's environment without hiddenFromJobs.
+func jobEnviron(m Machine) []string {
+	env := make([]string, 0, len(m.Environ))
+	for _, kv := range m.Environ {
+		if k, _, _ := strings.Cut(kv, "="); !hiddenFromJobs[k] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // childEnv is catchup's environment plus the run's CATCHUP_* variables.
+// CATCHUP_DB is the ledger without its password: the job's `catchup
+// progress` reports through this process instead (CATCHUP_PROGRESS_FD).
 func (l *lifecycle) childEnv(r store.Run) []string {
 	var slot, slotUnix, prev string
 	if !r.Slot.IsZero() {
@@ -70,16 +105,13 @@ func (l *lifecycle) childEnv(r store.Run) []string {
 	set := map[string]string{
 		"CATCHUP_TASK": r.Task, "CATCHUP_RUN_ID": strconv.FormatInt(r.ID, 10),
 		"CATCHUP_SLOT": slot, "CATCHUP_SLOT_UNIX": slotUnix, "CATCHUP_PREV_SLOT": prev,
-		"CATCHUP_TRIGGER": r.Trigger, "CATCHUP_ATTEMPT": strconv.Itoa(r.Attempt), "CATCHUP_DB": l.m.DB,
+		"CATCHUP_TRIGGER": r.Trigger, "CATCHUP_ATTEMPT": strconv.Itoa(r.Attempt), "CATCHUP_DB": store.WithoutPassword(l.m.DB),
 	}
 	env := make([]string, 0, len(l.m.Environ)+len(set)+2)
-	for _, kv := range l.m.Environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, ours := set[k]; ours || strings.HasPrefix(k, "CATCHUP_REPLAY_") || k == "CATCHUP_CHECKPOINT" ||
-			k == "CATCHUP_RESUMED" || k == "CATCHUP_COALESCED" {
-			continue
+	for _, kv := range jobEnviron(l.m) {
+		if k, _, _ := strings.Cut(kv, "="); !hasKey(set, k) {
+			env = append(env, kv)
 		}
-		env = append(env, kv)
 	}
 	if l.checkpoint != "" {
 		env = append(env, "CATCHUP_CHECKPOINT="+l.checkpoint, "CATCHUP_RESUMED=1")
@@ -92,6 +124,11 @@ func (l *lifecycle) childEnv(r store.Run) []string {
 		env = append(env, k+"="+set[k])
 	}
 	return env
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // formatSlot renders a slot in RFC 3339 in the schedule's zone.

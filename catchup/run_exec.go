@@ -13,7 +13,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 
-	lock, err := openTaskLock(l.m.LockDir, l.req.Task)
+	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}

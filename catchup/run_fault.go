@@ -23,7 +23,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
 	f := l.resolveFire()
 	slot, trigger := f.slot, f.trigger
-	lock, err := openTaskLock(l.m.LockDir, l.req.Task)
+	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
 		lock = nil // no lock directory either: run anyway
 	} else {

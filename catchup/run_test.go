@@ -123,7 +123,7 @@ func TestRunRegistersTheTask(t *testing.T) {
 
 func TestRunLockHeld(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
-	lock, err := openTaskLock(f.m.LockDir, "job")
+	lock, err := openTaskLock(f.m.LockDir, "job", f.m.UID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,25 @@ import (
 
 // Scan finds every missed slot of every scheduled task and replays it,
 // oldest first, through the same lock-claim-execute-record path as run.
-func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (ScanReport, error) {
-	var rep ScanReport
-	entries, warnings := discover(req.Crontabs)
+func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep ScanReport, err error) {
+	if req.Replay != "" {
+		if err := CheckPolicy(req.Replay); err != nil {
+			return rep, err
+		}
+	}
+	cts := newCrontabs(m)
+	defer func() {
+		rep.Warnings = append(cts.warnings, rep.Warnings...)
+		rep.RefusedCrontabs = cts.refused
+	}()
+	entries, warnings, err := cts.discover(req.Crontabs)
+	if err != nil {
+		return rep, err
+	}
 	rep.Warnings = append(rep.Warnings, warnings...)
 	replays := map[string]*shellReplay{}
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e.Entry, e.path, req.DryRun)
+		sr, warning, err := registerEntry(ctx, st, m, e, req.DryRun)
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
@@ -42,7 +54,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (Scan
 		}
 	}
 	for _, t := range tasks {
-		ts, err := scanTask(ctx, st, m, req, t, replays[t.Name], stale)
+		sr := replays[t.Name]
+		if sr == nil && t.Shell != "" {
+			sr = cts.shellReplay(t)
+		}
+		ts, err := scanTask(ctx, st, m, req, t, sr, stale)
 		if err != nil {
 			return rep, err
 		}

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"net/url"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,12 +24,27 @@ type shellReplay struct {
 	dir     string
 	user    string
 	vars    []string
+	// as is the user the line runs as when that is not the scanning user
+	// (a root scan replaying another user's line); nil otherwise.
+	as *user.User
+	// err says why the line cannot be replayed (its crontab was refused or
+	// is gone); nothing runs.
+	err error
 }
 
 // env is scan's environment overlaid with what cron sets and the crontab's
-// own variables; CATCHUP_DB points the inner catchup at this ledger.
+// own variables; CATCHUP_DB (or CATCHUP_DB_FILE, if scan found its ledger
+// through one) points the line's `catchup run` at this ledger. A line of
+// another user gets cron's environment instead (userEnv).
 func (sr *shellReplay) env(m Machine) []string {
+	if sr.as != nil {
+		return sr.userEnv(m)
+	}
 	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
+	if m.DBFile != "" {
+		delete(set, "CATCHUP_DB")
+		set["CATCHUP_DB_FILE"] = m.DBFile
+	}
 	if sr.user != "" {
 		set["LOGNAME"], set["USER"] = sr.user, sr.user
 	}
@@ -39,9 +53,8 @@ func (sr *shellReplay) env(m Machine) []string {
 		set[k] = v
 	}
 	var env []string
-	for _, kv := range m.Environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, over := set[k]; !over && !strings.HasPrefix(k, "CATCHUP_REPLAY_") {
+	for _, kv := range jobEnviron(m) {
+		if k, _, _ := strings.Cut(kv, "="); !hasKey(set, k) {
 			env = append(env, kv)
 		}
 	}
@@ -51,32 +64,11 @@ func (sr *shellReplay) env(m Machine) []string {
 	return env
 }
 
-// sourcedEntry is a crontab line with the file it came from.
-type sourcedEntry struct {
-	crontab.Entry
-	path string
-}
-
-// discover parses every crontab; malformed catchup lines become warnings.
-func discover(srcs []CrontabSource) ([]sourcedEntry, []string) {
-	var entries []sourcedEntry
-	var warnings []string
-	for _, src := range srcs {
-		es, errs := crontab.Parse(src.R, src.Name, src.System)
-		for _, e := range es {
-			entries = append(entries, sourcedEntry{e, src.Path})
-		}
-		for _, err := range errs {
-			warnings = append(warnings, err.Error())
-		}
-	}
-	return entries, warnings
-}
-
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count.
-func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Entry, path string, dry bool) (*shellReplay, string, error) {
+func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool) (*shellReplay, string, error) {
+	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
 	// The zone cron fires the line in: --tz on the line (the fire's own
@@ -96,7 +88,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Ent
 	if e.Cron != "" && e.Cron != e.Expr {
 		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
 	}
-	sr, err := newShellReplay(m, e)
+	sr, err := newShellReplay(m, e, se.user)
 	if err != nil {
 		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
@@ -156,9 +148,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, e crontab.Ent
 // whose `catchup run` records into another ledger (--db on the line, or a
 // CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
 // every slot would look missed and run again.
-func newShellReplay(m Machine, e crontab.Entry) (*shellReplay, error) {
+func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, error) {
 	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-	if err := sr.resolveUser(m, e.User); err != nil {
+	if err := sr.resolveUser(m, e.User, fileUser); err != nil {
 		return nil, err
 	}
 	db := e.DB
@@ -170,6 +162,9 @@ func newShellReplay(m Machine, e crontab.Entry) (*shellReplay, error) {
 		case k == "CATCHUP_DB" && db == "":
 			db = v
 		}
+	}
+	if err := sr.checkOtherUser(m, db); err != nil {
+		return nil, err
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
 		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db))
@@ -193,44 +188,11 @@ func sameLedger(line, scan, dir string) bool {
 	return filepath.Clean(line) == abs
 }
 
-// resolveUser finds the home directory of the line's user. A line that
-// runs as another user is not scan's to replay: its `catchup run` runs as
-// that user, against that user's ledger, so that user's scan replays it.
-func (sr *shellReplay) resolveUser(m Machine, name string) error {
-	if name == "" {
-		home, err := m.HomeDir("")
-		sr.dir = home
-		return err
+// redactLedger drops the credentials of a postgres:// location.
+func redactLedger(db string) string {
+	if u, err := url.Parse(db); err == nil && u.User != nil {
+		u.User = url.User(u.User.Username())
+		return u.Redacted()
 	}
-	u, err := user.Lookup(name)
-	if err != nil {
-		return fmt.Errorf("unknown user %q: %w", name, err)
-	}
-	if u.Uid != strconv.Itoa(m.UID) {
-		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name)
-	}
-	sr.dir = u.HomeDir
-	return nil
-}
-
-// loadShellReplay re-reads the crontab a task was discovered in, for a scan
-// that was not given that crontab.
-func loadShellReplay(m Machine, t store.Task) (*shellReplay, error) {
-	src, ok := strings.CutPrefix(t.Source, "crontab:")
-	if !ok {
-		return nil, fmt.Errorf("task %s has no command to replay", t.Name)
-	}
-	path := src[:strings.LastIndex(src, ":")]
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, err)
-	}
-	defer f.Close()
-	entries, _ := crontab.Parse(f, path, crontab.IsSystem(path))
-	for _, e := range entries {
-		if e.Task == t.Name {
-			return newShellReplay(m, e)
-		}
-	}
-	return nil, fmt.Errorf("task %s: no longer in %s", t.Name, path)
+	return db
 }

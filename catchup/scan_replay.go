@@ -57,11 +57,14 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 // that slot with trigger replay.
 func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
 	if sr == nil {
-		var err error
-		if sr, err = loadShellReplay(m, t); err != nil {
-			a := SlotAction{Slot: slot, Action: ActionFailed, ExitCode: ExitInternal, Reason: err.Error()}
-			return a, nil
+		sr = &shellReplay{err: fmt.Errorf("task %s has no command to replay", t.Name)}
+	}
+	cred, err := sr.credential()
+	if sr.err != nil || err != nil {
+		if sr.err != nil {
+			err = sr.err
 		}
+		return SlotAction{Slot: slot, Action: ActionFailed, ExitCode: ExitInternal, Reason: err.Error()}, nil
 	}
 	env := append(append([]string{}, sr.env(m)...), "CATCHUP_REPLAY_SLOT="+slot.UTC().Format(time.RFC3339))
 	if span.n > 0 {
@@ -69,7 +72,7 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 			"CATCHUP_REPLAY_COALESCED="+strconv.Itoa(span.n))
 	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
-		Stdout: m.Stderr, Stderr: m.Stderr}
+		Stdout: m.Stderr, Stderr: m.Stderr, Credential: cred}
 	if sr.stdin != "" {
 		r, w, err := os.Pipe()
 		if err != nil {

@@ -24,10 +24,10 @@ type ScanRequest struct {
 
 // CrontabSource is one crontab to read.
 type CrontabSource struct {
-	Name   string // as the user gave it, for messages
-	Path   string // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
-	R      io.Reader
-	System bool // has a user field (/etc/crontab, /etc/cron.d)
+	Name   string    // as the user gave it, for messages
+	Path   string    // absolute, stored with its tasks so that later scans re-read it ("" for stdin)
+	R      io.Reader // stdin's crontab; nil for a file, which scan reads itself through cron's checks (OpenCrontab)
+	System bool      // has a user field (/etc/crontab, /etc/cron.d)
 }
 
 // Slot actions in a scan report.
@@ -63,11 +63,17 @@ type TaskScan struct {
 // ScanReport is the result of a scan.
 type ScanReport struct {
 	Tasks    []TaskScan
-	Warnings []string // crontab errors, unknown users, clock rollbacks
+	Warnings []string // refused crontabs, crontab errors, unknown users, clock rollbacks
+	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
+	// their lines ran).
+	RefusedCrontabs int
 }
 
-// Failed reports whether any replay failed.
+// Failed reports whether any replay failed, or a crontab was refused.
 func (r ScanReport) Failed() bool {
+	if r.RefusedCrontabs > 0 {
+		return true
+	}
 	for _, t := range r.Tasks {
 		if t.Failed > 0 {
 			return true

@@ -2,10 +2,12 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/catchup/catchup/catchup/schedule"
 	"time"
 
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -67,6 +69,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		ts.Skipped++
 		ts.Actions = append(ts.Actions, a)
+	}
+	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
+		ts.Warnings = append(ts.Warnings, sr.err.Error()) // a refused crontab was reported once already
 	}
 	for i, slot := range replay {
 		if req.DryRun {

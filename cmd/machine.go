@@ -52,13 +52,17 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// ledgerPath resolves --db, CATCHUP_DB, then the default location.
+// ledgerPath resolves --db, CATCHUP_DB, CATCHUP_DB_FILE, then the default
+// location.
 func ledgerPath(g *globals) (string, error) {
 	if g.db != "" {
 		return g.db, nil
 	}
 	if p := os.Getenv("CATCHUP_DB"); p != "" {
 		return p, nil
+	}
+	if f := ledgerFile(g); f != "" {
+		return readLedgerFile(f)
 	}
 	dir, err := stateDir()
 	if err != nil {
@@ -116,7 +120,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	lockDir := db + ".locks"
+	lockDir := store.RealLedgerPath(db) + ".locks"
 	if store.IsPostgres(db) {
 		// No file to sit next to: the per-host locks live in the private
 		// state directory, one directory per ledger (so that two ledgers'
@@ -129,10 +133,10 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: lockDir, DB: db, Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
+		LockDir: lockDir, DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
-			fmt.Fprintf(os.Stderr, "catchup: "+format+"\n", args...)
+			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
 		},
 		HomeDir: homeDir,
 	}

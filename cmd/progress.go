@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -18,7 +19,9 @@ func newProgressCmd(g *globals) *cobra.Command {
 		Short: "Record a running job's progress and a checkpoint (call it from inside the job)",
 		Long: `Record how far the running job is (0-100) and, with --note, a checkpoint: a short
 text the job can resume from. Call it from inside a job started by catchup: it finds its
-run through CATCHUP_RUN_ID and its ledger through CATCHUP_DB.
+run through CATCHUP_RUN_ID, and reports through the catchup running the job
+(CATCHUP_PROGRESS_FD), which records it: the job needs no ledger password. Where
+that descriptor is gone (a job that closed it), it opens the ledger in CATCHUP_DB.
 
 ls and show display the progress. When a slot is replayed after an interrupted run,
 the replay gets the last note as CATCHUP_CHECKPOINT, with CATCHUP_RESUMED=1, so
@@ -33,6 +36,15 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 			id, err := strconv.ParseInt(os.Getenv("CATCHUP_RUN_ID"), 10, 64)
 			if err != nil || id <= 0 {
 				return usageErr(c, errors.New("CATCHUP_RUN_ID is not set: call catchup progress from inside a job that catchup runs"))
+			}
+			if fd, err := strconv.Atoi(os.Getenv(catchup.EnvProgressFD)); err == nil {
+				err := catchup.SendProgress(fd, catchup.ProgressReport{RunID: id, Percent: pct, Note: note})
+				if !errors.Is(err, catchup.ErrNoProgressChannel) {
+					if errors.Is(err, store.ErrNotFound) {
+						return failure(fmt.Errorf("run %d is not running", id))
+					}
+					return failure(err)
+				}
 			}
 			st, _, err := openLedger(c.Context(), g, false)
 			if err != nil {

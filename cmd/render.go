@@ -17,7 +17,17 @@ import (
 
 // renderTable writes a borderless, left-aligned table whose values are
 // printed as given (no upper-casing): stable for scripts, easy to read.
+// Control characters in a value are escaped (printable): table values come
+// from the ledger.
 func renderTable(w io.Writer, header []string, rows [][]string) error {
+	safe := make([][]string, len(rows))
+	for i, row := range rows {
+		safe[i] = make([]string, len(row))
+		for j, v := range row {
+			safe[i][j] = printable(v)
+		}
+	}
+	rows = safe
 	var buf bytes.Buffer
 	t := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{

@@ -30,11 +30,11 @@ func Execute(args []string) int {
 	var es *exitStatus
 	if errors.As(err, &es) {
 		if es.err != nil {
-			fmt.Fprintf(os.Stderr, "catchup: %v\n", es.err)
+			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(es.err.Error()))
 		}
 		return es.code
 	}
-	fmt.Fprintf(os.Stderr, "catchup: %v\n", err)
+	fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(err.Error()))
 	return exitError
 }
 
@@ -52,6 +52,10 @@ while the host was down, oldest first, each exactly once, with the slot it stand
 
 Environment:
   CATCHUP_DB    the ledger (same as --db)
+  CATCHUP_DB_FILE  a file (mode 600) holding the ledger's location, when neither
+                --db nor CATCHUP_DB is set: keeps a PostgreSQL password out of ps
+                and the environment (PGPASSFILE works too)
+  CATCHUP_PING_URL  run's --ping, out of ps (jobs do not get it)
   CATCHUP_NOW   an RFC 3339 time that replaces the clock for every command
   CATCHUP_HOST  the host name recorded on runs (default: the hostname)
   CATCHUP_STATE_DIR  catchup's private directory (default /var/lib/catchup as root,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ type runFlags struct {
 	retries                                               int
 	force, strict, noCapture, failOpen, manual            bool
 	wait                                                  waitValue
+	pingFile                                              string
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -36,8 +38,9 @@ stands for, run it with stdin/stdout/stderr passed through, and record the outco
 
 The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
 empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry), CATCHUP_ATTEMPT and CATCHUP_DB; a coalesced replay
-also gets CATCHUP_COALESCED (the number of slots it stands for).
+(schedule|replay|manual|retry), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
+CATCHUP_PROGRESS_FD (for catchup progress); a coalesced replay also gets CATCHUP_COALESCED
+(the number of slots it stands for). It does not get CATCHUP_DB_FILE nor CATCHUP_PING_URL.
 
 A fire stands for the latest slot at or before now, however late, when that slot is
 the task's; a fire whose slot already ran is a duplicate and runs nothing.
@@ -107,8 +110,9 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job)")
+	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
 	f.StringVar(&rf.notifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
+	f.StringVar(&rf.pingFile, "ping-file", "", "read the --ping URL from this file, keeping it out of ps")
 }
 
 // request turns run's flags, its command and the environment
@@ -142,6 +146,10 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if f.manual && f.slot != "" {
 		return req, errors.New("--manual and --slot exclude each other: a manual run stands for no slot")
 	}
+	if f.pingFile != "" && f.ping != "" {
+		return req, errors.New("--ping and --ping-file both name the monitor: give one")
+	}
+	req.Ping = pingURL(f.ping, f.pingFile, getenv, stderr)
 	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
 		return req, errors.New("--retries and durations cannot be negative")
 	}
@@ -247,4 +255,23 @@ func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
 	}
 	req.Schedule, err = schedule.Parse(req.Schedule.Expr(), loc)
 	return err
+}
+
+// pingURL is the monitor's URL: --ping, else the first line of --ping-file,
+// else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
+// warning: the monitor never costs the job its run.
+func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) string {
+	if file == "" {
+		if flag != "" {
+			return flag
+		}
+		return getenv("CATCHUP_PING_URL")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
+		return ""
+	}
+	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(u)
 }

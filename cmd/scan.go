@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/store"
 )
 
@@ -118,20 +117,21 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	return nil
 }
 
+// readCrontab names a crontab for scan: stdin is read here; a file is
+// read by scan itself, through cron's checks of its owner and mode.
 func readCrontab(name string) (catchup.CrontabSource, error) {
 	src := catchup.CrontabSource{Name: name}
-	var err error
-	var data []byte
-	if name == "-" {
-		src.Name = "(stdin)"
-		data, err = io.ReadAll(os.Stdin)
-	} else if src.Path, err = filepath.Abs(name); err == nil {
-		data, err = os.ReadFile(src.Path)
+	if name != "-" {
+		var err error
+		src.Path, err = filepath.Abs(name)
+		return src, err
 	}
+	src.Name = "(stdin)"
+	data, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		return src, fmt.Errorf("read crontab: %w", err)
 	}
-	src.R, src.System = bytes.NewReader(data), crontab.IsSystem(src.Path)
+	src.R = bytes.NewReader(data)
 	return src, nil
 }
 
@@ -214,5 +214,5 @@ func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
 	}
-	return ": " + r
+	return ": " + printable(r)
 }

@@ -63,6 +63,9 @@ type Config struct {
 	// group. nil means SIGINT, SIGTERM, SIGHUP, SIGQUIT; an empty non-nil
 	// slice forwards nothing.
 	Signals []os.Signal
+	// Credential, if set, runs the child as another user: uid, gid and
+	// supplementary groups (setting them needs root). nil keeps ours.
+	Credential *syscall.Credential
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
 	OnStart func(pid int)
@@ -143,7 +146,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Env:         cfg.Env,
 		Dir:         cfg.Dir,
 		ExtraFiles:  cfg.ExtraFiles,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Credential: cfg.Credential},
 	}
 	if cfg.Stdin != nil {
 		cmd.Stdin = cfg.Stdin

@@ -27,42 +27,69 @@ func TestRunTimeout(t *testing.T) {
 }
 
 func TestRunTimeoutKillsAfterKillAfter(t *testing.T) {
-	const timeout, killAfter = time.Second, 300 * time.Millisecond
-	start := time.Now()
-	res := run(t, Config{
-		Argv:      sh(`trap '' TERM; sleep 30`),
-		Timeout:   timeout,
-		KillAfter: killAfter,
-	})
-	if !res.TimedOut || res.ExitCode != 124 || res.Signal != int(syscall.SIGKILL) {
-		t.Fatalf("TimedOut=%v ExitCode=%d Signal=%d, want true, 124, 9", res.TimedOut, res.ExitCode, res.Signal)
-	}
-	// Timers never fire early, so this lower bound cannot flake.
-	if elapsed := time.Since(start); elapsed < timeout+killAfter {
-		t.Errorf("returned after %v, before timeout+KillAfter", elapsed)
+	const killAfter = 300 * time.Millisecond
+	// The child must have set its trap before the timeout fires; when a
+	// busy machine delays it, try again with a longer timeout.
+	for timeout := time.Second; ; timeout *= 4 {
+		out := newSyncBuffer("ready")
+		start := time.Now()
+		res := run(t, Config{
+			Argv:      sh(`trap '' TERM; echo ready; sleep 30`),
+			Stdout:    out,
+			Timeout:   timeout,
+			KillAfter: killAfter,
+		})
+		if !strings.Contains(out.String(), "ready") {
+			if timeout >= 30*time.Second {
+				t.Fatalf("the child never set its trap within %v", timeout)
+			}
+			continue
+		}
+		if !res.TimedOut || res.ExitCode != 124 || res.Signal != int(syscall.SIGKILL) {
+			t.Fatalf("TimedOut=%v ExitCode=%d Signal=%d, want true, 124, 9", res.TimedOut, res.ExitCode, res.Signal)
+		}
+		// Timers never fire early, so this lower bound cannot flake.
+		if elapsed := time.Since(start); elapsed < timeout+killAfter {
+			t.Errorf("returned after %v, before timeout+KillAfter", elapsed)
+		}
+		return
 	}
 }
 
 // A grandchild that ignores SIGTERM and holds the pipes must still be
 // SIGKILLed after KillAfter, even though the main child died of SIGTERM.
+// The case needs the grandchild to have set its trap before the timeout
+// fires; on a busy machine it may not have, so the run is tried again
+// with a longer timeout until the grandchild was ready in time.
 func TestRunTimeoutKillsWholeGroup(t *testing.T) {
-	out := newSyncBuffer("\n")
-	res := run(t, Config{
-		Argv:       sh(`sh -c 'trap "" TERM; echo $$; exec sleep 30' & wait`),
-		Stdout:     out,
-		Timeout:    500 * time.Millisecond,
-		KillAfter:  300 * time.Millisecond,
-		OutputWait: 100 * time.Millisecond,
-	})
-	t.Cleanup(func() { _ = syscall.Kill(-res.Pid, syscall.SIGKILL) })
-	if !res.TimedOut || res.ExitCode != 124 {
-		t.Fatalf("TimedOut=%v ExitCode=%d", res.TimedOut, res.ExitCode)
+	for timeout := 500 * time.Millisecond; ; timeout *= 4 {
+		out := newSyncBuffer("\n")
+		res := run(t, Config{
+			Argv:       sh(`sh -c 'trap "" TERM; echo $$; exec sleep 30' & wait`),
+			Stdout:     out,
+			Timeout:    timeout,
+			KillAfter:  300 * time.Millisecond,
+			OutputWait: 100 * time.Millisecond,
+		})
+		t.Cleanup(func() { _ = syscall.Kill(-res.Pid, syscall.SIGKILL) })
+		if !res.TimedOut || res.ExitCode != 124 {
+			t.Fatalf("TimedOut=%v ExitCode=%d", res.TimedOut, res.ExitCode)
+		}
+		printed := strings.TrimSpace(out.String())
+		if printed == "" {
+			if timeout >= 30*time.Second {
+				t.Fatalf("the grandchild never printed its pid within %v", timeout)
+			}
+			t.Logf("grandchild not ready within %v; again with a longer timeout", timeout)
+			continue
+		}
+		pid, err := strconv.Atoi(printed)
+		if err != nil {
+			t.Fatalf("grandchild pid %q: %v", printed, err)
+		}
+		waitGone(t, pid)
+		return
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(out.String()))
-	if err != nil {
-		t.Fatalf("grandchild pid %q: %v", out.String(), err)
-	}
-	waitGone(t, pid)
 }
 
 func TestRunContextCancel(t *testing.T) {

@@ -14,8 +14,10 @@ var ErrUnsafeLedger = errors.New("ledger is writable by others")
 // CheckPrivate refuses a ledger file or directory that another user could
 // write: the ledger holds commands that scan executes, so such a ledger is a
 // privilege escalation (the same rule as sshd's StrictModes). Both must be
-// owned by uid and not group- or other-writable.
+// owned by uid and not group- or other-writable. It looks at the real file
+// and the real directory, through any symlink.
 func CheckPrivate(path string, uid int) error {
+	path = RealLedgerPath(path)
 	for _, p := range []string{path, filepath.Dir(path)} {
 		fi, err := os.Stat(p)
 		if err != nil {

@@ -97,7 +97,7 @@ func Parse(r io.Reader, name string, system bool) ([]Entry, []error) {
 // /etc/crontab or a file directly in /etc/cron.d/.
 func IsSystem(path string) bool {
 	p := filepath.Clean(path)
-	return p == "/etc/crontab" || filepath.Dir(p) == "/etc/cron.d"
+	return p == SystemCrontab || filepath.Dir(p) == SystemDir
 }
 
 // readLine returns the next line without its "\n". last is true at end
@@ -269,3 +269,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	}
 	return nil
 }
+
+// SystemCrontab and SystemDir locate the system crontabs; tests point them
+// elsewhere.
+var SystemCrontab, SystemDir = "/etc/crontab", "/etc/cron.d"

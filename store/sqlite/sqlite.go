@@ -39,9 +39,19 @@ const busyTimeoutMS = 30000
 // Open opens (creating if needed) the ledger at path and brings its schema
 // up to date. A new directory is created 0700 and a new file 0600, whatever
 // the umask.
+//
+// A ledger file (or its -wal, -shm) that another user planted is refused:
+// see trustLedgerFiles. The file is opened at its real path.
 func Open(ctx context.Context, path string) (*Ledger, error) {
-	if err := ensureFile(path); err != nil {
+	real, err := trustLedgerFiles(path, os.Geteuid())
+	if err != nil {
 		return nil, err
+	}
+	if err := ensureFile(real); err != nil {
+		return nil, err
+	}
+	if _, err := trustLedgerFiles(real, os.Geteuid()); err != nil {
+		return nil, err // planted in the meantime
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
@@ -53,7 +63,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	q.Set("_txlock", "immediate")
 	// The DSN is a URI: escape the path, or a '?', '#' or '%' in it would
 	// make SQLite open (and create) some other file than the one above.
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: real}).EscapedPath()+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}

@@ -1,0 +1,180 @@
+package catchup
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/internal/filetrust"
+)
+
+// CrontabFile is a crontab that passed cron's checks, with the bytes read from the
+// very file that was checked.
+type CrontabFile struct {
+	Path   string // as given (absolute)
+	Data   []byte
+	System bool   // /etc/crontab or /etc/cron.d/*: each line names its user
+	User   string // a user crontab's user, whose lines they all are; "" for a system crontab
+}
+
+// spoolDirs hold the user crontabs that `crontab -e` writes, one file per
+// user, named after the user (Debian, Red Hat, SUSE, the BSDs).
+var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/spool/cron/tabs", "/var/cron/tabs"}
+
+// OpenCrontab reads the crontab at path (absolute) if cron itself would trust it
+// (cronie's rules), for a scan run by uid:
+//
+//   - it is a regular file, writable by no one but its owner;
+//   - a system crontab is owned by root, and every directory on its way,
+//     through any symlink, is root's and writable by root only;
+//   - a user crontab belongs to its user: in a spool directory the file's
+//     name is the user, who (or root) owns it; elsewhere its owner is the
+//     user (a file root owns is the scanning user's). It has one hard link,
+//     and every directory on its way is root's or the user's and writable
+//     by no one else, unless sticky (like /tmp).
+//
+// A refusal is a *filetrust.Refusal naming the file, the reason and the fix.
+// The file is read through the descriptor that was checked, and a symlink
+// is followed only when it sits in a directory that passed.
+func OpenCrontab(path string, uid int) (CrontabFile, error) {
+	f := CrontabFile{Path: path}
+	if path == "" { // a task found on stdin has no file to re-read
+		return f, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
+	}
+	name := "crontab " + path
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return f, fmt.Errorf("%s: %w", name, err)
+	}
+	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
+	fd, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return f, fmt.Errorf("%s: %w", name, err)
+	}
+	defer fd.Close()
+	fi, err := fd.Stat()
+	if err != nil {
+		return f, fmt.Errorf("%s: %w", name, err)
+	}
+	owners, err := f.checkFile(name, real, fi, uid)
+	if err != nil {
+		return f, err
+	}
+	for _, p := range []string{path, real} {
+		if err := checkDirs(name, filepath.Dir(p), !f.System, owners); err != nil {
+			return f, err
+		}
+	}
+	if f.Data, err = io.ReadAll(fd); err != nil {
+		return f, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+// checkFile applies cron's rules to the crontab file itself and finds whose
+// lines it holds; owners are the uids that may own its directories.
+func (f *CrontabFile) checkFile(name, real string, fi os.FileInfo, uid int) ([]int, error) {
+	refuse := func(reason, fix string) ([]int, error) {
+		return nil, &filetrust.Refusal{Name: name, Reason: reason, Fix: fix}
+	}
+	if !fi.Mode().IsRegular() {
+		return refuse("it is not a regular file", "point scan at the crontab file itself")
+	}
+	if filetrust.WritableByOthers(fi, false) {
+		return refuse(fmt.Sprintf("it is writable by others (mode %04o)", filetrust.ModeBits(fi.Mode())), "chmod go-w "+real)
+	}
+	owner := filetrust.Owner(fi)
+	if f.System {
+		if owner != 0 {
+			return refuse(fmt.Sprintf("it is owned by %s, not root: a system crontab must be root's", filetrust.Describe(owner)),
+				"chown root "+real)
+		}
+		return []int{0}, nil
+	}
+	if filetrust.Links(fi) != 1 {
+		return refuse(fmt.Sprintf("it has %d hard links, so it may be another user's file", filetrust.Links(fi)),
+			"copy it to a file of its own (cp, then rm the link)")
+	}
+	if spool := spoolUser(f.Path); spool != "" {
+		u, err := user.Lookup(spool)
+		if err != nil {
+			return refuse(fmt.Sprintf("it is in a spool directory, but there is no user %q", spool), "remove it, or create the user")
+		}
+		id, _ := strconv.Atoi(u.Uid)
+		if owner != 0 && owner != id {
+			return refuse(fmt.Sprintf("it is %s's crontab but owned by %s", spool, filetrust.Describe(owner)),
+				"chown "+spool+" "+real+" (crontab -u "+spool+" writes it so)")
+		}
+		f.User = spool
+		return []int{0, id}, nil
+	}
+	if owner == 0 {
+		owner = uid // a file of root's holds the scanning user's lines
+	}
+	if f.User = filetrust.UserName(owner); f.User == "" {
+		return refuse(fmt.Sprintf("it is owned by uid %d, which is no user", owner), "chown it to the user whose lines it holds")
+	}
+	return []int{0, owner}, nil
+}
+
+// spoolUser is the user a crontab in a spool directory belongs to, "" if
+// path is not in one.
+func spoolUser(path string) string {
+	p := filepath.Clean(path)
+	for _, d := range spoolDirs {
+		if filepath.Dir(p) == d {
+			return filepath.Base(p)
+		}
+	}
+	return ""
+}
+
+// checkDirs refuses a crontab whose directory, or any directory above it,
+// someone other than owners can change (and so replace the crontab). Each
+// directory is looked at through any symlink, so the chain checked is the
+// one the file was reached through. Above the crontab's own directory a
+// sticky one (/tmp) is fine: no one else can rename what is in it. The
+// crontab's own directory may be sticky only for a user crontab (the spool
+// directory often is): another user could add a file there, never replace
+// this one.
+func checkDirs(name, dir string, stickyOwn bool, owners []int) error {
+	for d, sticky := dir, stickyOwn; ; d, sticky = filepath.Dir(d), true {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if o := filetrust.Owner(fi); !slices.Contains(owners, o) {
+			return &filetrust.Refusal{Name: name,
+				Reason: fmt.Sprintf("its directory %s is owned by %s, who could replace it", d, filetrust.Describe(o)),
+				Fix:    "move the crontab to a directory of " + ownerNames(owners)}
+		}
+		if filetrust.WritableByOthers(fi, sticky) {
+			return &filetrust.Refusal{Name: name,
+				Reason: fmt.Sprintf("its directory %s is writable by others (mode %04o)", d, filetrust.ModeBits(fi.Mode())),
+				Fix:    "chmod go-w " + d}
+		}
+		if d == "/" || d == "." {
+			return nil
+		}
+	}
+}
+
+func ownerNames(uids []int) string {
+	var names []string
+	for _, u := range slices.Compact(slices.Sorted(slices.Values(uids))) {
+		if n := filetrust.UserName(u); n != "" {
+			names = append(names, n)
+		} else {
+			names = append(names, "uid "+strconv.Itoa(u))
+		}
+	}
+	return strings.Join(names, " or ")
+}

@@ -1,0 +1,140 @@
+package catchup
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/store"
+)
+
+// crontabs reads each crontab once per scan, through cron's own checks
+// (OpenCrontab): the files given to scan, and those that registered tasks
+// were found in, which every later scan reads again to replay their lines.
+// A refused file is one warning, and none of its lines runs.
+type crontabs struct {
+	m        Machine
+	read     map[string]*crontabRead
+	warnings []string
+	refused  int
+}
+
+// crontabRead is one crontab as read by this scan.
+type crontabRead struct {
+	user    string // a user crontab's user; "" for a system crontab
+	entries []crontab.Entry
+	errs    []error // malformed catchup lines
+	err     error   // refused, or unreadable
+}
+
+// sourcedEntry is a crontab line with the file it came from and the user
+// that file belongs to ("" for a system crontab or stdin).
+type sourcedEntry struct {
+	crontab.Entry
+	path string
+	user string
+}
+
+func newCrontabs(m Machine) *crontabs {
+	return &crontabs{m: m, read: map[string]*crontabRead{}}
+}
+
+// file reads the crontab at path, once per scan.
+func (c *crontabs) file(path string) *crontabRead {
+	if r, ok := c.read[path]; ok {
+		return r
+	}
+	r := &crontabRead{}
+	c.read[path] = r
+	f, err := OpenCrontab(path, c.m.UID)
+	if err == nil {
+		err = c.ownLines(f)
+	}
+	if err != nil {
+		r.err = err
+		if errors.Is(err, filetrust.ErrRefused) {
+			c.refused++
+			c.warnings = append(c.warnings, err.Error())
+		}
+		return r
+	}
+	r.user = f.User
+	r.entries, r.errs = crontab.Parse(bytes.NewReader(f.Data), path, f.System)
+	return r
+}
+
+// ownLines refuses a user crontab of another user to a scan not run by
+// root: such a scan replays its own user's lines only.
+func (c *crontabs) ownLines(f CrontabFile) error {
+	if c.m.UID == 0 || f.User == "" {
+		return nil
+	}
+	me := filetrust.UserName(c.m.UID)
+	if f.User == me {
+		return nil
+	}
+	if me == "" {
+		me = fmt.Sprintf("uid %d", c.m.UID)
+	}
+	return &filetrust.Refusal{Name: "crontab " + f.Path,
+		Reason: fmt.Sprintf("it belongs to %s, and a scan run as %s replays only %s's lines", f.User, me, me),
+		Fix:    "run catchup scan as " + f.User}
+}
+
+// discover reads every crontab given to scan; malformed catchup lines
+// become warnings, and so do refused files. A file that cannot be read at
+// all is an error.
+func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, error) {
+	var entries []sourcedEntry
+	var warnings []string
+	for _, src := range srcs {
+		r := &crontabRead{}
+		if src.R != nil {
+			r.entries, r.errs = crontab.Parse(src.R, src.Name, src.System)
+		} else if r = c.file(src.Path); r.err != nil {
+			if errors.Is(r.err, filetrust.ErrRefused) {
+				continue
+			}
+			return nil, nil, fmt.Errorf("read crontab: %w", r.err)
+		}
+		for _, e := range r.entries {
+			e.File = src.Name
+			entries = append(entries, sourcedEntry{e, src.Path, r.user})
+		}
+		for _, err := range r.errs {
+			warnings = append(warnings, strings.Replace(err.Error(), src.Path, src.Name, 1))
+		}
+	}
+	return entries, warnings, nil
+}
+
+// shellReplay re-reads the crontab a task was discovered in, for a scan
+// that was not given that crontab. A task that cannot be replayed gets a
+// shellReplay whose err says why.
+func (c *crontabs) shellReplay(t store.Task) *shellReplay {
+	src, ok := strings.CutPrefix(t.Source, "crontab:")
+	if !ok {
+		return &shellReplay{err: fmt.Errorf("task %s has no command to replay", t.Name)}
+	}
+	path := src[:strings.LastIndex(src, ":")]
+	r := c.file(path)
+	if r.err != nil {
+		if errors.Is(r.err, filetrust.ErrRefused) {
+			return &shellReplay{err: r.err}
+		}
+		return &shellReplay{err: fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, r.err)}
+	}
+	for _, e := range r.entries {
+		if e.Task == t.Name {
+			sr, err := newShellReplay(c.m, e, r.user)
+			if err != nil {
+				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}
+			}
+			return sr
+		}
+	}
+	return &shellReplay{err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
+}

@@ -1,0 +1,119 @@
+package catchup
+
+import (
+	"fmt"
+	"os/user"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/catchup/catchup/store"
+)
+
+// resolveUser decides whom a crontab line runs as, as cron would: the user
+// field of a system crontab's line, else the user the crontab belongs to,
+// else (stdin) the scanning user. A line of the scanning user runs in its
+// home (from passwd for a system crontab's line, else $HOME). A line of another user runs as that user, which only a root
+// scan can do; a scan run by anyone else refuses it.
+func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string) error {
+	name := lineUser
+	if name == "" {
+		name = fileUser
+	}
+	if name == "" {
+		home, err := m.HomeDir("")
+		sr.dir = home
+		return err
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return fmt.Errorf("unknown user %q: %w", name, err)
+	}
+	if u.Uid == strconv.Itoa(m.UID) {
+		if lineUser != "" {
+			sr.dir = u.HomeDir
+			return nil
+		}
+		home, err := m.HomeDir("")
+		sr.dir = home
+		return err
+	}
+	if m.UID != 0 {
+		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name)
+	}
+	sr.as, sr.user, sr.dir = u, name, u.HomeDir
+	return nil
+}
+
+// checkOtherUser refuses a line of another user that this scan's ledger
+// does not record: the line's own `catchup run`, running as that user,
+// records into the ledger the line names (db), else into that user's
+// default one. Only a PostgreSQL ledger can be both this scan's and
+// another user's: a SQLite ledger is private to its user.
+func (sr *shellReplay) checkOtherUser(m Machine, db string) error {
+	switch {
+	case sr.as == nil:
+		return nil
+	case db == "":
+		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", sr.user, sr.user)
+	case !store.IsPostgres(m.DB):
+		return fmt.Errorf("the line runs as %s, who cannot write this scan's ledger (a SQLite ledger is private to its user): "+
+			"replay it with a scan run as %s, or record both into one PostgreSQL ledger", sr.user, sr.user)
+	}
+	return nil
+}
+
+// credential is the user a line runs as, when that is not the scanning
+// user: uid, gid and supplementary groups. nil for the scanning user.
+func (sr *shellReplay) credential() (*syscall.Credential, error) {
+	if sr.as == nil {
+		return nil, nil
+	}
+	uid, err1 := strconv.ParseUint(sr.as.Uid, 10, 32)
+	gid, err2 := strconv.ParseUint(sr.as.Gid, 10, 32)
+	gids, err3 := sr.as.GroupIds()
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, fmt.Errorf("the groups of user %s: cannot read them", sr.user)
+	}
+	cred := &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+	for _, g := range gids {
+		if n, err := strconv.ParseUint(g, 10, 32); err == nil {
+			cred.Groups = append(cred.Groups, uint32(n))
+		}
+	}
+	return cred, nil
+}
+
+// userEnv is the environment cron gives a line of another user's crontab:
+// SHELL=/bin/sh; HOME, LOGNAME and USER from the user's passwd entry; the
+// crontab's variables, which may change HOME and SHELL but never LOGNAME or
+// USER; PATH, TZ and the locale from scan's environment; and what the
+// line's `catchup run` needs to record as this scan does (its host name and
+// clock). Nothing else of scan's environment reaches the other user: it
+// may hold root's secrets.
+func (sr *shellReplay) userEnv(m Machine) []string {
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.as.HomeDir, "PATH": "/usr/bin:/bin", "CATCHUP_HOST": m.Host}
+	for _, kv := range m.Environ {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "PATH", k == "TZ", k == "LANG", strings.HasPrefix(k, "LC_"), k == "CATCHUP_NOW", k == "CATCHUP_BOOT_ID":
+			set[k] = v
+		}
+	}
+	for _, kv := range sr.vars {
+		k, v, _ := strings.Cut(kv, "=")
+		set[k] = v
+	}
+	set["LOGNAME"], set["USER"] = sr.user, sr.user
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	env := make([]string, 0, len(keys))
+	for _, k := range keys {
+		env = append(env, k+"="+set[k])
+	}
+	return env
+}

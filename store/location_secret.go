@@ -1,0 +1,25 @@
+package store
+
+import "net/url"
+
+// WithoutPassword is a ledger location as a job may see it: a PostgreSQL
+// URL loses its password (in the user info, or a password= parameter); a
+// SQLite path is unchanged. A URL that does not parse becomes "": its
+// password could be anywhere in it.
+func WithoutPassword(location string) string {
+	if !IsPostgres(location) {
+		return location
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return ""
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}

@@ -1,0 +1,17 @@
+package store
+
+import "path/filepath"
+
+// RealLedgerPath is the file a SQLite ledger path names, through any
+// symlinks (through the directory's, when the file does not exist yet).
+// One ledger has one real path, whatever spelling reaches it: its lock
+// directory sits next to that.
+func RealLedgerPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(dir, filepath.Base(path))
+	}
+	return path
+}
