@@ -1,0 +1,137 @@
+// Package daemon is `catchup daemon`'s scheduler: it fires each task of its
+// crontabs at its slots through catchup's run lifecycle, in this process,
+// replays missed slots through catchup's scan at start and periodically,
+// and stops gracefully on a signal. It imports catchup; nothing in catchup
+// imports it.
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// Task is one crontab line as the daemon runs it.
+type Task struct {
+	Def   store.Task         // its registration (an argv task: /bin/sh -c LINE)
+	Sched *schedule.Schedule // Def's schedule, parsed
+	Req   catchup.RunRequest // the request each fire makes
+	Env   []string           // the crontab's variables and what cron sets (SHELL, HOME), over the daemon's environment
+}
+
+// Config is one checked `catchup daemon`.
+type Config struct {
+	Store       store.Store
+	Machine     catchup.Machine
+	Tasks       []Task
+	Concurrency int           // simultaneous fires and replays; 0: no limit
+	Grace       time.Duration // after a stop signal, how long running jobs get before SIGKILL
+	Rescan      time.Duration // how often each task's missed slots are replayed (real time)
+	Rate        float64       // clock minutes per real minute: 1, or more under the CATCHUP_TEST_MINUTE hook
+	Rule        catchup.MissedRule
+	Log         *slog.Logger
+}
+
+// Daemon runs the tasks until stopped.
+type Daemon struct {
+	cfg     Config
+	limiter chan struct{}
+	fires   sync.WaitGroup
+	mu      sync.Mutex
+	groups  map[int]bool // process groups of running jobs
+}
+
+// New returns a daemon for cfg.
+func New(cfg Config) *Daemon {
+	if cfg.Rate <= 0 {
+		cfg.Rate = 1
+	}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}}
+	if cfg.Concurrency > 0 {
+		d.limiter = make(chan struct{}, cfg.Concurrency)
+	}
+	return d
+}
+
+// Run schedules every task until a signal arrives on stop: then it fires
+// nothing new, forwards the signal to running jobs, waits up to the grace
+// for them, kills what is left, and returns once their outcomes are
+// recorded (interrupted, so that the next start replays their slots).
+func (d *Daemon) Run(stop <-chan os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var loops sync.WaitGroup
+	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
+	for _, t := range d.cfg.Tasks {
+		loops.Add(1)
+		go func() { defer loops.Done(); d.loop(ctx, t) }()
+	}
+	sig := <-stop
+	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
+	cancel()
+	d.signalJobs(sig.(syscall.Signal))
+	done := make(chan struct{})
+	go func() { d.fires.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d.cfg.Grace):
+		d.cfg.Log.Warn("grace over: killing the jobs still running", "event", "kill")
+		d.signalJobs(syscall.SIGKILL)
+		<-done
+	}
+	loops.Wait()
+	d.cfg.Log.Info("daemon stopped", "event", "exit")
+}
+
+// signalJobs sends sig to the process group of every running job.
+func (d *Daemon) signalJobs(sig syscall.Signal) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for g := range d.groups {
+		syscall.Kill(-g, sig)
+	}
+}
+
+func (d *Daemon) track(pid int, on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if on {
+		d.groups[pid] = true
+	} else {
+		delete(d.groups, pid)
+	}
+}
+
+// acquire takes a place among the simultaneous jobs; false when stopped first.
+func (d *Daemon) acquire(ctx context.Context) bool {
+	if d.limiter == nil {
+		return ctx.Err() == nil
+	}
+	select {
+	case d.limiter <- struct{}{}:
+		if ctx.Err() != nil {
+			d.release()
+			return false
+		}
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (d *Daemon) release() {
+	if d.limiter != nil {
+		<-d.limiter
+	}
+}
+
+// realDelay is how long to sleep on the real clock until the clock reads t.
+func (d *Daemon) realDelay(t time.Time) time.Duration {
+	return time.Duration(float64(t.Sub(d.cfg.Machine.Now())) / d.cfg.Rate)
+}

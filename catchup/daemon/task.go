@@ -1,0 +1,138 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// loop replays the task's missed slots, then fires it at each slot, each
+// fire in its own goroutine (a task never waits for another), and replays
+// again every Rescan.
+func (d *Daemon) loop(ctx context.Context, t Task) {
+	var scanning atomic.Bool
+	rescan := func() {
+		if !scanning.CompareAndSwap(false, true) {
+			return
+		}
+		d.fires.Add(1)
+		go func() { defer d.fires.Done(); defer scanning.Store(false); d.scan(ctx, t) }()
+	}
+	rescan()
+	var ticker <-chan time.Time
+	if d.cfg.Rescan > 0 {
+		tk := time.NewTicker(d.cfg.Rescan)
+		defer tk.Stop()
+		ticker = tk.C
+	}
+	next, ok := t.Sched.Next(d.cfg.Machine.Now())
+	for ok {
+		timer := time.NewTimer(max(d.realDelay(next), 0))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-ticker:
+			timer.Stop()
+			rescan()
+			continue
+		case <-timer.C:
+		}
+		slot := next
+		d.fires.Add(1)
+		go func() { defer d.fires.Done(); d.fire(ctx, t, slot) }()
+		// A loop that fell behind skips to the coming slot: the slots in
+		// between are missed, and the next rescan replays them.
+		if next, ok = t.Sched.Next(slot); ok && next.Before(d.cfg.Machine.Now()) {
+			next, ok = t.Sched.Next(d.cfg.Machine.Now())
+		}
+	}
+}
+
+// machine is the daemon's machine for one task: its environment, its
+// notices in the log, and its jobs' process groups tracked (the daemon
+// forwards signals itself: SIGHUP is not the jobs').
+func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
+	m := d.cfg.Machine
+	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
+	m.JobSignals = []os.Signal{}
+	m.OnJobStart = func(pid int) {
+		d.track(pid, true)
+		if onStart != nil {
+			onStart(pid)
+		}
+	}
+	m.Notice = func(format string, args ...any) {
+		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
+	}
+	return m
+}
+
+// fire runs one scheduled fire of the task through the run lifecycle.
+func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
+	if !d.acquire(ctx) {
+		return
+	}
+	defer d.release()
+	var pids []int
+	m := d.machine(t, func(pid int) {
+		pids = append(pids, pid)
+		if len(pids) == 1 {
+			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
+			d.cfg.Log.Info("job started", "event", "fire", "task", t.Def.Name, "slot", slot.Format(time.RFC3339),
+				"pid", pid, "late_ms", float64(late.Microseconds())/1000)
+		}
+	})
+	start := time.Now()
+	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, t.Req)
+	for _, p := range pids {
+		d.track(p, false)
+	}
+	if err != nil {
+		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
+		return
+	}
+	if !res.Ran {
+		d.cfg.Log.Info("not run", "event", "skip", "task", t.Def.Name, "slot", slot.Format(time.RFC3339), "exit", res.ExitCode)
+		return
+	}
+	d.cfg.Log.Info("job ended", "event", "done", "task", t.Def.Name, "slot", res.Run.Slot.Format(time.RFC3339),
+		"run", res.Run.ID, "status", res.Run.Status, "exit", res.ExitCode, "seconds", time.Since(start).Seconds())
+}
+
+// scan replays the task's missed slots through catchup's scan.
+func (d *Daemon) scan(ctx context.Context, t Task) {
+	if !d.acquire(ctx) {
+		return
+	}
+	defer d.release()
+	var pids []int
+	m := d.machine(t, func(pid int) { pids = append(pids, pid) })
+	defer func() {
+		for _, p := range pids {
+			d.track(p, false)
+		}
+	}()
+	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
+		MaxReplays: 100, MissedRule: d.cfg.Rule})
+	if err != nil {
+		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
+		return
+	}
+	for _, w := range rep.Warnings {
+		d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
+	}
+	for _, ts := range rep.Tasks {
+		for _, w := range ts.Warnings {
+			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
+		}
+		if len(ts.Missed) > 0 {
+			d.cfg.Log.Info("replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
+				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped)
+		}
+	}
+}
