@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,13 +15,31 @@ import (
 // fire in its own goroutine (a task never waits for another), and replays
 // again every Rescan.
 func (d *Daemon) loop(ctx context.Context, t Task) {
+	// A fire waits for the task's own replays to end (it would find its
+	// lock held, and leave its slot missed); replays wait for no fire.
+	var turn sync.RWMutex
 	var scanning atomic.Bool
-	rescan := func() {
+	var firing atomic.Int32
+	var pending atomic.Bool
+	var rescan func()
+	rescan = func() {
+		// A scan beside the task's own fire would find its lock held and
+		// leave the slots missed: it runs when the fire ends instead.
+		if firing.Load() > 0 {
+			pending.Store(true)
+			return
+		}
 		if !scanning.CompareAndSwap(false, true) {
 			return
 		}
 		d.fires.Add(1)
-		go func() { defer d.fires.Done(); defer scanning.Store(false); d.scan(ctx, t) }()
+		go func() {
+			defer d.fires.Done()
+			defer scanning.Store(false)
+			turn.Lock()
+			defer turn.Unlock()
+			d.scan(ctx, t)
+		}()
 	}
 	rescan()
 	var ticker <-chan time.Time
@@ -44,7 +63,16 @@ func (d *Daemon) loop(ctx context.Context, t Task) {
 		}
 		slot := next
 		d.fires.Add(1)
-		go func() { defer d.fires.Done(); d.fire(ctx, t, slot) }()
+		firing.Add(1)
+		go func() {
+			defer d.fires.Done()
+			turn.RLock()
+			d.fire(ctx, t, slot)
+			turn.RUnlock()
+			if firing.Add(-1) == 0 && pending.Swap(false) && ctx.Err() == nil {
+				rescan()
+			}
+		}()
 		// A loop that fell behind skips to the coming slot: the slots in
 		// between are missed, and the next rescan replays them.
 		if next, ok = t.Sched.Next(slot); ok && next.Before(d.cfg.Machine.Now()) {
@@ -119,6 +147,9 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 	}()
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: 100, MissedRule: d.cfg.Rule})
+	if err != nil && ctx.Err() != nil {
+		return // stopped: the next start replays what is left
+	}
 	if err != nil {
 		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
 		return
