@@ -32,10 +32,11 @@ func newDaemonHost(t *testing.T, db string) *daemonHost {
 	return h
 }
 
-func (h *daemonHost) start(name string) *catchupProc {
+func (h *daemonHost) start(name string, env ...string) *catchupProc {
 	p := newCatchup(h.t, h.db, "", append([]string{"daemon", "--crontab", h.cron, "--rescan", "1s",
 		"--tolerance", "2m", "--grace", "5s", "--host", name}, h.extra...)...)
 	p.cmd.Env = append(p.cmd.Env, "CATCHUP_TEST_MINUTE=1s", "CATCHUP_TEST_EPOCH="+h.epoch)
+	p.cmd.Env = append(p.cmd.Env, env...)
 	if err := p.cmd.Start(); err != nil {
 		h.t.Fatal(err)
 	}
