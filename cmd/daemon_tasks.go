@@ -149,7 +149,8 @@ func cutEnv(kv string) (string, string, bool) {
 // CATCHUP_TEST_MINUTE=DUR makes a clock minute last DUR of real time, the
 // clock reading the real time at CATCHUP_TEST_EPOCH (Unix seconds; every
 // process given the same pair reads the same clock). nil: the usual clock
-// (the real one, or CATCHUP_NOW).
+// (the real one, or CATCHUP_NOW). Without CATCHUP_TEST_EPOCH the epoch is
+// the daemon's start.
 func daemonClock(getenv func(string) string) (func() time.Time, float64, error) {
 	v := getenv("CATCHUP_TEST_MINUTE")
 	if v == "" {
@@ -162,11 +163,14 @@ func daemonClock(getenv func(string) string) (func() time.Time, float64, error) 
 	if getenv("CATCHUP_NOW") != "" {
 		return nil, 0, errors.New("CATCHUP_TEST_MINUTE and CATCHUP_NOW exclude each other")
 	}
-	sec, err := strconv.ParseInt(getenv("CATCHUP_TEST_EPOCH"), 10, 64)
-	if err != nil {
-		return nil, 0, errors.New("CATCHUP_TEST_MINUTE needs CATCHUP_TEST_EPOCH, the Unix time at which the clock reads the real time")
+	epoch, rate := time.Now(), float64(time.Minute)/float64(minute)
+	if v := getenv("CATCHUP_TEST_EPOCH"); v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, 0, fmt.Errorf("CATCHUP_TEST_EPOCH=%q: want Unix seconds", v)
+		}
+		epoch = time.Unix(sec, 0)
 	}
-	epoch, rate := time.Unix(sec, 0), float64(time.Minute)/float64(minute)
 	return func() time.Time {
 		return epoch.Add(time.Duration(float64(time.Since(epoch)) * rate))
 	}, rate, nil
