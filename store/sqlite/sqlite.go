@@ -21,8 +21,9 @@ import (
 // commit, so a recorded outcome survives a power cut; with NORMAL the last
 // commits could vanish after one, and a slot that did run would be replayed.
 type Ledger struct {
-	db   *sql.DB
-	path string
+	db       *sql.DB
+	path     string
+	prepared preparedStatements
 }
 
 // ErrNotALedger is returned for a file that is not a catchup ledger.
@@ -114,7 +115,10 @@ func ensureFile(path string) error {
 }
 
 // Close closes the ledger.
-func (s *Ledger) Close() error { return s.db.Close() }
+func (s *Ledger) Close() error {
+	s.prepared.close()
+	return s.db.Close()
+}
 
 // wrap names the ledger file in every error and turns SQLite's result codes
 // into the package's errors where a caller acts on them.
