@@ -16,16 +16,22 @@ type preparedStatements struct {
 	m  map[string]*sql.Stmt
 }
 
-// get returns query prepared on db, preparing it the first time.
+// get returns query prepared on db, preparing it the first time. The lock
+// is not held while preparing, which waits for the connection: a
+// transaction in another goroutine holds it and may need lookup meanwhile.
 func (p *preparedStatements) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if st, ok := p.m[query]; ok {
+	if st, ok := p.lookup(query); ok {
 		return st, true
 	}
 	st, err := db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if had, ok := p.m[query]; ok { // another goroutine prepared it meanwhile
+		st.Close()
+		return had, true
 	}
 	if p.m == nil {
 		p.m = map[string]*sql.Stmt{}

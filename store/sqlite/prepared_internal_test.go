@@ -75,3 +75,49 @@ func TestPreparedStatementsReused(t *testing.T) {
 		})
 	}
 }
+
+// TestPreparedStatementsConcurrent: goroutines sharing one ledger (a run
+// and its progress reports do) claim and record at once without
+// deadlocking on the one connection: a statement being prepared waits for
+// the connection, which a claim's transaction holds while it looks up its
+// own statements.
+func TestPreparedStatementsConcurrent(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "ledger.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)
+	const workers, each = 4, 25
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for i := range each {
+				slot := at.Add(time.Duration(w*each+i) * time.Minute)
+				res, err := s.Claim(t.Context(), store.ClaimRequest{Run: store.Run{Task: "t", Slot: slot, StartedAt: slot}})
+				if err == nil {
+					_, _, err = s.LastCheckpoint(t.Context(), "t", slot)
+				}
+				if err == nil {
+					err = s.Finish(t.Context(), res.Run.ID, store.Outcome{Status: store.StatusSucceeded, EndedAt: slot})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	deadline := time.After(60 * time.Second)
+	for range workers {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-deadline:
+			t.Fatal("claims and outcomes from 4 goroutines did not finish in 60 s: deadlocked on the connection")
+		}
+	}
+}
