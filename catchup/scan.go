@@ -42,6 +42,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if err != nil {
 		return rep, err
 	}
+	if !req.DryRun {
+		if err := seeBoot(ctx, st, m); err != nil {
+			return rep, err
+		}
+	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
@@ -53,12 +58,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
+	boots := newBootCache(st, m)
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
 			sr = cts.shellReplay(t)
 		}
-		ts, err := scanTask(ctx, st, m, req, t, sr, stale)
+		ts, err := scanTask(ctx, st, m, req, t, sr, stale, boots)
 		if err != nil {
 			return rep, err
 		}
