@@ -46,6 +46,12 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if err := seeBoot(ctx, st, m); err != nil {
 			return rep, err
 		}
+		n, err := importSpool(ctx, st, m, req.Tolerance)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err.Error())
+		} else if n > 0 {
+			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		}
 	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
