@@ -13,15 +13,26 @@ import (
 // aheadOf returns the latest time the ledger holds of task t that is later
 // than now (its latest slot, its watermark, its registration), or zero.
 // Such a time means the clock went back, or was ahead when it was recorded.
+// The watermark and the registration are instants of a process's clock:
+// they count only when more than clockSlack ahead, so that a command run in
+// the same second as the fire that registered the task sees nothing.
 func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
 	var ahead time.Time
-	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
-		if v.After(now) && v.After(ahead) {
+	for i, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
+		limit := now
+		if i > 0 {
+			limit = now.Add(clockSlack)
+		}
+		if v.After(limit) && v.After(ahead) {
 			ahead = v
 		}
 	}
 	return ahead
 }
+
+// clockSlack is how far a watermark or registration may lie ahead of now
+// without the ledger counting as ahead of the clock.
+const clockSlack = time.Minute
 
 // clockAheadWarning says that task holds a time later than now, and what to
 // do if the clock was wrong when it was recorded.
