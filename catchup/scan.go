@@ -43,8 +43,10 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		return rep, err
 	}
 	if !req.DryRun {
+		// The boot record is bookkeeping for the causes of later misses: a
+		// ledger that cannot take it (read-only) still gets its scan.
 		if err := seeBoot(ctx, st, m); err != nil {
-			return rep, err
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
 		}
 		n, err := importSpool(ctx, st, m, req.Tolerance)
 		if err != nil {
