@@ -12,12 +12,14 @@ type MigrateSource interface {
 	Tasks(ctx context.Context) ([]store.TaskSummary, error)
 	ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error)
 	ExportPrunedSlots(ctx context.Context) ([]store.PrunedSlot, error)
+	ExportBoots(ctx context.Context) ([]store.Boot, error)
 }
 
 // MigrateTarget is the shared ledger that migrate copies into.
 type MigrateTarget interface {
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
+	ImportBoots(ctx context.Context, boots []store.Boot) error
 }
 
 // Migration is one checked `catchup migrate`.
@@ -42,7 +44,8 @@ const migratePage = 1000
 // a page of runs per transaction. Every run is tagged with its origin (this
 // host and the source's path), so that migrating again copies nothing
 // twice. Slots whose successful run was pruned at the source stay done at
-// the target.
+// the target, and the boots the host saw go too, so that the causes of its
+// old missed slots hold there.
 func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	summaries, err := mg.From.Tasks(ctx)
 	if err != nil {
@@ -78,6 +81,13 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		return done, err
 	}
 	if err := mg.To.ImportPrunedSlots(ctx, pruned); err != nil {
+		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+	}
+	boots, err := mg.From.ExportBoots(ctx)
+	if err != nil {
+		return done, err
+	}
+	if err := mg.To.ImportBoots(ctx, boots); err != nil {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
 	return done, nil

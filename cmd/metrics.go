@@ -18,7 +18,8 @@ func newMetricsCmd(g *globals) *cobra.Command {
 		Short: "Print Prometheus metrics per task, or write them for node_exporter's textfile collector",
 		Long: `Print the Prometheus text exposition of every task: its last run's start and end
 times, status, duration and exit code, its runs by status, its missed slots now (scan's
-rule), and how long a running job has run. With --textfile the metrics are written to
+rule) by cause, its expired slots by reason, how far the ledger holds it ahead of the
+clock, and how long a running job has run. With --textfile the metrics are written to
 PATH atomically (a temporary file renamed over it), for node_exporter's
 --collector.textfile.directory; run it from cron or a timer. Exit 0, or 2 on error.`,
 		Example: `  * * * * * catchup metrics --textfile /var/lib/node_exporter/textfile/catchup.prom`,
@@ -31,7 +32,7 @@ PATH atomically (a temporary file renamed over it), for node_exporter's
 }
 
 func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
-	if err := checkRule(cfg.rule); err != nil {
+	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
 	st, m, err := openLedger(c.Context(), g, true)

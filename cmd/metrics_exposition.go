@@ -21,8 +21,11 @@ import (
 // (docs/performance.md). The output is what a client_golang registry
 // gathers (TestMetricsMatchClientGolang).
 
+// expiryReasons are the reasons a slot expires, as metrics label them.
+var expiryReasons = []string{store.ReasonMaxAge, store.ReasonMaxReplays, store.ReasonPolicy}
+
 var statuses = []string{store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
-	store.StatusInterrupted, store.StatusSkipped}
+	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired}
 
 // family collects one metric family's samples.
 type family struct {
@@ -58,12 +61,22 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 	status := gauge("catchup_last_run_status", "1 for the status of the task's latest run, 0 for the others.")
 	duration := gauge("catchup_last_run_duration_seconds", "How long the task's latest finished run took.")
 	exit := gauge("catchup_last_run_exit_code", "The exit status of the task's latest finished run.")
-	missed := gauge("catchup_missed_slots", "Slots of the task that scan would replay now.")
+	missed := gauge("catchup_missed_slots", "Slots of the task that scan would deal with now (replay, or record expired), by why they were missed.")
+	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
 	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
 	total := newFamily("catchup_runs_total",
 		"Runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
+	expired := newFamily("catchup_expired_slots_total",
+		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it).",
+		dto.MetricType_COUNTER)
 	for _, t := range tasks {
-		missed.set(float64(t.Missed), "task", t.Task)
+		for _, c := range catchup.AllCauses {
+			missed.set(float64(t.Causes[c]), "task", t.Task, "cause", c)
+		}
+		for _, r := range expiryReasons {
+			expired.set(float64(t.Expired[r]), "task", t.Task, "reason", r)
+		}
+		ahead.set(t.ClockAhead.Seconds(), "task", t.Task)
 		for _, s := range statuses {
 			total.set(float64(t.Counts[s]), "task", t.Task, "status", s)
 		}
@@ -91,7 +104,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 	}
 	var out []*dto.MetricFamily
-	for _, f := range []*family{start, end, status, duration, exit, missed, running, total} {
+	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, running, total, expired} {
 		if len(f.mf.Metric) == 0 {
 			continue
 		}

@@ -23,14 +23,24 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 	status := gauge("catchup_last_run_status", "1 for the status of the task's latest run, 0 for the others.", "status")
 	duration := gauge("catchup_last_run_duration_seconds", "How long the task's latest finished run took.")
 	exit := gauge("catchup_last_run_exit_code", "The exit status of the task's latest finished run.")
-	missed := gauge("catchup_missed_slots", "Slots of the task that scan would replay now.")
+	missed := gauge("catchup_missed_slots", "Slots of the task that scan would deal with now (replay, or record expired), by why they were missed.", "cause")
+	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
 	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
 	total := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_runs_total",
 		Help: "Runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
+	expired := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_expired_slots_total",
+		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it)."},
+		[]string{"task", "reason"})
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(start, end, status, duration, exit, missed, running, total)
+	reg.MustRegister(start, end, status, duration, exit, missed, ahead, running, total, expired)
 	for _, t := range tasks {
-		missed.WithLabelValues(t.Task).Set(float64(t.Missed))
+		for _, c := range catchup.AllCauses {
+			missed.WithLabelValues(t.Task, c).Set(float64(t.Causes[c]))
+		}
+		for _, r := range expiryReasons {
+			expired.WithLabelValues(t.Task, r).Add(float64(t.Expired[r]))
+		}
+		ahead.WithLabelValues(t.Task).Set(t.ClockAhead.Seconds())
 		for _, s := range statuses {
 			total.WithLabelValues(t.Task, s).Add(float64(t.Counts[s]))
 		}
