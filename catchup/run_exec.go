@@ -149,8 +149,8 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 
 // stale reports whether a running record cannot belong to a live process,
 // given that this process holds the task's lock on this host: a record of
-// this host is then dead. Another host's record is alive until its lease
+// this host (on a local ledger, any record: see findStale) is then dead. Another host's record is alive until its lease
 // expires (shared ledgers), which findStale decides.
 func (l *lifecycle) stale(r store.Run) bool {
-	return r.Host == l.m.Host || leaseExpired(l.st, l.m, r)
+	return thisHost(l.st, l.m, r) || leaseExpired(l.st, l.m, r)
 }
