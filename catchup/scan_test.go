@@ -144,8 +144,8 @@ func TestScanInterruptedRuns(t *testing.T) {
 		}
 		return id
 	}
-	rebooted := add(11, "testhost", "boot-0")   // this host, an earlier boot
-	vanished := add(12, "testhost", "boot-1")   // this boot, but the task's lock is free
+	rebooted := add(11, "testhost", "boot-0") // this host, an earlier boot
+	vanished := add(12, "testhost", "boot-1") // this boot, but the task's lock is free
 	// Another host name on a local ledger: this host, renamed since (a
 	// SQLite ledger is one host's); this boot, and the task's lock is free.
 	renamed := add(13, "oldname", "boot-1")
