@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -66,6 +67,12 @@ type Config struct {
 	// Credential, if set, runs the child as another user: uid, gid and
 	// supplementary groups (setting them needs root). nil keeps ours.
 	Credential *syscall.Credential
+	// DieWithParent has the kernel SIGKILL the child when this process dies
+	// (PR_SET_PDEATHSIG), even of SIGKILL: a command that must not outlive
+	// its supervisor (a shared ledger's lease ends with the supervisor).
+	// Only the child itself: processes it starts in turn and that outlive
+	// it are its own business.
+	DieWithParent bool
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
 	OnStart func(pid int)
@@ -151,6 +158,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Stdin != nil {
 		cmd.Stdin = cfg.Stdin
 	}
+	if cfg.DieWithParent {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	}
 	var ss streams
 	var childEnds []*os.File // pipe write ends, closed once the child has them
 	defer func() {
@@ -188,7 +198,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	signal.Notify(pipeCh, syscall.SIGPIPE)
 	defer signal.Stop(pipeCh)
 
-	if err := cmd.Start(); err != nil {
+	if cfg.DieWithParent {
+		// The parent-death signal fires when the thread that forked exits:
+		// fork from a thread the runtime keeps (it never ends a thread
+		// that was unlocked again).
+		runtime.LockOSThread()
+	}
+	err = cmd.Start()
+	if cfg.DieWithParent {
+		runtime.UnlockOSThread()
+	}
+	if err != nil {
 		ss.abandon()
 		return notStarted(startExitCode(err), fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
 	}
