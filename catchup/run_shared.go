@@ -46,7 +46,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	release, ok, err := l.st.LockTask(ctx, l.req.Task)
+	release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
 	if err == nil && ok {
 		return release, true
 	}

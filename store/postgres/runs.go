@@ -254,8 +254,11 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 }
 
 // Heartbeat implements store.Store. A run no longer running is left alone.
+// A heartbeat is a short connection: it is closed again, so that a run holds
+// no connection between heartbeats.
 func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
 	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
+	p.pool.Reset()
 	return p.wrap("write ledger", err)
 }
 
