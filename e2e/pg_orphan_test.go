@@ -18,19 +18,23 @@ func TestFleetOrphanedJob(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done.log")
 	// Each run notes that it runs, and finishes (appending to done.log) only
 	// once released; the replay is released from the start.
-	job := `echo "$CATCHUP_TRIGGER" >> ` + done + `.running; echo $$ > "$W/job.pid"; touch "$W/started"; ` +
+	// The waiting is done by a child of the command's shell, as in
+	// `sh -c 'backup; echo done'`: the whole group must die, not only the
+	// process catchup started.
+	job := `echo $$ > "$W/job.pid"; sh -c 'echo $$ > "$W/inner.pid"; touch "$W/started"; ` +
 		`i=0; while [ ! -e "$W/release" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; ` +
-		`[ -e "$W/release" ] && echo "$CATCHUP_SLOT" >> ` + done
+		`[ -e "$W/release" ] && echo "$CATCHUP_SLOT" >> ` + done + `'`
 	p := a.catchup("2026-11-20T02:00:05Z", "--lease", "2s", "run", "--task", "settle", "--cron", "0 2 * * *",
 		"--tz", "UTC", "--", "sh", "-c", job)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	waitFile(t, filepath.Join(a.dir, "started"))
-	jobPID := readPID(t, filepath.Join(a.dir, "job.pid"))
+	jobPID, innerPID := readPID(t, filepath.Join(a.dir, "job.pid")), readPID(t, filepath.Join(a.dir, "inner.pid"))
 	syscall.Kill(p.cmd.Process.Pid, syscall.SIGKILL) // catchup alone
 	p.cmd.Wait()
-	waitGone(t, jobPID) // the orphan does not outlive catchup
+	waitGone(t, jobPID) // the orphan does not outlive catchup,
+	waitGone(t, innerPID) // nor does what it started
 
 	touch(t, filepath.Join(b.dir, "release"))
 	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan")

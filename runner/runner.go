@@ -67,11 +67,12 @@ type Config struct {
 	// Credential, if set, runs the child as another user: uid, gid and
 	// supplementary groups (setting them needs root). nil keeps ours.
 	Credential *syscall.Credential
-	// DieWithParent has the kernel SIGKILL the child when this process dies
-	// (PR_SET_PDEATHSIG), even of SIGKILL: a command that must not outlive
-	// its supervisor (a shared ledger's lease ends with the supervisor).
-	// Only the child itself: processes it starts in turn and that outlive
-	// it are its own business.
+	// DieWithParent makes the child's process group die when this process
+	// dies, even of SIGKILL: a command that must not outlive its
+	// supervisor (a shared ledger's lease ends with the supervisor). The
+	// child gets PR_SET_PDEATHSIG, and a guard process SIGKILLs its whole
+	// group (see guard.go). A process that left the group (setsid, a
+	// daemon) is not covered.
 	DieWithParent bool
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
@@ -216,6 +217,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = f.Close()
 	}
 	childEnds = nil
+	if cfg.DieWithParent {
+		// Without a guard (it could not start) the child itself still
+		// dies with us, through PDEATHSIG.
+		g, _ := startGuard(cmd.Process.Pid)
+		defer g.disarm()
+	}
 	ss.start()
 	if cfg.OnStart != nil {
 		cfg.OnStart(cmd.Process.Pid)
