@@ -33,7 +33,7 @@ func TestFleetOrphanedJob(t *testing.T) {
 	jobPID, innerPID := readPID(t, filepath.Join(a.dir, "job.pid")), readPID(t, filepath.Join(a.dir, "inner.pid"))
 	syscall.Kill(p.cmd.Process.Pid, syscall.SIGKILL) // catchup alone
 	p.cmd.Wait()
-	waitGone(t, jobPID) // the orphan does not outlive catchup,
+	waitGone(t, jobPID)   // the orphan does not outlive catchup,
 	waitGone(t, innerPID) // nor does what it started
 
 	touch(t, filepath.Join(b.dir, "release"))
