@@ -12,12 +12,14 @@ type MigrateSource interface {
 	store.Store
 	ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error)
 	ExportPrunedSlots(ctx context.Context) ([]store.PrunedSlot, error)
+	ExportBoots(ctx context.Context) ([]store.Boot, error)
 }
 
 // MigrateTarget is the shared ledger that migrate copies into.
 type MigrateTarget interface {
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
+	ImportBoots(ctx context.Context, boots []store.Boot) error
 }
 
 // Migration is one checked `catchup migrate`.
@@ -43,8 +45,9 @@ const migratePage = 1000
 // host and the source's path), so that migrating again copies nothing
 // twice, and a run that changed since (an outcome recorded late) is
 // updated. Slots whose successful run was pruned at the source stay done at
-// the target. A run in progress at the source refuses the migration (see
-// noRunInProgress).
+// the target, and the boots the host saw go too, so that the causes of its
+// old missed slots hold there. A run in progress at the source refuses the
+// migration (see noRunInProgress).
 func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err := noRunInProgress(ctx, m, mg); err != nil {
 		return Migrated{}, err
@@ -83,6 +86,13 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		return done, err
 	}
 	if err := mg.To.ImportPrunedSlots(ctx, pruned); err != nil {
+		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+	}
+	boots, err := mg.From.ExportBoots(ctx)
+	if err != nil {
+		return done, err
+	}
+	if err := mg.To.ImportBoots(ctx, boots); err != nil {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
 	return done, nil

@@ -80,6 +80,10 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	req := store.ClaimRequest{Run: r, Force: l.req.Force}
 	if r.Attempt == 1 {
 		req.Register = l.registration(now, r.Slot)
+		if l.m.BootID != "" {
+			b := l.m.sighting()
+			req.Boot = &b
+		}
 	}
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {

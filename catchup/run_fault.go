@@ -23,6 +23,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		return res, nil
 	}
 	if l.req.Strict {
+		l.spoolFire(nil, cause)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
 	}
 	if !l.req.ReplaySlot.IsZero() {
@@ -40,6 +41,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		switch {
 		case err == nil && !ok && !l.req.Wait:
 			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
+			l.spoolFire(nil, errLocked)
 			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 		case err == nil && !ok:
 			if err := lock.wait(ctx); err != nil {
@@ -53,7 +55,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 			lock = nil
 		}
 	}
+	start := l.m.Now()
 	res := l.execute(ctx, lock, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1})
+	l.spoolFire(&ranUnrecorded{start, res}, cause)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -63,13 +67,16 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 		return res, nil
 	}
 	if l.req.Strict {
+		l.spoolFire(nil, err)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
 	}
 	if !l.req.ReplaySlot.IsZero() {
 		return l.refuseReplay(r.Slot, err)
 	}
 	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
+	start := l.m.Now()
 	res := l.execute(ctx, lock, r)
+	l.spoolFire(&ranUnrecorded{start, res}, err)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -82,6 +89,7 @@ func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
+	l.spoolFire(nil, cause)
 	return RunResult{ExitCode: exitLocked, Skipped: true}, true
 }
 

@@ -17,10 +17,11 @@ func sampleMetrics() []catchup.TaskMetrics {
 	code := 3
 	return []catchup.TaskMetrics{
 		{Task: "settle", Latest: &store.Run{Status: store.StatusFailed, StartedAt: at, EndedAt: at.Add(1500 * time.Millisecond),
-			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2},
+			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2,
+			Causes: map[string]int{catchup.CauseHostDown: 2}, Expired: map[string]int64{store.ReasonMaxAge: 3}},
 		{Task: "backup", Latest: &store.Run{Status: store.StatusRunning, StartedAt: at}, Counts: map[string]int64{"running": 1},
 			Running: true, RunningFor: 90 * time.Second},
-		{Task: "never-ran"},
+		{Task: "never-ran", ClockAhead: 90 * time.Second},
 	}
 }
 
@@ -48,9 +49,14 @@ func TestMetricsValues(t *testing.T) {
 		`catchup_last_run_duration_seconds{task="settle"} 1.5`,
 		`catchup_last_run_start_timestamp_seconds{task="settle"} 1.795140005e+09`,
 		`catchup_runs_total{status="succeeded",task="settle"} 10`,
-		`catchup_missed_slots{task="settle"} 2`,
+		`catchup_missed_slots{cause="host-down",task="settle"} 2`,
+		`catchup_missed_slots{cause="not-fired",task="settle"} 0`,
+		`catchup_expired_slots_total{reason="max-age",task="settle"} 3`,
+		`catchup_expired_slots_total{reason="policy",task="settle"} 0`,
+		`catchup_clock_ahead_seconds{task="settle"} 0`,
+		`catchup_clock_ahead_seconds{task="never-ran"} 90`,
 		`catchup_running_seconds{task="backup"} 90`,
-		`catchup_missed_slots{task="never-ran"} 0`,
+		`catchup_missed_slots{cause="host-down",task="never-ran"} 0`,
 	} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, out.String())

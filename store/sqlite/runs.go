@@ -12,20 +12,20 @@ import (
 )
 
 const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
- r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint`
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint, r.reason`
 
 const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
 // nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
 type nullRun struct {
 	id, slot, attempt, exit, signal, started, ended, pid, progress sql.NullInt64
-	task, trigger, status, host, boot, errText, checkpoint         sql.NullString
+	task, trigger, status, host, boot, errText, checkpoint, reason sql.NullString
 	stdout, stderr                                                 []byte
 }
 
 func (n *nullRun) dest() []any {
 	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint}
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint, &n.reason}
 }
 
 func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
@@ -39,7 +39,7 @@ func (n *nullRun) run() *store.Run {
 		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
 		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
 		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
-		Checkpoint: n.checkpoint.String,
+		Checkpoint: n.checkpoint.String, Reason: n.reason.String,
 	}
 	if n.progress.Valid {
 		p := int(n.progress.Int64)
@@ -80,8 +80,8 @@ func endValue(t time.Time) any {
 }
 
 const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
- ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint, reason)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	if r.Attempt == 0 {
@@ -89,7 +89,7 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	}
 	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
 		nullInt(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
-		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint)
+		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint, r.Reason)
 	if err != nil {
 		return 0, err
 	}
@@ -117,6 +117,11 @@ func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
 		if err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
+	}
+	if req.Boot != nil {
+		if err := seeBoot(ctx, tx, *req.Boot); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}

@@ -57,7 +57,7 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
   SELECT 1 FROM runs r WHERE r.task = ?1 AND r.status IN ('running', 'interrupted')
   AND r.slot > tasks.settled_through / 1000 AND r.slot <= ?2 / 1000
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
-    AND o.status IN ('succeeded', 'failed', 'timeout')))`
+    AND o.status IN ('succeeded', 'failed', 'timeout', 'expired')))`
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
