@@ -71,7 +71,7 @@ type Config struct {
 	// dies, even of SIGKILL: a command that must not outlive its
 	// supervisor (a shared ledger's lease ends with the supervisor). The
 	// child gets PR_SET_PDEATHSIG, and a guard process SIGKILLs its whole
-	// group (see guard.go). A process that left the group (setsid, a
+	// group (see guard.go; it needs /bin/sh). A process that left the group (setsid, a
 	// daemon) is not covered.
 	DieWithParent bool
 	// OnStart, if set, is called with the child's pid right after it
