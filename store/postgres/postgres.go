@@ -150,13 +150,16 @@ func (p *Ledger) wrap(op string, err error) error {
 // busyRetry bounds how long Open waits for a connection slot when the
 // server (or the role) has none free (SQLSTATE 53300): a fleet's fires
 // arrive together, each needs a connection for a moment only.
-const busyRetry = 30 * time.Second
+const busyRetry = time.Minute
 
-// checkSchemaWhenFree is checkSchema, retried with a short random backoff
-// while the server refuses connections for lack of free slots.
+// checkSchemaWhenFree is checkSchema, retried while the server refuses
+// connections for lack of free slots. Each refusal costs the server a
+// backend, so the waits grow (100 ms doubling to 5 s) and are spread at
+// random over their whole length: a burst of fires does not come back in
+// step.
 func (p *Ledger) checkSchemaWhenFree(ctx context.Context) error {
 	deadline := time.Now().Add(busyRetry)
-	delay := 10 * time.Millisecond
+	limit := 100 * time.Millisecond
 	for {
 		err := p.checkSchema(ctx)
 		var pe *pgconn.PgError
@@ -166,8 +169,8 @@ func (p *Ledger) checkSchemaWhenFree(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return err
-		case <-time.After(delay/2 + rand.N(delay)):
+		case <-time.After(time.Duration(rand.N(int64(limit)))):
 		}
-		delay = min(2*delay, time.Second)
+		limit = min(2*limit, 5*time.Second)
 	}
 }
