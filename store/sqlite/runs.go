@@ -99,6 +99,9 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if err := s.unmoved(); err != nil {
+		return store.ClaimResult{}, err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
@@ -168,12 +171,18 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 
 // AddRun implements store.Store.
 func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	if err := s.unmoved(); err != nil {
+		return 0, err
+	}
 	id, err := insertRun(ctx, s.db, r)
 	return id, s.wrap("write ledger", err)
 }
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
  stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
