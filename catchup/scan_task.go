@@ -126,6 +126,14 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
+		if a.ExitCode == ExitInternal && i < len(replay)-1 {
+			// catchup itself could not start the replay (above all: its
+			// claim could not be recorded); the later slots would fare no
+			// better, and must not run before this one.
+			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s did not start (exit %d); "+
+				"its later missed slots wait for the next scan", t.Name, formatSlot(slot, sched), ExitInternal))
+			break
+		}
 	}
 	return ts, nil
 }

@@ -169,6 +169,14 @@ type PrunedSlot struct {
 	Slot time.Time
 }
 
+// TaskLock asks for a task's fleet-wide lock on behalf of a claimed run.
+type TaskLock struct {
+	Task  string
+	RunID int64         // the claimed, running run that will hold it
+	Now   time.Time     // the caller's clock, to judge the holder's heartbeat
+	Lease time.Duration // a holder whose heartbeat is older is dead; 0: alive while running
+}
+
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {
@@ -276,10 +284,13 @@ type Store interface {
 	// (PostgreSQL). A shared ledger needs LockTask and heartbeats; a local
 	// one is covered by the per-host flock.
 	Shared() bool
-	// LockTask takes the ledger-wide lock of a task, held until release is
-	// called or the connection dies. ok is false when another host holds
-	// it. A local ledger returns ok with a no-op release.
-	LockTask(ctx context.Context, task string) (release func(), ok bool, err error)
+	// LockTask takes the ledger-wide lock of l.Task for run l.RunID, held
+	// until release is called or the run stops being alive: no longer
+	// running, or (with l.Lease > 0) its heartbeat older than l.Lease at
+	// the time another caller asks (its l.Now). ok is false when another
+	// live run holds it. It holds no connection while the lock is held. A
+	// local ledger returns ok with a no-op release.
+	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)
 	// Heartbeat records that running run id is alive at at.
 	Heartbeat(ctx context.Context, id int64, at time.Time) error
 

@@ -60,6 +60,7 @@ WHERE host = $1 ORDER BY id`, dbText(host))
 		if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
 			return nil, p.wrap("read ledger", err)
 		}
+		b.Host, b.ID = fromText(b.Host), fromText(b.ID)
 		b.Time, b.FirstSeen, b.LastSeen = fromDB(bt), fromDB(&first), fromDB(&last)
 		out = append(out, b)
 	}

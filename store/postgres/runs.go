@@ -51,9 +51,9 @@ func (n *runRow) run() *store.Run {
 	}
 	r := &store.Run{ID: *n.id, Task: str(n.task), Slot: fromDB(n.slot), Trigger: str(n.trigger), Status: str(n.status),
 		Attempt: num(n.attempt), ExitCode: n.exit, Signal: num(n.signal), StartedAt: fromDB(n.started),
-		EndedAt: fromDB(n.ended), Host: str(n.host), PID: num(n.pid), BootID: str(n.boot),
-		StdoutTail: n.stdout, StderrTail: n.stderr, Error: str(n.e), Heartbeat: fromDB(n.heartbeat),
-		Progress: n.progress, Checkpoint: str(n.checkpoint), Reason: str(n.reason)}
+		EndedAt: fromDB(n.ended), Host: fromText(str(n.host)), PID: num(n.pid), BootID: fromText(str(n.boot)),
+		StdoutTail: n.stdout, StderrTail: n.stderr, Error: fromText(str(n.e)), Heartbeat: fromDB(n.heartbeat),
+		Progress: n.progress, Checkpoint: fromText(str(n.checkpoint)), Reason: fromText(str(n.reason))}
 	if !r.Slot.IsZero() {
 		r.Slot = r.Slot.Truncate(time.Second)
 	}
@@ -100,10 +100,10 @@ func insertArgs(id int64, r store.Run, origin string) []any {
 		idArg = id
 	}
 	if origin != "" {
-		originArg, originID = origin, r.ID
+		originArg, originID = dbText(origin), r.ID
 	}
 	return []any{idArg, r.Task, dbSlot(r.Slot), r.Trigger, r.Status, r.Attempt, r.ExitCode, r.Signal,
-		dbTime(r.StartedAt), dbNullTime(r.EndedAt), r.Host, r.PID, r.BootID, r.StdoutTail, r.StderrTail,
+		dbTime(r.StartedAt), dbNullTime(r.EndedAt), dbText(r.Host), r.PID, dbText(r.BootID), r.StdoutTail, r.StderrTail,
 		dbText(r.Error), dbNullTime(r.Heartbeat), originArg, originID, r.Progress, dbText(r.Checkpoint),
 		dbText(r.Reason)}
 }
@@ -260,8 +260,11 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 }
 
 // Heartbeat implements store.Store. A run no longer running is left alone.
+// A heartbeat is a short connection: it is closed again, so that a run holds
+// no connection between heartbeats.
 func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
 	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
+	p.pool.Reset()
 	return p.wrap("write ledger", err)
 }
 

@@ -105,7 +105,7 @@ func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time
 	if err != nil {
 		return "", false, p.wrap("read ledger", err)
 	}
-	return note, true, nil
+	return fromText(note), true, nil
 }
 
 // statusCountsSQL reads the (task, status, id) index alone.

@@ -51,9 +51,9 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	if ifNewer {
 		q = upsertTaskIfNewer
 	}
-	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir, t.Shell, t.Source,
+	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, dbText(t.Dir), dbText(t.Shell), dbText(t.Source),
 		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
-		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, dbNullTime(t.SettledThrough), t.OnBusy,
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, dbText(t.NotifyCmd), dbNullTime(t.SettledThrough), t.OnBusy,
 		t.MaxAge.Milliseconds())
 	if err == nil && ifNewer {
 		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
@@ -86,6 +86,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	if t.Argv, err = backend.DecodeArgv(t.Name, argv); err != nil {
 		return t, err
 	}
+	t.Dir, t.Shell, t.Source, t.NotifyCmd = fromText(t.Dir), fromText(t.Shell), fromText(t.Source), fromText(t.NotifyCmd)
 	t.RetryDelay = time.Duration(delay) * time.Millisecond
 	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)

@@ -106,6 +106,9 @@ const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot =
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if err := s.unmoved(); err != nil {
+		return store.ClaimResult{}, err
+	}
 	blocking := `'running', 'succeeded'`
 	if req.Force {
 		blocking = `'running'`
@@ -185,6 +188,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 
 // AddRun implements store.Store.
 func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	if err := s.unmoved(); err != nil {
+		return 0, err
+	}
 	id, err := insertRun(ctx, s.db, r)
 	return id, s.wrap("write ledger", err)
 }
@@ -194,6 +200,9 @@ const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	_, err := s.exec(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
 	return s.wrap("write ledger", err)

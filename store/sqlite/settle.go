@@ -14,6 +14,9 @@ import (
 // Interrupt implements store.Store. One immediate transaction: marking the run and
 // lowering the watermark cannot interleave with a SetSettled.
 func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	if err := s.unmoved(); err != nil {
+		return false, err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, s.wrap("write ledger", err)
@@ -58,6 +61,9 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	if through.IsZero() {
 		return s.mustHaveTask(ctx, task)
 	}
@@ -83,6 +89,9 @@ func (s *Ledger) mustHaveTask(ctx context.Context, task string) error {
 
 // SetProgress implements store.Store.
 func (s *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	if err := backend.CheckPercent(id, percent); err != nil {
 		return err
 	}

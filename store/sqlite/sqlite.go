@@ -21,8 +21,11 @@ import (
 // commit, so a recorded outcome survives a power cut; with NORMAL the last
 // commits could vanish after one, and a slot that did run would be replayed.
 type Ledger struct {
-	db       *sql.DB
-	path     string
+	db     *sql.DB
+	path   string
+	real   string // the real path opened
+	opened fileID // the identity of the file opened (see unmoved)
+
 	prepared preparedStatements
 }
 
@@ -71,7 +74,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path}
+	s := &Ledger{db: db, path: path, real: real}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -87,6 +90,9 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
+	// The file as opened (and made a ledger): writes check that the path
+	// still leads to it.
+	s.opened, _ = identify(real)
 	return s, nil
 }
 

@@ -51,6 +51,9 @@ func upsertTask(ctx context.Context, e execer, t store.Task) error {
 
 // UpsertTask implements store.Store.
 func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
 }
 
