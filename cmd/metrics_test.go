@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
@@ -25,10 +25,10 @@ func sampleMetrics() []catchup.TaskMetrics {
 	}
 }
 
-// TestMetricsLint runs promtool's lint rules (via client_golang's testutil)
+// TestMetricsLint runs promtool's lint rules (client_golang's promlint)
 // over the exposition.
 func TestMetricsLint(t *testing.T) {
-	problems, err := testutil.GatherAndLint(metricsRegistry(sampleMetrics()))
+	problems, err := promlint.NewWithMetricFamilies(metricFamilies(sampleMetrics())).Lint()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestMetricsLint(t *testing.T) {
 
 func TestMetricsValues(t *testing.T) {
 	var out bytes.Buffer
-	if err := writeMetrics(&out, metricsRegistry(sampleMetrics())); err != nil {
+	if err := writeMetrics(&out, metricFamilies(sampleMetrics())); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -96,17 +96,42 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	return res.LastInsertId()
 }
 
+// firstSeenTaskSQL registers a task first seen through a run.
+const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (name) DO NOTHING`
+
+// prunedSlotSQL finds a slot whose succeeded run was pruned.
+const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
+
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	if err := s.unmoved(); err != nil {
 		return store.ClaimResult{}, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	blocking := `'running', 'succeeded'`
+	if req.Force {
+		blocking = `'running'`
+	}
+	slotRunSQL := `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id DESC LIMIT 1`
+	queries := []string{firstSeenTaskSQL, insertRunSQL}
+	if req.Register != nil {
+		queries[0] = upsertTaskSQL
+	}
+	if !req.Run.Slot.IsZero() {
+		queries = append(queries, slotRunSQL)
+		if !req.Force {
+			queries = append(queries, prunedSlotSQL)
+		}
+	}
+	s.prepare(ctx, queries...) // only those this claim runs
+	dbtx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	defer tx.Rollback()
+	defer dbtx.Rollback()
+	tx := preparedTx{s: s, tx: dbtx}
 	if req.Register != nil {
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
@@ -114,8 +139,7 @@ func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	} else {
 		// A task first seen through a run is registered as of that run's
 		// slot (or start), so that the slot is covered by the missed rule.
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
+		_, err := tx.ExecContext(ctx, firstSeenTaskSQL, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
 		if err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
@@ -126,28 +150,21 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms
 		}
 	}
 	if !req.Run.Slot.IsZero() {
-		blocking := `'running', 'succeeded'`
-		if req.Force {
-			blocking = `'running'`
-		}
 		var n nullRun
-		err := tx.QueryRowContext(ctx, `SELECT `+runColumnsLight+` FROM runs r
-WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DESC LIMIT 1`,
-			req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
+		err := tx.QueryRowContext(ctx, slotRunSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
 		switch {
 		case err == nil:
-			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", tx.Commit())
+			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", dbtx.Commit())
 		case !errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{}, s.wrap("read ledger", err)
 		}
 		if !req.Force {
 			// A slot whose succeeded run was pruned stays done.
 			h := store.Run{Task: req.Run.Task, Slot: time.Unix(req.Run.Slot.Unix(), 0).UTC(), Status: store.StatusSucceeded}
-			err := tx.QueryRowContext(ctx, `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`,
-				req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
+			err := tx.QueryRowContext(ctx, prunedSlotSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
 			switch {
 			case err == nil:
-				return store.ClaimResult{Run: h}, s.wrap("write ledger", tx.Commit())
+				return store.ClaimResult{Run: h}, s.wrap("write ledger", dbtx.Commit())
 			case !errors.Is(err, sql.ErrNoRows):
 				return store.ClaimResult{}, s.wrap("read ledger", err)
 			}
@@ -159,7 +176,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := dbtx.Commit(); err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
 	r.ID = id
@@ -178,13 +195,15 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	return id, s.wrap("write ledger", err)
 }
 
+const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
+ stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`
+
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
- stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, nullInt(o.ExitCode), o.Signal,
+	_, err := s.exec(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
 	return s.wrap("write ledger", err)
 }

@@ -116,7 +116,7 @@ func (s *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time
 		return "", false, nil
 	}
 	var note string
-	err := s.db.QueryRowContext(ctx, lastCheckpointSQL, task, slot.Unix()).Scan(&note)
+	err := s.queryRow(ctx, lastCheckpointSQL, task, slot.Unix()).Scan(&note)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

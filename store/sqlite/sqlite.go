@@ -25,6 +25,8 @@ type Ledger struct {
 	path   string
 	real   string // the real path opened
 	opened fileID // the identity of the file opened (see unmoved)
+
+	prepared preparedStatements
 }
 
 // ErrNotALedger is returned for a file that is not a catchup ledger.
@@ -119,7 +121,10 @@ func ensureFile(path string) error {
 }
 
 // Close closes the ledger.
-func (s *Ledger) Close() error { return s.db.Close() }
+func (s *Ledger) Close() error {
+	s.prepared.close()
+	return s.db.Close()
+}
 
 // wrap names the ledger file in every error and turns SQLite's result codes
 // into the package's errors where a caller acts on them.
