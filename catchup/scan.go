@@ -42,6 +42,19 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if err != nil {
 		return rep, err
 	}
+	if !req.DryRun {
+		// The boot record is bookkeeping for the causes of later misses: a
+		// ledger that cannot take it (read-only) still gets its scan.
+		if err := seeBoot(ctx, st, m); err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
+		}
+		n, err := importSpool(ctx, st, m, req.Tolerance)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err.Error())
+		} else if n > 0 {
+			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		}
+	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
@@ -53,12 +66,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
+	boots := newBootCache(st, m)
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
 			sr = cts.shellReplay(t)
 		}
-		ts, err := scanTask(ctx, st, m, req, t, sr, stale)
+		ts, err := scanTask(ctx, st, m, req, t, sr, stale, boots)
 		if err != nil {
 			return rep, err
 		}

@@ -63,7 +63,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if df.logFormat != "text" && df.logFormat != "json" {
 		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))
 	}
-	if err := checkRule(df.rule); err != nil {
+	if err := checkRule(c, &df.rule); err != nil {
 		return usageErr(c, err)
 	}
 	now, rate, err := daemonClock(os.Getenv)
