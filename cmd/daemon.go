@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -86,11 +88,23 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if df.logFormat == "json" {
 		h = slog.NewJSONHandler(os.Stderr, nil)
 	}
-	stop := make(chan os.Signal, 1)
+	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(stop)
+	defer signal.Stop(hup)
+	var watch []string
+	for _, f := range df.crontabs {
+		if p, err := filepath.Abs(f); err == nil {
+			watch = append(watch, p)
+		}
+	}
+	// The command's context ends on SIGHUP: a reload must not.
+	load := func() ([]daemon.Task, error) {
+		return daemonTasks(context.WithoutCancel(c.Context()), st, m, df.crontabs)
+	}
 	log := slog.New(h)
 	daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
-		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log}).Run(stop)
+		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log, Load: load, Watch: watch}).Run(stop, hup)
 	return nil
 }

@@ -37,6 +37,10 @@ type Config struct {
 	Rate        float64       // clock minutes per real minute: 1, or more under the CATCHUP_TEST_MINUTE hook
 	Rule        catchup.MissedRule
 	Log         *slog.Logger
+	// Load reads the crontabs again (SIGHUP, or a file in Watch changed);
+	// on an error the tasks stay as they were.
+	Load  func() ([]Task, error)
+	Watch []string
 }
 
 // Daemon runs the tasks until stopped.
@@ -64,15 +68,34 @@ func New(cfg Config) *Daemon {
 // nothing new, forwards the signal to running jobs, waits up to the grace
 // for them, kills what is left, and returns once their outcomes are
 // recorded (interrupted, so that the next start replays their slots).
-func (d *Daemon) Run(stop <-chan os.Signal) {
+func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var loops sync.WaitGroup
 	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
-	for _, t := range d.cfg.Tasks {
-		loops.Add(1)
-		go func() { defer loops.Done(); d.loop(ctx, t) }()
+	s := &tasks{d: d, ctx: ctx, running: map[string]*scheduled{}}
+	s.set(d.cfg.Tasks)
+	changed := make(chan struct{}, 1)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go watch(wctx, d.cfg.Watch, changed)
+	var sig os.Signal
+	for sig == nil {
+		select {
+		case sig = <-stop:
+			continue
+		case <-hup:
+		case <-changed:
+		}
+		if d.cfg.Load == nil {
+			continue
+		}
+		ts, err := d.cfg.Load()
+		if err != nil {
+			d.cfg.Log.Error("reload refused, the tasks stay as they were: "+err.Error(), "event", "error")
+			continue
+		}
+		s.set(ts)
+		d.cfg.Log.Info("crontabs reloaded", "event", "reload", "tasks", len(ts))
 	}
-	sig := <-stop
 	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
 	cancel()
 	d.signalJobs(sig.(syscall.Signal))
@@ -85,7 +108,7 @@ func (d *Daemon) Run(stop <-chan os.Signal) {
 		d.signalJobs(syscall.SIGKILL)
 		<-done
 	}
-	loops.Wait()
+	s.loops.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
 }
 

@@ -14,7 +14,9 @@ import (
 // loop replays the task's missed slots, then fires it at each slot, each
 // fire in its own goroutine (a task never waits for another), and replays
 // again every Rescan.
-func (d *Daemon) loop(ctx context.Context, t Task) {
+// ctx is the daemon's (fires and replays run in it); a reload ends the
+// loop through lctx.
+func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
 	var turn sync.RWMutex
@@ -52,7 +54,7 @@ func (d *Daemon) loop(ctx context.Context, t Task) {
 	for ok {
 		timer := time.NewTimer(max(d.realDelay(next), 0))
 		select {
-		case <-ctx.Done():
+		case <-lctx.Done():
 			timer.Stop()
 			return
 		case <-ticker:
