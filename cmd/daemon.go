@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,6 +24,7 @@ type daemonFlags struct {
 	concurrency   int
 	grace, rescan time.Duration
 	logFormat     string
+	listen        string
 	rule          catchup.MissedRule
 }
 
@@ -51,6 +53,7 @@ One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad cron
 	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT, how long running jobs get before SIGKILL")
 	durationVar(f, &df.rescan, "rescan", time.Minute, "how often each task's missed slots are replayed (at start too)")
 	f.StringVar(&df.logFormat, "log-format", "text", "log lines on stderr: text|json")
+	f.StringVar(&df.listen, "listen", "", "serve /healthz and /metrics (catchup metrics plus the scheduler's lag) on this address, like :9090")
 	addMissedFlags(c, &df.rule)
 	return c
 }
@@ -104,7 +107,17 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return daemonTasks(context.WithoutCancel(c.Context()), st, m, df.crontabs)
 	}
 	log := slog.New(h)
-	daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
-		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log, Load: load, Watch: watch}).Run(stop, hup)
+	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
+		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log, Load: load, Watch: watch})
+	if df.listen != "" {
+		ln, err := net.Listen("tcp", df.listen)
+		if err != nil {
+			return usageErr(c, fmt.Errorf("--listen %s: %w", df.listen, err))
+		}
+		defer ln.Close()
+		serveDaemon(ln, d, st, m, df.rule)
+		log.Info("serving /healthz and /metrics", "event", "listen", "addr", ln.Addr().String())
+	}
+	d.Run(stop, hup)
 	return nil
 }

@@ -50,6 +50,7 @@ type Daemon struct {
 	fires   sync.WaitGroup
 	mu      sync.Mutex
 	groups  map[int]bool // process groups of running jobs
+	health  health
 }
 
 // New returns a daemon for cfg.
@@ -77,9 +78,14 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	go watch(wctx, d.cfg.Watch, changed)
+	beat := time.NewTicker(time.Second)
+	defer beat.Stop()
 	var sig os.Signal
 	for sig == nil {
+		d.health.beat.Store(time.Now().UnixNano())
 		select {
+		case <-beat.C:
+			continue
 		case sig = <-stop:
 			continue
 		case <-hup:
@@ -124,6 +130,9 @@ func (d *Daemon) signalJobs(sig syscall.Signal) {
 func (d *Daemon) track(pid int, on bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if on != d.groups[pid] {
+		d.health.running.Add(map[bool]int64{true: 1, false: -1}[on])
+	}
 	if on {
 		d.groups[pid] = true
 	} else {

@@ -113,6 +113,7 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 		pids = append(pids, pid)
 		if len(pids) == 1 {
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
+			d.health.observe(late)
 			d.cfg.Log.Info("job started", "event", "fire", "task", t.Def.Name, "slot", slot.Format(time.RFC3339),
 				"pid", pid, "late_ms", float64(late.Microseconds())/1000)
 		}
