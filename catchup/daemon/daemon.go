@@ -50,6 +50,7 @@ type Daemon struct {
 	fires   sync.WaitGroup
 	mu      sync.Mutex
 	groups  map[int]bool // process groups of running jobs
+	stopped bool         // set under mu once stopping: begin counts nothing more
 	health  health
 }
 
@@ -104,6 +105,9 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}
 	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
 	cancel()
+	d.mu.Lock()
+	d.stopped = true // from here fires only end: nothing is added beside the Wait below
+	d.mu.Unlock()
 	d.signalJobs(sig.(syscall.Signal))
 	done := make(chan struct{})
 	go func() { d.fires.Wait(); close(done) }()
@@ -116,6 +120,19 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}
 	s.loops.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
+}
+
+// begin counts a fire or replay about to start, in the jobs Run waits for
+// on a stop; false once stopping (an Add beside that Wait is a misuse of
+// sync.WaitGroup, and a fire then would start nothing anyway).
+func (d *Daemon) begin() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return false
+	}
+	d.fires.Add(1)
+	return true
 }
 
 // signalJobs sends sig to the process group of every running job.

@@ -34,7 +34,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 		if !scanning.CompareAndSwap(false, true) {
 			return
 		}
-		d.fires.Add(1)
+		if !d.begin() {
+			scanning.Store(false)
+			return
+		}
 		go func() {
 			defer d.fires.Done()
 			defer scanning.Store(false)
@@ -64,7 +67,9 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 		case <-timer.C:
 		}
 		slot := next
-		d.fires.Add(1)
+		if !d.begin() {
+			return // stopping
+		}
 		firing.Add(1)
 		go func() {
 			defer d.fires.Done()
