@@ -81,11 +81,19 @@ func TestRecipeFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{`(?m)^FROM \S+ AS build$`, `CGO_ENABLED=0 go build`, `(?m)^FROM \S*static\S*`,
+		for _, want := range []string{`(?m)^FROM \S+ AS build$`, `CGO_ENABLED=0 go build`,
 			`COPY --from=build `, `(?m)^ENTRYPOINT \["/usr/local/bin/catchup", "daemon", "--crontab", `} {
 			if !regexp.MustCompile(want).Match(b) {
 				t.Errorf("Dockerfile: no match for %s", want)
 			}
+		}
+		// Jobs run as /bin/sh -c LINE: the last stage must have a shell.
+		froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllSubmatch(b, -1)
+		if len(froms) < 2 {
+			t.Fatalf("Dockerfile: %d stages, want a build stage and a runtime one", len(froms))
+		}
+		if last := string(froms[len(froms)-1][1]); regexp.MustCompile(`^scratch$|distroless/static`).MatchString(last) {
+			t.Errorf("Dockerfile: runtime base %s has no /bin/sh to run the jobs with", last)
 		}
 	})
 }
