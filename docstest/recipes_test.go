@@ -82,7 +82,7 @@ func TestRecipeFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, want := range []string{`(?m)^FROM \S+ AS build$`, `CGO_ENABLED=0 go build`,
-			`COPY --from=build `, `(?m)^ENTRYPOINT \["/usr/local/bin/catchup", "daemon", "--crontab", `} {
+			`COPY --from=build `, `(?m)^ENTRYPOINT \[("/sbin/tini", "--", )?"/usr/local/bin/catchup", "daemon", "--crontab", `} {
 			if !regexp.MustCompile(want).Match(b) {
 				t.Errorf("Dockerfile: no match for %s", want)
 			}
