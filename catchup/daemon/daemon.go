@@ -180,7 +180,20 @@ func (d *Daemon) release() {
 	}
 }
 
-// realDelay is how long to sleep on the real clock until the clock reads t.
-func (d *Daemon) realDelay(t time.Time) time.Duration {
-	return time.Duration(float64(t.Sub(d.cfg.Machine.Now())) / d.cfg.Rate)
+// maxSleep bounds one sleep of a task's loop: it wakes at least this often
+// to read the clock again, so that a wall clock set while it slept (NTP, a
+// VM resumed) moves its fire with it.
+const maxSleep = 30 * time.Second
+
+// untilDue is how long a task's loop sleeps before its slot on the real
+// clock, rate clock minutes per real minute, and whether the slot is due
+// now. A timer runs on the monotonic clock: it can wake before the wall
+// clock reads the slot, and a fire then would claim the slot before (the
+// lifecycle fires the latest slot at or before now), leaving this one to a
+// replay. So the loop fires only once the clock reads the slot.
+func untilDue(now, slot time.Time, rate float64) (time.Duration, bool) {
+	if !now.Before(slot) {
+		return 0, true
+	}
+	return min(time.Duration(float64(slot.Sub(now))/rate), maxSleep), false
 }

@@ -55,7 +55,8 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 	}
 	next, ok := t.Sched.Next(d.cfg.Machine.Now())
 	for ok {
-		timer := time.NewTimer(max(d.realDelay(next), 0))
+		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
+		timer := time.NewTimer(wait)
 		select {
 		case <-lctx.Done():
 			timer.Stop()
@@ -65,6 +66,9 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 			rescan()
 			continue
 		case <-timer.C:
+			if !due {
+				continue // read the clock again: fire once it reads the slot
+			}
 		}
 		slot := next
 		if !d.begin() {
