@@ -39,6 +39,12 @@ type Machine struct {
 	Notice func(format string, args ...any)
 	// HomeDir returns a user's home directory ("" = the current user).
 	HomeDir func(user string) (string, error)
+	// JobSignals are the signals forwarded to a running job (nil: the
+	// runner's default); the daemon forwards them itself and passes none.
+	JobSignals []os.Signal
+	// OnJobStart, if set, is told each job's pid (its process group) as it
+	// starts: the daemon kills what outlives its grace.
+	OnJobStart func(pid int)
 }
 
 func (m Machine) notice(format string, args ...any) {

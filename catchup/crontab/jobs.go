@@ -1,0 +1,205 @@
+package crontab
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/catchup/catchup/catchup/taskname"
+)
+
+// Job is one job line of a crontab read by `catchup daemon`, where every
+// line is a task.
+type Job struct {
+	Entry                   // File, Line, Expr, Env, TZ, Task, and the flags scan reads
+	Run   string            // the shell command the daemon runs: the line's command, or what follows `catchup run [flags] --`
+	Flags map[string]string // the line's `catchup run` flags by name ("true" for a bare boolean); nil for a plain line
+}
+
+// ParseJobs reads a user-format crontab in which every job line is a task:
+// named by a `# catchup: task=NAME` comment on the line before it, by the
+// --task of a `catchup run` line, or else derived from its command (a slug
+// of the command's first word and a hash of the command: stable while the
+// command is). Variables and CRON_TZ apply as in cronie. A %-stdin part is
+// refused. It is a pure function of its input.
+func ParseJobs(r io.Reader, name string) ([]Job, []error) {
+	var (
+		jobs    []Job
+		errs    []error
+		env     variables
+		pending string
+	)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		line, tooLong, last, err := readLine(br)
+		if err != nil {
+			errs = append(errs, &Error{File: name, Line: lineNo, Err: fmt.Errorf("read crontab: %w", err)})
+			break
+		}
+		fail := func(err error) { errs = append(errs, &Error{File: name, Line: lineNo, Err: err}) }
+		s := strings.TrimLeft(line, " \t")
+		switch {
+		case tooLong:
+			fail(fmt.Errorf("line longer than %d bytes; skipped", maxLine))
+		case strings.TrimLeftFunc(s, isSpace) == "":
+		case s[0] == '#':
+			if n, ok, err := taskComment(s); err != nil {
+				fail(err)
+			} else if ok {
+				pending = n
+			}
+		default:
+			if n, v, ok := envLine(s); ok {
+				env.set(n, v)
+				break
+			}
+			j, err := parseJobLine(s, pending)
+			pending = ""
+			if err != nil {
+				fail(err)
+				break
+			}
+			j.File, j.Line, j.Env, j.TZ = name, lineNo, env.list(), env.tz()
+			jobs = append(jobs, j)
+		}
+		if last {
+			break
+		}
+	}
+	return jobs, errs
+}
+
+// taskComment reads `# catchup: task=NAME`.
+func taskComment(s string) (string, bool, error) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(s, "#")), "catchup:")
+	if !ok {
+		return "", false, nil
+	}
+	for _, kv := range strings.Fields(rest) {
+		k, v, _ := strings.Cut(kv, "=")
+		if k != "task" {
+			return "", false, fmt.Errorf("unknown key %q in a # catchup: comment: only task=NAME", k)
+		}
+		if err := taskname.Check(v); err != nil {
+			return "", false, err
+		}
+		return v, true, nil
+	}
+	return "", false, errors.New("empty # catchup: comment: write # catchup: task=NAME")
+}
+
+// parseJobLine parses one job line (leading blanks removed).
+func parseJobLine(s, name string) (Job, error) {
+	if len(s) > 1 && s[0] == '-' {
+		s = s[1:]
+	}
+	nTime := 5
+	if s[0] == '@' {
+		nTime = 1
+	}
+	head, rest := splitFields(s, nTime)
+	if len(head) != nTime || rest == "" {
+		return Job{}, errors.New("not a job line: want 5 time fields (or an @macro) and a command")
+	}
+	j := Job{Entry: Entry{Expr: strings.Join(head, " ")}}
+	if nTime == 1 {
+		switch {
+		case j.Expr == "@reboot":
+			return Job{}, errReboot
+		case !macros[j.Expr]:
+			return Job{}, fmt.Errorf("unknown macro %q", j.Expr)
+		}
+	}
+	cmd, stdin, _ := splitPercent(rest)
+	if stdin != "" {
+		return Job{}, errors.New("the daemon does not feed a %-stdin to jobs: write \\% for a literal %, or pipe the text in the command")
+	}
+	j.Command, j.Run = cmd, strings.TrimSpace(cmd)
+	lx := &lexer{s: cmd}
+	w0, ok0, err0 := lx.next()
+	w1, ok1, err1 := lx.next()
+	if ok0 && ok1 && err0 == nil && err1 == nil && isCatchupWord(w0) && w1 == "run" {
+		flags, run, err := runLineFlags(&j.Entry, lx)
+		if err != nil {
+			return Job{}, err
+		}
+		j.Flags, j.Run = flags, run
+	}
+	if j.Run == "" {
+		return Job{}, errors.New("the line has no command to run")
+	}
+	switch {
+	case name != "":
+		j.Task = name
+	case j.Task == "":
+		j.Task = DerivedName(j.Run)
+	}
+	if err := taskname.Check(j.Task); err != nil {
+		return Job{}, err
+	}
+	return j, nil
+}
+
+// runLineFlags reads the flags of a `catchup run` line up to `--` and
+// returns them with the command after them.
+func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
+	flags := map[string]string{}
+	for {
+		save := lx.i
+		a, ok, err := lx.next()
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			return nil, "", errors.New("a catchup run line needs -- COMMAND")
+		}
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "--") {
+			lx.i = save
+			break
+		}
+		n, v, hasVal := strings.Cut(a[2:], "=")
+		takesValue, known := runFlags[n]
+		switch {
+		case !known:
+			return nil, "", fmt.Errorf("unknown flag --%s in catchup line", n)
+		case takesValue && !hasVal:
+			if v, ok, err = lx.next(); err != nil || !ok {
+				return nil, "", fmt.Errorf("flag --%s needs a value in catchup line", n)
+			}
+		case !hasVal:
+			v = "true"
+		}
+		flags[n] = v
+	}
+	e.Task, e.Cron, e.Zone, e.Replay, e.OnBusy, e.DB = flags["task"], flags["cron"], flags["tz"], flags["replay"], flags["on-busy"], flags["db"]
+	return flags, strings.TrimSpace(lx.s[lx.i:]), nil
+}
+
+// DerivedName is the task name of a line without one: the basename of its
+// first word, then 8 hex digits of a hash of the whole command.
+func DerivedName(command string) string {
+	sum := sha256.Sum256([]byte(command))
+	first := path.Base(strings.Fields(command + " x")[0])
+	var b strings.Builder
+	for _, r := range first {
+		if r < 128 && (r == '.' || r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	slug := strings.TrimLeft(b.String(), "._-")
+	if len(slug) > 40 {
+		slug = slug[:40]
+	}
+	if slug == "" {
+		slug = "job"
+	}
+	return slug + "-" + hex.EncodeToString(sum[:4])
+}

@@ -1,0 +1,55 @@
+package crontab
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseJobs(t *testing.T) {
+	tests := map[string]struct {
+		in            string
+		task, run, tz string
+		flags         map[string]string
+		err           string
+	}{
+		"named by a comment": {in: "# catchup: task=report\n30 2 * * * /app/report.sh\n", task: "report", run: "/app/report.sh"},
+		"catchup run line": {in: "*/5 * * * * catchup run --task sync --timeout 10m --no-capture -- /app/sync.sh > /dev/null\n",
+			task: "sync", run: "/app/sync.sh > /dev/null", flags: map[string]string{"task": "sync", "timeout": "10m", "no-capture": "true"}},
+		"comment beats --task": {in: "# catchup: task=a\n* * * * * catchup run --task b -- true\n", task: "a", run: "true",
+			flags: map[string]string{"task": "b"}},
+		"derived name":    {in: "* * * * * /usr/bin/backup --all\n", task: DerivedName("/usr/bin/backup --all"), run: "/usr/bin/backup --all"},
+		"CRON_TZ":         {in: "CRON_TZ=Europe/Paris\n@daily true\n", task: DerivedName("true"), run: "true", tz: "Europe/Paris"},
+		"stdin refused":   {in: "* * * * * cat%hi\n", err: "%-stdin"},
+		"reboot refused":  {in: "@reboot true\n", err: "@reboot"},
+		"short line":      {in: "* * * true\n", err: "5 time fields"},
+		"bad comment key": {in: "# catchup: name=x\n* * * * * true\n", err: `unknown key "name"`},
+		"bad task name":   {in: "# catchup: task=-x\n* * * * * true\n", err: "task name"},
+		"unknown flag":    {in: "* * * * * catchup run --task t --frobnicate -- true\n", err: "--frobnicate"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			jobs, errs := ParseJobs(strings.NewReader(tc.in), "c")
+			if tc.err != "" {
+				if len(errs) != 1 || !strings.Contains(errs[0].Error(), tc.err) {
+					t.Fatalf("errors %v, want one with %q", errs, tc.err)
+				}
+				return
+			}
+			if len(errs) > 0 || len(jobs) != 1 {
+				t.Fatalf("jobs %+v, errors %v", jobs, errs)
+			}
+			j := jobs[0]
+			if j.Task != tc.task || j.Run != tc.run || j.TZ != tc.tz {
+				t.Errorf("got task %q run %q tz %q, want %q %q %q", j.Task, j.Run, j.TZ, tc.task, tc.run, tc.tz)
+			}
+			for k, v := range tc.flags {
+				if j.Flags[k] != v {
+					t.Errorf("flag %s = %q, want %q", k, j.Flags[k], v)
+				}
+			}
+		})
+	}
+	if a, b := DerivedName("/opt/x.sh"), DerivedName("/opt/x.sh"); a != b || !strings.HasPrefix(a, "x.sh-") {
+		t.Errorf("derived names %q %q: want stable, from the basename", a, b)
+	}
+}

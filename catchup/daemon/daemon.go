@@ -1,0 +1,199 @@
+// Package daemon is `catchup daemon`'s scheduler: it fires each task of its
+// crontabs at its slots through catchup's run lifecycle, in this process,
+// replays missed slots through catchup's scan at start and periodically,
+// and stops gracefully on a signal. It imports catchup; nothing in catchup
+// imports it.
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// Task is one crontab line as the daemon runs it.
+type Task struct {
+	Def   store.Task         // its registration (an argv task: /bin/sh -c LINE)
+	Sched *schedule.Schedule // Def's schedule, parsed
+	Req   catchup.RunRequest // the request each fire makes
+	Env   []string           // the crontab's variables and what cron sets (SHELL, HOME), over the daemon's environment
+}
+
+// Config is one checked `catchup daemon`.
+type Config struct {
+	Store       store.Store
+	Machine     catchup.Machine
+	Tasks       []Task
+	Concurrency int           // simultaneous fires and replays; 0: no limit
+	Grace       time.Duration // after a stop signal, how long running jobs get before SIGKILL
+	Rescan      time.Duration // how often each task's missed slots are replayed (real time)
+	Rate        float64       // clock minutes per real minute: 1, or more under the CATCHUP_TEST_MINUTE hook
+	Rule        catchup.MissedRule
+	Log         *slog.Logger
+	// Load reads the crontabs again (SIGHUP, or a file in Watch changed);
+	// on an error the tasks stay as they were.
+	Load  func() ([]Task, error)
+	Watch []string
+}
+
+// Daemon runs the tasks until stopped.
+type Daemon struct {
+	cfg     Config
+	limiter chan struct{}
+	fires   sync.WaitGroup
+	mu      sync.Mutex
+	groups  map[int]bool // process groups of running jobs
+	stopped bool         // set under mu once stopping: begin counts nothing more
+	health  health
+}
+
+// New returns a daemon for cfg.
+func New(cfg Config) *Daemon {
+	if cfg.Rate <= 0 {
+		cfg.Rate = 1
+	}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}}
+	if cfg.Concurrency > 0 {
+		d.limiter = make(chan struct{}, cfg.Concurrency)
+	}
+	return d
+}
+
+// Run schedules every task until a signal arrives on stop: then it fires
+// nothing new, forwards the signal to running jobs, waits up to the grace
+// for them, kills what is left, and returns once their outcomes are
+// recorded (interrupted, so that the next start replays their slots).
+func (d *Daemon) Run(stop, hup <-chan os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
+	s := &tasks{d: d, ctx: ctx, running: map[string]*scheduled{}}
+	s.set(d.cfg.Tasks)
+	changed := make(chan struct{}, 1)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go watch(wctx, d.cfg.Watch, changed)
+	beat := time.NewTicker(time.Second)
+	defer beat.Stop()
+	var sig os.Signal
+	for sig == nil {
+		d.health.beat.Store(time.Now().UnixNano())
+		select {
+		case <-beat.C:
+			continue
+		case sig = <-stop:
+			continue
+		case <-hup:
+		case <-changed:
+		}
+		if d.cfg.Load == nil {
+			continue
+		}
+		ts, err := d.cfg.Load()
+		if err != nil {
+			d.cfg.Log.Error("reload refused, the tasks stay as they were: "+err.Error(), "event", "error")
+			continue
+		}
+		s.set(ts)
+		d.cfg.Log.Info("crontabs reloaded", "event", "reload", "tasks", len(ts))
+	}
+	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
+	cancel()
+	d.mu.Lock()
+	d.stopped = true // from here fires only end: nothing is added beside the Wait below
+	d.mu.Unlock()
+	d.signalJobs(sig.(syscall.Signal))
+	done := make(chan struct{})
+	go func() { d.fires.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d.cfg.Grace):
+		d.cfg.Log.Warn("grace over: killing the jobs still running", "event", "kill")
+		d.signalJobs(syscall.SIGKILL)
+		<-done
+	}
+	s.loops.Wait()
+	d.cfg.Log.Info("daemon stopped", "event", "exit")
+}
+
+// begin counts a fire or replay about to start, in the jobs Run waits for
+// on a stop; false once stopping (an Add beside that Wait is a misuse of
+// sync.WaitGroup, and a fire then would start nothing anyway).
+func (d *Daemon) begin() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return false
+	}
+	d.fires.Add(1)
+	return true
+}
+
+// signalJobs sends sig to the process group of every running job.
+func (d *Daemon) signalJobs(sig syscall.Signal) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for g := range d.groups {
+		syscall.Kill(-g, sig)
+	}
+}
+
+func (d *Daemon) track(pid int, on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if on != d.groups[pid] {
+		d.health.running.Add(map[bool]int64{true: 1, false: -1}[on])
+	}
+	if on {
+		d.groups[pid] = true
+	} else {
+		delete(d.groups, pid)
+	}
+}
+
+// acquire takes a place among the simultaneous jobs; false when stopped first.
+func (d *Daemon) acquire(ctx context.Context) bool {
+	if d.limiter == nil {
+		return ctx.Err() == nil
+	}
+	select {
+	case d.limiter <- struct{}{}:
+		if ctx.Err() != nil {
+			d.release()
+			return false
+		}
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (d *Daemon) release() {
+	if d.limiter != nil {
+		<-d.limiter
+	}
+}
+
+// maxSleep bounds one sleep of a task's loop: it wakes at least this often
+// to read the clock again, so that a wall clock set while it slept (NTP, a
+// VM resumed) moves its fire with it.
+const maxSleep = 30 * time.Second
+
+// untilDue is how long a task's loop sleeps before its slot on the real
+// clock, rate clock minutes per real minute, and whether the slot is due
+// now. A timer runs on the monotonic clock: it can wake before the wall
+// clock reads the slot, and a fire then would claim the slot before (the
+// lifecycle fires the latest slot at or before now), leaving this one to a
+// replay. So the loop fires only once the clock reads the slot.
+func untilDue(now, slot time.Time, rate float64) (time.Duration, bool) {
+	if !now.Before(slot) {
+		return 0, true
+	}
+	return min(time.Duration(float64(slot.Sub(now))/rate), maxSleep), false
+}

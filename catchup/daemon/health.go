@@ -1,0 +1,46 @@
+package daemon
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// health is what /healthz and /metrics read: when the scheduler loop last
+// went round, and how late the fires started.
+type health struct {
+	beat    atomic.Int64 // Unix nanoseconds of the loop's last round (real clock)
+	mu      sync.Mutex
+	fires   int64
+	sum     float64
+	last    float64
+	max     float64
+	running atomic.Int64
+}
+
+// Lag is the scheduler's lateness so far: fires started, their lateness
+// summed, the last one and the largest, in seconds of real time.
+type Lag struct {
+	Fires          int64
+	Sum, Last, Max float64
+	Running        int64         // jobs (fires and replays) in progress
+	SinceLoop      time.Duration // since the scheduler loop last went round
+}
+
+func (h *health) observe(late time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := late.Seconds()
+	h.fires++
+	h.sum += s
+	h.last = s
+	h.max = max(h.max, s)
+}
+
+// Lag returns the scheduler's lateness and liveness.
+func (d *Daemon) Lag() Lag {
+	d.health.mu.Lock()
+	defer d.health.mu.Unlock()
+	return Lag{Fires: d.health.fires, Sum: d.health.sum, Last: d.health.last, Max: d.health.max,
+		Running: d.health.running.Load(), SinceLoop: time.Since(time.Unix(0, d.health.beat.Load()))}
+}

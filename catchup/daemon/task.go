@@ -1,0 +1,181 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// loop replays the task's missed slots, then fires it at each slot, each
+// fire in its own goroutine (a task never waits for another), and replays
+// again every Rescan.
+// ctx is the daemon's (fires and replays run in it); a reload ends the
+// loop through lctx.
+func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
+	// A fire waits for the task's own replays to end (it would find its
+	// lock held, and leave its slot missed); replays wait for no fire.
+	var turn sync.RWMutex
+	var scanning atomic.Bool
+	var firing atomic.Int32
+	var pending atomic.Bool
+	var rescan func()
+	rescan = func() {
+		// A scan beside the task's own fire would find its lock held and
+		// leave the slots missed: it runs when the fire ends instead.
+		if firing.Load() > 0 {
+			pending.Store(true)
+			return
+		}
+		if !scanning.CompareAndSwap(false, true) {
+			return
+		}
+		if !d.begin() {
+			scanning.Store(false)
+			return
+		}
+		go func() {
+			defer d.fires.Done()
+			defer scanning.Store(false)
+			turn.Lock()
+			defer turn.Unlock()
+			d.scan(ctx, t)
+		}()
+	}
+	rescan()
+	var ticker <-chan time.Time
+	if d.cfg.Rescan > 0 {
+		tk := time.NewTicker(d.cfg.Rescan)
+		defer tk.Stop()
+		ticker = tk.C
+	}
+	next, ok := t.Sched.Next(d.cfg.Machine.Now())
+	for ok {
+		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
+		timer := time.NewTimer(wait)
+		select {
+		case <-lctx.Done():
+			timer.Stop()
+			return
+		case <-ticker:
+			timer.Stop()
+			rescan()
+			continue
+		case <-timer.C:
+			if !due {
+				continue // read the clock again: fire once it reads the slot
+			}
+		}
+		slot := next
+		if !d.begin() {
+			return // stopping
+		}
+		firing.Add(1)
+		go func() {
+			defer d.fires.Done()
+			turn.RLock()
+			d.fire(ctx, t, slot)
+			turn.RUnlock()
+			if firing.Add(-1) == 0 && pending.Swap(false) && ctx.Err() == nil {
+				rescan()
+			}
+		}()
+		// A loop that fell behind skips to the coming slot: the slots in
+		// between are missed, and the next rescan replays them.
+		if next, ok = t.Sched.Next(slot); ok && next.Before(d.cfg.Machine.Now()) {
+			next, ok = t.Sched.Next(d.cfg.Machine.Now())
+		}
+	}
+}
+
+// machine is the daemon's machine for one task: its environment, its
+// notices in the log, and its jobs' process groups tracked (the daemon
+// forwards signals itself: SIGHUP is not the jobs').
+func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
+	m := d.cfg.Machine
+	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
+	m.JobSignals = []os.Signal{}
+	m.OnJobStart = func(pid int) {
+		d.track(pid, true)
+		if onStart != nil {
+			onStart(pid)
+		}
+	}
+	m.Notice = func(format string, args ...any) {
+		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
+	}
+	return m
+}
+
+// fire runs one scheduled fire of the task through the run lifecycle.
+func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
+	if !d.acquire(ctx) {
+		return
+	}
+	defer d.release()
+	var pids []int
+	m := d.machine(t, func(pid int) {
+		pids = append(pids, pid)
+		if len(pids) == 1 {
+			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
+			d.health.observe(late)
+			d.cfg.Log.Info("job started", "event", "fire", "task", t.Def.Name, "slot", slot.Format(time.RFC3339),
+				"pid", pid, "late_ms", float64(late.Microseconds())/1000)
+		}
+	})
+	start := time.Now()
+	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, t.Req)
+	for _, p := range pids {
+		d.track(p, false)
+	}
+	if err != nil {
+		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
+		return
+	}
+	if !res.Ran {
+		d.cfg.Log.Info("not run", "event", "skip", "task", t.Def.Name, "slot", slot.Format(time.RFC3339), "exit", res.ExitCode)
+		return
+	}
+	d.cfg.Log.Info("job ended", "event", "done", "task", t.Def.Name, "slot", res.Run.Slot.Format(time.RFC3339),
+		"run", res.Run.ID, "status", res.Run.Status, "exit", res.ExitCode, "seconds", time.Since(start).Seconds())
+}
+
+// scan replays the task's missed slots through catchup's scan.
+func (d *Daemon) scan(ctx context.Context, t Task) {
+	if !d.acquire(ctx) {
+		return
+	}
+	defer d.release()
+	var pids []int
+	m := d.machine(t, func(pid int) { pids = append(pids, pid) })
+	defer func() {
+		for _, p := range pids {
+			d.track(p, false)
+		}
+	}()
+	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
+		MaxReplays: 100, MissedRule: d.cfg.Rule})
+	if err != nil && ctx.Err() != nil {
+		return // stopped: the next start replays what is left
+	}
+	if err != nil {
+		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
+		return
+	}
+	for _, w := range rep.Warnings {
+		d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
+	}
+	for _, ts := range rep.Tasks {
+		for _, w := range ts.Warnings {
+			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
+		}
+		if len(ts.Missed) > 0 {
+			d.cfg.Log.Info("replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
+				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// RegisterDaemonTask registers a task of `catchup daemon`'s crontab (an
+// argv task: the daemon fires and replays it in-process). As for a crontab
+// line found by scan, registration dates back to the task's first run, and
+// a changed schedule counts from now.
+func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task) (store.Task, error) {
+	now := m.Now()
+	t.RegisteredAt, t.UpdatedAt = now, now
+	old, err := st.Task(ctx, t.Name)
+	switch {
+	case err == nil:
+		if old.RegisteredAt.Before(t.RegisteredAt) {
+			t.RegisteredAt = old.RegisteredAt
+		}
+		t.SettledThrough = old.SettledThrough
+		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
+			t.SettledThrough = now
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return t, err
+	}
+	first, err := st.EarliestRun(ctx, t.Name)
+	if err != nil {
+		return t, err
+	}
+	if !first.IsZero() && first.Before(t.RegisteredAt) {
+		t.RegisteredAt = first
+	}
+	if t.SettledThrough.IsZero() {
+		t.SettledThrough = t.RegisteredAt.Add(-time.Second)
+	}
+	return t, st.UpsertTask(ctx, t)
+}

@@ -1,0 +1,123 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/daemon"
+)
+
+// daemonFlags are daemon's flags as given.
+type daemonFlags struct {
+	crontabs      []string
+	concurrency   int
+	grace, rescan time.Duration
+	logFormat     string
+	listen        string
+	rule          catchup.MissedRule
+}
+
+func newDaemonCmd(g *globals) *cobra.Command {
+	var df daemonFlags
+	c := &cobra.Command{
+		Use:   "daemon --crontab FILE [--crontab FILE]...",
+		Short: "Run crontabs in the foreground, a cron for containers that never loses a slot",
+		Long: `Read the crontab files, where every job line is a task (named by a "# catchup: task=NAME"
+comment on the line before it, by the --task of a "catchup run --task NAME [flags] --" line,
+whose flags it uses, or else derived from the command), replay each task's missed slots, then
+fire each task at its slots through the same lifecycle as catchup run, in this process:
+lock, claim, environment, tails, retries, pings, notify. With a PostgreSQL ledger, replicas
+run each slot once (the slot claim decides).
+
+SIGTERM or SIGINT: fire nothing new, forward the signal to running jobs, wait up to --grace,
+then kill them; runs cut short are recorded interrupted and replayed at the next start.
+One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag.`,
+		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
+		Args:    cobra.NoArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return runDaemon(c, g, df) },
+	}
+	f := c.Flags()
+	f.StringArrayVar(&df.crontabs, "crontab", nil, "crontab file whose every job line is a task (repeatable; required)")
+	f.IntVar(&df.concurrency, "concurrency", 0, "run at most this many jobs (fires and replays) at once; 0: no limit")
+	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT, how long running jobs get before SIGKILL")
+	durationVar(f, &df.rescan, "rescan", time.Minute, "how often each task's missed slots are replayed (at start too)")
+	f.StringVar(&df.logFormat, "log-format", "text", "log lines on stderr: text|json")
+	f.StringVar(&df.listen, "listen", "", "serve /healthz and /metrics (catchup metrics plus the scheduler's lag) on this address, like :9090")
+	addMissedFlags(c, &df.rule)
+	return c
+}
+
+func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
+	switch {
+	case len(df.crontabs) == 0:
+		return usageErr(c, errors.New("--crontab is required: the daemon runs the job lines of its crontabs"))
+	case df.concurrency < 0 || df.grace < 0 || df.rescan < 0:
+		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
+	}
+	if df.logFormat != "text" && df.logFormat != "json" {
+		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))
+	}
+	if err := checkRule(c, &df.rule); err != nil {
+		return usageErr(c, err)
+	}
+	now, rate, err := daemonClock(os.Getenv)
+	if err != nil {
+		return usageErr(c, err)
+	}
+	st, m, err := openLedger(c.Context(), g, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if now != nil {
+		m.Now = now
+	}
+	tasks, err := daemonTasks(c.Context(), st, m, df.crontabs)
+	if err != nil {
+		return failure(err)
+	}
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	if df.logFormat == "json" {
+		h = slog.NewJSONHandler(os.Stderr, nil)
+	}
+	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(stop)
+	defer signal.Stop(hup)
+	var watch []string
+	for _, f := range df.crontabs {
+		if p, err := filepath.Abs(f); err == nil {
+			watch = append(watch, p)
+		}
+	}
+	// The command's context ends on SIGHUP: a reload must not.
+	load := func() ([]daemon.Task, error) {
+		return daemonTasks(context.WithoutCancel(c.Context()), st, m, df.crontabs)
+	}
+	log := slog.New(h)
+	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
+		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log, Load: load, Watch: watch})
+	if df.listen != "" {
+		ln, err := net.Listen("tcp", df.listen)
+		if err != nil {
+			return usageErr(c, fmt.Errorf("--listen %s: %w", df.listen, err))
+		}
+		defer ln.Close()
+		serveDaemon(ln, d, st, m, df.rule)
+		log.Info("serving /healthz and /metrics", "event", "listen", "addr", ln.Addr().String())
+	}
+	d.Run(stop, hup)
+	return nil
+}

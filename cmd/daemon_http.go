@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/store"
+)
+
+// healthyLoop is how long the scheduler loop may stay silent (it goes round
+// every second) before /healthz fails.
+const healthyLoop = 10 * time.Second
+
+// serveDaemon serves /healthz and /metrics on ln until the process ends.
+func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Machine, rule catchup.MissedRule) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		if since := d.Lag().SinceLoop; since > healthyLoop {
+			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", since.Round(time.Second)), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		tasks, err := catchup.Metrics(ctx, st, m, rule)
+		if err != nil {
+			http.Error(w, "read the ledger: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		writeMetrics(w, append(lagFamilies(d.Lag()), metricFamilies(tasks)...))
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+}
+
+// lagFamilies are the scheduler's own metrics.
+func lagFamilies(l daemon.Lag) []*dto.MetricFamily {
+	var out []*dto.MetricFamily
+	add := func(name, help string, kind dto.MetricType, v float64) {
+		f := newFamily(name, help, kind)
+		f.set(v)
+		out = append(out, f.mf)
+	}
+	gauge, counter := dto.MetricType_GAUGE, dto.MetricType_COUNTER
+	add("catchup_daemon_fire_lateness_seconds_last", "Lateness of the latest fire (slot to job start).", gauge, l.Last)
+	add("catchup_daemon_fire_lateness_seconds_max", "Largest lateness of a fire since the daemon started.", gauge, l.Max)
+	add("catchup_daemon_fire_lateness_seconds_total", "Lateness of the fires (slot to job start), summed.", counter, l.Sum)
+	add("catchup_daemon_fires_total", "Scheduled fires whose job started.", counter, float64(l.Fires))
+	add("catchup_daemon_loop_silent_seconds", "Since the scheduler loop last went round (every second when alive).", gauge, l.SinceLoop.Seconds())
+	add("catchup_daemon_running_jobs", "Jobs (fires and replays) running now.", gauge, float64(l.Running))
+	return out
+}

@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/store"
+)
+
+// daemonTasks reads the daemon's crontabs into checked tasks and registers
+// them. Any malformed line is an error: a daemon must not start with a job
+// silently dropped.
+func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string) ([]daemon.Task, error) {
+	var tasks []daemon.Task
+	seen := map[string]string{}
+	for _, name := range files {
+		path, err := filepath.Abs(name)
+		if err != nil {
+			return nil, err
+		}
+		data, err := readDaemonCrontab(path)
+		if err != nil {
+			return nil, err
+		}
+		jobs, errs := crontab.ParseJobs(bytes.NewReader(data), name)
+		if len(errs) > 0 {
+			return nil, fmt.Errorf("crontab %w", errors.Join(errs...))
+		}
+		for _, j := range jobs {
+			where := fmt.Sprintf("%s:%d", name, j.Line)
+			if prev, dup := seen[j.Task]; dup {
+				return nil, fmt.Errorf("%s: task %s is also the line at %s: name one of them with a # catchup: task=NAME comment", where, j.Task, prev)
+			}
+			seen[j.Task] = where
+			t, err := daemonTask(m, j, path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			if t.Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def); err != nil {
+				return nil, fmt.Errorf("register task %s: %w", j.Task, err)
+			}
+			tasks = append(tasks, t)
+		}
+	}
+	return tasks, nil
+}
+
+// readDaemonCrontab reads a crontab that no other user can have written.
+func readDaemonCrontab(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read crontab: %w", err)
+	}
+	if filetrust.WritableByOthers(fi, false) {
+		return nil, fmt.Errorf("crontab %s is writable by other users, who could make the daemon run anything: chmod go-w it", path)
+	}
+	return os.ReadFile(path)
+}
+
+// daemonTask turns one crontab line into a task: its zone (the line's --tz,
+// else CRON_TZ, else the host's), its schedule, and its run flags.
+func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, error) {
+	zone := j.Zone
+	if zone == "" {
+		zone = j.TZ
+	}
+	if zone == "" {
+		zone = m.Zone
+	}
+	loc, err := schedule.LoadZone(zone)
+	if err != nil {
+		return daemon.Task{}, err
+	}
+	sched, err := schedule.Parse(j.Expr, loc)
+	if err != nil {
+		return daemon.Task{}, err
+	}
+	shell, home := "/bin/sh", ""
+	if m.HomeDir != nil {
+		home, _ = m.HomeDir("")
+	}
+	var env []string
+	for _, kv := range j.Env {
+		k, v, _ := cutEnv(kv)
+		switch k {
+		case "SHELL":
+			shell = v
+		case "HOME":
+			home = v
+		}
+	}
+	env = append([]string{"SHELL=" + shell, "HOME=" + home}, j.Env...)
+	fl := func(name string) string { return j.Flags[name] }
+	req := catchup.RunRequest{Task: j.Task, Argv: []string{shell, "-c", j.Run}, Dir: home,
+		OnBusy: fl("on-busy"), NotifyCmd: fl("notify-cmd"), Ping: fl("ping"),
+		NoCapture: fl("no-capture") == "true", FailOpen: fl("fail-open") == "true", Strict: fl("strict") == "true",
+		Shared: store.IsPostgres(m.DB), KillAfter: 10 * time.Second, RetryDelay: time.Minute}
+	for name, p := range map[string]*time.Duration{"timeout": &req.Timeout, "kill-after": &req.KillAfter, "retry-delay": &req.RetryDelay} {
+		if v := fl(name); v != "" {
+			if *p, err = parseDuration(v); err != nil || *p < 0 {
+				return daemon.Task{}, fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, v)
+			}
+		}
+	}
+	if v := fl("retries"); v != "" {
+		if req.Retries, err = strconv.Atoi(v); err != nil || req.Retries < 0 {
+			return daemon.Task{}, fmt.Errorf("invalid --retries %q: want a count", v)
+		}
+	}
+	replay := fl("replay")
+	if replay == "" {
+		replay = "all"
+	}
+	if err := catchup.CheckPolicy(replay); err != nil {
+		return daemon.Task{}, err
+	}
+	switch req.OnBusy {
+	case "", "replay", "skip", "wait":
+	default:
+		return daemon.Task{}, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", req.OnBusy)
+	}
+	def := store.Task{Name: j.Task, Schedule: j.Expr, TZ: loc.String(), Replay: replay, Argv: req.Argv, Dir: home,
+		Source: fmt.Sprintf("daemon:%s:%d", path, j.Line), Retries: req.Retries, RetryDelay: req.RetryDelay,
+		Timeout: req.Timeout, KillAfter: req.KillAfter, NoCapture: req.NoCapture, NotifyCmd: req.NotifyCmd, OnBusy: req.OnBusy}
+	return daemon.Task{Def: def, Sched: sched, Req: req, Env: env}, nil
+}
+
+func cutEnv(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return kv, "", false
+}
+
+// daemonClock is the daemon's test hook for second granularity:
+// CATCHUP_TEST_MINUTE=DUR makes a clock minute last DUR of real time, the
+// clock reading the real time at CATCHUP_TEST_EPOCH (Unix seconds; every
+// process given the same pair reads the same clock). nil: the usual clock
+// (the real one, or CATCHUP_NOW). Without CATCHUP_TEST_EPOCH the epoch is
+// the daemon's start.
+func daemonClock(getenv func(string) string) (func() time.Time, float64, error) {
+	v := getenv("CATCHUP_TEST_MINUTE")
+	if v == "" {
+		return nil, 1, nil
+	}
+	minute, err := time.ParseDuration(v)
+	if err != nil || minute <= 0 || minute > time.Minute {
+		return nil, 0, fmt.Errorf("CATCHUP_TEST_MINUTE=%q: want a duration up to 1m, like 1s", v)
+	}
+	if getenv("CATCHUP_NOW") != "" {
+		return nil, 0, errors.New("CATCHUP_TEST_MINUTE and CATCHUP_NOW exclude each other")
+	}
+	epoch, rate := time.Now(), float64(time.Minute)/float64(minute)
+	if v := getenv("CATCHUP_TEST_EPOCH"); v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, 0, fmt.Errorf("CATCHUP_TEST_EPOCH=%q: want Unix seconds", v)
+		}
+		epoch = time.Unix(sec, 0)
+	}
+	return func() time.Time {
+		return epoch.Add(time.Duration(float64(time.Since(epoch)) * rate))
+	}, rate, nil
+}
