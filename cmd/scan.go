@@ -49,6 +49,7 @@ replay failed; 2 error.`,
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")
 	addMissedFlags(c, &sf.req.MissedRule)
+	addParallelFlags(c, &sf.req.Parallel)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
@@ -68,6 +69,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return usageErr(c, err)
 		}
 	}
+	if err := checkParallel(sf.req.Parallel); err != nil {
+		return usageErr(c, err)
+	}
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {
@@ -85,10 +89,10 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}
 	}
-	if isTerminal(os.Stderr) {
-		sf.req.Progress = func(task string, done, total int) {
-			fmt.Fprintf(os.Stderr, "\rcatchup: replaying %s: %d/%d ", task, done+1, total)
-		}
+	if isTerminal(os.Stderr) && !sf.req.DryRun {
+		bar := &progressBar{w: os.Stderr}
+		sf.req.Progress = bar.update
+		defer bar.finish()
 	}
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
 	if err != nil {
@@ -141,10 +145,10 @@ func isTerminal(f *os.File) bool {
 }
 
 func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
-	var missed, replayed, failed, skipped int
+	var missed, replayed, failed, skipped, left int
 	for _, t := range rep.Tasks {
 		missed += len(t.Missed)
-		replayed, failed, skipped = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped
+		replayed, failed, skipped, left = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, left+t.Left
 		if dry {
 			fmt.Fprintf(w, "%s: %d missed (policy %s)\n", t.Task, len(t.Missed), t.Policy)
 			for _, a := range t.Actions {
@@ -152,7 +156,7 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d\n", t.Task, len(t.Missed), t.Replayed, t.Failed, t.Skipped)
+		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed, t.Failed, t.Skipped, leftSuffix(t.Left))
 		for _, a := range t.Actions {
 			if a.Action == catchup.ActionFailed {
 				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
@@ -163,8 +167,8 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 	if dry {
 		verb = "dry run:"
 	}
-	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d\n",
-		verb, len(rep.Tasks), missed, replayed, failed, skipped)
+	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
+		verb, len(rep.Tasks), missed, replayed, failed, skipped, leftSuffix(left))
 	return err
 }
 
@@ -184,6 +188,7 @@ type scanTaskJSON struct {
 	Replayed    int              `json:"replayed"`
 	Failed      int              `json:"failed"`
 	Skipped     int              `json:"skipped"`
+	Left        int              `json:"left,omitempty"`
 	Actions     []scanActionJSON `json:"actions"`
 	Warnings    []string         `json:"warnings"`
 }
@@ -192,7 +197,7 @@ func scanJSON(rep catchup.ScanReport) any {
 	tasks := []scanTaskJSON{}
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
-			Replayed: t.Replayed, Failed: t.Failed, Skipped: t.Skipped, Actions: []scanActionJSON{},
+			Replayed: t.Replayed, Failed: t.Failed, Skipped: t.Skipped, Left: t.Left, Actions: []scanActionJSON{},
 			Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
