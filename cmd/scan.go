@@ -89,12 +89,13 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}
 	}
+	endBar := func() {}
 	if isTerminal(os.Stderr) && !sf.req.DryRun {
 		bar := &progressBar{w: os.Stderr}
-		sf.req.Progress = bar.update
-		defer bar.finish()
+		sf.req.Progress, endBar = bar.update, bar.finish
 	}
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
+	endBar()
 	if err != nil {
 		return failure(err)
 	}
