@@ -110,6 +110,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		return RunResult{Run: h, Skipped: true}, true, nil
 	}
 	r = claim.Run
+	if res, taken := l.takenSince(ctx, r); taken {
+		return res, true, nil
+	}
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil

@@ -32,6 +32,7 @@ const (
 	TriggerReplay   = "replay"
 	TriggerManual   = "manual"
 	TriggerRetry    = "retry"
+	TriggerBackfill = "backfill"
 )
 
 // Errors callers can test for with errors.Is.
