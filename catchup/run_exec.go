@@ -7,6 +7,10 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// replayLockGrace is how long a replay (scan's, backfill's) waits for a
+// task lock it finds held before it counts as held.
+const replayLockGrace = 500 * time.Millisecond
+
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
@@ -19,6 +23,14 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	defer lock.close()
 	ok, err := lock.tryLock()
+	if !ok && err == nil && !l.req.ReplaySlot.IsZero() {
+		// A process that another replay of this scan is starting holds a
+		// copy of this descriptor between its fork and its exec: a replay
+		// gives the lock a moment before it counts as held.
+		if ok, err = lock.waitFor(ctx, replayLockGrace); ctx.Err() != nil {
+			ok, err = false, nil
+		}
+	}
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}
