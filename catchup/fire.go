@@ -156,7 +156,7 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld bool) (
 		if !r.Slot.Equal(slot) {
 			continue
 		}
-		ours := r.Host == l.m.Host
+		ours := thisHost(l.st, l.m, r) // a local ledger is this host's, whatever the name
 		rebooted := r.BootID != "" && l.m.BootID != "" && r.BootID != l.m.BootID
 		switch r.Status {
 		case store.StatusSucceeded:

@@ -61,8 +61,9 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 }
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
-// whose missed slots scan found, with CATCHUP_STATUS=missed, the slots, and
-// how many it replayed, failed and skipped by policy.
+// whose missed slots scan found, with CATCHUP_STATUS=missed, the slots and
+// their causes, and how many it replayed, failed, skipped and expired (with
+// the expired slots).
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
 	if cmd == "" {
 		cmd = t.NotifyCmd
@@ -74,11 +75,19 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	for i, s := range ts.Missed {
 		slots[i] = s.UTC().Format(time.RFC3339)
 	}
+	var expired []string
+	for _, a := range ts.Actions {
+		if a.Action == ActionExpired {
+			expired = append(expired, a.Slot.UTC().Format(time.RFC3339))
+		}
+	}
 	env := append(jobEnviron(m),
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
 		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+strings.Join(slots, " "),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
-		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_POLICY="+ts.Policy)
+		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_POLICY="+ts.Policy,
+		"CATCHUP_MISSED_CAUSES="+strings.Join(ts.Causes, " "), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
+		"CATCHUP_EXPIRED_SLOTS="+strings.Join(expired, " "))
 	runAlert(context.WithoutCancel(ctx), m, cmd, env)
 }
 

@@ -10,19 +10,28 @@ import (
 
 // TaskStatus is one task as `catchup ls` shows it.
 type TaskStatus struct {
-	Task     store.Task
-	Latest   *store.Run     // nil when it never ran
-	LastSlot time.Time      // the slot of its latest run that had one
-	Next     time.Time      // its next slot; zero without a schedule
-	Zone     *time.Location // the zone its slots are shown in (UTC when its zone is unknown)
-	Missed   []time.Time    // slots scan would replay now
-	Warning  string         // e.g. a schedule that no longer parses
+	Task       store.Task
+	Latest     *store.Run       // nil when it never ran
+	LastSlot   time.Time        // the slot of its latest run that had one
+	Next       time.Time        // its next slot; zero without a schedule
+	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
+	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
+	Causes     []string         // why each slot of Missed was missed, in step with it
+	Expiring   int              // the first Expiring slots of Missed are older than the catch-up window
+	Counts     map[string]int64 // its runs by status
+	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
+	Warning    string           // e.g. a schedule that no longer parses
 }
 
 // List returns every known task with its latest run, next slot and missed
-// slots, computed with the same rule as scan. It writes nothing.
+// slots with their causes, computed with the same rule as scan. It writes
+// nothing.
 func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskStatus, error) {
 	all, err := st.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := st.StatusCounts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -30,10 +39,11 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	if err != nil {
 		return nil, err
 	}
+	boots := newBootCache(st, m)
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
-		ts := TaskStatus{Task: s.Task, Latest: s.Latest}
+		ts := TaskStatus{Task: s.Task, Latest: s.Latest, Counts: counts[s.Task.Name]}
 		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
 			return nil, err
 		}
@@ -46,11 +56,14 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			if next, ok := sched.Next(now); ok {
 				ts.Next = next
 			}
-			if ts.LastSlot.After(now) {
-				ts.Warning = "the ledger holds slot " + formatSlot(ts.LastSlot, sched) +
-					", later than now: the clock went back; missed slots are not computed"
-			} else if ts.Missed, _, err = missedSlots(ctx, st, m, s.Task, sched, rule, stale); err != nil {
-				return nil, err
+			if ts.ClockAhead = aheadOf(s.Task, ts.LastSlot, now); !ts.ClockAhead.IsZero() {
+				ts.Warning = clockAheadWarning(s.Task.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
+			} else {
+				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, true)
+				if err != nil {
+					return nil, err
+				}
+				ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
 			}
 		}
 		out = append(out, ts)

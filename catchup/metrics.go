@@ -13,18 +13,22 @@ type TaskMetrics struct {
 	Latest     *store.Run       // nil when it never ran
 	Counts     map[string]int64 // runs by status
 	Missed     int
+	Causes     map[string]int   // missed slots by cause
+	Expired    map[string]int64 // expired records by reason code
+	ClockAhead time.Duration    // how far the ledger holds the task ahead of now (0: not)
 	Running    bool
 	RunningFor time.Duration // of its oldest run in progress
 }
 
 // Metrics gathers every task's latest run, run counts, missed slots (the
-// same rule as scan) and running time. It writes nothing.
+// same rule as scan) by cause, expired slots by reason, and running time.
+// It writes nothing.
 func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskMetrics, error) {
 	tasks, err := List(ctx, st, m, rule)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := st.StatusCounts(ctx)
+	expired, err := st.ExpiredCounts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +42,19 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 			longest[r.Run.Task] = r.For
 		}
 	}
+	now := m.Now()
 	out := make([]TaskMetrics, 0, len(tasks))
 	for _, t := range tasks {
 		d, isRunning := longest[t.Task.Name]
-		out = append(out, TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: counts[t.Task.Name],
-			Missed: len(t.Missed), Running: isRunning, RunningFor: d})
+		tm := TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: t.Counts, Missed: len(t.Missed),
+			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d}
+		for _, c := range t.Causes {
+			tm.Causes[c]++
+		}
+		if !t.ClockAhead.IsZero() {
+			tm.ClockAhead = t.ClockAhead.Sub(now)
+		}
+		out = append(out, tm)
 	}
 	return out, nil
 }

@@ -9,15 +9,17 @@ import (
 
 // MigrateSource is the host's SQLite ledger that migrate copies.
 type MigrateSource interface {
-	Tasks(ctx context.Context) ([]store.TaskSummary, error)
+	store.Store
 	ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error)
 	ExportPrunedSlots(ctx context.Context) ([]store.PrunedSlot, error)
+	ExportBoots(ctx context.Context) ([]store.Boot, error)
 }
 
 // MigrateTarget is the shared ledger that migrate copies into.
 type MigrateTarget interface {
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
+	ImportBoots(ctx context.Context, boots []store.Boot) error
 }
 
 // Migration is one checked `catchup migrate`.
@@ -41,9 +43,15 @@ const migratePage = 1000
 // Migrate copies the tasks and runs of a host's ledger into a shared one,
 // a page of runs per transaction. Every run is tagged with its origin (this
 // host and the source's path), so that migrating again copies nothing
-// twice. Slots whose successful run was pruned at the source stay done at
-// the target.
+// twice, and a run that changed since (an outcome recorded late) is
+// updated. Slots whose successful run was pruned at the source stay done at
+// the target, and the boots the host saw go too, so that the causes of its
+// old missed slots hold there. A run in progress at the source refuses the
+// migration (see noRunInProgress).
 func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
+	if err := noRunInProgress(ctx, m, mg); err != nil {
+		return Migrated{}, err
+	}
 	summaries, err := mg.From.Tasks(ctx)
 	if err != nil {
 		return Migrated{}, err
@@ -80,5 +88,36 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err := mg.To.ImportPrunedSlots(ctx, pruned); err != nil {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
+	boots, err := mg.From.ExportBoots(ctx)
+	if err != nil {
+		return done, err
+	}
+	if err := mg.To.ImportBoots(ctx, boots); err != nil {
+		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+	}
 	return done, nil
+}
+
+// noRunInProgress refuses a migration while a run of the source is in
+// progress on this host: its copy would stand in the shared ledger as
+// running, held by a host that will never finish it there. Dead running
+// records (their catchup and command gone, or from another boot) are
+// marked interrupted first, as scan would.
+func noRunInProgress(ctx context.Context, m Machine, mg Migration) error {
+	running, err := mg.From.Running(ctx)
+	if err != nil {
+		return err
+	}
+	stale, err := staleAmong(ctx, mg.From, m, running, true)
+	if err != nil {
+		return err
+	}
+	for _, r := range running {
+		if !stale[r.ID] {
+			return fmt.Errorf("run %d of %s (pid %d) is in progress in %s: migrate once no run is in progress "+
+				"(catchup ls --running lists them), so that the shared ledger never holds a copy frozen as running",
+				r.ID, r.Task, r.PID, mg.FromPath)
+		}
+	}
+	return nil
 }

@@ -10,59 +10,92 @@ import (
 
 // MissedRule holds the knobs of the missed-slot rule, shared by scan and ls.
 type MissedRule struct {
-	MaxAge      time.Duration // no slot older than this is missed
+	MaxAge      time.Duration // the catch-up window for every task; 0: each task's own (else DefaultMaxAge)
 	Tolerance   time.Duration // a slot younger than this may still be fired by cron
 	RetryFailed bool          // a slot whose latest attempt failed or timed out is missed too
 }
 
+// catchupWindow is how far back scan replays task t's slots: the rule's
+// --max-age when given, else the task's own, else DefaultMaxAge. Older
+// missed slots are recorded expired instead.
+func catchupWindow(t store.Task, rule MissedRule) time.Duration {
+	switch {
+	case rule.MaxAge > 0:
+		return rule.MaxAge
+	case t.MaxAge > 0:
+		return t.MaxAge
+	}
+	return DefaultMaxAge
+}
+
+// missed is what missedSlots found for one task.
+type missed struct {
+	slots    []time.Time // oldest first
+	causes   []string    // why each slot was missed, in step with slots
+	expiring int         // the first expiring slots lie before the catch-up window
+	win      window
+}
+
+// Read-only callers (ls, metrics) look for expiring slots at most this far
+// past the catch-up window, so that a task no scan ever advanced stays
+// cheap to list; scan looks back to the watermark, and records every
+// expired slot once.
+const expiringLookback = 7 * 24 * time.Hour
+
 // missedSlots applies the rule to one task. A slot is missed when it lies
-// after the task's registration and within MaxAge; it is older than the
-// tolerance, or older than this boot (cron can no longer fire it); and no run
-// of it reached an outcome. stale holds running records known to be dead.
+// after the task's registration; it is older than the tolerance, or older
+// than this boot (cron can no longer fire it); and no run of it reached an
+// outcome. stale holds running records known to be dead. Missed slots
+// older than the task's catch-up window are expiring: scan records them
+// expired instead of replaying them. Each missed slot gets its cause, from
+// its records and from the boots of the hosts involved (boots caches them
+// across tasks).
 //
 // Slots at or before the task's watermark (SettledThrough, which scan
-// advances past the slots it found settled) are not looked at again, so the
-// cost is one indexed range query over the slots since the last scan: it
-// grows with the number of tasks and of recent or missed slots, not with the
-// length of the history. The watermark never passes a recent failed slot, so
-// RetryFailed finds every failure it may retry above it.
-//
-// It also returns the window it looked at.
+// advances past the slots it found settled or recorded expired) are not
+// looked at again, so the cost is one indexed range query over the slots
+// since the last scan: it grows with the number of tasks and of recent or
+// missed slots, not with the length of the history. The watermark never
+// passes a recent failed slot, so RetryFailed finds every failure it may
+// retry above it.
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
-	rule MissedRule, stale map[int64]bool) ([]time.Time, window, error) {
+	rule MissedRule, stale map[int64]bool, boots *bootCache, readOnly bool) (missed, error) {
 	now := m.Now()
-	from := t.RegisteredAt
-	if oldest := now.Add(-rule.MaxAge); from.Before(oldest) {
-		from = oldest
-	}
 	// Slots sit at second 0: one second earlier makes the registration
 	// instant itself inclusive (a task registers as of its first slot).
-	from = from.Add(-time.Second)
+	from := t.RegisteredAt.Add(-time.Second)
 	if t.SettledThrough.After(from) {
 		from = t.SettledThrough
+	}
+	if oldest := now.Add(-catchupWindow(t, rule) - expiringLookback - time.Second); readOnly && from.Before(oldest) {
+		from = oldest
 	}
 	upTo := now.Add(-rule.Tolerance)
 	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
 		upTo = m.BootTime.Add(-time.Second)
 	}
-	w := window{after: from, upTo: upTo}
+	res := missed{win: window{after: from, upTo: upTo}}
 	if !upTo.After(from) {
-		return nil, w, nil
+		return res, nil
 	}
 	runs, err := st.SlotRuns(ctx, t.Name, from, upTo, rule.Tolerance)
 	if err != nil {
-		return nil, w, err
+		return res, err
 	}
-	settled := map[int64]bool{}    // slot unix -> settled, from runs that name their slot
-	latest := map[int64]int64{}    // slot unix -> id of its latest run
-	lastFailed := map[int64]bool{} // slot unix -> its latest run failed or timed out
+	settled := map[int64]bool{}        // slot unix -> settled, from runs that name their slot
+	latest := map[int64]int64{}        // slot unix -> id of its latest run
+	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
+	records := map[int64][]store.Run{} // slot unix -> its runs, by id
+	hosts := []string{m.Host}
 	var slotless []store.Run
 	for _, r := range runs {
+		hosts = appendNew(hosts, r.Host)
 		if r.Slot.IsZero() {
 			slotless = append(slotless, r)
 			continue
 		}
 		k := r.Slot.Unix()
+		records[k] = append(records[k], r)
 		if settles(r, rule, stale) {
 			settled[k] = true
 		}
@@ -76,12 +109,12 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 	}
 	for k, f := range lastFailed {
-		if f && (w.firstFailed.IsZero() || k < w.firstFailed.Unix()) {
-			w.firstFailed = time.Unix(k, 0).UTC()
+		if f && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
+			res.win.firstFailed = time.Unix(k, 0).UTC()
 		}
 	}
-	var missed []time.Time
-	next := 0 // slotless runs are sorted by start; each counts for at most one slot
+	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
+	next := 0                                // slotless runs are sorted by start; each counts for at most one slot
 	s.Slots(from, upTo, func(slot time.Time) bool {
 		if settled[slot.Unix()] {
 			return true
@@ -96,10 +129,25 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 				return true
 			}
 		}
-		missed = append(missed, slot)
+		res.slots = append(res.slots, slot)
+		if slot.Before(edge) {
+			res.expiring++
+		}
 		return true
 	})
-	return missed, w, nil
+	if len(res.slots) > 0 {
+		if boots == nil {
+			boots = newBootCache(st, m)
+		}
+		u, err := boots.uptime(ctx, hosts)
+		if err != nil {
+			return res, err
+		}
+		for _, slot := range res.slots {
+			res.causes = append(res.causes, causeOf(slot, records[slot.Unix()], stale, u))
+		}
+	}
+	return res, nil
 }
 
 // window is the range of slots missedSlots looked at, (after, upTo], and the
@@ -109,14 +157,14 @@ type window struct{ after, upTo, firstFailed time.Time }
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	switch r.Status {
-	case store.StatusSucceeded:
+	case store.StatusSucceeded, store.StatusExpired:
 		return true
 	case store.StatusFailed, store.StatusTimeout:
 		return !rule.RetryFailed
 	case store.StatusRunning:
 		return !stale[r.ID]
 	case store.StatusSkipped:
-		// A skip by a policy (scan's replay policy or --max-replays, or a
+		// A skip by a policy (scan's coalesce, a ledger's older policy skips, or a
 		// fire's --on-busy skip) has no exit code and settles its slot. A
 		// skip because the task was running (exit 75, here or on another
 		// host) leaves it missed, and a duplicate fire (exit 0) says

@@ -22,6 +22,9 @@ func TestMissedSlots(t *testing.T) {
 		rule  MissedRule
 		stale bool // the running record is known dead
 		want  []string
+		// expiring is how many of want (the oldest) lie before the
+		// catch-up window: scan records them expired.
+		expiring int
 	}{
 		"every day missed after registration": {
 			now:  "2026-11-23T09:00:00Z",
@@ -77,10 +80,16 @@ func TestMissedSlots(t *testing.T) {
 			boot: "2026-11-20T02:02:00Z",
 			want: []string{"2026-11-20T02:00:00Z"},
 		},
-		"max-age bounds the window": {
-			now:  "2026-11-23T09:00:00Z",
-			rule: MissedRule{MaxAge: 30 * time.Hour},
-			want: []string{"2026-11-23T02:00:00Z"},
+		"slots older than max-age are missed, and expiring": {
+			now:      "2026-11-23T09:00:00Z",
+			rule:     MissedRule{MaxAge: 30 * time.Hour},
+			want:     []string{"2026-11-20T02:00:00Z", "2026-11-21T02:00:00Z", "2026-11-22T02:00:00Z", "2026-11-23T02:00:00Z"},
+			expiring: 3,
+		},
+		"an expired record settles its slot": {
+			now:  "2026-11-21T09:00:00Z",
+			runs: []run{{slot: "2026-11-20T02:00:00Z", status: "expired", reason: "older than the catch-up window (7d)"}},
+			want: []string{"2026-11-21T02:00:00Z"},
 		},
 		"a slotless run just after a tick counts for it": {
 			now: "2026-11-21T09:00:00Z",
@@ -93,9 +102,6 @@ func TestMissedSlots(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st, db := testLedger(t)
 			ctx := context.Background()
-			if tc.rule.MaxAge == 0 {
-				tc.rule.MaxAge = 7 * 24 * time.Hour
-			}
 			tc.rule.Tolerance = 5 * time.Minute
 			task := store.Task{Name: "settle", Schedule: "0 2 * * *", TZ: "UTC", RegisteredAt: mustTime(t, reg)}
 			if err := st.UpsertTask(ctx, task); err != nil {
@@ -130,12 +136,18 @@ func TestMissedSlots(t *testing.T) {
 			if tc.stale {
 				stale[runningID] = true
 			}
-			got, _, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale)
+			res, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if res.expiring != tc.expiring {
+				t.Errorf("expiring = %d, want %d", res.expiring, tc.expiring)
+			}
+			if len(res.causes) != len(res.slots) {
+				t.Errorf("%d causes for %d missed slots", len(res.causes), len(res.slots))
+			}
 			var gotS []string
-			for _, g := range got {
+			for _, g := range res.slots {
 				gotS = append(gotS, g.Format(time.RFC3339))
 			}
 			if !reflect.DeepEqual(gotS, tc.want) {

@@ -7,8 +7,9 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// DefaultMaxAge is scan's and ls's default window (--max-age): no slot
-// older than this counts as missed.
+// DefaultMaxAge is the catch-up window of a task that has none of its own
+// (run --max-age) when scan and ls are given none (--max-age): missed slots
+// older than this are recorded expired instead of replayed.
 const DefaultMaxAge = 7 * 24 * time.Hour
 
 // MinPruneAge is the youngest history prune may delete: scan's default

@@ -14,7 +14,12 @@ const (
 
 // findStale returns the running records that cannot be alive: those from
 // another boot of this host, and those of this host whose task lock is free
-// (their catchup and their command are both gone). With write set, it marks
+// (their catchup and their command are both gone). Every run of a local
+// (SQLite) ledger is this host's, whatever host name it was recorded under:
+// the ledger is this host's file, and its task locks sit beside it, so a
+// host renamed after a crash (a container recreated with a new hostname)
+// still finds its dead runs. On a shared ledger another name is another
+// host, and only its lease can tell. With write set, it marks
 // them interrupted; a record is only changed while this process holds the
 // task's lock, so a run that finishes meanwhile is never overwritten.
 func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[int64]bool, error) {
@@ -29,7 +34,7 @@ func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[
 func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool) (map[int64]bool, error) {
 	stale := map[int64]bool{}
 	for _, r := range running {
-		if r.Host != m.Host {
+		if !thisHost(st, m, r) {
 			// Another host's run: only its lease can tell (shared ledgers).
 			if leaseExpired(st, m, r) {
 				stale[r.ID] = true
@@ -68,4 +73,11 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 		lock.close()
 	}
 	return stale, nil
+}
+
+// thisHost reports whether running record r was made on this host: on a
+// local ledger every record is; on a shared one, a record under this
+// host's name.
+func thisHost(st store.Store, m Machine, r store.Run) bool {
+	return !st.Shared() || r.Host == m.Host
 }

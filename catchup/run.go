@@ -26,9 +26,10 @@ const (
 // missed (scan replays it); a policy skip settles its slot for good.
 const (
 	reasonLocked     = "another run of the task held the lock"
-	reasonPolicy     = "skipped by replay policy %q"
+	reasonPolicy     = "dropped by replay policy %q"
 	reasonMaxReplays = "beyond --max-replays %d"
 	reasonCoalesced  = "coalesced into the replay of slot %s"
+	reasonMaxAge     = "older than the catch-up window (%s)"
 )
 
 // RunRequest is one checked `catchup run`: cmd builds it from the flags and
@@ -38,6 +39,7 @@ type RunRequest struct {
 	Schedule   *schedule.Schedule // --cron in its zone, registered with the fire; nil without --cron
 	TZ         string             // the zone's name as given ("" = local), registered with Schedule
 	Replay     string             // all | latest | coalesce | none, registered with Schedule
+	MaxAge     time.Duration      // the task's catch-up window, registered with Schedule (0: scan's default)
 	Tolerance  time.Duration
 	Timeout    time.Duration
 	KillAfter  time.Duration
@@ -165,7 +167,7 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
-		OnBusy: onBusy,
+		OnBusy: onBusy, MaxAge: l.req.MaxAge,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.
 		SettledThrough: earliest(now, slot).Add(-time.Second),

@@ -37,6 +37,10 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: l.req.KillAfter,
+		// On a shared ledger the lease ends with this process: a job that
+		// outlived it could run beside the replay another host starts
+		// once the lease has expired.
+		DieWithParent: l.st != nil && l.st.Shared(),
 	}
 	if lock != nil {
 		cfg.ExtraFiles = []*os.File{lock.f}

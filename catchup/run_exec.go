@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -91,6 +92,10 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	req := store.ClaimRequest{Run: r, Force: l.req.Force}
 	if r.Attempt == 1 {
 		req.Register = l.registration(now, r.Slot)
+		if l.m.BootID != "" {
+			b := l.m.sighting()
+			req.Boot = &b
+		}
 	}
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
@@ -148,17 +153,23 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		// command): the slot did not finish, and scan replays it.
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
-	l.record(ctx, r.ID, out)
+	recErr := l.record(ctx, r.ID, out)
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
 	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil
+	if recErr != nil && !l.req.ReplaySlot.IsZero() {
+		// Scan stops here: its next replay could not be recorded either.
+		return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, true,
+			fmt.Errorf("%w: the outcome of run %d (slot %s of %s) is not recorded, so scan stops before its next replay: %w",
+				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, recErr)
+	}
 	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, done, nil
 }
 
 // stale reports whether a running record cannot belong to a live process,
 // given that this process holds the task's lock on this host: a record of
-// this host is then dead. Another host's record is alive until its lease
+// this host (on a local ledger, any record: see findStale) is then dead. Another host's record is alive until its lease
 // expires (shared ledgers), which findStale decides.
 func (l *lifecycle) stale(r store.Run) bool {
-	return r.Host == l.m.Host || leaseExpired(l.st, l.m, r)
+	return thisHost(l.st, l.m, r) || leaseExpired(l.st, l.m, r)
 }

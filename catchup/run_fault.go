@@ -2,11 +2,16 @@ package catchup
 
 // Ledger faults: a fire whose ledger cannot be opened or written still runs
 // its command, unrecorded, unless --strict, or unless the ledger is shared
-// and cannot be reached (no host could claim the slot).
+// and cannot be reached (no host could claim the slot), or unless it is a
+// replay: a replay runs only once its claim is recorded, since the slot it
+// stands for is missed in the ledger until then, and every later scan would
+// run it again.
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -18,7 +23,11 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		return res, nil
 	}
 	if l.req.Strict {
+		l.spoolFire(nil, cause)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
+	}
+	if !l.req.ReplaySlot.IsZero() {
+		return l.refuseReplay(l.req.ReplaySlot, cause)
 	}
 	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
 	f := l.resolveFire()
@@ -32,6 +41,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		switch {
 		case err == nil && !ok && !l.req.Wait:
 			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
+			l.spoolFire(nil, errLocked)
 			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 		case err == nil && !ok:
 			if err := lock.wait(ctx); err != nil {
@@ -45,7 +55,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 			lock = nil
 		}
 	}
+	start := l.m.Now()
 	res := l.execute(ctx, lock, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1})
+	l.spoolFire(&ranUnrecorded{start, res}, cause)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -55,10 +67,16 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 		return res, nil
 	}
 	if l.req.Strict {
+		l.spoolFire(nil, err)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
 	}
+	if !l.req.ReplaySlot.IsZero() {
+		return l.refuseReplay(r.Slot, err)
+	}
 	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
+	start := l.m.Now()
 	res := l.execute(ctx, lock, r)
+	l.spoolFire(&ranUnrecorded{start, res}, err)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -71,5 +89,19 @@ func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
+	l.spoolFire(nil, cause)
 	return RunResult{ExitCode: exitLocked, Skipped: true}, true
+}
+
+// ErrReplayUnrecorded marks a replay that was not run because its claim
+// could not be recorded, or whose outcome could not be: scan stops there,
+// before its next replay, so that nothing runs that the ledger cannot hold.
+var ErrReplayUnrecorded = errors.New("the ledger cannot be written")
+
+// refuseReplay is a replay whose claim could not be recorded: it does not
+// run (exit 125), and the slot stays missed for the next scan.
+func (l *lifecycle) refuseReplay(slot time.Time, cause error) (RunResult, error) {
+	return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: not replaying slot %s of %s, since a replay runs only once its claim is recorded; "+
+		"the next scan replays it once the ledger can be written: %w",
+		ErrReplayUnrecorded, formatSlot(slot, l.sched), l.req.Task, cause)
 }

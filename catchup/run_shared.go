@@ -46,7 +46,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	release, ok, err := l.st.LockTask(ctx, l.req.Task)
+	release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
 	if err == nil && ok {
 		return release, true
 	}
@@ -90,21 +90,22 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
 // record writes a run's outcome. On a shared ledger that went away it
 // retries with backoff until the outcome is recorded, or until catchup is
 // told to stop: the command is never killed because the ledger is gone.
-func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) {
+// It returns the error when the outcome could not be recorded.
+func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) error {
 	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
 		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
 		if err == nil {
-			return
+			return nil
 		}
 		if !l.st.Shared() || !errors.Is(err, store.ErrLedgerUnreachable) {
 			l.m.notice("cannot record the outcome of run %d: %v", id, err)
-			return
+			return err
 		}
 		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, delay)
 		select {
 		case <-ctx.Done():
 			l.m.notice("stopped before the outcome of run %d was recorded: scan will replay its slot", id)
-			return
+			return err
 		case <-time.After(delay):
 		}
 	}

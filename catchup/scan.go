@@ -42,6 +42,19 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if err != nil {
 		return rep, err
 	}
+	if !req.DryRun {
+		// The boot record is bookkeeping for the causes of later misses: a
+		// ledger that cannot take it (read-only) still gets its scan.
+		if err := seeBoot(ctx, st, m); err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
+		}
+		n, err := importSpool(ctx, st, m, req.Tolerance)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err.Error())
+		} else if n > 0 {
+			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		}
+	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
@@ -53,13 +66,14 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
+	boots := newBootCache(st, m)
 	srs := make([]*shellReplay, len(tasks))
 	for i, t := range tasks {
 		if srs[i] = replays[t.Name]; srs[i] == nil && t.Shell != "" {
 			srs[i] = cts.shellReplay(t)
 		}
 	}
-	rep.Tasks, err = scanTasks(ctx, st, m, req, tasks, srs, stale)
+	rep.Tasks, err = scanTasks(ctx, st, m, req, tasks, srs, stale, boots)
 	return rep, err
 }
 

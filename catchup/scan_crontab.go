@@ -84,6 +84,14 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if _, err := parseSchedule(e.Expr, zone); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
+	var maxAge time.Duration
+	if e.MaxAge != "" {
+		d, err := ParseDuration(e.MaxAge)
+		if err != nil || d <= 0 {
+			return nil, "", fmt.Errorf("%s: --max-age %q: want a positive duration, like 3d", where, e.MaxAge)
+		}
+		maxAge = d
+	}
 	var warning string
 	if e.Cron != "" && e.Cron != e.Expr {
 		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
@@ -100,7 +108,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	case err == nil:
 		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
 		t.Timeout, t.KillAfter, t.NoCapture, t.NotifyCmd = old.Timeout, old.KillAfter, old.NoCapture, old.NotifyCmd
-		t.OnBusy = old.OnBusy
+		t.OnBusy, t.MaxAge = old.OnBusy, old.MaxAge
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt
 		}
@@ -116,6 +124,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			return nil, warning, fmt.Errorf("%s: %w", where, err)
 		}
 		t.Replay = e.Replay
+	}
+	if maxAge > 0 {
+		t.MaxAge = maxAge
 	}
 	switch e.OnBusy {
 	case "":

@@ -43,11 +43,13 @@ type CrontabSource struct {
 
 // Slot actions in a scan report.
 const (
-	ActionReplayed = "replayed"
-	ActionFailed   = "failed"
-	ActionSkipped  = "skipped"
-	ActionPlanned  = "would replay"
-	ActionDropped  = "would skip"
+	ActionReplayed    = "replayed"
+	ActionFailed      = "failed"
+	ActionSkipped     = "skipped"
+	ActionExpired     = "expired" // recorded expired: never replayed
+	ActionPlanned     = "would replay"
+	ActionDropped     = "would skip" // coalesced into the replay of a later slot
+	ActionWouldExpire = "would expire"
 )
 
 // SlotAction is what scan did (or would do) with one missed slot.
@@ -57,19 +59,23 @@ type SlotAction struct {
 	RunID    int64
 	ExitCode int
 	Reason   string
+	Cause    string // why the slot was missed
 }
 
 // TaskScan is one task's part of a scan.
 type TaskScan struct {
-	Task     string
-	Policy   string
-	Missed   []time.Time
-	Actions  []SlotAction
-	Replayed int
-	Failed   int
-	Skipped  int
-	Left     int // slots left missed because the --budget was spent (the next scan replays them)
-	Warnings []string
+	Task       string
+	Policy     string
+	Missed     []time.Time
+	Causes     []string // why each slot of Missed was missed, in step with it
+	Actions    []SlotAction
+	Replayed   int
+	Failed     int
+	Skipped    int
+	Expired    int       // slots recorded expired (in a dry run: that would be)
+	Left       int       // slots left missed because the --budget was spent (the next scan replays them)
+	ClockAhead time.Time // the ledger holds this time of the task, later than now: not scanned
+	Warnings   []string
 }
 
 // ScanReport is the result of a scan.

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/catchup/catchup/catchup/schedule"
 	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
-// scanTask finds one task's missed slots and deals with them per policy.
+// scanTask finds one task's missed slots and deals with them: the slots
+// older than the task's catch-up window, and those that --replay latest or
+// --max-replays drop, are recorded expired; the rest are replayed per policy
+// (coalesce folds the older ones into one replay of the latest).
 func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t store.Task,
-	sr *shellReplay, stale map[int64]bool) (ts TaskScan, err error) {
+	sr *shellReplay, stale map[int64]bool, boots *bootCache) (ts TaskScan, err error) {
 	ts = TaskScan{Task: t.Name, Policy: t.Replay}
 	if req.Replay != "" {
 		ts.Policy = req.Replay
@@ -31,33 +35,57 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err != nil {
 		return ts, err
 	}
-	if now := m.Now(); latest.After(now) {
-		ts.Warnings = append(ts.Warnings, fmt.Sprintf(
-			"task %s: the ledger holds slot %s, later than now (%s): the clock went back; not replaying",
-			t.Name, formatSlot(latest, sched), formatSlot(now, sched)))
+	if ts.ClockAhead = aheadOf(t, latest, m.Now()); !ts.ClockAhead.IsZero() {
+		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched)+"; not replaying")
 		return ts, nil
 	}
-	var win window
-	if ts.Missed, win, err = missedSlots(ctx, st, m, t, sched, req.MissedRule, stale); err != nil {
+	res, err := missedSlots(ctx, st, m, t, sched, req.MissedRule, stale, boots, false)
+	if err != nil {
 		return ts, err
 	}
+	ts.Missed, ts.Causes = res.slots, res.causes
 	if !req.DryRun {
 		defer func() {
 			if err == nil {
-				err = advanceWatermark(ctx, st, m, t, ts, win, req.MissedRule)
+				err = advanceWatermark(ctx, st, m, t, ts, res.win, req.MissedRule)
 			}
 		}()
 	}
-	replay, skip, reason := plan(ts.Missed, ts.Policy, req.MaxReplays)
-	var span replaySpan
-	if ts.Policy == "coalesce" && len(replay) > 0 {
-		if span, err = coalescedSpan(ctx, st, t.Name, sched, ts.Missed); err != nil {
-			return ts, err
-		}
-		reason = fmt.Sprintf(reasonCoalesced, formatSlot(replay[0], sched))
+	cause := map[int64]string{}
+	for i, s := range res.slots {
+		cause[s.Unix()] = res.causes[i]
 	}
-	for _, slot := range skip {
-		a := SlotAction{Slot: slot, Action: ActionDropped, Reason: reason}
+	var expire []expiry
+	aged := fmt.Sprintf(reasonMaxAge, formatWindow(catchupWindow(t, req.MissedRule)))
+	for _, slot := range res.slots[:res.expiring] {
+		expire = append(expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
+	}
+	inWindow := res.slots[res.expiring:]
+	replay, drop, reason := plan(inWindow, ts.Policy, req.MaxReplays)
+	var span replaySpan
+	var fold []time.Time // coalesced into the replay: settled by it, recorded skipped
+	if ts.Policy == "coalesce" {
+		fold = drop
+		if len(replay) > 0 {
+			if span, err = coalescedSpan(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
+				return ts, err
+			}
+			reason = fmt.Sprintf(reasonCoalesced, formatSlot(replay[0], sched))
+		}
+	} else {
+		code := store.ReasonMaxReplays
+		if ts.Policy == "latest" {
+			code = store.ReasonPolicy
+		}
+		for _, slot := range drop {
+			expire = append(expire, expiry{slot: slot, reason: reason, code: code})
+		}
+	}
+	if err := ts.expire(ctx, st, m, t, expire, cause, req.DryRun); err != nil {
+		return ts, err
+	}
+	for _, slot := range fold {
+		a := SlotAction{Slot: slot, Action: ActionDropped, Reason: reason, Cause: cause[slot.Unix()]}
 		if !req.DryRun {
 			a.Action = ActionSkipped
 			a.RunID, err = st.AddRun(ctx, store.Run{Task: t.Name, Slot: slot, Trigger: store.TriggerReplay,
@@ -78,7 +106,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	for i, slot := range replay {
 		if req.DryRun {
-			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned})
+			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause[slot.Unix()]})
 			continue
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
@@ -92,6 +120,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if err != nil {
 			return ts, err
 		}
+		a.Cause = cause[slot.Unix()]
 		switch a.Action {
 		case ActionReplayed:
 			ts.Replayed++
@@ -101,6 +130,14 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
+		if a.ExitCode == ExitInternal && i < len(replay)-1 {
+			// catchup itself could not start the replay (above all: its
+			// claim could not be recorded); the later slots would fare no
+			// better, and must not run before this one.
+			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s did not start (exit %d); "+
+				"its later missed slots wait for the next scan", t.Name, formatSlot(slot, sched), ExitInternal))
+			break
+		}
 	}
 	return ts, nil
 }
@@ -114,8 +151,11 @@ type replaySpan struct {
 
 // coalescedSpan is the span of one replay for the whole gap missed: from
 // the last slot before it whose run succeeded (so that a gap after a
-// failed or coalesced run is covered too), else the slot just before it.
-func coalescedSpan(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, missed []time.Time) (replaySpan, error) {
+// failed or coalesced run is covered too), else the slot just before it;
+// but never before the latest slot this scan records expired (those
+// slots are given up, not coalesced).
+func coalescedSpan(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
+	missed, expired []time.Time) (replaySpan, error) {
 	span := replaySpan{n: len(missed)}
 	prev, err := st.LastSucceededSlot(ctx, task, missed[0])
 	if err != nil {
@@ -124,61 +164,15 @@ func coalescedSpan(ctx context.Context, st store.Store, task string, sched *sche
 	if prev.IsZero() {
 		prev, _ = sched.Prev(missed[0].Add(-time.Second))
 	}
+	if n := len(expired); n > 0 && expired[n-1].After(prev) {
+		prev = expired[n-1]
+	}
 	span.prev = prev
 	return span, nil
 }
 
-// watermarkHorizon: for the watermark, a slot older than this (or than the
-// scan's --max-age, when larger) counts as dealt with even if it never ran,
-// so that one slot lost long ago does not hold the watermark back forever.
-const watermarkHorizon = 7 * 24 * time.Hour
-
-// advanceWatermark moves the task's watermark up to the first slot this scan
-// left missed (or to the end of the window it looked at), so that later
-// scans and listings do not read those runs again. It never passes a slot
-// that is still missed or failed and younger than the horizon, nor one that this scan
-// did not look at because its --max-age was shorter than the horizon; and
-// the ledger refuses to move it past a running or interrupted run.
-func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
-	horizon := m.Now().Add(-max(rule.MaxAge, watermarkHorizon))
-	resolved := map[int64]bool{}
-	for _, a := range ts.Actions {
-		// A replay that succeeded, a skip by policy or a slot found done
-		// settles it; a lock skip (exit 75) leaves it missed, and a failed
-		// replay may still be retried (--retry-failed): both hold it back.
-		if a.Action == ActionReplayed || (a.Action == ActionSkipped && a.ExitCode != exitLocked) {
-			resolved[a.Slot.Unix()] = true
-		}
-	}
-	through := win.upTo
-	for _, s := range ts.Missed {
-		if !resolved[s.Unix()] && s.After(horizon) {
-			through = s.Add(-time.Second)
-			break
-		}
-	}
-	if f := win.firstFailed; !f.IsZero() && f.After(horizon) && f.Add(-time.Second).Before(through) {
-		// A failed slot may still be retried (scan --retry-failed).
-		through = f.Add(-time.Second)
-	}
-	if win.after.After(t.SettledThrough) && win.after.After(horizon) {
-		// This scan started above the watermark (a short --max-age): the
-		// slots in between were not looked at.
-		limit := horizon
-		if t.SettledThrough.After(limit) {
-			limit = t.SettledThrough
-		}
-		if through.After(limit) {
-			through = limit
-		}
-	}
-	if !through.After(t.SettledThrough) {
-		return nil
-	}
-	return st.SetSettled(ctx, t.Name, through)
-}
-
-// plan splits missed slots into those to replay and those to record skipped.
+// plan splits missed slots into those to replay and those to drop (recorded
+// expired, or skipped when coalesced), with the reason of the drop.
 func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
 	switch policy {
 	case "none":

@@ -87,13 +87,14 @@ func TestScanPolicies(t *testing.T) {
 		replay     string // scan's --replay
 		maxReplays int
 		wantRuns   []int // hours replayed
-		wantSkips  []int // hours recorded skipped
+		wantDrops  []int // hours recorded expired
 		wantReason string
+		wantCode   string
 	}{
-		"latest":                       {registered: "latest", wantRuns: []int{15}, wantSkips: []int{11, 12, 13, 14}, wantReason: `skipped by replay policy "latest"`},
+		"latest":                       {registered: "latest", wantRuns: []int{15}, wantDrops: []int{11, 12, 13, 14}, wantReason: `dropped by replay policy "latest"`, wantCode: store.ReasonPolicy},
 		"none":                         {registered: "none"},
-		"scan's --replay wins":         {registered: "all", replay: "latest", wantRuns: []int{15}, wantSkips: []int{11, 12, 13, 14}, wantReason: `skipped by replay policy "latest"`},
-		"max-replays keeps the newest": {registered: "all", maxReplays: 2, wantRuns: []int{14, 15}, wantSkips: []int{11, 12, 13}, wantReason: "beyond --max-replays 2"},
+		"scan's --replay wins":         {registered: "all", replay: "latest", wantRuns: []int{15}, wantDrops: []int{11, 12, 13, 14}, wantReason: `dropped by replay policy "latest"`, wantCode: store.ReasonPolicy},
+		"max-replays keeps the newest": {registered: "all", maxReplays: 2, wantRuns: []int{14, 15}, wantDrops: []int{11, 12, 13}, wantReason: "beyond --max-replays 2", wantCode: store.ReasonMaxReplays},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -104,23 +105,23 @@ func TestScanPolicies(t *testing.T) {
 				req.MaxReplays = tc.maxReplays
 			}
 			ts := f.scan(t, req)
-			if len(ts.Missed) != 5 || ts.Replayed != len(tc.wantRuns) || ts.Skipped != len(tc.wantSkips) {
-				t.Fatalf("missed %d, replayed %d, skipped %d; want 5, %d, %d", len(ts.Missed), ts.Replayed, ts.Skipped, len(tc.wantRuns), len(tc.wantSkips))
+			if len(ts.Missed) != 5 || ts.Replayed != len(tc.wantRuns) || ts.Expired != len(tc.wantDrops) || ts.Skipped != 0 {
+				t.Fatalf("missed %d, replayed %d, expired %d, skipped %d; want 5, %d, %d, 0", len(ts.Missed), ts.Replayed, ts.Expired, ts.Skipped, len(tc.wantRuns), len(tc.wantDrops))
 			}
 			if got, want := f.job.runs(t), append(hours("schedule", 10), hours("replay", tc.wantRuns...)...); !reflect.DeepEqual(got, want) {
 				t.Errorf("job runs %q, want %q", got, want)
 			}
-			var skips []time.Time
+			var drops []time.Time
 			for _, r := range f.history(t) {
-				if r.Status == store.StatusSkipped {
-					skips = append(skips, r.Slot)
-					if r.Error != tc.wantReason || r.Trigger != store.TriggerReplay {
-						t.Errorf("skip of %v: %s %q, want replay %q", r.Slot, r.Trigger, r.Error, tc.wantReason)
+				if r.Status == store.StatusExpired {
+					drops = append(drops, r.Slot)
+					if r.Error != tc.wantReason || r.Trigger != store.TriggerReplay || r.Reason != tc.wantCode {
+						t.Errorf("expiry of %v: %s %q (%s), want replay %q (%s)", r.Slot, r.Trigger, r.Error, r.Reason, tc.wantReason, tc.wantCode)
 					}
 				}
 			}
-			if want := slotTimes(t, tc.wantSkips...); !reflect.DeepEqual(skips, want) {
-				t.Errorf("skips recorded for %v, want %v", skips, want)
+			if want := slotTimes(t, tc.wantDrops...); !reflect.DeepEqual(drops, want) {
+				t.Errorf("expiries recorded for %v, want %v", drops, want)
 			}
 			if tc.registered == "none" {
 				return // none leaves its slots missed: nothing is settled
@@ -144,17 +145,19 @@ func TestScanInterruptedRuns(t *testing.T) {
 		}
 		return id
 	}
-	rebooted := add(11, "testhost", "boot-0")   // this host, an earlier boot
-	vanished := add(12, "testhost", "boot-1")   // this boot, but the task's lock is free
-	elsewhere := add(13, "otherhost", "boot-9") // another host: only a lease could tell, and this ledger has none
+	rebooted := add(11, "testhost", "boot-0") // this host, an earlier boot
+	vanished := add(12, "testhost", "boot-1") // this boot, but the task's lock is free
+	// Another host name on a local ledger: this host, renamed since (a
+	// SQLite ledger is one host's); this boot, and the task's lock is free.
+	renamed := add(13, "oldname", "boot-1")
 	ts := f.scan(t, scanRequest())
-	if !reflect.DeepEqual(ts.Missed, slotTimes(t, 11, 12, 14, 15)) {
-		t.Errorf("missed %v, want 11, 12, 14 and 15 (13 runs elsewhere)", ts.Missed)
+	if !reflect.DeepEqual(ts.Missed, slotTimes(t, 11, 12, 13, 14, 15)) {
+		t.Errorf("missed %v, want 11 to 15", ts.Missed)
 	}
-	if got, want := f.job.runs(t), append(hours("schedule", 10), hours("replay", 11, 12, 14, 15)...); !reflect.DeepEqual(got, want) {
+	if got, want := f.job.runs(t), append(hours("schedule", 10), hours("replay", 11, 12, 13, 14, 15)...); !reflect.DeepEqual(got, want) {
 		t.Errorf("job runs %q, want %q", got, want)
 	}
-	for id, want := range map[int64]string{rebooted: reasonRebooted, vanished: reasonVanished, elsewhere: ""} {
+	for id, want := range map[int64]string{rebooted: reasonRebooted, vanished: reasonVanished, renamed: reasonVanished} {
 		r, err := f.st.Run(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -214,15 +217,15 @@ func TestScanDryRun(t *testing.T) {
 	for _, a := range ts.Actions {
 		actions = append(actions, a.Slot.Format("15")+" "+a.Action)
 	}
-	want := []string{"11 would skip", "12 would skip", "13 would skip", "14 would skip", "15 would replay"}
+	want := []string{"11 would expire", "12 would expire", "13 would expire", "14 would expire", "15 would replay"}
 	if !reflect.DeepEqual(actions, want) {
 		t.Errorf("plan %q, want %q", actions, want)
 	}
 	if n := len(f.history(t)); n != 1 || len(f.job.runs(t)) != 1 {
 		t.Errorf("a dry run wrote %d runs or ran the job", n-1)
 	}
-	if ts := f.scan(t, scanRequest()); ts.Replayed != 1 || ts.Skipped != 4 {
-		t.Errorf("the real scan after: replayed %d, skipped %d; want 1 and 4", ts.Replayed, ts.Skipped)
+	if ts := f.scan(t, scanRequest()); ts.Replayed != 1 || ts.Expired != 4 {
+		t.Errorf("the real scan after: replayed %d, expired %d; want 1 and 4", ts.Replayed, ts.Expired)
 	}
 }
 

@@ -3,8 +3,9 @@ package cmd
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/catchup/catchup/catchup"
 
 	"github.com/spf13/pflag"
 )
@@ -33,25 +34,7 @@ func (d *durationValue) Type() string { return "duration" }
 func (d *durationValue) String() string { return formatDuration(time.Duration(*d)) }
 
 // parseDuration is time.ParseDuration plus a leading whole number of days.
-func parseDuration(s string) (time.Duration, error) {
-	days, rest, found := strings.Cut(s, "d")
-	if !found {
-		return time.ParseDuration(s)
-	}
-	n, err := strconv.ParseUint(days, 10, 16)
-	if err != nil || days == "" {
-		return 0, fmt.Errorf("invalid duration %q: use e.g. 90s, 5m, 12h, 7d, 1d12h", s)
-	}
-	d := time.Duration(n) * 24 * time.Hour
-	if rest == "" {
-		return d, nil
-	}
-	r, err := time.ParseDuration(rest)
-	if err != nil || r < 0 {
-		return 0, fmt.Errorf("invalid duration %q: use e.g. 90s, 5m, 12h, 7d, 1d12h", s)
-	}
-	return d + r, nil
-}
+func parseDuration(s string) (time.Duration, error) { return catchup.ParseDuration(s) }
 
 // formatDuration prints whole days as "7d", the rest as time.Duration does.
 func formatDuration(d time.Duration) string {

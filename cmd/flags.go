@@ -14,16 +14,22 @@ import (
 // addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
 func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f := c.Flags()
-	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "no slot older than this counts as missed")
+	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "the catch-up window for every task (default: each task's own run --max-age, else 7d): older missed slots are not replayed but recorded expired")
 	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
-// checkRule refuses negative windows: a negative tolerance would replay
-// slots that have not come yet.
-func checkRule(r catchup.MissedRule) error {
+// checkRule refuses negative windows (a negative tolerance would replay
+// slots that have not come yet) and an empty catch-up window; without
+// --max-age, each task's own window applies.
+func checkRule(c *cobra.Command, r *catchup.MissedRule) error {
 	if r.MaxAge < 0 || r.Tolerance < 0 {
 		return fmt.Errorf("--max-age and --tolerance cannot be negative")
+	}
+	if !c.Flags().Changed("max-age") {
+		r.MaxAge = 0
+	} else if r.MaxAge == 0 {
+		return fmt.Errorf("--max-age must be positive: every missed slot would expire")
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 type lsConfig struct {
@@ -26,8 +27,10 @@ func newLsCmd(g *globals) *cobra.Command {
 		Long: `List every known task with its schedule, the slot and status of its latest run,
 its next slot and how many slots were missed (computed with scan's rule).
 
-With --missed only tasks with missed slots are shown, and the exit status is 1 when
-there is any, 0 when none: a CI smoke check and a monitoring probe.
+With --missed only tasks with missed slots (or whose ledger is ahead of the clock, see
+catchup reset-clock) are shown, with a CAUSE column saying why they were missed, and
+the exit status is 1 when there is any, 0 when none: a CI smoke check and a
+monitoring probe.
 With --running, the runs in progress are shown; --stuck DUR exits 1 when one has run
 longer than DUR. Errors exit 2.`,
 		Args: cobra.NoArgs,
@@ -52,6 +55,10 @@ type lsRow struct {
 	NextSlot      *string   `json:"next_slot"`
 	Missed        int       `json:"missed"`
 	MissedSlots   []*string `json:"missed_slots"`
+	MissedCauses  []string  `json:"missed_causes"`
+	Expiring      int       `json:"expiring"`
+	Expired       int64     `json:"expired"`
+	ClockAhead    *string   `json:"clock_ahead"`
 	Progress      *int      `json:"progress"`
 	Checkpoint    string    `json:"checkpoint,omitempty"`
 }
@@ -60,7 +67,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err := checkOutput(cfg.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
-	if err := checkRule(cfg.rule); err != nil {
+	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
 	if cfg.stuck < 0 {
@@ -87,11 +94,12 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		if t.Warning != "" {
 			m.Notice("warning: task %s: %s", t.Task.Name, t.Warning)
 		}
-		if cfg.onlyMissed && len(t.Missed) == 0 {
+		if cfg.onlyMissed && len(t.Missed) == 0 && t.ClockAhead.IsZero() {
 			continue
 		}
 		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
-			Missed: len(t.Missed), MissedSlots: []*string{}}
+			Missed: len(t.Missed), MissedSlots: []*string{}, MissedCauses: append([]string{}, t.Causes...),
+			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead)}
 		if t.Task.Schedule != "" {
 			r.Schedule = &t.Task.Schedule
 		}
@@ -113,14 +121,22 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		if t.Latest != nil {
 			lastRun = tableTime(t.Latest.StartedAt, loc)
 		}
-		table = append(table, []string{t.Task.Name, dash(t.Task.Schedule), tableTime(t.LastSlot, loc), status,
-			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))})
+		row := []string{t.Task.Name, dash(t.Task.Schedule), tableTime(t.LastSlot, loc), status,
+			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))}
+		if cfg.onlyMissed {
+			row = append(row, causeSummary(t))
+		}
+		table = append(table, row)
 	}
 	out := c.OutOrStdout()
+	header := []string{"TASK", "SCHEDULE", "LAST SLOT", "STATUS", "LAST RUN", "NEXT", "MISSED"}
+	if cfg.onlyMissed {
+		header = append(header, "CAUSE")
+	}
 	if cfg.output == "json" {
 		err = renderJSON(out, rows)
 	} else if len(table) > 0 || !cfg.onlyMissed {
-		err = renderTable(out, []string{"TASK", "SCHEDULE", "LAST SLOT", "STATUS", "LAST RUN", "NEXT", "MISSED"}, table)
+		err = renderTable(out, header, table)
 	}
 	if err != nil {
 		return failure(err)

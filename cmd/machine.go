@@ -107,7 +107,8 @@ func clock() (func() time.Time, error) {
 }
 
 // newMachine describes this host and process to the domain. Boot time is
-// read only when withBoot is set (scan and ls need it; run does not).
+// read only when withBoot is set (run records it with its claim, scan and
+// ls apply the boot rule and the causes of missed slots with it).
 func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	now, err := clock()
 	if err != nil {
@@ -141,7 +142,9 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		HomeDir: homeDir,
 	}
 	if withBoot {
-		m.BootTime = bootTime()
+		if m.BootTime, err = bootTime(); err != nil {
+			return catchup.Machine{}, err
+		}
 	}
 	var warning string
 	if m.Zone, warning = hostZone(); warning != "" {
@@ -171,19 +174,28 @@ func bootID() string {
 }
 
 // bootTime reads btime from /proc/stat; zero when unknown (not Linux).
-func bootTime() time.Time {
+// CATCHUP_BOOT_TIME (RFC 3339) overrides it: tests simulate a boot, or a
+// clock step (the kernel's btime moves with the wall clock), with it.
+func bootTime() (time.Time, error) {
+	if v := os.Getenv("CATCHUP_BOOT_TIME"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("CATCHUP_BOOT_TIME=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
+		}
+		return t, nil
+	}
 	f, err := os.Open("/proc/stat")
 	if err != nil {
-		return time.Time{}
+		return time.Time{}, nil
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "btime "); ok {
 			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(n, 0)
+				return time.Unix(n, 0), nil
 			}
 		}
 	}
-	return time.Time{}
+	return time.Time{}, nil
 }

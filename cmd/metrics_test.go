@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
@@ -17,17 +17,18 @@ func sampleMetrics() []catchup.TaskMetrics {
 	code := 3
 	return []catchup.TaskMetrics{
 		{Task: "settle", Latest: &store.Run{Status: store.StatusFailed, StartedAt: at, EndedAt: at.Add(1500 * time.Millisecond),
-			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2},
+			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2,
+			Causes: map[string]int{catchup.CauseHostDown: 2}, Expired: map[string]int64{store.ReasonMaxAge: 3}},
 		{Task: "backup", Latest: &store.Run{Status: store.StatusRunning, StartedAt: at}, Counts: map[string]int64{"running": 1},
 			Running: true, RunningFor: 90 * time.Second},
-		{Task: "never-ran"},
+		{Task: "never-ran", ClockAhead: 90 * time.Second},
 	}
 }
 
-// TestMetricsLint runs promtool's lint rules (via client_golang's testutil)
+// TestMetricsLint runs promtool's lint rules (client_golang's promlint)
 // over the exposition.
 func TestMetricsLint(t *testing.T) {
-	problems, err := testutil.GatherAndLint(metricsRegistry(sampleMetrics()))
+	problems, err := promlint.NewWithMetricFamilies(metricFamilies(sampleMetrics())).Lint()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestMetricsLint(t *testing.T) {
 
 func TestMetricsValues(t *testing.T) {
 	var out bytes.Buffer
-	if err := writeMetrics(&out, metricsRegistry(sampleMetrics())); err != nil {
+	if err := writeMetrics(&out, metricFamilies(sampleMetrics())); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -48,9 +49,14 @@ func TestMetricsValues(t *testing.T) {
 		`catchup_last_run_duration_seconds{task="settle"} 1.5`,
 		`catchup_last_run_start_timestamp_seconds{task="settle"} 1.795140005e+09`,
 		`catchup_runs_total{status="succeeded",task="settle"} 10`,
-		`catchup_missed_slots{task="settle"} 2`,
+		`catchup_missed_slots{cause="host-down",task="settle"} 2`,
+		`catchup_missed_slots{cause="not-fired",task="settle"} 0`,
+		`catchup_expired_slots_total{reason="max-age",task="settle"} 3`,
+		`catchup_expired_slots_total{reason="policy",task="settle"} 0`,
+		`catchup_clock_ahead_seconds{task="settle"} 0`,
+		`catchup_clock_ahead_seconds{task="never-ran"} 90`,
 		`catchup_running_seconds{task="backup"} 90`,
-		`catchup_missed_slots{task="never-ran"} 0`,
+		`catchup_missed_slots{cause="host-down",task="never-ran"} 0`,
 	} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, out.String())

@@ -21,7 +21,7 @@ import (
 // runFlags are run's flags as given; request checks them.
 type runFlags struct {
 	task, cron, tz, replay, slot, ping, notifyCmd, onBusy string
-	tolerance, timeout, killAfter, retryDelay             time.Duration
+	tolerance, timeout, killAfter, retryDelay, maxAge     time.Duration
 	retries                                               int
 	force, strict, noCapture, failOpen, manual            bool
 	wait                                                  waitValue
@@ -106,6 +106,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.StringVar(&rf.onBusy, "on-busy", "", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
 	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
 	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|coalesce|none (stored with the task)")
+	durationVar(f, &rf.maxAge, "max-age", 0, "the task's catch-up window: scan replays no slot older than this and records it expired (stored with the task; default: scan's --max-age, else 7d)")
 	f.IntVar(&rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
@@ -125,7 +126,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		KillAfter: f.killAfter, Force: f.force, Wait: f.wait.set, WaitLimit: f.wait.limit,
 		Manual: f.manual, OnBusy: f.onBusy, Strict: f.strict, NoCapture: f.noCapture,
 		Retries: f.retries, RetryDelay: f.retryDelay, Argv: argv, FailOpen: f.failOpen, Ping: f.ping,
-		NotifyCmd: f.notifyCmd}
+		NotifyCmd: f.notifyCmd, MaxAge: f.maxAge}
 	if f.task == "" {
 		return req, errors.New("--task is required")
 	}
@@ -137,6 +138,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	}
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
+	}
+	if f.maxAge < 0 {
+		return req, errors.New("--max-age cannot be negative: it is how far back scan replays the task's slots")
 	}
 	switch f.onBusy {
 	case "", "replay", "skip", "wait":
@@ -216,7 +220,7 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
-	m, err := newMachine(g, path, false)
+	m, err := newMachine(g, path, true)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}

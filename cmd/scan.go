@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,6 +33,12 @@ Tasks: every task registered with a schedule (catchup run --cron), plus every
 "catchup run" line in the --crontab files, whose time fields are the schedule.
 Replayed jobs write their output to stderr; stdout carries scan's report.
 
+A missed slot older than the task's catch-up window (run --max-age, else 7d; scan's
+--max-age overrides), or dropped by --replay latest or by --max-replays, is not
+replayed: it is recorded once as expired, with the reason. The report says why each
+slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
+failed (with --retry-failed) or unknown; catchup explain TASK SLOT tells one slot's story.
+
 Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup scan)
 and periodically. Exit status: 0 nothing to do or every replay succeeded; 1 a
 replay failed; 2 error.`,
@@ -45,9 +50,9 @@ replay failed; 2 error.`,
 	f.StringArrayVar(&sf.req.Tasks, "task", nil, "scan only this task (repeatable)")
 	f.StringArrayVar(&sf.crontabs, "crontab", nil, "crontab file to discover catchup lines in (repeatable; - is stdin)")
 	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|coalesce|none")
-	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded skipped")
+	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded expired")
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
-	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED (default: the task's own --notify-cmd)")
+	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (default: the task's own --notify-cmd)")
 	addMissedFlags(c, &sf.req.MissedRule)
 	addParallelFlags(c, &sf.req.Parallel)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
@@ -58,7 +63,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if err := checkOutput(sf.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
-	if err := checkRule(sf.req.MissedRule); err != nil {
+	if err := checkRule(c, &sf.req.MissedRule); err != nil {
 		return usageErr(c, err)
 	}
 	if sf.req.MaxReplays < 1 {
@@ -143,82 +148,4 @@ func readCrontab(name string) (catchup.CrontabSource, error) {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
-	var missed, replayed, failed, skipped, left int
-	for _, t := range rep.Tasks {
-		missed += len(t.Missed)
-		replayed, failed, skipped, left = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, left+t.Left
-		if dry {
-			fmt.Fprintf(w, "%s: %d missed (policy %s)\n", t.Task, len(t.Missed), t.Policy)
-			for _, a := range t.Actions {
-				fmt.Fprintf(w, "  %s  %s\n", a.Slot.UTC().Format(time.RFC3339), a.Action)
-			}
-			continue
-		}
-		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed, t.Failed, t.Skipped, leftSuffix(t.Left))
-		for _, a := range t.Actions {
-			if a.Action == catchup.ActionFailed {
-				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
-			}
-		}
-	}
-	verb := "scanned"
-	if dry {
-		verb = "dry run:"
-	}
-	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
-		verb, len(rep.Tasks), missed, replayed, failed, skipped, leftSuffix(left))
-	return err
-}
-
-type scanActionJSON struct {
-	Slot     *string `json:"slot"`
-	Action   string  `json:"action"`
-	RunID    *int64  `json:"run_id"`
-	ExitCode int     `json:"exit_code"`
-	Reason   string  `json:"reason,omitempty"`
-}
-
-type scanTaskJSON struct {
-	Task        string           `json:"task"`
-	Policy      string           `json:"policy"`
-	Missed      int              `json:"missed"`
-	MissedSlots []*string        `json:"missed_slots"`
-	Replayed    int              `json:"replayed"`
-	Failed      int              `json:"failed"`
-	Skipped     int              `json:"skipped"`
-	Left        int              `json:"left,omitempty"`
-	Actions     []scanActionJSON `json:"actions"`
-	Warnings    []string         `json:"warnings"`
-}
-
-func scanJSON(rep catchup.ScanReport) any {
-	tasks := []scanTaskJSON{}
-	for _, t := range rep.Tasks {
-		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
-			Replayed: t.Replayed, Failed: t.Failed, Skipped: t.Skipped, Left: t.Left, Actions: []scanActionJSON{},
-			Warnings: append([]string{}, t.Warnings...)}
-		for _, s := range t.Missed {
-			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
-		}
-		for _, a := range t.Actions {
-			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, ExitCode: a.ExitCode, Reason: a.Reason}
-			if a.RunID != 0 {
-				id := a.RunID
-				aj.RunID = &id
-			}
-			j.Actions = append(j.Actions, aj)
-		}
-		tasks = append(tasks, j)
-	}
-	return map[string]any{"tasks": tasks, "warnings": append([]string{}, rep.Warnings...)}
-}
-
-func reasonSuffix(r string) string {
-	if r == "" {
-		return ""
-	}
-	return ": " + printable(r)
 }

@@ -146,7 +146,9 @@ func TestFleetLockSkipStaysMissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFile(t, filepath.Join(a.dir, "started"))
-	next := b.catchup("2026-11-20T02:00:05Z", "run", "--task", "hourly", "--cron", "0 * * * *", "--tz", "UTC", "--", "sh", "-c", job)
+	// The hosts' clocks are an hour apart here: a lease of 2h keeps host-a's
+	// run alive in host-b's eyes (its heartbeats are an hour old to it).
+	next := b.catchup("2026-11-20T02:00:05Z", "--lease", "2h", "run", "--task", "hourly", "--cron", "0 * * * *", "--tz", "UTC", "--", "sh", "-c", job)
 	if code := next.run(t); code != 75 || !strings.Contains(next.stderr.String(), "on another host") {
 		t.Fatalf("fire beside another host's run: exit %d %q, want 75", code, next.stderr.String())
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -66,6 +67,13 @@ type Config struct {
 	// Credential, if set, runs the child as another user: uid, gid and
 	// supplementary groups (setting them needs root). nil keeps ours.
 	Credential *syscall.Credential
+	// DieWithParent makes the child's process group die when this process
+	// dies, even of SIGKILL: a command that must not outlive its
+	// supervisor (a shared ledger's lease ends with the supervisor). The
+	// child gets PR_SET_PDEATHSIG, and a guard process SIGKILLs its whole
+	// group (see guard.go; it needs /bin/sh). A process that left the group (setsid, a
+	// daemon) is not covered.
+	DieWithParent bool
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
 	OnStart func(pid int)
@@ -151,6 +159,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Stdin != nil {
 		cmd.Stdin = cfg.Stdin
 	}
+	if cfg.DieWithParent {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	}
 	var ss streams
 	var childEnds []*os.File // pipe write ends, closed once the child has them
 	defer func() {
@@ -188,7 +199,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	signal.Notify(pipeCh, syscall.SIGPIPE)
 	defer signal.Stop(pipeCh)
 
-	if err := cmd.Start(); err != nil {
+	if cfg.DieWithParent {
+		// The parent-death signal fires when the thread that forked exits:
+		// fork from a thread the runtime keeps (it never ends a thread
+		// that was unlocked again).
+		runtime.LockOSThread()
+	}
+	err = cmd.Start()
+	if cfg.DieWithParent {
+		runtime.UnlockOSThread()
+	}
+	if err != nil {
 		ss.abandon()
 		return notStarted(startExitCode(err), fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
 	}
@@ -196,6 +217,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = f.Close()
 	}
 	childEnds = nil
+	if cfg.DieWithParent {
+		// Without a guard (it could not start) the child itself still
+		// dies with us, through PDEATHSIG.
+		g, _ := startGuard(cmd.Process.Pid)
+		defer g.disarm()
+	}
 	ss.start()
 	if cfg.OnStart != nil {
 		cfg.OnStart(cmd.Process.Pid)

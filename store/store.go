@@ -24,6 +24,7 @@ const (
 	StatusTimeout     = "timeout"
 	StatusInterrupted = "interrupted"
 	StatusSkipped     = "skipped"
+	StatusExpired     = "expired" // a slot scan gave up on: it is never replayed
 )
 
 // Run triggers.
@@ -73,6 +74,10 @@ type Task struct {
 	NotifyCmd string        // shell command run after an outcome; "" for none
 	OnBusy    string        // replay | skip | wait: what a fire that finds the task running does; "" = replay
 
+	// MaxAge is the task's catch-up window: scan replays no slot older than
+	// this and records it expired instead (0: scan's default).
+	MaxAge time.Duration
+
 	// SettledThrough is the task's watermark: every slot of the task at or
 	// before it is settled, as far as scan knows (zero: none). See
 	// UpsertTask, SetSettled and Interrupt for how it moves.
@@ -97,6 +102,7 @@ type Run struct {
 	StdoutTail []byte
 	StderrTail []byte
 	Error      string    // catchup's own error text, or why a run was skipped
+	Reason     string    // a machine-readable reason code (Reason*); "" if none
 	Heartbeat  time.Time // last sign of life of a running run (shared ledgers); zero if none
 	Progress   *int      // percent done (0-100) last reported; nil if never
 	Checkpoint string    // the last note reported with progress; "" if none
@@ -118,6 +124,7 @@ type ClaimRequest struct {
 	Run      Run   // the record to insert, status running
 	Register *Task // when set, upserted in the same transaction
 	Force    bool  // claim even when the slot already succeeded
+	Boot     *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 }
 
 // ClaimResult tells whether the claim was granted.
@@ -163,6 +170,14 @@ type PrunedSlot struct {
 	Slot time.Time
 }
 
+// TaskLock asks for a task's fleet-wide lock on behalf of a claimed run.
+type TaskLock struct {
+	Task  string
+	RunID int64         // the claimed, running run that will hold it
+	Now   time.Time     // the caller's clock, to judge the holder's heartbeat
+	Lease time.Duration // a holder whose heartbeat is older is dead; 0: alive while running
+}
+
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {
@@ -183,6 +198,9 @@ type Store interface {
 	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
 	// AddRun inserts a finished record (a skip) and returns its id.
 	AddRun(ctx context.Context, r Run) (int64, error)
+	// AddRuns inserts finished records (skips, expiries) in one transaction
+	// and returns their ids, in order.
+	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
 	// Finish records the outcome of a run.
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
@@ -209,6 +227,26 @@ type Store interface {
 	// StatusCounts returns, for each task that has runs, its number of runs
 	// per status. It reads an index, not the runs.
 	StatusCounts(ctx context.Context) (map[string]map[string]int64, error)
+	// ExpiredCounts returns, for each task with expired runs, their number
+	// per reason code.
+	ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error)
+
+	// SeeBoot records that catchup saw boot b.ID of b.Host at b.LastSeen,
+	// with boot time b.Time: it extends the boot's latest span when that
+	// span's boot time is within BootStep of b.Time (or either is unknown),
+	// else it starts a new span (the wall clock was stepped).
+	SeeBoot(ctx context.Context, b Boot) error
+	// Boots returns every span of host's boots, in the order they were
+	// first recorded.
+	Boots(ctx context.Context, host string) ([]Boot, error)
+	// ResetClock takes req.Now as the right time for req.Task, in one
+	// transaction: runs of a slot later than now lose their slot (note
+	// appended to their error), expired records decided later than now are
+	// deleted, a slot later than now stays done no more, a watermark later
+	// than now moves down to req.Floor and a registration later than now to
+	// the task's earliest run at or before now (else now). With req.DryRun
+	// nothing is written. An unknown task is an error wrapping ErrNotFound.
+	ResetClock(ctx context.Context, req ClockReset) (ClockResetResult, error)
 	// Prune deletes the runs that ended before req.Before, but never a
 	// running run, the latest run (highest id) of a task, nor one of the
 	// newest req.Keep runs of a task; a run whose end is unknown is kept.
@@ -247,10 +285,13 @@ type Store interface {
 	// (PostgreSQL). A shared ledger needs LockTask and heartbeats; a local
 	// one is covered by the per-host flock.
 	Shared() bool
-	// LockTask takes the ledger-wide lock of a task, held until release is
-	// called or the connection dies. ok is false when another host holds
-	// it. A local ledger returns ok with a no-op release.
-	LockTask(ctx context.Context, task string) (release func(), ok bool, err error)
+	// LockTask takes the ledger-wide lock of l.Task for run l.RunID, held
+	// until release is called or the run stops being alive: no longer
+	// running, or (with l.Lease > 0) its heartbeat older than l.Lease at
+	// the time another caller asks (its l.Now). ok is false when another
+	// live run holds it. It holds no connection while the lock is held. A
+	// local ledger returns ok with a no-op release.
+	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)
 	// Heartbeat records that running run id is alive at at.
 	Heartbeat(ctx context.Context, id int64, at time.Time) error
 

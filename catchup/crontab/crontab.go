@@ -28,6 +28,7 @@ type Entry struct {
 	Cron    string   // value of --cron if present ("" if absent)
 	Zone    string   // value of --tz if present
 	Replay  string   // value of --replay if present
+	MaxAge  string   // value of --max-age if present
 	OnBusy  string   // value of --on-busy if present
 	DB      string   // value of --db if present
 }

@@ -16,14 +16,14 @@ var runFlags = map[string]bool{
 	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
 	"kill-after": true, "slot": true, "replay": true, "retries": true,
 	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
-	"host": true, "lease": true, "on-busy": true,
+	"host": true, "lease": true, "on-busy": true, "max-age": true,
 	"force": false, "strict": false, "no-capture": false, "fail-open": false, "manual": false,
 	"wait": false, // takes an optional duration: parseFlags reads it
 }
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz and --replay (the last occurrence wins).
+// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins).
 func parseFlags(e *Entry, lx *lexer) error {
 	for {
 		a, ok, err := lx.next()
@@ -70,6 +70,8 @@ func parseFlags(e *Entry, lx *lexer) error {
 			e.Replay = val
 		case "on-busy":
 			e.OnBusy = val
+		case "max-age":
+			e.MaxAge = val
 		case "db":
 			e.DB = val
 		}

@@ -32,14 +32,28 @@ ON CONFLICT (task, slot) DO UPDATE SET task = excluded.task`
 WHERE s.task = $1 AND s.slot = $2`
 )
 
+// importConflictSQL makes an import converge: a run imported before from
+// the same origin takes the outcome, tails and progress it has now (a run
+// copied while running gets its end), and is left alone when unchanged.
+const importConflictSQL = ` ON CONFLICT (origin, origin_id) WHERE origin IS NOT NULL DO UPDATE SET
+ status = excluded.status, exit_code = excluded.exit_code, signal = excluded.signal, ended_at = excluded.ended_at,
+ stdout_tail = excluded.stdout_tail, stderr_tail = excluded.stderr_tail, error = excluded.error,
+ progress = excluded.progress, checkpoint = excluded.checkpoint
+WHERE (runs.status, runs.exit_code, runs.signal, runs.ended_at, runs.error, runs.progress, runs.checkpoint,
+ runs.stdout_tail, runs.stderr_tail) IS DISTINCT FROM (excluded.status, excluded.exit_code, excluded.signal,
+ excluded.ended_at, excluded.error, excluded.progress, excluded.checkpoint, excluded.stdout_tail, excluded.stderr_tail)`
+
 // Import copies tasks and runs from another ledger (catchup migrate), in one
 // transaction. origin names that ledger; with each run's ID there it makes
-// the import idempotent: a run already imported from origin is skipped, so
-// importing the same runs again imports 0. Runs get new ids here, in the
+// the import idempotent and convergent: a run already imported from origin
+// is updated to what it is now (its outcome, tails, progress) and skipped
+// when unchanged, so importing the same runs again imports 0. It returns
+// how many runs it inserted or updated. Runs get new ids here, in the
 // order given (pass them in ascending source id). Tasks are upserted: a
 // definition replaces only an older one, and a registration only moves
 // back. Imported runs keep their status, running ones included; a slot whose
-// imported run succeeded (or runs) is held here as it was there.
+// imported run succeeded (or runs) is held here as it was there, and a slot
+// whose imported run ended since is released or done accordingly.
 func (p *Ledger) Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error) {
 	if origin == "" {
 		return 0, errors.New("import into ledger: empty origin")
@@ -67,11 +81,10 @@ func (p *Ledger) Import(ctx context.Context, origin string, tasks []store.Task, 
 	imported := 0
 	b := &pgx.Batch{}
 	for _, r := range runs {
-		b.Queue(insertRunSQL+` ON CONFLICT (origin, origin_id) WHERE origin IS NOT NULL DO NOTHING`,
-			insertArgs(0, r, origin)...).Exec(func(tag pgconn.CommandTag) error {
+		b.Queue(insertRunSQL+importConflictSQL, insertArgs(0, r, origin)...).Exec(func(tag pgconn.CommandTag) error {
 			if tag.RowsAffected() == 1 {
 				imported++
-				if !r.Slot.IsZero() && (r.Status == store.StatusRunning || r.Status == store.StatusSucceeded) {
+				if !r.Slot.IsZero() {
 					held[slotKey{r.Task, r.Slot.Unix()}] = true
 				}
 			}

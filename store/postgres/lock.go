@@ -2,60 +2,96 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/catchup/catchup/store"
 )
 
 // Shared implements store.Store: every host of a fleet uses this ledger.
 func (p *Ledger) Shared() bool { return true }
 
-// advisoryLockSQL takes a task's lock, a session-level advisory lock keyed by the
-// ledger's schema and the task name, so that ledgers in two schemas of one
-// database do not exclude each other.
-const advisoryLockSQL = `SELECT k, pg_try_advisory_lock(k)
-FROM (SELECT hashtextextended('catchup:' || current_schema() || ':' || $1, 0) AS k) AS key`
+// A task's fleet-wide lock is its row in task_locks, naming the run that
+// holds it; no connection is held meanwhile. The holder is alive while its
+// run is running and its heartbeat (renewed by Heartbeat) is fresher than
+// the lease; a taker judges that after locking the row, in a statement of
+// its own, so that it sees every holder's claim (committed before its lock).
+const (
+	insertLockSQL  = `INSERT INTO task_locks (task, run_id) VALUES ($1, $2) ON CONFLICT (task) DO NOTHING RETURNING run_id`
+	holderLockSQL  = `SELECT run_id FROM task_locks WHERE task = $1 FOR UPDATE`
+	holderAliveSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE id = $1 AND status = 'running'
+ AND ($3::bigint <= 0 OR COALESCE(heartbeat_at, started_at) > $2::timestamptz - make_interval(secs => $3::bigint / 1000.0)))`
+	takeLockSQL    = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
+	releaseLockSQL = `DELETE FROM task_locks WHERE task = $1 AND run_id = $2`
+)
 
-// LockTask implements store.Store. The lock lives on a connection of its own, kept
-// open until release (which unlocks and closes it); if that connection dies,
-// the server drops the lock. ok is false, with a no-op release, when another
-// process, on any host, holds the lock.
-func (p *Ledger) LockTask(ctx context.Context, task string) (func(), bool, error) {
-	conn, err := pgx.ConnectConfig(ctx, p.conn.Copy())
-	if err != nil {
-		return func() {}, false, p.wrap("lock task "+task+" in ledger", err)
-	}
-	var key int64
-	var ok bool
-	if err := conn.QueryRow(ctx, advisoryLockSQL, task).Scan(&key, &ok); err != nil || !ok {
-		conn.Close(context.Background())
-		return func() {}, false, p.wrap("lock task "+task+" in ledger", err)
+// LockTask implements store.Store. ok is false, with a no-op release, when
+// another live run, on any host, holds the lock. The ledger lets go of its
+// connections before returning: a run holds none while its command runs.
+func (p *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, error) {
+	ok, err := p.takeLock(ctx, l)
+	p.pool.Reset()
+	if err != nil || !ok {
+		return func() {}, false, p.wrap("lock task "+l.Task+" in ledger", err)
 	}
 	p.mu.Lock()
-	p.locks[conn] = key
+	p.locks[l.Task] = l.RunID
 	p.mu.Unlock()
 	var once sync.Once
 	release := func() {
 		once.Do(func() {
 			p.mu.Lock()
-			_, open := p.locks[conn]
-			delete(p.locks, conn)
+			_, held := p.locks[l.Task]
+			delete(p.locks, l.Task)
 			p.mu.Unlock()
-			if open { // else Close got there first
-				unlockTask(conn, key)
+			if held { // else Close got there first
+				p.releaseLock(l.Task, l.RunID)
 			}
 		})
 	}
 	return release, true, nil
 }
 
-// unlockTask releases a task lock and closes its connection. Closing alone
-// would drop the lock too, but only once the server has noticed: unlocking
-// first frees it before this returns.
-func unlockTask(conn *pgx.Conn, key int64) {
+// takeLock is LockTask's transaction.
+func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(ctx)
+	var holder int64
+	err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID).Scan(&holder)
+	if err == nil {
+		return true, tx.Commit(ctx)
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return false, err
+	}
+	if err := tx.QueryRow(ctx, holderLockSQL, l.Task).Scan(&holder); err != nil {
+		return false, err
+	}
+	if holder != l.RunID {
+		var alive bool
+		if err := tx.QueryRow(ctx, holderAliveSQL, holder, dbTime(l.Now), l.Lease.Milliseconds()).Scan(&alive); err != nil {
+			return false, err
+		}
+		if alive {
+			return false, nil
+		}
+		if _, err := tx.Exec(ctx, takeLockSQL, l.Task, l.RunID); err != nil {
+			return false, err
+		}
+	}
+	return true, tx.Commit(ctx)
+}
+
+// releaseLock gives a task lock back. If that fails, the lock still frees
+// itself: its run is no longer running once its outcome is recorded.
+func (p *Ledger) releaseLock(task string, runID int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key)
-	conn.Close(ctx)
+	p.pool.Exec(ctx, releaseLockSQL, task, runID)
 }

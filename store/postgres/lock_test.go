@@ -11,47 +11,68 @@ import (
 	"github.com/catchup/catchup/store/postgres"
 )
 
+// TestPostgresLockTask: a task's fleet-wide lock is held by a run while it
+// is running and its heartbeat is fresher than the lease; it holds no
+// connection meanwhile; Close gives back the locks still held.
 func TestPostgresLockTask(t *testing.T) {
 	dsn := pgLedger(t)
 	a, b := openPG(t, dsn), openPG(t, dsn)
 	ctx := t.Context()
-	lock := func(s *postgres.Ledger, task string, want bool) func() {
+	run := func(s *postgres.Ledger, task string) int64 {
 		t.Helper()
-		release, ok, err := s.LockTask(ctx, task)
+		return mustClaim(t, s, store.Run{Task: task, Trigger: store.TriggerManual, StartedAt: t0, Host: "h"})
+	}
+	lock := func(s *postgres.Ledger, task string, id int64, now time.Time, want bool) func() {
+		t.Helper()
+		release, ok, err := s.LockTask(ctx, store.TaskLock{Task: task, RunID: id, Now: now, Lease: time.Minute})
 		if err != nil {
-			t.Fatalf("LockTask(%s): %v", task, err)
+			t.Fatalf("LockTask(%s, run %d): %v", task, id, err)
 		}
 		if ok != want {
-			t.Fatalf("LockTask(%s) ok = %v, want %v", task, ok, want)
+			t.Fatalf("LockTask(%s, run %d) ok = %v, want %v", task, id, ok, want)
 		}
 		if release == nil {
 			t.Fatalf("LockTask(%s) returned a nil release", task)
 		}
 		return release
 	}
-	relA := lock(a, "backup", true)
-	lock(b, "backup", false)()
-	lock(a, "backup", false)() // a second run on the same host is excluded too
-	relB := lock(b, "rotate", true)
+	soon := t0.Add(time.Second)
+	backupA, backupB, backupA2 := run(a, "backup"), run(b, "backup"), run(a, "backup")
+	relA := lock(a, "backup", backupA, soon, true)
+	lock(b, "backup", backupB, soon, false)()
+	lock(a, "backup", backupA2, soon, false)() // a second run on the same host is excluded too
+	rotateB := run(b, "rotate")
+	relB := lock(b, "rotate", rotateB, soon, true)
 	relA()
 	relA() // releasing twice is harmless
-	relB2 := lock(b, "backup", true)
-	lock(a, "rotate", false)
+	relB2 := lock(b, "backup", backupB, soon, true)
+	lock(a, "rotate", run(a, "rotate"), soon, false)
 	relB()
 	relB2()
-	lock(a, "rotate", true)()
+	lock(a, "rotate", run(a, "rotate"), soon, true)()
 
-	// Close drops the locks still held.
+	// A holder that ended (its outcome recorded, the release lost) or whose
+	// heartbeat is older than the lease no longer holds the lock.
+	ended := run(a, "report")
+	lock(a, "report", ended, soon, true)
+	finish(t, a, ended, store.StatusSucceeded, soon)
+	lock(b, "report", run(b, "report"), soon, true)
+	stale := run(a, "audit")
+	lock(a, "audit", stale, soon, true)
+	lock(b, "audit", run(b, "audit"), t0.Add(30*time.Second), false)
+	lock(b, "audit", run(b, "audit"), t0.Add(2*time.Minute), true)
+
+	// Close gives the locks still held back.
 	c := openPG(t, dsn)
-	lock(c, "report", true)
-	lock(a, "report", false)
+	lock(c, "sync", run(c, "sync"), soon, true)
+	lock(a, "sync", run(a, "sync"), soon, false)
 	c.Close()
-	lock(a, "report", true)()
+	lock(a, "sync", run(a, "sync"), soon, true)()
 
 	// A ledger in another schema of the same database is another fleet.
 	other := openPG(t, pgLedger(t))
-	rel := lock(a, "backup", true)
-	lock(other, "backup", true)()
+	rel := lock(a, "backup", run(a, "backup"), soon, true)
+	lock(other, "backup", run(other, "backup"), soon, true)()
 	rel()
 }
 
@@ -94,7 +115,7 @@ func TestPostgresHeartbeat(t *testing.T) {
 }
 
 // PostgreSQL text holds neither NUL nor invalid UTF-8: an outcome whose
-// error has them is still recorded.
+// error has them is still recorded, byte for byte.
 func TestPostgresOddErrorText(t *testing.T) {
 	s := openPG(t, pgLedger(t))
 	id := mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0})
@@ -102,7 +123,7 @@ func TestPostgresOddErrorText(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Finish: %v", err)
 	}
-	if got := getRun(t, s, id).Error; got != "a\uFFFDb\uFFFDc ☃" {
+	if got := getRun(t, s, id).Error; got != "a\x00b\xffc ☃" {
 		t.Errorf("Error = %q", got)
 	}
 	changed, err := s.Interrupt(t.Context(), mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0}), t0, "\x00")
@@ -113,7 +134,7 @@ func TestPostgresOddErrorText(t *testing.T) {
 
 // The server drops the ledger's connections (a restart, a failover): a call
 // either succeeds on a new connection or fails with ErrLedgerUnreachable, and
-// succeeds when repeated. A task lock dies with its connection.
+// succeeds when repeated.
 func TestPostgresConnectionLost(t *testing.T) {
 	dsn := pgLedger(t)
 	app := fmt.Sprintf("catchup_lost_%d", time.Now().UnixNano())
@@ -130,11 +151,12 @@ func TestPostgresConnectionLost(t *testing.T) {
 		}
 	}
 	id := mustClaim(t, s, store.Run{Task: "backup", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
-	release, ok, err := s.LockTask(ctx, "backup")
+	release, ok, err := s.LockTask(ctx, store.TaskLock{Task: "backup", RunID: id, Now: t0, Lease: time.Minute})
 	if err != nil || !ok {
 		t.Fatalf("LockTask = %v, %v", ok, err)
 	}
 	defer release()
+	getRun(t, s, id) // LockTask let go of its connections: open one to lose
 	kill()
 	time.Sleep(50 * time.Millisecond) // let the server drop them
 	for try := 0; ; try++ {
@@ -150,10 +172,10 @@ func TestPostgresConnectionLost(t *testing.T) {
 	if got := getRun(t, other, id); got.Status != store.StatusSucceeded {
 		t.Errorf("status %s after the retried Finish", got.Status)
 	}
-	// The lock went with its connection (once the server has noticed):
-	// another host may take it.
+	// The lock ended with its run: another host may take it.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		rel, ok, err := other.LockTask(ctx, "backup")
+		next := mustClaim(t, other, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0})
+		rel, ok, err := other.LockTask(ctx, store.TaskLock{Task: "backup", RunID: next, Now: t0, Lease: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"slices"
 	"strings"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/store"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -34,12 +34,11 @@ import (
 // (see settle.go).
 type Ledger struct {
 	pool  *pgxpool.Pool
-	conn  *pgx.ConnConfig // for the dedicated connections of LockTask
-	where string          // the location's Redacted name: never the credentials
-	pw    string          // the DSN's password, scrubbed from every error
+	where string // the location's Redacted name: never the credentials
+	pw    string // the DSN's password, scrubbed from every error
 
 	mu    sync.Mutex
-	locks map[*pgx.Conn]int64 // connections holding a task lock, and its key
+	locks map[string]int64 // task locks held: task -> run id
 }
 
 // connectTimeout bounds a connection attempt when the DSN sets no
@@ -70,16 +69,15 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	cfg.MinConns = 0
 	cfg.MaxConnIdleTime = time.Minute
 	p := &Ledger{
-		conn:  cfg.ConnConfig.Copy(),
 		where: loc.Redacted(),
 		pw:    cfg.ConnConfig.Password,
-		locks: map[*pgx.Conn]int64{},
+		locks: map[string]int64{},
 	}
 	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, p.wrap("open ledger", err)
 	}
-	if err := p.checkSchema(ctx); err != nil {
+	if err := p.checkSchemaWhenFree(ctx); err != nil {
 		p.pool.Close()
 		return nil, err
 	}
@@ -89,11 +87,11 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 // Close closes the ledger, releasing any task lock still held.
 func (p *Ledger) Close() error {
 	p.mu.Lock()
-	conns := p.locks
-	p.locks = map[*pgx.Conn]int64{}
+	held := p.locks
+	p.locks = map[string]int64{}
 	p.mu.Unlock()
-	for c, key := range conns {
-		unlockTask(c, key)
+	for task, id := range held {
+		p.releaseLock(task, id)
 	}
 	p.pool.Close()
 	return nil
@@ -147,4 +145,32 @@ func (p *Ledger) wrap(op string, err error) error {
 		return &redactedError{msg: strings.ReplaceAll(e.Error(), p.pw, "xxxxx"), err: e}
 	}
 	return e
+}
+
+// busyRetry bounds how long Open waits for a connection slot when the
+// server (or the role) has none free (SQLSTATE 53300): a fleet's fires
+// arrive together, each needs a connection for a moment only.
+const busyRetry = time.Minute
+
+// checkSchemaWhenFree is checkSchema, retried while the server refuses
+// connections for lack of free slots. Each refusal costs the server a
+// backend, so the waits grow (100 ms doubling to 5 s) and are spread at
+// random over their whole length: a burst of fires does not come back in
+// step.
+func (p *Ledger) checkSchemaWhenFree(ctx context.Context) error {
+	deadline := time.Now().Add(busyRetry)
+	limit := 100 * time.Millisecond
+	for {
+		err := p.checkSchema(ctx)
+		var pe *pgconn.PgError
+		if err == nil || !errors.As(err, &pe) || pe.Code != "53300" || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(rand.N(int64(limit)))):
+		}
+		limit = min(2*limit, 5*time.Second)
+	}
 }

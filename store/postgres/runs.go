@@ -12,7 +12,7 @@ import (
 )
 
 const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
- r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint`
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint, r.reason`
 
 const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
@@ -20,6 +20,7 @@ const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 type runRow struct {
 	id                                               *int64
 	task, trigger, status, host, boot, e, checkpoint *string
+	reason                                           *string
 	slot, started, ended, heartbeat                  *time.Time
 	attempt, exit, signal, pid, progress             *int
 	stdout, stderr                                   []byte
@@ -27,7 +28,7 @@ type runRow struct {
 
 func (n *runRow) dest() []any {
 	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.e, &n.heartbeat, &n.progress, &n.checkpoint}
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.e, &n.heartbeat, &n.progress, &n.checkpoint, &n.reason}
 }
 
 func (n *runRow) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
@@ -50,9 +51,9 @@ func (n *runRow) run() *store.Run {
 	}
 	r := &store.Run{ID: *n.id, Task: str(n.task), Slot: fromDB(n.slot), Trigger: str(n.trigger), Status: str(n.status),
 		Attempt: num(n.attempt), ExitCode: n.exit, Signal: num(n.signal), StartedAt: fromDB(n.started),
-		EndedAt: fromDB(n.ended), Host: str(n.host), PID: num(n.pid), BootID: str(n.boot),
-		StdoutTail: n.stdout, StderrTail: n.stderr, Error: str(n.e), Heartbeat: fromDB(n.heartbeat),
-		Progress: n.progress, Checkpoint: str(n.checkpoint)}
+		EndedAt: fromDB(n.ended), Host: fromText(str(n.host)), PID: num(n.pid), BootID: fromText(str(n.boot)),
+		StdoutTail: n.stdout, StderrTail: n.stderr, Error: fromText(str(n.e)), Heartbeat: fromDB(n.heartbeat),
+		Progress: n.progress, Checkpoint: fromText(str(n.checkpoint)), Reason: fromText(str(n.reason))}
 	if !r.Slot.IsZero() {
 		r.Slot = r.Slot.Truncate(time.Second)
 	}
@@ -84,9 +85,10 @@ func (p *Ledger) scanRuns(ctx context.Context, q execer, dest func(*runRow) []an
 
 // insertRunSQL inserts a run; a NULL id takes the next one of the sequence.
 const insertRunSQL = `INSERT INTO runs (id, task, slot, trigger, status, attempt, exit_code, signal, started_at,
- ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, heartbeat_at, origin, origin_id, progress, checkpoint)
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, heartbeat_at, origin, origin_id, progress, checkpoint,
+ reason)
 VALUES (COALESCE($1, nextval('runs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
- $20, $21)`
+ $20, $21, $22)`
 
 // insertArgs are the arguments of insertRunSQL. id 0 means a new one.
 func insertArgs(id int64, r store.Run, origin string) []any {
@@ -98,11 +100,12 @@ func insertArgs(id int64, r store.Run, origin string) []any {
 		idArg = id
 	}
 	if origin != "" {
-		originArg, originID = origin, r.ID
+		originArg, originID = dbText(origin), r.ID
 	}
 	return []any{idArg, r.Task, dbSlot(r.Slot), r.Trigger, r.Status, r.Attempt, r.ExitCode, r.Signal,
-		dbTime(r.StartedAt), dbNullTime(r.EndedAt), r.Host, r.PID, r.BootID, r.StdoutTail, r.StderrTail,
-		dbText(r.Error), dbNullTime(r.Heartbeat), originArg, originID, r.Progress, dbText(r.Checkpoint)}
+		dbTime(r.StartedAt), dbNullTime(r.EndedAt), dbText(r.Host), r.PID, dbText(r.BootID), r.StdoutTail, r.StderrTail,
+		dbText(r.Error), dbNullTime(r.Heartbeat), originArg, originID, r.Progress, dbText(r.Checkpoint),
+		dbText(r.Reason)}
 }
 
 // claimSQL is the claim: one statement on the slots primary key. It
@@ -119,7 +122,7 @@ RETURNING s.running_id`
 // holder that was pruned (only a succeeded run can be) is the pruned run's
 // id, task, slot and status.
 const holderSQL = `SELECT h.id, s.task, s.slot, r.trigger, COALESCE(r.status, 'succeeded'), r.attempt, r.exit_code,
- r.signal, r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint
+ r.signal, r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint, r.reason
 FROM slots s
 CROSS JOIN LATERAL (SELECT CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST(s.running_id, s.succeeded_id) END AS id) h
 LEFT JOIN runs r ON r.id = h.id
@@ -139,6 +142,9 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 		// slot (or start), so that the slot is covered by the missed rule.
 		_, err = tx.Exec(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES ($1, $2, $3)
 ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run)), dbTime(req.Run.StartedAt))
+	}
+	if err == nil && req.Boot != nil {
+		err = seeBoot(ctx, tx, *req.Boot)
 	}
 	if err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
@@ -254,8 +260,11 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 }
 
 // Heartbeat implements store.Store. A run no longer running is left alone.
+// A heartbeat is a short connection: it is closed again, so that a run holds
+// no connection between heartbeats.
 func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
 	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
+	p.pool.Reset()
 	return p.wrap("write ledger", err)
 }
 

@@ -19,8 +19,8 @@ import (
 // schedule and zone stay, replaced when they change.
 const upsertTaskSQL = `
 INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
- timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
@@ -28,7 +28,7 @@ ON CONFLICT (name) DO UPDATE SET
   registered_at = LEAST(tasks.registered_at, excluded.registered_at),
   updated_at = excluded.updated_at,
   timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
-  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
     THEN excluded.settled_through ELSE tasks.settled_through END
 WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%')%s`
@@ -51,9 +51,10 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	if ifNewer {
 		q = upsertTaskIfNewer
 	}
-	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir, t.Shell, t.Source,
+	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, dbText(t.Dir), dbText(t.Shell), dbText(t.Source),
 		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
-		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, dbNullTime(t.SettledThrough), t.OnBusy)
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, dbText(t.NotifyCmd), dbNullTime(t.SettledThrough), t.OnBusy,
+		t.MaxAge.Milliseconds())
 	if err == nil && ifNewer {
 		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
 			t.Name, dbTime(t.RegisteredAt))
@@ -67,16 +68,17 @@ func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 }
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
- t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy`
+ t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
+ t.max_age_ms`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
-	var delay, timeout, kill int64
+	var delay, timeout, kill, maxAge int64
 	var reg, upd time.Time
 	var settled *time.Time
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
-		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy}, extra...)
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -84,9 +86,11 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	if t.Argv, err = backend.DecodeArgv(t.Name, argv); err != nil {
 		return t, err
 	}
+	t.Dir, t.Shell, t.Source, t.NotifyCmd = fromText(t.Dir), fromText(t.Shell), fromText(t.Source), fromText(t.NotifyCmd)
 	t.RetryDelay = time.Duration(delay) * time.Millisecond
 	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)
+	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	return t, nil
 }
 

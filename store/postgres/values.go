@@ -2,10 +2,9 @@ package postgres
 
 import (
 	"context"
-	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/catchup/catchup/store/internal/backend"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -54,11 +53,9 @@ func fromDB(t *time.Time) time.Time {
 	return t.UTC()
 }
 
-// dbText makes free text storable: PostgreSQL text holds neither NUL bytes
-// nor invalid UTF-8, and an outcome must be recorded whatever its message.
-func dbText(s string) string {
-	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
-		return s
-	}
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
-}
+// dbText makes a string storable byte for byte: PostgreSQL text holds
+// neither NUL bytes nor invalid UTF-8, and arguments, directories, host
+// names, commands and messages are bytes. fromText reads it back.
+func dbText(s string) string { return backend.EncodeText(s) }
+
+func fromText(s string) string { return backend.DecodeText(s) }

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // Shared implements store.Store: a SQLite ledger belongs to one host.
@@ -10,7 +12,7 @@ func (s *Ledger) Shared() bool { return false }
 
 // LockTask implements store.Store. One host's runs are serialised by the task's
 // flock, so the ledger adds nothing.
-func (s *Ledger) LockTask(ctx context.Context, task string) (func(), bool, error) {
+func (s *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, error) {
 	return func() {}, true, nil
 }
 

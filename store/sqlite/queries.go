@@ -114,6 +114,9 @@ func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time
 
 // ResolveZone implements Store.
 func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
+	if err := s.unmoved(); err != nil {
+		return false, err
+	}
 	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local')`, tz, task)
 	if err != nil {
 		return false, s.wrap("write ledger", err)

@@ -12,20 +12,20 @@ import (
 )
 
 const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
- r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint`
+ r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.progress, r.checkpoint, r.reason`
 
 const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
 // nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
 type nullRun struct {
 	id, slot, attempt, exit, signal, started, ended, pid, progress sql.NullInt64
-	task, trigger, status, host, boot, errText, checkpoint         sql.NullString
+	task, trigger, status, host, boot, errText, checkpoint, reason sql.NullString
 	stdout, stderr                                                 []byte
 }
 
 func (n *nullRun) dest() []any {
 	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint}
+		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint, &n.reason}
 }
 
 func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
@@ -39,7 +39,7 @@ func (n *nullRun) run() *store.Run {
 		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
 		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
 		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
-		Checkpoint: n.checkpoint.String,
+		Checkpoint: n.checkpoint.String, Reason: n.reason.String,
 	}
 	if n.progress.Valid {
 		p := int(n.progress.Int64)
@@ -80,8 +80,8 @@ func endValue(t time.Time) any {
 }
 
 const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
- ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+ ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint, reason)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	if r.Attempt == 0 {
@@ -89,21 +89,49 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	}
 	res, err := e.ExecContext(ctx, insertRunSQL, r.Task, slotValue(r.Slot), r.Trigger, r.Status, r.Attempt,
 		nullInt(r.ExitCode), r.Signal, ms(r.StartedAt), endValue(r.EndedAt), r.Host, r.PID, r.BootID,
-		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint)
+		r.StdoutTail, r.StderrTail, r.Error, nullInt(r.Progress), r.Checkpoint, r.Reason)
 	if err != nil {
 		return 0, err
 	}
 	return res.LastInsertId()
 }
 
+// firstSeenTaskSQL registers a task first seen through a run.
+const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (name) DO NOTHING`
+
+// prunedSlotSQL finds a slot whose succeeded run was pruned.
+const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
+
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	if err := s.unmoved(); err != nil {
+		return store.ClaimResult{}, err
+	}
+	blocking := `'running', 'succeeded'`
+	if req.Force {
+		blocking = `'running'`
+	}
+	slotRunSQL := `SELECT ` + runColumnsLight + ` FROM runs r
+WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id DESC LIMIT 1`
+	queries := []string{firstSeenTaskSQL, insertRunSQL}
+	if req.Register != nil {
+		queries[0] = upsertTaskSQL
+	}
+	if !req.Run.Slot.IsZero() {
+		queries = append(queries, slotRunSQL)
+		if !req.Force {
+			queries = append(queries, prunedSlotSQL)
+		}
+	}
+	s.prepare(ctx, queries...) // only those this claim runs
+	dbtx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	defer tx.Rollback()
+	defer dbtx.Rollback()
+	tx := preparedTx{s: s, tx: dbtx}
 	if req.Register != nil {
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
@@ -111,35 +139,32 @@ func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	} else {
 		// A task first seen through a run is registered as of that run's
 		// slot (or start), so that the slot is covered by the missed rule.
-		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (name) DO NOTHING`, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
+		_, err := tx.ExecContext(ctx, firstSeenTaskSQL, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
 		if err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}
-	if !req.Run.Slot.IsZero() {
-		blocking := `'running', 'succeeded'`
-		if req.Force {
-			blocking = `'running'`
+	if req.Boot != nil {
+		if err := seeBoot(ctx, tx, *req.Boot); err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
+	}
+	if !req.Run.Slot.IsZero() {
 		var n nullRun
-		err := tx.QueryRowContext(ctx, `SELECT `+runColumnsLight+` FROM runs r
-WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DESC LIMIT 1`,
-			req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
+		err := tx.QueryRowContext(ctx, slotRunSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
 		switch {
 		case err == nil:
-			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", tx.Commit())
+			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", dbtx.Commit())
 		case !errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{}, s.wrap("read ledger", err)
 		}
 		if !req.Force {
 			// A slot whose succeeded run was pruned stays done.
 			h := store.Run{Task: req.Run.Task, Slot: time.Unix(req.Run.Slot.Unix(), 0).UTC(), Status: store.StatusSucceeded}
-			err := tx.QueryRowContext(ctx, `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`,
-				req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
+			err := tx.QueryRowContext(ctx, prunedSlotSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
 			switch {
 			case err == nil:
-				return store.ClaimResult{Run: h}, s.wrap("write ledger", tx.Commit())
+				return store.ClaimResult{Run: h}, s.wrap("write ledger", dbtx.Commit())
 			case !errors.Is(err, sql.ErrNoRows):
 				return store.ClaimResult{}, s.wrap("read ledger", err)
 			}
@@ -151,7 +176,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := dbtx.Commit(); err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
 	r.ID = id
@@ -163,14 +188,22 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (`+blocking+`) ORDER BY r.id DES
 
 // AddRun implements store.Store.
 func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	if err := s.unmoved(); err != nil {
+		return 0, err
+	}
 	id, err := insertRun(ctx, s.db, r)
 	return id, s.wrap("write ledger", err)
 }
 
+const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
+ stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`
+
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
- stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`, o.Status, nullInt(o.ExitCode), o.Signal,
+	if err := s.unmoved(); err != nil {
+		return err
+	}
+	_, err := s.exec(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
 	return s.wrap("write ledger", err)
 }

@@ -14,6 +14,9 @@ import (
 // Interrupt implements store.Store. One immediate transaction: marking the run and
 // lowering the watermark cannot interleave with a SetSettled.
 func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	if err := s.unmoved(); err != nil {
+		return false, err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, s.wrap("write ledger", err)
@@ -54,10 +57,13 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
   SELECT 1 FROM runs r WHERE r.task = ?1 AND r.status IN ('running', 'interrupted')
   AND r.slot > tasks.settled_through / 1000 AND r.slot <= ?2 / 1000
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
-    AND o.status IN ('succeeded', 'failed', 'timeout')))`
+    AND o.status IN ('succeeded', 'failed', 'timeout', 'expired')))`
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	if through.IsZero() {
 		return s.mustHaveTask(ctx, task)
 	}
@@ -83,6 +89,9 @@ func (s *Ledger) mustHaveTask(ctx context.Context, task string) error {
 
 // SetProgress implements store.Store.
 func (s *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	if err := backend.CheckPercent(id, percent); err != nil {
 		return err
 	}
@@ -107,7 +116,7 @@ func (s *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time
 		return "", false, nil
 	}
 	var note string
-	err := s.db.QueryRowContext(ctx, lastCheckpointSQL, task, slot.Unix()).Scan(&note)
+	err := s.queryRow(ctx, lastCheckpointSQL, task, slot.Unix()).Scan(&note)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

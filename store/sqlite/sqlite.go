@@ -21,8 +21,12 @@ import (
 // commit, so a recorded outcome survives a power cut; with NORMAL the last
 // commits could vanish after one, and a slot that did run would be replayed.
 type Ledger struct {
-	db   *sql.DB
-	path string
+	db     *sql.DB
+	path   string
+	real   string // the real path opened
+	opened fileID // the identity of the file opened (see unmoved)
+
+	prepared preparedStatements
 }
 
 // ErrNotALedger is returned for a file that is not a catchup ledger.
@@ -70,7 +74,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path}
+	s := &Ledger{db: db, path: path, real: real}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -86,6 +90,9 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
+	// The file as opened (and made a ledger): writes check that the path
+	// still leads to it.
+	s.opened, _ = identify(real)
 	return s, nil
 }
 
@@ -114,7 +121,10 @@ func ensureFile(path string) error {
 }
 
 // Close closes the ledger.
-func (s *Ledger) Close() error { return s.db.Close() }
+func (s *Ledger) Close() error {
+	s.prepared.close()
+	return s.db.Close()
+}
 
 // wrap names the ledger file in every error and turns SQLite's result codes
 // into the package's errors where a caller acts on them.

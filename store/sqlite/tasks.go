@@ -19,8 +19,8 @@ type execer interface {
 // upsertTaskSQL inserts a task or updates its definition (see upsertTask).
 const upsertTaskSQL = `
 INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
- timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
@@ -28,7 +28,7 @@ ON CONFLICT (name) DO UPDATE SET
   registered_at = MIN(tasks.registered_at, excluded.registered_at),
   updated_at = excluded.updated_at,
   timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
-  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy,
+  no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
     THEN excluded.settled_through ELSE tasks.settled_through END
 WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%'`
@@ -44,24 +44,29 @@ func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	}
 	_, err = e.ExecContext(ctx, upsertTaskSQL, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir,
 		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt),
-		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, ms(t.SettledThrough), t.OnBusy)
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, ms(t.SettledThrough), t.OnBusy,
+		t.MaxAge.Milliseconds())
 	return err
 }
 
 // UpsertTask implements store.Store.
 func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
 }
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
- t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy`
+ t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
+ t.max_age_ms`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
-	var delay, reg, upd, timeout, kill, settled int64
+	var delay, reg, upd, timeout, kill, settled, maxAge int64
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
-		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy}, extra...)
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -72,6 +77,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.RetryDelay = time.Duration(delay) * time.Millisecond
 	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromMS(reg), fromMS(upd), fromMS(settled)
+	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	return t, nil
 }
 

@@ -9,11 +9,17 @@ import (
 )
 
 // EncodeArgv is a task's command as stored: a JSON array, [] for none.
+// Each argument goes through EncodeText: JSON strings are UTF-8, arguments
+// are bytes.
 func EncodeArgv(argv []string) (string, error) {
 	if argv == nil {
 		return "[]", nil
 	}
-	b, err := json.Marshal(argv)
+	enc := make([]string, len(argv))
+	for i, a := range argv {
+		enc[i] = EncodeText(a)
+	}
+	b, err := json.Marshal(enc)
 	return string(b), err
 }
 
@@ -22,6 +28,9 @@ func DecodeArgv(task, stored string) ([]string, error) {
 	var argv []string
 	if err := json.Unmarshal([]byte(stored), &argv); err != nil {
 		return nil, fmt.Errorf("task %s: bad argv in ledger: %w", task, err)
+	}
+	for i, a := range argv {
+		argv[i] = DecodeText(a)
 	}
 	return argv, nil
 }

@@ -1,0 +1,68 @@
+package catchup
+
+import (
+	"context"
+	"sync"
+
+	"github.com/catchup/catchup/store"
+)
+
+// sighting is this host's boot as seen now, for the ledger's boot record:
+// the boot time only when it is known and not later than now (a clock moved
+// back past the boot cannot place it).
+func (m Machine) sighting() store.Boot {
+	now := m.Now()
+	b := store.Boot{Host: m.Host, ID: m.BootID, FirstSeen: now, LastSeen: now}
+	if !m.BootTime.IsZero() && !m.BootTime.After(now) {
+		b.Time = m.BootTime
+	}
+	return b
+}
+
+// seeBoot records that this boot of this host is up now. Without a boot id
+// (not Linux) there is nothing to record.
+func seeBoot(ctx context.Context, st store.Store, m Machine) error {
+	if m.BootID == "" {
+		return nil
+	}
+	return st.SeeBoot(ctx, m.sighting())
+}
+
+// bootCache reads the boots of each host once per command.
+type bootCache struct {
+	st     store.Store
+	m      Machine
+	mu     sync.Mutex // scans of several tasks at once (--concurrency) share it
+	byHost map[string][]store.Boot
+}
+
+func newBootCache(st store.Store, m Machine) *bootCache {
+	return &bootCache{st: st, m: m, byHost: map[string][]store.Boot{}}
+}
+
+// uptime is what the ledger knows of when hosts were up, with this host's
+// current boot reaching now.
+func (c *bootCache) uptime(ctx context.Context, hosts []string) (uptime, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var all []store.Boot
+	for _, h := range hosts {
+		if h == "" {
+			continue
+		}
+		b, ok := c.byHost[h]
+		if !ok {
+			var err error
+			if b, err = c.st.Boots(ctx, h); err != nil {
+				return uptime{}, err
+			}
+			c.byHost[h] = b
+		}
+		all = append(all, b...)
+	}
+	cur := store.Boot{}
+	if c.m.BootID != "" {
+		cur = c.m.sighting()
+	}
+	return buildUptime(all, cur), nil
+}

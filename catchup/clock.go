@@ -1,0 +1,71 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// aheadOf returns the latest time the ledger holds of task t that is later
+// than now (its latest slot, its watermark, its registration), or zero.
+// Such a time means the clock went back, or was ahead when it was recorded.
+// The watermark and the registration are instants of a process's clock:
+// they count only when more than clockSlack ahead, so that a command run in
+// the same second as the fire that registered the task sees nothing.
+func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
+	var ahead time.Time
+	for i, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
+		limit := now
+		if i > 0 {
+			limit = now.Add(clockSlack)
+		}
+		if v.After(limit) && v.After(ahead) {
+			ahead = v
+		}
+	}
+	return ahead
+}
+
+// clockSlack is how far a watermark or registration may lie ahead of now
+// without the ledger counting as ahead of the clock.
+const clockSlack = time.Minute
+
+// clockAheadWarning says that task holds a time later than now, and what to
+// do if the clock was wrong when it was recorded.
+func clockAheadWarning(task string, ahead, now time.Time, s *schedule.Schedule) string {
+	return fmt.Sprintf("the ledger holds %s, later than now (%s): the clock went back, "+
+		"or was ahead when that was recorded (then catchup reset-clock %s)", formatSlot(ahead, s), formatSlot(now, s), task)
+}
+
+// ClockReset is what ResetClock did (or would do) to one task.
+type ClockReset struct {
+	Task string
+	store.ClockResetResult
+	Floor time.Time // where a watermark later than now went
+}
+
+// ResetClock takes the present clock as right for a task whose ledger holds
+// times later than now (a clock that was ahead when they were recorded):
+// the runs recorded for slots later than now lose their slot (they stay in
+// the history, with a note), expiries decided later than now are undone, and
+// a watermark later than now goes back to the start of the task's catch-up
+// window, so that scan replays its missed slots again.
+func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry bool) (ClockReset, error) {
+	t, err := st.Task(ctx, task)
+	if errors.Is(err, store.ErrNotFound) {
+		return ClockReset{}, fmt.Errorf("no task %s in the ledger; catchup ls lists the tasks", task)
+	}
+	if err != nil {
+		return ClockReset{}, err
+	}
+	now := m.Now()
+	floor := now.Add(-catchupWindow(t, MissedRule{})).Add(-time.Second)
+	note := fmt.Sprintf("recorded while the clock was ahead; detached from its slot by reset-clock at %s",
+		now.UTC().Format(time.RFC3339))
+	res, err := st.ResetClock(ctx, store.ClockReset{Task: task, Now: now, Floor: floor, Note: note, DryRun: dry})
+	return ClockReset{Task: task, ClockResetResult: res, Floor: floor}, err
+}

@@ -1,0 +1,208 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// Slot states in an explanation.
+const (
+	StateMissed       = "missed"
+	StateSettled      = "settled"
+	StateExpired      = "expired"
+	StateRunning      = "running"
+	StateDue          = "due"          // cron may still fire it
+	StateNotDue       = "not-due"      // later than now
+	StateUnregistered = "unregistered" // before the task's registration
+	StatePassed       = "passed"       // at or before the watermark, with no record
+)
+
+// Event is one line of a slot's story.
+type Event struct {
+	At     time.Time
+	Kind   string // boot, boot-seen, slot, run-start, run-end, skip, expired, slotless
+	RunID  int64
+	Host   string
+	BootID string
+	Text   string
+}
+
+// Explanation is the story of one slot of a task, for `catchup explain`.
+type Explanation struct {
+	Task    store.Task
+	Slot    time.Time
+	State   string
+	Cause   string     // why it was (or had been) missed; "" if it was not
+	Run     *store.Run // the run that settled, expired or runs it
+	Events  []Event
+	Summary string // the state in plain words
+}
+
+// ExplainRequest names the slot to explain; a zero Slot picks the task's
+// latest missed slot, else its latest slot.
+type ExplainRequest struct {
+	Task string
+	Slot time.Time
+	MissedRule
+}
+
+// Explain tells the story of one slot from what the ledger holds: the boots
+// around it, the runs that name it (fires, claims, skips, replays,
+// outcomes), and why it was missed. It writes nothing.
+func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest) (Explanation, error) {
+	t, err := st.Task(ctx, req.Task)
+	if errors.Is(err, store.ErrNotFound) {
+		return Explanation{}, fmt.Errorf("no task %s in the ledger; catchup ls lists the tasks", req.Task)
+	}
+	if err != nil {
+		return Explanation{}, err
+	}
+	sched, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil {
+		return Explanation{}, err
+	}
+	if sched == nil {
+		return Explanation{}, fmt.Errorf("task %s has no schedule: it has no slots to explain", t.Name)
+	}
+	stale, err := findStale(ctx, st, m, false)
+	if err != nil {
+		return Explanation{}, err
+	}
+	now := m.Now()
+	slot := req.Slot
+	if slot.IsZero() {
+		if slot, err = defaultSlot(ctx, st, m, t, sched, req.MissedRule, stale); err != nil {
+			return Explanation{}, err
+		}
+	} else if p, ok := sched.Prev(slot); !ok || !p.Equal(slot) {
+		return Explanation{}, fmt.Errorf("%s is not a slot of %q in %s", slot.UTC().Format(time.RFC3339), sched.Expr(), sched.Location())
+	}
+	slot = slot.UTC()
+	x := Explanation{Task: t, Slot: slot}
+	if slot.After(now) {
+		x.State, x.Summary = StateNotDue, "not due yet"
+		return x, nil
+	}
+	tol := req.Tolerance
+	runs, err := st.SlotRuns(ctx, t.Name, slot, slot, tol)
+	if err != nil {
+		return x, err
+	}
+	var records, slotless []store.Run
+	for _, r := range runs {
+		if r.Slot.IsZero() {
+			slotless = append(slotless, r)
+		} else {
+			records = append(records, r)
+		}
+	}
+	hosts := []string{m.Host}
+	for _, r := range records {
+		hosts = appendNew(hosts, r.Host)
+	}
+	u, err := newBootCache(st, m).uptime(ctx, hosts)
+	if err != nil {
+		return x, err
+	}
+	x.Events = append(bootEvents(u, slot, now), slotEvent(u, hosts, slot, now))
+	for _, r := range records {
+		x.Events = append(x.Events, runEvents(r, stale, now)...)
+	}
+	if len(slotless) > 0 && !slotless[0].StartedAt.After(slot.Add(tol)) {
+		r := slotless[0]
+		x.Events = append(x.Events, Event{At: r.StartedAt, Kind: "slotless", RunID: r.ID, Host: r.Host,
+			Text: fmt.Sprintf("run %d started on %s without a slot (%s): it counts as this slot's run", r.ID, r.Host, r.Trigger)})
+		if !r.EndedAt.IsZero() {
+			x.Events = append(x.Events, Event{At: r.EndedAt, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: outcomeText(r)})
+		}
+		records = append(records, r) // it settles the slot as its own run would
+	}
+	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
+	x.state(records, stale, u, m, req.MissedRule)
+	return x, nil
+}
+
+// defaultSlot is the task's latest missed slot, else its latest slot.
+func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
+	stale map[int64]bool) (time.Time, error) {
+	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, true)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if n := len(res.slots); n > 0 {
+		return res.slots[n-1], nil
+	}
+	p, _ := s.Prev(m.Now())
+	return p, nil
+}
+
+// state sets the slot's state, cause, deciding run and summary.
+func (x *Explanation) state(records []store.Run, stale map[int64]bool, u uptime, m Machine, rule MissedRule) {
+	now := m.Now()
+	switch {
+	case x.Slot.Before(x.Task.RegisteredAt.Truncate(time.Second)):
+		x.State = StateUnregistered
+		x.Summary = fmt.Sprintf("before the task's registration (%s): never missed", rfc(x.Task.RegisteredAt))
+		return
+	}
+	for i := len(records) - 1; i >= 0; i-- {
+		r := records[i]
+		if !settles(r, rule, stale) {
+			continue
+		}
+		x.Run = &records[i]
+		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry {
+			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
+		}
+		switch r.Status {
+		case store.StatusRunning:
+			x.State, x.Summary = StateRunning, fmt.Sprintf("running (run %d)", r.ID)
+			return
+		case store.StatusExpired:
+			x.State, x.Summary = StateExpired, fmt.Sprintf("expired by run %d (%s)", r.ID, r.Error)
+		default:
+			x.State, x.Summary = StateSettled, fmt.Sprintf("settled by run %d (%s)", r.ID, r.Status)
+			if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
+				x.Summary += "; scan --retry-failed would replay it"
+			}
+		}
+		if x.Cause != "" {
+			x.Summary += fmt.Sprintf("; it had been missed (%s: %s)", x.Cause, CauseWords(x.Cause))
+		}
+		return
+	}
+	if len(records) == 0 && !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
+		x.State = StatePassed
+		x.Summary = fmt.Sprintf("passed by the task's watermark (%s): catchup no longer counts it", rfc(x.Task.SettledThrough))
+		return
+	}
+	// As in the missed-slot rule: cron may still fire a slot younger than
+	// the tolerance, unless it lies before this boot.
+	booted := !m.BootTime.IsZero() && m.BootTime.Before(now) && x.Slot.Before(m.BootTime)
+	if now.Sub(x.Slot) < rule.Tolerance && !booted {
+		x.State, x.Summary = StateDue, fmt.Sprintf("due: cron may still fire it (within the tolerance of %s)", formatWindow(rule.Tolerance))
+		return
+	}
+	x.State, x.Cause = StateMissed, causeOf(x.Slot, records, stale, u)
+	x.Summary = fmt.Sprintf("missed (%s: %s)", x.Cause, CauseWords(x.Cause))
+	if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
+		x.Summary += fmt.Sprintf("; older than the catch-up window (%s): the next scan records it expired", formatWindow(w))
+	}
+}
+
+// before returns the records with an id below id.
+func before(records []store.Run, id int64) []store.Run {
+	var out []store.Run
+	for _, r := range records {
+		if r.ID < id {
+			out = append(out, r)
+		}
+	}
+	return out
+}

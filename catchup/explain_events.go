@@ -1,0 +1,123 @@
+package catchup
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// slotEvent is the slot's own line: when it came, and whether a boot covered it.
+func slotEvent(u uptime, hosts []string, slot, now time.Time) Event {
+	e := Event{At: slot, Kind: "slot", Text: "the slot came"}
+	if g, ok := u.inClockGap(slot); ok {
+		e.Text += fmt.Sprintf("; the clock of %s was stepped forward over it", g.host)
+	} else if _, ok := u.covering(slot); !ok {
+		e.Text += "; no boot of " + strings.Join(hosts, " or ") + " covered it"
+	}
+	return e
+}
+
+// bootEvents are the boots around slot: the one that covered it (when it
+// started), or the last one seen before it and the first one after.
+func bootEvents(u uptime, slot, now time.Time) []Event {
+	var out []Event
+	if s, ok := u.covering(slot); ok {
+		start, known := u.start(s.host, s.id)
+		text := fmt.Sprintf("%s: boot %s started", s.host, s.id)
+		if !known {
+			text = fmt.Sprintf("%s: boot %s first seen by catchup", s.host, s.id)
+		}
+		return append(out, Event{At: start, Kind: "boot", Host: s.host, BootID: s.id, Text: text})
+	}
+	var last, next *span
+	for i, s := range u.up {
+		if s.to.Before(slot) && (last == nil || s.to.After(last.to)) {
+			last = &u.up[i]
+		}
+		if s.from.After(slot) && !s.from.After(now) && (next == nil || s.from.Before(next.from)) {
+			next = &u.up[i]
+		}
+	}
+	if last != nil {
+		start, _ := u.start(last.host, last.id)
+		out = append(out, Event{At: last.to, Kind: "boot-seen", Host: last.host, BootID: last.id,
+			Text: fmt.Sprintf("%s: boot %s (up since %s) last seen by catchup", last.host, last.id, rfc(start))})
+	}
+	if next != nil {
+		start, known := u.start(next.host, next.id)
+		text := fmt.Sprintf("%s: boot %s started", next.host, next.id)
+		if !known || !start.Equal(next.from) {
+			text = fmt.Sprintf("%s: boot %s seen by catchup", next.host, next.id)
+		}
+		out = append(out, Event{At: next.from, Kind: "boot", Host: next.host, BootID: next.id, Text: text})
+	}
+	return out
+}
+
+// runEvents are a record's lines: its start (or skip, or expiry) and outcome.
+func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
+	e := Event{At: r.StartedAt, RunID: r.ID, Host: r.Host}
+	switch r.Status {
+	case store.StatusSkipped:
+		e.Kind, e.Text = "skip", fmt.Sprintf("run %d skipped: %s", r.ID, r.Error)
+		if r.ExitCode != nil {
+			e.Text += fmt.Sprintf(" (exit %d)", *r.ExitCode)
+		}
+		return []Event{e}
+	case store.StatusExpired:
+		e.Kind, e.Text = "expired", fmt.Sprintf("run %d: scan gave up on the slot: %s", r.ID, r.Error)
+		return []Event{e}
+	}
+	e.Kind = "run-start"
+	e.Text = fmt.Sprintf("run %d started on %s: %s", r.ID, r.Host, triggerWords(r))
+	out := []Event{e}
+	switch {
+	case r.Status == store.StatusRunning && stale[r.ID]:
+		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host,
+			Text: fmt.Sprintf("run %d is recorded running, but its process is gone: scan marks it interrupted", r.ID)})
+	case r.Status == store.StatusRunning:
+		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is still running", r.ID)})
+	default:
+		out = append(out, Event{At: r.EndedAt, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: outcomeText(r)})
+	}
+	return out
+}
+
+func triggerWords(r store.Run) string {
+	switch r.Trigger {
+	case store.TriggerSchedule:
+		return "cron fired it"
+	case store.TriggerReplay:
+		return "scan replayed the slot"
+	case store.TriggerRetry:
+		return fmt.Sprintf("retry, attempt %d", r.Attempt)
+	}
+	return "run by hand for this slot"
+}
+
+func outcomeText(r store.Run) string {
+	code := "-"
+	if r.ExitCode != nil {
+		code = fmt.Sprint(*r.ExitCode)
+	}
+	switch r.Status {
+	case store.StatusInterrupted:
+		return fmt.Sprintf("run %d interrupted: %s", r.ID, r.Error)
+	case store.StatusTimeout:
+		return fmt.Sprintf("run %d timed out (exit %s)", r.ID, code)
+	}
+	return fmt.Sprintf("run %d %s (exit %s)", r.ID, r.Status, code)
+}
+
+func rfc(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func appendNew(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,82 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// expiry is a missed slot scan gives up on, and why.
+type expiry struct {
+	slot   time.Time
+	reason string // in words, recorded as the run's error
+	code   string // store.Reason*
+}
+
+// expire records each slot of ex once as expired, in one transaction (or,
+// in a dry run, only says it would).
+func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, ex []expiry,
+	cause map[int64]string, dry bool) error {
+	runs := make([]store.Run, len(ex))
+	for i, e := range ex {
+		runs[i] = store.Run{Task: t.Name, Slot: e.slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
+			Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID,
+			Error: e.reason, Reason: e.code}
+	}
+	var ids []int64
+	if !dry {
+		var err error
+		if ids, err = st.AddRuns(ctx, runs); err != nil {
+			return err
+		}
+	}
+	for i, e := range ex {
+		a := SlotAction{Slot: e.slot, Action: ActionWouldExpire, Reason: e.reason, Cause: cause[e.slot.Unix()]}
+		if !dry {
+			a.Action, a.RunID = ActionExpired, ids[i]
+		}
+		ts.Expired++
+		ts.Actions = append(ts.Actions, a)
+	}
+	return nil
+}
+
+// watermarkHorizon: for the watermark, a slot older than this (or than the
+// task's catch-up window, when larger) counts as dealt with even if it never
+// ran, so that one slot lost long ago does not hold the watermark back
+// forever.
+const watermarkHorizon = 7 * 24 * time.Hour
+
+// advanceWatermark moves the task's watermark up to the first slot this scan
+// left missed (or to the end of the window it looked at), so that later
+// scans and listings do not read those runs again. It never passes a slot
+// that is still missed or failed and younger than the horizon; and the
+// ledger refuses to move it past a running or interrupted run.
+func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
+	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
+	resolved := map[int64]bool{}
+	for _, a := range ts.Actions {
+		// A replay that succeeded, an expiry or a slot found done settles
+		// it; a lock skip (exit 75) leaves it missed, and a failed replay
+		// may still be retried (--retry-failed): both hold it back.
+		if a.Action == ActionReplayed || a.Action == ActionExpired || (a.Action == ActionSkipped && a.ExitCode != exitLocked) {
+			resolved[a.Slot.Unix()] = true
+		}
+	}
+	through := win.upTo
+	for _, s := range ts.Missed {
+		if !resolved[s.Unix()] && s.After(horizon) {
+			through = s.Add(-time.Second)
+			break
+		}
+	}
+	if f := win.firstFailed; !f.IsZero() && f.After(horizon) && f.Add(-time.Second).Before(through) {
+		// A failed slot may still be retried (scan --retry-failed).
+		through = f.Add(-time.Second)
+	}
+	if !through.After(t.SettledThrough) {
+		return nil
+	}
+	return st.SetSettled(ctx, t.Name, through)
+}

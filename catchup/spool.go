@@ -1,0 +1,169 @@
+package catchup
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/catchup/catchup/catchup/taskname"
+	"github.com/catchup/catchup/runner"
+	"github.com/catchup/catchup/store"
+)
+
+// A fire that cannot reach the ledger leaves a note on this host, in the
+// ledger's private lock directory; the next scan that reaches the ledger
+// records it (reason ledger-unreachable). A fire that did not run is then a
+// lock-style skip (its slot stays missed, and says why); one that ran
+// unrecorded gets its outcome, so that its slot is not run a second time.
+
+// spoolName is the notes file in the lock directory; it cannot be a task's
+// lock file, since a task name never starts with a dot.
+const spoolName = ".unrecorded.jsonl"
+
+// spoolEntry is one fire the ledger did not record.
+type spoolEntry struct {
+	Task      string    `json:"task"`
+	Slot      time.Time `json:"slot,omitzero"`
+	Trigger   string    `json:"trigger"`
+	Host      string    `json:"host"`
+	BootID    string    `json:"boot_id"`
+	PID       int       `json:"pid"`
+	StartedAt time.Time `json:"started_at"`
+	EndedAt   time.Time `json:"ended_at"`
+	Ran       bool      `json:"ran"`
+	Status    string    `json:"status,omitempty"` // the outcome, when it ran
+	ExitCode  *int      `json:"exit_code,omitempty"`
+	Locked    bool      `json:"locked,omitempty"` // it did not run because the task's lock was held
+	Error     string    `json:"error"`            // why the ledger could not record it
+}
+
+// ranUnrecorded is a command that ran while the ledger could not record it.
+type ranUnrecorded struct {
+	start time.Time
+	res   runner.Result
+}
+
+// errLocked is the cause of a fire that found the lock held while the
+// ledger could not be reached either.
+var errLocked = errors.New(reasonLocked)
+
+// spoolFire notes a fire the ledger could not record: ran is what ran (nil
+// when the command did not run), cause why the ledger could not record it.
+// It is best effort: a lock directory that cannot be written loses the
+// note, not the run.
+func (l *lifecycle) spoolFire(ran *ranUnrecorded, cause error) {
+	fr := l.resolveFire()
+	slot, trigger := fr.slot, fr.trigger
+	now := l.m.Now()
+	e := spoolEntry{Task: l.req.Task, Slot: slot, Trigger: trigger, Host: l.m.Host, BootID: l.m.BootID,
+		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked}
+	if ran != nil {
+		o := outcome(ran.res, now)
+		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, o.Status, o.ExitCode, ran.start
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(l.m.LockDir, 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(l.m.LockDir, spoolName), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	f.Write(append(line, '\n')) // one short write: appends do not interleave
+}
+
+// importSpool records the fires this host could not record, then removes
+// their notes. A slotless note of a task with a schedule stands for the
+// slot it was fired for (the latest at or before it, within tolerance). A
+// notes file not owned by this user, or writable by others, is refused.
+func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
+	path := filepath.Join(m.LockDir, spoolName)
+	taken := fmt.Sprintf("%s.%d", path, m.PID)
+	if err := os.Rename(path, taken); err != nil {
+		if os.IsNotExist(err) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("read the notes of unrecorded fires: %w", err)
+	}
+	entries, err := readSpool(taken, m.UID)
+	if err != nil {
+		return 0, err
+	}
+	runs := make([]store.Run, 0, len(entries))
+	for _, e := range entries {
+		r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
+			EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
+		if r.Slot.IsZero() {
+			r.Slot = slotOfFire(ctx, st, e, tolerance)
+		}
+		switch {
+		case e.Ran:
+			r.Status, r.ExitCode = e.Status, e.ExitCode
+			r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
+		case e.Locked:
+			r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
+		default:
+			r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
+			r.Error = "not run: the ledger could not be reached: " + e.Error
+		}
+		runs = append(runs, r)
+	}
+	if _, err := st.AddRuns(ctx, runs); err != nil {
+		os.Rename(taken, path+".failed")
+		return 0, err
+	}
+	return len(runs), os.Remove(taken)
+}
+
+// readSpool reads a notes file that only uid may have written.
+func readSpool(path string, uid int) ([]spoolEntry, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read the notes of unrecorded fires: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || fi.Mode().Perm()&0o022 != 0) {
+		return nil, fmt.Errorf("refusing %s: not owned by uid %d or writable by others; remove it", path, uid)
+	}
+	var out []spoolEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var e spoolEntry
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
+			out = append(out, e)
+		}
+	}
+	return out, sc.Err()
+}
+
+// slotOfFire is the slot a slotless fire stood for: the latest slot of its
+// task's registered schedule at or before it, within tolerance; else none.
+func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance time.Duration) time.Time {
+	t, err := st.Task(ctx, e.Task)
+	if err != nil {
+		return time.Time{}
+	}
+	s, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || s == nil {
+		return time.Time{}
+	}
+	if p, ok := s.Prev(e.StartedAt); ok && e.StartedAt.Sub(p) <= tolerance {
+		return p
+	}
+	return time.Time{}
+}

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+type explainConfig struct {
+	output string
+	rule   catchup.MissedRule
+}
+
+func newExplainCmd(g *globals) *cobra.Command {
+	var cfg explainConfig
+	c := &cobra.Command{
+		Use:   "explain TASK [SLOT] [-o text|json]",
+		Short: "Tell the story of one slot: boots, fires, skips, replays, outcomes, and why it was missed",
+		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of the host
+around it (when each started, when catchup last saw it), the runs that name the slot (cron's
+fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the
+slot's state: settled, missed (with its cause), expired, running, or not due yet.
+
+SLOT is an RFC 3339 time (2026-11-21T02:00:00Z); without it, the task's latest missed
+slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
+		Example: `  catchup explain daily-settle 2026-11-21T02:00:00Z`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usageErr(c, fmt.Errorf("want TASK [SLOT], got %d arguments", len(args)))
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runExplain(c, g, cfg, args)
+		},
+	}
+	c.ValidArgsFunction = completeFirstTask(g)
+	c.Flags().StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
+	addMissedFlags(c, &cfg.rule)
+	return c
+}
+
+type explainEventJSON struct {
+	At     *string `json:"at"`
+	Kind   string  `json:"kind"`
+	RunID  int64   `json:"run_id,omitempty"`
+	Host   string  `json:"host,omitempty"`
+	BootID string  `json:"boot_id,omitempty"`
+	Text   string  `json:"text"`
+}
+
+type explainJSON struct {
+	Task     string             `json:"task"`
+	Slot     *string            `json:"slot"`
+	Schedule string             `json:"schedule"`
+	TZ       string             `json:"tz"`
+	State    string             `json:"state"`
+	Cause    *string            `json:"cause"`
+	RunID    *int64             `json:"run_id"`
+	Summary  string             `json:"summary"`
+	Events   []explainEventJSON `json:"events"`
+}
+
+func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) error {
+	if err := checkOutput(cfg.output, "text", "json"); err != nil {
+		return usageErr(c, err)
+	}
+	if err := checkRule(c, &cfg.rule); err != nil {
+		return usageErr(c, err)
+	}
+	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule}
+	if len(args) == 2 {
+		t, err := time.Parse(time.RFC3339, args[1])
+		if err != nil {
+			return usageErr(c, fmt.Errorf("invalid SLOT %q: want RFC 3339, like 2026-11-21T02:00:00Z", args[1]))
+		}
+		req.Slot = t
+	}
+	st, m, err := openLedger(c.Context(), g, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	x, err := catchup.Explain(c.Context(), st, m, req)
+	if err != nil {
+		return failure(err)
+	}
+	out := c.OutOrStdout()
+	if cfg.output == "json" {
+		j := explainJSON{Task: x.Task.Name, Slot: jsonTime(x.Slot), Schedule: x.Task.Schedule, TZ: x.Task.TZ,
+			State: x.State, Summary: x.Summary, Events: []explainEventJSON{}}
+		if x.Cause != "" {
+			j.Cause = &x.Cause
+		}
+		if x.Run != nil {
+			j.RunID = &x.Run.ID
+		}
+		for _, e := range x.Events {
+			j.Events = append(j.Events, explainEventJSON{At: jsonTime(e.At), Kind: e.Kind, RunID: e.RunID,
+				Host: e.Host, BootID: e.BootID, Text: e.Text})
+		}
+		return failure(renderJSON(out, j))
+	}
+	zone := x.Task.TZ
+	if zone == "" {
+		zone = "the local zone"
+	}
+	fmt.Fprintf(out, "%s, slot %s (%s in %s)\n", x.Task.Name, x.Slot.UTC().Format(time.RFC3339), x.Task.Schedule, zone)
+	for _, e := range x.Events {
+		fmt.Fprintf(out, "%s  %s\n", e.At.UTC().Format(time.RFC3339), e.Text)
+	}
+	_, err = fmt.Fprintf(out, "state: %s\n", x.Summary)
+	return failure(err)
+}

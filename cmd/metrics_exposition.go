@@ -1,0 +1,159 @@
+package cmd
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
+)
+
+// The exposition is built as client_model's metric families and written by
+// prometheus/common's expfmt: client_golang is not linked into catchup,
+// because importing its prometheus package registers the default
+// collectors in init(), which every `catchup run` would pay for
+// (docs/performance.md). The output is what a client_golang registry
+// gathers (TestMetricsMatchClientGolang).
+
+// expiryReasons are the reasons a slot expires, as metrics label them.
+var expiryReasons = []string{store.ReasonMaxAge, store.ReasonMaxReplays, store.ReasonPolicy}
+
+var statuses = []string{store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
+	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired}
+
+// family collects one metric family's samples.
+type family struct {
+	mf *dto.MetricFamily
+}
+
+func newFamily(name, help string, kind dto.MetricType) *family {
+	return &family{mf: &dto.MetricFamily{Name: &name, Help: &help, Type: &kind}}
+}
+
+// set adds a sample; labels are name, value pairs.
+func (f *family) set(v float64, labels ...string) {
+	m := &dto.Metric{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		m.Label = append(m.Label, &dto.LabelPair{Name: &labels[i], Value: &labels[i+1]})
+	}
+	slices.SortFunc(m.Label, func(a, b *dto.LabelPair) int { return strings.Compare(a.GetName(), b.GetName()) })
+	if f.mf.GetType() == dto.MetricType_COUNTER {
+		m.Counter = &dto.Counter{Value: &v}
+	} else {
+		m.Gauge = &dto.Gauge{Value: &v}
+	}
+	f.mf.Metric = append(f.mf.Metric, m)
+}
+
+// metricFamilies turns the tasks' numbers into Prometheus metric families,
+// ordered as a registry gathers them: families by name, samples by label
+// values, and no family without samples.
+func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
+	gauge := func(name, help string) *family { return newFamily(name, help, dto.MetricType_GAUGE) }
+	start := gauge("catchup_last_run_start_timestamp_seconds", "When the task's latest run started (Unix time).")
+	end := gauge("catchup_last_run_end_timestamp_seconds", "When the task's latest run ended (Unix time); absent while it runs.")
+	status := gauge("catchup_last_run_status", "1 for the status of the task's latest run, 0 for the others.")
+	duration := gauge("catchup_last_run_duration_seconds", "How long the task's latest finished run took.")
+	exit := gauge("catchup_last_run_exit_code", "The exit status of the task's latest finished run.")
+	missed := gauge("catchup_missed_slots", "Slots of the task that scan would deal with now (replay, or record expired), by why they were missed.")
+	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
+	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
+	total := newFamily("catchup_runs_total",
+		"Runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
+	expired := newFamily("catchup_expired_slots_total",
+		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it).",
+		dto.MetricType_COUNTER)
+	for _, t := range tasks {
+		for _, c := range catchup.AllCauses {
+			missed.set(float64(t.Causes[c]), "task", t.Task, "cause", c)
+		}
+		for _, r := range expiryReasons {
+			expired.set(float64(t.Expired[r]), "task", t.Task, "reason", r)
+		}
+		ahead.set(t.ClockAhead.Seconds(), "task", t.Task)
+		for _, s := range statuses {
+			total.set(float64(t.Counts[s]), "task", t.Task, "status", s)
+		}
+		if t.Running {
+			running.set(t.RunningFor.Seconds(), "task", t.Task)
+		}
+		r := t.Latest
+		if r == nil {
+			continue
+		}
+		start.set(float64(r.StartedAt.UnixMilli())/1000, "task", t.Task)
+		for _, s := range statuses {
+			v := 0.0
+			if s == r.Status {
+				v = 1
+			}
+			status.set(v, "task", t.Task, "status", s)
+		}
+		if !r.EndedAt.IsZero() {
+			end.set(float64(r.EndedAt.UnixMilli())/1000, "task", t.Task)
+			duration.set(r.EndedAt.Sub(r.StartedAt).Seconds(), "task", t.Task)
+		}
+		if r.ExitCode != nil {
+			exit.set(float64(*r.ExitCode), "task", t.Task)
+		}
+	}
+	var out []*dto.MetricFamily
+	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, running, total, expired} {
+		if len(f.mf.Metric) == 0 {
+			continue
+		}
+		slices.SortStableFunc(f.mf.Metric, compareLabelValues)
+		out = append(out, f.mf)
+	}
+	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
+	return out
+}
+
+// compareLabelValues orders samples by their (name-sorted) label values.
+func compareLabelValues(a, b *dto.Metric) int {
+	for i := range min(len(a.Label), len(b.Label)) {
+		if c := strings.Compare(a.Label[i].GetValue(), b.Label[i].GetValue()); c != 0 {
+			return c
+		}
+	}
+	return len(a.Label) - len(b.Label)
+}
+
+// writeMetrics writes the text exposition format.
+func writeMetrics(w io.Writer, families []*dto.MetricFamily) error {
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, mf := range families {
+		if err := enc.Encode(mf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTextfile writes the exposition to path atomically, as
+// node_exporter's textfile collector wants it: a temporary file in the same
+// directory, readable by all, renamed over path.
+func writeTextfile(path string, families []*dto.MetricFamily) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := writeMetrics(tmp, families); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

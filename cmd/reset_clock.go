@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+func newResetClockCmd(g *globals) *cobra.Command {
+	var dry bool
+	c := &cobra.Command{
+		Use:   "reset-clock TASK... [--dry-run]",
+		Short: "Detach the runs recorded while the clock was ahead, so that scan replays the task again",
+		Long: `When a task's ledger holds a slot later than now, scan does not replay the task: the
+clock went back, and the slots in between already ran. When instead the clock was wrong
+(ahead) at the time, as in a glitch that set it to 2031 for a moment, that record would
+hide the task from every scan until then; ls --missed shows such a task with the cause
+"clock ahead", and catchup_clock_ahead_seconds says by how much.
+
+reset-clock takes the present clock as right: each run recorded for a slot later than now
+is detached from its slot (it stays in the history, without a slot, with a note in its
+error), expiries decided at a time later than now are deleted, and a watermark or a
+registration later than now is brought back (the watermark to the start of the task's
+catch-up window). The next scan replays the task's missed slots again.
+
+Do not use it after a legitimate step back of a correct clock: the slots recorded ahead
+did run, and would run again when their time comes. Exit 0, or 2 on error.`,
+		Example: `  catchup reset-clock --dry-run daily-settle
+  catchup reset-clock daily-settle`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			st, m, err := openLedger(c.Context(), g, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			out := c.OutOrStdout()
+			for _, name := range args {
+				res, err := catchup.ResetClock(c.Context(), st, m, name, dry)
+				if err != nil {
+					return failure(err)
+				}
+				writeReset(out, res, dry)
+			}
+			return nil
+		},
+	}
+	c.ValidArgsFunction = completeTasks(g)
+	c.Flags().BoolVar(&dry, "dry-run", false, "say what would change, change nothing")
+	return c
+}
+
+// writeReset says what reset-clock changed (or would) for one task.
+func writeReset(w io.Writer, r catchup.ClockReset, dry bool) {
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	say := func(done, would string, args ...any) {
+		f := done
+		if dry {
+			f = would
+		}
+		fmt.Fprintf(w, "%s: "+f+"\n", append([]any{r.Task}, args...)...)
+	}
+	for _, run := range r.Detached {
+		say("run %d detached from slot %s (later than now)", "run %d would be detached from slot %s (later than now)",
+			run.ID, rfc(run.Slot))
+	}
+	if r.DeletedExpired > 0 {
+		say("%d expiries decided while the clock was ahead deleted", "%d expiries decided while the clock was ahead would be deleted",
+			r.DeletedExpired)
+	}
+	if !r.Settled.IsZero() {
+		say("slots from %s are checked again (they counted as settled up to %s)",
+			"slots from %s would be checked again (they count as settled up to %s)", rfc(r.Floor.Add(time.Second)), rfc(r.Settled))
+	}
+	if !r.Registered.IsZero() {
+		say("registration moved back from %s", "registration would move back from %s", rfc(r.Registered))
+	}
+	if len(r.Detached) == 0 && r.DeletedExpired == 0 && r.Settled.IsZero() && r.Registered.IsZero() {
+		fmt.Fprintf(w, "%s: nothing recorded later than now\n", r.Task)
+	}
+}

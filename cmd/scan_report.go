@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// The report of a scan: its text and its JSON.
+
+func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
+	var missed, replayed, failed, skipped, expired, left int
+	for _, t := range rep.Tasks {
+		missed += len(t.Missed)
+		left += t.Left
+		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
+		if dry {
+			fmt.Fprintf(w, "%s: %d missed (policy %s)\n", t.Task, len(t.Missed), t.Policy)
+			for _, a := range t.Actions {
+				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), a.Action, gap(a.Cause), gap(printable(a.Reason)))
+			}
+			continue
+		}
+		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
+			t.Failed, t.Skipped, expiredSuffix(t.Expired)+leftSuffix(t.Left))
+		for _, a := range t.Actions {
+			if a.Action == catchup.ActionFailed {
+				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
+			}
+		}
+		for _, e := range expiredByReason(t.Actions) {
+			fmt.Fprintf(w, "  expired %d: %s\n", e.n, e.reason)
+		}
+		if len(t.Causes) > 0 {
+			fmt.Fprintf(w, "  causes: %s\n", countCauses(t.Causes))
+		}
+	}
+	verb := "scanned"
+	if dry {
+		verb = "dry run:"
+	}
+	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
+		verb, len(rep.Tasks), missed, replayed, failed, skipped, expiredSuffix(expired)+leftSuffix(left))
+	return err
+}
+
+// expiredSuffix is ", expired N" when N > 0: the report's lines stay as
+// they were when nothing expired.
+func expiredSuffix(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", expired %d", n)
+}
+
+// gap is s after two spaces, or nothing.
+func gap(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "  " + s
+}
+
+type expiredCount struct {
+	reason string
+	n      int
+}
+
+// expiredByReason counts the expired slots of a task by reason, in the
+// order the reasons first occur.
+func expiredByReason(actions []catchup.SlotAction) []expiredCount {
+	var out []expiredCount
+	at := map[string]int{}
+	for _, a := range actions {
+		if a.Action != catchup.ActionExpired {
+			continue
+		}
+		i, ok := at[a.Reason]
+		if !ok {
+			i = len(out)
+			at[a.Reason] = i
+			out = append(out, expiredCount{reason: a.Reason})
+		}
+		out[i].n++
+	}
+	return out
+}
+
+type scanActionJSON struct {
+	Slot     *string `json:"slot"`
+	Action   string  `json:"action"`
+	RunID    *int64  `json:"run_id"`
+	ExitCode int     `json:"exit_code"`
+	Cause    string  `json:"cause,omitempty"`
+	Reason   string  `json:"reason,omitempty"`
+}
+
+type scanTaskJSON struct {
+	Task         string           `json:"task"`
+	Policy       string           `json:"policy"`
+	Missed       int              `json:"missed"`
+	MissedSlots  []*string        `json:"missed_slots"`
+	MissedCauses []string         `json:"missed_causes"`
+	Causes       map[string]int   `json:"causes"`
+	Replayed     int              `json:"replayed"`
+	Failed       int              `json:"failed"`
+	Skipped      int              `json:"skipped"`
+	Expired      int              `json:"expired"`
+	Left         int              `json:"left,omitempty"`
+	ClockAhead   *string          `json:"clock_ahead"`
+	Actions      []scanActionJSON `json:"actions"`
+	Warnings     []string         `json:"warnings"`
+}
+
+func scanJSON(rep catchup.ScanReport) any {
+	tasks := []scanTaskJSON{}
+	for _, t := range rep.Tasks {
+		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
+			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
+			Failed: t.Failed, Skipped: t.Skipped, Expired: t.Expired, Left: t.Left, ClockAhead: jsonTime(t.ClockAhead),
+			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
+		for _, s := range t.Missed {
+			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
+		}
+		for _, c := range t.Causes {
+			j.Causes[c]++
+		}
+		for _, a := range t.Actions {
+			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, ExitCode: a.ExitCode, Cause: a.Cause, Reason: a.Reason}
+			if a.RunID != 0 {
+				id := a.RunID
+				aj.RunID = &id
+			}
+			j.Actions = append(j.Actions, aj)
+		}
+		tasks = append(tasks, j)
+	}
+	return map[string]any{"tasks": tasks, "warnings": append([]string{}, rep.Warnings...)}
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return ": " + printable(r)
+}

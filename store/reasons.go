@@ -1,0 +1,11 @@
+package store
+
+// Reason codes stored with a run (Run.Reason) that scan and metrics read:
+// why a slot was given up (status expired), or why a fire did not reach the
+// ledger in time (recorded afterwards).
+const (
+	ReasonMaxAge      = "max-age"            // older than the task's catch-up window
+	ReasonMaxReplays  = "max-replays"        // beyond scan's --max-replays
+	ReasonPolicy      = "policy"             // dropped by the replay policy (latest)
+	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
+)

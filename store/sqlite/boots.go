@@ -1,0 +1,196 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
+)
+
+// seeBoot records a sighting of a boot (see Store.SeeBoot) with e, inside
+// the caller's transaction.
+func seeBoot(ctx context.Context, e interface {
+	execer
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, b store.Boot) error {
+	var id, bt int64
+	err := e.QueryRowContext(ctx, `SELECT id, boot_time FROM boots WHERE host = ? AND boot_id = ? ORDER BY id DESC LIMIT 1`,
+		b.Host, b.ID).Scan(&id, &bt)
+	switch {
+	case err == nil && (store.Boot{ID: b.ID, Time: fromMS(bt)}).SameSpan(b.ID, b.Time):
+		_, err = e.ExecContext(ctx, `UPDATE boots SET first_seen = MIN(first_seen, ?2), last_seen = MAX(last_seen, ?2),
+ boot_time = CASE WHEN boot_time = 0 THEN ?3 ELSE boot_time END WHERE id = ?1`, id, ms(b.LastSeen), ms(b.Time))
+		return err
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	_, err = e.ExecContext(ctx, `INSERT INTO boots (host, boot_id, boot_time, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)`,
+		b.Host, b.ID, ms(b.Time), ms(b.LastSeen), ms(b.LastSeen))
+	return err
+}
+
+// SeeBoot implements store.Store.
+func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	if err := seeBoot(ctx, tx, b); err != nil {
+		return s.wrap("write ledger", err)
+	}
+	return s.wrap("write ledger", tx.Commit())
+}
+
+// Boots implements store.Store.
+func (s *Ledger) Boots(ctx context.Context, host string) ([]store.Boot, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots
+WHERE host = ? ORDER BY id`, host)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.Boot
+	for rows.Next() {
+		var b store.Boot
+		var bt, first, last int64
+		if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		b.Time, b.FirstSeen, b.LastSeen = fromMS(bt), fromMS(first), fromMS(last)
+		out = append(out, b)
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
+// AddRuns implements store.Store.
+func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, insertRunSQL)
+	if err != nil {
+		return nil, s.wrap("write ledger", err)
+	}
+	defer stmt.Close()
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		if ids[i], err = insertRun(ctx, stmtExecer{stmt}, r); err != nil {
+			return nil, s.wrap("write ledger", err)
+		}
+	}
+	return ids, s.wrap("write ledger", tx.Commit())
+}
+
+// stmtExecer runs a prepared insert as an execer of that one statement.
+type stmtExecer struct{ stmt *sql.Stmt }
+
+func (e stmtExecer) ExecContext(ctx context.Context, _ string, args ...any) (sql.Result, error) {
+	return e.stmt.ExecContext(ctx, args...)
+}
+
+// ExpiredCounts implements store.Store.
+func (s *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT task, reason, count(*) FROM runs WHERE status = 'expired' GROUP BY task, reason`)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	out, err := backend.CollectCounts(rows)
+	return out, s.wrap("read ledger", err)
+}
+
+// ResetClock implements store.Store.
+func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.ClockResetResult, error) {
+	var res store.ClockResetResult
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return res, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	var reg, settled int64
+	err = tx.QueryRowContext(ctx, `SELECT registered_at, settled_through FROM tasks WHERE name = ?`, req.Task).Scan(&reg, &settled)
+	if errors.Is(err, sql.ErrNoRows) {
+		return res, fmt.Errorf("task %q: %w", req.Task, store.ErrNotFound)
+	}
+	if err != nil {
+		return res, s.wrap("read ledger", err)
+	}
+	now := req.Now.UnixMilli()
+	rows, err := tx.QueryContext(ctx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.task = ? AND r.slot > ?
+ AND NOT (r.status = 'expired' AND r.started_at > ?) ORDER BY r.id`, req.Task, req.Now.Unix(), now)
+	if err != nil {
+		return res, s.wrap("read ledger", err)
+	}
+	for rows.Next() {
+		var n nullRun
+		if err := rows.Scan(n.dest()...); err != nil {
+			rows.Close()
+			return res, s.wrap("read ledger", err)
+		}
+		res.Detached = append(res.Detached, *n.run())
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return res, s.wrap("read ledger", err)
+	}
+	if settled > now {
+		res.Settled = fromMS(settled)
+	}
+	if reg > now {
+		res.Registered = fromMS(reg)
+	}
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{`DELETE FROM runs WHERE task = ? AND status = 'expired' AND started_at > ?`, []any{req.Task, now}},
+		{`UPDATE runs SET slot = NULL, error = CASE WHEN error = '' THEN ?3 ELSE error || '; ' || ?3 END
+WHERE task = ?1 AND slot > ?2`, []any{req.Task, req.Now.Unix(), req.Note}},
+		{`DELETE FROM pruned_slots WHERE task = ? AND slot > ?`, []any{req.Task, req.Now.Unix()}},
+		{`UPDATE tasks SET settled_through = ?3 WHERE name = ?1 AND settled_through > ?2`, []any{req.Task, now, ms(req.Floor)}},
+		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = ?1 AND started_at <= ?2), ?2)
+WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
+	}
+	for i, st := range stmts {
+		r, err := tx.ExecContext(ctx, st.q, st.args...)
+		if err != nil {
+			return res, s.wrap("write ledger", err)
+		}
+		if i == 0 {
+			res.DeletedExpired, _ = r.RowsAffected()
+		}
+	}
+	if req.DryRun {
+		return res, nil
+	}
+	return res, s.wrap("write ledger", tx.Commit())
+}
+
+// ExportBoots returns every boot span of every host, for `catchup migrate`.
+func (s *Ledger) ExportBoots(ctx context.Context) ([]store.Boot, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots ORDER BY id`)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []store.Boot
+	for rows.Next() {
+		var b store.Boot
+		var bt, first, last int64
+		if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		b.Time, b.FirstSeen, b.LastSeen = fromMS(bt), fromMS(first), fromMS(last)
+		out = append(out, b)
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
