@@ -59,15 +59,17 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	if h, err := st.History(ctx, store.HistoryFilter{Limit: 1}); err == nil && len(h) > 0 {
 		since = h[0].ID
 	}
-	cts := newCrontabs(m)
+	cts := newCrontabs(m) // read here, one task after another: it is not for concurrent use
+	srs := make([]*shellReplay, len(tasks))
+	for i, t := range tasks {
+		if t.Shell != "" {
+			srs[i] = cts.shellReplay(t)
+		}
+	}
 	out := make([]TaskBackfill, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
-		var sr *shellReplay
-		if tasks[i].Shell != "" {
-			sr = cts.shellReplay(tasks[i])
-		}
 		var err error
-		out[i], err = backfillTask(ctx, st, m, req, tasks[i], sr, since)
+		out[i], err = backfillTask(ctx, st, m, req, tasks[i], srs[i], since)
 		return err
 	})
 	for _, w := range cts.warnings {
