@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"sync"
 
 	"github.com/catchup/catchup/store"
 )
@@ -31,6 +32,7 @@ func seeBoot(ctx context.Context, st store.Store, m Machine) error {
 type bootCache struct {
 	st     store.Store
 	m      Machine
+	mu     sync.Mutex // scans of several tasks at once (--concurrency) share it
 	byHost map[string][]store.Boot
 }
 
@@ -41,6 +43,8 @@ func newBootCache(st store.Store, m Machine) *bootCache {
 // uptime is what the ledger knows of when hosts were up, with this host's
 // current boot reaching now.
 func (c *bootCache) uptime(ctx context.Context, hosts []string) (uptime, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var all []store.Boot
 	for _, h := range hosts {
 		if h == "" {

@@ -45,6 +45,8 @@ type fire struct {
 // already settled is decided next, under the task's lock.
 func (l *lifecycle) resolveFire() fire {
 	switch {
+	case !l.req.ReplaySlot.IsZero() && l.req.Backfill:
+		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerBackfill}
 	case !l.req.ReplaySlot.IsZero():
 		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerReplay}
 	case l.req.Manual:

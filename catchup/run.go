@@ -50,6 +50,8 @@ type RunRequest struct {
 	Manual     bool          // --manual: a run by hand, no slot
 	WaitLimit  time.Duration // --wait DUR: give up after DUR (0: no limit)
 	OnBusy     string        // replay | skip | wait; "" = as registered, else replay
+	Backfill   bool          // ReplaySlot is backfill's: trigger backfill
+	AfterRun   int64         // backfill: a run of the slot with a greater id (made since it began) means it is done
 	PrevSlot   time.Time     // scan's coalesced replay: the last settled slot before the gap
 	Coalesced  int           // scan's coalesced replay: how many slots it stands for
 	// ZoneFromHost: TZ is the host's zone, not --tz or CRON_TZ. A crontab

@@ -8,6 +8,10 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// replayLockGrace is how long a replay (scan's, backfill's) waits for a
+// task lock it finds held before it counts as held.
+const replayLockGrace = 500 * time.Millisecond
+
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
@@ -20,6 +24,14 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	defer lock.close()
 	ok, err := lock.tryLock()
+	if !ok && err == nil && !l.req.ReplaySlot.IsZero() {
+		// A process that another replay of this scan is starting holds a
+		// copy of this descriptor between its fork and its exec: a replay
+		// gives the lock a moment before it counts as held.
+		if ok, err = lock.waitFor(ctx, replayLockGrace); ctx.Err() != nil {
+			ok, err = false, nil
+		}
+	}
 	if err != nil {
 		return l.writeFault(ctx, nil, base, err)
 	}
@@ -115,6 +127,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		return RunResult{Run: h, Skipped: true}, true, nil
 	}
 	r = claim.Run
+	if res, taken := l.takenSince(ctx, r); taken {
+		return res, true, nil
+	}
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil

@@ -67,21 +67,14 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	}
 	boots := newBootCache(st, m)
-	for _, t := range tasks {
-		sr := replays[t.Name]
-		if sr == nil && t.Shell != "" {
-			sr = cts.shellReplay(t)
+	srs := make([]*shellReplay, len(tasks))
+	for i, t := range tasks {
+		if srs[i] = replays[t.Name]; srs[i] == nil && t.Shell != "" {
+			srs[i] = cts.shellReplay(t)
 		}
-		ts, err := scanTask(ctx, st, m, req, t, sr, stale, boots)
-		if err != nil {
-			return rep, err
-		}
-		if !req.DryRun {
-			alertMissed(ctx, m, req.NotifyCmd, t, ts)
-		}
-		rep.Tasks = append(rep.Tasks, ts)
 	}
-	return rep, nil
+	rep.Tasks, err = scanTasks(ctx, st, m, req, tasks, srs, stale, boots)
+	return rep, err
 }
 
 // scanTargets picks the tasks to scan: the named ones, else every task with

@@ -20,7 +20,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		return replayShell(ctx, m, t, sr, slot, span)
+		return replayShell(ctx, m, t, sr, slot, span, nil)
 	}
 	killAfter := t.KillAfter
 	if killAfter == 0 {
@@ -55,7 +55,7 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 // the crontab's variables, the user's home, the %-stdin; with
 // CATCHUP_REPLAY_SLOT set so that the `catchup run` inside the line claims
 // that slot with trigger replay.
-func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
+func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, slot time.Time, span replaySpan, extra []string) (SlotAction, error) {
 	if sr == nil {
 		sr = &shellReplay{err: fmt.Errorf("task %s has no command to replay", t.Name)}
 	}
@@ -71,6 +71,7 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		env = append(env, "CATCHUP_REPLAY_PREV_SLOT="+span.prev.UTC().Format(time.RFC3339),
 			"CATCHUP_REPLAY_COALESCED="+strconv.Itoa(span.n))
 	}
+	env = append(env, extra...)
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
 		Stdout: m.Stderr, Stderr: m.Stderr, Credential: cred}
 	if sr.stdin != "" {

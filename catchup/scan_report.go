@@ -18,8 +18,19 @@ type ScanRequest struct {
 	MaxReplays int             // per task; at least 1
 	DryRun     bool
 	MissedRule // MaxAge, Tolerance, RetryFailed
-	Progress   func(task string, done, total int)
 	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
+	Parallel          // --concurrency, --jitter, --budget and the progress bar (scan_parallel.go)
+
+	gate *ReplayGate // built by Scan from Parallel
+}
+
+// Parallel is how a scan paces its replays: cmd checks it, Scan builds a
+// ReplayGate from it.
+type Parallel struct {
+	Concurrency int           // replays of different tasks at once; at least 1
+	Jitter      time.Duration // the most the first replay waits (this host's share: HostJitter)
+	Budget      time.Duration // start no replay after this (0: no limit); the rest stays missed
+	Progress    func(ReplayProgress)
 }
 
 // CrontabSource is one crontab to read.
@@ -62,6 +73,7 @@ type TaskScan struct {
 	Failed     int
 	Skipped    int
 	Expired    int       // slots recorded expired (in a dry run: that would be)
+	Left       int       // slots left missed because the --budget was spent (the next scan replays them)
 	ClockAhead time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings   []string
 }

@@ -101,18 +101,22 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
 		ts.Warnings = append(ts.Warnings, sr.err.Error()) // a refused crontab was reported once already
 	}
+	if !req.DryRun {
+		req.gate.Plan(len(replay))
+	}
 	for i, slot := range replay {
 		if req.DryRun {
 			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause[slot.Unix()]})
 			continue
 		}
-		if ctx.Err() != nil {
+		if !req.gate.Start(ctx, t.Name, slot) {
+			if ctx.Err() == nil {
+				ts.Left = len(replay) - i // the --budget is spent
+			}
 			break
 		}
-		if req.Progress != nil {
-			req.Progress(t.Name, i, len(replay))
-		}
 		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, span)
+		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
 		}

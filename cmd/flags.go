@@ -42,3 +42,30 @@ func checkOutput(v string, allowed ...string) error {
 	}
 	return fmt.Errorf("invalid --output %q: use %v", v, allowed)
 }
+
+// addParallelFlags adds how scan paces its replays.
+func addParallelFlags(c *cobra.Command, p *catchup.Parallel) {
+	f := c.Flags()
+	f.IntVar(&p.Concurrency, "concurrency", 1, "replay up to N tasks at once (a task's own slots always run one at a time, oldest first); 4 suits a boot scan")
+	durationVar(f, &p.Jitter, "jitter", 0, "wait up to DUR before the first replay: this host's fixed share, so that a fleet booting at once spreads out")
+	durationVar(f, &p.Budget, "budget", 0, "start no replay after DUR (0: no limit); the slots left stay missed for the next scan, and exit status is unaffected")
+}
+
+// checkParallel refuses a concurrency below 1 and negative durations.
+func checkParallel(p catchup.Parallel) error {
+	if p.Concurrency < 1 {
+		return fmt.Errorf("--concurrency must be at least 1")
+	}
+	if p.Jitter < 0 || p.Budget < 0 {
+		return fmt.Errorf("--jitter and --budget cannot be negative")
+	}
+	return nil
+}
+
+// leftSuffix says how many slots a --budget left missed.
+func leftSuffix(left int) string {
+	if left == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", left %d for the next scan (--budget)", left)
+}

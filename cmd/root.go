@@ -81,6 +81,21 @@ status (see catchup run --help).`,
 		}
 		return nil
 	}
-	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newDaemonCmd(g), newPruneCmd(g), newMigrateCmd(g), newExplainCmd(g), newResetClockCmd(g), newVersionCmd())
+	root.AddCommand(
+		newRunCmd(g),
+		newLsCmd(g),
+		newHistoryCmd(g),
+		newShowCmd(g),
+		newScanCmd(g),
+		newBackfillCmd(g),
+		newDaemonCmd(g),
+		newProgressCmd(g),
+		newMetricsCmd(g),
+		newPruneCmd(g),
+		newMigrateCmd(g),
+		newExplainCmd(g),
+		newResetClockCmd(g),
+		newVersionCmd(),
+	)
 	return root
 }

@@ -173,6 +173,13 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_PREV_SLOT %q: want RFC 3339", v)
 			}
 		}
+		// backfill's run of a crontab line: trigger backfill, and --only all.
+		if v := getenv("CATCHUP_BACKFILL_AFTER"); v != "" {
+			if req.AfterRun, err = strconv.ParseInt(v, 10, 64); err != nil || req.AfterRun < 0 {
+				return req, fmt.Errorf("invalid CATCHUP_BACKFILL_AFTER %q: want a run id", v)
+			}
+			req.Backfill, req.Force, req.Wait = true, getenv("CATCHUP_BACKFILL_FORCE") == "1", true
+		}
 		if v := getenv("CATCHUP_REPLAY_COALESCED"); v != "" {
 			if req.Coalesced, err = strconv.Atoi(v); err != nil || req.Coalesced < 1 {
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)

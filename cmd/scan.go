@@ -54,6 +54,7 @@ replay failed; 2 error.`,
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (default: the task's own --notify-cmd)")
 	addMissedFlags(c, &sf.req.MissedRule)
+	addParallelFlags(c, &sf.req.Parallel)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
@@ -73,6 +74,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return usageErr(c, err)
 		}
 	}
+	if err := checkParallel(sf.req.Parallel); err != nil {
+		return usageErr(c, err)
+	}
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {
@@ -90,12 +94,13 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}
 	}
-	if isTerminal(os.Stderr) {
-		sf.req.Progress = func(task string, done, total int) {
-			fmt.Fprintf(os.Stderr, "\rcatchup: replaying %s: %d/%d ", task, done+1, total)
-		}
+	endBar := func() {}
+	if isTerminal(os.Stderr) && !sf.req.DryRun {
+		bar := &progressBar{w: os.Stderr}
+		sf.req.Progress, endBar = bar.update, bar.finish
 	}
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
+	endBar()
 	if err != nil {
 		return failure(err)
 	}

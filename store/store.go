@@ -33,6 +33,7 @@ const (
 	TriggerReplay   = "replay"
 	TriggerManual   = "manual"
 	TriggerRetry    = "retry"
+	TriggerBackfill = "backfill"
 )
 
 // Errors callers can test for with errors.Is.

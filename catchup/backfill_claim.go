@@ -1,0 +1,45 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/catchup/catchup/store"
+)
+
+// takenSince gives back a backfill's claim of a slot that another process
+// ran since the backfill began (another host's backfill of the same range,
+// or a fire): the claim refuses only running and succeeded holders, and a
+// run that failed meanwhile must not run a second time. The claimed run is
+// recorded skipped with exit 0, which settles nothing.
+func (l *lifecycle) takenSince(ctx context.Context, r store.Run) (RunResult, bool) {
+	if !l.req.Backfill || r.Attempt != 1 {
+		return RunResult{}, false
+	}
+	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
+	if err != nil {
+		return RunResult{}, false // the claim decides
+	}
+	for _, o := range runs {
+		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.ID <= l.req.AfterRun {
+			continue
+		}
+		reason := fmt.Sprintf("slot ran since this backfill began (run %d on %s)", o.ID, o.Host)
+		l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
+		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
+		r.Status = store.StatusSkipped
+		return RunResult{Run: r, Skipped: true}, true
+	}
+	return RunResult{}, false
+}
+
+// backfillEnv is what a crontab line's `catchup run` needs to run a slot as
+// backfill's: the trigger, the last run before the backfill, and --only all.
+func backfillEnv(afterRun int64, force bool) []string {
+	env := []string{"CATCHUP_BACKFILL_AFTER=" + strconv.FormatInt(afterRun, 10)}
+	if force {
+		env = append(env, "CATCHUP_BACKFILL_FORCE=1")
+	}
+	return env
+}

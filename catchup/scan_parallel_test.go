@@ -1,0 +1,117 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestReplayTasksOverlap proves parallelism by a meeting, not by timing:
+// with limit 3, three tasks each wait (with a deadline) until all three have
+// started; with limit 1 they run in index order, one at a time.
+func TestReplayTasksOverlap(t *testing.T) {
+	started := make(chan int, 3)
+	all := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	n := 0
+	err := ReplayTasks(context.Background(), 3, 3, func(ctx context.Context, i int) error {
+		started <- i
+		mu.Lock()
+		if n++; n == 3 {
+			once.Do(func() { close(all) })
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+			return nil
+		case <-time.After(30 * time.Second):
+			return errors.New("the other tasks never started beside this one")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var order []int
+	running := 0
+	err = ReplayTasks(context.Background(), 1, 4, func(ctx context.Context, i int) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if running++; running > 1 {
+			t.Errorf("task %d overlaps another with limit 1", i)
+		}
+		order = append(order, i)
+		running--
+		return nil
+	})
+	if err != nil || len(order) != 4 || order[0] != 0 || order[3] != 3 {
+		t.Fatalf("limit 1: order %v, err %v; want 0 1 2 3", order, err)
+	}
+}
+
+// TestReplayTasksStopsAfterError: no task starts after one failed.
+func TestReplayTasksStopsAfterError(t *testing.T) {
+	var ran []int
+	err := ReplayTasks(context.Background(), 1, 3, func(ctx context.Context, i int) error {
+		ran = append(ran, i)
+		if i == 1 {
+			return errors.New("boom")
+		}
+		return nil
+	})
+	if err == nil || len(ran) != 2 {
+		t.Fatalf("ran %v, err %v; want 0 1 and boom", ran, err)
+	}
+}
+
+// TestReplayGateClock: the jitter and the budget are read off the injected
+// clock only. A clock that jumps an hour per reading ends a one-hour jitter
+// at once and spends the budget after the first replay, which always starts.
+func TestReplayGateClock(t *testing.T) {
+	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	jumps := 0
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		jumps++
+		return base.Add(time.Duration(jumps) * time.Hour)
+	}
+	var waited time.Duration
+	g := &ReplayGate{Now: now, Jitter: time.Hour, Budget: 30 * time.Minute, OnJitter: func(d time.Duration) { waited = d }}
+	g.Plan(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if !g.Start(ctx, "t", base) {
+		t.Fatal("the first replay did not start")
+	}
+	g.Done("t", base)
+	if ctx.Err() != nil || waited != time.Hour {
+		t.Fatalf("jitter waited on the wall clock (ctx %v) or was not told (%v)", ctx.Err(), waited)
+	}
+	if g.Start(ctx, "t", base.Add(time.Hour)) {
+		t.Fatal("a replay started after the budget was spent")
+	}
+}
+
+func TestHostJitter(t *testing.T) {
+	tests := map[string]struct {
+		host  string
+		limit time.Duration
+		want  time.Duration
+	}{
+		"testhost 5s":  {"testhost", 5 * time.Second, 4290 * time.Millisecond},
+		"otherhost 3s": {"otherhost", 3 * time.Second, 2848 * time.Millisecond},
+		"no jitter":    {"testhost", 0, 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := HostJitter(tc.host, tc.limit); got != tc.want {
+				t.Fatalf("HostJitter(%q, %s) = %s, want %s", tc.host, tc.limit, got, tc.want)
+			}
+		})
+	}
+}

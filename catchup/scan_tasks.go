@@ -1,0 +1,41 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// scanTasks scans each task (scanTask), req.Concurrency tasks at once, and
+// returns their reports in the tasks' order. On an error it returns the
+// reports of the tasks before the one that failed.
+func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, tasks []store.Task,
+	srs []*shellReplay, stale map[int64]bool, boots *bootCache) ([]TaskScan, error) {
+	req.gate = &ReplayGate{Now: m.Now, Jitter: HostJitter(m.Host, req.Jitter), Budget: req.Budget, Progress: req.Progress}
+	req.gate.OnJitter = func(wait time.Duration) {
+		m.notice("--jitter %s: waiting %s before the first replay (this host's share, the same at every scan)",
+			req.Jitter, wait)
+	}
+	out := make([]TaskScan, len(tasks))
+	done := make([]bool, len(tasks))
+	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
+		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots)
+		if err != nil {
+			return err
+		}
+		if !req.DryRun {
+			alertMissed(ctx, m, req.NotifyCmd, tasks[i], ts)
+		}
+		out[i], done[i] = ts, true
+		return nil
+	})
+	var reps []TaskScan
+	for i := range out {
+		if !done[i] {
+			break
+		}
+		reps = append(reps, out[i])
+	}
+	return reps, err
+}
