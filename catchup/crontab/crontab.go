@@ -227,8 +227,7 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 		cmd, stdin, cut := splitPercent(rest)
 		lx := &lexer{s: cmd}
 		w0, ok0, err0 := lx.next()
-		w1, ok1, err1 := lx.next()
-		if ok0 && ok1 && err0 == nil && err1 == nil && isCatchupWord(w0) && w1 == "run" {
+		if ok0 && err0 == nil && isCatchupWord(w0) && skipGlobals(&e, lx) {
 			e.Expr = strings.Join(head[:nTime], " ")
 			if system {
 				e.User = head[nTime]
@@ -241,6 +240,33 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 		}
 	}
 	return Entry{}, false, misplaced(s, nTime, nHead, system)
+}
+
+// skipGlobals reads catchup's global flags (--db, --host, --lease, with
+// their values) up to the word run; false when another word comes first.
+// A --db before run counts as run's own unless run has one.
+func skipGlobals(e *Entry, lx *lexer) bool {
+	for {
+		w, ok, err := lx.next()
+		if !ok || err != nil {
+			return false
+		}
+		if w == "run" {
+			return true
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+		if !strings.HasPrefix(w, "--") || name != "db" && name != "host" && name != "lease" {
+			return false
+		}
+		if !hasVal {
+			if val, ok, err = lx.next(); !ok || err != nil {
+				return false
+			}
+		}
+		if name == "db" {
+			e.DB = val
+		}
+	}
 }
 
 // checkEntry validates a catchup line and fills in its flag values.
