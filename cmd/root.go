@@ -84,6 +84,6 @@ status (see catchup run --help).`,
 		}
 		return nil
 	}
-	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newExplainCmd(g), newResetClockCmd(g), newVersionCmd(), newNextCmd(), newCrontabCmd())
+	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newExplainCmd(g), newResetClockCmd(g), newVersionCmd(), newNextCmd(), newCrontabCmd(), newCalendarCmd(g))
 	return root
 }
