@@ -52,7 +52,7 @@ and the run that decided it. It changes nothing.`,
 			return runCalendar(c, g, cfg, args)
 		},
 	}
-	c.ValidArgsFunction = completeFirstTask(g)
+	c.ValidArgsFunction = completeTasks(g)
 	f := c.Flags()
 	f.IntVar(&cfg.days, "days", 7, "how many days, today included (1-31)")
 	f.StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")

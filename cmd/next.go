@@ -60,6 +60,7 @@ The zone is --tz, else $CRON_TZ, else the local zone.`,
 			return runNext(c, req)
 		},
 	}
+	c.ValidArgsFunction = cobra.NoFileCompletions
 	f := c.Flags()
 	f.StringVar(&req.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
 	f.IntVarP(&req.count, "count", "n", 5, "how many slots")

@@ -51,6 +51,7 @@ RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest 
 	c.ValidArgsFunction = cobra.NoFileCompletions
 	c.Flags().StringVar(&task, "task", "", "with --last: show this task's latest run")
 	c.Flags().BoolVar(&last, "last", false, "show the latest run (of --task, else of any task)")
+	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json")
 	c.Flags().BoolVar(&raw, "raw", false, "print the output tails unescaped, control characters and all")
 	return c
