@@ -95,15 +95,15 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, maxCrontab>>20))
 	}
 	text, changes, notes := crontab.Wrap(string(old), req.system)
-	for _, n := range notes {
-		fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: %s\n", name, n)
-	}
 	out := c.OutOrStdout()
 	switch {
 	case req.diff:
 		writeWrapDiff(out, name, changes)
 	case !req.inPlace:
 		io.WriteString(out, text)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: %s\n", name, n)
 	}
 	if req.inPlace {
 		if len(changes) == 0 {
