@@ -72,6 +72,8 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		name := pending
 		if name == "" {
 			name = uniqueName(DeriveName(cmd), taken)
+		} else if taken[name] {
+			notes = append(notes, fmt.Sprintf("line %d: task name %q is used by another line too; one task would stand for both", i+1, name))
 		}
 		taken[name] = true
 		shell := "sh"

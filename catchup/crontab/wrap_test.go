@@ -75,6 +75,12 @@ func TestWrap(t *testing.T) {
 			tasks: []string{"job1"},
 			notes: []string{"line 1: invalid task name"},
 		},
+		"an override already used is noted": {
+			in:    "0 1 * * * catchup run --task x -- a\n# catchup: task=x\n0 2 * * * b\n",
+			want:  "0 1 * * * catchup run --task x -- a\n# catchup: task=x\n0 2 * * * catchup run --task x -- b\n",
+			tasks: []string{"x"},
+			notes: []string{"line 3: task name \"x\" is used by another line too"},
+		},
 		"no final newline kept": {
 			in:    "0 1 * * * a",
 			want:  "0 1 * * * catchup run --task a -- a",
