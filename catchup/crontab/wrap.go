@@ -182,7 +182,8 @@ func firstWord(s string) string {
 	return f[0]
 }
 
-// singleQuote quotes s for sh: 'it'\''s'.
+// singleQuote quotes s for sh in single quotes; a single quote inside
+// closes the quotes, adds an escaped quote and reopens them.
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
