@@ -80,7 +80,11 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		if v := env.vals["SHELL"]; v != "" && isPlain(v) {
 			shell = v
 		}
-		lines[i] = prefix + wrapCommand(cmd, name, shell)
+		cr := ""
+		if strings.HasSuffix(cmd, "\r") { // a CRLF file: keep its line ends
+			cmd, cr = cmd[:len(cmd)-1], "\r"
+		}
+		lines[i] = prefix + wrapCommand(cmd, name, shell) + cr
 		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name})
 	}
 	return strings.Join(lines, "\n"), changes, notes

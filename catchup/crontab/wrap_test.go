@@ -81,6 +81,11 @@ func TestWrap(t *testing.T) {
 			tasks: []string{"x"},
 			notes: []string{"line 3: task name \"x\" is used by another line too"},
 		},
+		"CRLF line ends kept": {
+			in:    "0 1 * * * a > log\r\n",
+			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
+			tasks: []string{"a"},
+		},
 		"no final newline kept": {
 			in:    "0 1 * * * a",
 			want:  "0 1 * * * catchup run --task a -- a",
