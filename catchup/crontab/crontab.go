@@ -242,33 +242,6 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 	return Entry{}, false, misplaced(s, nTime, nHead, system)
 }
 
-// skipGlobals reads catchup's global flags (--db, --host, --lease, with
-// their values) up to the word run; false when another word comes first.
-// A --db before run counts as run's own unless run has one.
-func skipGlobals(e *Entry, lx *lexer) bool {
-	for {
-		w, ok, err := lx.next()
-		if !ok || err != nil {
-			return false
-		}
-		if w == "run" {
-			return true
-		}
-		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "--"), "=")
-		if !strings.HasPrefix(w, "--") || name != "db" && name != "host" && name != "lease" {
-			return false
-		}
-		if !hasVal {
-			if val, ok, err = lx.next(); !ok || err != nil {
-				return false
-			}
-		}
-		if name == "db" {
-			e.DB = val
-		}
-	}
-}
-
 // checkEntry validates a catchup line and fills in its flag values.
 func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	if nTime == 1 {
