@@ -84,7 +84,12 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		if strings.HasSuffix(cmd, "\r") { // a CRLF file: keep its line ends
 			cmd, cr = cmd[:len(cmd)-1], "\r"
 		}
-		lines[i] = prefix + wrapCommand(cmd, name, shell) + cr
+		wrapped := prefix + wrapCommand(cmd, name, shell) + cr
+		if _, ok, err := parseLine(wrapped, system, &variables{}); !ok || err != nil {
+			notes = append(notes, fmt.Sprintf("line %d: left as is: wrapped, it would not read as a catchup line (%v)", i+1, err))
+			continue
+		}
+		lines[i] = wrapped
 		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name})
 	}
 	return strings.Join(lines, "\n"), changes, notes

@@ -81,6 +81,12 @@ func TestWrap(t *testing.T) {
 			tasks: []string{"x"},
 			notes: []string{"line 3: task name \"x\" is used by another line too"},
 		},
+		"a line that would not read as catchup is left": {
+			in:     "0 0 1 1 * * x\n",
+			want:   "0 0 1 1 * * x\n",
+			system: true,
+			notes:  []string{"line 1: left as is: wrapped, it would not read as a catchup line (user field \"*\" looks like a time field"},
+		},
 		"CRLF line ends kept": {
 			in:    "0 1 * * * a > log\r\n",
 			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
