@@ -12,13 +12,14 @@ import (
 
 type historyConfig struct {
 	output string
+	since  time.Duration
 	filter store.HistoryFilter
 }
 
 func newHistoryCmd(g *globals) *cobra.Command {
 	var cfg historyConfig
 	c := &cobra.Command{
-		Use:   "history [TASK] [--limit N] [--status S] [-o table|json]",
+		Use:   "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|json]",
 		Short: "Show recorded runs, newest first",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -32,6 +33,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	f := c.Flags()
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
 	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")
+	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d)")
 	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired")
 	return c
 }
@@ -43,11 +45,17 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := checkStatus(cfg.filter.Status); err != nil {
 		return usageErr(c, err)
 	}
-	st, _, err := openLedger(c.Context(), g, false)
+	if cfg.since < 0 {
+		return usageErr(c, fmt.Errorf("--since must not be negative"))
+	}
+	st, m, err := openLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if cfg.since > 0 {
+		cfg.filter.Since = m.Now().Add(-cfg.since)
+	}
 	runs, err := st.History(c.Context(), cfg.filter)
 	if err != nil {
 		return failure(err)

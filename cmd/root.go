@@ -67,7 +67,10 @@ with ls --missed, a failed replay with scan); 2 error. run exits with its comman
 status (see catchup run --help).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().Bool("version", false, "print catchup's version (same as catchup version)")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.db, "db", "", "ledger: a file, or postgres://... for a ledger shared by several hosts (env CATCHUP_DB; default $XDG_STATE_HOME/catchup/catchup.db, as root /var/lib/catchup/catchup.db)")
 	pf.StringVar(&g.host, "host", "", "this host's name, recorded on runs (env CATCHUP_HOST; default the hostname)")
@@ -96,6 +99,9 @@ status (see catchup run --help).`,
 		newExplainCmd(g),
 		newResetClockCmd(g),
 		newVersionCmd(),
+		newNextCmd(),
+		newCrontabCmd(),
+		newCalendarCmd(g),
 	)
 	return root
 }

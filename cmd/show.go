@@ -11,30 +11,47 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// showRequest is one run to show: by id, or the latest run (of task, or
+// of any task when task is "").
+type showRequest struct {
+	id     int64
+	task   string
+	latest bool
+}
+
 func newShowCmd(g *globals) *cobra.Command {
-	var output string
-	var raw bool
+	var output, task string
+	var raw, last bool
 	c := &cobra.Command{
-		Use:   "show RUN_ID [-o text|json] [--raw]",
+		Use:   "show RUN_ID | --task TASK --last | --last [-o text|json] [--raw]",
 		Short: "Show one run in full, with the tails of its output",
 		Long: `Show one run in full, with the last 64 KiB of its stdout and of its stderr.
 
 Control characters in what the ledger holds (a job's output, its checkpoint note,
 another host's name) are shown escaped, like \x1b, so that reading a run never
 drives the terminal. --raw prints the output tails as the job wrote them (the other
-fields stay escaped): use it to pipe a tail into a file or a pager that knows.`,
-		Args: cobra.ExactArgs(1),
+fields stay escaped): use it to pipe a tail into a file or a pager that knows.
+
+RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest run,
+--last alone the latest run of any task.`,
+		Example: `  catchup show 42
+  catchup show --task nightly-backup --last`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return usageErr(c, err)
 			}
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usageErr(c, fmt.Errorf("invalid run id %q: want a positive number from catchup history", args[0]))
+			req, err := checkShow(args, task, last)
+			if err != nil {
+				return usageErr(c, err)
 			}
-			return runShow(c, g, id, output, raw)
+			return runShow(c, g, req, output, raw)
 		},
 	}
+	c.ValidArgsFunction = cobra.NoFileCompletions
+	c.Flags().StringVar(&task, "task", "", "with --last: show this task's latest run")
+	c.Flags().BoolVar(&last, "last", false, "show the latest run (of --task, else of any task)")
+	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text|json")
 	c.Flags().BoolVar(&raw, "raw", false, "print the output tails unescaped, control characters and all")
 	return c
@@ -51,12 +68,45 @@ type showJSON struct {
 	StderrTail string `json:"stderr_tail"`
 }
 
-func runShow(c *cobra.Command, g *globals, id int64, output string, raw bool) error {
+// checkShow turns show's arguments into one request.
+func checkShow(args []string, task string, last bool) (showRequest, error) {
+	switch {
+	case len(args) == 1 && (task != "" || last):
+		return showRequest{}, errors.New("give a RUN_ID or --last, not both")
+	case len(args) == 1:
+		id, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil || id <= 0 {
+			return showRequest{}, fmt.Errorf("invalid run id %q: want a positive number from catchup history", args[0])
+		}
+		return showRequest{id: id}, nil
+	case task != "" && !last:
+		return showRequest{}, fmt.Errorf("--task needs --last: catchup show --task %s --last shows its latest run", task)
+	case last:
+		return showRequest{task: task, latest: true}, nil
+	}
+	return showRequest{}, errors.New("which run? give a RUN_ID (catchup history lists them), or --task TASK --last for a task's latest run")
+}
+
+func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw bool) error {
 	st, _, err := openLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	id := req.id
+	if req.latest {
+		runs, err := st.History(c.Context(), store.HistoryFilter{Task: req.task, Limit: 1})
+		if err != nil {
+			return failure(err)
+		}
+		if len(runs) == 0 && req.task != "" {
+			return failure(fmt.Errorf("no runs of task %q in the ledger; catchup ls lists the tasks", req.task))
+		}
+		if len(runs) == 0 {
+			return failure(errors.New("no runs in the ledger yet"))
+		}
+		id = runs[0].ID
+	}
 	r, err := st.Run(c.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return failure(fmt.Errorf("no run %d in the ledger; catchup history lists them", id))

@@ -37,7 +37,7 @@ func usageErr(c *cobra.Command, err error) error {
 	if c.Name() == "run" {
 		code = catchup.ExitInternal
 	}
-	return &exitStatus{code: code, err: fmt.Errorf("%w (see catchup %s --help)", err, c.Name())}
+	return &exitStatus{code: code, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 }
 
 // failure maps a domain error to exit 2 with its message.

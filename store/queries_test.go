@@ -74,6 +74,9 @@ func TestHistory(t *testing.T) {
 			"task name is exact":      {filter: store.HistoryFilter{Task: "A"}, want: nil},
 			"by status, small limit":  {filter: store.HistoryFilter{Status: store.StatusSucceeded, Limit: 2}, want: newest(difference(aAll, aFailed), 2)},
 			"by task b, all statuses": {filter: store.HistoryFilter{Task: "b"}, want: newest(bAll, 20)},
+			"since":                   {filter: store.HistoryFilter{Since: t0.Add(25 * time.Minute)}, want: newest(aAll[25:], 20)},
+			"since is inclusive":      {filter: store.HistoryFilter{Task: "b", Since: t0.Add(24 * time.Minute)}, want: newest(bAll[4:], 20)},
+			"since and limit":         {filter: store.HistoryFilter{Since: t0.Add(20 * time.Minute), Limit: 2}, want: newest(aAll[20:], 2)},
 		}
 		for name, tc := range tests {
 			t.Run(name, func(t *testing.T) {

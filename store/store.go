@@ -143,9 +143,10 @@ type TaskSummary struct {
 
 // HistoryFilter selects runs for History, newest first.
 type HistoryFilter struct {
-	Task   string // "" for all tasks
-	Status string // "" for any status
-	Limit  int    // <= 0 means 20
+	Task   string    // "" for all tasks
+	Status string    // "" for any status
+	Since  time.Time // zero for any time; else only runs started at or after it
+	Limit  int       // <= 0 means 20
 }
 
 // PruneRequest selects the runs Prune deletes: those that ended before

@@ -227,8 +227,7 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 		cmd, stdin, cut := splitPercent(rest)
 		lx := &lexer{s: cmd}
 		w0, ok0, err0 := lx.next()
-		w1, ok1, err1 := lx.next()
-		if ok0 && ok1 && err0 == nil && err1 == nil && isCatchupWord(w0) && w1 == "run" {
+		if ok0 && err0 == nil && isCatchupWord(w0) && skipGlobals(&e, lx) {
 			e.Expr = strings.Join(head[:nTime], " ")
 			if system {
 				e.User = head[nTime]

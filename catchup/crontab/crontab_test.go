@@ -103,9 +103,21 @@ func TestParseRules(t *testing.T) {
 				{File: "t", Line: 3, Expr: "3 * * * *", Task: "c", Command: "catchup run --task c -- cat ", Stdin: "\n"}}},
 		"carriage return and nul kept as cron sees them": {in: "0 2 * * * catchup run --task a -- x\r\n0 3 * * * catchup run --task b\x00junk",
 			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- x\r", "a"), catchupLine(2, "0 3 * * *", "catchup run --task b", "b")}},
-		"non-catchup lines are ignored": {in: "0 2 * * * echo catchup run --task a\n0 2 * * * catchupd run --task a\n" +
+		"non-catchup lines are ignored": {in: "0 2 * * * catchupd run --task a\n" +
 			"0 2 * * * catchup status --task a\n0 2 * * * /opt/catchup/bin/x run\ngarbage\n0 2 * *\n@every 5m echo\n" +
-			"0 2 * * * env catchup run --task a\n0 2 * * * nice catchup run --bogus\n0 2 * * * catchup 'run\n"},
+			"0 2 * * * catchup 'run\n0 2 * * * sh -c 'catchup run --task a'\n"},
+		"lines mentioning catchup run are warned about": {in: "0 2 * * * echo catchup run --task a\n" +
+			"0 2 * * * env catchup run --task a\n0 2 * * * nice -n 5 catchup run --task a\n0 2 * * * root catchup run --task a\n" +
+			"@daily root catchup run --task a\n0 2 * * * cd /x && catchup run --task a\n0 2 * * * catchup --bogus run --task a\n" +
+			"0 2 * * * catchup --db\n",
+			errs: []string{`t:1: the command starts with "echo", not catchup: if "echo" is a user field, this file is read as a user crontab`,
+				`t:2: the command starts with "env"`, "t:3: mentions catchup run but the command does not start with it",
+				`t:4: the command starts with "root", not catchup: if "root" is a user field`, `t:5: the command starts with "root"`,
+				"t:6: mentions catchup run", "t:7: catchup is not followed by run or by --db, --host, --lease and run"}},
+		"global flags before run": {in: "0 2 * * * catchup --db /x/l.db run --task a -- true\n" +
+			"0 3 * * * /usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true\n",
+			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Command: "catchup --db /x/l.db run --task a -- true", Task: "a", DB: "/x/l.db"},
+				{File: "t", Line: 2, Expr: "0 3 * * *", Command: "/usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true", Task: "b", DB: "/y"}}},
 		"malformed catchup lines": {in: "@reboot catchup run --task a\n@hourli catchup run --task a\n0 2 * * catchup run --task a\n" +
 			"0 0 2 * * * catchup run --task a\ncatchup run --task a\n0 2 * * * catchup run -- x\n0 2 * * * catchup run --task= -- x\n" +
 			"0 2 * * * catchup run --task '' -- x\n0 2 * * * catchup run --task -bad\n0 2 * * * catchup run --task " + long + "\n" +
@@ -126,7 +138,7 @@ func TestParseRules(t *testing.T) {
 			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", User: "root", Command: "catchup run --task a", Task: "a"},
 				{File: "t", Line: 2, Expr: "@daily", User: "www-data", Command: "catchup run --task b", Task: "b"}},
 			errs: []string{"t:3: missing user field", "t:4: missing user field", `t:5: user field "*" looks like a time field`,
-				"t:6: expected 5 time fields before the user field, found 4"}},
+				"t:6: expected 5 time fields before the user field, found 4", `t:7: the command starts with "echo", not catchup: scan does not discover`}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) { checkParse(t, tc.in, tc.system, tc.want, tc.errs) })

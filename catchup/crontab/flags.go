@@ -21,6 +21,33 @@ var runFlags = map[string]bool{
 	"wait": false, // takes an optional duration: parseFlags reads it
 }
 
+// skipGlobals reads catchup's global flags (--db, --host, --lease, with
+// their values) up to the word run; false when another word comes first.
+// A --db before run counts as run's own unless run has one.
+func skipGlobals(e *Entry, lx *lexer) bool {
+	for {
+		w, ok, err := lx.next()
+		if !ok || err != nil {
+			return false
+		}
+		if w == "run" {
+			return true
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+		if !strings.HasPrefix(w, "--") || name != "db" && name != "host" && name != "lease" {
+			return false
+		}
+		if !hasVal {
+			if val, ok, err = lx.next(); !ok || err != nil {
+				return false
+			}
+		}
+		if name == "db" {
+			e.DB = val
+		}
+	}
+}
+
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
 // --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins).

@@ -133,28 +133,36 @@ func stdinData(s string) string {
 	return string(buf)
 }
 
-// misplaced reports a line whose `catchup run` is not where the
-// command starts but the preceding words look like a miscounted time spec.
+// misplaced explains a job line that mentions `catchup ... run` but is not
+// a catchup line scan can read: the time fields look miscounted, a user
+// field stands in a user crontab, or the command does not start with
+// catchup. nil when the line does not mention catchup run.
 func misplaced(s string, nTime, nHead int, system bool) error {
-	toks, _ := splitFields(s, nHead+3)
+	toks, _ := splitFields(s, nHead+10)
 	j := -1
-	for i := 0; i+1 < len(toks); i++ {
-		if isCatchupWord(toks[i]) && toks[i+1] == "run" {
-			j = i
-			break
+	for i := 0; i+1 < len(toks) && j < 0; i++ {
+		if !isCatchupWord(toks[i]) {
+			continue
+		}
+		for _, t := range toks[i+1 : min(i+6, len(toks))] {
+			if t == "run" {
+				j = i
+				break
+			}
 		}
 	}
 	switch {
-	case j < 0 || j == nHead:
+	case j < 0:
 		return nil
+	case j == nHead:
+		return fmt.Errorf("%s is not followed by run or by --db, --host, --lease and run: scan does not discover this line", toks[j])
+	case nTime == 1 && system && j == 1:
+		return errors.New("missing user field before the command (system crontab)")
+	case nTime == 1 && j == nHead+1 && macros[toks[0]]:
+		return userField(toks[j-1], system)
+	case nTime == 1 && j > nHead:
+		return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
 	case nTime == 1:
-		if system && j == 1 {
-			return errors.New("missing user field before the command (system crontab)")
-		}
-		if j > nHead {
-			return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
-		}
-		return nil
 	case allTimeLike(toks[:j]):
 		if system && j == 5 {
 			return errors.New("missing user field before the command (system crontab)")
@@ -162,8 +170,18 @@ func misplaced(s string, nTime, nHead int, system bool) error {
 		return fmt.Errorf("expected 5 time fields before the command, found %d", j)
 	case system && allTimeLike(toks[:j-1]):
 		return fmt.Errorf("expected 5 time fields before the user field, found %d", j-1)
+	case j == nHead+1 && (nTime == 5 && allTimeLike(toks[:5]) || nTime == 1 && macros[toks[0]]):
+		return userField(toks[j-1], system)
 	}
-	return nil
+	return errors.New("mentions catchup run but the command does not start with it (scan replays only lines whose command is catchup run): scan does not discover this line")
+}
+
+// userField explains a system-format line in a user crontab.
+func userField(word string, system bool) error {
+	if system {
+		return fmt.Errorf("the command starts with %q, not catchup: scan does not discover this line", word)
+	}
+	return fmt.Errorf("the command starts with %q, not catchup: if %q is a user field, this file is read as a user crontab (system crontabs are /etc/crontab and /etc/cron.d/*); scan does not discover this line", word, word)
 }
 
 // splitFields splits off up to n blank-separated fields; rest is the

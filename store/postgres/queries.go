@@ -26,6 +26,10 @@ func (p *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Ru
 		args = append(args, f.Status)
 		q += fmt.Sprintf(` AND r.status = $%d`, len(args))
 	}
+	if !f.Since.IsZero() {
+		args = append(args, time.UnixMilli(f.Since.UnixMilli()).UTC())
+		q += fmt.Sprintf(` AND r.started_at >= $%d`, len(args))
+	}
 	args = append(args, f.Limit)
 	q += fmt.Sprintf(` ORDER BY r.id DESC LIMIT $%d`, len(args))
 	return p.queryRuns(ctx, p.pool, q, args...)

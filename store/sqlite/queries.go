@@ -48,6 +48,10 @@ func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Ru
 		q += ` AND r.status = ?`
 		args = append(args, f.Status)
 	}
+	if !f.Since.IsZero() {
+		q += ` AND r.started_at >= ?`
+		args = append(args, f.Since.UnixMilli())
+	}
 	q += ` ORDER BY r.id DESC LIMIT ?`
 	args = append(args, f.Limit)
 	return s.queryRuns(ctx, q, args...)

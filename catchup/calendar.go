@@ -1,0 +1,210 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Slot states in a calendar, from best to worst (a day shows its worst).
+const (
+	CellNone     = "none"     // before the task was registered
+	CellPending  = "pending"  // not due yet, or cron may still fire it
+	CellRan      = "ran"      // fired by cron on time, succeeded
+	CellReplayed = "replayed" // succeeded by scan's replay
+	CellSkipped  = "skipped"  // settled by a skip policy
+	CellPaused   = "paused"   // settled while the task was paused
+	CellLate     = "late"     // fired by cron, succeeded, but started over a minute after its slot
+	CellRunning  = "running"  // a run of it is in progress
+	CellExpired  = "expired"  // scan gave up on it: older than the catch-up window
+	CellMissed   = "missed"   // no outcome: scan would replay it
+	CellFailed   = "failed"   // its latest attempt failed or timed out
+)
+
+// CellStates lists the states worst last: a day's cell shows the latest
+// of its slots' states in this order.
+var CellStates = []string{CellNone, CellPending, CellRan, CellReplayed, CellSkipped, CellPaused, CellLate,
+	CellRunning, CellExpired, CellMissed, CellFailed}
+
+// lateAfter is how long after its slot a cron fire may start and still be
+// on time.
+const lateAfter = time.Minute
+
+// CalendarSlot is one slot of a task and what became of it.
+type CalendarSlot struct {
+	Slot  time.Time
+	State string
+	RunID int64 // the run that decided the state; 0 for none
+}
+
+// CalendarRow is one task's slots in the calendar's range.
+type CalendarRow struct {
+	Task    string
+	Zone    *time.Location
+	Slots   []CalendarSlot // oldest first
+	Warning string         // e.g. no schedule
+}
+
+// CalendarRequest selects the tasks (all when empty) and the range
+// (From, To]; slots after now are pending.
+type CalendarRequest struct {
+	Tasks    []string
+	From, To time.Time
+	Rule     MissedRule
+}
+
+// maxCalendarSlots bounds the slots of one task in a calendar.
+const maxCalendarSlots = 50000
+
+// Calendar returns every selected task's slots from req.From to now, each
+// with its state, from what the ledger holds. It writes nothing.
+func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest) ([]CalendarRow, error) {
+	tasks, err := calendarTasks(ctx, st, req.Tasks)
+	if err != nil {
+		return nil, err
+	}
+	stale, err := findStale(ctx, st, m, false)
+	if err != nil {
+		return nil, err
+	}
+	now := m.Now()
+	rows := make([]CalendarRow, 0, len(tasks))
+	for _, t := range tasks {
+		row := CalendarRow{Task: t.Name}
+		sched, err := parseSchedule(t.Schedule, t.TZ)
+		row.Zone = zoneOf(t, sched)
+		switch {
+		case err != nil:
+			row.Warning = err.Error()
+		case sched == nil:
+			row.Warning = "no schedule: its runs have no slots"
+		}
+		if sched == nil {
+			rows = append(rows, row)
+			continue
+		}
+		runs, err := st.SlotRuns(ctx, t.Name, req.From, now, req.Rule.Tolerance)
+		if err != nil {
+			return nil, err
+		}
+		byslot, slotless := indexRuns(runs)
+		next := 0
+		upTo := req.To
+		if upTo.Before(now) {
+			upTo = now
+		}
+		sched.Slots(req.From, upTo, func(slot time.Time) bool {
+			c := CalendarSlot{Slot: slot}
+			r, ok := decidingRun(byslot[slot.Unix()], stale)
+			for next < len(slotless) && slotless[next].StartedAt.Before(slot) {
+				next++
+			}
+			if !ok && next < len(slotless) && !slotless[next].StartedAt.After(slot.Add(req.Rule.Tolerance)) {
+				r, ok = slotless[next], true
+				next++
+			}
+			switch {
+			case ok:
+				c.State, c.RunID = runState(r, slot, stale), r.ID
+			case slot.Before(t.RegisteredAt.Add(-time.Second)):
+				c.State = CellNone
+			case slot.After(now.Add(-req.Rule.Tolerance)):
+				c.State = CellPending
+			default:
+				c.State = CellMissed
+			}
+			row.Slots = append(row.Slots, c)
+			return len(row.Slots) < maxCalendarSlots
+		})
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// calendarTasks returns the named tasks, or every task.
+func calendarTasks(ctx context.Context, st store.Store, names []string) ([]store.Task, error) {
+	if len(names) == 0 {
+		all, err := st.Tasks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]store.Task, 0, len(all))
+		for _, s := range all {
+			out = append(out, s.Task)
+		}
+		return out, nil
+	}
+	out := make([]store.Task, 0, len(names))
+	for _, n := range names {
+		t, err := st.Task(ctx, n)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("no task %q in the ledger; catchup ls lists them", n)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// indexRuns splits runs into those naming their slot (by slot) and the
+// slotless ones (by start, as SlotRuns returns them).
+func indexRuns(runs []store.Run) (map[int64][]store.Run, []store.Run) {
+	byslot := map[int64][]store.Run{}
+	var slotless []store.Run
+	for _, r := range runs {
+		if r.Slot.IsZero() {
+			slotless = append(slotless, r)
+			continue
+		}
+		byslot[r.Slot.Unix()] = append(byslot[r.Slot.Unix()], r)
+	}
+	return byslot, slotless
+}
+
+// decidingRun is the run that says what became of a slot: its latest run
+// that reached an outcome (or is alive), else its latest run.
+func decidingRun(runs []store.Run, stale map[int64]bool) (store.Run, bool) {
+	var best store.Run
+	found := false
+	for _, r := range runs {
+		if settles(r, MissedRule{}, stale) || r.Status == store.StatusFailed || r.Status == store.StatusTimeout || r.Status == "paused" {
+			if !found || r.ID > best.ID {
+				best, found = r, true
+			}
+		}
+	}
+	return best, found
+}
+
+// runState is the calendar state run r gives slot.
+func runState(r store.Run, slot time.Time, stale map[int64]bool) string {
+	switch r.Status {
+	case store.StatusSucceeded:
+		switch {
+		case r.Trigger == store.TriggerReplay:
+			return CellReplayed
+		case r.StartedAt.Sub(slot) > lateAfter:
+			return CellLate
+		}
+		return CellRan
+	case store.StatusFailed, store.StatusTimeout:
+		return CellFailed
+	case store.StatusExpired:
+		return CellExpired
+	case store.StatusRunning:
+		if stale[r.ID] {
+			return CellMissed
+		}
+		return CellRunning
+	case store.StatusSkipped:
+		return CellSkipped
+	case "paused":
+		return CellPaused
+	}
+	return CellMissed
+}

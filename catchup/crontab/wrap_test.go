@@ -1,0 +1,163 @@
+package crontab
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWrap(t *testing.T) {
+	tests := map[string]struct {
+		in, want string
+		system   bool
+		tasks    []string
+		notes    []string
+	}{
+		"plain words are prefixed": {
+			in:    "0 2 * * * /usr/local/bin/backup.sh --full\n",
+			want:  "0 2 * * * catchup run --task backup -- /usr/local/bin/backup.sh --full\n",
+			tasks: []string{"backup"},
+		},
+		"shell syntax goes through sh -c": {
+			in:    "*/15  *  * * *   cd /srv/app && ./sync.py > /tmp/sync.log 2>&1\n",
+			want:  "*/15  *  * * *   catchup run --task sync -- sh -c 'cd /srv/app && ./sync.py > /tmp/sync.log 2>&1'\n",
+			tasks: []string{"sync"},
+		},
+		"single quotes are escaped": {
+			in:    "0 1 * * * echo 'it''s'\n",
+			want:  "0 1 * * * catchup run --task echo -- sh -c 'echo '\\''it'\\'''\\''s'\\'''\n",
+			tasks: []string{"echo"},
+		},
+		"stdin after percent stays outside": {
+			in:    "0 3 * * * mail -s \"x\\%y\" root%hello%world\n",
+			want:  "0 3 * * * catchup run --task mail -- sh -c 'mail -s \"x\\%y\" root'%hello%world\n",
+			tasks: []string{"mail"},
+		},
+		"names are unique and overridable": {
+			in:    "0 1 * * * backup.sh a\n0 2 * * * backup.sh b\n# catchup: task=nightly\n0 3 * * * backup.sh c\n",
+			want:  "0 1 * * * catchup run --task backup -- backup.sh a\n0 2 * * * catchup run --task backup-2 -- backup.sh b\n# catchup: task=nightly\n0 3 * * * catchup run --task nightly -- backup.sh c\n",
+			tasks: []string{"backup", "backup-2", "nightly"},
+		},
+		"existing catchup names are taken": {
+			in:    "0 1 * * * catchup run --task report -- report.sh\n0 2 * * * report.sh\n",
+			want:  "0 1 * * * catchup run --task report -- report.sh\n0 2 * * * catchup run --task report-2 -- report.sh\n",
+			tasks: []string{"report-2"},
+		},
+		"variables comments and catchup lines untouched": {
+			in:    "SHELL=/bin/bash\nMAILTO=\"\"\n# 0 1 * * * commented.sh\n\n30 4 * * * /usr/bin/catchup --db /x run --task t -- true\n@daily nice -n 10 flock -n /tmp/l /opt/jobs/rotate-logs\n",
+			want:  "SHELL=/bin/bash\nMAILTO=\"\"\n# 0 1 * * * commented.sh\n\n30 4 * * * /usr/bin/catchup --db /x run --task t -- true\n@daily catchup run --task rotate-logs -- nice -n 10 flock -n /tmp/l /opt/jobs/rotate-logs\n",
+			tasks: []string{"rotate-logs"},
+		},
+		"crontab SHELL runs the command": {
+			in:    "SHELL=/bin/bash\n0 1 * * * python3 -u /opt/etl.py | logger\n",
+			want:  "SHELL=/bin/bash\n0 1 * * * catchup run --task etl -- /bin/bash -c 'python3 -u /opt/etl.py | logger'\n",
+			tasks: []string{"etl"},
+		},
+		"system crontab keeps the user field": {
+			in:     "17 * * * * root cd / && run-parts --report /etc/cron.hourly\n",
+			want:   "17 * * * * root catchup run --task run-parts -- sh -c 'cd / && run-parts --report /etc/cron.hourly'\n",
+			system: true,
+			tasks:  []string{"run-parts"},
+		},
+		"reboot and bad lines are left": {
+			in:    "@reboot /opt/warm\n5 * * cmd\nFOO=1 bar\n",
+			want:  "@reboot /opt/warm\n5 * * cmd\nFOO=1 bar\n",
+			notes: []string{"line 1: @reboot"},
+		},
+		"assignment prefix needs a shell": {
+			in:    "0 1 * * * LANG=C sort-db\n",
+			want:  "0 1 * * * catchup run --task sort-db -- sh -c 'LANG=C sort-db'\n",
+			tasks: []string{"sort-db"},
+		},
+		"invalid override is noted": {
+			in:    "# catchup: task=../x\n0 1 * * * job1\n",
+			want:  "# catchup: task=../x\n0 1 * * * catchup run --task job1 -- job1\n",
+			tasks: []string{"job1"},
+			notes: []string{"line 1: invalid task name"},
+		},
+		"an override already used is noted": {
+			in:    "0 1 * * * catchup run --task x -- a\n# catchup: task=x\n0 2 * * * b\n",
+			want:  "0 1 * * * catchup run --task x -- a\n# catchup: task=x\n0 2 * * * catchup run --task x -- b\n",
+			tasks: []string{"x"},
+			notes: []string{"line 3: task name \"x\" is used by another line too"},
+		},
+		"a line that would not read as catchup is left": {
+			in:     "0 0 1 1 * * x\n",
+			want:   "0 0 1 1 * * x\n",
+			system: true,
+			notes:  []string{"line 1: left as is: wrapped, it would not read as a catchup line (user field \"*\" looks like a time field"},
+		},
+		"CRLF line ends kept": {
+			in:    "0 1 * * * a > log\r\n",
+			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
+			tasks: []string{"a"},
+		},
+		"no final newline kept": {
+			in:    "0 1 * * * a",
+			want:  "0 1 * * * catchup run --task a -- a",
+			tasks: []string{"a"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, changes, notes := Wrap(tc.in, tc.system)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			var tasks []string
+			for _, c := range changes {
+				tasks = append(tasks, c.Task)
+			}
+			if !reflect.DeepEqual(tasks, tc.tasks) {
+				t.Errorf("tasks %q, want %q", tasks, tc.tasks)
+			}
+			if len(notes) != len(tc.notes) {
+				t.Fatalf("notes %q, want %q", notes, tc.notes)
+			}
+			for i := range notes {
+				if !strings.HasPrefix(notes[i], tc.notes[i]) {
+					t.Errorf("note %q, want prefix %q", notes[i], tc.notes[i])
+				}
+			}
+			// Round trip: every wrapped line parses as a catchup line with
+			// its schedule, and wrapping again changes nothing.
+			entries, errs := Parse(strings.NewReader(got), "t", tc.system)
+			if len(errs) != 0 {
+				t.Errorf("wrapped text does not parse: %v", errs)
+			}
+			byLine := map[int]Entry{}
+			for _, e := range entries {
+				byLine[e.Line] = e
+			}
+			for _, c := range changes {
+				e, ok := byLine[c.Line]
+				if !ok || e.Task != c.Task {
+					t.Errorf("line %d not discovered as task %s: %+v", c.Line, c.Task, e)
+				}
+			}
+			if again, more, _ := Wrap(got, tc.system); again != got || len(more) != 0 {
+				t.Errorf("wrapping twice changed %d lines", len(more))
+			}
+		})
+	}
+}
+
+func TestDeriveName(t *testing.T) {
+	tests := map[string]string{
+		"/usr/bin/php /var/www/artisan schedule:run": "artisan",
+		"bash -c 'echo hi'":                          "bash",
+		"timeout 1h /opt/bin/Big Job":                "Big",
+		"cd /tmp; sleep 5; ./cleanup-tmp.sh":         "cleanup-tmp",
+		"cd /tmp":                                    "cd",
+		"'weird name!'":                              "weird-name",
+		">/dev/null":                                 "job",
+		"env A=1 B=2 /opt/x.v2.sh":                   "x.v2",
+	}
+	for cmd, want := range tests {
+		t.Run(cmd, func(t *testing.T) {
+			if got := DeriveName(cmd); got != want {
+				t.Errorf("DeriveName(%q) = %q, want %q", cmd, got, want)
+			}
+		})
+	}
+}

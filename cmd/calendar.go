@@ -1,0 +1,87 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+)
+
+type calendarConfig struct {
+	days   int
+	output string
+	rule   catchup.MissedRule
+}
+
+// maxCalendarDays keeps a day at least one cell wide in 80 columns.
+const maxCalendarDays = 31
+
+func newCalendarCmd(g *globals) *cobra.Command {
+	var cfg calendarConfig
+	c := &cobra.Command{
+		Use:   "calendar [TASK...] [--days N] [-o text|json]",
+		Short: "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
+		Long: `Draw the slots of the last N days (default 7, today included, in the local zone) as a
+grid that fits 80 columns: a row per task (all tasks, or those named), a column per day,
+and in each day a cell per slot, or one cell for the whole day (its worst slot) when a
+task has more slots in a day than the day has room for (the task is marked with *).
+
+Each cell is a letter, coloured on a terminal (plain letters when standard output is
+not a terminal or NO_COLOR is set):
+  r ran   y replayed   l late (fired over a minute after its slot)   M missed
+  F failed   x expired   z paused   s skipped   a running   - not due yet
+  . no slot   (blank) before the task was registered
+The states follow the same rule as ls and scan. -o json gives every slot with its state
+and the run that decided it. It changes nothing.`,
+		Example: `  catchup calendar --days 14
+  catchup calendar nightly-backup -o json`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkOutput(cfg.output, "text", "json"); err != nil {
+				return usageErr(c, err)
+			}
+			if cfg.days < 1 || cfg.days > maxCalendarDays {
+				return usageErr(c, errors.New("--days must be between 1 and 31"))
+			}
+			if err := checkRule(c, &cfg.rule); err != nil {
+				return err
+			}
+			return runCalendar(c, g, cfg, args)
+		},
+	}
+	c.ValidArgsFunction = completeTasks(g)
+	f := c.Flags()
+	f.IntVar(&cfg.days, "days", 7, "how many days, today included (1-31)")
+	f.StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
+	addMissedFlags(c, &cfg.rule)
+	return c
+}
+
+func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []string) error {
+	st, m, err := openLedger(c.Context(), g, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	loc, err := schedule.LoadZone(m.Zone)
+	if err != nil {
+		loc = time.UTC
+	}
+	now := m.Now().In(loc)
+	from := time.Date(now.Year(), now.Month(), now.Day()-cfg.days+1, 0, 0, 0, 0, loc)
+	rows, err := catchup.Calendar(c.Context(), st, m, catchup.CalendarRequest{Tasks: tasks,
+		From: from.Add(-time.Second), To: from.AddDate(0, 0, cfg.days).Add(-time.Second), Rule: cfg.rule})
+	if err != nil {
+		return failure(err)
+	}
+	grid := calendarGrid{from: from, now: now, days: cfg.days, loc: loc, zone: m.Zone}
+	out := c.OutOrStdout()
+	if cfg.output == "json" {
+		return failure(renderJSON(out, grid.json(rows)))
+	}
+	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && out == os.Stdout && isTerminal(os.Stdout)
+	return failure(grid.write(out, rows, color))
+}

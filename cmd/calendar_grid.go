@@ -1,0 +1,192 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// calendarWidth is the width the grid fits in.
+const calendarWidth = 80
+
+// cellLetters and cellColors draw each state.
+var (
+	cellLetters = map[string]byte{
+		catchup.CellNone: ' ', catchup.CellPending: '-', catchup.CellRan: 'r', catchup.CellReplayed: 'y',
+		catchup.CellSkipped: 's', catchup.CellPaused: 'z', catchup.CellLate: 'l', catchup.CellRunning: 'a',
+		catchup.CellExpired: 'x', catchup.CellMissed: 'M', catchup.CellFailed: 'F',
+	}
+	cellColors = map[string]string{
+		catchup.CellPending: "2", catchup.CellRan: "32", catchup.CellReplayed: "36", catchup.CellSkipped: "90",
+		catchup.CellPaused: "34", catchup.CellLate: "33", catchup.CellRunning: "1;32", catchup.CellExpired: "35",
+		catchup.CellMissed: "1;31", catchup.CellFailed: "1;37;41",
+	}
+)
+
+const calendarLegend = "r ran  y replayed  l late  M missed  F failed  x expired  z paused\n" +
+	"s skipped  a running  - not due  . no slot  * a cell per day (its worst slot)\n"
+
+// calendarGrid lays out days [from, from+days) in loc.
+type calendarGrid struct {
+	from, now time.Time
+	days      int
+	loc       *time.Location
+	zone      string
+}
+
+// dayOf is the index of t's day in the grid.
+func (g calendarGrid) dayOf(t time.Time) int {
+	l := t.In(g.loc)
+	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+	f := time.Date(g.from.Year(), g.from.Month(), g.from.Day(), 0, 0, 0, 0, time.UTC)
+	return int(d.Sub(f) / (24 * time.Hour))
+}
+
+func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool) error {
+	nameW := 4
+	for _, r := range rows {
+		nameW = max(nameW, min(len(r.Task), 16))
+	}
+	cellW := (calendarWidth-nameW-1+1)/g.days - 1
+	var b strings.Builder
+	last := g.from.AddDate(0, 0, g.days-1)
+	if g.days > 1 {
+		fmt.Fprintf(&b, "%s to ", g.from.Format("Mon 2006-01-02"))
+	}
+	fmt.Fprintf(&b, "%s (%s)\n", last.Format("Mon 2006-01-02"), g.zone)
+	b.WriteString(pad("TASK", nameW) + " ")
+	for d := range g.days {
+		b.WriteString(pad(dayLabel(g.from.AddDate(0, 0, d), cellW), cellW))
+		if d < g.days-1 {
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteString("\n")
+	var warnings []string
+	for _, r := range rows {
+		if r.Warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", printable(r.Task), printable(r.Warning)))
+		}
+		days := make([][]catchup.CalendarSlot, g.days)
+		for _, s := range r.Slots {
+			if d := g.dayOf(s.Slot); d >= 0 && d < g.days {
+				days[d] = append(days[d], s)
+			}
+		}
+		perDay := slices.ContainsFunc(days, func(d []catchup.CalendarSlot) bool { return len(d) > cellW })
+		mark := " "
+		if perDay {
+			mark = "*"
+		}
+		b.WriteString(pad(truncate(printable(r.Task), nameW), nameW) + mark)
+		for d, slots := range days {
+			var cells []string
+			switch {
+			case len(slots) == 0:
+				cells = []string{"."}
+			case perDay:
+				cells = []string{cell(worst(slots), color)}
+			default:
+				for _, s := range slots {
+					cells = append(cells, cell(s.State, color))
+				}
+			}
+			b.WriteString(strings.Join(cells, ""))
+			if d < g.days-1 {
+				b.WriteString(strings.Repeat(" ", cellW-len(cells)+1))
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(calendarLegend)
+	for _, wmsg := range warnings {
+		b.WriteString("warning: " + wmsg + "\n")
+	}
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		out.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			out.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// worst is the worst state of slots, in catchup.CellStates order.
+func worst(slots []catchup.CalendarSlot) string {
+	best := 0
+	for _, s := range slots {
+		best = max(best, slices.Index(catchup.CellStates, s.State))
+	}
+	return catchup.CellStates[best]
+}
+
+func cell(state string, color bool) string {
+	l := string(cellLetters[state])
+	if color && cellColors[state] != "" {
+		return "\x1b[" + cellColors[state] + "m" + l + "\x1b[0m"
+	}
+	return l
+}
+
+// dayLabel names a day in at most w columns: "Mo 23", "23", "3".
+func dayLabel(d time.Time, w int) string {
+	switch {
+	case w >= 5:
+		return d.Format("Mon")[:2] + " " + d.Format("02")
+	case w >= 2:
+		return d.Format("02")
+	}
+	return d.Format("2")[len(d.Format("2"))-1:]
+}
+
+func pad(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-len(s))
+}
+
+func truncate(s string, w int) string {
+	if len(s) <= w {
+		return s
+	}
+	return s[:w-1] + "~"
+}
+
+type calendarSlotJSON struct {
+	Slot  string `json:"slot"`
+	State string `json:"state"`
+	RunID int64  `json:"run_id,omitempty"`
+}
+
+type calendarTaskJSON struct {
+	Task    string             `json:"task"`
+	TZ      string             `json:"tz"`
+	Warning string             `json:"warning,omitempty"`
+	Slots   []calendarSlotJSON `json:"slots"`
+}
+
+type calendarJSON struct {
+	From  string             `json:"from"`
+	To    string             `json:"to"`
+	Zone  string             `json:"zone"`
+	Tasks []calendarTaskJSON `json:"tasks"`
+}
+
+func (g calendarGrid) json(rows []catchup.CalendarRow) calendarJSON {
+	doc := calendarJSON{From: g.from.UTC().Format(time.RFC3339), To: g.now.UTC().Format(time.RFC3339), Zone: g.zone, Tasks: []calendarTaskJSON{}}
+	for _, r := range rows {
+		t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: []calendarSlotJSON{}}
+		for _, s := range r.Slots {
+			t.Slots = append(t.Slots, calendarSlotJSON{Slot: s.Slot.In(r.Zone).Format(time.RFC3339), State: s.State, RunID: s.RunID})
+		}
+		doc.Tasks = append(doc.Tasks, t)
+	}
+	return doc
+}

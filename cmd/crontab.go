@@ -1,0 +1,132 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/crontab"
+)
+
+type wrapRequest struct {
+	file    string // "" or "-" for stdin
+	diff    bool
+	inPlace bool
+	system  bool
+}
+
+func newCrontabCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "crontab",
+		Short: "Tools for crontabs: wrap an existing crontab's jobs in catchup run",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return usageErr(c, errors.New("want a subcommand: catchup crontab wrap"))
+		},
+	}
+	c.AddCommand(newCrontabWrapCmd())
+	return c
+}
+
+func newCrontabWrapCmd() *cobra.Command {
+	var req wrapRequest
+	c := &cobra.Command{
+		Use:   "wrap [FILE|-] [--diff] [--in-place]",
+		Short: "Print a crontab with each job line run through catchup run",
+		Long: `Read a crontab (FILE, or standard input) and print it with each job line's command
+prefixed by "catchup run --task NAME --". Variables, comments, blank lines, @reboot
+lines and lines already running catchup are kept as they are. A command that is more
+than plain words (quotes, redirections, pipes, $...) is run as one "sh -c '...'" (or
+the crontab's SHELL), and text after cron's first unescaped % stays the job's stdin.
+
+NAME is the program or script the command runs, without directory or extension,
+made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a job
+line names it. Scan discovers every wrapped line with the same schedule.
+
+--diff prints the change as a unified diff instead. --in-place rewrites FILE, keeping
+the original in FILE.bak. A file in /etc/cron.d or /etc/crontab is read in the system
+format (a user field), as is any file with --system.`,
+		Example: `  crontab -l | catchup crontab wrap | crontab -
+  catchup crontab wrap --diff /etc/cron.d/backup
+  catchup crontab wrap --in-place /etc/cron.d/backup`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				req.file = args[0]
+			}
+			if req.inPlace && (req.file == "" || req.file == "-") {
+				return usageErr(c, errors.New("--in-place needs a FILE; for your own crontab: crontab -l | catchup crontab wrap | crontab -"))
+			}
+			if req.file != "" && req.file != "-" && crontab.IsSystem(req.file) {
+				req.system = true
+			}
+			return runCrontabWrap(c, req)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&req.diff, "diff", false, "print a unified diff of the change instead of the crontab")
+	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak")
+	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields)")
+	return c
+}
+
+// maxCrontab bounds what wrap reads.
+const maxCrontab = 16 << 20
+
+func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
+	name, in := "-", c.InOrStdin()
+	if req.file != "" && req.file != "-" {
+		f, err := os.Open(req.file)
+		if err != nil {
+			return failure(fmt.Errorf("read crontab: %w", err))
+		}
+		defer f.Close()
+		name, in = req.file, f
+	}
+	old, err := io.ReadAll(io.LimitReader(in, maxCrontab+1))
+	if err != nil {
+		return failure(fmt.Errorf("read crontab %s: %w", name, err))
+	}
+	if len(old) > maxCrontab {
+		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, maxCrontab>>20))
+	}
+	text, changes, notes := crontab.Wrap(string(old), req.system)
+	out := c.OutOrStdout()
+	switch {
+	case req.diff:
+		writeWrapDiff(out, name, changes)
+	case !req.inPlace:
+		io.WriteString(out, text)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: %s\n", name, n)
+	}
+	if req.inPlace {
+		if len(changes) == 0 {
+			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)
+			return nil
+		}
+		backup, err := catchup.WriteWrapped(req.file, old, text)
+		if err != nil {
+			return failure(err)
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: wrapped %d job lines of %s; the original is in %s\n", len(changes), name, backup)
+	}
+	return nil
+}
+
+// writeWrapDiff prints the changed lines as a unified diff (one hunk per
+// line, no context): patch(1) applies it.
+func writeWrapDiff(w io.Writer, name string, changes []crontab.Change) {
+	if len(changes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "--- %s\n+++ %s (wrapped)\n", name, name)
+	for _, ch := range changes {
+		fmt.Fprintf(w, "@@ -%d +%d @@\n-%s\n+%s\n", ch.Line, ch.Line, ch.Old, ch.New)
+	}
+}

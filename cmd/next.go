@@ -1,0 +1,130 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+)
+
+type nextRequest struct {
+	expr   string
+	tz     string
+	count  int
+	output string
+}
+
+type nextSlotJSON struct {
+	Slot      string `json:"slot"`
+	UTC       string `json:"utc"`
+	InSeconds int64  `json:"in_seconds"`
+	Note      string `json:"note,omitempty"`
+}
+
+type nextJSON struct {
+	Expr  string         `json:"expr"`
+	TZ    string         `json:"tz"`
+	Now   string         `json:"now"`
+	Slots []nextSlotJSON `json:"slots"`
+}
+
+func newNextCmd() *cobra.Command {
+	var req nextRequest
+	c := &cobra.Command{
+		Use:     "next EXPR [--tz ZONE] [-n N] [-o text|json]",
+		Aliases: []string{"slots"},
+		Short:   "Preview a cron expression's next slots, with the DST rule applied",
+		Long: `Print the next N slots (default 5) of a cron expression after now (CATCHUP_NOW
+moves now), in the schedule's zone and in UTC, the way run and scan count them:
+with cronie's rule for DST changes (a fixed time skipped by a spring-forward runs
+once at the change; in a repeated fall-back hour a fixed time runs once and a
+wildcard minute or hour runs at both). A slot a DST change moved or repeated says
+so. Like systemd-analyze calendar. It opens no ledger.
+
+The zone is --tz, else $CRON_TZ, else the local zone.`,
+		Example: `  catchup next '30 2 * * *' --tz Europe/Berlin -n 3`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr(c, fmt.Errorf("want one cron expression (quote it: '30 2 * * *'), got %d arguments", len(args)))
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			req.expr = args[0]
+			return runNext(c, req)
+		},
+	}
+	c.ValidArgsFunction = cobra.NoFileCompletions
+	f := c.Flags()
+	f.StringVar(&req.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
+	f.IntVarP(&req.count, "count", "n", 5, "how many slots")
+	f.StringVarP(&req.output, "output", "o", "text", "output format: text|json")
+	return c
+}
+
+func runNext(c *cobra.Command, req nextRequest) error {
+	if err := checkOutput(req.output, "text", "json"); err != nil {
+		return usageErr(c, err)
+	}
+	if req.count < 1 || req.count > 1000 {
+		return usageErr(c, errors.New("-n must be between 1 and 1000"))
+	}
+	zone := req.tz
+	if zone == "" {
+		zone = os.Getenv("CRON_TZ")
+	}
+	if zone == "" {
+		zone, _ = hostZone()
+	}
+	loc, err := schedule.LoadZone(zone)
+	if err != nil {
+		return usageErr(c, err)
+	}
+	s, err := schedule.Parse(req.expr, loc)
+	if err != nil {
+		return usageErr(c, err)
+	}
+	now, err := clock()
+	if err != nil {
+		return failure(err)
+	}
+	t := now().Truncate(time.Second)
+	slots := catchup.NextSlots(s, t, req.count)
+	out := c.OutOrStdout()
+	if req.output == "json" {
+		doc := nextJSON{Expr: s.Expr(), TZ: zone, Now: t.UTC().Format(time.RFC3339), Slots: []nextSlotJSON{}}
+		for _, u := range slots {
+			doc.Slots = append(doc.Slots, nextSlotJSON{Slot: u.Slot.In(loc).Format(time.RFC3339), UTC: u.Slot.Format(time.RFC3339),
+				InSeconds: int64(u.Slot.Sub(t) / time.Second), Note: u.Note})
+		}
+		return failure(renderJSON(out, doc))
+	}
+	fmt.Fprintf(out, "expression: %s\nzone:       %s\nnow:        %s\n", s.Expr(), zone, t.In(loc).Format("2006-01-02 15:04:05 MST"))
+	for i, u := range slots {
+		fmt.Fprintf(out, "%4s  %s  %s  in %s\n", strconv.Itoa(i+1), u.Slot.In(loc).Format("Mon 2006-01-02 15:04 MST"),
+			u.Slot.Format("15:04Z"), roughDuration(u.Slot.Sub(t)))
+		if u.Note != "" {
+			fmt.Fprintf(out, "      %s\n", u.Note)
+		}
+	}
+	return nil
+}
+
+// roughDuration is d for people: "3d 4h", "2h 5m", "45s".
+func roughDuration(d time.Duration) string {
+	switch days, h, m := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60; {
+	case days > 0:
+		return fmt.Sprintf("%dd %dh", days, h)
+	case h > 0:
+		return fmt.Sprintf("%dh %dm", h, m)
+	case m > 0:
+		return fmt.Sprintf("%dm", m)
+	}
+	return fmt.Sprintf("%ds", int(d/time.Second))
+}
