@@ -11,6 +11,9 @@ import (
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
+	if res, paused := l.pausedFire(ctx, f); paused {
+		return res, nil
+	}
 	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 

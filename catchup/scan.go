@@ -70,11 +70,21 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
-			sr = cts.shellReplay(t)
+			if sr = cts.shellReplay(t); sr.gone != "" {
+				if err := retireGone(ctx, st, m, t, sr.gone, req.DryRun); err != nil {
+					return rep, err
+				}
+				continue
+			}
 		}
 		ts, err := scanTask(ctx, st, m, req, t, sr, stale, boots)
 		if err != nil {
 			return rep, err
+		}
+		if w, err := silentSince(ctx, st, m, t, req.MissedRule); err != nil {
+			return rep, err
+		} else if w != "" {
+			ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+w)
 		}
 		if !req.DryRun {
 			alertMissed(ctx, m, req.NotifyCmd, t, ts)
@@ -97,6 +107,9 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 			if err != nil {
 				return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
 			}
+			if !t.RetiredAt.IsZero() {
+				return nil, fmt.Errorf("--task %s was retired (catchup forget) at %s: its next fire registers it again", n, rfc(t.RetiredAt))
+			}
 			if t.Schedule == "" {
 				return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
 			}
@@ -110,7 +123,7 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 	}
 	var out []store.Task
 	for _, s := range all {
-		if replays[s.Task.Name] == nil && s.Task.Schedule != "" {
+		if replays[s.Task.Name] == nil && s.Task.Schedule != "" && s.Task.RetiredAt.IsZero() {
 			out = append(out, s.Task)
 		}
 	}

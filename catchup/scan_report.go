@@ -62,6 +62,7 @@ type TaskScan struct {
 	Failed     int
 	Skipped    int
 	Expired    int       // slots recorded expired (in a dry run: that would be)
+	Paused     int       // slots of the task's pause, recorded paused (in a dry run: that would be)
 	ClockAhead time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings   []string
 }

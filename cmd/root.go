@@ -81,6 +81,6 @@ status (see catchup run --help).`,
 		}
 		return nil
 	}
-	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newExplainCmd(g), newResetClockCmd(g), newVersionCmd())
+	root.AddCommand(newRunCmd(g), newLsCmd(g), newHistoryCmd(g), newShowCmd(g), newScanCmd(g), newProgressCmd(g), newMetricsCmd(g), newPruneCmd(g), newMigrateCmd(g), newExplainCmd(g), newResetClockCmd(g), newForgetCmd(g), newPauseCmd(g), newResumeCmd(g), newVersionCmd())
 	return root
 }
