@@ -122,7 +122,7 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 	}
 	path := src[:strings.LastIndex(src, ":")]
 	r := c.file(path)
-	if errors.Is(r.err, fs.ErrNotExist) {
+	if path != "" && errors.Is(r.err, fs.ErrNotExist) { // "": found on stdin, never re-read
 		return &shellReplay{gone: path, err: fmt.Errorf("task %s: %s is gone", t.Name, path)}
 	}
 	if r.err != nil {
