@@ -63,26 +63,52 @@ func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, pa
 	return nil
 }
 
-// silentSince flags a task registered by `run --cron` that had no fire of
-// its own for longer than its catch-up window: its crontab line may be
-// gone, and scan would replay it forever. It returns the warning, or "".
-func silentSince(ctx context.Context, st store.Store, m Machine, t store.Task, rule MissedRule) (string, error) {
-	if t.Source != "run" || t.Schedule == "" || Paused(t, m.Now()) {
-		return "", nil
-	}
-	last, err := st.LastFire(ctx, t.Name)
+// silence knows when each task last had a fire of its own (trigger
+// schedule; replays do not count), and when cron was last seen firing any
+// task: a task is silent only while cron fires the others, so that an
+// outage (every task silent) raises no flag.
+type silence struct {
+	last map[string]time.Time
+	cron time.Time
+}
+
+func newSilence(ctx context.Context, st store.Store) (*silence, error) {
+	all, err := st.Tasks(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	s := &silence{last: map[string]time.Time{}}
+	for _, ts := range all {
+		last, err := st.LastFire(ctx, ts.Task.Name)
+		if err != nil {
+			return nil, err
+		}
+		s.last[ts.Task.Name] = last
+		if last.After(s.cron) {
+			s.cron = last
+		}
+	}
+	return s, nil
+}
+
+// warning flags a task registered by `run --cron` that had no fire of its
+// own for longer than its catch-up window while cron fired other tasks:
+// its line may be gone, and scan would replay it forever. It returns ""
+// for any other task.
+func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
+	if t.Source != "run" || t.Schedule == "" || !t.RetiredAt.IsZero() || Paused(t, now) {
+		return ""
+	}
+	last := s.last[t.Name]
 	if last.IsZero() {
 		last = t.RegisteredAt
 	}
 	window := catchupWindow(t, rule)
-	if m.Now().Sub(last) <= window {
-		return "", nil
+	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
+		return ""
 	}
-	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s); is its line gone? catchup forget %s",
-		last.UTC().Format(time.RFC3339), formatWindow(window), t.Name), nil
+	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+
+		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), formatWindow(window), t.Name)
 }
 
 // revival is the registration a fire without --cron gives a retired task

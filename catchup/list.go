@@ -41,6 +41,10 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		return nil, err
 	}
 	boots := newBootCache(st, m)
+	silent, err := newSilence(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
@@ -67,11 +71,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 				splitPaused(s.Task, &res)
 				ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
 			}
-			w, err := silentSince(ctx, st, m, s.Task, rule)
-			if err != nil {
-				return nil, err
-			}
-			ts.Warning = joinWarnings(ts.Warning, w)
+			ts.Warning = joinWarnings(ts.Warning, silent.warning(s.Task, now, rule))
 		}
 		out = append(out, ts)
 	}

@@ -67,6 +67,10 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	}
 	boots := newBootCache(st, m)
+	silent, err := newSilence(ctx, st)
+	if err != nil {
+		return rep, err
+	}
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
@@ -81,9 +85,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if err != nil {
 			return rep, err
 		}
-		if w, err := silentSince(ctx, st, m, t, req.MissedRule); err != nil {
-			return rep, err
-		} else if w != "" {
+		if w := silent.warning(t, m.Now(), req.MissedRule); w != "" {
 			ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+w)
 		}
 		if !req.DryRun {
