@@ -89,3 +89,15 @@ func execOne(ctx context.Context, e execer, task, q string, args ...any) error {
 	}
 	return nil
 }
+
+// importLifecycle carries an imported task's retirement and pause over
+// (catchup migrate), unless the ledger already holds its own.
+func importLifecycle(ctx context.Context, e execer, t store.Task) error {
+	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
+		return nil
+	}
+	_, err := e.Exec(ctx, `UPDATE tasks SET retired_at = COALESCE(retired_at, $2),
+  paused_at = COALESCE(paused_at, $3), paused_until = CASE WHEN paused_at IS NULL THEN $4 ELSE paused_until END
+WHERE name = $1`, t.Name, dbNullTime(t.RetiredAt), dbNullTime(t.PausedAt), dbNullTime(t.PausedUntil))
+	return err
+}
