@@ -43,7 +43,7 @@ func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (Pa
 	if err != nil {
 		return PauseResult{}, err
 	}
-	now := m.Now()
+	now := m.Now().Truncate(time.Second) // a pause starts on a whole second, as slots do
 	if !req.Until.IsZero() && !req.Until.After(now) {
 		return PauseResult{}, fmt.Errorf("--until %s is not in the future", rfc(req.Until))
 	}
