@@ -26,7 +26,7 @@ const (
 // Event is one line of a slot's story.
 type Event struct {
 	At     time.Time
-	Kind   string // boot, boot-seen, slot, run-start, run-end, skip, expired, slotless
+	Kind   string // boot, boot-seen, slot, run-start, run-end, skip, expired, paused, slotless
 	RunID  int64
 	Host   string
 	BootID string
@@ -191,7 +191,9 @@ func (x *Explanation) state(records []store.Run, stale map[int64]bool, u uptime,
 	}
 	x.State, x.Cause = StateMissed, causeOf(x.Slot, records, stale, u)
 	x.Summary = fmt.Sprintf("missed (%s: %s)", x.Cause, CauseWords(x.Cause))
-	if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
+	if Paused(x.Task, x.Slot) {
+		x.Summary += fmt.Sprintf("; in the task's pause (since %s): the next scan records it paused", rfc(x.Task.PausedAt))
+	} else if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
 		x.Summary += fmt.Sprintf("; older than the catch-up window (%s): the next scan records it expired", formatWindow(w))
 	}
 }

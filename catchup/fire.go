@@ -88,6 +88,14 @@ func (l *lifecycle) loadRegistered(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !task.RetiredAt.IsZero() {
+		// Retired (catchup forget): this fire registers the task anew.
+		l.revive = &task
+		if l.sched == nil {
+			l.sched, _ = parseSchedule(task.Schedule, task.TZ)
+		}
+		return nil
+	}
 	l.registered = &task
 	resolveZone(ctx, l.st, l.m, l.registered)
 	switch {

@@ -21,6 +21,7 @@ type TaskStatus struct {
 	Counts     map[string]int64 // its runs by status
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
+	Paused     bool             // paused now (catchup pause): Task.PausedUntil says until when
 }
 
 // List returns every known task with its latest run, next slot and missed
@@ -40,10 +41,14 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		return nil, err
 	}
 	boots := newBootCache(st, m)
+	silent, err := newSilence(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
-		ts := TaskStatus{Task: s.Task, Latest: s.Latest, Counts: counts[s.Task.Name]}
+		ts := TaskStatus{Task: s.Task, Latest: s.Latest, Counts: counts[s.Task.Name], Paused: Paused(s.Task, now)}
 		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
 			return nil, err
 		}
@@ -52,7 +57,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			ts.Warning = err.Error()
 		}
 		ts.Zone = zoneOf(s.Task, sched)
-		if sched != nil {
+		if sched != nil && s.Task.RetiredAt.IsZero() {
 			if next, ok := sched.Next(now); ok {
 				ts.Next = next
 			}
@@ -63,8 +68,10 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 				if err != nil {
 					return nil, err
 				}
+				splitPaused(s.Task, &res)
 				ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
 			}
+			ts.Warning = joinWarnings(ts.Warning, silent.warning(s.Task, now, rule))
 		}
 		out = append(out, ts)
 	}
@@ -82,4 +89,12 @@ func zoneOf(t store.Task, sched *schedule.Schedule) *time.Location {
 		return time.UTC
 	}
 	return loc
+}
+
+// joinWarnings joins two warnings, either of which may be empty.
+func joinWarnings(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }

@@ -157,7 +157,7 @@ type window struct{ after, upTo, firstFailed time.Time }
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	switch r.Status {
-	case store.StatusSucceeded, store.StatusExpired:
+	case store.StatusSucceeded, store.StatusExpired, store.StatusPaused:
 		return true
 	case store.StatusFailed, store.StatusTimeout:
 		return !rule.RetryFailed

@@ -143,6 +143,7 @@ type lifecycle struct {
 	req         RunRequest
 	sched       *schedule.Schedule // the request's, else the registered one
 	registered  *store.Task
+	revive      *store.Task // the registration of a retired task, which this fire registers anew
 	pinger      *notify.Pinger
 	pingStarted <-chan struct{}
 	checkpoint  string // the note of an interrupted run of the slot, for a replay
@@ -153,7 +154,7 @@ type lifecycle struct {
 // this slot is itself covered by the missed-slot rule.
 func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	if l.req.Schedule == nil {
-		return nil
+		return l.revival(now, slot)
 	}
 	replay, onBusy := l.req.Replay, l.req.OnBusy
 	if replay == "" {

@@ -15,6 +15,9 @@ const replayLockGrace = 500 * time.Millisecond
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
+	if res, paused := l.pausedFire(ctx, f); paused {
+		return res, nil
+	}
 	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 

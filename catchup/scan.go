@@ -67,13 +67,30 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	}
 	boots := newBootCache(st, m)
-	srs := make([]*shellReplay, len(tasks))
-	for i, t := range tasks {
-		if srs[i] = replays[t.Name]; srs[i] == nil && t.Shell != "" {
-			srs[i] = cts.shellReplay(t)
+	silent, err := newSilence(ctx, st)
+	if err != nil {
+		return rep, err
+	}
+	var kept []store.Task
+	var srs []*shellReplay
+	for _, t := range tasks {
+		sr := replays[t.Name]
+		if sr == nil && t.Shell != "" {
+			if sr = cts.shellReplay(t); sr.gone != "" {
+				if err := retireGone(ctx, st, m, t, sr.gone, req.DryRun); err != nil {
+					return rep, err
+				}
+				continue
+			}
+		}
+		kept, srs = append(kept, t), append(srs, sr)
+	}
+	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)
+	for i := range rep.Tasks {
+		if w := silent.warning(kept[i], m.Now(), req.MissedRule); w != "" {
+			rep.Tasks[i].Warnings = append(rep.Tasks[i].Warnings, "task "+kept[i].Name+": "+w)
 		}
 	}
-	rep.Tasks, err = scanTasks(ctx, st, m, req, tasks, srs, stale, boots)
 	return rep, err
 }
 
@@ -90,6 +107,9 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 			if err != nil {
 				return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
 			}
+			if !t.RetiredAt.IsZero() {
+				return nil, fmt.Errorf("--task %s was retired (catchup forget) at %s: its next fire registers it again", n, rfc(t.RetiredAt))
+			}
 			if t.Schedule == "" {
 				return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
 			}
@@ -103,7 +123,7 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 	}
 	var out []store.Task
 	for _, s := range all {
-		if replays[s.Task.Name] == nil && s.Task.Schedule != "" {
+		if replays[s.Task.Name] == nil && s.Task.Schedule != "" && s.Task.RetiredAt.IsZero() {
 			out = append(out, s.Task)
 		}
 	}

@@ -30,6 +30,9 @@ type shellReplay struct {
 	// err says why the line cannot be replayed (its crontab was refused or
 	// is gone); nothing runs.
 	err error
+	// gone is the crontab the task was found in when its line is no
+	// longer there (or the file itself is gone): scan retires the task.
+	gone string
 }
 
 // env is scan's environment overlaid with what cron sets and the crontab's
@@ -104,7 +107,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: e.Command, Dir: sr.dir,
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
+	retired := err == nil && !old.RetiredAt.IsZero() // registered anew, as of now
 	switch {
+	case retired:
+		t.SettledThrough = now.Add(-time.Second)
 	case err == nil:
 		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
 		t.Timeout, t.KillAfter, t.NoCapture, t.NotifyCmd = old.Timeout, old.KillAfter, old.NoCapture, old.NotifyCmd
@@ -139,7 +145,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err != nil {
 		return nil, warning, err
 	}
-	if !first.IsZero() && first.Before(t.RegisteredAt) {
+	if !first.IsZero() && first.Before(t.RegisteredAt) && !retired {
 		t.RegisteredAt = first
 	}
 	if t.SettledThrough.IsZero() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/catchup/catchup/catchup/crontab"
@@ -121,6 +122,9 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 	}
 	path := src[:strings.LastIndex(src, ":")]
 	r := c.file(path)
+	if path != "" && errors.Is(r.err, fs.ErrNotExist) { // "": found on stdin, never re-read
+		return &shellReplay{gone: path, err: fmt.Errorf("task %s: %s is gone", t.Name, path)}
+	}
 	if r.err != nil {
 		if errors.Is(r.err, filetrust.ErrRefused) {
 			return &shellReplay{err: r.err}
@@ -136,5 +140,5 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 			return sr
 		}
 	}
-	return &shellReplay{err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
+	return &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
 }

@@ -74,6 +74,7 @@ type TaskScan struct {
 	Skipped    int
 	Expired    int       // slots recorded expired (in a dry run: that would be)
 	Left       int       // slots left missed because the --budget was spent (the next scan replays them)
+	Paused     int       // slots of the task's pause, recorded paused (in a dry run: that would be)
 	ClockAhead time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings   []string
 }

@@ -43,7 +43,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err != nil {
 		return ts, err
 	}
+	paused := splitPaused(t, &res)
 	ts.Missed, ts.Causes = res.slots, res.causes
+	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
+		return ts, err
+	}
 	if !req.DryRun {
 		defer func() {
 			if err == nil {

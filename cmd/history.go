@@ -34,7 +34,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
 	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")
 	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d)")
-	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired")
+	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired|paused")
 	return c
 }
 
@@ -79,8 +79,8 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 func checkStatus(s string) error {
 	switch s {
 	case "", store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
-		store.StatusInterrupted, store.StatusSkipped, store.StatusExpired:
+		store.StatusInterrupted, store.StatusSkipped, store.StatusExpired, store.StatusPaused:
 		return nil
 	}
-	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted, skipped or expired", s)
+	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted, skipped, expired or paused", s)
 }

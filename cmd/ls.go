@@ -61,6 +61,9 @@ type lsRow struct {
 	ClockAhead    *string   `json:"clock_ahead"`
 	Progress      *int      `json:"progress"`
 	Checkpoint    string    `json:"checkpoint,omitempty"`
+	Paused        bool      `json:"paused"`
+	PausedUntil   *string   `json:"paused_until"` // null: until catchup resume (or not paused)
+	RetiredAt     *string   `json:"retired_at"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -99,7 +102,11 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		}
 		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
 			Missed: len(t.Missed), MissedSlots: []*string{}, MissedCauses: append([]string{}, t.Causes...),
-			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead)}
+			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
+			Paused: t.Paused, RetiredAt: jsonTime(t.Task.RetiredAt)}
+		if t.Paused {
+			r.PausedUntil = jsonTime(t.Task.PausedUntil)
+		}
 		if t.Task.Schedule != "" {
 			r.Schedule = &t.Task.Schedule
 		}
@@ -112,6 +119,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 				status = fmt.Sprintf("running %d%%", *t.Latest.Progress)
 			}
 		}
+		status = lifecycleStatus(t, status)
 		for _, s := range t.Missed {
 			r.MissedSlots = append(r.MissedSlots, jsonTime(s))
 		}

@@ -11,20 +11,20 @@ import (
 // The report of a scan: its text and its JSON.
 
 func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
-	var missed, replayed, failed, skipped, expired, left int
+	var missed, replayed, failed, skipped, expired, left, paused int
 	for _, t := range rep.Tasks {
-		missed += len(t.Missed)
+		missed, paused = missed+len(t.Missed), paused+t.Paused
 		left += t.Left
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
-			fmt.Fprintf(w, "%s: %d missed (policy %s)\n", t.Task, len(t.Missed), t.Policy)
+			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused))
 			for _, a := range t.Actions {
 				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), a.Action, gap(a.Cause), gap(printable(a.Reason)))
 			}
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
-			t.Failed, t.Skipped, expiredSuffix(t.Expired)+leftSuffix(t.Left))
+			t.Failed, t.Skipped, expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
 		for _, a := range t.Actions {
 			if a.Action == catchup.ActionFailed {
 				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
@@ -42,7 +42,7 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 		verb = "dry run:"
 	}
 	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
-		verb, len(rep.Tasks), missed, replayed, failed, skipped, expiredSuffix(expired)+leftSuffix(left))
+		verb, len(rep.Tasks), missed, replayed, failed, skipped, expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left))
 	return err
 }
 
@@ -53,6 +53,14 @@ func expiredSuffix(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(", expired %d", n)
+}
+
+// countSuffix is ", WHAT N" when N > 0 (slots of a paused task), else nothing.
+func countSuffix(what string, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %s %d", what, n)
 }
 
 // gap is s after two spaces, or nothing.
@@ -109,6 +117,7 @@ type scanTaskJSON struct {
 	Skipped      int              `json:"skipped"`
 	Expired      int              `json:"expired"`
 	Left         int              `json:"left,omitempty"`
+	Paused       int              `json:"paused"`
 	ClockAhead   *string          `json:"clock_ahead"`
 	Actions      []scanActionJSON `json:"actions"`
 	Warnings     []string         `json:"warnings"`
@@ -119,7 +128,7 @@ func scanJSON(rep catchup.ScanReport) any {
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
 			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
-			Failed: t.Failed, Skipped: t.Skipped, Expired: t.Expired, Left: t.Left, ClockAhead: jsonTime(t.ClockAhead),
+			Failed: t.Failed, Skipped: t.Skipped, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))

@@ -25,6 +25,7 @@ const (
 	StatusInterrupted = "interrupted"
 	StatusSkipped     = "skipped"
 	StatusExpired     = "expired" // a slot scan gave up on: it is never replayed
+	StatusPaused      = "paused"  // a slot of a paused task: not run, never replayed
 )
 
 // Run triggers.
@@ -82,6 +83,10 @@ type Task struct {
 	// before it is settled, as far as scan knows (zero: none). See
 	// UpsertTask, SetSettled and Interrupt for how it moves.
 	SettledThrough time.Time
+
+	RetiredAt   time.Time // when forget or scan retired the task (zero: active); see Lifecycle
+	PausedAt    time.Time // when the task's latest pause began (zero: never paused)
+	PausedUntil time.Time // when that pause ends (zero: at resume)
 }
 
 // Run is one attempt at a task.
@@ -182,6 +187,7 @@ type TaskLock struct {
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {
+	Lifecycle
 	// UpsertTask inserts or updates a task. RegisteredAt never moves forward.
 	// A new task gets t.SettledThrough; an existing one keeps its own,
 	// except when t changes its schedule or zone: a new schedule counts from

@@ -72,6 +72,9 @@ func (p *Ledger) Import(ctx context.Context, origin string, tasks []store.Task, 
 		if err := upsertTask(ctx, tx, t, true); err != nil {
 			return 0, p.wrap("import into ledger", err)
 		}
+		if err := importLifecycle(ctx, tx, t); err != nil {
+			return 0, p.wrap("import into ledger", err)
+		}
 	}
 	type slotKey struct {
 		task string

@@ -216,3 +216,26 @@ func TestImportCarriesSchema2(t *testing.T) {
 		t.Errorf("LastCheckpoint after import = %q, %v, %v", note, ok, err)
 	}
 }
+
+// A retired or paused task stays so in the ledger it is migrated to.
+func TestImportCarriesLifecycle(t *testing.T) {
+	ctx := t.Context()
+	dst := openPG(t, pgLedger(t))
+	tests := map[string]store.Task{
+		"retired": {Name: "retired", Schedule: "@hourly", Replay: "all", Argv: []string{}, Source: "run",
+			RegisteredAt: t0, UpdatedAt: t0, RetiredAt: t0.Add(time.Hour)},
+		"paused": {Name: "paused", Schedule: "@hourly", Replay: "all", Argv: []string{}, Source: "run",
+			RegisteredAt: t0, UpdatedAt: t0, PausedAt: t0.Add(time.Hour), PausedUntil: t0.Add(2 * time.Hour)},
+	}
+	for name, task := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := dst.Import(ctx, "old-host", []store.Task{task}, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := dst.Task(ctx, task.Name)
+			if err != nil || !reflect.DeepEqual(got, task) {
+				t.Errorf("imported task = %#v, %v; want %#v", got, err, task)
+			}
+		})
+	}
+}

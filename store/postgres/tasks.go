@@ -25,13 +25,15 @@ ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
   retries = excluded.retries, retry_delay_ms = excluded.retry_delay_ms,
-  registered_at = LEAST(tasks.registered_at, excluded.registered_at),
+  registered_at = CASE WHEN tasks.retired_at IS NOT NULL THEN excluded.registered_at
+    ELSE LEAST(tasks.registered_at, excluded.registered_at) END,
   updated_at = excluded.updated_at,
   timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
-  settled_through = CASE WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+  retired_at = NULL,
+  settled_through = CASE WHEN tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
     THEN excluded.settled_through ELSE tasks.settled_through END
-WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%')%s`
+WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%' OR tasks.retired_at IS NOT NULL)%s`
 
 var (
 	upsertTaskAlways = fmt.Sprintf(upsertTaskSQL, "")
@@ -69,16 +71,17 @@ func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
  t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
- t.max_age_ms`
+ t.max_age_ms, t.retired_at, t.paused_at, t.paused_until`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
 	var delay, timeout, kill, maxAge int64
 	var reg, upd time.Time
-	var settled *time.Time
+	var settled, retired, paused, until *time.Time
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
-		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge}, extra...)
+		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge,
+		&retired, &paused, &until}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -91,6 +94,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.Timeout, t.KillAfter = time.Duration(timeout)*time.Millisecond, time.Duration(kill)*time.Millisecond
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)
 	t.MaxAge = time.Duration(maxAge) * time.Millisecond
+	t.RetiredAt, t.PausedAt, t.PausedUntil = fromDB(retired), fromDB(paused), fromDB(until)
 	return t, nil
 }
 

@@ -1,4 +1,4 @@
--- catchup shared ledger (PostgreSQL), schema version 7: a task's fleet-wide
+-- catchup shared ledger (PostgreSQL), schema version 6: a task's fleet-wide
 -- lock is a row, not a session advisory lock held on a connection for the
 -- whole run. The lock is run_id's while that run is running and its
 -- heartbeat is fresher than the lease; then anyone may take it over.

@@ -1,0 +1,125 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// ForgetRequest is one checked `catchup forget`.
+type ForgetRequest struct {
+	Task  string
+	Purge bool // delete the task's history too
+}
+
+// ForgetResult is what forget did.
+type ForgetResult struct {
+	Task       store.Task // as it was
+	PurgedRuns int64      // runs deleted by --purge
+}
+
+// Forget retires a task: scan stops replaying it and ls --missed stops
+// listing it; its history stays, unless req.Purge deletes it. A later fire
+// of the task registers it anew, as of that fire. A purge refuses a task
+// with a run in progress.
+func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
+	t, err := st.Task(ctx, req.Task)
+	if errors.Is(err, store.ErrNotFound) {
+		return ForgetResult{}, fmt.Errorf("unknown task %s: see catchup ls", req.Task)
+	}
+	if err != nil {
+		return ForgetResult{}, err
+	}
+	if req.Purge {
+		running, err := st.Running(ctx)
+		if err != nil {
+			return ForgetResult{}, err
+		}
+		for _, r := range running {
+			if r.Task == t.Name {
+				return ForgetResult{}, fmt.Errorf("task %s has a run in progress (run %d): purge it when it has ended", t.Name, r.ID)
+			}
+		}
+	}
+	n, err := st.Forget(ctx, t.Name, m.Now(), req.Purge)
+	return ForgetResult{Task: t, PurgedRuns: n}, err
+}
+
+// retireGone retires a crontab-discovered task whose line is gone from the
+// crontab it was found in, with a notice (a dry run only says it would).
+func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path string, dry bool) error {
+	if dry {
+		m.notice("task %s: its line is gone from %s; a scan retires it", t.Name, path)
+		return nil
+	}
+	if _, err := st.Forget(ctx, t.Name, m.Now(), false); err != nil {
+		return err
+	}
+	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed "+
+		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, t.Name)
+	return nil
+}
+
+// silence knows when each task last had a fire of its own (trigger
+// schedule; replays do not count), and when cron was last seen firing any
+// task: a task is silent only while cron fires the others, so that an
+// outage (every task silent) raises no flag.
+type silence struct {
+	last map[string]time.Time
+	cron time.Time
+}
+
+func newSilence(ctx context.Context, st store.Store) (*silence, error) {
+	all, err := st.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &silence{last: map[string]time.Time{}}
+	for _, ts := range all {
+		last, err := st.LastFire(ctx, ts.Task.Name)
+		if err != nil {
+			return nil, err
+		}
+		s.last[ts.Task.Name] = last
+		if last.After(s.cron) {
+			s.cron = last
+		}
+	}
+	return s, nil
+}
+
+// warning flags a task registered by `run --cron` that had no fire of its
+// own for longer than its catch-up window while cron fired other tasks:
+// its line may be gone, and scan would replay it forever. It returns ""
+// for any other task.
+func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
+	if t.Source != "run" || t.Schedule == "" || !t.RetiredAt.IsZero() || Paused(t, now) {
+		return ""
+	}
+	last := s.last[t.Name]
+	if last.IsZero() {
+		last = t.RegisteredAt
+	}
+	window := catchupWindow(t, rule)
+	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
+		return ""
+	}
+	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+
+		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), formatWindow(window), t.Name)
+}
+
+// revival is the registration a fire without --cron gives a retired task
+// that had a schedule: its old definition, as new from this fire.
+func (l *lifecycle) revival(now, slot time.Time) *store.Task {
+	if l.revive == nil || l.revive.Schedule == "" {
+		return nil
+	}
+	t := *l.revive
+	t.RegisteredAt, t.UpdatedAt = earliest(now, slot), now
+	t.SettledThrough = t.RegisteredAt.Add(-time.Second)
+	t.RetiredAt, t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}, time.Time{}
+	return &t
+}

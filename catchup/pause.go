@@ -1,0 +1,168 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// reasonPaused is the error of a slot recorded paused.
+const reasonPaused = "the task was paused"
+
+// PauseRequest is one checked `catchup pause`.
+type PauseRequest struct {
+	Task  string
+	Until time.Time // zero: until catchup resume
+}
+
+// ResumeRequest is one checked `catchup resume`.
+type ResumeRequest struct {
+	Task         string
+	ReplayPaused bool // the slots recorded paused become missed again: scan replays them
+}
+
+// PauseResult is the task after pause or resume.
+type PauseResult struct {
+	Task      store.Task
+	Unsettled int64 // resume --replay-paused: slots recorded paused that scan will now replay
+}
+
+// Paused reports whether task t is paused at time at.
+func Paused(t store.Task, at time.Time) bool {
+	return !t.PausedAt.IsZero() && !at.Before(t.PausedAt) && (t.PausedUntil.IsZero() || at.Before(t.PausedUntil))
+}
+
+// Pause pauses a task from now: its fires exit 0 without running, and scan
+// records its slots paused instead of replaying them, until req.Until (or
+// catchup resume). Pausing a paused task moves its end.
+func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (PauseResult, error) {
+	t, err := activeTask(ctx, st, req.Task)
+	if err != nil {
+		return PauseResult{}, err
+	}
+	now := m.Now().Truncate(time.Second) // a pause starts on a whole second, as slots do
+	if !req.Until.IsZero() && !req.Until.After(now) {
+		return PauseResult{}, fmt.Errorf("--until %s is not in the future", rfc(req.Until))
+	}
+	from := now
+	if Paused(t, now) {
+		from = t.PausedAt // already paused: keep its start, move its end
+	}
+	if err := st.SetPause(ctx, t.Name, from, req.Until); err != nil {
+		return PauseResult{}, err
+	}
+	t.PausedAt, t.PausedUntil = from, req.Until
+	return PauseResult{Task: t}, nil
+}
+
+// Resume ends a task's pause now. The slots of the pause stay settled as
+// paused, unless req.ReplayPaused: then those recorded are deleted and the
+// watermark lowered, so that scan replays every slot of the pause.
+func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (PauseResult, error) {
+	t, err := activeTask(ctx, st, req.Task)
+	if err != nil {
+		return PauseResult{}, err
+	}
+	now := m.Now()
+	if t.PausedAt.IsZero() || (!Paused(t, now) && !req.ReplayPaused) {
+		return PauseResult{}, fmt.Errorf("task %s is not paused", t.Name)
+	}
+	var res PauseResult
+	if req.ReplayPaused {
+		// The pause is forgotten, so that scan sees its slots as missed.
+		if res.Unsettled, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt); err != nil {
+			return res, err
+		}
+		t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}
+	} else if t.PausedUntil.IsZero() || t.PausedUntil.After(now) {
+		t.PausedUntil = now // the pause ends now; its slots stay paused
+	}
+	if err := st.SetPause(ctx, t.Name, t.PausedAt, t.PausedUntil); err != nil {
+		return res, err
+	}
+	res.Task = t
+	return res, nil
+}
+
+// activeTask reads a task that is not retired.
+func activeTask(ctx context.Context, st store.Store, name string) (store.Task, error) {
+	t, err := st.Task(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, fmt.Errorf("unknown task %s: see catchup ls", name)
+	}
+	if err != nil {
+		return t, err
+	}
+	if !t.RetiredAt.IsZero() {
+		return t, fmt.Errorf("task %s was retired (catchup forget) at %s: its next fire registers it again", name, rfc(t.RetiredAt))
+	}
+	return t, nil
+}
+
+// splitPaused takes the slots of t's pause out of res: they are settled
+// paused, not replayed nor expired.
+func splitPaused(t store.Task, res *missed) (paused []time.Time) {
+	if t.PausedAt.IsZero() {
+		return nil
+	}
+	var slots []time.Time
+	var causes []string
+	expiring := 0
+	for i, s := range res.slots {
+		if Paused(t, s) {
+			paused = append(paused, s)
+			continue
+		}
+		slots = append(slots, s)
+		if len(res.causes) > i {
+			causes = append(causes, res.causes[i])
+		}
+		if i < res.expiring {
+			expiring++
+		}
+	}
+	res.slots, res.causes, res.expiring = slots, causes, expiring
+	return paused
+}
+
+// recordPaused records the slots of t's pause as paused, in one
+// transaction (in a dry run, only says it would).
+func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, slots []time.Time, dry bool) error {
+	ts.Paused = len(slots)
+	if dry || len(slots) == 0 {
+		return nil
+	}
+	runs := make([]store.Run, len(slots))
+	for i, s := range slots {
+		runs[i] = store.Run{Task: t.Name, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusPaused,
+			Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reasonPaused}
+	}
+	_, err := st.AddRuns(ctx, runs)
+	return err
+}
+
+// pausedFire records a scheduled fire of a paused task as paused, without
+// running it; ok is false when the task is not paused.
+func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
+	if l.registered == nil || f.trigger != store.TriggerSchedule || !Paused(*l.registered, l.m.Now()) {
+		return RunResult{}, false
+	}
+	t := l.registered
+	until := "catchup resume " + t.Name
+	if !t.PausedUntil.IsZero() {
+		until = rfc(t.PausedUntil)
+	}
+	now := l.m.Now()
+	r := store.Run{Task: t.Name, Slot: f.slot, Trigger: f.trigger, Status: store.StatusPaused, Attempt: 1,
+		StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: reasonPaused}
+	id, err := l.st.AddRun(ctx, r)
+	if err != nil {
+		l.m.notice("task %s: cannot record its paused slot: %v", t.Name, err)
+	}
+	r.ID = id
+	l.m.notice("task %s is paused (since %s, until %s): not running slot %s", t.Name, rfc(t.PausedAt), until, rfc(f.slot))
+	return RunResult{Run: r, Skipped: true}, true
+}

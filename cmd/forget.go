@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+func newForgetCmd(g *globals) *cobra.Command {
+	var req catchup.ForgetRequest
+	c := &cobra.Command{
+		Use:   "forget TASK [--purge]",
+		Short: "Retire a task: scan stops replaying it; its history stays unless --purge",
+		Long: `Retire TASK: scan no longer replays its slots and ls --missed no longer lists it.
+Its run history stays (history, show) unless --purge deletes the task and every run of it.
+
+Remove the task's crontab line (or its catchup run --cron line) first: a later fire of
+the task registers it again, as a new task from that fire (the slots between are never
+missed). scan retires a task discovered in a crontab by itself when its line is gone.
+Exit 0, or 2 on error (an unknown task; --purge of a task with a run in progress).`,
+		Example: `  catchup forget old-report
+  catchup forget old-report --purge`,
+		Args: oneTask,
+		RunE: func(c *cobra.Command, args []string) error {
+			req.Task = args[0]
+			return runForget(c, g, req)
+		},
+	}
+	c.ValidArgsFunction = completeFirstTask(g)
+	c.Flags().BoolVar(&req.Purge, "purge", false, "delete the task's history too")
+	return c
+}
+
+func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
+	st, m, err := openLedger(c.Context(), g, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, err := catchup.Forget(c.Context(), st, m, req)
+	if err != nil {
+		return failure(err)
+	}
+	out := c.OutOrStdout()
+	if req.Purge {
+		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %d runs\n", req.Task, res.PurgedRuns)
+	} else {
+		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it; its history is kept (--purge deletes it)\n", req.Task)
+	}
+	return failure(err)
+}

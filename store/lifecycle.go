@@ -1,0 +1,31 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Lifecycle retires and pauses tasks (catchup forget, pause and resume, and
+// scan retiring a task whose crontab line is gone).
+type Lifecycle interface {
+	// Forget retires task at at: scan no longer looks at it and its slots
+	// are no longer missed, but its runs stay; its pause is cleared. The
+	// next UpsertTask of the task registers it anew: its registration and
+	// watermark are the new ones, not moved back to the old. With purge,
+	// the task, every run of it and its done slots are deleted instead;
+	// the number of runs deleted is returned. An unknown task is an error
+	// wrapping ErrNotFound.
+	Forget(ctx context.Context, task string, at time.Time, purge bool) (int64, error)
+	// SetPause records the task's pause: from when (zero: no pause) until
+	// when (zero: until the next SetPause). An unknown task is an error
+	// wrapping ErrNotFound.
+	SetPause(ctx context.Context, task string, from, until time.Time) error
+	// UnsettlePaused deletes the runs of task with status paused whose slot
+	// is at or after from, and lowers the task's watermark to one second
+	// before from if it is later, in one transaction: those slots are
+	// missed again. It returns the number of runs deleted.
+	UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error)
+	// LastFire returns when the latest run of task with trigger schedule
+	// (a fire of its own, not a replay) started; zero when there is none.
+	LastFire(ctx context.Context, task string) (time.Time, error)
+}

@@ -1,0 +1,103 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/jackc/pgx/v5"
+)
+
+// Forget implements store.Lifecycle. A purge deletes the task's slots and
+// its lock row with its runs.
+func (p *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bool) (int64, error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	var runs int64
+	if purge {
+		tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE task = $1`, task)
+		runs = tag.RowsAffected()
+		for _, q := range []string{`DELETE FROM slots WHERE task = $1`, `DELETE FROM task_locks WHERE task = $1`} {
+			if err == nil {
+				_, err = tx.Exec(ctx, q, task)
+			}
+		}
+		if err != nil {
+			return 0, p.wrap("write ledger", err)
+		}
+	}
+	q, args := `UPDATE tasks SET retired_at = $2, paused_at = NULL, paused_until = NULL WHERE name = $1`, []any{task, dbTime(at)}
+	if purge {
+		q, args = `DELETE FROM tasks WHERE name = $1`, []any{task}
+	}
+	if err := execOne(ctx, tx, task, q, args...); err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	return runs, p.wrap("write ledger", tx.Commit(ctx))
+}
+
+// SetPause implements store.Lifecycle.
+func (p *Ledger) SetPause(ctx context.Context, task string, from, until time.Time) error {
+	return p.wrap("write ledger", execOne(ctx, p.pool, task,
+		`UPDATE tasks SET paused_at = $2, paused_until = $3 WHERE name = $1`, task, dbNullTime(from), dbNullTime(until)))
+}
+
+// UnsettlePaused implements store.Lifecycle. A paused run holds no slot
+// (it is neither running nor succeeded): the slots table needs nothing.
+func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
+	tx, err := p.pool.Begin(ctx)
+	if err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE task = $1 AND status = 'paused' AND slot >= $2`, task, dbTime(from))
+	if err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = LEAST(settled_through, $2) WHERE name = $1`,
+		task, dbTime(from.Add(-time.Second))); err != nil {
+		return 0, p.wrap("write ledger", err)
+	}
+	return tag.RowsAffected(), p.wrap("write ledger", tx.Commit(ctx))
+}
+
+// LastFire implements store.Lifecycle.
+func (p *Ledger) LastFire(ctx context.Context, task string) (time.Time, error) {
+	var started time.Time
+	err := p.pool.QueryRow(ctx, `SELECT started_at FROM runs WHERE task = $1 AND trigger = 'schedule'
+ORDER BY id DESC LIMIT 1`, task).Scan(&started)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	return fromDB(&started), p.wrap("read ledger", err)
+}
+
+// execOne runs a statement that must change the row of task: none changed
+// is an error wrapping store.ErrNotFound.
+func execOne(ctx context.Context, e execer, task, q string, args ...any) error {
+	tag, err := e.Exec(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
+	}
+	return nil
+}
+
+// importLifecycle carries an imported task's retirement and pause over
+// (catchup migrate), unless the ledger already holds its own.
+func importLifecycle(ctx context.Context, e execer, t store.Task) error {
+	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
+		return nil
+	}
+	_, err := e.Exec(ctx, `UPDATE tasks SET retired_at = COALESCE(retired_at, $2),
+  paused_at = COALESCE(paused_at, $3), paused_until = CASE WHEN paused_at IS NULL THEN $4 ELSE paused_until END
+WHERE name = $1`, t.Name, dbNullTime(t.RetiredAt), dbNullTime(t.PausedAt), dbNullTime(t.PausedUntil))
+	return err
+}

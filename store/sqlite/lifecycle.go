@@ -1,0 +1,99 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Forget implements store.Lifecycle.
+func (s *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bool) (int64, error) {
+	if err := s.unmoved(); err != nil {
+		return 0, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	var runs int64
+	if purge {
+		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE task = ?`, task)
+		if err == nil {
+			runs, err = res.RowsAffected()
+		}
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `DELETE FROM pruned_slots WHERE task = ?`, task)
+		}
+		if err != nil {
+			return 0, s.wrap("write ledger", err)
+		}
+	}
+	q, args := `UPDATE tasks SET retired_at = ?2, paused_at = 0, paused_until = 0 WHERE name = ?1`, []any{task, ms(at)}
+	if purge {
+		q, args = `DELETE FROM tasks WHERE name = ?1`, []any{task}
+	}
+	if err := execOne(ctx, tx, task, q, args...); err != nil {
+		return 0, s.wrap("write ledger", err)
+	}
+	return runs, s.wrap("write ledger", tx.Commit())
+}
+
+// SetPause implements store.Lifecycle.
+func (s *Ledger) SetPause(ctx context.Context, task string, from, until time.Time) error {
+	if err := s.unmoved(); err != nil {
+		return err
+	}
+	return s.wrap("write ledger", execOne(ctx, s.db, task,
+		`UPDATE tasks SET paused_at = ?2, paused_until = ?3 WHERE name = ?1`, task, ms(from), ms(until)))
+}
+
+// UnsettlePaused implements store.Lifecycle.
+func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
+	if err := s.unmoved(); err != nil {
+		return 0, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE task = ? AND status = 'paused' AND slot >= ?`, task, from.Unix())
+	if err != nil {
+		return 0, s.wrap("write ledger", err)
+	}
+	n, _ := res.RowsAffected()
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = MIN(settled_through, ?2) WHERE name = ?1`,
+		task, ms(from.Add(-time.Second))); err != nil {
+		return 0, s.wrap("write ledger", err)
+	}
+	return n, s.wrap("write ledger", tx.Commit())
+}
+
+// LastFire implements store.Lifecycle.
+func (s *Ledger) LastFire(ctx context.Context, task string) (time.Time, error) {
+	var started int64
+	err := s.db.QueryRowContext(ctx, `SELECT started_at FROM runs WHERE task = ? AND trigger = 'schedule'
+ORDER BY id DESC LIMIT 1`, task).Scan(&started)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	return fromMS(started), s.wrap("read ledger", err)
+}
+
+// execOne runs a statement that must change the row of task: none changed
+// is an error wrapping store.ErrNotFound.
+func execOne(ctx context.Context, e execer, task, q string, args ...any) error {
+	res, err := e.ExecContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
+	}
+	return nil
+}
