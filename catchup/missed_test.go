@@ -201,7 +201,8 @@ func TestRetryDelay(t *testing.T) {
 		"first":         {time.Minute, 1, time.Minute},
 		"doubles":       {time.Minute, 3, 4 * time.Minute},
 		"capped at 1h":  {time.Minute, 10, time.Hour},
-		"zero defaults": {0, 1, time.Minute},
+		"zero is no wait": {0, 3, 0},
+		"capped from far": {time.Second, 30, time.Hour},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

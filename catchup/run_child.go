@@ -36,7 +36,7 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) runner.Result {
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
-		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: l.req.KillAfter,
+		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
 		// once the lease has expired.
@@ -144,4 +144,13 @@ func formatSlot(t time.Time, s *schedule.Schedule) string {
 		t = t.In(s.Location())
 	}
 	return t.Format(time.RFC3339)
+}
+
+// killGrace is the runner's KillAfter for a task's: the task's 0 is a
+// value (SIGKILL right after SIGTERM), not "the default".
+func killGrace(d time.Duration) time.Duration {
+	if d == 0 {
+		return runner.NoGrace
+	}
+	return d
 }

@@ -43,7 +43,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := checkStatus(cfg.filter.Status); err != nil {
 		return usageErr(c, err)
 	}
-	st, _, err := openLedger(c.Context(), g, false)
+	st, _, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

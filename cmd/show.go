@@ -52,7 +52,7 @@ type showJSON struct {
 }
 
 func runShow(c *cobra.Command, g *globals, id int64, output string, raw bool) error {
-	st, _, err := openLedger(c.Context(), g, false)
+	st, _, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}
