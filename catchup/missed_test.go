@@ -212,3 +212,25 @@ func TestRetryDelay(t *testing.T) {
 		})
 	}
 }
+
+func TestTimeoutLine(t *testing.T) {
+	tests := map[string]struct {
+		timeout time.Duration
+		signal  int
+		want    string
+	}{
+		"stopped by SIGTERM": {300 * time.Millisecond, 15,
+			"task t timed out after 300ms (--timeout): sent SIGTERM; exit 124"},
+		"outlived kill-after": {2 * time.Hour, 9,
+			"task t timed out after 2h (--timeout): sent SIGTERM, then SIGKILL (it outlived --kill-after); exit 124"},
+		"whole days": {48 * time.Hour, 15,
+			"task t timed out after 2d (--timeout): sent SIGTERM; exit 124"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := timeoutLine("t", tc.timeout, tc.signal); got != tc.want {
+				t.Errorf("timeoutLine = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -66,7 +67,20 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	if !res.Started && res.StartErr != nil {
 		l.m.notice("%v", res.StartErr)
 	}
+	if res.TimedOut {
+		l.m.notice("%s", timeoutLine(l.req.Task, l.req.Timeout, res.Signal))
+	}
 	return res
+}
+
+// timeoutLine says why a job stopped, as timeout --verbose does: cron mail
+// would otherwise show only the job's own last words.
+func timeoutLine(task string, timeout time.Duration, signal int) string {
+	how := "SIGTERM"
+	if signal == int(syscall.SIGKILL) {
+		how = "SIGTERM, then SIGKILL (it outlived --kill-after)"
+	}
+	return "task " + task + " timed out after " + formatWindow(timeout) + " (--timeout): sent " + how + "; exit 124"
 }
 
 // hiddenFromJobs are the variables of catchup's environment that never
