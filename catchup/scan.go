@@ -67,20 +67,27 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	}
 	boots := newBootCache(st, m)
-	for _, t := range tasks {
+	for i, t := range tasks {
+		if ctx.Err() != nil {
+			// A signal to scan: the replay it cut short is recorded
+			// interrupted (the next scan runs it again); the rest waits.
+			rep.Stopped, rep.NotScanned = true, len(tasks)-i
+			break
+		}
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
 			sr = cts.shellReplay(t)
 		}
 		ts, err := scanTask(ctx, st, m, req, t, sr, stale, boots)
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			return rep, err
 		}
-		if !req.DryRun {
+		if ctx.Err() == nil && !req.DryRun {
 			alertMissed(ctx, m, req.NotifyCmd, t, ts)
 		}
 		rep.Tasks = append(rep.Tasks, ts)
 	}
+	rep.Stopped = rep.Stopped || ctx.Err() != nil
 	return rep, nil
 }
 
