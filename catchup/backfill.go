@@ -147,14 +147,10 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	if t.Shell != "" {
 		return replayShell(ctx, m, t, sr, slot, replaySpan{}, backfillEnv(since, force))
 	}
-	killAfter := t.KillAfter
-	if killAfter == 0 {
-		killAfter = 10 * time.Second
-	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,
 		Argv: t.Argv, Dir: t.Dir, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
-		KillAfter: killAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
+		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
 	}}
 	res, err := l.run(ctx)
 	if err != nil {

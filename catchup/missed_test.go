@@ -201,12 +201,35 @@ func TestRetryDelay(t *testing.T) {
 		"first":         {time.Minute, 1, time.Minute},
 		"doubles":       {time.Minute, 3, 4 * time.Minute},
 		"capped at 1h":  {time.Minute, 10, time.Hour},
-		"zero defaults": {0, 1, time.Minute},
+		"zero is no wait": {0, 3, 0},
+		"capped from far": {time.Second, 30, time.Hour},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			if got := retryDelay(tc.base, tc.n); got != tc.want {
 				t.Errorf("retryDelay(%v, %d) = %v, want %v", tc.base, tc.n, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTimeoutLine(t *testing.T) {
+	tests := map[string]struct {
+		timeout time.Duration
+		signal  int
+		want    string
+	}{
+		"stopped by SIGTERM": {300 * time.Millisecond, 15,
+			"task t timed out after 300ms (--timeout): sent SIGTERM; exit 124"},
+		"outlived kill-after": {2 * time.Hour, 9,
+			"task t timed out after 2h (--timeout): sent SIGTERM, then SIGKILL (it outlived --kill-after); exit 124"},
+		"whole days": {48 * time.Hour, 15,
+			"task t timed out after 2d (--timeout): sent SIGTERM; exit 124"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := timeoutLine("t", tc.timeout, tc.signal); got != tc.want {
+				t.Errorf("timeoutLine = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -36,7 +37,7 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) runner.Result {
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
-		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: l.req.KillAfter,
+		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
 		Signals: l.m.JobSignals, OnStart: l.m.OnJobStart,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
@@ -67,7 +68,20 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	if !res.Started && res.StartErr != nil {
 		l.m.notice("%v", res.StartErr)
 	}
+	if res.TimedOut {
+		l.m.notice("%s", timeoutLine(l.req.Task, l.req.Timeout, res.Signal))
+	}
 	return res
+}
+
+// timeoutLine says why a job stopped, as timeout --verbose does: cron mail
+// would otherwise show only the job's own last words.
+func timeoutLine(task string, timeout time.Duration, signal int) string {
+	how := "SIGTERM"
+	if signal == int(syscall.SIGKILL) {
+		how = "SIGTERM, then SIGKILL (it outlived --kill-after)"
+	}
+	return "task " + task + " timed out after " + formatWindow(timeout) + " (--timeout): sent " + how + "; exit 124"
 }
 
 // hiddenFromJobs are the variables of catchup's environment that never
@@ -146,4 +160,13 @@ func formatSlot(t time.Time, s *schedule.Schedule) string {
 		t = t.In(s.Location())
 	}
 	return t.Format(time.RFC3339)
+}
+
+// killGrace is the runner's KillAfter for a task's: the task's 0 is a
+// value (SIGKILL right after SIGTERM), not "the default".
+func killGrace(d time.Duration) time.Duration {
+	if d == 0 {
+		return runner.NoGrace
+	}
+	return d
 }

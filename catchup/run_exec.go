@@ -77,12 +77,10 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 }
 
-// retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped.
+// retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped
+// at an hour; a delay of 0 retries at once.
 func retryDelay(delay time.Duration, n int) time.Duration {
-	if delay <= 0 {
-		delay = time.Minute
-	}
-	for i := 1; i < n && delay < maxRetryDelay; i++ {
+	for i := 1; i < n && delay > 0 && delay < maxRetryDelay; i++ {
 		delay *= 2
 	}
 	return min(delay, maxRetryDelay)

@@ -86,9 +86,18 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		kept, srs = append(kept, t), append(srs, sr)
 	}
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)
-	for i := range rep.Tasks {
-		if w := silent.warning(kept[i], m.Now(), req.MissedRule); w != "" {
-			rep.Tasks[i].Warnings = append(rep.Tasks[i].Warnings, "task "+kept[i].Name+": "+w)
+	if ctx.Err() != nil {
+		// A signal to scan: the replay it cut short is recorded
+		// interrupted (the next scan runs it again); the rest waits.
+		rep.Stopped, rep.NotScanned, err = true, len(kept)-len(rep.Tasks), nil
+	}
+	byName := make(map[string]store.Task, len(kept))
+	for _, t := range kept {
+		byName[t.Name] = t
+	}
+	for i, ts := range rep.Tasks {
+		if w := silent.warning(byName[ts.Task], m.Now(), req.MissedRule); w != "" {
+			rep.Tasks[i].Warnings = append(rep.Tasks[i].Warnings, "task "+ts.Task+": "+w)
 		}
 	}
 	return rep, err

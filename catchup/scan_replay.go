@@ -22,13 +22,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	if t.Shell != "" {
 		return replayShell(ctx, m, t, sr, slot, span, nil)
 	}
-	killAfter := t.KillAfter
-	if killAfter == 0 {
-		killAfter = 10 * time.Second
-	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
-		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: killAfter, NoCapture: t.NoCapture,
+		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: t.NotifyCmd, Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 	}}
 	res, err := l.run(ctx)

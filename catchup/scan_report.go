@@ -86,6 +86,10 @@ type ScanReport struct {
 	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
 	// their lines ran).
 	RefusedCrontabs int
+	// Stopped: a signal ended the scan before it was done; NotScanned
+	// tasks were not looked at (their slots stay missed for the next scan).
+	Stopped    bool
+	NotScanned int
 }
 
 // Failed reports whether any replay failed, or a crontab was refused.

@@ -51,7 +51,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun {
 		defer func() {
 			if err == nil {
-				err = advanceWatermark(ctx, st, m, t, ts, res.win, req.MissedRule)
+				// What was settled stays settled, also when a signal cut
+				// the scan short.
+				err = advanceWatermark(context.WithoutCancel(ctx), st, m, t, ts, res.win, req.MissedRule)
 			}
 		}()
 	}

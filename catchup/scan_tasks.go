@@ -20,11 +20,18 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	out := make([]TaskScan, len(tasks))
 	done := make([]bool, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
+		if ctx.Err() != nil {
+			return nil // stopped by a signal: this task waits for the next scan
+		}
 		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			out[i], done[i] = ts, true // what it did before the signal
+			return nil
+		case err != nil:
 			return err
 		}
-		if !req.DryRun {
+		if !req.DryRun && ctx.Err() == nil {
 			alertMissed(ctx, m, req.NotifyCmd, tasks[i], ts)
 		}
 		out[i], done[i] = ts, true
@@ -33,6 +40,9 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	var reps []TaskScan
 	for i := range out {
 		if !done[i] {
+			if ctx.Err() != nil {
+				continue // stopped: the tasks scanned, in order
+			}
 			break
 		}
 		reps = append(reps, out[i])

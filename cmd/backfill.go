@@ -74,7 +74,7 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 }
 
 func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ Exit 0, or 2 on error (an unknown task; --purge of a task with a run in progress
 }
 
 func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

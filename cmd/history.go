@@ -48,7 +48,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if cfg.since < 0 {
 		return usageErr(c, fmt.Errorf("--since must not be negative"))
 	}
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

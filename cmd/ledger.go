@@ -2,15 +2,30 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/ledger"
 )
 
-// openLedger opens the ledger and describes the machine for a command
-// that cannot work without the ledger.
+// openLedger opens the ledger, creating it if needed, and describes the
+// machine, for a command that writes (scan, migrate's target).
 func openLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, catchup.Machine, error) {
+	return open(ctx, g, withBoot, ledger.Open)
+}
+
+// openExistingLedger is openLedger for a command that reads, or changes
+// what is there: a ledger that does not exist is an error, never created,
+// so that a probe on a mistyped path fails instead of reporting nothing
+// missed.
+func openExistingLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, catchup.Machine, error) {
+	return open(ctx, g, withBoot, ledger.OpenExisting)
+}
+
+func open(ctx context.Context, g *globals, withBoot bool,
+	openLoc func(context.Context, store.Location) (store.Store, error)) (store.Store, catchup.Machine, error) {
 	path, err := ledgerPath(g)
 	if err != nil {
 		return nil, catchup.Machine{}, failure(err)
@@ -23,7 +38,10 @@ func openLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, ca
 	if err != nil {
 		return nil, m, failure(err)
 	}
-	st, err := ledger.Open(ctx, loc)
+	st, err := openLoc(ctx, loc)
+	if errors.Is(err, store.ErrNoLedger) {
+		err = fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it)", err)
+	}
 	if err != nil {
 		return nil, m, failure(err)
 	}

@@ -82,7 +82,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if cfg.running {
 		return runLsRunning(c, g, cfg.output, cfg.stuck)
 	}
-	st, m, err := openLedger(c.Context(), g, true)
+	st, m, err := openExistingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
 	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
-	st, m, err := openLedger(c.Context(), g, true)
+	st, m, err := openExistingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func runPause(c *cobra.Command, g *globals, task, until string) error {
 	if _, err := parseUntil(until, time.Time{}); err != nil {
 		return usageErr(c, err)
 	}
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ Exit 0, or 2 on error (an unknown task, a task that is not paused).`,
 }
 
 func runResume(c *cobra.Command, g *globals, req catchup.ResumeRequest) error {
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

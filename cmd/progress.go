@@ -46,7 +46,7 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 					return failure(err)
 				}
 			}
-			st, _, err := openLedger(c.Context(), g, false)
+			st, _, err := openExistingLedger(c.Context(), g, false)
 			if err != nil {
 				return err
 			}

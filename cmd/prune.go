@@ -40,7 +40,7 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	}
-	st, m, err := openLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

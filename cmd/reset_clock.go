@@ -33,7 +33,7 @@ did run, and would run again when their time comes. Exit 0, or 2 on error.`,
   catchup reset-clock daily-settle`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			st, m, err := openLedger(c.Context(), g, false)
+			st, m, err := openExistingLedger(c.Context(), g, false)
 			if err != nil {
 				return err
 			}

@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -121,10 +123,24 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if err != nil {
 		return failure(err)
 	}
+	if rep.Stopped {
+		return scanStopped(c.Context(), rep)
+	}
 	if rep.Failed() {
 		return &exitStatus{code: exitFound}
 	}
 	return nil
+}
+
+// scanStopped ends a scan a signal cut short, after its report: one line
+// on what is left, and 128+N as a shell reports a job killed by signal N.
+func scanStopped(ctx context.Context, rep catchup.ScanReport) error {
+	sig, ok := stoppedBy(ctx)
+	if !ok {
+		sig = syscall.SIGTERM
+	}
+	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("scan stopped by %s: the replay it cut short is recorded interrupted; "+
+		"%d tasks not scanned; the next scan replays what is left", signalName(sig), rep.NotScanned)}
 }
 
 // readCrontab names a crontab for scan: stdin is read here; a file is

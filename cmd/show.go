@@ -88,7 +88,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 }
 
 func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw bool) error {
-	st, _, err := openLedger(c.Context(), g, false)
+	st, _, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,10 @@ import (
 
 // Defaults applied when the corresponding Config field is zero.
 const (
-	defaultKillAfter  = 10 * time.Second
-	defaultOutputWait = 2 * time.Second
+	defaultKillAfter = 10 * time.Second
+	// NoGrace as Config.KillAfter sends SIGKILL right after SIGTERM.
+	NoGrace           time.Duration = -1
+	defaultOutputWait               = 2 * time.Second
 )
 
 // Config describes one command to run.
@@ -53,7 +55,8 @@ type Config struct {
 	// Timeout bounds the run; 0 means none. When it elapses the group gets
 	// SIGTERM, then SIGKILL KillAfter later.
 	Timeout time.Duration
-	// KillAfter is the delay between SIGTERM and SIGKILL; 0 means 10s.
+	// KillAfter is the delay between SIGTERM and SIGKILL; 0 means 10s,
+	// NoGrace (any negative value) none: SIGKILL right after SIGTERM.
 	KillAfter time.Duration
 	// OutputWait bounds how long Run waits, after the child exited, for
 	// its output pipes to close (a daemon it forked may hold them); 0 means 2s.
@@ -131,8 +134,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if len(cfg.Argv) == 0 || cfg.Argv[0] == "" {
 		return Result{}, errors.New("runner: empty argv")
 	}
-	if cfg.KillAfter <= 0 {
+	switch {
+	case cfg.KillAfter == 0:
 		cfg.KillAfter = defaultKillAfter
+	case cfg.KillAfter < 0:
+		cfg.KillAfter = 0
 	}
 	if cfg.OutputWait <= 0 {
 		cfg.OutputWait = defaultOutputWait

@@ -37,6 +37,11 @@ var errBadDSN = errors.New("invalid PostgreSQL DSN; want postgres://USER[:PASSWO
 // urlScheme matches the scheme of a value that is written as a URL.
 var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
 
+// schemePrefix matches a value that starts like a URL ("pg:x", "postgres:db"):
+// taken as a file name it would put a fleet's ledger in a local file named
+// after the typo, so it is refused; a file name with a colon is written ./NAME.
+var schemePrefix = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
+
 // ParseLocation reads a ledger location: a postgres:// or postgresql://
 // URL names a PostgreSQL ledger; a file: URL or any other value that is not
 // a URL names a SQLite file. A URL of another scheme is an error, as is a
@@ -52,6 +57,13 @@ func ParseLocation(s string) (Location, error) {
 	m := urlScheme.FindStringSubmatch(s)
 	switch {
 	case m == nil:
+		if p := schemePrefix.FindStringSubmatch(s); p != nil {
+			if isPostgresScheme(p[1]) {
+				return Location{}, errBadDSN
+			}
+			return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE (a file name with a colon: write ./NAME)",
+				strings.ToLower(p[1]))
+		}
 		return Location{Kind: SQLite, Path: s}, nil
 	case !isPostgresScheme(m[1]):
 		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",

@@ -41,6 +41,8 @@ const (
 var (
 	ErrNotFound     = errors.New("not found")
 	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
+	// ErrNoLedger: a command that only reads found no ledger to read.
+	ErrNoLedger = errors.New("no ledger")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

@@ -31,3 +31,16 @@ func Open(ctx context.Context, loc store.Location) (store.Store, error) {
 	}
 	return nil, fmt.Errorf("open ledger: unknown kind %q", loc.Kind)
 }
+
+// OpenExisting opens the ledger at loc for a command that only reads it:
+// a SQLite ledger that is not there is store.ErrNoLedger, never created.
+func OpenExisting(ctx context.Context, loc store.Location) (store.Store, error) {
+	if loc.Kind == store.SQLite {
+		s, err := sqlite.OpenExisting(ctx, loc.Path)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	return Open(ctx, loc)
+}

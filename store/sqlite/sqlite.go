@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/catchup/catchup/store"
 	driver "modernc.org/sqlite"
 )
 
@@ -94,6 +95,24 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	// still leads to it.
 	s.opened, _ = identify(real)
 	return s, nil
+}
+
+// OpenExisting opens the ledger at path like Open, but only when it is
+// there: a command that reads must not create an empty ledger and report
+// that nothing was missed. A missing or empty file is store.ErrNoLedger.
+func OpenExisting(ctx context.Context, path string) (*Ledger, error) {
+	real, err := trustLedgerFiles(path, os.Geteuid())
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(real)
+	switch {
+	case errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0):
+		return nil, fmt.Errorf("%w at %s", store.ErrNoLedger, path)
+	case err != nil:
+		return nil, fmt.Errorf("open ledger %s: %w", path, err)
+	}
+	return Open(ctx, path)
 }
 
 // ensureFile creates the ledger's directory (0700) and file (0600) when
