@@ -198,9 +198,9 @@ func TestRetryDelay(t *testing.T) {
 		n    int
 		want time.Duration
 	}{
-		"first":         {time.Minute, 1, time.Minute},
-		"doubles":       {time.Minute, 3, 4 * time.Minute},
-		"capped at 1h":  {time.Minute, 10, time.Hour},
+		"first":           {time.Minute, 1, time.Minute},
+		"doubles":         {time.Minute, 3, 4 * time.Minute},
+		"capped at 1h":    {time.Minute, 10, time.Hour},
 		"zero is no wait": {0, 3, 0},
 		"capped from far": {time.Second, 30, time.Hour},
 	}

@@ -17,7 +17,7 @@ type ScanRequest struct {
 	Replay     string          // a policy (see CheckPolicy) that overrides each task's; "" keeps theirs
 	MaxReplays int             // per task; at least 1
 	DryRun     bool
-	MissedRule // MaxAge, Tolerance, RetryFailed
+	MissedRule        // MaxAge, Tolerance, RetryFailed
 	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
 	Parallel          // --concurrency, --jitter, --budget and the progress bar (scan_parallel.go)
 
