@@ -17,8 +17,8 @@ func TestLoadTopOfTheHour(t *testing.T) {
 	}
 	_, db := tempLedger(t)
 	// Create the ledger first, as the first cron job of the day would.
-	if code := newCatchup(t, db, "", "ls").run(t); code != 0 {
-		t.Fatalf("ls on a new ledger exited %d", code)
+	if code := newCatchup(t, db, "", "scan").run(t); code != 0 {
+		t.Fatalf("scan on a new ledger exited %d", code)
 	}
 	const tasks, fires = 50, 4
 	type result struct {
