@@ -104,6 +104,10 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if isTerminal(os.Stderr) && !sf.req.DryRun {
 		bar := &progressBar{w: os.Stderr}
 		sf.req.Progress, endBar = bar.update, bar.finish
+		m.Stderr = bar
+		m.Notice = func(format string, args ...any) {
+			fmt.Fprintf(bar, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
+		}
 	}
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
 	endBar()
