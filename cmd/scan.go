@@ -19,6 +19,7 @@ import (
 type scanFlags struct {
 	output   string
 	crontabs []string
+	verbose  bool
 	req      catchup.ScanRequest
 }
 
@@ -42,8 +43,10 @@ slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unr
 failed (with --retry-failed) or unknown; catchup explain TASK SLOT tells one slot's story.
 
 Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup scan)
-and periodically. Exit status: 0 nothing to do or every replay succeeded; 1 a
-replay failed; 2 error.`,
+and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
+prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
+-o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
+replay failed; 2 error; 128+N stopped by signal N.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },
 	}
@@ -54,6 +57,7 @@ replay failed; 2 error.`,
 	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|coalesce|none")
 	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded expired")
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
+	f.BoolVarP(&sf.verbose, "verbose", "v", false, "print the report also when there was nothing to do")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (default: the task's own --notify-cmd)")
 	addMissedFlags(c, &sf.req.MissedRule)
 	addParallelFlags(c, &sf.req.Parallel)
@@ -100,6 +104,10 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if isTerminal(os.Stderr) && !sf.req.DryRun {
 		bar := &progressBar{w: os.Stderr}
 		sf.req.Progress, endBar = bar.update, bar.finish
+		m.Stderr = bar
+		m.Notice = func(format string, args ...any) {
+			fmt.Fprintf(bar, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
+		}
 	}
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
 	endBar()
@@ -117,7 +125,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	out := c.OutOrStdout()
 	if sf.output == "json" {
 		err = renderJSON(out, scanJSON(rep))
-	} else {
+	} else if sf.verbose || sf.req.DryRun || !nothingToDo(rep) {
 		err = writeScanText(out, rep, sf.req.DryRun)
 	}
 	if err != nil {

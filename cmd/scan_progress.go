@@ -28,12 +28,29 @@ func (b *progressBar) update(p catchup.ReplayProgress) {
 	b.drawn = true
 }
 
+// finish clears the bar's line, so that the report starts on a clean one.
 func (b *progressBar) finish() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.clear()
+}
+
+// clear erases the drawn bar (b.mu held); the next update draws it again.
+func (b *progressBar) clear() {
 	if b.drawn {
-		fmt.Fprintln(b.w)
+		fmt.Fprint(b.w, "\r\x1b[K")
+		b.drawn = false
 	}
+}
+
+// Write passes a replayed job's output (and catchup's notices) to the
+// terminal, on a line of its own: the bar is cleared first, and redrawn
+// below it at the next update.
+func (b *progressBar) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.clear()
+	return b.w.Write(p)
 }
 
 // barLine is one state of the bar:

@@ -10,6 +10,21 @@ import (
 
 // The report of a scan: its text and its JSON.
 
+// nothingToDo reports whether a scan found nothing to replay, record or
+// warn about: then its text report is left out (a periodic scan stays quiet).
+func nothingToDo(rep catchup.ScanReport) bool {
+	if rep.Stopped || rep.RefusedCrontabs > 0 || len(rep.Warnings) > 0 {
+		return false
+	}
+	for _, t := range rep.Tasks {
+		if len(t.Missed) > 0 || t.Replayed+t.Failed+t.Skipped+t.Expired+t.Paused+t.Left > 0 ||
+			!t.ClockAhead.IsZero() || len(t.Warnings) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 	var missed, replayed, failed, skipped, expired, left, paused int
 	for _, t := range rep.Tasks {

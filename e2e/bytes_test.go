@@ -34,7 +34,7 @@ func TestInvalidUTF8Replay(t *testing.T) {
 			if code := fire.run(t); code != 0 {
 				t.Fatalf("the fire exited %d: %s", code, fire.stderr.String())
 			}
-			scan := newCatchup(t, db, "2026-11-20T12:30:00Z", "scan")
+			scan := newCatchup(t, db, "2026-11-20T12:30:00Z", "scan", "-v")
 			scan.cmd.Env = append(scan.cmd.Env, "W="+w, "CATCHUP_HOST=h\xf6st")
 			if code := scan.run(t); code != 0 {
 				t.Fatalf("scan exited %d: %s%s", code, scan.stdout.String(), scan.stderr.String())
@@ -58,7 +58,7 @@ func TestInvalidUTF8Replay(t *testing.T) {
 			if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 tasks and 3 runs") {
 				t.Fatalf("migrate exited %d: %s%s", code, m.stdout.String(), m.stderr.String())
 			}
-			again := newCatchup(t, pg, "2026-11-20T13:30:00Z", "scan")
+			again := newCatchup(t, pg, "2026-11-20T13:30:00Z", "scan", "-v")
 			again.cmd.Env = append(again.cmd.Env, "W="+w)
 			if code := again.run(t); code != 0 {
 				t.Fatalf("scan of the migrated ledger exited %d: %s", code, again.stderr.String())

@@ -69,7 +69,7 @@ func TestFaultKills(t *testing.T) {
 			waitGone(t, jobPID)
 			integrityOK(t, db)
 
-			scan := newCatchup(t, db, later, "scan")
+			scan := newCatchup(t, db, later, "scan", "-v")
 			scan.cmd.Env = append(scan.cmd.Env, "W="+dir)
 			if code := scan.run(t); code != 0 {
 				t.Fatalf("scan exited %d: %s%s", code, scan.stdout.String(), scan.stderr.String())
@@ -88,7 +88,7 @@ func TestFaultKills(t *testing.T) {
 			if ok[0][0] != "1" {
 				t.Errorf("outcomes for the slot: %s, want 1", ok[0][0])
 			}
-			again := newCatchup(t, db, later, "scan")
+			again := newCatchup(t, db, later, "scan", "-v")
 			again.run(t)
 			if !strings.Contains(again.stdout.String(), "replayed 0") {
 				t.Errorf("second scan did something: %s", again.stdout.String())
@@ -125,7 +125,7 @@ func TestFaultPowerCut(t *testing.T) {
 		integrityOK(t, db)
 	}
 	touch(t, filepath.Join(dir, "release")) // the replays run through
-	scan := newCatchup(t, db, "2026-11-20T08:00:00Z", "scan")
+	scan := newCatchup(t, db, "2026-11-20T08:00:00Z", "scan", "-v")
 	scan.cmd.Env = append(scan.cmd.Env, "W="+dir)
 	if code := scan.run(t); code != 0 {
 		t.Fatalf("scan exited %d: %s", code, scan.stderr.String())

@@ -78,7 +78,7 @@ func TestScanUnwritableLedger(t *testing.T) {
 			}
 			line := "0 * * * * " + bin + " run --task line -- sh -c 'echo \"$CATCHUP_SLOT\" >> \"$W/line.log\"'\n"
 			os.WriteFile(crontab, []byte("CATCHUP_E2E_AS_CATCHUP=1\nW="+w+"\n"+line), 0o644)
-			first := newCatchup(t, db, "2026-11-20T10:30:00Z", "scan", "--crontab", crontab)
+			first := newCatchup(t, db, "2026-11-20T10:30:00Z", "scan", "-v", "--crontab", crontab)
 			if code := first.run(t); code != 0 {
 				t.Fatalf("registering scan exited %d: %s", code, first.stderr.String())
 			}
@@ -104,7 +104,7 @@ func TestScanUnwritableLedger(t *testing.T) {
 			// The crontab line alone too: its replay goes through the inner
 			// catchup run, which must refuse as well.
 			for i, only := range []string{"", "line", ""} {
-				args := []string{"scan", "--crontab", crontab}
+				args := []string{"scan", "-v", "--crontab", crontab}
 				if only != "" {
 					args = append(args, "--task", only)
 				}
@@ -126,7 +126,7 @@ func TestScanUnwritableLedger(t *testing.T) {
 				unfill()
 			}
 			free()
-			scan := newCatchup(t, db, "2026-11-20T13:30:00Z", "scan", "--crontab", crontab)
+			scan := newCatchup(t, db, "2026-11-20T13:30:00Z", "scan", "-v", "--crontab", crontab)
 			scan.cmd.Env = append(scan.cmd.Env, "W="+w)
 			if code := scan.run(t); code != 0 {
 				t.Fatalf("scan on a writable ledger again exited %d: %s", code, scan.stderr.String())

@@ -17,8 +17,8 @@ func TestLoadTopOfTheHour(t *testing.T) {
 	}
 	_, db := tempLedger(t)
 	// Create the ledger first, as the first cron job of the day would.
-	if code := newCatchup(t, db, "", "ls").run(t); code != 0 {
-		t.Fatalf("ls on a new ledger exited %d", code)
+	if code := newCatchup(t, db, "", "scan", "-v").run(t); code != 0 {
+		t.Fatalf("scan on a new ledger exited %d", code)
 	}
 	const tasks, fires = 50, 4
 	type result struct {
@@ -113,7 +113,7 @@ func TestLoadScanDuringCronFires(t *testing.T) {
 		procs = append(procs, fire("2026-11-20T10:00:02Z", i))
 	}
 	for s := 0; s < 2; s++ {
-		p := newCatchup(t, db, "2026-11-20T10:06:00Z", "scan")
+		p := newCatchup(t, db, "2026-11-20T10:06:00Z", "scan", "-v")
 		p.cmd.Env = append(p.cmd.Env, "W="+dir)
 		procs = append(procs, p)
 	}
@@ -123,7 +123,7 @@ func TestLoadScanDuringCronFires(t *testing.T) {
 		go func() { defer wg.Done(); p.run(t) }()
 	}
 	wg.Wait()
-	final := newCatchup(t, db, "2026-11-20T10:30:00Z", "scan")
+	final := newCatchup(t, db, "2026-11-20T10:30:00Z", "scan", "-v")
 	final.cmd.Env = append(final.cmd.Env, "W="+dir)
 	if code := final.run(t); code != 0 {
 		t.Fatalf("final scan exited %d: %s", code, final.stderr.String())

@@ -110,11 +110,11 @@ func TestFleetHostKilled(t *testing.T) {
 	powerCut(t, p.cmd.Process.Pid, jobPID)
 	p.cmd.Wait()
 
-	early := b.catchup("2026-11-20T03:00:00Z", "--lease", "1h", "scan")
+	early := b.catchup("2026-11-20T03:00:00Z", "--lease", "1h", "scan", "-v")
 	if code := early.run(t); code != 0 || !strings.Contains(early.stdout.String(), "replayed 0") {
 		t.Fatalf("within the lease another host replayed the live-looking run: exit %d %s", code, early.stdout.String())
 	}
-	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan")
+	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan", "-v")
 	if code := late.run(t); code != 0 {
 		t.Fatalf("scan after the lease: exit %d: %s", code, late.stderr.String())
 	}
@@ -160,7 +160,7 @@ func TestFleetLockSkipStaysMissed(t *testing.T) {
 	if code := missed.run(t); code != 1 || !strings.Contains(missed.stdout.String(), "2026-11-20T02:00:00Z") {
 		t.Fatalf("the given-back slot is not missed: exit %d %s", code, missed.stdout.String())
 	}
-	scan := b.catchup("2026-11-20T02:30:00Z", "scan")
+	scan := b.catchup("2026-11-20T02:30:00Z", "scan", "-v")
 	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "hourly: 1 missed, replayed 1") {
 		t.Fatalf("scan: exit %d %s %s", code, scan.stdout.String(), scan.stderr.String())
 	}

@@ -38,7 +38,7 @@ func TestMigrateRefusesWhileRunning(t *testing.T) {
 	if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 tasks and 1 runs") {
 		t.Fatalf("migrate after the run: exit %d, %s %s", code, m.stdout.String(), m.stderr.String())
 	}
-	scan := newCatchup(t, pg, "2026-11-20T03:00:00Z", "scan")
+	scan := newCatchup(t, pg, "2026-11-20T03:00:00Z", "scan", "-v")
 	scan.cmd.Env = append(scan.cmd.Env, "W="+dir)
 	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "settle: 0 missed") {
 		t.Fatalf("the fleet's scan after migrate: %s %s", scan.stdout.String(), scan.stderr.String())

@@ -24,7 +24,7 @@ func TestMigrate(t *testing.T) {
 	if code := h.run(t); code != 0 || strings.Count(h.stdout.String(), `"host": "testhost"`) != 3 {
 		t.Fatalf("history on the shared ledger: %s %s", h.stdout.String(), h.stderr.String())
 	}
-	scan := newCatchup(t, pg, "2026-11-20T03:00:00Z", "scan")
+	scan := newCatchup(t, pg, "2026-11-20T03:00:00Z", "scan", "-v")
 	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "settle: 0 missed") {
 		t.Fatalf("scan on the shared ledger replayed migrated slots: %s %s", scan.stdout.String(), scan.stderr.String())
 	}

@@ -37,7 +37,7 @@ func TestFleetOrphanedJob(t *testing.T) {
 	waitGone(t, innerPID) // nor does what it started
 
 	touch(t, filepath.Join(b.dir, "release"))
-	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan")
+	late := b.catchup("2026-11-20T03:00:00Z", "--lease", "2s", "scan", "-v")
 	if code := late.run(t); code != 0 || !strings.Contains(late.stdout.String(), "settle: 1 missed, replayed 1") {
 		t.Fatalf("host-b's scan after the lease: exit %d: %s %s", code, late.stdout.String(), late.stderr.String())
 	}

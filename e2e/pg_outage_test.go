@@ -114,7 +114,7 @@ func TestLedgerDownAtFireTime(t *testing.T) {
 		t.Fatalf("--fail-open exited %d: %s", code, open.stderr.String())
 	}
 	proxy.Up()
-	scan := h.catchup("2026-11-20T03:00:00Z", "scan")
+	scan := h.catchup("2026-11-20T03:00:00Z", "scan", "-v")
 	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "settle: 1 missed, replayed 1") {
 		t.Fatalf("scan after the outage: exit %d: %s %s", code, scan.stdout.String(), scan.stderr.String())
 	}

@@ -70,7 +70,7 @@ func TestPostgresRestart(t *testing.T) {
 		t.Fatalf("fire with the server down exited %d, want 75: %s", code, fire.stderr.String())
 	}
 	pgCluster(t, "start")
-	scan := h.catchup("2026-11-20T03:00:00Z", "scan")
+	scan := h.catchup("2026-11-20T03:00:00Z", "scan", "-v")
 	if code := scan.run(t); code != 0 || !strings.Contains(scan.stdout.String(), "settle: 1 missed, replayed 1") {
 		t.Fatalf("scan after the restart: exit %d: %s %s", code, scan.stdout.String(), scan.stderr.String())
 	}

@@ -62,7 +62,7 @@ func TestJobSeesNoLedgerPassword(t *testing.T) {
 		t.Errorf("the job's catchup progress was not recorded (exit %d): %s %s", code, show.stdout.String(), show.stderr.String())
 	}
 
-	scan := newCatchup(t, db, "2026-11-22T09:00:00Z", "scan", "--notify-cmd", "env > "+env("scan-notify.env"))
+	scan := newCatchup(t, db, "2026-11-22T09:00:00Z", "scan", "-v", "--notify-cmd", "env > "+env("scan-notify.env"))
 	scan.cmd.Env = append(scan.cmd.Env, "PATH="+testBinDir(t)+":"+os.Getenv("PATH"))
 	os.Remove(env("job.env"))
 	if code := scan.run(t); code != 1 {

@@ -51,11 +51,11 @@ func TestReplayAsCrontabUser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	first := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab)
+	first := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "-v", "--crontab", crontab)
 	if code := first.run(t); code != 0 {
 		t.Fatalf("first scan exited %d: %s", code, first.stderr.String())
 	}
-	scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "--crontab", crontab)
+	scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "-v", "--crontab", crontab)
 	if code := scan.run(t); code != 0 {
 		t.Fatalf("scan exited %d: %s%s", code, scan.stdout.String(), scan.stderr.String())
 	}
@@ -94,7 +94,7 @@ func TestNonRootScanReplaysOwnLinesOnly(t *testing.T) {
 		return p
 	}
 	for _, now := range []string{"2026-01-01T00:30:00Z", "2026-01-01T02:30:00Z"} {
-		p := asNobody(newCatchup(t, db, now, "scan", "--crontab", crontab))
+		p := asNobody(newCatchup(t, db, now, "scan", "-v", "--crontab", crontab))
 		code := p.run(t)
 		if code != 1 || !strings.Contains(p.stderr.String(), "belongs to daemon") {
 			t.Errorf("scan as nobody at %s exited %d, want 1 with a warning that the crontab belongs to daemon: %s",

@@ -47,8 +47,14 @@ func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
 
 // Boots implements store.Store.
 func (s *Ledger) Boots(ctx context.Context, host string) ([]store.Boot, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots
+	return s.queryBoots(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots
 WHERE host = ? ORDER BY id`, host)
+}
+
+// queryBoots reads the boot spans a query selects (host, boot_id,
+// boot_time, first_seen, last_seen).
+func (s *Ledger) queryBoots(ctx context.Context, query string, args ...any) ([]store.Boot, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)
 	}
@@ -177,20 +183,5 @@ WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
 
 // ExportBoots returns every boot span of every host, for `catchup migrate`.
 func (s *Ledger) ExportBoots(ctx context.Context) ([]store.Boot, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots ORDER BY id`)
-	if err != nil {
-		return nil, s.wrap("read ledger", err)
-	}
-	defer rows.Close()
-	var out []store.Boot
-	for rows.Next() {
-		var b store.Boot
-		var bt, first, last int64
-		if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
-			return nil, s.wrap("read ledger", err)
-		}
-		b.Time, b.FirstSeen, b.LastSeen = fromMS(bt), fromMS(first), fromMS(last)
-		out = append(out, b)
-	}
-	return out, s.wrap("read ledger", rows.Err())
+	return s.queryBoots(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots ORDER BY id`)
 }
