@@ -19,7 +19,7 @@ type historyConfig struct {
 func newHistoryCmd(g *globals) *cobra.Command {
 	var cfg historyConfig
 	c := &cobra.Command{
-		Use:   "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|json]",
+		Use:   "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
 		Short: "Show recorded runs, newest first",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -31,7 +31,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	}
 	c.ValidArgsFunction = completeFirstTask(g)
 	f := c.Flags()
-	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
+	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|wide|json")
 	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")
 	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d)")
 	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired|paused")
@@ -39,7 +39,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 }
 
 func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
-	if err := checkOutput(cfg.output, "table", "json"); err != nil {
+	if err := checkOutput(cfg.output, "table", "wide", "json"); err != nil {
 		return usageErr(c, err)
 	}
 	if err := checkStatus(cfg.filter.Status); err != nil {
@@ -68,12 +68,24 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 		}
 		return failure(renderJSON(out, rows))
 	}
+	header, table := historyTable(runs, cfg.output == "wide")
+	return failure(renderTable(out, header, table))
+}
+
+// historyTable is history's table in the local zone: ID, TASK, SLOT,
+// TRIGGER, STATUS, DURATION and, when the runs come from several hosts, HOST;
+// wide adds EXIT and STARTED and always shows HOST.
+func historyTable(runs []store.Run, wide bool) ([]string, [][]string) {
+	hosts := map[string]bool{}
 	var table [][]string
 	for _, r := range runs {
-		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, slotText(r), r.Trigger, r.Status,
-			exitText(r.ExitCode), tableTime(r.StartedAt, time.Local), durationText(r)})
+		hosts[r.Host] = true
+		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, time.Local), r.Trigger,
+			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, time.Local), durationText(r), dash(r.Host)})
 	}
-	return failure(renderTable(out, []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION"}, table))
+	header := []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION", "HOST"}
+	keep := []bool{true, true, true, true, true, wide, wide, true, wide || len(hosts) > 1}
+	return pickColumns(header, table, keep)
 }
 
 func checkStatus(s string) error {

@@ -22,7 +22,7 @@ type lsConfig struct {
 func newLsCmd(g *globals) *cobra.Command {
 	var cfg lsConfig
 	c := &cobra.Command{
-		Use:   "ls [--missed | --running [--stuck DUR]] [-o table|json]",
+		Use:   "ls [--missed | --running [--stuck DUR]] [-o table|wide|json]",
 		Short: "List tasks: schedule, latest run, next slot, missed slots",
 		Long: `List every known task with its schedule, the slot and status of its latest run,
 its next slot and how many slots were missed (computed with scan's rule).
@@ -37,7 +37,7 @@ longer than DUR. Errors exit 2.`,
 		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
 	}
 	f := c.Flags()
-	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|json")
+	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|wide|json (wide: TZ, LAST RUN and NEXT too)")
 	f.BoolVar(&cfg.onlyMissed, "missed", false, "show only tasks with missed slots; exit 1 when there is any")
 	f.BoolVar(&cfg.running, "running", false, "show the runs in progress and how long they have run")
 	durationVar(f, &cfg.stuck, "stuck", 0, "with --running: exit 1 when a run has run longer than this (a monitoring probe)")
@@ -67,7 +67,7 @@ type lsRow struct {
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
-	if err := checkOutput(cfg.output, "table", "json"); err != nil {
+	if err := checkOutput(cfg.output, "table", "wide", "json"); err != nil {
 		return usageErr(c, err)
 	}
 	if err := checkRule(c, &cfg.rule); err != nil {
@@ -129,7 +129,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		if t.Latest != nil {
 			lastRun = tableTime(t.Latest.StartedAt, loc)
 		}
-		row := []string{t.Task.Name, dash(t.Task.Schedule), tableTime(t.LastSlot, loc), status,
+		row := []string{t.Task.Name, dash(t.Task.Schedule), dash(t.Task.TZ), tableTime(t.LastSlot, loc), status,
 			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))}
 		if cfg.onlyMissed {
 			row = append(row, causeSummary(t))
@@ -137,10 +137,15 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		table = append(table, row)
 	}
 	out := c.OutOrStdout()
-	header := []string{"TASK", "SCHEDULE", "LAST SLOT", "STATUS", "LAST RUN", "NEXT", "MISSED"}
+	// The default columns fit 80; wide adds TZ, LAST RUN and NEXT (and,
+	// with --missed, SCHEDULE, which gives way to CAUSE).
+	wide := cfg.output == "wide"
+	header := []string{"TASK", "SCHEDULE", "TZ", "LAST SLOT", "STATUS", "LAST RUN", "NEXT", "MISSED"}
+	keep := []bool{true, wide || !cfg.onlyMissed, wide, true, true, wide, wide, true}
 	if cfg.onlyMissed {
-		header = append(header, "CAUSE")
+		header, keep = append(header, "CAUSE"), append(keep, true)
 	}
+	header, table = pickColumns(header, table, keep)
 	if cfg.output == "json" {
 		err = renderJSON(out, rows)
 	} else if len(table) > 0 || !cfg.onlyMissed {

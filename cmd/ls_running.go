@@ -40,14 +40,18 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
 			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second)})
-		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, slotText(r.Run), r.Run.Host,
-			strconv.Itoa(r.Run.PID), timeText(r.Run.StartedAt), r.For.Round(time.Second).String()})
+		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, time.Local),
+			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, time.Local), r.For.Round(time.Second).String()})
 	}
 	out := c.OutOrStdout()
 	if output == "json" {
 		err = renderJSON(out, rows)
 	} else {
-		err = renderTable(out, []string{"ID", "TASK", "SLOT", "HOST", "PID", "STARTED", "RUNNING FOR"}, table)
+		// The default columns fit 80; wide adds STARTED.
+		header := []string{"ID", "TASK", "SLOT", "HOST", "PID", "STARTED", "RUNNING FOR"}
+		keep := []bool{true, true, true, true, true, output == "wide", true}
+		header, table = pickColumns(header, table, keep)
+		err = renderTable(out, header, table)
 	}
 	if err != nil {
 		return failure(err)

@@ -76,12 +76,35 @@ func jsonTime(t time.Time) *string {
 	return &s
 }
 
+// tableTimeLayout is the one time format of every table: compact, so that
+// tables fit 80 columns; the zone is the table's (docs/contract.md).
+const tableTimeLayout = "2006-01-02 15:04"
+
 // tableTime renders a time for people, in loc; "-" when zero.
 func tableTime(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.In(loc).Format("2006-01-02 15:04 MST")
+	return t.In(loc).Format(tableTimeLayout)
+}
+
+// pickColumns keeps the columns whose keep flag is true, in header and rows:
+// a table's default columns fit 80 columns, -o wide keeps them all.
+func pickColumns(header []string, rows [][]string, keep []bool) ([]string, [][]string) {
+	pick := func(in []string) []string {
+		var out []string
+		for i, v := range in {
+			if keep[i] {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	picked := make([][]string, len(rows))
+	for i, r := range rows {
+		picked[i] = pick(r)
+	}
+	return pick(header), picked
 }
 
 func dash(s string) string {
@@ -130,20 +153,6 @@ func progressText(r store.Run) string {
 	return strconv.Itoa(*r.Progress) + "%"
 }
 
-func slotText(r store.Run) string {
-	if r.Slot.IsZero() {
-		return "-"
-	}
-	return r.Slot.UTC().Format(time.RFC3339)
-}
-
-func timeText(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
 func exitText(code *int) string {
 	if code == nil {
 		return "-"
@@ -156,4 +165,16 @@ func durationText(r store.Run) string {
 		return "-"
 	}
 	return r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+}
+
+// slotText and timeText are RFC 3339 UTC times, for show's key-value lines.
+func slotText(r store.Run) string {
+	return timeText(r.Slot)
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
 }
