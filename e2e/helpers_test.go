@@ -103,3 +103,16 @@ func mustUnix(t *testing.T, s string) int64 {
 	}
 	return v.Unix()
 }
+
+// checkpointed leaves the SQLite ledger at db as one file: every page in
+// it, no -wal or -shm (a default close, as here, checkpoints and deletes
+// them; catchup's own close keeps the WAL).
+func checkpointed(t *testing.T, db string) {
+	t.Helper()
+	ledgerRows(t, db, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	for _, f := range []string{db + "-wal", db + "-shm"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Fatalf("%s is still there after a checkpoint and close", f)
+		}
+	}
+}

@@ -112,6 +112,7 @@ var ledgerFaults = map[string]ledgerFault{
 	},
 	"truncated ledger": func(t *testing.T, dir, db string) *syscall.Credential {
 		healthyLedger(t, db)
+		checkpointed(t, db) // the file holds every page, then loses them
 		os.Truncate(db, 1000)
 		return nil
 	},
@@ -133,7 +134,10 @@ var ledgerFaults = map[string]ledgerFault{
 		return cred
 	},
 	"read-only directory": func(t *testing.T, dir, db string) *syscall.Credential {
+		// Without its -wal and -shm, which cannot be created: with them in
+		// place the ledger stays writable (TestLedgerInReadOnlyDirectory).
 		healthyLedger(t, db)
+		checkpointed(t, db)
 		cred := asNobody(t, dir)
 		giveTo(t, filepath.Dir(db), cred)
 		os.Chmod(filepath.Dir(db), 0o555)
@@ -150,6 +154,12 @@ var ledgerFaults = map[string]ledgerFault{
 		}
 		t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
 		healthyLedger(t, db)
+		// An empty WAL, so that the next write needs new space (a WAL
+		// reused from its start would not), and the -shm a reader needs.
+		checkpointed(t, db)
+		if code := newCatchup(t, db, "", "ls").run(t); code != 0 {
+			t.Fatalf("ls of the checkpointed ledger exited %d", code)
+		}
 		// Fill the file system to the last byte.
 		f, _ := os.Create(filepath.Join(mnt, "filler"))
 		buf := make([]byte, 4096)
@@ -213,7 +223,7 @@ func TestLedgerFaults(t *testing.T) {
 
 			for _, args := range [][]string{{"ls"}, {"history"}, {"show", "1"}, {"scan"}} {
 				p := as(newCatchup(t, db, "", args...))
-				if name == "read-only ledger file" {
+				if name == "read-only ledger file" || name == "full disk" {
 					// A ledger one may read but not write still answers
 					// questions; so does a scan with nothing to replay.
 					if code := p.run(t); code != 0 {

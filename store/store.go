@@ -40,6 +40,8 @@ const (
 // Errors callers can test for with errors.Is.
 var (
 	ErrNotFound     = errors.New("not found")
+	// ErrNoBackup: a shared ledger is backed up by its server's tools.
+	ErrNoBackup = errors.New("catchup backs up SQLite ledgers only: back up a PostgreSQL ledger with pg_dump")
 	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
 	// ErrNoLedger: a command that only reads found no ledger to read.
 	ErrNoLedger = errors.New("no ledger")
@@ -303,6 +305,10 @@ type Store interface {
 	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)
 	// Heartbeat records that running run id is alive at at.
 	Heartbeat(ctx context.Context, id int64, at time.Time) error
+	// Backup writes a consistent copy of the whole ledger (its WAL
+	// included) to dest, a file that must not exist yet, created 0600 and
+	// synced. A PostgreSQL ledger returns ErrNoBackup.
+	Backup(ctx context.Context, dest string) error
 
 	Close() error
 }

@@ -174,3 +174,6 @@ func (p *Ledger) checkSchemaWhenFree(ctx context.Context) error {
 		limit = min(2*limit, 5*time.Second)
 	}
 }
+
+// Backup implements store.Store: pg_dump does it.
+func (p *Ledger) Backup(ctx context.Context, dest string) error { return store.ErrNoBackup }

@@ -62,6 +62,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walAutocheckpoint))
 	// Immediate transactions take the write lock at BEGIN: a deferred one
 	// that upgrades later fails with SQLITE_BUSY under concurrent writers
 	// instead of waiting.
@@ -91,6 +92,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
+	keepWALOnClose(ctx, db)
 	// The file as opened (and made a ledger): writes check that the path
 	// still leads to it.
 	s.opened, _ = identify(real)

@@ -1,0 +1,41 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func newBackupCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "backup PATH",
+		Short: "Copy the SQLite ledger, runs not yet checkpointed included, to a new file",
+		Long: `Writes a consistent snapshot of the ledger to PATH, a new file (mode 0600), while runs go on.
+The SQLite ledger keeps its write-ahead log (the -wal file beside it) between runs, so the
+.db file alone may lack the latest runs: copy the ledger with backup, not with cp.
+
+To restore, with no catchup running: move the backup to the ledger's path and delete the
+old -wal and -shm files beside it (a stale -wal would be applied to the restored file).
+
+A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
+		Example: `  catchup backup /var/backups/catchup-$(date +%F).db`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			dest := args[0]
+			if _, err := os.Lstat(dest); err == nil {
+				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
+			}
+			st, _, err := openExistingLedger(c.Context(), g, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := st.Backup(c.Context(), dest); err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "ledger backed up to %s\n", dest)
+			return nil
+		},
+	}
+}
