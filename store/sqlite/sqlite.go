@@ -58,6 +58,9 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	if _, err := trustLedgerFiles(real, os.Geteuid()); err != nil {
 		return nil, err // planted in the meantime
 	}
+	if err := checkWALOwner(path, real); err != nil {
+		return nil, err
+	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
