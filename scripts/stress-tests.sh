@@ -15,6 +15,7 @@ rounds=${1:-10}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 tmp=$(mktemp -d) # private: 0700
+keep="${TMPDIR:-/tmp}/catchup-stress-failed.log" # a failing group's whole log, kept
 busy=()
 cleanup() {
   for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -67,9 +68,10 @@ for round in $(seq "$rounds"); do
     log="$tmp/last.log"
     if ! (cd "$tmp/$dir" && "$tmp/$bin" -test.count=1 -test.timeout=15m -test.v -test.run "$run") >"$log" 2>&1; then
       echo "FAIL: round $round of $rounds, $name (-run '$run'):"
-      grep -E '^\s*--- FAIL|^(panic|FAIL)' "$log" || true
-      echo "---- the failing tests' output:"
-      grep -vE '^\s*(=== (RUN|PAUSE|CONT)|--- (PASS|SKIP))' "$log" | tail -n 60
+      grep -aE '^\s*--- FAIL|^(panic|FAIL)' "$log" || true
+      echo "---- the failing tests' output (whole log: $keep):"
+      grep -avE '^\s*(=== (RUN|PAUSE|CONT)|--- (PASS|SKIP))' "$log" | tail -n 60
+      cp "$log" "$keep"
       exit 1
     fi
     times+=("$name $((SECONDS - group_start))s")
