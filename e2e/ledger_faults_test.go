@@ -184,23 +184,7 @@ func TestLedgerFaults(t *testing.T) {
 			db := filepath.Join(dir, "state", "catchup.db")
 			cred := fault(t, dir, db)
 			marker := filepath.Join(dir, "ran")
-			bin := os.Args[0]
-			if cred != nil { // nobody cannot run the test binary where go test put it
-				bin = filepath.Join(dir, "catchup.test")
-				data, err := os.ReadFile(os.Args[0])
-				if err != nil || os.WriteFile(bin, data, 0o755) != nil {
-					t.Fatalf("copy the test binary: %v", err)
-				}
-			}
-			// catchup and its job work in dir, which the user they run as
-			// can reach (the host directory of newCatchup may not be).
-			as := func(p *catchupProc) *catchupProc {
-				p.cmd.Path, p.cmd.Args[0] = bin, bin
-				p.cmd.SysProcAttr.Credential = cred
-				p.cmd.Dir = dir
-				p.cmd.Env = append(p.cmd.Env, "HOME="+dir)
-				return p
-			}
+			as := runningAs(t, dir, cred)
 
 			run := as(newCatchup(t, db, "", "run", "--task", "t", "--", "sh", "-c", "touch "+marker+"; exit 3"))
 			if code := run.run(t); code != 3 {
@@ -237,6 +221,29 @@ func TestLedgerFaults(t *testing.T) {
 				checkOneLine(t, args[0], p.stderr.String(), filepath.Dir(db))
 			}
 		})
+	}
+}
+
+// runningAs returns what makes a catchup process run as cred (nil: this
+// user) with dir as its working directory and home: catchup and its job
+// work in dir, which that user can reach (the host directory of newCatchup
+// may not be), from a copy of the test binary there when cred is set.
+func runningAs(t *testing.T, dir string, cred *syscall.Credential) func(*catchupProc) *catchupProc {
+	t.Helper()
+	bin := os.Args[0]
+	if cred != nil { // nobody cannot run the test binary where go test put it
+		bin = filepath.Join(dir, "catchup.test")
+		data, err := os.ReadFile(os.Args[0])
+		if err != nil || os.WriteFile(bin, data, 0o755) != nil {
+			t.Fatalf("copy the test binary: %v", err)
+		}
+	}
+	return func(p *catchupProc) *catchupProc {
+		p.cmd.Path, p.cmd.Args[0] = bin, bin
+		p.cmd.SysProcAttr.Credential = cred
+		p.cmd.Dir = dir
+		p.cmd.Env = append(p.cmd.Env, "HOME="+dir)
+		return p
 	}
 }
 

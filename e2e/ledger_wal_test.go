@@ -21,21 +21,7 @@ func TestLedgerInReadOnlyDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Dir(db), 0o700) })
-	bin := os.Args[0]
-	if cred != nil { // nobody cannot run the test binary where go test put it
-		bin = filepath.Join(dir, "catchup.test")
-		data, err := os.ReadFile(os.Args[0])
-		if err != nil || os.WriteFile(bin, data, 0o755) != nil {
-			t.Fatalf("copy the test binary: %v", err)
-		}
-	}
-	as := func(p *catchupProc) *catchupProc {
-		p.cmd.Path, p.cmd.Args[0] = bin, bin
-		p.cmd.SysProcAttr.Credential = cred
-		p.cmd.Dir = dir
-		p.cmd.Env = append(p.cmd.Env, "HOME="+dir)
-		return p
-	}
+	as := runningAs(t, dir, cred)
 	run := as(newCatchup(t, db, "", "run", "--strict", "--task", "seed", "--", "sh", "-c", "exit 3"))
 	if code := run.run(t); code != 3 || run.stderr.String() != "" {
 		t.Fatalf("run --strict in a read-only directory exited %d (want the job's 3), stderr %q", code, run.stderr.String())
