@@ -119,6 +119,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
 	}
+	if req.Boot != nil {
+		queries = append(queries, bootSQL...)
+	}
 	if !req.Run.Slot.IsZero() {
 		queries = append(queries, slotRunSQL)
 		if !req.Force {
