@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"syscall"
@@ -76,18 +77,16 @@ func (pc *progressChannel) close() {
 
 func (pc *progressChannel) serve(ctx context.Context, st store.Store, id int64) {
 	defer close(pc.done)
-	buf := make([]byte, progressMax)
 	oob := make([]byte, syscall.CmsgSpace(4*4))
 	for {
-		n, oobn, _, _, err := pc.conn.ReadMsgUnix(buf, oob)
-		if err != nil || n == 0 {
+		msg, reply, err := pc.receive(oob)
+		if err != nil {
 			return // closed: the run is over
 		}
-		reply := receivedFile(oob[:oobn])
 		if reply == nil {
 			continue // not a request of catchup progress: nowhere to answer
 		}
-		ans := handleReport(ctx, st, id, buf[:n])
+		ans := handleReport(ctx, st, id, msg)
 		b, _ := json.Marshal(ans)
 		if rc, err := net.FileConn(reply); err == nil {
 			rc.SetWriteDeadline(time.Now().Add(5 * time.Second))
@@ -96,6 +95,59 @@ func (pc *progressChannel) serve(ctx context.Context, st store.Store, id int64) 
 		}
 		reply.Close()
 	}
+}
+
+// receive waits for the next message and reads it with the descriptor it
+// carries (nil if none). Most jobs never report, so no buffer is allocated
+// before a message is there: its length is peeked first (the channel is a
+// SOCK_SEQPACKET pair, whose recv with MSG_TRUNC tells a message's whole
+// length), and a buffer of that length, at most progressMax, is made for it.
+// A longer message is cut at progressMax, as a read into a progressMax
+// buffer would. err is set once the channel is closed.
+func (pc *progressChannel) receive(oob []byte) (msg []byte, reply *os.File, err error) {
+	n, err := pc.pending()
+	if err == nil && n > 0 {
+		buf := make([]byte, min(n, progressMax))
+		var oobn int
+		if n, oobn, _, _, err = pc.conn.ReadMsgUnix(buf, oob); err == nil && n > 0 {
+			return buf[:n], receivedFile(oob[:oobn]), nil
+		}
+	}
+	if err == nil {
+		err = io.EOF
+	}
+	return nil, nil, err
+}
+
+// pending waits until a message can be read and returns its length; 0 at
+// the end of the channel.
+func (pc *progressChannel) pending() (int, error) {
+	rc, err := pc.conn.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var perr error
+	err = rc.Read(func(fd uintptr) bool {
+		var r uintptr
+		var errno syscall.Errno
+		for {
+			r, _, errno = syscall.Syscall6(syscall.SYS_RECVFROM, fd, 0, 0,
+				syscall.MSG_PEEK|syscall.MSG_TRUNC|syscall.MSG_DONTWAIT, 0, 0)
+			if errno != syscall.EINTR {
+				break
+			}
+		}
+		if errno == syscall.EAGAIN {
+			return false // not readable yet: wait for the poller
+		}
+		n, perr = int(r), nil
+		if errno != 0 {
+			perr = errno
+		}
+		return true
+	})
+	return n, errors.Join(err, perr)
 }
 
 func handleReport(ctx context.Context, st store.Store, id int64, msg []byte) progressAnswer {

@@ -2,8 +2,11 @@ package catchup
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -66,4 +69,93 @@ func dupFile(f *os.File) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
+// TestProgressChannelMessageSizes: the channel reads a report of any length
+// whole up to progressMax (its buffer is sized to the message), cuts a longer
+// one at progressMax (it is then malformed), and goes on serving after both.
+func TestProgressChannelMessageSizes(t *testing.T) {
+	ctx := context.Background()
+	st, _ := testLedger(t)
+	now := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)
+	id, err := st.AddRun(ctx, store.Run{Task: "t", Trigger: store.TriggerManual, Status: store.StatusRunning,
+		Attempt: 1, StartedAt: now, Host: "testhost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := openProgressChannel(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.close()
+	report := func(note string) []byte {
+		b, _ := json.Marshal(ProgressReport{RunID: id, Percent: 10, Note: note})
+		return b
+	}
+	long := strings.Repeat("n", 300<<10)
+	tests := []struct {
+		name    string
+		msg     []byte
+		wantErr string // "" = recorded
+		want    string // the checkpoint afterwards
+	}{
+		{name: "short report", msg: report("row 1"), want: "row 1"},
+		{name: "300 KiB note", msg: report(long), want: long},
+		{name: "beyond progressMax", msg: report(strings.Repeat("x", progressMax)),
+			wantErr: "malformed progress report", want: long},
+		{name: "served after a cut message", msg: report("row 2"), want: "row 2"},
+	}
+	for _, tt := range tests {
+		ans := sendRaw(t, int(pc.child.Fd()), tt.msg)
+		if ans.Error != tt.wantErr {
+			t.Errorf("%s: answer error %q, want %q", tt.name, ans.Error, tt.wantErr)
+		}
+		r, err := st.Run(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Checkpoint != tt.want {
+			t.Errorf("%s: checkpoint of %d bytes, want %d", tt.name, len(r.Checkpoint), len(tt.want))
+		}
+	}
+}
+
+// sendRaw sends msg as one message on the channel at fd, with a socket for
+// the answer, from a socket whose send buffer holds it, and reads the answer.
+func sendRaw(t *testing.T, fd int, msg []byte) progressAnswer {
+	t.Helper()
+	dup, err := syscall.Dup(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(dup)
+	if err := syscall.SetsockoptInt(dup, syscall.SOL_SOCKET, syscall.SO_SNDBUF, len(msg)+64<<10); err != nil {
+		t.Fatal(err)
+	}
+	mine, theirs, err := socketPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mine.Close()
+	err = syscall.Sendmsg(dup, msg, syscall.UnixRights(int(theirs.Fd())), nil, 0)
+	theirs.Close()
+	if err != nil {
+		t.Fatalf("send %d bytes: %v", len(msg), err)
+	}
+	answer, err := net.FileConn(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer answer.Close()
+	answer.SetReadDeadline(time.Now().Add(time.Minute))
+	buf := make([]byte, 64<<10)
+	n, err := answer.Read(buf)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	var ans progressAnswer
+	if err := json.Unmarshal(buf[:n], &ans); err != nil {
+		t.Fatalf("answer %q: %v", buf[:n], err)
+	}
+	return ans
 }

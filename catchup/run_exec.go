@@ -90,7 +90,9 @@ func retryDelay(delay time.Duration, n int) time.Duration {
 func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (RunResult, bool, error) {
 	now := l.m.Now()
 	r.StartedAt = now
-	req := store.ClaimRequest{Run: r, Force: l.req.Force}
+	// A replay resumes where an interrupted run of its slot stopped: the
+	// claim reads that run's checkpoint.
+	req := store.ClaimRequest{Run: r, Force: l.req.Force, Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay}
 	if r.Attempt == 1 {
 		req.Register = l.registration(now, r.Slot)
 		if l.m.BootID != "" {
@@ -138,12 +140,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	defer release()
 	if r.Attempt == 1 {
 		l.started(ctx)
-		if r.Trigger == store.TriggerReplay {
-			// Resume where an interrupted run of this slot stopped.
-			if note, ok, err := l.st.LastCheckpoint(ctx, r.Task, r.Slot); err == nil && ok {
-				l.checkpoint = note
-			}
-		}
+		l.checkpoint = claim.Checkpoint
 	}
 	stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, lock, r)

@@ -8,13 +8,19 @@ import (
 )
 
 const (
-	// copyBufSize is the read size for a child's pipe. It is the only
-	// per-stream allocation besides the tail, so memory stays bounded.
+	// copyBufSize is the read size for a child's pipe. A copier holds one
+	// such buffer while it runs (taken from copyBufs): besides the tail it
+	// is the only per-stream memory, so memory stays bounded.
 	copyBufSize = 32 << 10
 	// writerGrace is how long finish waits for a copier that is stuck
 	// writing to a slow or blocked destination after its pipe was closed.
 	writerGrace = 500 * time.Millisecond
 )
+
+// copyBufs keeps the copy buffers of finished streams for the next ones: a
+// scan replaying thousands of slots runs two streams per slot, and a fresh
+// 32 KiB buffer for each was most of what such a scan allocated.
+var copyBufs = sync.Pool{New: func() any { return new([copyBufSize]byte) }}
 
 // stream copies one of the child's output pipes to a destination writer and
 // into a Tail.
@@ -51,7 +57,9 @@ func newStream(dst io.Writer, tailSize int) (*stream, *os.File, error) {
 // by finish).
 func (s *stream) copy() {
 	defer close(s.done)
-	buf := make([]byte, copyBufSize)
+	pooled := copyBufs.Get().(*[copyBufSize]byte)
+	defer copyBufs.Put(pooled)
+	buf := pooled[:]
 	dst := s.dst
 	for {
 		n, err := s.r.Read(buf)

@@ -186,6 +186,49 @@ func TestLastCheckpoint(t *testing.T) {
 	})
 }
 
+// TestClaimReadsCheckpoint: a granted claim that asks for it gives what
+// LastCheckpoint gives for its slot, read in the claim's transaction (a
+// replay resumes from it); without the ask, or for a slot with none, "".
+func TestClaimReadsCheckpoint(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		for _, note := range []string{"step 1", "step 2", ""} {
+			id := claim(t, s, store.ClaimRequest{Run: store.Run{Task: "backup", Slot: t0, Trigger: store.TriggerSchedule,
+				StartedAt: t0}}).Run.ID
+			if note != "" {
+				if err := s.SetProgress(ctx, id, 50, note); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := s.Interrupt(ctx, id, t0.Add(time.Minute), "gone"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tests := map[string]struct {
+			slot time.Time
+			ask  bool
+			want string
+		}{
+			"replay of the interrupted slot": {slot: t0, ask: true, want: "step 2"},
+			"a slot without checkpoints":     {slot: t0.Add(time.Hour), ask: true, want: ""},
+			"not asked":                      {slot: t0, ask: false, want: ""},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				res := claim(t, s, store.ClaimRequest{Run: store.Run{Task: "backup", Slot: tc.slot, Trigger: store.TriggerReplay,
+					StartedAt: t0.Add(2 * time.Minute)}, Checkpoint: tc.ask})
+				if !res.Claimed || res.Checkpoint != tc.want {
+					t.Errorf("claim: claimed %v, checkpoint %q; want claimed, %q", res.Claimed, res.Checkpoint, tc.want)
+				}
+				if _, err := s.Interrupt(ctx, res.Run.ID, t0.Add(3*time.Minute), "gone"); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	})
+}
+
 func TestStatusCounts(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		s := be.fresh(t)

@@ -134,6 +134,9 @@ type ClaimRequest struct {
 	Register *Task // when set, upserted in the same transaction
 	Force    bool  // claim even when the slot already succeeded
 	Boot     *Boot // when set, recorded as seen (SeeBoot) in the same transaction
+	// Checkpoint: a granted claim also reads the slot's last checkpoint
+	// (LastCheckpoint) in its transaction, into ClaimResult.Checkpoint.
+	Checkpoint bool
 }
 
 // ClaimResult tells whether the claim was granted.
@@ -142,6 +145,9 @@ type ClaimResult struct {
 	// Run is the inserted run when Claimed; else the run that holds the
 	// slot (a running or succeeded run of it).
 	Run Run
+	// Checkpoint is what LastCheckpoint gives for the slot, read when the
+	// request asked for it and the claim was granted; "" if none.
+	Checkpoint string
 }
 
 // TaskSummary is a task with its latest run, for listings.

@@ -178,13 +178,20 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		}
 		r.ID = id
 	}
+	var note string
+	if req.Checkpoint && !r.Slot.IsZero() {
+		err := tx.QueryRow(ctx, lastCheckpointSQL, r.Task, dbSlot(r.Slot)).Scan(&note)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return store.ClaimResult{}, p.wrap("read ledger", err)
+		}
+	}
 	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id`, insertArgs(r.ID, r, "")...).Scan(&r.ID); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
-	return store.ClaimResult{Claimed: true, Run: r}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note)}, nil
 }
 
 // Slot holders are recomputed from the runs after the slot's row is locked:

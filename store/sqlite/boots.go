@@ -10,6 +10,19 @@ import (
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
+// The statements of a boot sighting; a claim prepares them (see
+// Ledger.prepare), as a scan sees the boot at every slot it replays.
+const (
+	latestBootSQL = `SELECT id, boot_time FROM boots WHERE host = ? AND boot_id = ? ORDER BY id DESC LIMIT 1`
+	extendBootSQL = `UPDATE boots SET first_seen = MIN(first_seen, ?2), last_seen = MAX(last_seen, ?2),
+ boot_time = CASE WHEN boot_time = 0 THEN ?3 ELSE boot_time END WHERE id = ?1`
+	insertBootSQL = `INSERT INTO boots (host, boot_id, boot_time, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)`
+)
+
+// bootSQL is what seeBoot runs at every sighting but a boot's first (its
+// insert runs unprepared, once per boot span).
+var bootSQL = []string{latestBootSQL, extendBootSQL}
+
 // seeBoot records a sighting of a boot (see Store.SeeBoot) with e, inside
 // the caller's transaction.
 func seeBoot(ctx context.Context, e interface {
@@ -17,18 +30,15 @@ func seeBoot(ctx context.Context, e interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }, b store.Boot) error {
 	var id, bt int64
-	err := e.QueryRowContext(ctx, `SELECT id, boot_time FROM boots WHERE host = ? AND boot_id = ? ORDER BY id DESC LIMIT 1`,
-		b.Host, b.ID).Scan(&id, &bt)
+	err := e.QueryRowContext(ctx, latestBootSQL, b.Host, b.ID).Scan(&id, &bt)
 	switch {
 	case err == nil && (store.Boot{ID: b.ID, Time: fromMS(bt)}).SameSpan(b.ID, b.Time):
-		_, err = e.ExecContext(ctx, `UPDATE boots SET first_seen = MIN(first_seen, ?2), last_seen = MAX(last_seen, ?2),
- boot_time = CASE WHEN boot_time = 0 THEN ?3 ELSE boot_time END WHERE id = ?1`, id, ms(b.LastSeen), ms(b.Time))
+		_, err = e.ExecContext(ctx, extendBootSQL, id, ms(b.LastSeen), ms(b.Time))
 		return err
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
 		return err
 	}
-	_, err = e.ExecContext(ctx, `INSERT INTO boots (host, boot_id, boot_time, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)`,
-		b.Host, b.ID, ms(b.Time), ms(b.LastSeen), ms(b.LastSeen))
+	_, err = e.ExecContext(ctx, insertBootSQL, b.Host, b.ID, ms(b.Time), ms(b.LastSeen), ms(b.LastSeen))
 	return err
 }
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ func TestPreparedStatementsReused(t *testing.T) {
 	cases := map[string]struct {
 		req      func(i int) store.ClaimRequest
 		prepared int
+		boots    []store.Boot // the boot spans of host h afterwards
 	}{
 		"manual run, no slot": {
 			req:      func(i int) store.ClaimRequest { return store.ClaimRequest{Run: store.Run{Task: "m", StartedAt: at}} },
@@ -28,6 +30,16 @@ func TestPreparedStatementsReused(t *testing.T) {
 				return store.ClaimRequest{Run: store.Run{Task: "s", Slot: slot, StartedAt: slot}}
 			},
 			prepared: 5, // + the slot's runs, the pruned slots
+		},
+		"replay seeing the boot": {
+			req: func(i int) store.ClaimRequest {
+				slot := at.Add(time.Duration(i) * time.Minute)
+				return store.ClaimRequest{Run: store.Run{Task: "b", Slot: slot, StartedAt: slot},
+					Boot: &store.Boot{Host: "h", ID: "boot-1", Time: at.Add(-time.Hour), FirstSeen: slot, LastSeen: slot}}
+			},
+			prepared: 7, // + the boot's latest span and its extension
+			boots: []store.Boot{{Host: "h", ID: "boot-1", Time: at.Add(-time.Hour), FirstSeen: at,
+				LastSeen: at.Add(2 * time.Minute)}},
 		},
 		"forced, registering": {
 			req: func(i int) store.ClaimRequest {
@@ -61,6 +73,13 @@ func TestPreparedStatementsReused(t *testing.T) {
 				if n := len(s.prepared.m); n != c.prepared {
 					t.Errorf("after claim %d: %d prepared statements, want %d", i, n, c.prepared)
 				}
+			}
+			boots, err := s.Boots(t.Context(), "h")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(boots, c.boots) {
+				t.Errorf("boot spans %+v, want %+v", boots, c.boots)
 			}
 			if err := s.Close(); err != nil {
 				t.Fatalf("Close: %v", err)

@@ -119,10 +119,16 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
 	}
+	if req.Boot != nil {
+		queries = append(queries, bootSQL...)
+	}
 	if !req.Run.Slot.IsZero() {
 		queries = append(queries, slotRunSQL)
 		if !req.Force {
 			queries = append(queries, prunedSlotSQL)
+		}
+		if req.Checkpoint {
+			queries = append(queries, lastCheckpointSQL)
 		}
 	}
 	s.prepare(ctx, queries...) // only those this claim runs
@@ -170,6 +176,13 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			}
 		}
 	}
+	var note string
+	if req.Checkpoint && !req.Run.Slot.IsZero() {
+		err := tx.QueryRowContext(ctx, lastCheckpointSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&note)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return store.ClaimResult{}, s.wrap("read ledger", err)
+		}
+	}
 	r := req.Run
 	r.Status = store.StatusRunning
 	id, err := insertRun(ctx, tx, r)
@@ -183,7 +196,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
-	return store.ClaimResult{Claimed: true, Run: r}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note}, nil
 }
 
 // AddRun implements store.Store.
