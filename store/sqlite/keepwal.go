@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"reflect"
 	"unsafe"
 
@@ -27,10 +28,39 @@ import (
 // ever changes shape, it does nothing and the close checkpoints as before
 // (TestWALKeptAtRest then fails, so that the change is seen).
 
-// walAutocheckpoint bounds the WAL, in pages: a run writes about 10, so a
-// checkpoint (2 fsyncs, and 1 for the WAL's next header) comes every few
-// runs, and the recovery at open reads at most this many pages.
+// walAutocheckpoint bounds the WAL, in pages: a run writes about 5, so a
+// checkpoint (2 fsyncs, and 1 for the WAL's next header) comes every dozen
+// runs or so, and the recovery at open reads at most about this many pages.
 const walAutocheckpoint = 64
+
+// A process that records many outcomes (a scan replaying a backlog, the
+// daemon, a backfill) would checkpoint every dozen slots at that bound, 20%
+// more fsyncs per slot. After longWriterOutcomes outcomes it checkpoints at
+// SQLite's default of 1000 pages instead, and once more when it closes the
+// ledger, so that the next process's recovery stays short.
+const (
+	longWriterOutcomes         = 8
+	walAutocheckpointLongWrite = 1000
+)
+
+// recorded counts an outcome this process wrote; the longWriterOutcomes-th
+// makes it a long writer.
+func (s *Ledger) recorded(ctx context.Context) {
+	if s.outcomes.Add(1) == longWriterOutcomes {
+		s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA wal_autocheckpoint(%d)", walAutocheckpointLongWrite))
+	}
+}
+
+// checkpointLongWrite checkpoints the WAL at the close of a long writer
+// and truncates it: its frames would otherwise stay valid, and every
+// process opening the ledger until the next write would read them all back
+// (megabytes after a long scan). TRUNCATE waits (busy_timeout) for the
+// writes and reads in progress, which are short; a failure loses nothing.
+func (s *Ledger) checkpointLongWrite() {
+	if s.outcomes.Load() >= longWriterOutcomes {
+		s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+}
 
 // keepWALOnClose turns off the checkpoint on close for db's connection; db
 // has one connection (SetMaxOpenConns(1)). It reports whether it could.

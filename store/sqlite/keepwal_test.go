@@ -63,3 +63,55 @@ func TestWALKeptAtRest(t *testing.T) {
 		t.Fatalf("read back %d succeeded runs of %d", succeeded, runs)
 	}
 }
+
+// TestLongWriterCheckpoints: a process that records many outcomes (a scan's
+// replays) checkpoints at 1000 pages, not 64, and leaves an empty WAL when
+// it closes, so that the next process reads nothing back; a short one (a
+// run) keeps the small bound and leaves its frames.
+func TestLongWriterCheckpoints(t *testing.T) {
+	at := time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)
+	code := 0
+	for name, c := range map[string]struct {
+		outcomes, wantBound int
+		emptyWAL            bool
+	}{
+		"a run":              {outcomes: 1, wantBound: walAutocheckpoint},
+		"just short of long": {outcomes: longWriterOutcomes - 1, wantBound: walAutocheckpoint},
+		"a scan's replays":   {outcomes: 40, wantBound: walAutocheckpointLongWrite, emptyWAL: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ledger.db")
+			s, err := Open(t.Context(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range c.outcomes {
+				slot := at.Add(time.Duration(i) * time.Minute)
+				res, err := s.Claim(t.Context(), store.ClaimRequest{Run: store.Run{Task: "t", Slot: slot, StartedAt: slot}})
+				if err != nil || !res.Claimed {
+					t.Fatalf("claim %d: %+v, %v", i, res, err)
+				}
+				if err := s.Finish(t.Context(), res.Run.ID, store.Outcome{Status: store.StatusSucceeded, ExitCode: &code, EndedAt: slot}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var bound int
+			if err := s.db.QueryRowContext(t.Context(), `PRAGMA wal_autocheckpoint`).Scan(&bound); err != nil {
+				t.Fatal(err)
+			}
+			if bound != c.wantBound {
+				t.Errorf("wal_autocheckpoint after %d outcomes = %d, want %d", c.outcomes, bound, c.wantBound)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(path + "-wal")
+			if err != nil {
+				t.Fatalf("no WAL after Close: %v", err)
+			}
+			if empty := fi.Size() == 0; empty != c.emptyWAL {
+				t.Errorf("WAL of %d bytes after Close; want empty = %v", fi.Size(), c.emptyWAL)
+			}
+		})
+	}
+}

@@ -218,6 +218,9 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	}
 	_, err := s.exec(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+	if err == nil {
+		s.recorded(ctx)
+	}
 	return s.wrap("write ledger", err)
 }
 

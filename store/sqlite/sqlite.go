@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -28,6 +29,7 @@ type Ledger struct {
 	opened fileID // the identity of the file opened (see unmoved)
 
 	prepared preparedStatements
+	outcomes atomic.Int64 // outcomes recorded by this process (see recorded)
 }
 
 // ErrNotALedger is returned for a file that is not a catchup ledger.
@@ -146,6 +148,7 @@ func ensureFile(path string) error {
 
 // Close closes the ledger.
 func (s *Ledger) Close() error {
+	s.checkpointLongWrite()
 	s.prepared.close()
 	return s.db.Close()
 }
