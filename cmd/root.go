@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Execute runs catchup with args and returns the process exit status.
@@ -19,7 +21,7 @@ func Execute(args []string) int {
 	ctx, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer stop()
 	var g globals
-	root := newRoot(&g)
+	root := newRoot(&g, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -38,9 +40,11 @@ func Execute(args []string) int {
 
 // NewRootCommand returns catchup's command tree, for generating man pages
 // and shell completions (scripts/gendocs).
-func NewRootCommand() *cobra.Command { return newRoot(&globals{}) }
+func NewRootCommand() *cobra.Command { return newRoot(&globals{}, nil) }
 
-func newRoot(g *globals) *cobra.Command {
+// newRoot builds the root command with only the subcommand that args
+// invoke, or with all of them when args name none (see commandName).
+func newRoot(g *globals, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "catchup",
 		Short: "Run cron jobs so that no slot is ever lost",
@@ -82,28 +86,74 @@ status (see catchup run --help).`,
 		}
 		return nil
 	}
-	root.AddCommand(
-		newRunCmd(g),
-		newLsCmd(g),
-		newHistoryCmd(g),
-		newShowCmd(g),
-		newScanCmd(g),
-		newBackfillCmd(g),
-		newDaemonCmd(g),
-		newProgressCmd(g),
-		newMetricsCmd(g),
-		newPruneCmd(g),
-		newBackupCmd(g),
-		newMigrateCmd(g),
-		newExplainCmd(g),
-		newResetClockCmd(g),
-		newForgetCmd(g),
-		newPauseCmd(g),
-		newResumeCmd(g),
-		newVersionCmd(),
-		newNextCmd(),
-		newCrontabCmd(),
-		newCalendarCmd(g),
-	)
+	only := commandName(pf, args)
+	for _, sub := range subcommands {
+		if only == "" || sub.name == only {
+			root.AddCommand(sub.build(g))
+		}
+	}
+	if only != "" {
+		// Not asked for either: cobra would build it and its four shell subcommands.
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
 	return root
+}
+
+// subcommands are catchup's commands by name (an alias gets the whole tree). Building
+// the whole tree with every flag is a measurable part of catchup's start,
+// which every cron fire pays (docs/performance.md), so Execute builds only
+// the command it runs.
+var subcommands = []struct {
+	name  string
+	build func(*globals) *cobra.Command
+}{
+	{"run", newRunCmd},
+	{"ls", newLsCmd},
+	{"history", newHistoryCmd},
+	{"show", newShowCmd},
+	{"scan", newScanCmd},
+	{"backfill", newBackfillCmd},
+	{"daemon", newDaemonCmd},
+	{"progress", newProgressCmd},
+	{"metrics", newMetricsCmd},
+	{"prune", newPruneCmd},
+	{"backup", newBackupCmd},
+	{"migrate", newMigrateCmd},
+	{"explain", newExplainCmd},
+	{"reset-clock", newResetClockCmd},
+	{"forget", newForgetCmd},
+	{"pause", newPauseCmd},
+	{"resume", newResumeCmd},
+	{"version", func(*globals) *cobra.Command { return newVersionCmd() }},
+	{"next", func(*globals) *cobra.Command { return newNextCmd() }},
+	{"crontab", func(*globals) *cobra.Command { return newCrontabCmd() }},
+	{"calendar", newCalendarCmd},
+}
+
+// commandName is the subcommand args invoke, or "" when the whole tree is
+// needed: no subcommand (help, --version), help, completion, __complete, an
+// alias, or a name catchup does not know (cobra suggests the close ones).
+// The global flags may come first (catchup --db X run ...); any other flag
+// there is left to the whole tree to refuse.
+func commandName(global *pflag.FlagSet, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			for _, sub := range subcommands {
+				if sub.name == a {
+					return a
+				}
+			}
+			return ""
+		}
+		name, _, inline := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		f := global.Lookup(name)
+		if !strings.HasPrefix(a, "--") || f == nil {
+			return ""
+		}
+		if !inline && f.NoOptDefVal == "" {
+			i++ // its value
+		}
+	}
+	return ""
 }
