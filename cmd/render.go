@@ -1,59 +1,59 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/catchup/catchup/store"
 )
 
 // renderTable writes a borderless, left-aligned table whose values are
 // printed as given (no upper-casing): stable for scripts, easy to read.
-// Columns are two spaces apart, each as wide as its widest value on a
-// terminal (runewidth: a CJK character takes two cells), and lines end
-// without trailing blanks. Control characters in a value are escaped
-// (printable): table values come from the ledger.
-//
-// It is what tablewriter drew (TestRenderTableMatchesTablewriter), without
-// linking tablewriter: its packages' init (a pre-warmed pool of errors,
-// colour and logging set-up) was paid by every command, run included
-// (docs/performance.md).
+// Control characters in a value are escaped (printable): table values come
+// from the ledger.
 func renderTable(w io.Writer, header []string, rows [][]string) error {
-	table := make([][]string, 0, len(rows)+1)
-	table = append(table, header)
-	for _, row := range rows {
-		safe := make([]string, len(row))
+	safe := make([][]string, len(rows))
+	for i, row := range rows {
+		safe[i] = make([]string, len(row))
 		for j, v := range row {
-			safe[j] = printable(v)
-		}
-		table = append(table, safe)
-	}
-	var widths []int
-	for _, row := range table {
-		for j, v := range row {
-			if j == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[j] = max(widths[j], runewidth.StringWidth(v))
+			safe[i][j] = printable(v)
 		}
 	}
-	var line strings.Builder
-	for _, row := range table {
-		line.Reset()
-		for j, width := range widths {
-			v := ""
-			if j < len(row) {
-				v = row[j]
-			}
-			line.WriteString(v)
-			line.WriteString(strings.Repeat(" ", width-runewidth.StringWidth(v)+2))
-		}
-		if _, err := io.WriteString(w, strings.TrimRight(line.String(), " ")+"\n"); err != nil {
+	rows = safe
+	var buf bytes.Buffer
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " ")+"\n"); err != nil {
 			return err
 		}
 	}
