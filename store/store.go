@@ -40,9 +40,9 @@ const (
 // Errors callers can test for with errors.Is.
 var (
 	ErrNotFound     = errors.New("not found")
+	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
 	// ErrNoBackup: a shared ledger is backed up by its server's tools.
 	ErrNoBackup = errors.New("catchup backs up SQLite ledgers only: back up a PostgreSQL ledger with pg_dump")
-	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
 	// ErrNoLedger: a command that only reads found no ledger to read.
 	ErrNoLedger = errors.New("no ledger")
 
