@@ -69,13 +69,7 @@ func Parse(r io.Reader, name string, system bool) ([]Entry, []error) {
 		errs    []error
 		env     variables
 	)
-	br := bufio.NewReaderSize(r, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		line, tooLong, last, err := readLine(br)
-		if err != nil {
-			errs = append(errs, &Error{File: name, Line: lineNo, Err: fmt.Errorf("read crontab: %w", err)})
-			break
-		}
+	err := eachLine(r, name, func(lineNo int, line string, tooLong bool) {
 		if tooLong {
 			if strings.Contains(line, "catchup") {
 				errs = append(errs, &Error{File: name, Line: lineNo,
@@ -87,11 +81,29 @@ func Parse(r io.Reader, name string, system bool) ([]Entry, []error) {
 			e.File, e.Line = name, lineNo
 			entries = append(entries, e)
 		}
-		if last {
-			break
-		}
+	})
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return entries, errs
+}
+
+// eachLine calls fn with every line of the crontab r, numbered from 1 and
+// cut at a NUL (cron reads lines as C strings); tooLong marks a line longer
+// than maxLine, of which the first maxLine bytes are given. A read error
+// ends it, returned as a *Error for the line being read.
+func eachLine(r io.Reader, name string, fn func(lineNo int, line string, tooLong bool)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		line, tooLong, last, err := readLine(br)
+		if err != nil {
+			return &Error{File: name, Line: lineNo, Err: fmt.Errorf("read crontab: %w", err)}
+		}
+		fn(lineNo, cString(line), tooLong)
+		if last {
+			return nil
+		}
+	}
 }
 
 // IsSystem reports whether path is a system crontab by location:
@@ -99,6 +111,14 @@ func Parse(r io.Reader, name string, system bool) ([]Entry, []error) {
 func IsSystem(path string) bool {
 	p := filepath.Clean(path)
 	return p == SystemCrontab || filepath.Dir(p) == SystemDir
+}
+
+// cString is line as cron reads it: up to its first NUL.
+func cString(line string) string {
+	if i := strings.IndexByte(line, 0); i >= 0 {
+		return line[:i]
+	}
+	return line
 }
 
 // readLine returns the next line without its "\n". last is true at end
@@ -129,9 +149,6 @@ func readLine(br *bufio.Reader) (line string, tooLong, last bool, err error) {
 // parseLine handles one line: env lines update env; catchup job lines
 // return an entry (ok) or an error; everything else is ignored.
 func parseLine(line string, system bool, env *variables) (Entry, bool, error) {
-	if i := strings.IndexByte(line, 0); i >= 0 {
-		line = line[:i] // cron reads lines as C strings
-	}
 	s := strings.TrimLeft(line, " \t")
 	if strings.TrimLeftFunc(s, isSpace) == "" || s[0] == '#' {
 		return Entry{}, false, nil

@@ -1,7 +1,6 @@
 package crontab
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -34,13 +33,7 @@ func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 		env     variables
 		pending string
 	)
-	br := bufio.NewReaderSize(r, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		line, tooLong, last, err := readLine(br)
-		if err != nil {
-			errs = append(errs, &Error{File: name, Line: lineNo, Err: fmt.Errorf("read crontab: %w", err)})
-			break
-		}
+	err := eachLine(r, name, func(lineNo int, line string, tooLong bool) {
 		fail := func(err error) { errs = append(errs, &Error{File: name, Line: lineNo, Err: err}) }
 		s := strings.TrimLeft(line, " \t")
 		switch {
@@ -67,9 +60,9 @@ func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 			j.File, j.Line, j.Env, j.TZ = name, lineNo, env.list(), env.tz()
 			jobs = append(jobs, j)
 		}
-		if last {
-			break
-		}
+	})
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return jobs, errs
 }

@@ -17,14 +17,15 @@ func TestParseJobs(t *testing.T) {
 			task: "sync", run: "/app/sync.sh > /dev/null", flags: map[string]string{"task": "sync", "timeout": "10m", "no-capture": "true"}},
 		"comment beats --task": {in: "# catchup: task=a\n* * * * * catchup run --task b -- true\n", task: "a", run: "true",
 			flags: map[string]string{"task": "b"}},
-		"derived name":    {in: "* * * * * /usr/bin/backup --all\n", task: DerivedName("/usr/bin/backup --all"), run: "/usr/bin/backup --all"},
-		"CRON_TZ":         {in: "CRON_TZ=Europe/Paris\n@daily true\n", task: DerivedName("true"), run: "true", tz: "Europe/Paris"},
-		"stdin refused":   {in: "* * * * * cat%hi\n", err: "%-stdin"},
-		"reboot refused":  {in: "@reboot true\n", err: "@reboot"},
-		"short line":      {in: "* * * true\n", err: "5 time fields"},
-		"bad comment key": {in: "# catchup: name=x\n* * * * * true\n", err: `unknown key "name"`},
-		"bad task name":   {in: "# catchup: task=-x\n* * * * * true\n", err: "task name"},
-		"unknown flag":    {in: "* * * * * catchup run --task t --frobnicate -- true\n", err: "--frobnicate"},
+		"derived name":                          {in: "* * * * * /usr/bin/backup --all\n", task: DerivedName("/usr/bin/backup --all"), run: "/usr/bin/backup --all"},
+		"CRON_TZ":                               {in: "CRON_TZ=Europe/Paris\n@daily true\n", task: DerivedName("true"), run: "true", tz: "Europe/Paris"},
+		"stdin refused":                         {in: "* * * * * cat%hi\n", err: "%-stdin"},
+		"reboot refused":                        {in: "@reboot true\n", err: "@reboot"},
+		"short line":                            {in: "* * * true\n", err: "5 time fields"},
+		"bad comment key":                       {in: "# catchup: name=x\n* * * * * true\n", err: `unknown key "name"`},
+		"bad task name":                         {in: "# catchup: task=-x\n* * * * * true\n", err: "task name"},
+		"a NUL ends the line, as cron reads it": {in: "# catchup: task=n\n* * * * * /app/job.sh\x00 --wipe\n", task: "n", run: "/app/job.sh"},
+		"unknown flag":                          {in: "* * * * * catchup run --task t --frobnicate -- true\n", err: "--frobnicate"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -85,7 +85,7 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 			cmd, cr = cmd[:len(cmd)-1], "\r"
 		}
 		wrapped := prefix + wrapCommand(cmd, name, shell) + cr
-		if _, ok, err := parseLine(wrapped, system, &variables{}); !ok || err != nil {
+		if _, ok, err := parseLine(cString(wrapped), system, &variables{}); !ok || err != nil {
 			notes = append(notes, fmt.Sprintf("line %d: left as is: wrapped, it would not read as a catchup line (%v)", i+1, err))
 			continue
 		}
