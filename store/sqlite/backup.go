@@ -12,6 +12,7 @@ import (
 // -shm needed beside it). The file is created 0600 first (the ledger holds
 // the jobs' output tails), and synced with its directory afterwards.
 func (s *Ledger) Backup(ctx context.Context, dest string) error {
+	ctx = uncancelled(ctx)
 	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("back up ledger %s: %w", s.path, err)

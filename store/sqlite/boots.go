@@ -44,6 +44,7 @@ func seeBoot(ctx context.Context, e interface {
 
 // SeeBoot implements store.Store.
 func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
+	ctx = uncancelled(ctx)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap("write ledger", err)
@@ -57,6 +58,7 @@ func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
 
 // Boots implements store.Store.
 func (s *Ledger) Boots(ctx context.Context, host string) ([]store.Boot, error) {
+	ctx = uncancelled(ctx)
 	return s.queryBoots(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots
 WHERE host = ? ORDER BY id`, host)
 }
@@ -84,6 +86,7 @@ func (s *Ledger) queryBoots(ctx context.Context, query string, args ...any) ([]s
 
 // AddRuns implements store.Store.
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
 		return nil, nil
 	}
@@ -115,6 +118,7 @@ func (e stmtExecer) ExecContext(ctx context.Context, _ string, args ...any) (sql
 
 // ExpiredCounts implements store.Store.
 func (s *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error) {
+	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT task, reason, count(*) FROM runs WHERE status = 'expired' GROUP BY task, reason`)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)
@@ -126,6 +130,7 @@ func (s *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64
 
 // ResetClock implements store.Store.
 func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.ClockResetResult, error) {
+	ctx = uncancelled(ctx)
 	var res store.ClockResetResult
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -193,5 +198,6 @@ WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
 
 // ExportBoots returns every boot span of every host, for `catchup migrate`.
 func (s *Ledger) ExportBoots(ctx context.Context) ([]store.Boot, error) {
+	ctx = uncancelled(ctx)
 	return s.queryBoots(ctx, `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots ORDER BY id`)
 }

@@ -11,6 +11,7 @@ import (
 // column including the tails, in ascending id order: page through a ledger
 // by passing the last id returned. limit <= 0 means 1000.
 func (s *Ledger) ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error) {
+	ctx = uncancelled(ctx)
 	if limit <= 0 {
 		limit = 1000
 	}
@@ -20,6 +21,7 @@ func (s *Ledger) ExportRuns(ctx context.Context, afterID int64, limit int) ([]st
 // ExportPrunedSlots returns the slots that stay done although prune
 // deleted their succeeded run, for `catchup migrate`.
 func (s *Ledger) ExportPrunedSlots(ctx context.Context) ([]store.PrunedSlot, error) {
+	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT task, slot FROM pruned_slots ORDER BY task, slot`)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)

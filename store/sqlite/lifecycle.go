@@ -12,6 +12,7 @@ import (
 
 // Forget implements store.Lifecycle.
 func (s *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bool) (int64, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return 0, err
 	}
@@ -45,6 +46,7 @@ func (s *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 
 // SetPause implements store.Lifecycle.
 func (s *Ledger) SetPause(ctx context.Context, task string, from, until time.Time) error {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
@@ -54,6 +56,7 @@ func (s *Ledger) SetPause(ctx context.Context, task string, from, until time.Tim
 
 // UnsettlePaused implements store.Lifecycle.
 func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return 0, err
 	}
@@ -76,6 +79,7 @@ func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 
 // LastFire implements store.Lifecycle.
 func (s *Ledger) LastFire(ctx context.Context, task string) (time.Time, error) {
+	ctx = uncancelled(ctx)
 	var started int64
 	err := s.db.QueryRowContext(ctx, `SELECT started_at FROM runs WHERE task = ? AND trigger = 'schedule'
 ORDER BY id DESC LIMIT 1`, task).Scan(&started)

@@ -34,6 +34,7 @@ ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
 // the WAL is checkpointed and the file rewritten (VACUUM, which needs no
 // transaction open), so that the space goes back to the file system.
 func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return store.PruneResult{}, err
 	}

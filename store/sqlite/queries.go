@@ -35,6 +35,7 @@ func (s *Ledger) scanRuns(ctx context.Context, dest func(*nullRun) []any, query 
 
 // History implements store.Store.
 func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Run, error) {
+	ctx = uncancelled(ctx)
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
@@ -59,11 +60,13 @@ func (s *Ledger) History(ctx context.Context, f store.HistoryFilter) ([]store.Ru
 
 // Running implements store.Store.
 func (s *Ledger) Running(ctx context.Context) ([]store.Run, error) {
+	ctx = uncancelled(ctx)
 	return s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.status = 'running' ORDER BY r.id`)
 }
 
 // SlotRuns implements store.Store. Both halves are index range scans.
 func (s *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
+	ctx = uncancelled(ctx)
 	withSlot, err := s.queryRuns(ctx, `SELECT `+runColumnsLight+` FROM runs r
 WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`, task, backend.CeilSecond(from), to.Unix())
 	if err != nil {
@@ -80,6 +83,7 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 
 // LatestSlot implements store.Store.
 func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
+	ctx = uncancelled(ctx)
 	var v sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM runs WHERE task = ?`, task).Scan(&v)
 	if err != nil || !v.Valid {
@@ -90,6 +94,7 @@ func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error)
 
 // EarliestRun implements store.Store.
 func (s *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error) {
+	ctx = uncancelled(ctx)
 	var v sql.NullInt64
 	// Ids grow with time: the first run by id is the earliest, found through
 	// the (task, id) index without reading the task's history.
@@ -105,6 +110,7 @@ func (s *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error
 
 // LastSucceededSlot implements Store.
 func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {
+	ctx = uncancelled(ctx)
 	var v sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM (
   SELECT MAX(slot) AS slot FROM runs WHERE task = ? AND slot < ? AND status = 'succeeded'
@@ -118,6 +124,7 @@ func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time
 
 // ResolveZone implements Store.
 func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}

@@ -106,6 +106,7 @@ const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot =
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return store.ClaimResult{}, err
 	}
@@ -201,6 +202,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 
 // AddRun implements store.Store.
 func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return 0, err
 	}
@@ -213,6 +215,7 @@ const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
@@ -226,6 +229,7 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 
 // Run implements store.Store.
 func (s *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
+	ctx = uncancelled(ctx)
 	var n nullRun
 	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -14,6 +14,7 @@ import (
 // Interrupt implements store.Store. One immediate transaction: marking the run and
 // lowering the watermark cannot interleave with a SetSettled.
 func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}
@@ -61,6 +62,7 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
@@ -89,6 +91,7 @@ func (s *Ledger) mustHaveTask(ctx context.Context, task string) error {
 
 // SetProgress implements store.Store.
 func (s *Ledger) SetProgress(ctx context.Context, id int64, percent int, note string) error {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
@@ -112,6 +115,7 @@ WHERE id = ? AND status = 'running'`, percent, note, note, id)
 
 // LastCheckpoint implements store.Store.
 func (s *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
+	ctx = uncancelled(ctx)
 	if slot.IsZero() {
 		return "", false, nil
 	}
@@ -134,6 +138,7 @@ const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, 
 
 // StatusCounts implements store.Store.
 func (s *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
+	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, statusCountsSQL)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)

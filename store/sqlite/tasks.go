@@ -53,6 +53,7 @@ func upsertTask(ctx context.Context, e execer, t store.Task) error {
 
 // UpsertTask implements store.Store.
 func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
+	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
@@ -87,6 +88,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 
 // Task implements store.Store.
 func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
+	ctx = uncancelled(ctx)
 	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks t WHERE t.name = ?`, name)
 	t, err := scanTask(row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -98,6 +100,7 @@ func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 // Tasks implements store.Store. The latest run of each task is found through the
 // (task, id) index: the cost grows with the number of tasks, not of runs.
 func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
+	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
 FROM tasks t LEFT JOIN runs r ON r.id = (SELECT MAX(id) FROM runs WHERE task = t.name)
 ORDER BY t.name`)
