@@ -7,6 +7,7 @@ import (
 
 	"github.com/catchup/catchup/catchup/notify"
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
 
@@ -102,6 +103,11 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	}
 	return l.run(ctx)
 }
+
+// PrepareRun starts, in the background, the set-up of this process that
+// the first job it starts needs (runner.Prepare): `catchup run` calls it
+// before opening its ledger, so that the two overlap.
+func PrepareRun() { runner.Prepare() }
 
 // checkSlot refuses an explicit --slot that the task never stands for.
 func (l *lifecycle) checkSlot() error {

@@ -22,6 +22,18 @@ type globals struct {
 	db    string
 	host  string
 	lease time.Duration
+	// signalsCaught is closed once catchup's stop signals are caught
+	// (signalContext); nil when nothing installs them (NewRootCommand).
+	signalsCaught <-chan struct{}
+}
+
+// awaitSignals returns once catchup's stop signals are caught, so that a
+// SIGTERM from then on is seen by the command instead of ending catchup
+// before it could record anything.
+func (g *globals) awaitSignals() {
+	if g.signalsCaught != nil {
+		<-g.signalsCaught
+	}
 }
 
 // ledgerIdentity is what names a PostgreSQL ledger: server, database and

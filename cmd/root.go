@@ -18,9 +18,9 @@ import (
 
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
-	ctx, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	ctx, caught, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer stop()
-	var g globals
+	g := globals{signalsCaught: caught}
 	root := newRoot(&g, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -81,6 +81,9 @@ status (see catchup run --help).`,
 		return usageErr(c, err)
 	})
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if c.Name() != "run" { // run waits once its ledger is open (runRun)
+			g.awaitSignals()
+		}
 		if g.lease <= 0 {
 			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
 		}

@@ -215,6 +215,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 // runRun opens the ledger (a failure is not fatal) and hands the request
 // over to the domain.
 func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
+	catchup.PrepareRun() // while the ledger opens
 	req.Dir, _ = os.Getwd()
 	path, err := ledgerPath(g)
 	if err != nil {
@@ -237,6 +238,7 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if openErr == nil {
 		defer st.Close()
 	}
+	g.awaitSignals() // caught while the ledger opened
 	res, err := catchup.Run(ctx, st, openErr, m, req)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}

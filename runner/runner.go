@@ -201,9 +201,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		signal.Notify(sigCh, sigs...)
 		defer signal.Stop(sigCh)
 	}
-	pipeCh := make(chan os.Signal, 1) // never read: only turns SIGPIPE into EPIPE
-	signal.Notify(pipeCh, syscall.SIGPIPE)
-	defer signal.Stop(pipeCh)
+	<-prepared()
 
 	if cfg.DieWithParent {
 		// The parent-death signal fires when the thread that forked exits:
