@@ -9,19 +9,27 @@ import (
 // preparedStatements keeps the statements of a run's lifecycle (claim,
 // outcome, checkpoint lookup) prepared on the ledger's one connection, so
 // that a scan replaying thousands of slots parses each of them once instead
-// of at every slot (parsing was 8% of such a scan's CPU). A statement that
-// cannot be prepared is run unprepared, which reports its error as before.
+// of at every slot (parsing was 8% of such a scan's CPU). A statement is
+// prepared the second time it is asked for: a process that runs it once
+// (`catchup run`) would pay for preparing it and gain nothing. A statement
+// that is not prepared (yet, or because preparing failed) is run
+// unprepared, which reports its error as before.
 type preparedStatements struct {
-	mu sync.Mutex
-	m  map[string]*sql.Stmt
+	mu   sync.Mutex
+	m    map[string]*sql.Stmt
+	seen map[string]bool // asked for once, not prepared yet
 }
 
-// get returns query prepared on db, preparing it the first time. The lock
-// is not held while preparing, which waits for the connection: a
-// transaction in another goroutine holds it and may need lookup meanwhile.
-func (p *preparedStatements) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, bool) {
+// get returns query prepared on db, preparing it the second time it is
+// asked for; ok is false when it is not prepared. The lock is not held
+// while preparing, which waits for the connection: a transaction in
+// another goroutine holds it and may need lookup meanwhile.
+func (p *preparedStatements) get(ctx context.Context, db *sql.DB, query string) (st *sql.Stmt, ok bool) {
 	if st, ok := p.lookup(query); ok {
 		return st, true
+	}
+	if p.firstAsk(query) {
+		return nil, false
 	}
 	st, err := db.PrepareContext(ctx, query)
 	if err != nil {
@@ -38,6 +46,20 @@ func (p *preparedStatements) get(ctx context.Context, db *sql.DB, query string) 
 	}
 	p.m[query] = st
 	return st, true
+}
+
+// firstAsk reports whether query is asked for the first time, and notes it.
+func (p *preparedStatements) firstAsk(query string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.seen[query] {
+		return false
+	}
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	p.seen[query] = true
+	return true
 }
 
 // lookup returns query's statement if it was prepared: a transaction,
