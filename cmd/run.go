@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -221,23 +222,27 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
-	m, err := newMachine(g, path, true)
-	if err != nil {
-		return &exitStatus{code: catchup.ExitInternal, err: err}
-	}
-	if err := zoneFromHost(&req, m); err != nil {
-		return usageErr(c, err)
-	}
 	ctx := c.Context()
-	req.Shared = store.IsPostgres(path)
-	var st store.Store
-	loc, openErr := store.ParseLocation(path)
-	if openErr == nil {
-		st, openErr = ledger.Open(ctx, loc)
+	// Opening the ledger is most of a run's start; the host's identity is
+	// read meanwhile.
+	opened := openLedgerAsync(ctx, path)
+	m, err := newMachine(g, path, true)
+	if err == nil {
+		err = zoneFromHost(&req, m)
+		if err != nil {
+			err = usageErr(c, err)
+		}
+	} else {
+		err = &exitStatus{code: catchup.ExitInternal, err: err}
 	}
+	st, openErr := opened()
 	if openErr == nil {
 		defer st.Close()
 	}
+	if err != nil {
+		return err
+	}
+	req.Shared = store.IsPostgres(path)
 	g.awaitSignals() // caught while the ledger opened
 	res, err := catchup.Run(ctx, st, openErr, m, req)
 	if err != nil {
@@ -247,6 +252,29 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return &exitStatus{code: res.ExitCode}
 	}
 	return nil
+}
+
+// openLedgerAsync opens the ledger at path in the background; the function
+// it returns waits for the outcome.
+func openLedgerAsync(ctx context.Context, path string) func() (store.Store, error) {
+	type result struct {
+		st  store.Store
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		loc, err := store.ParseLocation(path)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		st, err := ledger.Open(ctx, loc)
+		done <- result{st, err}
+	}()
+	return func() (store.Store, error) {
+		r := <-done
+		return r.st, r.err
+	}
 }
 
 // zoneFromHost gives a request without --tz or CRON_TZ the zone this process
