@@ -152,7 +152,8 @@ type lifecycle struct {
 	revive      *store.Task // the registration of a retired task, which this fire registers anew
 	pinger      *notify.Pinger
 	pingStarted <-chan struct{}
-	checkpoint  string // the note of an interrupted run of the slot, for a replay
+	checkpoint  string       // the note of an interrupted run of the slot, for a replay
+	held        *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
 }
 
 // registration is the task row a --cron fire upserts with its claim. A

@@ -27,6 +27,9 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	defer lock.close()
 	ok, err := lock.tryLock()
+	if !ok {
+		l.held.flush(ctx) // not while waiting
+	}
 	if !ok && err == nil && !l.req.ReplaySlot.IsZero() {
 		// A process that another replay of this scan is starting holds a
 		// copy of this descriptor between its fork and its exec: a replay
@@ -100,11 +103,17 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 			req.Boot = &b
 		}
 	}
+	req.Settle = l.held.take() // the task's previous replay's outcome
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
+		if req.Settle != nil { // it failed with the claim: try it alone
+			l.held.hold(ctx, req.Settle.ID, req.Settle.Outcome)
+			l.held.flush(ctx)
+		}
 		res, err := l.writeFault(ctx, lock, r, err)
 		return res, true, err
 	}
+	req.Settle = nil
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
 		// We hold the task's lock, so a running record of ours is dead.
 		if _, err := l.st.Interrupt(ctx, claim.Run.ID, now, "catchup exited before recording an outcome"); err != nil {
@@ -151,7 +160,12 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		// command): the slot did not finish, and scan replays it.
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
-	recErr := l.record(ctx, r.ID, out)
+	var recErr error
+	if l.held.holds(l) {
+		recErr = l.held.hold(ctx, r.ID, out) // recorded by the next replay's claim
+	} else {
+		recErr = l.record(ctx, r.ID, out)
+	}
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
 	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil

@@ -17,7 +17,7 @@ import (
 // run lifecycle in this process. Job output goes to stderr, keeping scan's
 // stdout for its report.
 func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
-	sr *shellReplay, slot time.Time, span replaySpan) (SlotAction, error) {
+	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
 		return replayShell(ctx, m, t, sr, slot, span, nil)
@@ -26,7 +26,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: t.NotifyCmd, Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
-	}}
+	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {
 		return SlotAction{}, err

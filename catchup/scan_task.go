@@ -110,6 +110,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun {
 		req.gate.Plan(len(replay))
 	}
+	held := &heldOutcome{st: st, m: m}
+	defer func() {
+		if ferr := held.flush(ctx); ferr != nil && err == nil {
+			err = fmt.Errorf("%w: the outcome of task %s's last replay is not recorded: %w", ErrReplayUnrecorded, t.Name, ferr)
+		}
+	}()
 	for i, slot := range replay {
 		if req.DryRun {
 			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause[slot.Unix()]})
@@ -121,7 +127,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 			break
 		}
-		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, span)
+		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, span, held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err

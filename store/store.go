@@ -137,6 +137,17 @@ type ClaimRequest struct {
 	// Checkpoint: a granted claim also reads the slot's last checkpoint
 	// (LastCheckpoint) in its transaction, into ClaimResult.Checkpoint.
 	Checkpoint bool
+	// Settle, when set, is an earlier run's outcome, recorded (as Finish
+	// would) in the claim's transaction whatever the claim's answer: a
+	// replay's outcome rides the next replay's claim, one commit instead of
+	// two. If the claim fails, so does the outcome's record.
+	Settle *Settlement
+}
+
+// Settlement is the outcome of run ID.
+type Settlement struct {
+	ID      int64
+	Outcome Outcome
 }
 
 // ClaimResult tells whether the claim was granted.

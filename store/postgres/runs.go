@@ -135,6 +135,11 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
 	defer tx.Rollback(ctx)
+	if o := req.Settle; o != nil {
+		if err := settle(ctx, tx, o.ID, o.Outcome); err != nil {
+			return store.ClaimResult{}, p.wrap("write ledger", err)
+		}
+	}
 	if req.Register != nil {
 		err = upsertTask(ctx, tx, *req.Register, false)
 	} else {
@@ -260,10 +265,28 @@ func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 // replayed meanwhile) leaves the replay holding the slot, since the slot's
 // holders are recomputed from every run of the slot.
 func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
-	_, err := p.updateRun(ctx, id, `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
- stdout_tail = $6, stderr_tail = $7, error = $8 WHERE id = $1`, id, o.Status, o.ExitCode, o.Signal,
-		dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error))
+	_, err := p.updateRun(ctx, id, finishSQL, finishArgs(id, o)...)
 	return err
+}
+
+const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
+ stdout_tail = $6, stderr_tail = $7, error = $8 WHERE id = $1`
+
+func finishArgs(id int64, o store.Outcome) []any {
+	return []any{id, o.Status, o.ExitCode, o.Signal, dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error)}
+}
+
+// settle records run id's outcome in tx, as Finish does.
+func settle(ctx context.Context, tx pgx.Tx, id int64, o store.Outcome) error {
+	if _, err := tx.Exec(ctx, finishSQL, finishArgs(id, o)...); err != nil {
+		return err
+	}
+	for _, q := range []string{lockSlotOfRunSQL, syncSlotOfRunSQL} {
+		if _, err := tx.Exec(ctx, q, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Heartbeat implements store.Store. A run no longer running is left alone.

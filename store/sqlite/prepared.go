@@ -105,6 +105,14 @@ func (s *Ledger) queryRow(ctx context.Context, query string, args ...any) *sql.R
 	return s.db.QueryRowContext(ctx, query, args...)
 }
 
+// preparedDB runs statements on the ledger through its prepared statements.
+type preparedDB struct{ s *Ledger }
+
+// ExecContext runs query on the ledger.
+func (p preparedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return p.s.exec(ctx, query, args...)
+}
+
 // preparedTx runs a transaction's statements through the ledger's prepared
 // statements, those made by Ledger.prepare before the transaction began
 // (bound to the transaction, database/sql reuses the statement prepared on

@@ -120,6 +120,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
 	}
+	if req.Settle != nil {
+		queries = append(queries, finishSQL)
+	}
 	if req.Boot != nil {
 		queries = append(queries, bootSQL...)
 	}
@@ -139,6 +142,18 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	}
 	defer dbtx.Rollback()
 	tx := preparedTx{s: s, tx: dbtx}
+	commit := func() error {
+		err := dbtx.Commit()
+		if err == nil && req.Settle != nil {
+			s.recorded(ctx)
+		}
+		return s.wrap("write ledger", err)
+	}
+	if o := req.Settle; o != nil {
+		if err := finish(ctx, tx, o.ID, o.Outcome); err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
+	}
 	if req.Register != nil {
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
@@ -161,7 +176,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		err := tx.QueryRowContext(ctx, slotRunSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
 		switch {
 		case err == nil:
-			return store.ClaimResult{Run: *n.run()}, s.wrap("write ledger", dbtx.Commit())
+			return store.ClaimResult{Run: *n.run()}, commit()
 		case !errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{}, s.wrap("read ledger", err)
 		}
@@ -171,7 +186,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			err := tx.QueryRowContext(ctx, prunedSlotSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
 			switch {
 			case err == nil:
-				return store.ClaimResult{Run: h}, s.wrap("write ledger", dbtx.Commit())
+				return store.ClaimResult{Run: h}, commit()
 			case !errors.Is(err, sql.ErrNoRows):
 				return store.ClaimResult{}, s.wrap("read ledger", err)
 			}
@@ -190,8 +205,8 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	if err := dbtx.Commit(); err != nil {
-		return store.ClaimResult{}, s.wrap("write ledger", err)
+	if err := commit(); err != nil {
+		return store.ClaimResult{}, err
 	}
 	r.ID = id
 	if r.Attempt == 0 {
@@ -219,12 +234,19 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	_, err := s.exec(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
-		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+	err := finish(ctx, preparedDB{s}, id, o)
 	if err == nil {
 		s.recorded(ctx)
 	}
 	return s.wrap("write ledger", err)
+}
+
+// finish records run id's outcome through e (the ledger, or a claim's
+// transaction).
+func finish(ctx context.Context, e execer, id int64, o store.Outcome) error {
+	_, err := e.ExecContext(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
+		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+	return err
 }
 
 // Run implements store.Store.
