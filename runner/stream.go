@@ -111,18 +111,16 @@ type streams struct {
 	out, err *stream
 }
 
-// done returns a channel closed once every captured stream reached EOF.
-func (ss streams) done() <-chan struct{} {
-	ch := make(chan struct{})
-	go func() {
-		defer close(ch)
-		for _, s := range []*stream{ss.out, ss.err} {
-			if s != nil {
-				<-s.done
-			}
+// done returns, for each stream, a channel closed once it reached EOF; nil
+// for a stream not captured.
+func (ss streams) done() [2]<-chan struct{} {
+	var chs [2]<-chan struct{}
+	for i, s := range []*stream{ss.out, ss.err} {
+		if s != nil {
+			chs[i] = s.done
 		}
-	}()
-	return ch
+	}
+	return chs
 }
 
 func (ss streams) start() {

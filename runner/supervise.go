@@ -38,10 +38,11 @@ type supervisor struct {
 	killTimer   *time.Timer
 }
 
-// loop supervises until the child exited and its output is drained (or
-// outputWait elapsed), and returns the child's wait status.
+// loop supervises until the child exited and its output is drained (each
+// channel of drained closed or nil) or outputWait elapsed, and returns the
+// child's wait status.
 func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
-	sigCh <-chan os.Signal, exited <-chan *os.ProcessState, drained <-chan struct{}) *os.ProcessState {
+	sigCh <-chan os.Signal, exited <-chan *os.ProcessState, drained [2]<-chan struct{}) *os.ProcessState {
 	var timeoutC <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -81,12 +82,15 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 			t := time.NewTimer(s.outputWait)
 			defer t.Stop()
 			outputC = t.C
-		case <-drained:
-			drained, outputDone = nil, true
+		case <-drained[0]:
+			drained[0] = nil
+		case <-drained[1]:
+			drained[1] = nil
 		case <-outputC:
 			outputC, outputDone = nil, true
 		case <-pollC:
 		}
+		outputDone = outputDone || drained == [2]<-chan struct{}{}
 		if !reaped || !outputDone {
 			continue
 		}
