@@ -42,8 +42,8 @@ const progressMax = 1 << 20
 
 // progressChannel serves one running run's reports.
 type progressChannel struct {
-	child *os.File      // the job's end, passed to it
-	conn  *net.UnixConn // ours
+	child *os.File // the job's end, passed to it
+	ours  *os.File // non-blocking, served through the runtime's poller
 	done  chan struct{}
 }
 
@@ -53,13 +53,7 @@ func openProgressChannel(ctx context.Context, st store.Store, id int64) (*progre
 	if err != nil {
 		return nil, fmt.Errorf("progress channel: %w", err)
 	}
-	c, err := net.FileConn(ours)
-	ours.Close()
-	if err != nil {
-		child.Close()
-		return nil, fmt.Errorf("progress channel: %w", err)
-	}
-	pc := &progressChannel{child: child, conn: c.(*net.UnixConn), done: make(chan struct{})}
+	pc := &progressChannel{child: child, ours: ours, done: make(chan struct{})}
 	go pc.serve(context.WithoutCancel(ctx), st, id)
 	return pc, nil
 }
@@ -71,7 +65,7 @@ func (pc *progressChannel) close() {
 		return
 	}
 	pc.child.Close()
-	pc.conn.Close()
+	pc.ours.Close()
 	<-pc.done
 }
 
@@ -109,7 +103,7 @@ func (pc *progressChannel) receive(oob []byte) (msg []byte, reply *os.File, err 
 	if err == nil && n > 0 {
 		buf := make([]byte, min(n, progressMax))
 		var oobn int
-		if n, oobn, _, _, err = pc.conn.ReadMsgUnix(buf, oob); err == nil && n > 0 {
+		if n, oobn, err = pc.recvmsg(buf, oob); err == nil && n > 0 {
 			return buf[:n], receivedFile(oob[:oobn]), nil
 		}
 	}
@@ -122,7 +116,7 @@ func (pc *progressChannel) receive(oob []byte) (msg []byte, reply *os.File, err 
 // pending waits until a message can be read and returns its length; 0 at
 // the end of the channel.
 func (pc *progressChannel) pending() (int, error) {
-	rc, err := pc.conn.SyscallConn()
+	rc, err := pc.ours.SyscallConn()
 	if err != nil {
 		return 0, err
 	}
@@ -148,6 +142,26 @@ func (pc *progressChannel) pending() (int, error) {
 		return true
 	})
 	return n, errors.Join(err, perr)
+}
+
+// recvmsg reads the next message and its control data, waiting for the
+// poller while there is none.
+func (pc *progressChannel) recvmsg(buf, oob []byte) (n, oobn int, err error) {
+	rc, err := pc.ours.SyscallConn()
+	if err != nil {
+		return 0, 0, err
+	}
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		for {
+			n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_DONTWAIT|syscall.MSG_CMSG_CLOEXEC)
+			if rerr != syscall.EINTR {
+				break
+			}
+		}
+		return rerr != syscall.EAGAIN
+	})
+	return n, oobn, errors.Join(err, rerr)
 }
 
 func handleReport(ctx context.Context, st store.Store, id int64, msg []byte) progressAnswer {
@@ -232,6 +246,13 @@ var ErrNoProgressChannel = errors.New("no progress channel")
 func socketPair() (a, b *os.File, err error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
+		return nil, nil, err
+	}
+	// a is read through the poller (os.NewFile adds a non-blocking
+	// descriptor to it); b stays blocking for the job.
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
 		return nil, nil, err
 	}
 	return os.NewFile(uintptr(fds[0]), "progress"), os.NewFile(uintptr(fds[1]), "progress"), nil
