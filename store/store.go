@@ -128,39 +128,6 @@ type Outcome struct {
 	Error      string
 }
 
-// ClaimRequest asks for the right to run Run.Task for Run.Slot.
-type ClaimRequest struct {
-	Run      Run   // the record to insert, status running
-	Register *Task // when set, upserted in the same transaction
-	Force    bool  // claim even when the slot already succeeded
-	Boot     *Boot // when set, recorded as seen (SeeBoot) in the same transaction
-	// Checkpoint: a granted claim also reads the slot's last checkpoint
-	// (LastCheckpoint) in its transaction, into ClaimResult.Checkpoint.
-	Checkpoint bool
-	// Settle, when set, is an earlier run's outcome, recorded (as Finish
-	// would) in the claim's transaction whatever the claim's answer: a
-	// replay's outcome rides the next replay's claim, one commit instead of
-	// two. If the claim fails, so does the outcome's record.
-	Settle *Settlement
-}
-
-// Settlement is the outcome of run ID.
-type Settlement struct {
-	ID      int64
-	Outcome Outcome
-}
-
-// ClaimResult tells whether the claim was granted.
-type ClaimResult struct {
-	Claimed bool
-	// Run is the inserted run when Claimed; else the run that holds the
-	// slot (a running or succeeded run of it).
-	Run Run
-	// Checkpoint is what LastCheckpoint gives for the slot, read when the
-	// request asked for it and the claim was granted; "" if none.
-	Checkpoint string
-}
-
 // TaskSummary is a task with its latest run, for listings.
 type TaskSummary struct {
 	Task   Task
