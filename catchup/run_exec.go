@@ -27,8 +27,11 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	defer lock.close()
 	ok, err := lock.tryLock()
-	if !ok {
-		l.held.flush(ctx) // not while waiting
+	if !ok { // the previous replay's outcome is not held while this one waits
+		if err := l.held.flush(ctx); err != nil {
+			return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: the outcome of task %s's previous replay is not recorded, so scan stops: %w",
+				ErrReplayUnrecorded, l.req.Task, err)
+		}
 	}
 	if !ok && err == nil && !l.req.ReplaySlot.IsZero() {
 		// A process that another replay of this scan is starting holds a
