@@ -49,6 +49,9 @@ func (h *heldOutcome) take() *store.Settlement {
 	return s
 }
 
+// giveBack holds again an outcome that a failed claim did not record.
+func (h *heldOutcome) giveBack(s *store.Settlement) { h.s = s }
+
 // flush records the held outcome, if any, on its own.
 func (h *heldOutcome) flush(ctx context.Context) error {
 	s := h.take()

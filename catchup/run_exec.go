@@ -110,7 +110,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
 		if req.Settle != nil { // it failed with the claim: try it alone
-			l.held.hold(ctx, req.Settle.ID, req.Settle.Outcome)
+			l.held.giveBack(req.Settle)
 			l.held.flush(ctx)
 		}
 		res, err := l.writeFault(ctx, lock, r, err)
