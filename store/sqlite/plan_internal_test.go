@@ -94,6 +94,10 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN ('running') ORDER BY r.id DESC L
 	"Interrupt lowers the watermark": {
 		query: lowerSettledSQL, args: []any{"task-07", int64(1e9)},
 	},
+	"Claim: slot touched": {
+		query: slotTouchedSQL, args: []any{"task-07", 1},
+		scanOK: []string{"SCAN CONSTANT ROW"}, // the outer SELECT has no table
+	},
 	"Claim pruned slot": {
 		query: `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`, args: []any{"task-07", 1},
 	},

@@ -30,7 +30,7 @@ func TestPreparedStatementsReused(t *testing.T) {
 				slot := at.Add(time.Duration(i) * time.Minute)
 				return store.ClaimRequest{Run: store.Run{Task: "s", Slot: slot, StartedAt: slot}}
 			},
-			prepared: 5, // + the slot's runs, the pruned slots
+			prepared: 6, // + whether the slot was touched, its runs, the pruned slots
 		},
 		"replay seeing the boot": {
 			req: func(i int) store.ClaimRequest {
@@ -38,7 +38,7 @@ func TestPreparedStatementsReused(t *testing.T) {
 				return store.ClaimRequest{Run: store.Run{Task: "b", Slot: slot, StartedAt: slot},
 					Boot: &store.Boot{Host: "h", ID: "boot-1", Time: at.Add(-time.Hour), FirstSeen: slot, LastSeen: slot}}
 			},
-			prepared: 7, // + the boot's latest span and its extension
+			prepared: 8, // + the boot's latest span and its extension
 			boots: []store.Boot{{Host: "h", ID: "boot-1", Time: at.Add(-time.Hour), FirstSeen: at,
 				LastSeen: at.Add(2 * time.Minute)}},
 		},
@@ -47,7 +47,7 @@ func TestPreparedStatementsReused(t *testing.T) {
 				return store.ClaimRequest{Run: store.Run{Task: "f", Slot: at, StartedAt: at}, Force: true,
 					Register: &store.Task{Name: "f", Schedule: "* * * * *", RegisteredAt: at, UpdatedAt: at}}
 			},
-			prepared: 4, // upsert, run insert, the slot's runs, outcome
+			prepared: 5, // upsert, run insert, whether the slot was touched, its runs, outcome
 		},
 	}
 	for name, c := range cases {

@@ -103,6 +103,49 @@ ON CONFLICT (name) DO NOTHING`
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
 
+// slotTouchedSQL tells whether a slot has a run or a pruned succeeded one.
+// A missed slot, the claim of a replay, has neither: its claim then skips
+// the lookups of slotHolder.
+const slotTouchedSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE task = ?1 AND slot = ?2)
+ OR EXISTS (SELECT 1 FROM pruned_slots WHERE task = ?1 AND slot = ?2)`
+
+// slotHolder finds, in the claim's transaction, the run that holds req's
+// slot (slotRunSQL: a running or, unless forced, succeeded one; or a
+// succeeded run since pruned), else the slot's last checkpoint when asked.
+func slotHolder(ctx context.Context, tx preparedTx, req store.ClaimRequest, slotRunSQL string) (*store.Run, string, error) {
+	task, slot := req.Run.Task, req.Run.Slot.Unix()
+	var touched bool
+	if err := tx.QueryRowContext(ctx, slotTouchedSQL, task, slot).Scan(&touched); err != nil || !touched {
+		return nil, "", err
+	}
+	var n nullRun
+	err := tx.QueryRowContext(ctx, slotRunSQL, task, slot).Scan(n.dest()...)
+	switch {
+	case err == nil:
+		return n.run(), "", nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, "", err
+	}
+	if !req.Force {
+		h := store.Run{Task: task, Slot: time.Unix(slot, 0).UTC(), Status: store.StatusSucceeded}
+		err := tx.QueryRowContext(ctx, prunedSlotSQL, task, slot).Scan(&h.ID)
+		switch {
+		case err == nil:
+			return &h, "", nil // a slot whose succeeded run was pruned stays done
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, "", err
+		}
+	}
+	var note string
+	if req.Checkpoint {
+		err := tx.QueryRowContext(ctx, lastCheckpointSQL, task, slot).Scan(&note)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, "", err
+		}
+	}
+	return nil, note, nil
+}
+
 // Claim implements store.Store. One immediate transaction: the check and the
 // insert cannot interleave with another process's claim.
 func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
@@ -127,7 +170,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		queries = append(queries, bootSQL...)
 	}
 	if !req.Run.Slot.IsZero() {
-		queries = append(queries, slotRunSQL)
+		queries = append(queries, slotTouchedSQL, slotRunSQL)
 		if !req.Force {
 			queries = append(queries, prunedSlotSQL)
 		}
@@ -171,33 +214,16 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}
-	if !req.Run.Slot.IsZero() {
-		var n nullRun
-		err := tx.QueryRowContext(ctx, slotRunSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(n.dest()...)
-		switch {
-		case err == nil:
-			return store.ClaimResult{Run: *n.run()}, commit()
-		case !errors.Is(err, sql.ErrNoRows):
-			return store.ClaimResult{}, s.wrap("read ledger", err)
-		}
-		if !req.Force {
-			// A slot whose succeeded run was pruned stays done.
-			h := store.Run{Task: req.Run.Task, Slot: time.Unix(req.Run.Slot.Unix(), 0).UTC(), Status: store.StatusSucceeded}
-			err := tx.QueryRowContext(ctx, prunedSlotSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&h.ID)
-			switch {
-			case err == nil:
-				return store.ClaimResult{Run: h}, commit()
-			case !errors.Is(err, sql.ErrNoRows):
-				return store.ClaimResult{}, s.wrap("read ledger", err)
-			}
-		}
-	}
 	var note string
-	if req.Checkpoint && !req.Run.Slot.IsZero() {
-		err := tx.QueryRowContext(ctx, lastCheckpointSQL, req.Run.Task, req.Run.Slot.Unix()).Scan(&note)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if !req.Run.Slot.IsZero() {
+		holder, checkpoint, err := slotHolder(ctx, tx, req, slotRunSQL)
+		switch {
+		case err != nil:
 			return store.ClaimResult{}, s.wrap("read ledger", err)
+		case holder != nil:
+			return store.ClaimResult{Run: *holder}, commit()
 		}
+		note = checkpoint
 	}
 	r := req.Run
 	r.Status = store.StatusRunning
