@@ -16,8 +16,9 @@ import (
 // waits or is seen outside catchup: a lock wait, the end of the task's
 // replays, a stop. A replay whose outcome would be followed by a ping, an
 // alert or a retry is never held (see holds). So a power cut loses a
-// held outcome only in the moments a separate commit would have been
-// under way anyway, and the slot is then interrupted, as it would be.
+// held outcome only in the moments it takes to ready the next claim; the
+// slot is then interrupted and replayed, as after a cut just before any
+// outcome's commit.
 type heldOutcome struct {
 	st store.Store
 	m  Machine
