@@ -32,13 +32,10 @@ func (h *heldOutcome) holds(l *lifecycle) bool {
 	return h != nil && !h.st.Shared() && l.req.Retries == 0 && l.req.NotifyCmd == "" && l.pinger == nil
 }
 
-// hold keeps run id's outcome for the next claim (recording first the one
-// held before, if no claim took it).
-func (h *heldOutcome) hold(ctx context.Context, id int64, out store.Outcome) error {
-	err := h.flush(ctx)
-	h.s = &store.Settlement{ID: id, Outcome: out}
-	return err
-}
+// hold keeps an outcome for the next claim. Nothing is held before: every
+// claim takes what is held, and a replay holds its outcome only after its
+// own claim.
+func (h *heldOutcome) hold(s *store.Settlement) { h.s = s }
 
 // take hands the held outcome to a claim, which records it.
 func (h *heldOutcome) take() *store.Settlement {
@@ -49,9 +46,6 @@ func (h *heldOutcome) take() *store.Settlement {
 	h.s = nil
 	return s
 }
-
-// giveBack holds again an outcome that a failed claim did not record.
-func (h *heldOutcome) giveBack(s *store.Settlement) { h.s = s }
 
 // flush records the held outcome, if any, on its own.
 func (h *heldOutcome) flush(ctx context.Context) error {

@@ -110,7 +110,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
 		if req.Settle != nil { // it failed with the claim: try it alone
-			l.held.giveBack(req.Settle)
+			l.held.hold(req.Settle)
 			l.held.flush(ctx)
 		}
 		res, err := l.writeFault(ctx, lock, r, err)
@@ -165,7 +165,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	}
 	var recErr error
 	if l.held.holds(l) {
-		recErr = l.held.hold(ctx, r.ID, out) // recorded by the next replay's claim
+		l.held.hold(&store.Settlement{ID: r.ID, Outcome: out}) // recorded by the next replay's claim
 	} else {
 		recErr = l.record(ctx, r.ID, out)
 	}

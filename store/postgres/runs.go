@@ -251,10 +251,8 @@ func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 		return 0, p.wrap("write ledger", err)
 	}
 	if !r.Slot.IsZero() && (r.Status == store.StatusRunning || r.Status == store.StatusSucceeded) {
-		for _, q := range []string{lockSlotOfRunSQL, syncSlotOfRunSQL} {
-			if _, err := tx.Exec(ctx, q, id); err != nil {
-				return 0, p.wrap("write ledger", err)
-			}
+		if err := syncSlotOfRun(ctx, tx, id); err != nil {
+			return 0, p.wrap("write ledger", err)
 		}
 	}
 	return id, p.wrap("write ledger", tx.Commit(ctx))
@@ -281,6 +279,11 @@ func settle(ctx context.Context, tx pgx.Tx, id int64, o store.Outcome) error {
 	if _, err := tx.Exec(ctx, finishSQL, finishArgs(id, o)...); err != nil {
 		return err
 	}
+	return syncSlotOfRun(ctx, tx, id)
+}
+
+// syncSlotOfRun brings run id's slot in step with its runs, in tx.
+func syncSlotOfRun(ctx context.Context, tx pgx.Tx, id int64) error {
 	for _, q := range []string{lockSlotOfRunSQL, syncSlotOfRunSQL} {
 		if _, err := tx.Exec(ctx, q, id); err != nil {
 			return err
