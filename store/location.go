@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -34,13 +33,35 @@ type Location struct {
 // redaction.
 var errBadDSN = errors.New("invalid PostgreSQL DSN; want postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAM=VALUE&...]")
 
-// urlScheme matches the scheme of a value that is written as a URL.
-var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+// schemeOf returns the scheme that s starts with, as a URL's ("postgres"
+// in "postgres://u@h/db") or a typo's ("pg" in "pg:x"): a letter, then
+// letters, digits, '+', '-' or '.', up to the first ':'. It returns "" when
+// s does not start so. A value with a scheme but no "//" is refused by
+// ParseLocation: taken as a file name it would put a fleet's ledger in a
+// local file named after the typo; a file name with a colon is written ./NAME.
+func schemeOf(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return s[:i]
+		default:
+			return ""
+		}
+	}
+	return ""
+}
 
-// schemePrefix matches a value that starts like a URL ("pg:x", "postgres:db"):
-// taken as a file name it would put a fleet's ledger in a local file named
-// after the typo, so it is refused; a file name with a colon is written ./NAME.
-var schemePrefix = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
+// urlScheme returns the scheme of s when s is written as a URL
+// (SCHEME://...), else "".
+func urlScheme(s string) string {
+	if sc := schemeOf(s); sc != "" && strings.HasPrefix(s[len(sc):], "://") {
+		return sc
+	}
+	return ""
+}
 
 // ParseLocation reads a ledger location: a postgres:// or postgresql://
 // URL names a PostgreSQL ledger; a file: URL or any other value that is not
@@ -54,23 +75,23 @@ func ParseLocation(s string) (Location, error) {
 	if len(s) >= 5 && strings.EqualFold(s[:5], "file:") {
 		return parseFileURL(s)
 	}
-	m := urlScheme.FindStringSubmatch(s)
+	scheme := urlScheme(s)
 	switch {
-	case m == nil:
-		if p := schemePrefix.FindStringSubmatch(s); p != nil {
-			if isPostgresScheme(p[1]) {
+	case scheme == "":
+		if p := schemeOf(s); p != "" {
+			if isPostgresScheme(p) {
 				return Location{}, errBadDSN
 			}
 			return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE (a file name with a colon: write ./NAME)",
-				strings.ToLower(p[1]))
+				strings.ToLower(p))
 		}
 		return Location{Kind: SQLite, Path: s}, nil
-	case !isPostgresScheme(m[1]):
+	case !isPostgresScheme(scheme):
 		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",
-			strings.ToLower(m[1]))
+			strings.ToLower(scheme))
 	}
 	// A scheme is case-insensitive; the driver knows it in lower case.
-	dsn := strings.ToLower(m[1]) + s[len(m[1]):]
+	dsn := strings.ToLower(scheme) + s[len(scheme):]
 	if _, err := pgxpool.ParseConfig(dsn); err != nil {
 		return Location{}, errBadDSN
 	}
@@ -155,8 +176,7 @@ func searchPath(params map[string]string) string {
 //
 // Deprecated: parse the location once with ParseLocation and read its Kind.
 func IsPostgres(location string) bool {
-	m := urlScheme.FindStringSubmatch(location)
-	return m != nil && isPostgresScheme(m[1])
+	return isPostgresScheme(urlScheme(location))
 }
 
 // SafeLocation is the Redacted name of location.
