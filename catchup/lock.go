@@ -17,6 +17,10 @@ import (
 // handed to the command (as flock(1) does), so the lock lives as long as the
 // command does, even when catchup itself is SIGKILLed: no new run of the
 // task can start beside an orphaned one.
+//
+// It calls flock(2) itself rather than through gofrs/flock, the design's
+// lock package: a gofrs/flock Flock keeps its descriptor private (v0.13.2
+// has no accessor), and the descriptor is what the command must inherit.
 type taskLock struct {
 	f *os.File
 }
