@@ -13,7 +13,7 @@ import (
 
 // scriptWaitLimit bounds every wait of a script: generous, so that a loaded
 // machine is slow but never fails a script by chance.
-const scriptWaitLimit = 30 * time.Second
+const scriptWaitLimit = 2 * time.Minute
 
 // The scripts' waits on files and processes, each with a deadline and a
 // message that says what never happened:
