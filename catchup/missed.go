@@ -99,6 +99,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		if settles(r, rule, stale) {
 			settled[k] = true
 		}
+		if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || r.Slot.Before(res.win.firstRunning)) {
+			res.win.firstRunning = r.Slot
+		}
 		if r.ID > latest[k] {
 			latest[k] = r.ID
 			failedLast := r.Status == store.StatusFailed || r.Status == store.StatusTimeout
@@ -150,9 +153,11 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	return res, nil
 }
 
-// window is the range of slots missedSlots looked at, (after, upTo], and the
-// earliest slot in it whose latest attempt failed or timed out.
-type window struct{ after, upTo, firstFailed time.Time }
+// window is the range of slots missedSlots looked at, (after, upTo], the
+// earliest slot in it whose latest attempt failed or timed out, and the
+// earliest that a run was running (a claim on another host may yet be given
+// back as a lock skip, leaving its slot missed).
+type window struct{ after, upTo, firstFailed, firstRunning time.Time }
 
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {

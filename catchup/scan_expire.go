@@ -51,16 +51,18 @@ const watermarkHorizon = 7 * 24 * time.Hour
 // advanceWatermark moves the task's watermark up to the first slot this scan
 // left missed (or to the end of the window it looked at), so that later
 // scans and listings do not read those runs again. It never passes a slot
-// that is still missed or failed and younger than the horizon; and the
-// ledger refuses to move it past a running or interrupted run.
+// that is still missed or failed and younger than the horizon, nor one that
+// a run was running when scan read the task; and the ledger refuses to move
+// it past a running or interrupted run.
 func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
 	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
 	resolved := map[int64]bool{}
 	for _, a := range ts.Actions {
 		// A replay that succeeded, an expiry or a slot found done settles
-		// it; a lock skip (exit 75) leaves it missed, and a failed replay
-		// may still be retried (--retry-failed): both hold it back.
-		if a.Action == ActionReplayed || a.Action == ActionExpired || (a.Action == ActionSkipped && a.ExitCode != exitLocked) {
+		// it; a lock skip (exit 75) leaves it missed, a slot found held by a
+		// running run may still be given back, and a failed replay may
+		// still be retried (--retry-failed): all hold it back.
+		if a.Action == ActionReplayed || a.Action == ActionExpired || (a.Action == ActionSkipped && a.ExitCode != exitLocked && !a.held) {
 			resolved[a.Slot.Unix()] = true
 		}
 	}
@@ -73,6 +75,13 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 	}
 	if f := win.firstFailed; !f.IsZero() && f.After(horizon) && f.Add(-time.Second).Before(through) {
 		// A failed slot may still be retried (scan --retry-failed).
+		through = f.Add(-time.Second)
+	}
+	if f := win.firstRunning; !f.IsZero() && f.Add(-time.Second).Before(through) {
+		// A run that runs when scan looked may end without settling its slot
+		// (another host's claim given back as a lock skip): the ledger
+		// refuses to pass a running run, but by the time the watermark is
+		// written this one may be a skip.
 		through = f.Add(-time.Second)
 	}
 	if !through.After(t.SettledThrough) {

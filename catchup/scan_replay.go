@@ -31,7 +31,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	if err != nil {
 		return SlotAction{}, err
 	}
-	return slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID), nil
+	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
+	a.held = res.Skipped && res.Run.Status == store.StatusRunning
+	return a, nil
 }
 
 // slotAction classifies a replay's exit status.

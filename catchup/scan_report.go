@@ -60,6 +60,10 @@ type SlotAction struct {
 	ExitCode int
 	Reason   string
 	Cause    string // why the slot was missed
+	// held: skipped because another run held the slot, running; that run
+	// may still give it back (a lock skip on another host), so the slot is
+	// not settled yet.
+	held bool
 }
 
 // TaskScan is one task's part of a scan.

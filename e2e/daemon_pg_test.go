@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestDaemonReplicas runs three daemons on one PostgreSQL ledger, each with
@@ -20,6 +22,20 @@ func TestDaemonReplicas(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		procs = append(procs, h.start(name, "CATCHUP_STATE_DIR="+filepath.Join(t.TempDir(), name)))
 	}
+	t.Cleanup(func() { // runs before the replicas are killed and the schema dropped (last in, first out)
+		if t.Failed() {
+			for i, p := range procs {
+				t.Logf("replica %d log:\n%s", i, p.stderr.String())
+			}
+			t.Logf("job output:\n%s", strings.Join(readLines(t, h.out), "\n"))
+			gaps, last := h.gaps(3)
+			for _, slot := range gaps { // the story of a slot that never ran
+				p := newCatchup(t, db, last.Add(time.Minute).Format(time.RFC3339), "explain", "job", slot)
+				p.run(t)
+				t.Logf("catchup explain job %s:\n%s%s", slot, p.stdout.String(), p.stderr.String())
+			}
+		}
+	})
 	victim := procs[0]
 	pid := h.midJob(victim)
 	powerCut(t, victim.cmd.Process.Pid, pid)
@@ -34,9 +50,4 @@ func TestDaemonReplicas(t *testing.T) {
 		}
 	}
 	h.checkOnce(20)
-	if t.Failed() {
-		for _, p := range procs {
-			t.Logf("replica log:\n%s", p.stderr.String())
-		}
-	}
 }

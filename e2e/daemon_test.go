@@ -95,6 +95,32 @@ func (h *daemonHost) slotsInARow() int {
 	return n
 }
 
+// gaps returns up to n slots, between the first and the last written, that
+// no job wrote, and the last written.
+func (h *daemonHost) gaps(n int) (gaps []string, last time.Time) {
+	seen := map[time.Time]bool{}
+	var first time.Time
+	for _, l := range readLines(h.t, h.out) {
+		s, err := time.Parse(time.RFC3339, l[:len("2006-01-02T15:04:05Z")])
+		if err != nil {
+			continue
+		}
+		seen[s] = true
+		if first.IsZero() || s.Before(first) {
+			first = s
+		}
+		if s.After(last) {
+			last = s
+		}
+	}
+	for s := first; !first.IsZero() && !s.After(last) && len(gaps) < n; s = s.Add(time.Minute) {
+		if !seen[s] {
+			gaps = append(gaps, s.Format(time.RFC3339))
+		}
+	}
+	return gaps, last
+}
+
 // checkOnce checks that every slot from the first written to the last ran
 // exactly once, and that there are at least n.
 func (h *daemonHost) checkOnce(n int) {

@@ -1,0 +1,98 @@
+package catchup
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// lostClaim is a real ledger seen as a shared one, where another host holds
+// one slot with a running claim when scan reads the slots, and loses it
+// before scan moves the task's watermark: the task's ledger lock was taken,
+// so that host's fire records a lock skip (exit 75) and runs nothing.
+type lostClaim struct {
+	store.Store
+	holder int64
+	// claimAt, when set: host b claims this slot just before this host's
+	// replay of it does (after scan read the task).
+	claimAt time.Time
+}
+
+func (l *lostClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if !l.claimAt.IsZero() && req.Run.Slot.Equal(l.claimAt) {
+		l.claimAt = time.Time{}
+		b, err := l.Store.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: req.Run.Task, Slot: req.Run.Slot,
+			Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: req.Run.StartedAt, Host: "b"}})
+		if err != nil {
+			return store.ClaimResult{}, err
+		}
+		l.holder = b.Run.ID
+	}
+	return l.Store.Claim(ctx, req)
+}
+
+func (l *lostClaim) Shared() bool { return true }
+
+func (l *lostClaim) SetSettled(ctx context.Context, task string, through time.Time) error {
+	if l.holder != 0 {
+		code := exitLocked
+		if err := l.Store.Finish(ctx, l.holder, store.Outcome{Status: store.StatusSkipped, EndedAt: through,
+			ExitCode: &code, Error: reasonLocked + " on another host"}); err != nil {
+			return err
+		}
+		l.holder = 0
+	}
+	return l.Store.SetSettled(ctx, task, through)
+}
+
+// TestWatermarkStopsBelowHeldSlot: a slot that a run on another host holds,
+// running, when scan reads the task or when its replay tries to claim it,
+// is not settled: that run may yet give its claim back (its fire lost the
+// task's ledger lock: a lock skip) before scan moves the watermark, and a
+// watermark moved past the slot would hide it from every later scan, a slot
+// lost silently. The watermark stops below it; the next scan replays it.
+func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
+	for name, claimedBeforeScan := range map[string]bool{
+		"held when scan reads the task": true,
+		"held when its replay claims":   false,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-03-01T10:00:30Z")
+			if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+				t.Fatalf("registering fire: exit %d", res.ExitCode)
+			}
+			f.now = mustTime(t, "2026-03-01T15:30:00Z")
+			held := mustTime(t, "2026-03-01T11:00:00Z")
+			ledger := &lostClaim{Store: f.st}
+			wantMissed := 5
+			if claimedBeforeScan {
+				other, err := f.st.Claim(context.Background(), store.ClaimRequest{Run: store.Run{Task: "job", Slot: held,
+					Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: f.now, Host: "b"}})
+				if err != nil || !other.Claimed {
+					t.Fatalf("host b's claim of 11:00: %+v, %v", other, err)
+				}
+				ledger.holder, wantMissed = other.Run.ID, 4
+			} else {
+				ledger.claimAt = held
+			}
+			rep, err := Scan(context.Background(), ledger, f.m, scanRequest())
+			if err != nil {
+				t.Fatalf("first scan: %v", err)
+			}
+			if ts := rep.Tasks[0]; ts.Replayed != 4 || len(ts.Missed) != wantMissed {
+				t.Fatalf("first scan: missed %v, replayed %d; want %d missed and 4 replayed (12:00-15:00; b holds 11:00)",
+					ts.Missed, ts.Replayed, wantMissed)
+			}
+			ts := f.scan(t, scanRequest())
+			if ts.Replayed != 1 || len(ts.Missed) != 1 || !ts.Missed[0].Equal(held) {
+				t.Fatalf("second scan: missed %v, replayed %d; want 11:00, whose claim host b gave back, replayed once",
+					ts.Missed, ts.Replayed)
+			}
+			if got := f.job.runs(t); len(got) != 6 {
+				t.Errorf("the job ran for %d slots, want 6 (10:00-15:00): %v", len(got), got)
+			}
+		})
+	}
+}
