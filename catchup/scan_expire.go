@@ -78,7 +78,7 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		through = f.Add(-time.Second)
 	}
 	if f := win.firstRunning; !f.IsZero() && f.Add(-time.Second).Before(through) {
-		// A run that runs when scan looked may end without settling its slot
+		// A run running when scan read the task may end without settling its slot
 		// (another host's claim given back as a lock skip): the ledger
 		// refuses to pass a running run, but by the time the watermark is
 		// written this one may be a skip.
