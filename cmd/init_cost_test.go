@@ -13,7 +13,8 @@ import (
 // (and pulls procfs in), and tablewriter v1.1.2-v1.1.5 presize a 663 KB
 // LRU map in twwidth's init (their twcache package); prometheus/common
 // v0.73 and later parse OpenMetrics with go-abnf, which links go/parser,
-// go/printer and go/doc/comment (16 page faults more for every command).
+// go/printer and go/doc/comment (about 20 page faults more for every
+// command: docs/performance.md).
 func TestNoInitHeavyPackagesLinked(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/catchup/catchup").Output()
 	if err != nil {

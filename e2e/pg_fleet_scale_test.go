@@ -26,9 +26,8 @@ import (
 // CONNECTION LIMIT budget; every job must start (none refused for want of a
 // connection), all must be running at once, and each slot must finish
 // exactly once. CATCHUP_FLEET_JOBS and CATCHUP_FLEET_BUDGET scale it
-// (default 100 jobs on 10 connections; docs/distributed.md gives the 200 and
-// the 1,000
-// job run).
+// (default 100 jobs on 10 connections; docs/distributed.md gives the 200-
+// and 1,000-job runs).
 func TestFleetAtScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts hundreds of processes; skipped with -short")
@@ -45,8 +44,8 @@ func TestFleetAtScale(t *testing.T) {
 
 	w := t.TempDir()
 	// A job polls for its release once a second: at 10 polls a second, 200
-	// waiting jobs spawned 2,000 sleep(1)s a second, which starved the
-	// server and the fires still starting on a 2-CPU machine.
+	// waiting jobs started 2,000 sleep processes a second, which starved
+	// the server and the fires still starting on a 2-CPU machine.
 	job := `touch "$W/started.$T"; i=0; while [ ! -e "$W/release" ] && [ $i -lt 180 ]; do sleep 1; i=$((i+1)); done; ` +
 		`echo "$CATCHUP_SLOT" >> "$W/done.$T"`
 	type fire struct {
