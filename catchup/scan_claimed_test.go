@@ -14,7 +14,6 @@ import (
 // so that host's fire records a lock skip (exit 75) and runs nothing.
 type lostClaim struct {
 	store.Store
-	holder int64
 	// claimAt, when set: host b claims this slot just before this host's
 	// replay of it does (after scan read the task).
 	claimAt time.Time
@@ -23,12 +22,11 @@ type lostClaim struct {
 func (l *lostClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	if !l.claimAt.IsZero() && req.Run.Slot.Equal(l.claimAt) {
 		l.claimAt = time.Time{}
-		b, err := l.Store.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: req.Run.Task, Slot: req.Run.Slot,
+		_, err := l.Store.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: req.Run.Task, Slot: req.Run.Slot,
 			Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: req.Run.StartedAt, Host: "b"}})
 		if err != nil {
 			return store.ClaimResult{}, err
 		}
-		l.holder = b.Run.ID
 	}
 	return l.Store.Claim(ctx, req)
 }
@@ -36,13 +34,8 @@ func (l *lostClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.Cl
 func (l *lostClaim) Shared() bool { return true }
 
 func (l *lostClaim) SetSettled(ctx context.Context, task string, through time.Time) error {
-	if l.holder != 0 {
-		code := exitLocked
-		if err := l.Store.Finish(ctx, l.holder, store.Outcome{Status: store.StatusSkipped, EndedAt: through,
-			ExitCode: &code, Error: reasonLocked + " on another host"}); err != nil {
-			return err
-		}
-		l.holder = 0
+	if err := giveBack(ctx, l.Store, through); err != nil {
+		return err
 	}
 	return l.Store.SetSettled(ctx, task, through)
 }
@@ -73,7 +66,7 @@ func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
 				if err != nil || !other.Claimed {
 					t.Fatalf("host b's claim of 11:00: %+v, %v", other, err)
 				}
-				ledger.holder, wantMissed = other.Run.ID, 4
+				wantMissed = 4
 			} else {
 				ledger.claimAt = held
 			}

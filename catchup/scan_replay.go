@@ -20,7 +20,11 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		return replayShell(ctx, m, t, sr, slot, span, nil)
+		a, err := replayShell(ctx, m, t, sr, slot, span, nil)
+		if err != nil || a.Action != ActionReplayed {
+			return a, err
+		}
+		return readBack(ctx, st, t.Name, a), nil
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
@@ -45,6 +49,39 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 		a.Reason = "not run: the slot was taken or the task was running"
 	case code != 0:
 		a.Action = ActionFailed
+	}
+	return a
+}
+
+// readBack checks a shell replay that exited 0 against the ledger. The
+// line's `catchup run` exits 0 both when it ran the slot and when it found
+// the slot held by a running run (another host's fire, which may yet give
+// its claim back as a lock skip), and a line may record nothing at all; its
+// exit status cannot tell these apart. The slot counts as replayed only if
+// the ledger holds a finished outcome for it; otherwise it is skipped and
+// held: the watermark stays below it, and the next scan reads it again.
+// A ledger that cannot be read leaves it held too: the cost is one more
+// look at the slot.
+func readBack(ctx context.Context, st store.Store, task string, a SlotAction) SlotAction {
+	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
+	running := false
+	for _, r := range runs {
+		switch {
+		case err != nil || !r.Slot.Equal(a.Slot):
+		case r.Status == store.StatusRunning:
+			running = true
+		case settles(r, MissedRule{}, nil):
+			return a
+		}
+	}
+	a.Action, a.held = ActionSkipped, true
+	switch {
+	case err != nil:
+		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v); the next scan looks again", err)
+	case running:
+		a.Reason = "not run here: another run holds the slot, running; the next scan looks again"
+	default:
+		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot; the next scan replays it"
 	}
 	return a
 }

@@ -60,9 +60,10 @@ type SlotAction struct {
 	ExitCode int
 	Reason   string
 	Cause    string // why the slot was missed
-	// held: skipped because another run held the slot, running; that run
-	// may still give it back (a lock skip on another host), so the slot is
-	// not settled yet.
+	// held: the slot is not settled yet. Skipped because another run held
+	// it, running (that run may still give it back: a lock skip on another
+	// host), or replayed through a crontab line that left no outcome for
+	// it in the ledger (readBack).
 	held bool
 }
 

@@ -1,0 +1,162 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/sqlite"
+)
+
+// TestMain lets this test binary stand in for the `catchup` that a crontab
+// line runs (lineCatchup), when it is started under that name.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "catchup" {
+		os.Exit(lineCatchup())
+	}
+	os.Exit(m.Run())
+}
+
+// lineCatchup is the `catchup run --task job` of the crontab line that
+// scan replays, with the real run lifecycle on the ledger in CATCHUP_DB.
+// At the slot in HELD, the first time (no file at MARK yet), host b's late
+// fire claims the slot just before this run does, so that this run finds it
+// held and exits 0, running nothing, as the contract says. With
+// GIVE_BACK=line, b's fire then loses the task's ledger lock (a lock skip)
+// before the line exits; otherwise it does so later, while scan finishes
+// (lostClaim.SetSettled).
+func lineCatchup() int {
+	ctx := context.Background()
+	db, jobDir := os.Getenv("CATCHUP_DB"), os.Getenv("JOBDIR")
+	slot, err1 := time.Parse(time.RFC3339, os.Getenv("CATCHUP_REPLAY_SLOT"))
+	now, err2 := time.Parse(time.RFC3339, os.Getenv("NOW"))
+	sched, err3 := parseSchedule("0 * * * *", "UTC")
+	st, err4 := sqlite.Open(ctx, db)
+	for _, err := range []error{err1, err2, err3, err4} {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "line's catchup:", err)
+			return ExitInternal
+		}
+	}
+	defer st.Close()
+	var b int64
+	if held := os.Getenv("HELD"); held == os.Getenv("CATCHUP_REPLAY_SLOT") {
+		if _, err := os.Stat(os.Getenv("MARK")); os.IsNotExist(err) {
+			os.WriteFile(os.Getenv("MARK"), nil, 0o600)
+			c, err := st.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule,
+				Status: store.StatusRunning, Attempt: 1, StartedAt: now, Host: "b"}})
+			if err != nil || !c.Claimed {
+				fmt.Fprintln(os.Stderr, "line's catchup: host b's claim:", c, err)
+				return ExitInternal
+			}
+			b = c.Run.ID
+		}
+	}
+	m := testMachine(db, now)
+	res, err := Run(ctx, seenShared{st}, nil, m, RunRequest{Task: "job", Schedule: sched, TZ: "UTC", Replay: "all",
+		Tolerance: 5 * time.Minute, KillAfter: time.Second, Argv: slotLog{dir: jobDir}.argv(), Dir: jobDir, ReplaySlot: slot})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "line's catchup:", err)
+		return ExitInternal
+	}
+	if b != 0 && os.Getenv("GIVE_BACK") == "line" {
+		if err := giveBack(ctx, st, now); err != nil {
+			fmt.Fprintln(os.Stderr, "line's catchup:", err)
+			return ExitInternal
+		}
+	}
+	return res.ExitCode
+}
+
+// seenShared is a real ledger seen as a fleet's: a run of another host
+// is alive as long as it is running (no flock on this host can tell).
+type seenShared struct{ store.Store }
+
+func (seenShared) Shared() bool { return true }
+
+// giveBack records every running run of host b as a lock skip: b's fire
+// lost the task's ledger lock and ran nothing.
+func giveBack(ctx context.Context, st store.Store, at time.Time) error {
+	running, err := st.Running(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range running {
+		if r.Host != "b" {
+			continue
+		}
+		code := exitLocked
+		if err := st.Finish(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: at,
+			ExitCode: &code, Error: reasonLocked + " on another host"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestShellReplayOfHeldSlotSettlesNothing: a crontab line is replayed
+// through its shell, and its `catchup run` exits 0 when it finds the slot
+// held by another host's running run, as it does when the slot is done. The
+// shell's exit status cannot tell the two apart; the ledger can. A slot
+// whose claim host b then gives back (a lock skip, before or after the line
+// exits) is still missed: scan must not move the watermark past it, and
+// the next scan replays it.
+func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
+	for name, giveBackIn := range map[string]string{
+		"given back after the line exits":  "settle",
+		"given back before the line exits": "line",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-03-01T10:00:30Z")
+			f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil } // where the line runs
+			bin := t.TempDir()
+			self, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(self, filepath.Join(bin, "catchup")); err != nil {
+				t.Fatal(err)
+			}
+			held := "2026-03-01T12:00:00Z"
+			tab := strings.Join([]string{
+				"PATH=" + bin + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir, "HELD=" + held,
+				"MARK=" + filepath.Join(t.TempDir(), "b-claimed"), "GIVE_BACK=" + giveBackIn, "NOW=2026-03-01T15:30:00Z",
+				"0 * * * * catchup run --task job -- true", ""}, "\n")
+			req := scanRequest()
+			scan := func(st store.Store) TaskScan {
+				t.Helper()
+				req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader(tab)}}
+				rep, err := Scan(context.Background(), st, f.m, req)
+				if err != nil {
+					t.Fatalf("scan: %v", err)
+				}
+				if len(rep.Tasks) != 1 {
+					t.Fatalf("scanned %+v, want task job", rep.Tasks)
+				}
+				return rep.Tasks[0]
+			}
+			if ts := scan(f.st); len(ts.Missed) != 0 {
+				t.Fatalf("registering scan: missed %v", ts.Missed)
+			}
+			f.now = mustTime(t, "2026-03-01T15:30:00Z")
+			ts := scan(&lostClaim{Store: f.st})
+			if len(ts.Missed) != 5 || ts.Replayed != 4 || ts.Skipped != 1 {
+				t.Fatalf("first scan: missed %v, replayed %d, skipped %d; want 11:00-15:00 missed, 4 replayed, "+
+					"12:00 skipped (host b held it); actions %+v", ts.Missed, ts.Replayed, ts.Skipped, ts.Actions)
+			}
+			ts = scan(f.st)
+			if len(ts.Missed) != 1 || ts.Missed[0].Format(time.RFC3339) != held || ts.Replayed != 1 {
+				t.Fatalf("second scan: missed %v, replayed %d; want 12:00, whose claim host b gave back, replayed once",
+					ts.Missed, ts.Replayed)
+			}
+			if got := f.job.runs(t); len(got) != 5 {
+				t.Errorf("the job ran for %d slots, want 5 (11:00-15:00), each once: %v", len(got), got)
+			}
+		})
+	}
+}
