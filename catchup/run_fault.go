@@ -23,14 +23,14 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		return res, nil
 	}
 	if l.req.Strict {
-		l.spoolFire(nil, cause)
+		l.spoolFire(l.resolveFire(), nil, cause)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("ledger unavailable, not running (--strict): %w", cause)
 	}
 	if !l.req.ReplaySlot.IsZero() {
 		return l.refuseReplay(l.req.ReplaySlot, cause)
 	}
 	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
-	f := l.resolveFire()
+	f := l.resolveFire() // before the command runs: a long job stands for this slot still
 	slot, trigger := f.slot, f.trigger
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
@@ -41,7 +41,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 		switch {
 		case err == nil && !ok && !l.req.Wait:
 			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
-			l.spoolFire(nil, errLocked)
+			l.spoolFire(f, nil, errLocked)
 			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 		case err == nil && !ok:
 			if err := lock.wait(ctx); err != nil {
@@ -57,7 +57,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 	}
 	start := l.m.Now()
 	res := l.execute(ctx, lock, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1})
-	l.spoolFire(&ranUnrecorded{start, res}, cause)
+	l.spoolFire(f, &ranUnrecorded{start, res}, cause)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -66,8 +66,9 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	if res, refused := l.refuseUnclaimed(err); refused {
 		return res, nil
 	}
+	fr := fire{slot: r.Slot, trigger: r.Trigger}
 	if l.req.Strict {
-		l.spoolFire(nil, err)
+		l.spoolFire(fr, nil, err)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
 	}
 	if !l.req.ReplaySlot.IsZero() {
@@ -76,7 +77,7 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
 	start := l.m.Now()
 	res := l.execute(ctx, lock, r)
-	l.spoolFire(&ranUnrecorded{start, res}, err)
+	l.spoolFire(fr, &ranUnrecorded{start, res}, err)
 	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
 }
 
@@ -89,7 +90,7 @@ func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
-	l.spoolFire(nil, cause)
+	l.spoolFire(l.resolveFire(), nil, cause)
 	return RunResult{ExitCode: exitLocked, Skipped: true}, true
 }
 

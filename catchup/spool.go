@@ -53,15 +53,15 @@ type ranUnrecorded struct {
 // ledger could not be reached either.
 var errLocked = errors.New(reasonLocked)
 
-// spoolFire notes a fire the ledger could not record: ran is what ran (nil
-// when the command did not run), cause why the ledger could not record it.
-// It is best effort: a lock directory that cannot be written loses the
+// spoolFire notes a fire the ledger could not record: fr is the slot and
+// trigger it was fired for, resolved before its command started (a job that
+// ends after the next slot came still stands for its own); ran is what ran
+// (nil when the command did not run), cause why the ledger could not record
+// it. It is best effort: a lock directory that cannot be written loses the
 // note, not the run.
-func (l *lifecycle) spoolFire(ran *ranUnrecorded, cause error) {
-	fr := l.resolveFire()
-	slot, trigger := fr.slot, fr.trigger
+func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
-	e := spoolEntry{Task: l.req.Task, Slot: slot, Trigger: trigger, Host: l.m.Host, BootID: l.m.BootID,
+	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
 		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked}
 	if ran != nil {
 		o := outcome(ran.res, now)
@@ -119,10 +119,30 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 		runs = append(runs, r)
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		os.Rename(taken, path+".failed")
-		return 0, err
+		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
 	}
 	return len(runs), os.Remove(taken)
+}
+
+// putBack returns the notes taken from path to it, for the next scan: one
+// append (fires noted meanwhile are kept, and appends do not interleave),
+// then taken is removed. If they cannot be put back, taken stays, and the
+// error names it.
+func putBack(taken, path string) error {
+	b, err := os.ReadFile(taken)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
+			_, err = f.Write(b)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the notes stay in %s: move them back to %s for the next scan: %w", taken, path, err)
+	}
+	return os.Remove(taken)
 }
 
 // readSpool reads a notes file that only uid may have written.

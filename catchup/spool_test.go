@@ -1,10 +1,15 @@
 package catchup
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestReadSpoolRefusesForeignNotes: a notes file another user could have
@@ -31,5 +36,87 @@ func TestReadSpoolRefusesForeignNotes(t *testing.T) {
 	os.Chmod(path, 0o600)
 	if _, err := readSpool(path, os.Geteuid()+1); err == nil {
 		t.Error("notes owned by another user were read")
+	}
+}
+
+// TestSpooledFireKeepsItsSlot: a fire that runs while the ledger cannot be
+// reached is noted for the next scan under the slot it was fired for, even
+// when its job ends after the next slot has come. Noted under the slot of
+// its end, the fire would make that next slot look done (it would never
+// run) and its own slot look missed (it would run twice).
+func TestSpooledFireKeepsItsSlot(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	moved := filepath.Join(f.job.dir, "moved")
+	m := f.m
+	m.Now = func() time.Time { // the job runs from 10:00:30 past 11:00
+		if _, err := os.Stat(moved); err == nil {
+			return mustTime(t, "2026-03-01T11:00:40Z")
+		}
+		return mustTime(t, "2026-03-01T10:00:30Z")
+	}
+	req := f.request(t)
+	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> runs.log; touch moved`}
+	res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, req)
+	if err != nil || res.ExitCode != 0 || !res.Ran {
+		t.Fatalf("unrecorded fire: %+v, %v; want it run, exit 0", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T11:30:00Z")
+	ts := f.scan(t, scanRequest())
+	if len(ts.Missed) != 1 || !ts.Missed[0].Equal(mustTime(t, "2026-03-01T11:00:00Z")) || ts.Replayed != 1 {
+		t.Errorf("scan: missed %v, replayed %d; want 11:00 missed and replayed (10:00 ran, noted)", ts.Missed, ts.Replayed)
+	}
+	want := hours("schedule", 9, 10)
+	want = append(want, hours("replay", 11)...)
+	if got := f.job.runs(t); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the job ran for %v, want %v: each slot once", got, want)
+	}
+}
+
+// failingAddRuns is a ledger that cannot record runs.
+type failingAddRuns struct{ store.Store }
+
+func (failingAddRuns) AddRuns(context.Context, []store.Run) ([]int64, error) {
+	return nil, errors.New("database or disk is full")
+}
+
+// TestSpoolSurvivesFailedImports: notes that a scan could not record are
+// kept for the next scan, however many scans fail, and the fires noted
+// meanwhile are kept too. Lost, the fires they stand for would be replayed:
+// run twice.
+func TestSpoolSurvivesFailedImports(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	fireUnrecorded := func(at string) {
+		t.Helper()
+		m := f.m
+		m.Now = func() time.Time { return mustTime(t, at) }
+		if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
+			t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
+		}
+	}
+	fireUnrecorded("2026-03-01T10:00:30Z")
+	for i := range 2 {
+		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute); err == nil {
+			t.Fatalf("import %d into a full ledger: no error", i+1)
+		}
+		if i == 0 {
+			fireUnrecorded("2026-03-01T11:00:30Z")
+		}
+	}
+	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute)
+	if err != nil || n != 2 {
+		t.Fatalf("import into a working ledger: %d fires, %v; want both", n, err)
+	}
+	f.now = mustTime(t, "2026-03-01T11:30:00Z")
+	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
+		t.Errorf("scan: missed %v; want none (10:00 and 11:00 ran, noted)", ts.Missed)
+	}
+	if got := f.job.runs(t); len(got) != 3 {
+		t.Errorf("the job ran %d times, want 3 (09:00-11:00, each once): %v", len(got), got)
 	}
 }
