@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -22,6 +23,9 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
+		if schedule.SameZone(old.TZ, t.TZ) {
+			t.TZ = old.TZ // another name of the same zone (UTC, Etc/UTC) changes nothing
+		}
 		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
 			t.SettledThrough = now
 		}

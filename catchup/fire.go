@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -75,7 +76,7 @@ func (l *lifecycle) resolveFire() fire {
 // and zone this fire reads.
 func (l *lifecycle) knownSchedule() bool {
 	t := l.registered
-	return t != nil && strings.TrimSpace(t.Schedule) == l.sched.Expr() && t.TZ == l.sched.Location().String()
+	return t != nil && strings.TrimSpace(t.Schedule) == l.sched.Expr() && schedule.SameZone(t.TZ, l.sched.Location().String())
 }
 
 // loadRegistered reads the task's registration: the schedule of a fire

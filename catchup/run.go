@@ -170,8 +170,12 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	if onBusy == "" {
 		onBusy = "replay"
 	}
+	tz := l.req.TZ
+	if l.registered != nil && schedule.SameZone(l.registered.TZ, tz) {
+		tz = l.registered.TZ // another name of the same zone (UTC, Etc/UTC) is no schedule change
+	}
 	return &store.Task{
-		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: l.req.TZ, Replay: replay,
+		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,
 		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -119,7 +120,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
-		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != zone) {
+		if schedule.SameZone(old.TZ, zone) {
+			t.TZ = old.TZ // another name of the same zone (UTC, Etc/UTC) changes nothing
+		}
+		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != t.TZ) {
 			t.SettledThrough = now // the line's new schedule counts from now
 		}
 	case !errors.Is(err, store.ErrNotFound):

@@ -1,0 +1,41 @@
+package schedule
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// zoneDirs are where LoadLocation looks for zone files on Unix, in its order.
+var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"}
+
+// SameZone reports whether two zone names name one zone: the same name, or
+// two names of the tz database whose zone files are identical (its links:
+// UTC and Etc/UTC, US/Eastern and America/New_York), so that every slot of
+// a schedule falls at the same instant in both. "" and "Local" are the same
+// only as themselves; names whose files cannot be read are different.
+func SameZone(a, b string) bool {
+	if a == b {
+		return true
+	}
+	da, db := zoneFile(a), zoneFile(b)
+	return da != nil && db != nil && bytes.Equal(da, db)
+}
+
+// zoneFile returns the zone file of an IANA name, nil if none is found.
+func zoneFile(name string) []byte {
+	if name == "" || name == "Local" || filepath.IsAbs(name) || strings.Contains(name, "..") {
+		return nil
+	}
+	dirs := zoneDirs
+	if z := os.Getenv("ZONEINFO"); z != "" {
+		dirs = append([]string{z + "/"}, dirs...)
+	}
+	for _, d := range dirs {
+		if b, err := os.ReadFile(d + name); err == nil && bytes.HasPrefix(b, []byte("TZif")) {
+			return b
+		}
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package schedule
+
+import (
+	"os"
+	"testing"
+)
+
+func TestSameZone(t *testing.T) {
+	if _, err := os.Stat("/usr/share/zoneinfo/Etc/UTC"); err != nil {
+		t.Skipf("no tz database at /usr/share/zoneinfo: %v", err)
+	}
+	tests := map[string]struct {
+		a, b string
+		same bool
+	}{
+		"one name":                  {"Europe/Berlin", "Europe/Berlin", true},
+		"a link to Etc/UTC":         {"UTC", "Etc/UTC", true},
+		"a link, the other way":     {"Etc/UTC", "UTC", true},
+		"a link across dirs":        {"US/Eastern", "America/New_York", true},
+		"two zones":                 {"Europe/Berlin", "Europe/Paris", false},
+		"UTC and London":            {"UTC", "Europe/London", false},
+		"Local and a zone":          {"Local", "Etc/UTC", false},
+		"empty and a zone":          {"", "UTC", false},
+		"unknown names":             {"Nowhere/A", "Nowhere/B", false},
+		"a path is not a name":      {"/usr/share/zoneinfo/UTC", "UTC", false},
+		"a name that climbs out":    {"../zoneinfo/UTC", "UTC", false},
+		"a file that is not a zone": {"tzdata.zi", "zone.tab", false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := SameZone(tc.a, tc.b); got != tc.same {
+				t.Errorf("SameZone(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.same)
+			}
+		})
+	}
+}
