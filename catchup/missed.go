@@ -129,6 +129,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 			r := slotless[next]
 			next++
 			if settles(r, rule, stale) {
+				if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
+					res.win.firstRunning = slot // it may yet be interrupted, settling nothing
+				}
 				return true
 			}
 		}
@@ -155,8 +158,10 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 
 // window is the range of slots missedSlots looked at, (after, upTo], the
 // earliest slot in it whose latest attempt failed or timed out, and the
-// earliest that a run was running (a claim on another host may yet be given
-// back as a lock skip, leaving its slot missed).
+// earliest that a run was running for (a claim on another host may yet be
+// given back as a lock skip, and any running run may yet be interrupted,
+// leaving its slot missed; that includes a run without a slot that stands
+// for one).
 type window struct{ after, upTo, firstFailed, firstRunning time.Time }
 
 // settles reports whether run r gives its slot an outcome.

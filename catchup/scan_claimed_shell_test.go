@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,9 @@ func lineCatchup() int {
 			fmt.Fprintln(os.Stderr, "line's catchup:", err)
 			return ExitInternal
 		}
+	}
+	if os.Getenv("HIDE_FAILURE") != "" {
+		return 0 // the line is `catchup run ...; true`
 	}
 	return res.ExitCode
 }
@@ -158,5 +162,42 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 				t.Errorf("the job ran for %d slots, want 5 (11:00-15:00), each once: %v", len(got), got)
 			}
 		})
+	}
+}
+
+// TestShellReplayHidingFailure: a crontab line that hides its run's failure
+// (`catchup run ...; true`) exits 0, but the ledger says the slot failed:
+// scan reports it failed, and scan --retry-failed finds it later.
+func TestShellReplayHidingFailure(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
+	bin := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, "catchup")); err != nil {
+		t.Fatal(err)
+	}
+	tab := strings.Join([]string{"PATH=" + bin + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir, "HIDE_FAILURE=1",
+		"NOW=2026-03-01T12:30:00Z", "0 * * * * catchup run --task job -- true", ""}, "\n")
+	scan := func(retryFailed bool) TaskScan {
+		t.Helper()
+		req := scanRequest()
+		req.RetryFailed = retryFailed
+		req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader(tab)}}
+		return f.scan(t, req)
+	}
+	scan(false) // registers the line
+	f.job.exitAt(t, mustTime(t, "2026-03-01T11:00:00Z"), 3)
+	f.now = mustTime(t, "2026-03-01T12:30:00Z")
+	ts := scan(false)
+	if ts.Replayed != 1 || ts.Failed != 1 || ts.Actions[0].ExitCode != 3 {
+		t.Fatalf("scan: replayed %d, failed %d, actions %+v; want 11:00 failed (exit 3) and 12:00 replayed",
+			ts.Replayed, ts.Failed, ts.Actions)
+	}
+	os.Remove(filepath.Join(f.job.dir, "exit-"+strconv.FormatInt(mustTime(t, "2026-03-01T11:00:00Z").Unix(), 10)))
+	if ts := scan(true); ts.Replayed != 1 || len(ts.Missed) != 1 || ts.Missed[0].Hour() != 11 {
+		t.Errorf("scan --retry-failed: missed %v, replayed %d; want 11:00 replayed", ts.Missed, ts.Replayed)
 	}
 }
