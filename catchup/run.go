@@ -54,7 +54,12 @@ type RunRequest struct {
 	Backfill   bool          // ReplaySlot is backfill's: trigger backfill
 	AfterRun   int64         // backfill: a run of the slot with a greater id (made since it began) means it is done
 	PrevSlot   time.Time     // scan's coalesced replay: the last settled slot before the gap
-	Coalesced  int           // scan's coalesced replay: how many slots it stands for
+	// Fold: scan's coalesced replay, the gap's other slots, recorded
+	// skipped (FoldReason) once the claim is granted and before the command
+	// starts: a replay whose slot another run took covers none of them.
+	Fold       []time.Time
+	FoldReason string
+	Coalesced  int // scan's coalesced replay: how many slots it stands for
 	// ZoneFromHost: TZ is the host's zone, not --tz or CRON_TZ. A crontab
 	// line's fire then reads its schedule in the zone scan registered for
 	// the line: cron's zone, which a crontab TZ= line does not set.
@@ -77,6 +82,7 @@ type RunResult struct {
 	Run      store.Run // the last attempt (zero ID when nothing was recorded)
 	Ran      bool      // the command was started
 	Skipped  bool      // lock held, or the slot was already done
+	Folded   []int64   // the records of req.Fold, in order, once recorded
 }
 
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,

@@ -60,6 +60,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 
 	var res RunResult
+	var folded []int64 // by the first attempt
 	for attempt := 1; ; attempt++ {
 		r := base
 		r.Attempt = attempt
@@ -68,6 +69,10 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		}
 		var done bool
 		res, done, err = l.attempt(ctx, lock, r)
+		if attempt == 1 {
+			folded = res.Folded
+		}
+		res.Folded = folded
 		if err != nil || done || attempt > l.req.Retries {
 			l.finished(ctx, res)
 			return res, err
@@ -150,6 +155,16 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil
 	}
 	defer release()
+	var folded []int64
+	if r.Attempt == 1 && len(l.req.Fold) > 0 {
+		if folded, err = l.fold(ctx); err != nil {
+			// Not run: the claimed record stays running, and is found
+			// dead (the lock is free) by the next scan, which coalesces
+			// the whole gap again.
+			res, err := l.writeFault(ctx, lock, r, err)
+			return res, true, err
+		}
+	}
 	if r.Attempt == 1 {
 		l.started(ctx)
 		l.checkpoint = claim.Checkpoint
@@ -178,7 +193,19 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 			fmt.Errorf("%w: the outcome of run %d (slot %s of %s) is not recorded, so scan stops before its next replay: %w",
 				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, recErr)
 	}
-	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, done, nil
+	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}, done, nil
+}
+
+// fold records the slots a coalesced replay stands for besides its own,
+// skipped: settled by this replay, which now runs for the whole gap.
+func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
+	now := l.m.Now()
+	runs := make([]store.Run, len(l.req.Fold))
+	for i, s := range l.req.Fold {
+		runs[i] = store.Run{Task: l.req.Task, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
+			Attempt: 1, StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: l.req.FoldReason}
+	}
+	return l.st.AddRuns(ctx, runs)
 }
 
 // stale reports whether a running record cannot belong to a live process,

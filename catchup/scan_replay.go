@@ -30,6 +30,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: t.NotifyCmd, Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
+		Fold: span.fold, FoldReason: span.reason,
 	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {
@@ -37,6 +38,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
+	a.folded = res.Folded
 	return a, nil
 }
 

@@ -65,6 +65,9 @@ type SlotAction struct {
 	// host), or replayed through a crontab line that left no outcome for
 	// it in the ledger (readBack).
 	held bool
+	// folded: a coalesced replay's records of the gap's other slots,
+	// recorded with its claim (argv tasks).
+	folded []int64
 }
 
 // TaskScan is one task's part of a scan.

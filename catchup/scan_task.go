@@ -77,6 +77,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				return ts, err
 			}
 			reason = fmt.Sprintf(reasonCoalesced, formatSlot(replay[0], sched))
+			span.fold, span.reason = fold, reason
 		}
 	} else {
 		code := store.ReasonMaxReplays
@@ -90,19 +91,17 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err := ts.expire(ctx, st, m, t, expire, cause, req.DryRun); err != nil {
 		return ts, err
 	}
+	foldAt := len(ts.Actions)
 	for _, slot := range fold {
-		a := SlotAction{Slot: slot, Action: ActionDropped, Reason: reason, Cause: cause[slot.Unix()]}
-		if !req.DryRun {
-			a.Action = ActionSkipped
-			a.RunID, err = st.AddRun(ctx, store.Run{Task: t.Name, Slot: slot, Trigger: store.TriggerReplay,
-				Status: store.StatusSkipped, Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host,
-				PID: m.PID, BootID: m.BootID, Error: reason})
-			if err != nil {
-				return ts, err
-			}
-		}
 		ts.Skipped++
-		ts.Actions = append(ts.Actions, a)
+		ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionDropped, Reason: reason, Cause: cause[slot.Unix()]})
+	}
+	if !req.DryRun && len(fold) > 0 {
+		defer func() { // before the watermark moves (defers run last first)
+			if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt, len(fold)); ferr != nil && err == nil {
+				err = ferr
+			}
+		}()
 	}
 	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
 		ts.Warnings = append(ts.Warnings, sr.err.Error()) // a refused crontab was reported once already
@@ -159,6 +158,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 type replaySpan struct {
 	prev time.Time
 	n    int
+	// fold: the gap's other slots, settled (recorded skipped, reason) with
+	// the replay's granted claim; see settleFolds.
+	fold   []time.Time
+	reason string
 }
 
 // coalescedSpan is the span of one replay for the whole gap missed: from

@@ -1,0 +1,58 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+)
+
+// settleFolds settles the slots scan --replay coalesce folded into the
+// replay of the gap's latest slot (ts.Actions[at:at+n], in slot order; the
+// replay comes after them), but only if that replay ran here, told the whole
+// gap (CATCHUP_PREV_SLOT). A replay that did not run here (its slot taken by
+// another run, which is told only its own slot's predecessor; the budget
+// spent; its claim not recorded) covered nothing of the gap: the folded
+// slots stay missed, and the next scan coalesces them again.
+//
+// An argv task's replay recorded them itself, between its granted claim and
+// its command's start (RunRequest.Fold), so that a power cut in between
+// leaves the claim dead and the gap whole for the next scan. A crontab
+// line's replay runs in another process, which knows nothing of them: they
+// are recorded here once the line has run (readBack). A power cut between
+// that run's record and these leaves the gap to be coalesced again: a
+// repeat, never a loss.
+func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int) error {
+	var ran *SlotAction
+	for i := at + n; i < len(ts.Actions); i++ {
+		if a := ts.Actions[i]; a.Action == ActionReplayed || a.Action == ActionFailed {
+			ran = &ts.Actions[i]
+		}
+	}
+	folds := ts.Actions[at : at+n]
+	var ids []int64
+	var err error
+	switch {
+	case ran != nil && t.Shell == "":
+		ids = ran.folded
+	case ran != nil:
+		runs := make([]store.Run, n)
+		for i, a := range folds {
+			runs[i] = store.Run{Task: t.Name, Slot: a.Slot, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
+				Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID, Error: a.Reason}
+		}
+		if ids, err = st.AddRuns(ctx, runs); err != nil {
+			err = fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(ran.Slot, nil), err)
+		}
+	}
+	for i := range folds {
+		folds[i].Action = ActionSkipped
+		if len(ids) == n {
+			folds[i].RunID = ids[i]
+			continue
+		}
+		folds[i].held = true
+		folds[i].Reason = "not folded: the replay of the gap did not run here; the next scan coalesces it again"
+	}
+	return err
+}
