@@ -250,6 +250,18 @@ func (l *lifecycle) onBusy() string {
 // the lock is now this process's (after a wait).
 func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, proceed bool, err error) {
 	policy := l.onBusy()
+	if policy != "wait" && l.req.ReplaySlot.IsZero() { // (a replay gave it the moment already)
+		switch got, err := lock.waitFor(ctx, lockGrace); {
+		case got:
+			return RunResult{}, true, nil
+		case ctx.Err() != nil:
+			l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+			return RunResult{ExitCode: exitLocked, Skipped: true}, false, nil
+		case err != nil:
+			res, err := l.writeFault(ctx, nil, base, err)
+			return res, false, err
+		}
+	}
 	if policy == "wait" {
 		got, err := lock.waitFor(ctx, l.req.WaitLimit)
 		switch {
