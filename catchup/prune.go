@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -16,6 +17,10 @@ const DefaultMaxAge = 7 * 24 * time.Hour
 // window. Younger runs are what tell scan which slots ran; they are never
 // pruned.
 const MinPruneAge = DefaultMaxAge
+
+// DefaultTolerance is scan's and ls's --tolerance default: a slot younger
+// than this may still be fired by cron.
+const DefaultTolerance = 5 * time.Minute
 
 // PruneRequest is one checked `catchup prune`.
 type PruneRequest struct {
@@ -35,6 +40,29 @@ type Pruned struct {
 // successful run is pruned stays done.
 func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pruned, error) {
 	before := m.Now().Add(-req.OlderThan)
+	if err := missedBefore(ctx, st, m, before); err != nil {
+		return Pruned{Before: before}, err
+	}
 	res, err := st.Prune(ctx, store.PruneRequest{Before: before, Keep: req.Keep, DryRun: req.DryRun})
 	return Pruned{Before: before, Runs: res.Runs}, err
+}
+
+// missedBefore refuses a prune that would hide missed slots: the ledger
+// moves every watermark up to the cut (the slots before it lose the runs
+// that settled them), so a slot before the cut that scan has neither
+// replayed nor recorded expired (a task whose catch-up window is longer
+// than --older-than, a host whose scan has not run) would vanish silently.
+func missedBefore(ctx context.Context, st store.Store, m Machine, cut time.Time) error {
+	tasks, err := List(ctx, st, m, MissedRule{MaxAge: DefaultMaxAge, Tolerance: DefaultTolerance})
+	if err != nil {
+		return err
+	}
+	for _, ts := range tasks {
+		if len(ts.Missed) > 0 && ts.Missed[0].Before(cut) {
+			return fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
+				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
+				ts.Task.Name, cut.UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,32 @@ func TestPrune(t *testing.T) {
 				t.Errorf("%d runs left, want %d", len(left), tc.wantAfter)
 			}
 		})
+	}
+}
+
+// TestPruneKeepsMissedSlotsInSight: prune moves every watermark up to its
+// cut (the slots before it lose the runs that settled them), so a missed
+// slot before the cut that scan has not dealt with yet (a task whose
+// catch-up window is longer than --older-than) would vanish without a
+// replay or an expired record. Prune refuses, naming the task, until scan
+// has dealt with it.
+func TestPruneKeepsMissedSlotsInSight(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	req := f.request(t)
+	req.MaxAge = 30 * 24 * time.Hour
+	if res := f.run(t, req); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	f.now = mustTime(t, "2026-03-20T12:00:00Z") // 19 days of hourly slots missed
+	_, err := Prune(context.Background(), f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1})
+	if err == nil || !strings.Contains(err.Error(), "task job") || !strings.Contains(err.Error(), "catchup scan") {
+		t.Fatalf("prune with missed slots before its cut: %v; want a refusal naming task job and catchup scan", err)
+	}
+	ts := f.scan(t, ScanRequest{MaxReplays: 1000, MissedRule: MissedRule{MaxAge: req.MaxAge, Tolerance: 5 * time.Minute}})
+	if ts.Replayed == 0 {
+		t.Fatalf("scan replayed nothing: %+v", ts)
+	}
+	if _, err := Prune(context.Background(), f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1}); err != nil {
+		t.Errorf("prune after the scan: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +14,7 @@ import (
 func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f := c.Flags()
 	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "the catch-up window for every task (default: each task's own run --max-age, else 7d): older missed slots are not replayed but recorded expired")
-	durationVar(f, &rule.Tolerance, "tolerance", 5*time.Minute, "a slot younger than this may still be fired by cron")
+	durationVar(f, &rule.Tolerance, "tolerance", catchup.DefaultTolerance, "a slot younger than this may still be fired by cron")
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
