@@ -32,8 +32,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		}
 		ok, err = lock.tryLock()
 	}
-	// Kept while this replay's outcome is held; else closed.
-	defer l.held.keepLock(lock)
+	defer l.held.keepLock(lock) // while this replay's outcome is held; else closed
 	if !ok { // the previous replay's outcome is not held while this one waits
 		if err := l.held.flush(ctx); err != nil {
 			return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: the outcome of task %s's previous replay is not recorded, so scan stops: %w",
