@@ -19,16 +19,10 @@ import (
 // held outcome only in the moments it takes to ready the next claim; the
 // slot is then interrupted and replayed, as after a cut just before any
 // outcome's commit.
-//
-// While an outcome is held, its run is still running in the ledger, so its
-// task lock stays held too (lock): another scan on this host must not find
-// it free and take the run for dead. The next replay of the task goes on
-// with it; flush releases it.
 type heldOutcome struct {
-	st   store.Store
-	m    Machine
-	s    *store.Settlement
-	lock *taskLock
+	st store.Store
+	m  Machine
+	s  *store.Settlement
 }
 
 // holds reports whether l's outcome may wait for the next claim: a local
@@ -53,39 +47,8 @@ func (h *heldOutcome) take() *store.Settlement {
 	return s
 }
 
-// keepLock keeps lock, the task lock of the replay that just ended, while
-// its outcome is held; otherwise, and for a fire that is not a replay of
-// scan's, it closes it.
-func (h *heldOutcome) keepLock(lock *taskLock) {
-	if h == nil || h.s == nil {
-		lock.close()
-		return
-	}
-	h.lock = lock
-}
-
-// takeLock hands the task lock kept with the held outcome to the task's
-// next replay; nil when none is kept.
-func (h *heldOutcome) takeLock() *taskLock {
-	if h == nil {
-		return nil
-	}
-	lock := h.lock
-	h.lock = nil
-	return lock
-}
-
-// flush records the held outcome, if any, on its own, and releases the
-// task lock kept with it.
+// flush records the held outcome, if any, on its own.
 func (h *heldOutcome) flush(ctx context.Context) error {
-	if h == nil {
-		return nil
-	}
-	defer func() {
-		if lock := h.takeLock(); lock != nil {
-			lock.close()
-		}
-	}()
 	s := h.take()
 	if s == nil {
 		return nil

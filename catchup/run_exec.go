@@ -23,16 +23,12 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
 		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
 
-	// The previous replay's lock, when its outcome is held: still locked.
-	lock, ok := l.held.takeLock(), true
-	var err error
-	if lock == nil {
-		if lock, err = openTaskLock(l.m.LockDir, l.req.Task, l.m.UID); err != nil {
-			return l.writeFault(ctx, nil, base, err)
-		}
-		ok, err = lock.tryLock()
+	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
+	if err != nil {
+		return l.writeFault(ctx, nil, base, err)
 	}
-	defer l.held.keepLock(lock) // while this replay's outcome is held; else closed
+	defer lock.close()
+	ok, err := lock.tryLock()
 	if !ok { // the previous replay's outcome is not held while this one waits
 		if err := l.held.flush(ctx); err != nil {
 			return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: the outcome of task %s's previous replay is not recorded, so scan stops: %w",
