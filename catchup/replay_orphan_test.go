@@ -1,0 +1,29 @@
+package catchup
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOrphanOfReplayBlocksNextReplay: a replay whose command leaves a
+// background child holding fd 3 (the task's lock) is still running (R2):
+// scan's next replay of the task must not start beside it. (Keeping the
+// lock's descriptor from one replay to the next, to cover the moment
+// between them, broke this: the next replay went on with the descriptor
+// the orphan holds.)
+func TestOrphanOfReplayBlocksNextReplay(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	req := f.request(t)
+	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> runs.log; ` +
+		`if [ "$CATCHUP_TRIGGER" = replay ]; then sleep 3 </dev/null >/dev/null 2>&1 & fi`}
+	if res := f.run(t, req); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	f.now = mustTime(t, "2026-03-01T12:30:00Z")
+	ts := f.scan(t, scanRequest())
+	runs := f.job.runs(t)
+	if n := strings.Count(strings.Join(runs, "\n"), "replay"); n != 1 || ts.Replayed != 1 {
+		t.Errorf("replayed %d, skipped %d, the job ran for %v; want 11:00 replayed and 12:00 lock-skipped while "+
+			"11:00's orphan holds the task's lock", ts.Replayed, ts.Skipped, runs)
+	}
+}
