@@ -47,18 +47,21 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	return Pruned{Before: before, Runs: res.Runs}, err
 }
 
-// missedBefore refuses a prune that would hide missed slots: the ledger
-// moves every watermark up to the cut (the slots before it lose the runs
-// that settled them), so a slot before the cut that scan has neither
-// replayed nor recorded expired (a task whose catch-up window is longer
-// than --older-than, a host whose scan has not run) would vanish silently.
+// missedBefore refuses a prune that would hide missed slots scan would
+// still replay: the ledger moves every watermark up to the cut (the slots
+// before it lose the runs that settled them), so a slot before the cut and
+// within its task's catch-up window that no scan has replayed (a task whose
+// window is longer than --older-than, a host whose scan has not run) would
+// vanish silently.
 func missedBefore(ctx context.Context, st store.Store, m Machine, cut time.Time) error {
-	tasks, err := List(ctx, st, m, MissedRule{MaxAge: DefaultMaxAge, Tolerance: DefaultTolerance})
+	tasks, err := List(ctx, st, m, MissedRule{Tolerance: DefaultTolerance}) // each task's own window
 	if err != nil {
 		return err
 	}
 	for _, ts := range tasks {
-		if len(ts.Missed) > 0 && ts.Missed[0].Before(cut) {
+		// Slots older than the window (the first Expiring) scan would only
+		// record expired; those within it, it would replay.
+		if inWindow := ts.Missed[ts.Expiring:]; len(inWindow) > 0 && inWindow[0].Before(cut) {
 			return fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
 				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
 				ts.Task.Name, cut.UTC().Format(time.RFC3339))

@@ -76,3 +76,23 @@ func TestPruneKeepsMissedSlotsInSight(t *testing.T) {
 		t.Errorf("prune after the scan: %v", err)
 	}
 }
+
+// TestPruneSeesEachTaskWindow: the check reads each task's own catch-up
+// window: a gap 16-19 days old of a task with --max-age 30d (cron has fired
+// since; no scan has run) is still to be replayed.
+func TestPruneSeesEachTaskWindow(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T02:00:30Z")
+	req := f.request(t)
+	req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")
+	req.MaxAge = 30 * 24 * time.Hour
+	for _, day := range []string{"01", "06", "07", "08", "09", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21"} {
+		f.now = mustTime(t, "2026-03-"+day+"T02:00:30Z") // the host was down 03-02..03-05
+		if res := f.run(t, req); res.ExitCode != 0 {
+			t.Fatalf("fire of 03-%s: exit %d", day, res.ExitCode)
+		}
+	}
+	f.now = mustTime(t, "2026-03-21T12:00:00Z")
+	if _, err := Prune(context.Background(), f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1}); err == nil {
+		t.Errorf("prune went ahead: the 4 slots missed 16-19 days ago, within the task's 30d window, would vanish")
+	}
+}
