@@ -201,3 +201,25 @@ func TestShellReplayHidingFailure(t *testing.T) {
 		t.Errorf("scan --retry-failed: missed %v, replayed %d; want 11:00 replayed", ts.Missed, ts.Replayed)
 	}
 }
+
+// TestShellCoalesceThatDidNotRunFoldsNothing: a coalesced replay through a
+// crontab line that never ran (here: scan cannot re-read the crontab, so
+// the line fails before any `catchup run`) covered none of the gap: the
+// folded slots stay missed, for the next scan to coalesce again.
+func TestShellCoalesceThatDidNotRunFoldsNothing(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
+	req := scanRequest()
+	req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader("0 * * * * catchup run --task job -- true\n")}}
+	f.scan(t, req) // registers the line; stdin is not there to read again
+	f.now = mustTime(t, "2026-03-01T15:30:00Z")
+	req = scanRequest()
+	req.Replay = "coalesce"
+	ts := f.scan(t, req)
+	if ts.Failed != 1 || ts.Replayed != 0 {
+		t.Fatalf("coalescing scan: failed %d, replayed %d, actions %+v; want the replay of 15:00 failed", ts.Failed, ts.Replayed, ts.Actions)
+	}
+	if ts := f.scan(t, req); len(ts.Missed) != 5 {
+		t.Errorf("next scan: missed %v, want 11:00-15:00 (nothing of the gap was covered)", ts.Missed)
+	}
+}

@@ -23,9 +23,9 @@ import (
 // that run's record and these leaves the gap to be coalesced again: a
 // repeat, never a loss.
 func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int) error {
-	var ran *SlotAction
+	var ran *SlotAction // the replay, if it ran for the gap
 	for i := at + n; i < len(ts.Actions); i++ {
-		if a := ts.Actions[i]; a.Action == ActionReplayed || a.Action == ActionFailed {
+		if a := ts.Actions[i]; (t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran) {
 			ran = &ts.Actions[i]
 		}
 	}

@@ -20,11 +20,12 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
+		before := lastRunOf(ctx, st, t.Name, slot)
 		a, err := replayShell(ctx, m, t, sr, slot, span, nil)
-		if err != nil || a.Action != ActionReplayed {
+		if err != nil || a.Action == ActionSkipped {
 			return a, err
 		}
-		return readBack(ctx, st, t.Name, a), nil
+		return readBack(ctx, st, t.Name, m.Host, before, a), nil
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
@@ -51,52 +52,6 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 		a.Reason = "not run: the slot was taken or the task was running"
 	case code != 0:
 		a.Action = ActionFailed
-	}
-	return a
-}
-
-// readBack checks a shell replay that exited 0 against the ledger. The
-// line's `catchup run` exits 0 both when it ran the slot and when it found
-// the slot held by a running run (another host's fire, which may yet give
-// its claim back as a lock skip), and a line may record nothing at all, or
-// hide a failure; its exit status cannot tell these apart. The slot counts
-// as replayed only if the ledger holds a finished outcome for it that is not
-// a failure (a failure makes it failed); otherwise it is skipped and held:
-// the watermark stays below it, and the next scan reads it again.
-// A ledger that cannot be read leaves it held too: the cost is one more
-// look at the slot.
-func readBack(ctx context.Context, st store.Store, task string, a SlotAction) SlotAction {
-	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
-	var running bool
-	var last *store.Run // the latest finished run of the slot (runs come oldest first)
-	for i, r := range runs {
-		switch {
-		case err != nil || !r.Slot.Equal(a.Slot):
-		case r.Status == store.StatusRunning:
-			running = true
-		case r.Status != store.StatusFailed && r.Status != store.StatusTimeout && settles(r, MissedRule{}, nil):
-			return a
-		default:
-			last = &runs[i]
-		}
-	}
-	if last != nil && (last.Status == store.StatusFailed || last.Status == store.StatusTimeout) {
-		// The line hid its run's failure (`...; true`): the slot failed,
-		// and scan --retry-failed must still find it.
-		a.Action, a.Reason = ActionFailed, "the line exited 0, but its run "+last.Status
-		if last.ExitCode != nil {
-			a.ExitCode = *last.ExitCode
-		}
-		return a
-	}
-	a.Action, a.held = ActionSkipped, true
-	switch {
-	case err != nil:
-		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v); the next scan looks again", err)
-	case running:
-		a.Reason = "not run here: another run holds the slot, running; the next scan looks again"
-	default:
-		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot; the next scan replays it"
 	}
 	return a
 }

@@ -68,6 +68,9 @@ type SlotAction struct {
 	// folded: a coalesced replay's records of the gap's other slots,
 	// recorded with its claim (argv tasks).
 	folded []int64
+	// ran: a replay through a crontab line whose own run of the slot is
+	// recorded (readBack).
+	ran bool
 }
 
 // TaskScan is one task's part of a scan.

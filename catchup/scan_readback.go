@@ -1,0 +1,84 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// lastRunOf is the highest id among the runs of task's slot (0 for none,
+// or when the ledger cannot be read): a crontab line's run is a later one.
+func lastRunOf(ctx context.Context, st store.Store, task string, slot time.Time) int64 {
+	runs, _ := st.SlotRuns(ctx, task, slot, slot, 0)
+	var id int64
+	for _, r := range runs {
+		if r.Slot.Equal(slot) {
+			id = max(id, r.ID)
+		}
+	}
+	return id
+}
+
+// readBack judges a replay through a crontab line by the ledger, not by the
+// line's exit status, which cannot tell apart a run of the slot from a
+// `catchup run` that found it held by a running run (another host's fire,
+// which may yet give its claim back as a lock skip) or done elsewhere (both
+// exit 0), nor a line that hid its run's failure (`...; true`) from one
+// that failed before any run started. The line's own run is the latest
+// finished run of the slot by this host after before (the slot's last run
+// id before the line ran):
+//   - it succeeded: replayed; it failed or timed out: failed (ran set:
+//     the replay ran, for the gap it was told of);
+//   - none, but another run settles the slot: skipped, done elsewhere;
+//   - none, and a run holds it, running, or nothing settles it: skipped and
+//     held, so the watermark stays below it and the next scan reads it
+//     again (also when the ledger cannot be read: one more look);
+//   - none after a non-zero exit: failed, not ran (nothing started).
+func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction) SlotAction {
+	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
+	var own, settled *store.Run
+	running := false
+	for i, r := range runs {
+		switch {
+		case err != nil || !r.Slot.Equal(a.Slot):
+		case r.Status == store.StatusRunning:
+			running = true
+		case r.ID > before && r.Host == host && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted:
+			own = &runs[i]
+		case settles(r, MissedRule{}, nil) && r.Status != store.StatusFailed && r.Status != store.StatusTimeout:
+			settled = &runs[i]
+		}
+	}
+	switch {
+	case own != nil && (own.Status == store.StatusFailed || own.Status == store.StatusTimeout):
+		a.Action, a.RunID, a.ran = ActionFailed, own.ID, true
+		if own.ExitCode != nil {
+			a.ExitCode = *own.ExitCode
+		}
+		if a.ExitCode == 0 {
+			a.Reason = "the line exited 0, but its run " + own.Status
+		}
+		return a
+	case own != nil:
+		a.Action, a.RunID, a.ran, a.ExitCode = ActionReplayed, own.ID, true, 0
+		return a
+	case a.Action == ActionFailed:
+		return a // the line failed before any run of the slot was recorded
+	case settled != nil:
+		a.Action, a.RunID = ActionSkipped, settled.ID
+		a.Reason = fmt.Sprintf("done elsewhere: run %d on %s, %s", settled.ID, settled.Host, settled.Status)
+		return a
+	}
+	a.Action, a.held = ActionSkipped, true
+	switch {
+	case err != nil:
+		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v); the next scan looks again", err)
+	case running:
+		a.Reason = "not run here: another run holds the slot, running; the next scan looks again"
+	default:
+		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot; the next scan replays it"
+	}
+	return a
+}
