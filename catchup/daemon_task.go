@@ -23,9 +23,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
-		if schedule.SameZone(old.TZ, t.TZ) {
-			t.TZ = old.TZ // another name of the same zone (UTC, Etc/UTC) changes nothing
-		}
+		t.TZ = schedule.ZoneName(old.TZ, t.TZ) // UTC for Etc/UTC is no schedule change
 		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
 			t.SettledThrough = now
 		}

@@ -2,9 +2,25 @@ package catchup
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
+
+// releaseOnRead is a real ledger whose first SlotRuns (a scheduled fire's
+// check for a duplicate, right after its lock attempt) calls release.
+type releaseOnRead struct {
+	store.Store
+	release func()
+	once    sync.Once
+}
+
+func (r *releaseOnRead) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
+	r.once.Do(r.release)
+	return r.Store.SlotRuns(ctx, task, from, to, grace)
+}
 
 // TestFireOutlastsALockProbe: catchup's readers (ls, metrics, explain,
 // another scan) hold a task's lock for a moment when they check whether a
@@ -24,16 +40,12 @@ func TestFireOutlastsALockProbe(t *testing.T) {
 			if ok, err := probe.tryLock(); err != nil || !ok {
 				t.Fatalf("probe: %v, %v", ok, err)
 			}
-			released := make(chan struct{})
-			go func() {
-				time.Sleep(50 * time.Millisecond) // a probe's moment, stretched
-				probe.close()
-				close(released)
-			}()
+			// The probe ends once the fire has found the lock held: at the
+			// fire's first ledger read after its lock attempt.
+			ledger := &releaseOnRead{Store: f.st, release: probe.close}
 			req := f.request(t)
 			req.OnBusy = policy
-			res, err := Run(context.Background(), f.st, nil, f.m, req)
-			<-released
+			res, err := Run(context.Background(), ledger, nil, f.m, req)
 			if err != nil || res.ExitCode != 0 || !res.Ran {
 				t.Errorf("fire during a lock probe: %+v, %v; want it run, exit 0", res, err)
 			}

@@ -177,8 +177,8 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 		onBusy = "replay"
 	}
 	tz := l.req.TZ
-	if l.registered != nil && schedule.SameZone(l.registered.TZ, tz) {
-		tz = l.registered.TZ // another name of the same zone (UTC, Etc/UTC) is no schedule change
+	if l.registered != nil {
+		tz = schedule.ZoneName(l.registered.TZ, tz) // UTC for Etc/UTC is no schedule change
 	}
 	return &store.Task{
 		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,

@@ -201,11 +201,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 // fold records the slots a coalesced replay stands for besides its own,
 // skipped: settled by this replay, which now runs for the whole gap.
 func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
-	now := l.m.Now()
 	runs := make([]store.Run, len(l.req.Fold))
 	for i, s := range l.req.Fold {
-		runs[i] = store.Run{Task: l.req.Task, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
-			Attempt: 1, StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: l.req.FoldReason}
+		runs[i] = foldRecord(l.m, l.req.Task, s, l.req.FoldReason)
 	}
 	return l.st.AddRuns(ctx, runs)
 }

@@ -19,7 +19,7 @@ import (
 // unrecorded runs the command without the ledger: a bookkeeping fault must
 // not cause the very missed run catchup exists to prevent.
 func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, error) {
-	if res, refused := l.refuseUnclaimed(cause); refused {
+	if res, refused := l.refuseUnclaimed(l.resolveFire(), cause); refused {
 		return res, nil
 	}
 	if l.req.Strict {
@@ -63,10 +63,10 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 
 // writeFault reports a ledger write fault before the command started.
 func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
-	if res, refused := l.refuseUnclaimed(err); refused {
+	fr := fire{slot: r.Slot, trigger: r.Trigger}
+	if res, refused := l.refuseUnclaimed(fr, err); refused {
 		return res, nil
 	}
-	fr := fire{slot: r.Slot, trigger: r.Trigger}
 	if l.req.Strict {
 		l.spoolFire(fr, nil, err)
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
@@ -84,13 +84,13 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 // refuseUnclaimed is the default with a shared ledger that cannot be
 // reached: without a claim, every host would run the slot, so none does
 // (exit 75); the next scan replays it. --fail-open runs it anyway.
-func (l *lifecycle) refuseUnclaimed(cause error) (RunResult, bool) {
+func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 	if !l.req.Shared || l.req.FailOpen {
 		return RunResult{}, false
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
-	l.spoolFire(l.resolveFire(), nil, cause)
+	l.spoolFire(fr, nil, cause)
 	return RunResult{ExitCode: exitLocked, Skipped: true}, true
 }
 

@@ -120,9 +120,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
-		if schedule.SameZone(old.TZ, zone) {
-			t.TZ = old.TZ // another name of the same zone (UTC, Etc/UTC) changes nothing
-		}
+		t.TZ = schedule.ZoneName(old.TZ, zone) // UTC for Etc/UTC is no schedule change
 		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != t.TZ) {
 			t.SettledThrough = now // the line's new schedule counts from now
 		}

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -38,8 +39,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	case ran != nil:
 		runs := make([]store.Run, n)
 		for i, a := range folds {
-			runs[i] = store.Run{Task: t.Name, Slot: a.Slot, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
-				Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID, Error: a.Reason}
+			runs[i] = foldRecord(m, t.Name, a.Slot, a.Reason)
 		}
 		if ids, err = st.AddRuns(ctx, runs); err != nil {
 			err = fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(ran.Slot, nil), err)
@@ -55,4 +55,12 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		folds[i].Reason = "not folded: the replay of the gap did not run here; the next scan coalesces it again"
 	}
 	return err
+}
+
+// foldRecord is the record of a slot folded into a coalesced replay:
+// skipped, with no exit code (so it settles the slot), reason saying which.
+func foldRecord(m Machine, task string, slot time.Time, reason string) store.Run {
+	now := m.Now()
+	return store.Run{Task: task, Slot: slot, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
+		Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reason}
 }

@@ -23,6 +23,16 @@ func SameZone(a, b string) bool {
 	return da != nil && db != nil && bytes.Equal(da, db)
 }
 
+// ZoneName is the name to register for zone when registered names the
+// task's zone so far: registered when both name one zone (another name is
+// no schedule change), else zone.
+func ZoneName(registered, zone string) string {
+	if SameZone(registered, zone) {
+		return registered
+	}
+	return zone
+}
+
 // zoneFile returns the zone file of an IANA name, nil if none is found.
 func zoneFile(name string) []byte {
 	if name == "" || name == "Local" || filepath.IsAbs(name) || strings.Contains(name, "..") {

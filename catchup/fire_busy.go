@@ -1,0 +1,81 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catchup/catchup/store"
+)
+
+// onBusy is what this fire does when the task's lock is held: replay
+// (skip, exit 75; the slot stays missed), skip (skip, exit 75, and settle
+// the slot) or wait. --wait and --on-busy say for this fire, else the
+// task's registered policy. A replay never settles its slot as skipped.
+func (l *lifecycle) onBusy() string {
+	p := l.req.OnBusy
+	if l.req.Wait {
+		p = "wait"
+	}
+	if p == "" && l.registered != nil {
+		p = l.registered.OnBusy
+	}
+	if p == "" || (p == "skip" && !l.req.ReplaySlot.IsZero()) {
+		p = "replay"
+	}
+	return p
+}
+
+// busy deals with a fire that found the task's lock held. proceed means
+// the lock is now this process's (after a wait). A lock held for a moment
+// (lockGrace) does not count as held; a replay gave it that moment already.
+func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, proceed bool, err error) {
+	policy := l.onBusy()
+	limit := lockGrace
+	switch {
+	case policy == "wait":
+		limit = l.req.WaitLimit
+	case !l.req.ReplaySlot.IsZero():
+		limit = -1
+	}
+	if limit >= 0 {
+		got, err := lock.waitFor(ctx, limit)
+		switch {
+		case got:
+			return RunResult{}, true, nil
+		case ctx.Err() != nil: // told to stop while waiting: run nothing
+			l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+			return RunResult{ExitCode: exitLocked, Skipped: true}, false, nil
+		case err != nil:
+			res, err := l.writeFault(ctx, nil, base, err)
+			return res, false, err
+		}
+	}
+	switch policy {
+	case "wait":
+		return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+			fmt.Sprintf("task %s is still running after waiting %s (--wait); skipped, exit %d",
+				l.req.Task, l.req.WaitLimit, exitLocked)), false, nil
+	case "skip":
+		return l.lockSkip(ctx, base, reasonOnBusySkip, nil,
+			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",
+				l.req.Task, exitLocked)), false, nil
+	}
+	return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)), false, nil
+}
+
+// lockSkip records a fire that did not run because the task was busy. A
+// record with exit code 75 leaves its slot missed (scan replays it); one
+// without settles it (--on-busy skip).
+func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
+	skip := base
+	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
+	skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
+	id, err := l.st.AddRun(ctx, skip)
+	if err != nil {
+		l.m.notice("cannot record the skip: %v", err)
+	}
+	skip.ID = id
+	l.m.notice("%s", notice)
+	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}
+}
