@@ -77,6 +77,21 @@ func lineCatchup() int {
 	return res.ExitCode
 }
 
+// lineCatchupDir is a directory holding this test binary as `catchup`, for
+// a crontab line's PATH: it runs lineCatchup.
+func lineCatchupDir(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, "catchup")); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
 // seenShared is a real ledger seen as a fleet's: a run of another host
 // is alive as long as it is running (no flock on this host can tell).
 type seenShared struct{ store.Store }
@@ -118,14 +133,7 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
 			f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil } // where the line runs
-			bin := t.TempDir()
-			self, err := os.Executable()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(self, filepath.Join(bin, "catchup")); err != nil {
-				t.Fatal(err)
-			}
+			bin := lineCatchupDir(t)
 			held := "2026-03-01T12:00:00Z"
 			tab := strings.Join([]string{
 				"PATH=" + bin + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir, "HELD=" + held,
@@ -171,14 +179,7 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 func TestShellReplayHidingFailure(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
-	bin := t.TempDir()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(self, filepath.Join(bin, "catchup")); err != nil {
-		t.Fatal(err)
-	}
+	bin := lineCatchupDir(t)
 	tab := strings.Join([]string{"PATH=" + bin + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir, "HIDE_FAILURE=1",
 		"NOW=2026-03-01T12:30:00Z", "0 * * * * catchup run --task job -- true", ""}, "\n")
 	scan := func(retryFailed bool) TaskScan {
