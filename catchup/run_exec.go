@@ -8,10 +8,10 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// lockGrace is how long a fire or a replay waits for a task lock it finds
-// held before it counts as held: a lock held for a moment is not a running
-// task (catchup's readers take it to tell a dead running record from a
-// live one; a replay's child holds a copy between its fork and its exec).
+// lockGrace is how long a replay (scan's, backfill's) waits for a task lock
+// it finds held before it counts as held: a process that another replay of
+// the scan is starting holds a copy of the descriptor between its fork and
+// its exec.
 const lockGrace = 500 * time.Millisecond
 
 // run takes the lock, claims the slot and runs the attempts.
