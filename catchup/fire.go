@@ -170,7 +170,7 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld bool) (
 		switch r.Status {
 		case store.StatusSucceeded:
 		case store.StatusRunning:
-			if (ours && (lockHeld || rebooted)) || leaseExpired(l.st, l.m, r) {
+			if (ours && ((lockHeld && !outcomeHeld(l.m, r)) || rebooted)) || leaseExpired(l.st, l.m, r) {
 				continue
 			}
 		case store.StatusSkipped:

@@ -30,6 +30,12 @@ type taskLock struct {
 // planted symlink. A directory or file that another user planted or can
 // write is refused: whoever holds a task's lock stops its fires (exit 75).
 func openTaskLock(dir, task string, uid int) (*taskLock, error) {
+	return openLockFile(dir, task, ".lock", uid)
+}
+
+// openLockFile opens (creating) the file task+suffix in dir, for user uid,
+// as openTaskLock says.
+func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
@@ -43,7 +49,7 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 	if err := filetrust.Private("lock directory "+dir, dir, fi, uid); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, task+".lock")
+	path := filepath.Join(dir, task+suffix)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)

@@ -61,7 +61,7 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 			continue // cannot tell; leave it running
 		}
 		free, err := lock.tryLock()
-		if err == nil && free {
+		if err == nil && free && !outcomeHeld(m, r) { // a scan's held outcome: alive
 			stale[r.ID] = true
 			if write {
 				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {

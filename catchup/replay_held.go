@@ -19,10 +19,15 @@ import (
 // held outcome only in the moments it takes to ready the next claim; the
 // slot is then interrupted and replayed, as after a cut just before any
 // outcome's commit.
+//
+// While an outcome is held, its task's held-outcome marker names its run
+// (replay_held_marker.go), so that no one on the host takes that run, still
+// `running` in the ledger, for dead while the task's lock is free.
 type heldOutcome struct {
-	st store.Store
-	m  Machine
-	s  *store.Settlement
+	st     store.Store
+	m      Machine
+	s      *store.Settlement
+	marker *taskLock // the task's marker, locked while s is kept or riding a claim
 }
 
 // holds reports whether l's outcome may wait for the next claim: a local
@@ -32,10 +37,28 @@ func (h *heldOutcome) holds(l *lifecycle) bool {
 	return h != nil && !h.st.Shared() && l.req.Retries == 0 && l.req.NotifyCmd == "" && l.pinger == nil
 }
 
-// hold keeps an outcome for the next claim. Nothing is held before: every
-// claim takes what is held, and a replay holds its outcome only after its
-// own claim.
-func (h *heldOutcome) hold(s *store.Settlement) { h.s = s }
+// keep keeps the outcome of task's run s.ID for the next claim, once the
+// task's marker names it; false (nothing kept: record it now) when the
+// marker cannot be taken. Nothing is held before: every claim takes what is
+// held, and a replay keeps its outcome only after its own claim.
+func (h *heldOutcome) keep(task string, s *store.Settlement) bool {
+	if !markHeld(h.m, &h.marker, task, s.ID) {
+		return false
+	}
+	h.s = s
+	return true
+}
+
+// giveBack returns an outcome taken by a claim that failed: held again
+// (its marker is still taken), for flush.
+func (h *heldOutcome) giveBack(s *store.Settlement) { h.s = s }
+
+// recorded says that the outcome a claim took is recorded: the marker goes.
+func (h *heldOutcome) recorded() {
+	if h != nil {
+		unmarkHeld(h.marker)
+	}
+}
 
 // take hands the held outcome to a claim, which records it.
 func (h *heldOutcome) take() *store.Settlement {
@@ -47,8 +70,18 @@ func (h *heldOutcome) take() *store.Settlement {
 	return s
 }
 
-// flush records the held outcome, if any, on its own.
+// flush records the held outcome, if any, on its own, then lets the
+// marker go.
 func (h *heldOutcome) flush(ctx context.Context) error {
+	if h == nil {
+		return nil
+	}
+	defer func() {
+		if h.marker != nil {
+			h.marker.close()
+			h.marker = nil
+		}
+	}()
 	s := h.take()
 	if s == nil {
 		return nil

@@ -117,11 +117,14 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
 		if req.Settle != nil { // it failed with the claim: try it alone
-			l.held.hold(req.Settle)
+			l.held.giveBack(req.Settle)
 			l.held.flush(ctx)
 		}
 		res, err := l.writeFault(ctx, lock, r, err)
 		return res, true, err
+	}
+	if req.Settle != nil {
+		l.held.recorded()
 	}
 	req.Settle = nil
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
@@ -181,11 +184,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
 	var recErr error
-	if l.held.holds(l) {
-		l.held.hold(&store.Settlement{ID: r.ID, Outcome: out}) // recorded by the next replay's claim
-	} else {
+	if !l.held.holds(l) || !l.held.keep(r.Task, &store.Settlement{ID: r.ID, Outcome: out}) {
 		recErr = l.record(ctx, r.ID, out)
-	}
+	} // else recorded by the next replay's claim
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
 	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil
@@ -213,5 +214,5 @@ func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
 // this host (on a local ledger, any record: see findStale) is then dead. Another host's record is alive until its lease
 // expires (shared ledgers), which findStale decides.
 func (l *lifecycle) stale(r store.Run) bool {
-	return thisHost(l.st, l.m, r) || leaseExpired(l.st, l.m, r)
+	return (thisHost(l.st, l.m, r) && !outcomeHeld(l.m, r)) || leaseExpired(l.st, l.m, r)
 }

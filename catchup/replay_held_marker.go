@@ -1,0 +1,76 @@
+package catchup
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/catchup/catchup/store"
+)
+
+// The held-outcome marker. While one of scan's replays keeps its outcome
+// for the task's next claim (heldOutcome), its run is still `running` in
+// the ledger, and the task's lock is free between the two replays: to
+// anyone else on the host (another scan, a cron fire, ls) that run would
+// look dead, and be interrupted and run again. So scan holds a second lock,
+// TASK.held beside TASK.lock, with the run's id in it, from the moment it
+// keeps the outcome until the outcome is recorded. Its descriptor is
+// close-on-exec: no job inherits it (unlike the task's lock, fd 3), so an
+// orphaned job never makes a dead run look alive. It dies with scan, and a
+// held outcome with it, which is then a run interrupted, as documented.
+
+const heldSuffix = ".held"
+
+// markHeld takes the marker of r's task for run id; false when another
+// process holds it (then the outcome is not kept: it is recorded at once).
+func markHeld(m Machine, marker **taskLock, task string, id int64) bool {
+	if *marker == nil {
+		l, err := openLockFile(m.LockDir, task, heldSuffix, m.UID)
+		if err != nil {
+			return false
+		}
+		*marker = l
+	}
+	f := (*marker).f
+	if ok, err := (*marker).tryLock(); !ok || err != nil {
+		return false
+	}
+	if f.Truncate(0) != nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	if _, err := f.WriteAt([]byte(strconv.FormatInt(id, 10)), 0); err != nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	return true
+}
+
+// unmarkHeld releases the marker (it stays open for the task's next one).
+func unmarkHeld(marker *taskLock) {
+	if marker != nil {
+		syscall.Flock(int(marker.f.Fd()), syscall.LOCK_UN)
+	}
+}
+
+// outcomeHeld reports whether a scan on this host holds r's outcome (r's
+// task's marker is locked and names r): r is alive, whatever the task's
+// lock says.
+func outcomeHeld(m Machine, r store.Run) bool {
+	path := filepath.Join(m.LockDir, r.Task+heldSuffix)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	probe := &taskLock{f: f}
+	if free, err := probe.tryLock(); err != nil || free {
+		return false // (closing f releases the probe's lock)
+	}
+	b := make([]byte, 20)
+	n, _ := f.ReadAt(b, 0)
+	id, err := strconv.ParseInt(strings.TrimSpace(string(b[:n])), 10, 64)
+	return err == nil && id == r.ID
+}
