@@ -29,7 +29,7 @@ func (l *lifecycle) onBusy() string {
 // the lock is now this process's (after a wait).
 //
 // A fire does not give a held lock a moment before its policy applies, as
-// a replay does (lockGrace): a scan's replay that has just ended keeps its
+// a replay does (replayLockGrace): a scan's replay that has just ended keeps its
 // outcome for the next replay's claim, its run still `running` in the
 // ledger, and a fire that waited into that moment would take the run for
 // dead and run its slot again (TestLoadScanDuringCronFires caught it). So a

@@ -23,8 +23,11 @@ import (
 
 const heldSuffix = ".held"
 
-// markHeld takes the marker of r's task for run id; false when another
-// process holds it (then the outcome is not kept: it is recorded at once).
+// markHeld takes task's marker (opening it into *marker once) and writes
+// run id in it; false when it cannot (another process holds it, or the
+// file cannot be written): then the outcome is not kept, but recorded at
+// once. The caller holds the task's lock, so no one reads the marker
+// before the id is in it.
 func markHeld(m Machine, marker **taskLock, task string, id int64) bool {
 	if *marker == nil {
 		l, err := openLockFile(m.LockDir, task, heldSuffix, m.UID)
@@ -37,12 +40,12 @@ func markHeld(m Machine, marker **taskLock, task string, id int64) bool {
 	if ok, err := (*marker).tryLock(); !ok || err != nil {
 		return false
 	}
-	if f.Truncate(0) != nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if err := f.Truncate(0); err != nil {
+		unmarkHeld(*marker)
 		return false
 	}
 	if _, err := f.WriteAt([]byte(strconv.FormatInt(id, 10)), 0); err != nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		unmarkHeld(*marker)
 		return false
 	}
 	return true

@@ -8,11 +8,9 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// lockGrace is how long a replay (scan's, backfill's) waits for a task lock
-// it finds held before it counts as held: a process that another replay of
-// the scan is starting holds a copy of the descriptor between its fork and
-// its exec.
-const lockGrace = 500 * time.Millisecond
+// replayLockGrace is how long a replay (scan's, backfill's) waits for a
+// task lock it finds held before it counts as held.
+const replayLockGrace = 500 * time.Millisecond
 
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
@@ -39,7 +37,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		// A process that another replay of this scan is starting holds a
 		// copy of this descriptor between its fork and its exec: a replay
 		// gives the lock a moment before it counts as held.
-		if ok, err = lock.waitFor(ctx, lockGrace); ctx.Err() != nil {
+		if ok, err = lock.waitFor(ctx, replayLockGrace); ctx.Err() != nil {
 			ok, err = false, nil
 		}
 	}
