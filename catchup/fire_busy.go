@@ -70,7 +70,8 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (r
 func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
 	skip := base
 	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
-	skip.StartedAt, skip.EndedAt = l.m.Now(), l.m.Now()
+	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
+	skip.StartedAt, skip.EndedAt = now, now
 	id, err := l.st.AddRun(ctx, skip)
 	if err != nil {
 		l.m.notice("cannot record the skip: %v", err)

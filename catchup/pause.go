@@ -136,9 +136,10 @@ func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine,
 		return nil
 	}
 	runs := make([]store.Run, len(slots))
+	now := m.Now() // one reading: a record decided at once takes no time
 	for i, s := range slots {
 		runs[i] = store.Run{Task: t.Name, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusPaused,
-			Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reasonPaused}
+			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reasonPaused}
 	}
 	_, err := st.AddRuns(ctx, runs)
 	return err

@@ -19,9 +19,10 @@ type expiry struct {
 func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, ex []expiry,
 	cause map[int64]string, dry bool) error {
 	runs := make([]store.Run, len(ex))
+	now := m.Now() // one reading: a record decided at once takes no time
 	for i, e := range ex {
 		runs[i] = store.Run{Task: t.Name, Slot: e.slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
-			Attempt: 1, StartedAt: m.Now(), EndedAt: m.Now(), Host: m.Host, PID: m.PID, BootID: m.BootID,
+			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
 			Error: e.reason, Reason: e.code}
 	}
 	var ids []int64
