@@ -26,19 +26,23 @@ func (l *lifecycle) onBusy() string {
 }
 
 // busy deals with a fire that found the task's lock held. proceed means
-// the lock is now this process's (after a wait).
-//
-// A fire does not give a held lock a moment before its policy applies, as
-// a replay does (replayLockGrace): a scan's replay that has just ended keeps its
-// outcome for the next replay's claim, its run still `running` in the
-// ledger, and a fire that waited into that moment would take the run for
-// dead and run its slot again (TestLoadScanDuringCronFires caught it). So a
-// lock probe by a reader (ls, metrics: an instant) can still make a fire
-// skip; see docs/slots.md.
+// the lock is now this process's (after a wait). A lock held for a moment
+// (lockGrace) does not count as held; a replay gave it that moment already.
+// A fire that waits into the moment between two of scan's replays of the
+// task (the lock free, the last replay's run still `running` while its
+// outcome waits for the next claim) finds that run named by the task's
+// held-outcome marker, so takes it for alive, not dead (outcomeHeld).
 func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, proceed bool, err error) {
 	policy := l.onBusy()
-	if policy == "wait" {
-		got, err := lock.waitFor(ctx, l.req.WaitLimit)
+	limit := lockGrace
+	switch {
+	case policy == "wait":
+		limit = l.req.WaitLimit
+	case !l.req.ReplaySlot.IsZero():
+		limit = -1
+	}
+	if limit >= 0 {
+		got, err := lock.waitFor(ctx, limit)
 		switch {
 		case got:
 			return RunResult{}, true, nil

@@ -8,9 +8,11 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// replayLockGrace is how long a replay (scan's, backfill's) waits for a
-// task lock it finds held before it counts as held.
-const replayLockGrace = 500 * time.Millisecond
+// lockGrace is how long a fire or a replay waits for a task lock it finds
+// held before it counts as held: a lock held for a moment is not a running
+// task (catchup's readers take it to tell a dead running record from a
+// live one; a replay's child holds a copy between its fork and its exec).
+const lockGrace = 500 * time.Millisecond
 
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
@@ -37,7 +39,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		// A process that another replay of this scan is starting holds a
 		// copy of this descriptor between its fork and its exec: a replay
 		// gives the lock a moment before it counts as held.
-		if ok, err = lock.waitFor(ctx, replayLockGrace); ctx.Err() != nil {
+		if ok, err = lock.waitFor(ctx, lockGrace); ctx.Err() != nil {
 			ok, err = false, nil
 		}
 	}
