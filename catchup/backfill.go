@@ -145,7 +145,7 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	m.Stdout = m.Stderr
 	force := req.Only == "all"
 	if t.Shell != "" {
-		return replayShell(ctx, m, t, sr, slot, replaySpan{}, backfillEnv(since, force))
+		return backfillShell(ctx, st, m, t, sr, slot, backfillEnv(since, force))
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,

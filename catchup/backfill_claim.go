@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -42,4 +44,29 @@ func backfillEnv(afterRun int64, force bool) []string {
 		env = append(env, "CATCHUP_BACKFILL_FORCE=1")
 	}
 	return env
+}
+
+// backfillShell runs one slot through the task's crontab line and judges
+// it by the ledger, as scan does (readBack): the line's `catchup run` exits
+// 0 when it finds the slot held by a running run, or settled meanwhile, as
+// when it ran it. A slot held by a running run is busy (backfill tries it
+// again after the others, as it waits for an argv task's lock); one the
+// line ran no run of is skipped, with the reason.
+func backfillShell(ctx context.Context, st store.Store, m Machine, t store.Task, sr *shellReplay,
+	slot time.Time, env []string) (SlotAction, error) {
+	before := lastRunOf(ctx, st, t.Name, slot)
+	a, err := replayShell(ctx, m, t, sr, slot, replaySpan{}, env)
+	if err != nil || a.Action == ActionSkipped {
+		return a, err
+	}
+	a = readBack(ctx, st, t.Name, m.Host, before, a)
+	switch {
+	case a.running:
+		a.ExitCode = exitLocked
+	case a.held:
+		a.Reason, _ = strings.CutSuffix(a.Reason, "; the next scan looks again")
+		a.Reason, _ = strings.CutSuffix(a.Reason, "; the next scan replays it")
+		a.Reason += "; backfill it again"
+	}
+	return a, nil
 }

@@ -38,15 +38,18 @@ func lastRunOf(ctx context.Context, st store.Store, task string, slot time.Time)
 //   - none after a non-zero exit: failed, not ran (nothing started).
 func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction) SlotAction {
 	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
-	var own, settled *store.Run
+	var own, ownSkip, settled *store.Run
 	running := false
 	for i, r := range runs {
+		mine := r.ID > before && r.Host == host
 		switch {
 		case err != nil || !r.Slot.Equal(a.Slot):
 		case r.Status == store.StatusRunning:
 			running = true
-		case r.ID > before && r.Host == host && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted:
+		case mine && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted:
 			own = &runs[i]
+		case mine && r.Status == store.StatusSkipped && r.Error != "":
+			ownSkip = &runs[i] // the line's run said why it ran nothing
 		case settles(r, MissedRule{}, nil) && r.Status != store.StatusFailed && r.Status != store.StatusTimeout:
 			settled = &runs[i]
 		}
@@ -71,12 +74,14 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		a.Reason = fmt.Sprintf("done elsewhere: run %d on %s, %s", settled.ID, settled.Host, settled.Status)
 		return a
 	}
-	a.Action, a.held = ActionSkipped, true
+	a.Action, a.held, a.running = ActionSkipped, true, running && err == nil
 	switch {
 	case err != nil:
 		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v); the next scan looks again", err)
 	case running:
 		a.Reason = "not run here: another run holds the slot, running; the next scan looks again"
+	case ownSkip != nil:
+		a.Reason = "the line ran nothing: " + ownSkip.Error + "; the next scan looks again"
 	default:
 		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot; the next scan replays it"
 	}

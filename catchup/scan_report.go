@@ -65,6 +65,9 @@ type SlotAction struct {
 	// host), or replayed through a crontab line that left no outcome for
 	// it in the ledger (readBack).
 	held bool
+	// running: held because a run of the slot is running (readBack); a
+	// backfill waits for it.
+	running bool
 	// folded: a coalesced replay's records of the gap's other slots,
 	// recorded with its claim (argv tasks).
 	folded []int64
