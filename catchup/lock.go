@@ -39,10 +39,13 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create lock directory: %w", err)
-	}
 	fi, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create lock directory: %w", err)
+		}
+		fi, err = os.Lstat(dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock directory: %w", err)
 	}

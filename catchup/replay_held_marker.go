@@ -40,15 +40,27 @@ func markHeld(m Machine, marker **taskLock, task string, id int64) bool {
 	if ok, err := (*marker).tryLock(); !ok || err != nil {
 		return false
 	}
-	if err := f.Truncate(0); err != nil {
-		unmarkHeld(*marker)
-		return false
-	}
-	if _, err := f.WriteAt([]byte(strconv.FormatInt(id, 10)), 0); err != nil {
+	// The id, padded to the marker's fixed width, overwrites the last one
+	// in place: no truncate (an ext4 truncate is a journalled metadata
+	// change, at every replayed slot).
+	if _, err := f.WriteAt(markerText(id), 0); err != nil {
 		unmarkHeld(*marker)
 		return false
 	}
 	return true
+}
+
+// markerWidth is the marker's length: an int64 and at least one space.
+const markerWidth = 20
+
+// markerText is id as the marker holds it, space-padded to markerWidth.
+func markerText(id int64) []byte {
+	b := make([]byte, markerWidth)
+	n := copy(b, strconv.FormatInt(id, 10))
+	for i := n; i < len(b); i++ {
+		b[i] = ' '
+	}
+	return b
 }
 
 // unmarkHeld releases the marker (it stays open for the task's next one).
@@ -72,7 +84,7 @@ func outcomeHeld(m Machine, r store.Run) bool {
 	if free, err := probe.tryLock(); err != nil || free {
 		return false // (closing f releases the probe's lock)
 	}
-	b := make([]byte, 20)
+	b := make([]byte, markerWidth)
 	n, _ := f.ReadAt(b, 0)
 	id, err := strconv.ParseInt(strings.TrimSpace(string(b[:n])), 10, 64)
 	return err == nil && id == r.ID
