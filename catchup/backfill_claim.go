@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -59,14 +58,9 @@ func backfillShell(ctx context.Context, st store.Store, m Machine, t store.Task,
 	if err != nil || a.Action == ActionSkipped {
 		return a, err
 	}
-	a = readBack(ctx, st, t.Name, m.Host, before, a)
-	switch {
-	case a.running:
-		a.ExitCode = exitLocked
-	case a.held:
-		a.Reason, _ = strings.CutSuffix(a.Reason, "; the next scan looks again")
-		a.Reason, _ = strings.CutSuffix(a.Reason, "; the next scan replays it")
-		a.Reason += "; backfill it again"
+	a = readBack(ctx, st, t.Name, m.Host, before, a, "backfill it again")
+	if a.running {
+		a.ExitCode = exitLocked // tried again after the others
 	}
 	return a, nil
 }

@@ -36,7 +36,10 @@ func lastRunOf(ctx context.Context, st store.Store, task string, slot time.Time)
 //     held, so the watermark stays below it and the next scan reads it
 //     again (also when the ledger cannot be read: one more look);
 //   - none after a non-zero exit: failed, not ran (nothing started).
-func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction) SlotAction {
+//
+// then is what becomes of a held slot, for its reason ("the next scan
+// looks again").
+func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction, then string) SlotAction {
 	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
 	var own, ownSkip, settled *store.Run
 	running := false
@@ -77,13 +80,14 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	a.Action, a.held, a.running = ActionSkipped, true, running && err == nil
 	switch {
 	case err != nil:
-		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v); the next scan looks again", err)
+		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v)", err)
 	case running:
-		a.Reason = "not run here: another run holds the slot, running; the next scan looks again"
+		a.Reason = "not run here: another run holds the slot, running"
 	case ownSkip != nil:
-		a.Reason = "the line ran nothing: " + ownSkip.Error + "; the next scan looks again"
+		a.Reason = "the line ran nothing: " + ownSkip.Error
 	default:
-		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot; the next scan replays it"
+		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot"
 	}
+	a.Reason += "; " + then
 	return a
 }

@@ -25,7 +25,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		if err != nil || a.Action == ActionSkipped {
 			return a, err
 		}
-		return readBack(ctx, st, t.Name, m.Host, before, a), nil
+		return readBack(ctx, st, t.Name, m.Host, before, a, "the next scan looks again"), nil
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
