@@ -53,14 +53,9 @@ func backfillEnv(afterRun int64, force bool) []string {
 // line ran no run of is skipped, with the reason.
 func backfillShell(ctx context.Context, st store.Store, m Machine, t store.Task, sr *shellReplay,
 	slot time.Time, env []string) (SlotAction, error) {
-	before := lastRunOf(ctx, st, t.Name, slot)
-	a, err := replayShell(ctx, m, t, sr, slot, replaySpan{}, env)
-	if err != nil || a.Action == ActionSkipped {
-		return a, err
-	}
-	a = readBack(ctx, st, t.Name, m.Host, before, a, "backfill it again")
+	a, err := replayLine(ctx, st, m, t, sr, slot, replaySpan{}, env, "backfill it again")
 	if a.running {
 		a.ExitCode = exitLocked // tried again after the others
 	}
-	return a, nil
+	return a, err
 }

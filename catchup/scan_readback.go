@@ -21,6 +21,18 @@ func lastRunOf(ctx context.Context, st store.Store, task string, slot time.Time)
 	return id
 }
 
+// replayLine runs slot through task t's crontab line and judges it by the
+// ledger (readBack); then says what becomes of a slot left held.
+func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr *shellReplay,
+	slot time.Time, span replaySpan, env []string, then string) (SlotAction, error) {
+	before := lastRunOf(ctx, st, t.Name, slot)
+	a, err := replayShell(ctx, m, t, sr, slot, span, env)
+	if err != nil || a.Action == ActionSkipped {
+		return a, err
+	}
+	return readBack(ctx, st, t.Name, m.Host, before, a, then), nil
+}
+
 // readBack judges a replay through a crontab line by the ledger, not by the
 // line's exit status, which cannot tell apart a run of the slot from a
 // `catchup run` that found it held by a running run (another host's fire,

@@ -20,12 +20,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		before := lastRunOf(ctx, st, t.Name, slot)
-		a, err := replayShell(ctx, m, t, sr, slot, span, nil)
-		if err != nil || a.Action == ActionSkipped {
-			return a, err
-		}
-		return readBack(ctx, st, t.Name, m.Host, before, a, "the next scan looks again"), nil
+		return replayLine(ctx, st, m, t, sr, slot, span, nil, "the next scan looks again")
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
