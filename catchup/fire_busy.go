@@ -2,7 +2,10 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"syscall"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -31,8 +34,9 @@ func (l *lifecycle) onBusy() string {
 // A fire that waits into the moment between two of scan's replays of the
 // task (the lock free, the last replay's run still `running` while its
 // outcome waits for the next claim) finds that run named by the task's
-// held-outcome marker, so takes it for alive, not dead (outcomeHeld).
-func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, proceed bool, err error) {
+// held-outcome marker, so takes it for alive, not dead (outcomeHeld). A
+// lock still held by a fire of f's own slot makes f a duplicate.
+func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f fire) (res RunResult, proceed bool, err error) {
 	policy := l.onBusy()
 	limit := lockGrace
 	switch {
@@ -53,6 +57,19 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run) (r
 			res, err := l.writeFault(ctx, nil, base, err)
 			return res, false, err
 		}
+	}
+	// Still held. A fire of this very slot that took the lock first and has
+	// claimed the slot meanwhile makes this fire a duplicate.
+	if res, dup := l.checkDuplicate(ctx, f, false); dup {
+		return res, false, nil
+	}
+	if policy == "skip" && !l.heldByAnotherSlot(ctx, f.slot) {
+		// Settling the slot is right only beside a run of another slot. A
+		// twin fire of this slot whose claim waits behind another writer
+		// would run a slot settled here, and a cut of it would be lost: the
+		// slot is left to scan instead, which finds it done if the twin ran.
+		l.m.notice("task %s: cannot tell which run holds the lock, so its slot is left to scan, not settled (--on-busy skip)", l.req.Task)
+		policy = "replay"
 	}
 	switch policy {
 	case "wait":
@@ -83,4 +100,32 @@ func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string,
 	skip.ID = id
 	l.m.notice("%s", notice)
 	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}
+}
+
+// heldByAnotherSlot reports whether a live process of this host runs the
+// task for a slot other than slot: what holds the lock a fire of slot found
+// held. A record whose process is gone, or a holder that has not claimed
+// yet, is not such a run.
+func (l *lifecycle) heldByAnotherSlot(ctx context.Context, slot time.Time) bool {
+	runs, err := l.st.Running(ctx)
+	if err != nil {
+		return false
+	}
+	for _, r := range runs {
+		if r.Task == l.req.Task && !r.Slot.Equal(slot) && thisHost(l.st, l.m, r) && r.BootID == l.m.BootID &&
+			processAlive(r.PID) {
+			return true
+		}
+	}
+	return false
+}
+
+// processAlive reports whether process pid exists (signal 0 reaches it, or
+// is refused for want of permission).
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

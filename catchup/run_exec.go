@@ -52,7 +52,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		return res, nil
 	}
 	if !ok {
-		res, proceed, err := l.busy(ctx, lock, base)
+		res, proceed, err := l.busy(ctx, lock, base, f)
 		if !proceed {
 			return res, err
 		}
