@@ -41,7 +41,7 @@ func TestFireBesideItsTwin(t *testing.T) {
 		wantExit   int
 		wantSettle bool // the fire's record settles its slot (--on-busy skip)
 	}{
-		"twin claims while the fire looks, skip": {policy: "skip", twin: claimsSlot, wantExit: 0},
+		"twin claims while the fire looks, skip":   {policy: "skip", twin: claimsSlot, wantExit: 0},
 		"twin claims while the fire looks, replay": {policy: "replay", twin: claimsSlot, wantExit: 0},
 		// The twin's claim is stuck behind another writer: the fire cannot
 		// tell what holds the lock, so it leaves the slot to scan.
