@@ -25,6 +25,7 @@ type Machine struct {
 	PID      int              // catchup's own pid, recorded on its runs
 	UID      int              // effective uid of catchup
 	LockDir  string           // private directory holding one lock file per task
+	NoteDir  string           // where a fire's note goes when LockDir cannot take it (a tmpfs); "" for nowhere
 	DB       string           // the ledger location; jobs get it without its password, as CATCHUP_DB
 	DBFile   string           // the CATCHUP_DB_FILE that DB was read from, if it was
 	Where    string           // the ledger location without credentials, for messages

@@ -57,8 +57,10 @@ var errLocked = errors.New(reasonLocked)
 // trigger it was fired for, resolved before its command started (a job that
 // ends after the next slot came still stands for its own); ran is what ran
 // (nil when the command did not run), cause why the ledger could not record
-// it. It is best effort: a lock directory that cannot be written loses the
-// note, not the run.
+// it. The note goes to the lock directory, else (the same full or read-only
+// filesystem as the ledger) to the spare note directory; a fire whose note
+// neither can take says what that costs, since its run is not lost, only
+// the knowledge that it ran.
 func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
@@ -71,23 +73,73 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	if err != nil {
 		return
 	}
-	if err := os.MkdirAll(l.m.LockDir, 0o700); err != nil {
+	line = append(line, '\n')
+	err = os.MkdirAll(l.m.LockDir, 0o700)
+	if err == nil {
+		err = appendNote(filepath.Join(l.m.LockDir, spoolName), line)
+	}
+	if err == nil {
 		return
 	}
-	f, err := os.OpenFile(filepath.Join(l.m.LockDir, spoolName), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if spare, ok := spareNotes(l.m); ok && privateDir(l.m.NoteDir, l.m.UID, true) == nil && appendNote(spare, line) == nil {
+		l.m.notice("the lock directory cannot take the note of this fire (%v); kept in %s for the next scan", err, spare)
+		return
+	}
+	s := "the fire"
+	if !fr.slot.IsZero() {
+		s = "slot " + formatSlot(fr.slot, l.sched)
+	}
+	if ran != nil {
+		l.m.notice("cannot keep a note of this fire (%v): the next scan cannot know that it ran, and will run %s of %s again",
+			err, s, l.req.Task)
+		return
+	}
+	l.m.notice("cannot keep a note of this fire (%v): the next scan will not know why %s of %s was missed", err, s, l.req.Task)
+}
+
+// appendNote appends line to the notes file at path in one write, synced:
+// appends do not interleave, and a note that a full disk cut short is taken
+// back, so that it cannot run into the next one.
+func appendNote(path string, line []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return
+		return err
 	}
-	defer f.Close()
-	f.Write(append(line, '\n')) // one short write: appends do not interleave
+	fi, err := f.Stat()
+	if err == nil {
+		if _, err = f.Write(line); err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			f.Truncate(fi.Size())
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // importSpool records the fires this host could not record, then removes
-// their notes. A slotless note of a task with a schedule stands for the
-// slot it was fired for (the latest at or before it, within tolerance). A
-// notes file not owned by this user, or writable by others, is refused.
+// their notes, from the lock directory and from the spare note directory.
+// A slotless note of a task with a schedule stands for the slot it was
+// fired for (the latest at or before it, within tolerance). A notes file
+// not owned by this user, or writable by others, is refused.
 func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
-	path := filepath.Join(m.LockDir, spoolName)
+	n, err := importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
+	if spare, ok := spareNotes(m); ok && err == nil {
+		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
+			return n, derr
+		}
+		var k int
+		k, err = importNotes(ctx, st, m, spare, tolerance)
+		n += k
+	}
+	return n, err
+}
+
+// importNotes records the notes of one notes file, then removes it.
+func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration) (int, error) {
 	taken := fmt.Sprintf("%s.%d", path, m.PID)
 	if err := os.Rename(path, taken); err != nil {
 		if os.IsNotExist(err) {

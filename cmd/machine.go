@@ -146,7 +146,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: lockDir, DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
+		LockDir: lockDir, NoteDir: noteDir(os.Geteuid()), DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
@@ -163,6 +163,20 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		m.Notice("%s", warning)
 	}
 	return m, nil
+}
+
+// noteDir is the spare note directory, where a fire that ran unrecorded
+// leaves its note when the ledger's filesystem (full, read-only) cannot take
+// it: a tmpfs apart from the ledger, the user's runtime directory if there
+// is one.
+func noteDir(uid int) string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "catchup")
+	}
+	if uid == 0 {
+		return "/run/catchup"
+	}
+	return fmt.Sprintf("/dev/shm/catchup-%d", uid)
 }
 
 func homeDir(user string) (string, error) {

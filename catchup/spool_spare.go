@@ -1,0 +1,49 @@
+package catchup
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// The spare note directory (Machine.NoteDir) is on another filesystem than
+// the ledger, a tmpfs: it takes the notes of unrecorded fires when the
+// ledger's filesystem is full or read-only. One notes file per ledger,
+// named by its lock directory. A tmpfs does not outlive a reboot: a note
+// kept there is lost with it, and the slot it stands for runs again.
+
+// spareNotes is the notes file of m's ledger in the spare note directory.
+func spareNotes(m Machine) (string, bool) {
+	if m.NoteDir == "" {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(m.LockDir))
+	return filepath.Join(m.NoteDir, hex.EncodeToString(sum[:8])+spoolName), true
+}
+
+// privateDir checks that dir is a directory of uid's that no one else can
+// write or read (the notes say which jobs ran); with create, it makes it
+// first if missing. A directory someone else made in a shared place (/dev/shm)
+// is refused: notes there could make a slot look done.
+func privateDir(dir string, uid int, create bool) error {
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		if os.IsNotExist(err) && !create {
+			return nil // no notes
+		}
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != uid || fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("refusing the note directory %s: not a directory of uid %d's alone (mode 0700); remove it", dir, uid)
+	}
+	return nil
+}
