@@ -57,6 +57,7 @@ func scriptParams(backend string, ledger func(*testscript.Env) error) testscript
 			env.Setenv("CATCHUP_HOST", "testhost")
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("CATCHUP_STATE_DIR", filepath.Join(env.WorkDir, "statedir"))
+			env.Setenv("XDG_RUNTIME_DIR", filepath.Join(env.WorkDir, "run"))
 			env.Setenv("TZ", "UTC")
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
 				return err

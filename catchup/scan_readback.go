@@ -47,13 +47,14 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 //   - none, and a run holds it, running, or nothing settles it: skipped and
 //     held, so the watermark stays below it and the next scan reads it
 //     again (also when the ledger cannot be read: one more look);
+//   - none, but one cut short when the scan was stopped: interrupted;
 //   - none after a non-zero exit: failed, not ran (nothing started).
 //
 // then is what becomes of a held slot, for its reason ("the next scan
 // looks again").
 func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction, then string) SlotAction {
 	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
-	var own, ownSkip, settled *store.Run
+	var own, ownSkip, ownCut, settled *store.Run
 	running := false
 	for i, r := range runs {
 		mine := r.ID > before && r.Host == host
@@ -63,6 +64,8 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 			running = true
 		case mine && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted:
 			own = &runs[i]
+		case mine && r.Status == store.StatusInterrupted:
+			ownCut = &runs[i] // cut short when the scan was stopped
 		case mine && r.Status == store.StatusSkipped && r.Error != "":
 			ownSkip = &runs[i] // the line's run said why it ran nothing
 		case settles(r, MissedRule{}, nil) && r.Status != store.StatusFailed && r.Status != store.StatusTimeout:
@@ -81,6 +84,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		return a
 	case own != nil:
 		a.Action, a.RunID, a.ran, a.ExitCode = ActionReplayed, own.ID, true, 0
+		return a
+	case ownCut != nil && ctx.Err() != nil:
+		a.Action, a.RunID, a.ran, a.Reason = ActionCut, ownCut.ID, true, reasonCut
 		return a
 	case a.Action == ActionFailed:
 		return a // the line failed before any run of the slot was recorded

@@ -33,10 +33,16 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
+	if res.Ran && res.Run.Status == store.StatusInterrupted {
+		a.Action, a.Reason = ActionCut, reasonCut
+	}
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.folded = res.Folded
 	return a, nil
 }
+
+// reasonCut is why a replay was cut short.
+const reasonCut = "stopped with the scan; the next scan replays it"
 
 // slotAction classifies a replay's exit status.
 func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {

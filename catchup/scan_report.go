@@ -45,6 +45,7 @@ type CrontabSource struct {
 const (
 	ActionReplayed    = "replayed"
 	ActionFailed      = "failed"
+	ActionCut         = "interrupted" // cut short by the scan's stop: the next scan replays it
 	ActionSkipped     = "skipped"
 	ActionExpired     = "expired" // recorded expired: never replayed
 	ActionPlanned     = "would replay"
@@ -86,6 +87,7 @@ type TaskScan struct {
 	Replayed   int
 	Failed     int
 	Skipped    int
+	Cut        int       // replays cut short when the scan was stopped (recorded interrupted: replayed next time)
 	Expired    int       // slots recorded expired (in a dry run: that would be)
 	Left       int       // slots left missed because the --budget was spent (the next scan replays them)
 	Paused     int       // slots of the task's pause, recorded paused (in a dry run: that would be)

@@ -137,6 +137,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Replayed++
 		case ActionFailed:
 			ts.Failed++
+		case ActionCut:
+			ts.Cut++
 		default:
 			ts.Skipped++
 		}

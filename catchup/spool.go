@@ -82,8 +82,7 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 		return
 	}
 	if spare, ok := spareNotes(l.m); ok && privateDir(l.m.NoteDir, l.m.UID, true) == nil && appendNote(spare, line) == nil {
-		l.m.notice("the lock directory cannot take the note of this fire (%v); kept in %s for the next scan", err, spare)
-		return
+		return // the fire has said that it ran unrecorded; the next scan records it
 	}
 	s := "the fire"
 	if !fr.slot.IsZero() {

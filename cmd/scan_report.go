@@ -17,7 +17,7 @@ func nothingToDo(rep catchup.ScanReport) bool {
 		return false
 	}
 	for _, t := range rep.Tasks {
-		if len(t.Missed) > 0 || t.Replayed+t.Failed+t.Skipped+t.Expired+t.Paused+t.Left > 0 ||
+		if len(t.Missed) > 0 || t.Replayed+t.Failed+t.Skipped+t.Cut+t.Expired+t.Paused+t.Left > 0 ||
 			!t.ClockAhead.IsZero() || len(t.Warnings) > 0 {
 			return false
 		}
@@ -26,10 +26,10 @@ func nothingToDo(rep catchup.ScanReport) bool {
 }
 
 func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
-	var missed, replayed, failed, skipped, expired, left, paused int
+	var missed, replayed, failed, skipped, cut, expired, left, paused int
 	for _, t := range rep.Tasks {
 		missed, paused = missed+len(t.Missed), paused+t.Paused
-		left += t.Left
+		left, cut = left+t.Left, cut+t.Cut
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused))
@@ -39,10 +39,13 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
-			t.Failed, t.Skipped, expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
+			t.Failed, t.Skipped, countSuffix("interrupted", t.Cut)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
 		for _, a := range t.Actions {
-			if a.Action == catchup.ActionFailed {
+			switch a.Action {
+			case catchup.ActionFailed:
 				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
+			case catchup.ActionCut:
+				fmt.Fprintf(w, "  %s  interrupted%s\n", a.Slot.UTC().Format(time.RFC3339), reasonSuffix(a.Reason))
 			}
 		}
 		for _, e := range expiredByReason(t.Actions) {
@@ -57,7 +60,8 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 		verb = "dry run:"
 	}
 	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
-		verb, len(rep.Tasks), missed, replayed, failed, skipped, expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left))
+		verb, len(rep.Tasks), missed, replayed, failed, skipped,
+		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left))
 	return err
 }
 
@@ -130,6 +134,7 @@ type scanTaskJSON struct {
 	Replayed     int              `json:"replayed"`
 	Failed       int              `json:"failed"`
 	Skipped      int              `json:"skipped"`
+	Interrupted  int              `json:"interrupted"`
 	Expired      int              `json:"expired"`
 	Left         int              `json:"left,omitempty"`
 	Paused       int              `json:"paused"`
@@ -143,7 +148,7 @@ func scanJSON(rep catchup.ScanReport) any {
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
 			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
-			Failed: t.Failed, Skipped: t.Skipped, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
+			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Cut, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
