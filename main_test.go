@@ -58,6 +58,13 @@ func scriptParams(backend string, ledger func(*testscript.Env) error) testscript
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("CATCHUP_STATE_DIR", filepath.Join(env.WorkDir, "statedir"))
 			env.Setenv("XDG_RUNTIME_DIR", filepath.Join(env.WorkDir, "run"))
+			// The host's zone, as cron reads it (/etc/localtime), is UTC here
+			// whatever this machine's is.
+			localtime := filepath.Join(env.WorkDir, ".localtime")
+			if err := os.Symlink("/usr/share/zoneinfo/UTC", localtime); err != nil {
+				return err
+			}
+			env.Setenv("CATCHUP_LOCALTIME", localtime)
 			env.Setenv("TZ", "UTC")
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
 				return err

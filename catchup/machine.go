@@ -31,6 +31,9 @@ type Machine struct {
 	Where    string           // the ledger location without credentials, for messages
 	Lease    time.Duration    // shared ledger: a running run without a heartbeat for this long is dead
 	Zone     string           // the host's zone name (TZ, else what /etc/localtime links to): never "" nor "Local"
+	// CronZone names the zone cron reads a crontab line without CRON_TZ
+	// in: /etc/localtime's, whatever this process's TZ says (nil: Zone).
+	CronZone func() string
 	Environ  []string         // the environment jobs inherit
 	Stdin    *os.File
 	Stdout   io.Writer

@@ -82,8 +82,20 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if zone == "" || zone == "Local" {
 		zone = e.TZ
 	}
+	var warning string
 	if zone == "" {
 		zone = m.Zone
+		if m.CronZone != nil {
+			zone = m.CronZone()
+		}
+		if schedule.SameZone(zone, m.Zone) {
+			zone = m.Zone // the name the environment gives it (UTC for Etc/UTC)
+		} else {
+			// A scan run by hand from a shell with another TZ: cron
+			// does not read that TZ, and neither does scan.
+			warning = fmt.Sprintf("%s: read in %s, cron's zone (/etc/localtime), not in TZ=%s of this environment; "+
+				"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
+		}
 	}
 	if _, err := parseSchedule(e.Expr, zone); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
@@ -96,9 +108,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 		maxAge = d
 	}
-	var warning string
 	if e.Cron != "" && e.Cron != e.Expr {
-		warning = fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
+		if warning != "" {
+			warning += "; "
+		}
+		warning += fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
 	}
 	sr, err := newShellReplay(m, e, se.user)
 	if err != nil {

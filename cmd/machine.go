@@ -159,6 +159,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		}
 	}
 	var warning string
+	m.CronZone = func() string { z, _ := systemZone(); return z }
 	if m.Zone, warning = hostZone(); warning != "" {
 		m.Notice("%s", warning)
 	}

@@ -30,6 +30,18 @@ func hostZone() (name, warning string) {
 		}
 		warning = fmt.Sprintf("ignoring TZ=%q: not a known time zone", tz)
 	}
+	name, w := systemZone()
+	if warning != "" && w != "" {
+		warning += "; "
+	}
+	return name, warning + w
+}
+
+// systemZone names the zone /etc/localtime gives (CATCHUP_LOCALTIME names
+// another link; tests use it), whatever TZ says: the zone cron reads a
+// crontab line without CRON_TZ in. warning is set when no name could be
+// found (then "UTC").
+func systemZone() (name, warning string) {
 	link := os.Getenv("CATCHUP_LOCALTIME")
 	if link == "" {
 		link = "/etc/localtime"
@@ -39,28 +51,25 @@ func hostZone() (name, warning string) {
 			target = filepath.Join(filepath.Dir(link), target)
 		}
 		if n := zoneName(target); n != "" {
-			return n, warning
+			return n, ""
 		}
 	}
 	data, err := os.ReadFile(link)
 	if err != nil {
-		return "UTC", warning // no /etc/localtime: UTC, as Go reads it
+		return "UTC", "" // no /etc/localtime: UTC, as Go reads it
 	}
 	if link == "/etc/localtime" {
 		// Debian's companion of a copied /etc/localtime.
 		if b, err := os.ReadFile("/etc/timezone"); err == nil {
 			if n := zoneName(strings.TrimSpace(string(b))); n != "" {
-				return n, warning
+				return n, ""
 			}
 		}
 	}
 	if n := zoneFileName(data); n != "" {
-		return n, warning
+		return n, ""
 	}
-	if warning != "" {
-		warning += "; "
-	}
-	return "UTC", warning + "cannot name the zone of " + link + ": using UTC (pass --tz)"
+	return "UTC", "cannot name the zone of " + link + ": using UTC (pass --tz)"
 }
 
 // zoneName turns "Europe/Berlin" or a path ending in zoneinfo/Europe/Berlin

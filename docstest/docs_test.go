@@ -22,8 +22,10 @@ package docstest
 //     share that directory: "/tmp/docs2" in a command stands for it, and its
 //     path is printed back as "/tmp/docs2". The files run in parallel.
 //   - The environment is fixed: TZ=UTC, CATCHUP_HOST=vm, HOME=/tmp/docs2,
-//     CATCHUP_STATE_DIR=/tmp/docs2/state, XDG_RUNTIME_DIR=/tmp/docs2/run
-//     (the spare note directory is /tmp/docs2/run/catchup), and on PATH the catchup binary and
+//     CATCHUP_STATE_DIR=/tmp/docs2/state, XDG_RUNTIME_DIR=/tmp/docs2/.run
+//     (the spare note directory is /tmp/docs2/.run/catchup),
+//     CATCHUP_LOCALTIME=/tmp/docs2/.localtime naming UTC (the zone cron reads
+//     a crontab line in, whatever this machine's), and on PATH the catchup binary and
 //     the helper scripts of testdata/bin (slot, settle.sh, await, running...).
 //     Examples pin the clock with CATCHUP_NOW.
 //   - "127.0.0.1:18765" is a healthchecks-style HTTP server of the test: it
@@ -139,6 +141,10 @@ func runFile(t *testing.T, file string, blocks []block) {
 	}
 	files, _ := filepath.Abs(filepath.Join("testdata", "files"))
 	hc := startPingServer(t, filepath.Join(root, "hc.log"))
+	localtime := filepath.Join(root, ".localtime") // the host's zone, as cron reads it: UTC
+	if err := os.Symlink("/usr/share/zoneinfo/UTC", localtime); err != nil {
+		t.Fatal(err)
+	}
 	s := &session{
 		file: file,
 		dir:  root,
@@ -149,7 +155,8 @@ func runFile(t *testing.T, file string, blocks []block) {
 			"LC_ALL=C",
 			"CATCHUP_HOST=vm",
 			"CATCHUP_STATE_DIR=" + filepath.Join(root, "state"),
-			"XDG_RUNTIME_DIR=" + filepath.Join(root, "run"),
+			"XDG_RUNTIME_DIR=" + filepath.Join(root, ".run"),
+			"CATCHUP_LOCALTIME=" + localtime,
 			"DOCSTEST_FILES=" + files,
 			"DOCSTEST_ENV=" + filepath.Join(t.TempDir(), "env"),
 		},
