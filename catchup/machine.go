@@ -34,7 +34,7 @@ type Machine struct {
 	// CronZone names the zone cron reads a crontab line without CRON_TZ
 	// in: /etc/localtime's, whatever this process's TZ says (nil: Zone).
 	CronZone func() string
-	Environ  []string         // the environment jobs inherit
+	Environ  []string // the environment jobs inherit
 	Stdin    *os.File
 	Stdout   io.Writer
 	Stderr   io.Writer
