@@ -11,7 +11,7 @@ import (
 
 // Slot states in a calendar, from best to worst (a day shows its worst).
 const (
-	CellNone     = "none"     // before the task was registered
+	CellNone     = "none"     // before the task was registered, or passed by its watermark (before a schedule change)
 	CellPending  = "pending"  // not due yet, or cron may still fire it
 	CellRan      = "ran"      // fired by cron on time, succeeded
 	CellReplayed = "replayed" // succeeded by scan's replay
@@ -109,7 +109,10 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 			switch {
 			case ok:
 				c.State, c.RunID = runState(r, slot, stale), r.ID
-			case slot.Before(t.RegisteredAt.Add(-time.Second)):
+			case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough):
+				// Before the task, or passed by its watermark (a schedule
+				// or zone change counts from when it was made): never
+				// missed, as scan reads it.
 				c.State = CellNone
 			case slot.After(now.Add(-req.Rule.Tolerance)):
 				c.State = CellPending
