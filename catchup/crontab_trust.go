@@ -178,3 +178,47 @@ func ownerNames(uids []int) string {
 	}
 	return strings.Join(names, " or ")
 }
+
+// OpenOwnCrontab reads a crontab whose lines run as uid itself (the
+// daemon's), if no one else could have written it: a regular file that
+// root or uid owns, writable by no one else, reached (through any symlink)
+// only through directories of root's or uid's that no one else can write
+// (a sticky one above its own is fine). It is read through the descriptor
+// that was checked. A refusal is a *filetrust.Refusal.
+func OpenOwnCrontab(path string, uid int) ([]byte, error) {
+	name := "crontab " + path
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	fd, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer fd.Close()
+	fi, err := fd.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	owners := []int{0, uid}
+	switch owner := filetrust.Owner(fi); {
+	case !fi.Mode().IsRegular():
+		return nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file", Fix: "point the daemon at the crontab file itself"}
+	case filetrust.WritableByOthers(fi, false):
+		return nil, &filetrust.Refusal{Name: name, Reason: fmt.Sprintf("it is writable by others (mode %04o), who could make the daemon run anything",
+			filetrust.ModeBits(fi.Mode())), Fix: "chmod go-w " + real}
+	case !slices.Contains(owners, owner):
+		return nil, &filetrust.Refusal{Name: name, Reason: fmt.Sprintf("it is owned by %s, who could make the daemon run anything as %s",
+			filetrust.Describe(owner), filetrust.Describe(uid)), Fix: "chown it to " + ownerNames(owners)}
+	}
+	for _, p := range []string{path, real} {
+		if err := checkDirs(name, filepath.Dir(p), false, owners); err != nil {
+			return nil, err
+		}
+	}
+	data, err := io.ReadAll(fd)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, nil
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/catchup/daemon"
 	"github.com/catchup/catchup/catchup/schedule"
-	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -56,16 +55,15 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	return tasks, nil
 }
 
-// readDaemonCrontab reads a crontab that no other user can have written.
+// readDaemonCrontab reads a crontab that no other user can have written,
+// in place or by renaming a file over it (catchup.OpenOwnCrontab): the
+// daemon runs its lines as itself.
 func readDaemonCrontab(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("read crontab: %w", err)
 	}
-	if filetrust.WritableByOthers(fi, false) {
-		return nil, fmt.Errorf("crontab %s is writable by other users, who could make the daemon run anything: chmod go-w it", path)
-	}
-	return os.ReadFile(path)
+	return catchup.OpenOwnCrontab(abs, os.Geteuid())
 }
 
 // daemonTask turns one crontab line into a task: its zone (the line's --tz,
