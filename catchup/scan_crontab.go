@@ -205,11 +205,13 @@ func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, 
 	return sr, nil
 }
 
-// sameLedger compares ledger locations; a relative file path is relative to
-// dir (cron runs the line in the user's home).
+// sameLedger compares ledger locations: PostgreSQL ledgers by server,
+// database and schema (store.Identity), not by their URLs' spelling; a
+// relative file path is relative to dir (cron runs the line in the user's
+// home).
 func sameLedger(line, scan, dir string) bool {
 	if strings.Contains(line, "://") || strings.Contains(scan, "://") {
-		return line == scan
+		return line == scan || (store.IsPostgres(line) && store.IsPostgres(scan) && store.Identity(line) == store.Identity(scan))
 	}
 	if !filepath.IsAbs(line) {
 		line = filepath.Join(dir, line)
