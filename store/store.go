@@ -130,9 +130,18 @@ type Outcome struct {
 
 // TaskSummary is a task with its latest run, for listings.
 type TaskSummary struct {
-	Task   Task
-	Latest *Run // nil when the task never ran
+	Task Task
+	// Latest is the task's latest run, not counting the records of fires
+	// that found their slot already done or running elsewhere (a duplicate
+	// fire, another host's, a backfill's: skipped with exit 0, they ran
+	// nothing and settle nothing, and would hide the outcome of the run
+	// that had the slot); nil when there is none.
+	Latest *Run
 }
+
+// NotAnEchoSQL is the condition, on a runs row, that it is not such a
+// record (see TaskSummary.Latest).
+const NotAnEchoSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0)`
 
 // HistoryFilter selects runs for History, newest first.
 type HistoryFilter struct {

@@ -165,6 +165,13 @@ func TestTasksLatestRun(t *testing.T) {
 		mustClaim(t, s, store.Run{Task: "b-busy", Trigger: store.TriggerManual, StartedAt: t0.Add(3 * time.Hour)})
 		other := mustClaim(t, s, store.Run{Task: "a-once", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
 		finish(t, s, other, store.StatusFailed, t0.Add(time.Minute))
+		// Another host's fire of a-once's slot, a duplicate: it ran nothing
+		// and settles nothing, so it does not hide the failure (ls, metrics).
+		zero := 0
+		if _, err := s.AddRun(ctx, store.Run{Task: "a-once", Slot: t0, Trigger: store.TriggerSchedule, Status: store.StatusSkipped,
+			ExitCode: &zero, Error: "duplicate fire of slot x", Host: "other", StartedAt: t0.Add(time.Second), EndedAt: t0.Add(time.Second)}); err != nil {
+			t.Fatal(err)
+		}
 		latest := mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0, Trigger: store.TriggerReplay, StartedAt: t0.Add(time.Hour)})
 		// A task that only exists through a claim (no UpsertTask).
 		implicit := mustClaim(t, s, store.Run{Task: "d-implicit", Trigger: store.TriggerManual, StartedAt: t0})

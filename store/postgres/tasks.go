@@ -108,9 +108,11 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 	return t, p.wrap("read ledger", err)
 }
 
-// tasksSQL finds each task's latest run through the (task, id) index.
+// tasksSQL finds each task's latest run through the (task, id) index,
+// walked back past any duplicate's records.
 const tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
-FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name ORDER BY id DESC LIMIT 1) r ON true
+FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + store.NotAnEchoSQL + `
+ ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 
 // Tasks implements store.Store.
