@@ -141,7 +141,7 @@ func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (
 	if !f.scheduled || l.req.Force {
 		return RunResult{}, false
 	}
-	h, found, err := l.holder(ctx, f.slot, lockHeld)
+	h, found, err := l.holder(ctx, f.slot, lockHeld, l.cronShaped())
 	if err != nil || !found {
 		return RunResult{}, false // a read fault: the claim decides
 	}
@@ -149,12 +149,14 @@ func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (
 }
 
 // holder returns the run that holds slot against another fire, if any: one
-// that succeeded, is running and alive, or was skipped by a policy. A slot
-// whose run failed or timed out is not held: the next fire runs it again,
-// as the claim allows. A running record of this host is dead when this
-// process holds the lock or when it was written before this boot;
-// another host's, when its lease expired.
-func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld bool) (store.Run, bool, error) {
+// that succeeded, is running and alive, or was skipped by a policy; and,
+// against a cron-shaped fire (failedHolds: the slot's own fire again, from
+// another host or a second cron), one that failed or timed out. Against a
+// fire by hand a failed slot is not held: it runs again, as the claim
+// allows. A running record of this host is dead when this process holds
+// the lock or when it was written before this boot; another host's, when
+// its lease expired.
+func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld, failedHolds bool) (store.Run, bool, error) {
 	runs, err := l.st.SlotRuns(ctx, l.req.Task, slot, slot, 0)
 	if err != nil {
 		return store.Run{}, false, err
@@ -175,6 +177,10 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld bool) (
 			}
 		case store.StatusSkipped:
 			if r.ExitCode != nil { // a lock skip or a duplicate: it ran nothing
+				continue
+			}
+		case store.StatusFailed, store.StatusTimeout:
+			if !failedHolds {
 				continue
 			}
 		default:
@@ -226,4 +232,39 @@ func holderState(h store.Run) string {
 	default:
 		return fmt.Sprintf("already %s (run %d)", h.Status, h.ID)
 	}
+}
+
+// cronShaped reports whether this fire's wall-clock minute matches the
+// schedule: the shape of the slot's own fire, or of its twin (a second
+// cron, another host of a fleet), not of a retry by hand.
+func (l *lifecycle) cronShaped() bool {
+	return l.sched != nil && l.sched.Matches(l.m.Now())
+}
+
+// twinOfFailed gives back the claim of a cron-shaped fire of slot whose
+// earlier run failed or timed out meanwhile: the twin of a fire on another
+// host (its own lock) looked before that run's claim, and claims once it
+// has failed, which a failed slot allows. It is recorded as the duplicate
+// it is (skipped, exit 0), and runs nothing.
+func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run) (RunResult, bool) {
+	if r.Trigger != store.TriggerSchedule || r.Attempt != 1 || l.req.Force || !l.cronShaped() {
+		return RunResult{}, false
+	}
+	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
+	if err != nil {
+		return RunResult{}, false // the claim decides
+	}
+	for _, o := range runs {
+		if o.ID >= r.ID || !o.Slot.Equal(r.Slot) || (o.Status != store.StatusFailed && o.Status != store.StatusTimeout) {
+			continue
+		}
+		s := formatSlot(r.Slot, l.sched)
+		l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0),
+			Error: ReasonDuplicate + s})
+		l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (--force runs the slot again)",
+			s, l.req.Task, holderState(o))
+		r.Status, r.ExitCode, r.Error = store.StatusSkipped, exitCodePtr(0), ReasonDuplicate+s
+		return RunResult{Run: r, Skipped: true}, true
+	}
+	return RunResult{}, false
 }

@@ -155,6 +155,9 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	if res, taken := l.takenSince(ctx, r); taken {
 		return res, true, nil
 	}
+	if res, twin := l.twinOfFailed(ctx, r); twin {
+		return res, true, nil
+	}
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil

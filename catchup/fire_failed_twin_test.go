@@ -1,0 +1,81 @@
+package catchup
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestTwinFireOfAFailedSlot: a slot's run failed, and a second fire of the
+// same slot comes (another host of a fleet, seconds behind; a crontab
+// installed twice). When the fire is cron-shaped it is that slot's fire
+// again, a duplicate: it must not run a failing job a second time (once
+// per host). A later fire by hand, not cron-shaped, still runs the failed
+// slot again, as a retry by hand; scan --retry-failed and --force too.
+func TestTwinFireOfAFailedSlot(t *testing.T) {
+	tests := map[string]struct {
+		twinAt  string // when the second fire comes
+		wantRun bool
+	}{
+		"a twin in the same minute": {twinAt: "2026-03-01T10:00:40Z"},
+		"a retry by hand, later":    {twinAt: "2026-03-01T10:03:00Z", wantRun: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-03-01T10:00:02Z")
+			slot := mustTime(t, "2026-03-01T10:00:00Z")
+			f.job.exitAt(t, slot, 3)
+			if res := f.run(t, f.request(t)); res.ExitCode != 3 {
+				t.Fatalf("first fire: exit %d, want 3", res.ExitCode)
+			}
+			f.now = mustTime(t, tc.twinAt)
+			res := f.run(t, f.request(t))
+			runs := f.job.runs(t)
+			if ran := len(runs) == 2; ran != tc.wantRun {
+				t.Fatalf("second fire: exit %d; the job ran for %v; want it run again: %v", res.ExitCode, runs, tc.wantRun)
+			}
+			if tc.wantRun {
+				return
+			}
+			if res.ExitCode != 0 {
+				t.Errorf("the twin exited %d, want 0 (a duplicate)", res.ExitCode)
+			}
+			var dup bool
+			for _, r := range f.history(t) {
+				dup = dup || (r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == 0 &&
+					strings.HasPrefix(r.Error, ReasonDuplicate))
+			}
+			if !dup {
+				t.Errorf("no duplicate record: %+v", f.history(t))
+			}
+		})
+	}
+}
+
+// TestTwinFireClaimsAfterTheFailure: the twin (another host of a fleet, so
+// another lock) looked at the slot before the first fire claimed it, and
+// claims it once that run has failed: its claim is granted (a failed slot
+// is not held), and it must still not run.
+func TestTwinFireClaimsAfterTheFailure(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:02Z")
+	slot := mustTime(t, "2026-03-01T10:00:00Z")
+	f.job.exitAt(t, slot, 3)
+	other := f.m // another host: its own locks
+	other.LockDir, other.PID = t.TempDir(), 4343
+	first := func() {
+		if res, err := Run(context.Background(), f.st, nil, other, f.request(t)); err != nil || res.ExitCode != 3 {
+			t.Errorf("first fire: %+v, %v; want exit 3", res, err)
+		}
+	}
+	f.now = mustTime(t, "2026-03-01T10:00:03Z")
+	ledger := &afterFirstRead{Store: f.st, act: first}
+	res, err := Run(context.Background(), ledger, nil, f.m, f.request(t))
+	if err != nil || res.ExitCode != 0 {
+		t.Errorf("the twin: %+v, %v; want exit 0, a duplicate", res, err)
+	}
+	if runs := f.job.runs(t); len(runs) != 1 {
+		t.Errorf("the job ran for %v; want 10:00 once", runs)
+	}
+}
