@@ -206,12 +206,13 @@ func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, 
 }
 
 // sameLedger compares ledger locations: PostgreSQL ledgers by server,
-// database and schema (store.Identity), not by their URLs' spelling; a
+// database and schema (store.Location.Identity), not by their URLs'
+// spelling; a
 // relative file path is relative to dir (cron runs the line in the user's
 // home).
 func sameLedger(line, scan, dir string) bool {
 	if strings.Contains(line, "://") || strings.Contains(scan, "://") {
-		return line == scan || (store.IsPostgres(line) && store.IsPostgres(scan) && store.Identity(line) == store.Identity(scan))
+		return line == scan || samePostgres(line, scan)
 	}
 	if !filepath.IsAbs(line) {
 		line = filepath.Join(dir, line)
@@ -221,6 +222,15 @@ func sameLedger(line, scan, dir string) bool {
 		return false
 	}
 	return filepath.Clean(line) == abs
+}
+
+// samePostgres reports whether two PostgreSQL locations name one ledger
+// (store.Location.Identity).
+func samePostgres(a, b string) bool {
+	la, err1 := store.ParseLocation(a)
+	lb, err2 := store.ParseLocation(b)
+	return err1 == nil && err2 == nil && la.Kind == store.Postgres && lb.Kind == store.Postgres &&
+		la.Identity() != "" && la.Identity() == lb.Identity()
 }
 
 // redactLedger drops the credentials of a postgres:// location.

@@ -20,10 +20,19 @@ func TestSameLedger(t *testing.T) {
 		"another schema":       {line: "postgres://catchup@db:5432/ledger?options=-csearch_path%3Dother", scan: scan},
 		"another database":     {line: "postgres://catchup@db:5432/other?options=-csearch_path%3Dfleet", scan: scan},
 		"another server":       {line: "postgres://catchup@db2:5432/ledger?options=-csearch_path%3Dfleet", scan: scan},
-		"a file against a URL": {line: "/var/lib/catchup/catchup.db", scan: scan},
-		"the same file":        {line: "/var/lib/catchup/catchup.db", scan: "/var/lib/catchup/catchup.db", same: true},
-		"a relative file":      {line: "ledger.db", scan: "/home/alice/ledger.db", same: true},
-		"another file":         {line: "/var/lib/catchup/other.db", scan: "/var/lib/catchup/catchup.db"},
+		"-c search_path, another schema": {line: "postgres://catchup@db:5432/ledger?options=-c%20search_path%3Da",
+			scan: "postgres://catchup@db:5432/ledger?options=-c%20search_path%3Db"},
+		"-c search_path, the same schema": {line: "postgres://catchup@db:5432/ledger?options=-c%20search_path%3Dfleet",
+			scan: scan, same: true},
+		"--search_path against none":   {line: "postgres://catchup@db:5432/ledger?options=--search_path%3Da", scan: "postgres://catchup@db:5432/ledger"},
+		"no database: the user's own":  {line: "postgres://alice@db", scan: "postgres://bob@db"},
+		"no database, the user's name": {line: "postgres://alice@db", scan: "postgres://carol@db/alice", same: true},
+		"another socket directory":     {line: "postgres://u@/ledger?host=/run/pg1", scan: "postgres://u@/ledger?host=/run/pg2"},
+		"a DSN that does not parse":    {line: "postgres://u@db:notaport/ledger", scan: "postgres://u@db:notaport/ledger", same: true},
+		"a file against a URL":         {line: "/var/lib/catchup/catchup.db", scan: scan},
+		"the same file":                {line: "/var/lib/catchup/catchup.db", scan: "/var/lib/catchup/catchup.db", same: true},
+		"a relative file":              {line: "ledger.db", scan: "/home/alice/ledger.db", same: true},
+		"another file":                 {line: "/var/lib/catchup/other.db", scan: "/var/lib/catchup/catchup.db"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

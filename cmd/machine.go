@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,29 @@ func (g *globals) awaitSignals() {
 	if g.signalsCaught != nil {
 		<-g.signalsCaught
 	}
+}
+
+// ledgerIdentity is what keys a PostgreSQL ledger's lock directory: server, database and
+// schema (search_path), not the spelling of its DSN. A rotated password or
+// reordered parameters must not give the same ledger another lock directory.
+func ledgerIdentity(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	q := u.Query()
+	schema := q.Get("search_path")
+	for _, o := range strings.Fields(q.Get("options")) {
+		if v, ok := strings.CutPrefix(o, "-csearch_path="); ok {
+			schema = v
+		}
+	}
+	host := u.Hostname()
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	return host + ":" + port + "/" + strings.TrimPrefix(u.Path, "/") + "?schema=" + schema
 }
 
 func fileExists(path string) bool {
@@ -117,7 +141,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		if lockDir, err = stateDir(); err != nil {
 			return catchup.Machine{}, err
 		}
-		sum := sha256.Sum256([]byte(store.Identity(db)))
+		sum := sha256.Sum256([]byte(ledgerIdentity(db)))
 		lockDir = filepath.Join(lockDir, "locks", hex.EncodeToString(sum[:6]))
 	}
 	m := catchup.Machine{

@@ -143,8 +143,13 @@ func (l Location) Redacted() string {
 		return "(invalid PostgreSQL DSN)"
 	}
 	c := cfg.ConnConfig
-	name := c.Host + ":" + strconv.Itoa(int(c.Port)) + "/" + c.Database
-	if schema := searchPath(c.RuntimeParams); schema != "" {
+	return pgName(c.Host, c.Port, c.Database, c.RuntimeParams)
+}
+
+// pgName is HOST:PORT/DATABASE, with ?search_path=SCHEMA when params pick one.
+func pgName(host string, port uint16, database string, params map[string]string) string {
+	name := host + ":" + strconv.Itoa(int(port)) + "/" + database
+	if schema := searchPath(params); schema != "" {
 		name += "?search_path=" + schema
 	}
 	return name

@@ -1,29 +1,26 @@
 package store
 
-import (
-	"net/url"
-	"strings"
-)
+import "github.com/jackc/pgx/v5/pgxpool"
 
-// Identity is what names a PostgreSQL ledger: server, database and
-// schema (search_path), not the spelling of its DSN. A rotated password or
-// reordered parameters must not give the same ledger another lock directory.
-func Identity(dsn string) string {
-	u, err := url.Parse(dsn)
+// Identity names the ledger at l: a SQLite ledger by its path; a
+// PostgreSQL ledger by server, database and schema (as Redacted), the
+// database being the user's name when the URL names none, as the server
+// reads it. Two locations with one identity are one ledger, however their
+// URLs are spelt (another user of the same database, a password kept out
+// of the URL, parameters in another order); "" for a URL that does not
+// parse, which is no ledger.
+func (l Location) Identity() string {
+	if l.Kind != Postgres {
+		return l.Path
+	}
+	cfg, err := pgxpool.ParseConfig(l.DSN)
 	if err != nil {
-		return dsn
+		return ""
 	}
-	q := u.Query()
-	schema := q.Get("search_path")
-	for _, o := range strings.Fields(q.Get("options")) {
-		if v, ok := strings.CutPrefix(o, "-csearch_path="); ok {
-			schema = v
-		}
+	c := cfg.ConnConfig
+	db := c.Database
+	if db == "" {
+		db = c.User
 	}
-	host := u.Hostname()
-	port := u.Port()
-	if port == "" {
-		port = "5432"
-	}
-	return host + ":" + port + "/" + strings.TrimPrefix(u.Path, "/") + "?schema=" + schema
+	return pgName(c.Host, c.Port, db, c.RuntimeParams)
 }
