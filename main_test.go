@@ -57,7 +57,7 @@ func scriptParams(backend string, ledger func(*testscript.Env) error) testscript
 			env.Setenv("CATCHUP_HOST", "testhost")
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("CATCHUP_STATE_DIR", filepath.Join(env.WorkDir, "statedir"))
-			env.Setenv("XDG_RUNTIME_DIR", filepath.Join(env.WorkDir, "run"))
+			env.Setenv("CATCHUP_NOTE_DIR", filepath.Join(env.WorkDir, "notes"))
 			// The host's zone, as cron reads it (/etc/localtime), is UTC here
 			// whatever this machine's is.
 			localtime := filepath.Join(env.WorkDir, ".localtime")

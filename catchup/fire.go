@@ -215,8 +215,8 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	}
 	rec.ID = id
 	res.Run = rec
-	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (--manual runs the task by hand)",
-		s, l.req.Task, holderState(h))
+	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
+		s, l.req.Task, holderState(h), againHint(h))
 	return res
 }
 
@@ -245,9 +245,10 @@ func (l *lifecycle) cronShaped() bool {
 // earlier run failed or timed out meanwhile: the twin of a fire on another
 // host (its own lock) looked before that run's claim, and claims once it
 // has failed, which a failed slot allows. It is recorded as the duplicate
-// it is (skipped, exit 0), and runs nothing.
-func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run) (RunResult, bool) {
-	if r.Trigger != store.TriggerSchedule || r.Attempt != 1 || l.req.Force || !l.cronShaped() {
+// it is (skipped, exit 0), and runs nothing. Only a slot that had runs
+// before the claim (touched) is read again: a fire's normal path is not.
+func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
+	if !touched || r.Trigger != store.TriggerSchedule || r.Attempt != 1 || l.req.Force || !l.cronShaped() {
 		return RunResult{}, false
 	}
 	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
@@ -267,4 +268,12 @@ func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run) (RunResult, b
 		return RunResult{Run: r, Skipped: true}, true
 	}
 	return RunResult{}, false
+}
+
+// againHint says how to run a slot that h holds once more.
+func againHint(h store.Run) string {
+	if h.Status == store.StatusFailed || h.Status == store.StatusTimeout {
+		return "--force runs the slot again"
+	}
+	return "--manual runs the task by hand"
 }

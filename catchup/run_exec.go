@@ -155,7 +155,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	if res, taken := l.takenSince(ctx, r); taken {
 		return res, true, nil
 	}
-	if res, twin := l.twinOfFailed(ctx, r); twin {
+	if res, twin := l.twinOfFailed(ctx, r, claim.Touched); twin {
 		return res, true, nil
 	}
 	release, ok := l.lockFleet(ctx, r)

@@ -81,8 +81,15 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	if err == nil {
 		return
 	}
-	if spare, ok := spareNotes(l.m); ok && privateDir(l.m.NoteDir, l.m.UID, true) == nil && appendNote(spare, line) == nil {
-		return // the fire has said that it ran unrecorded; the next scan records it
+	if spare, ok := spareNotes(l.m); ok {
+		serr := privateDir(l.m.NoteDir, l.m.UID, true)
+		if serr == nil {
+			serr = appendNote(spare, line)
+		}
+		if serr == nil {
+			return // the fire has said that it ran unrecorded; the next scan records it
+		}
+		err = fmt.Errorf("%w; nor %w", err, serr)
 	}
 	s := "the fire"
 	if !fr.slot.IsZero() {
@@ -126,13 +133,12 @@ func appendNote(path string, line []byte) error {
 // not owned by this user, or writable by others, is refused.
 func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
 	n, err := importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
-	if spare, ok := spareNotes(m); ok && err == nil {
+	if spare, ok := spareNotes(m); ok {
 		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
-			return n, derr
+			return n, errors.Join(err, derr)
 		}
-		var k int
-		k, err = importNotes(ctx, st, m, spare, tolerance)
-		n += k
+		k, serr := importNotes(ctx, st, m, spare, tolerance)
+		n, err = n+k, errors.Join(err, serr)
 	}
 	return n, err
 }

@@ -25,12 +25,19 @@ func spareNotes(m Machine) (string, bool) {
 }
 
 // privateDir checks that dir is a directory of uid's that no one else can
-// write or read (the notes say which jobs ran); with create, it makes it
-// first if missing. A directory someone else made in a shared place (/dev/shm)
-// is refused: notes there could make a slot look done.
+// write or read (the notes say which jobs ran), in directories that only
+// root or uid can change (a sticky one, /dev/shm, is fine): no one else can
+// swap it for a link to elsewhere between this check and a write. With
+// create, it makes it first if missing. A directory someone else made in a
+// shared place (/dev/shm) is refused: notes there could make a slot look
+// done.
 func privateDir(dir string, uid int, create bool) error {
+	name := "the note directory " + dir
+	if err := checkDirs(name, filepath.Dir(dir), true, []int{0, uid}); err != nil {
+		return err
+	}
 	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
 			return err
 		}
 	}
@@ -43,7 +50,7 @@ func privateDir(dir string, uid int, create bool) error {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !fi.IsDir() || !ok || int(st.Uid) != uid || fi.Mode().Perm()&0o077 != 0 {
-		return fmt.Errorf("refusing the note directory %s: not a directory of uid %d's alone (mode 0700); remove it", dir, uid)
+		return fmt.Errorf("refusing %s: not a directory of uid %d's alone (mode 0700); remove it", name, uid)
 	}
 	return nil
 }

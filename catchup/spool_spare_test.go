@@ -63,3 +63,40 @@ func TestNoteOutlivesAnUnwritableLockDir(t *testing.T) {
 		})
 	}
 }
+
+// TestSpareNoteDirUnderAnotherUsersDir: a spare note directory in a
+// directory another user owns could be swapped for a link to anywhere
+// between the check and the write (root's notes landing in a place of the
+// user's choosing); it is refused, and the fire says why its note is lost.
+func TestSpareNoteDirUnderAnotherUsersDir(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give a directory to another user")
+	}
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	parent := filepath.Join(t.TempDir(), "theirs")
+	if err := os.Mkdir(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(parent, 54321, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(f.m.LockDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.m.LockDir, nil, 0o600); err != nil { // no lock directory either
+		t.Fatal(err)
+	}
+	var said bytes.Buffer
+	m := f.m
+	m.NoteDir = filepath.Join(parent, "catchup")
+	m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
+	if res, err := Run(context.Background(), nil, errors.New("disk I/O error"), m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("unrecorded fire: %+v, %v; want it run", res, err)
+	}
+	if _, err := os.Lstat(m.NoteDir); !os.IsNotExist(err) {
+		t.Errorf("the note directory was made under another user's directory: %v", err)
+	}
+	if got := said.String(); !strings.Contains(got, "cannot keep a note of this fire") || !strings.Contains(got, "owned by uid 54321") {
+		t.Errorf("the fire said %q; want its note lost, and why", got)
+	}
+}

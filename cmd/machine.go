@@ -168,11 +168,13 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 
 // noteDir is the spare note directory, where a fire that ran unrecorded
 // leaves its note when the ledger's filesystem (full, read-only) cannot take
-// it: a tmpfs apart from the ledger, the user's runtime directory if there
-// is one.
+// it: a tmpfs apart from the ledger, the same for every process of the user
+// (a fire from cron and a scan from a shell must look in one place, so
+// nothing of a session's environment chooses it). CATCHUP_NOTE_DIR names
+// another, for tests.
 func noteDir(uid int) string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		return filepath.Join(d, "catchup")
+	if d := os.Getenv("CATCHUP_NOTE_DIR"); filepath.IsAbs(d) {
+		return d
 	}
 	if uid == 0 {
 		return "/run/catchup"

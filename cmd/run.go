@@ -222,11 +222,6 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
-	if _, err := store.ParseLocation(path); err != nil && store.IsPostgres(path) {
-		// A shared ledger that no one could reach by this location is a
-		// usage error, not an outage that the next scan makes good.
-		return &exitStatus{code: catchup.ExitInternal, err: fmt.Errorf("not running %s: %w", req.Task, err)}
-	}
 	ctx := c.Context()
 	// Opening the ledger is most of a run's start; the host's identity is
 	// read meanwhile.
@@ -243,6 +238,10 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	st, openErr := opened()
 	if openErr == nil {
 		defer st.Close()
+	} else if _, perr := store.ParseLocation(path); perr != nil && store.IsPostgres(path) {
+		// A shared ledger that no one could reach by this location is a
+		// usage error, not an outage that the next scan makes good.
+		return &exitStatus{code: catchup.ExitInternal, err: fmt.Errorf("not running %s: %w", req.Task, perr)}
 	}
 	if err != nil {
 		return err

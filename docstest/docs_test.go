@@ -22,8 +22,8 @@ package docstest
 //     share that directory: "/tmp/docs2" in a command stands for it, and its
 //     path is printed back as "/tmp/docs2". The files run in parallel.
 //   - The environment is fixed: TZ=UTC, CATCHUP_HOST=vm, HOME=/tmp/docs2,
-//     CATCHUP_STATE_DIR=/tmp/docs2/state, XDG_RUNTIME_DIR=/tmp/docs2/.run
-//     (the spare note directory is /tmp/docs2/.run/catchup),
+//     CATCHUP_STATE_DIR=/tmp/docs2/state, CATCHUP_NOTE_DIR=/tmp/docs2/.notes
+//     (the spare note directory),
 //     CATCHUP_LOCALTIME=/tmp/docs2/.localtime naming UTC (the zone cron reads
 //     a crontab line in, whatever this machine's), and on PATH the catchup binary and
 //     the helper scripts of testdata/bin (slot, settle.sh, await, running...).
@@ -155,7 +155,7 @@ func runFile(t *testing.T, file string, blocks []block) {
 			"LC_ALL=C",
 			"CATCHUP_HOST=vm",
 			"CATCHUP_STATE_DIR=" + filepath.Join(root, "state"),
-			"XDG_RUNTIME_DIR=" + filepath.Join(root, ".run"),
+			"CATCHUP_NOTE_DIR=" + filepath.Join(root, ".notes"),
 			"CATCHUP_LOCALTIME=" + localtime,
 			"DOCSTEST_FILES=" + files,
 			"DOCSTEST_ENV=" + filepath.Join(t.TempDir(), "env"),

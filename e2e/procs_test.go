@@ -59,7 +59,7 @@ func newCatchup(t *testing.T, db, now string, args ...string) *catchupProc {
 	p := &catchupProc{cmd: exec.Command(os.Args[0], args...)}
 	p.cmd.Dir = home
 	p.cmd.Env = append(cleanEnv(), asCatchup+"=1", "CATCHUP_DB="+db, "CATCHUP_HOST=testhost", "TZ=UTC",
-		"HOME="+home, "CATCHUP_STATE_DIR="+filepath.Join(home, "state"))
+		"HOME="+home, "CATCHUP_STATE_DIR="+filepath.Join(home, "state"), "CATCHUP_NOTE_DIR="+filepath.Join(home, "notes"))
 	if now != "" {
 		p.cmd.Env = append(p.cmd.Env, "CATCHUP_NOW="+now)
 	}

@@ -31,4 +31,7 @@ type ClaimResult struct {
 	// Checkpoint is what LastCheckpoint gives for the slot, read when the
 	// request asked for it and the claim was granted; "" if none.
 	Checkpoint string
+	// Touched: the slot had runs before this granted claim (another fire's
+	// that failed, say); false when this is its first.
+	Touched bool
 }

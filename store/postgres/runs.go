@@ -111,12 +111,13 @@ func insertArgs(id int64, r store.Run, origin string) []any {
 // claimSQL is the claim: one statement on the slots primary key. It
 // inserts the slot's row, or takes over an existing one whose slot nobody
 // runs and (unless forced) nobody ran successfully. It returns the new run's
-// id, or no row when the slot is held. Concurrent claims of one slot queue
+// id and whether the slot's row was there before (xmax is 0 for a row this
+// statement inserted), or no row when the slot is held. Concurrent claims of one slot queue
 // on its row and re-check the condition against the committed winner.
 const claimSQL = `INSERT INTO slots AS s (task, slot, running_id) VALUES ($1, $2, nextval('runs_id_seq'))
 ON CONFLICT (task, slot) DO UPDATE SET running_id = excluded.running_id
 WHERE s.running_id IS NULL AND (s.succeeded_id IS NULL OR $3::boolean)
-RETURNING s.running_id`
+RETURNING s.running_id, NOT (s.xmax = 0)`
 
 // holderSQL reads the run that holds a slot a claim was refused. A
 // holder that was pruned (only a succeeded run can be) is the pruned run's
@@ -159,13 +160,14 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
+	var touched bool
 	if !r.Slot.IsZero() {
 		var id int64
 		// The holder is read under the slot's row lock that the refused
 		// claim took, so it cannot vanish in between; the loop is only a
 		// guard.
 		for try := 0; id == 0; try++ {
-			err := tx.QueryRow(ctx, claimSQL, r.Task, dbSlot(r.Slot), req.Force).Scan(&id)
+			err := tx.QueryRow(ctx, claimSQL, r.Task, dbSlot(r.Slot), req.Force).Scan(&id, &touched)
 			if err == nil {
 				break
 			}
@@ -196,7 +198,7 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	if err := tx.Commit(ctx); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
-	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note)}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note), Touched: touched}, nil
 }
 
 // Slot holders are recomputed from the runs after the slot's row is locked:

@@ -111,39 +111,38 @@ const slotTouchedSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE task = ?1 AND sl
 
 // slotHolder finds, in the claim's transaction, the run that holds req's
 // slot (slotRunSQL: a running or, unless forced, succeeded one; or a
-// succeeded run since pruned), else the slot's last checkpoint when asked.
-func slotHolder(ctx context.Context, tx preparedTx, req store.ClaimRequest, slotRunSQL string) (*store.Run, string, error) {
+// succeeded run since pruned), else the slot's last checkpoint when asked;
+// touched says whether the slot had any run before.
+func slotHolder(ctx context.Context, tx preparedTx, req store.ClaimRequest, slotRunSQL string) (holder *store.Run, note string, touched bool, err error) {
 	task, slot := req.Run.Task, req.Run.Slot.Unix()
-	var touched bool
 	if err := tx.QueryRowContext(ctx, slotTouchedSQL, task, slot).Scan(&touched); err != nil || !touched {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	var n nullRun
-	err := tx.QueryRowContext(ctx, slotRunSQL, task, slot).Scan(n.dest()...)
+	err = tx.QueryRowContext(ctx, slotRunSQL, task, slot).Scan(n.dest()...)
 	switch {
 	case err == nil:
-		return n.run(), "", nil
+		return n.run(), "", true, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return nil, "", err
+		return nil, "", true, err
 	}
 	if !req.Force {
 		h := store.Run{Task: task, Slot: time.Unix(slot, 0).UTC(), Status: store.StatusSucceeded}
 		err := tx.QueryRowContext(ctx, prunedSlotSQL, task, slot).Scan(&h.ID)
 		switch {
 		case err == nil:
-			return &h, "", nil // a slot whose succeeded run was pruned stays done
+			return &h, "", true, nil // a slot whose succeeded run was pruned stays done
 		case !errors.Is(err, sql.ErrNoRows):
-			return nil, "", err
+			return nil, "", true, err
 		}
 	}
-	var note string
 	if req.Checkpoint {
 		err := tx.QueryRowContext(ctx, lastCheckpointSQL, task, slot).Scan(&note)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, "", err
+			return nil, "", true, err
 		}
 	}
-	return nil, note, nil
+	return nil, note, true, nil
 }
 
 // Claim implements store.Store. One immediate transaction: the check and the
@@ -215,8 +214,10 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		}
 	}
 	var note string
+	var touched bool
 	if !req.Run.Slot.IsZero() {
-		holder, checkpoint, err := slotHolder(ctx, tx, req, slotRunSQL)
+		holder, checkpoint, had, err := slotHolder(ctx, tx, req, slotRunSQL)
+		touched = had
 		switch {
 		case err != nil:
 			return store.ClaimResult{}, s.wrap("read ledger", err)
@@ -238,7 +239,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
-	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note, Touched: touched}, nil
 }
 
 // AddRun implements store.Store.
