@@ -159,7 +159,13 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		}
 	}
 	var warning string
-	m.CronZone = func() string { z, _ := systemZone(); return z }
+	m.CronZone = func() string {
+		if _, err := os.Lstat(localtimeLink()); err != nil {
+			return m.Zone // no /etc/localtime (a container): cron reads TZ, as every program
+		}
+		z, _ := systemZone()
+		return z
+	}
 	if m.Zone, warning = hostZone(); warning != "" {
 		m.Notice("%s", warning)
 	}

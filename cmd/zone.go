@@ -42,10 +42,7 @@ func hostZone() (name, warning string) {
 // crontab line without CRON_TZ in. warning is set when no name could be
 // found (then "UTC").
 func systemZone() (name, warning string) {
-	link := os.Getenv("CATCHUP_LOCALTIME")
-	if link == "" {
-		link = "/etc/localtime"
-	}
+	link := localtimeLink()
 	if target, err := os.Readlink(link); err == nil {
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(link), target)
@@ -70,6 +67,14 @@ func systemZone() (name, warning string) {
 		return n, ""
 	}
 	return "UTC", "cannot name the zone of " + link + ": using UTC (pass --tz)"
+}
+
+// localtimeLink is /etc/localtime, or the link CATCHUP_LOCALTIME names.
+func localtimeLink() string {
+	if link := os.Getenv("CATCHUP_LOCALTIME"); link != "" {
+		return link
+	}
+	return "/etc/localtime"
 }
 
 // zoneName turns "Europe/Berlin" or a path ending in zoneinfo/Europe/Berlin
