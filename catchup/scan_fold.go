@@ -9,8 +9,8 @@ import (
 )
 
 // settleFolds settles the slots scan --replay coalesce folded into the
-// replay of the gap's latest slot (ts.Actions[at:at+n], in slot order; the
-// replay comes after them), but only if that replay ran here, told the whole
+// replay of the gap's latest slot, slot (ts.Actions[at:at+n], in slot
+// order; the replay comes after them), but only if that replay ran here, told the whole
 // gap (CATCHUP_PREV_SLOT). A replay that did not run here (its slot taken by
 // another run, which is told only its own slot's predecessor; the budget
 // spent; its claim not recorded) covered nothing of the gap: the folded
@@ -23,10 +23,10 @@ import (
 // are recorded here once the line has run (readBack). A power cut between
 // that run's record and these leaves the gap to be coalesced again: a
 // repeat, never a loss.
-func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int) error {
-	var ran *SlotAction // the replay, if it ran for the gap
+func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int, slot time.Time) error {
+	var ran *SlotAction // the replay of slot, if it ran for the gap
 	for i := at + n; i < len(ts.Actions); i++ {
-		if a := ts.Actions[i]; (t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran) {
+		if a := ts.Actions[i]; a.Slot.Equal(slot) && ((t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran)) {
 			ran = &ts.Actions[i]
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -68,18 +70,18 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	inWindow := res.slots[res.expiring:]
 	replay, drop, reason := plan(inWindow, ts.Policy, req.MaxReplays)
-	var span replaySpan
-	var fold []time.Time // coalesced into the replay: settled by it, recorded skipped
-	if ts.Policy == "coalesce" {
-		fold = drop
-		if len(replay) > 0 {
-			if span, err = coalescedSpan(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
-				return ts, err
-			}
-			reason = fmt.Sprintf(reasonCoalesced, formatSlot(replay[0], sched))
-			span.fold, span.reason = fold, reason
+	spans := map[int64]replaySpan{} // a coalesced replay's, by its slot
+	var gaps []replaySpan
+	if ts.Policy == "coalesce" && len(replay) > 0 {
+		if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
+			return ts, err
 		}
-	} else {
+		replay = replay[:0]
+		for _, g := range gaps {
+			replay = append(replay, g.slot)
+			spans[g.slot.Unix()] = g
+		}
+	} else if ts.Policy != "coalesce" {
 		code := store.ReasonMaxReplays
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy
@@ -91,15 +93,23 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err := ts.expire(ctx, st, m, t, expire, cause, req.DryRun); err != nil {
 		return ts, err
 	}
-	foldAt := len(ts.Actions)
-	for _, slot := range fold {
-		ts.Skipped++
-		ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionDropped, Reason: reason, Cause: cause[slot.Unix()]})
+	foldAt := make([]int, len(gaps)) // where each gap's folded slots are in ts.Actions
+	for i, g := range gaps {
+		foldAt[i] = len(ts.Actions)
+		for _, slot := range g.fold {
+			ts.Skipped++
+			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionDropped, Reason: g.reason, Cause: cause[slot.Unix()]})
+		}
 	}
-	if !req.DryRun && len(fold) > 0 {
+	if !req.DryRun && len(gaps) > 0 {
 		defer func() { // before the watermark moves (defers run last first)
-			if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt, len(fold)); ferr != nil && err == nil {
-				err = ferr
+			for i, g := range gaps {
+				if len(g.fold) == 0 {
+					continue
+				}
+				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], len(g.fold), g.slot); ferr != nil && err == nil {
+					err = ferr
+				}
 			}
 		}()
 	}
@@ -126,7 +136,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 			break
 		}
-		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, span, held)
+		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, spans[slot.Unix()], held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
@@ -156,8 +166,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 }
 
 // replaySpan is what a coalesced replay stands for: the gap after prev,
-// n slots; zero for a replay of one slot.
+// n slots, replayed as slot, its last; zero for a replay of one slot.
 type replaySpan struct {
+	slot time.Time
 	prev time.Time
 	n    int
 	// fold: the gap's other slots, settled (recorded skipped, reason) with
@@ -166,26 +177,36 @@ type replaySpan struct {
 	reason string
 }
 
-// coalescedSpan is the span of one replay for the whole gap missed: from
-// the last slot before it whose run succeeded (so that a gap after a
-// failed or coalesced run is covered too), else the slot just before it;
-// but never before the latest slot this scan records expired (those
-// slots are given up, not coalesced).
-func coalescedSpan(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
-	missed, expired []time.Time) (replaySpan, error) {
-	span := replaySpan{n: len(missed)}
-	prev, err := st.LastSucceededSlot(ctx, task, missed[0])
-	if err != nil {
-		return span, err
+// coalescedGaps splits the missed slots (in slot order) into the gaps that
+// no succeeded slot divides, each replayed once as its latest slot, told
+// the gap: from the last slot before it whose run succeeded (so that a gap
+// after a failed or coalesced run is covered too), else the slot just
+// before it; but never before the latest slot this scan records expired
+// (those are given up, not coalesced). One replay for gaps a success lies
+// between would settle that success's own span a second time. One ledger
+// read per gap, from the latest back.
+func coalescedGaps(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
+	missed, expired []time.Time) ([]replaySpan, error) {
+	var gaps []replaySpan
+	for end := len(missed); end > 0; {
+		prev, err := st.LastSucceededSlot(ctx, task, missed[end-1])
+		if err != nil {
+			return nil, err
+		}
+		start := sort.Search(end, func(i int) bool { return missed[i].After(prev) })
+		g := replaySpan{slot: missed[end-1], prev: prev, n: end - start, fold: missed[start : end-1]}
+		if prev.IsZero() {
+			g.prev, _ = sched.Prev(missed[start].Add(-time.Second))
+		}
+		if n := len(expired); n > 0 && expired[n-1].After(g.prev) {
+			g.prev = expired[n-1]
+		}
+		g.reason = fmt.Sprintf(reasonCoalesced, formatSlot(g.slot, sched))
+		gaps = append(gaps, g)
+		end = start
 	}
-	if prev.IsZero() {
-		prev, _ = sched.Prev(missed[0].Add(-time.Second))
-	}
-	if n := len(expired); n > 0 && expired[n-1].After(prev) {
-		prev = expired[n-1]
-	}
-	span.prev = prev
-	return span, nil
+	slices.Reverse(gaps)
+	return gaps, nil
 }
 
 // plan splits missed slots into those to replay and those to drop (recorded
