@@ -79,6 +79,10 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if cfg.stuck != 0 && !cfg.running {
 		return usageErr(c, fmt.Errorf("--stuck needs --running"))
 	}
+	if cfg.running && cfg.onlyMissed {
+		// A probe given both would pass on the running table alone.
+		return usageErr(c, fmt.Errorf("--missed and --running are two probes: give one"))
+	}
 	if cfg.running {
 		return runLsRunning(c, g, cfg.output, cfg.stuck)
 	}

@@ -25,7 +25,7 @@ import (
 var expiryReasons = []string{store.ReasonMaxAge, store.ReasonMaxReplays, store.ReasonPolicy}
 
 var statuses = []string{store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
-	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired}
+	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired, store.StatusPaused}
 
 // family collects one metric family's samples.
 type family struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -80,6 +81,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 			return usageErr(c, err)
 		}
 	}
+	sf.req.Tasks = distinct(sf.req.Tasks) // a task named twice is scanned once, by one worker
 	if err := checkParallel(sf.req.Parallel); err != nil {
 		return usageErr(c, err)
 	}
@@ -172,4 +174,15 @@ func readCrontab(name string) (catchup.CrontabSource, error) {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// distinct is names without repeats, in their first order.
+func distinct(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
