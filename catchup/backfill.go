@@ -160,6 +160,12 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped && res.ExitCode != exitLocked, res.Run.ID)
+	if res.Skipped && res.Run.Status == store.StatusRunning {
+		// Held by a run in progress on another host: tried again after the
+		// others, and decided by that run's outcome, as a crontab line's.
+		a.ExitCode = exitLocked
+		return a, nil
+	}
 	if res.Skipped && res.ExitCode == 0 {
 		a.Reason = "done elsewhere: " + res.Run.Status
 		if res.Run.Error != "" {
@@ -198,7 +204,9 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 			continue
 		}
 		k := r.Slot.Unix()
-		if settles(r, MissedRule{}, nil) {
+		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning {
+			// A run in progress has settled nothing yet: backfill waits
+			// for it (the slot's lock, its claim) and goes by its outcome.
 			settled[k] = true
 		}
 		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) {
