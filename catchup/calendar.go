@@ -11,7 +11,7 @@ import (
 
 // Slot states in a calendar, from best to worst (a day shows its worst).
 const (
-	CellNone     = "none"     // before the task was registered, or passed by its watermark (before a schedule change)
+	CellNone     = "none"     // before the task was registered, passed by its watermark (before a schedule change), or of a retired task
 	CellPending  = "pending"  // not due yet, or cron may still fire it
 	CellRan      = "ran"      // fired by cron on time, succeeded
 	CellReplayed = "replayed" // succeeded by scan's replay
@@ -109,11 +109,13 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 			switch {
 			case ok:
 				c.State, c.RunID = runState(r, slot, stale), r.ID
-			case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough):
-				// Before the task, or passed by its watermark (a schedule
-				// or zone change counts from when it was made): never
-				// missed, as scan reads it.
+			case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero():
+				// Before the task, passed by its watermark (a schedule
+				// or zone change counts from when it was made), or of a
+				// retired task: never missed, as scan reads it.
 				c.State = CellNone
+			case Paused(t, slot): // the next scan records it paused
+				c.State = CellPaused
 			case slot.After(now.Add(-req.Rule.Tolerance)):
 				c.State = CellPending
 			default:

@@ -21,6 +21,8 @@ const (
 	StateNotDue       = "not-due"      // later than now
 	StateUnregistered = "unregistered" // before the task's registration
 	StatePassed       = "passed"       // at or before the watermark, with no record
+	StatePaused       = "paused"       // in the task's pause: the next scan records it paused
+	StateRetired      = "retired"      // of a retired task: no longer counted
 )
 
 // Event is one line of a slot's story.
@@ -189,11 +191,19 @@ func (x *Explanation) state(records []store.Run, stale map[int64]bool, u uptime,
 		x.State, x.Summary = StateDue, fmt.Sprintf("due: cron may still fire it (within the tolerance of %s)", formatWindow(rule.Tolerance))
 		return
 	}
+	switch {
+	case !x.Task.RetiredAt.IsZero():
+		x.State = StateRetired
+		x.Summary = fmt.Sprintf("the task was retired (%s): catchup no longer counts its slots", rfc(x.Task.RetiredAt))
+		return
+	case Paused(x.Task, x.Slot):
+		x.State = StatePaused
+		x.Summary = fmt.Sprintf("in the task's pause (since %s): never missed; the next scan records it paused", rfc(x.Task.PausedAt))
+		return
+	}
 	x.State, x.Cause = StateMissed, causeOf(x.Slot, records, stale, u)
 	x.Summary = fmt.Sprintf("missed (%s: %s)", x.Cause, CauseWords(x.Cause))
-	if Paused(x.Task, x.Slot) {
-		x.Summary += fmt.Sprintf("; in the task's pause (since %s): the next scan records it paused", rfc(x.Task.PausedAt))
-	} else if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
+	if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
 		x.Summary += fmt.Sprintf("; older than the catch-up window (%s): the next scan records it expired", formatWindow(w))
 	}
 }
