@@ -105,7 +105,8 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 	r.StartedAt = now
 	// A replay resumes where an interrupted run of its slot stopped: the
 	// claim reads that run's checkpoint.
-	req := store.ClaimRequest{Run: r, Force: l.req.Force, Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay}
+	req := store.ClaimRequest{Run: r, Force: l.req.Force,
+		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
 	if r.Attempt == 1 {
 		req.Register = l.registration(now, r.Slot)
 		if l.m.BootID != "" {
@@ -218,4 +219,16 @@ func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
 // expires (shared ledgers), which findStale decides.
 func (l *lifecycle) stale(r store.Run) bool {
 	return (thisHost(l.st, l.m, r) && !outcomeHeld(l.m, r)) || leaseExpired(l.st, l.m, r)
+}
+
+// ownInterval reports whether this run is told its slot's own interval,
+// from the schedule's slot before it: a checkpoint recorded by an earlier
+// run of the slot was made for that interval. A coalesced replay told a
+// wider gap starts afresh: resuming would skip the gap's start.
+func (l *lifecycle) ownInterval(slot time.Time) bool {
+	if l.req.PrevSlot.IsZero() || l.sched == nil {
+		return true
+	}
+	p, ok := l.sched.Prev(slot.Add(-time.Second))
+	return ok && p.Equal(l.req.PrevSlot)
 }
