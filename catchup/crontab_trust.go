@@ -154,7 +154,7 @@ func checkDirs(name, dir string, stickyOwn bool, owners []int) error {
 		if o := filetrust.Owner(fi); !slices.Contains(owners, o) {
 			return &filetrust.Refusal{Name: name,
 				Reason: fmt.Sprintf("its directory %s is owned by %s, who could replace it", d, filetrust.Describe(o)),
-				Fix:    "move the crontab to a directory of " + ownerNames(owners)}
+				Fix:    "move it to a directory of " + ownerNames(owners)}
 		}
 		if filetrust.WritableByOthers(fi, sticky) {
 			return &filetrust.Refusal{Name: name,

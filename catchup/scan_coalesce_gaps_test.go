@@ -1,10 +1,12 @@
 package catchup
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCoalesceGapsApartBySuccess: missed slots with a succeeded slot among
@@ -45,5 +47,38 @@ func TestCoalesceGapsApartBySuccess(t *testing.T) {
 	}
 	if strings.Count(string(b), "\n") != 4 {
 		t.Errorf("the job ran %d times, want 4", strings.Count(string(b), "\n"))
+	}
+}
+
+// TestCoalesceGapLeftByTheBudget: the --budget spent after the first gap's
+// replay leaves the last gap, a single slot, missed for the next scan: it
+// is neither replayed nor passed by the watermark.
+func TestCoalesceGapLeftByTheBudget(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	req := f.request(t)
+	req.Replay = "coalesce"
+	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT after $CATCHUP_PREV_SLOT" >> gaps.log`}
+	for _, at := range []string{"2026-03-01T10:00:30Z", "2026-03-01T12:00:30Z"} { // 11:00 and 13:00 missed
+		f.now = mustTime(t, at)
+		if res := f.run(t, req); res.ExitCode != 0 {
+			t.Fatalf("fire at %s: exit %d", at, res.ExitCode)
+		}
+	}
+	start := mustTime(t, "2026-03-01T13:30:00Z")
+	var ticks int
+	f.m.Now = func() time.Time { ticks++; return start.Add(time.Duration(ticks) * time.Millisecond) }
+	sr := scanRequest()
+	sr.Budget = time.Nanosecond // the first replay starts, no other
+	first := f.scan(t, sr)
+	if want := "2026-03-01T11:00:00Z 2026-03-01T13:00:00Z"; fmt.Sprint(first.Missed) != fmt.Sprint([]time.Time{
+		mustTime(t, "2026-03-01T11:00:00Z"), mustTime(t, "2026-03-01T13:00:00Z")}) {
+		t.Errorf("first scan: missed %v, want %s", first.Missed, want)
+	}
+	if first.Replayed != 1 || first.Left != 1 {
+		t.Errorf("first scan: replayed %d, left %d; want 1 and 1", first.Replayed, first.Left)
+	}
+	second := f.scan(t, scanRequest())
+	if second.Replayed != 1 || len(second.Missed) != 1 || !second.Missed[0].Equal(mustTime(t, "2026-03-01T13:00:00Z")) {
+		t.Errorf("second scan: missed %v, replayed %d; want 13:00, replayed", second.Missed, second.Replayed)
 	}
 }

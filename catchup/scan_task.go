@@ -76,7 +76,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
 			return ts, err
 		}
-		replay = replay[:0]
+		replay = nil // not replay[:0]: plan's slice shares ts.Missed's array
 		for _, g := range gaps {
 			replay = append(replay, g.slot)
 			spans[g.slot.Unix()] = g
