@@ -13,17 +13,15 @@ import (
 // aheadOf returns the latest time the ledger holds of task t that is later
 // than now (its latest slot, its watermark, its registration), or zero.
 // Such a time means the clock went back, or was ahead when it was recorded.
-// The watermark and the registration are instants of a process's clock:
-// they count only when more than clockSlack ahead, so that a command run in
-// the same second as the fire that registered the task sees nothing.
+// Each counts only when more than clockSlack ahead: the watermark and the
+// registration are instants of a process's clock, so that a command run in
+// the same second as the fire that registered the task sees nothing; and a
+// slot may have been claimed by another host of a fleet whose clock is a
+// few seconds ahead (skew well under the lease is allowed).
 func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
 	var ahead time.Time
-	for i, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
-		limit := now
-		if i > 0 {
-			limit = now.Add(clockSlack)
-		}
-		if v.After(limit) && v.After(ahead) {
+	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
+		if v.After(now.Add(clockSlack)) && v.After(ahead) {
 			ahead = v
 		}
 	}

@@ -18,7 +18,9 @@ func TestAheadOf(t *testing.T) {
 		want   time.Time
 	}{
 		"nothing ahead":                     {task: store.Task{RegisteredAt: now.Add(-time.Hour)}, latest: now.Add(-time.Hour)},
-		"a slot one second ahead":           {latest: now.Add(time.Second), want: now.Add(time.Second)},
+		// Another host of a fleet, seconds ahead, claimed the next slot.
+		"a slot a few seconds ahead (skew)": {latest: now.Add(4 * time.Second)},
+		"a slot two minutes ahead":          {latest: now.Add(2 * time.Minute), want: now.Add(2 * time.Minute)},
 		"a registration in the same second": {task: store.Task{RegisteredAt: now.Add(5 * time.Millisecond)}},
 		"a registration years ahead":        {task: store.Task{RegisteredAt: now.AddDate(5, 0, 0)}, want: now.AddDate(5, 0, 0)},
 		"a watermark ahead, the latest wins": {task: store.Task{SettledThrough: now.AddDate(4, 0, 0)}, latest: now.AddDate(4, 0, 1),
