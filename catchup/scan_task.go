@@ -153,6 +153,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
+		if a.Action == ActionSkipped && a.ExitCode == exitLocked && i < len(replay)-1 {
+			// The task is running (a cron fire, another host's scan): its
+			// later slots wait for the next scan, so that none runs before
+			// this one, which stays missed.
+			break
+		}
 		if a.ExitCode == ExitInternal && i < len(replay)-1 {
 			// catchup itself could not start the replay (above all: its
 			// claim could not be recorded); the later slots would fare no
