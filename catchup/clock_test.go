@@ -17,7 +17,7 @@ func TestAheadOf(t *testing.T) {
 		latest time.Time
 		want   time.Time
 	}{
-		"nothing ahead":                     {task: store.Task{RegisteredAt: now.Add(-time.Hour)}, latest: now.Add(-time.Hour)},
+		"nothing ahead": {task: store.Task{RegisteredAt: now.Add(-time.Hour)}, latest: now.Add(-time.Hour)},
 		// Another host of a fleet, seconds ahead, claimed the next slot.
 		"a slot a few seconds ahead (skew)": {latest: now.Add(4 * time.Second)},
 		"a slot two minutes ahead":          {latest: now.Add(2 * time.Minute), want: now.Add(2 * time.Minute)},
