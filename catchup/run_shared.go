@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -40,25 +41,54 @@ func leaseExpired(st store.Store, m Machine, r store.Run) bool {
 }
 
 // lockFleet takes the task's ledger-wide lock for a claimed run. When
-// another host runs the task, the claim is given back as a lock skip (the
-// slot stays missed; scan replays it) and ok is false.
+// another host runs the task, a fire whose --on-busy policy is wait (or
+// --wait) waits for it, up to --wait DUR, its claim kept alive by
+// heartbeats; otherwise (or once the wait is over) the claim is given back
+// as a lock skip (the slot stays missed; scan replays it) and ok is false.
 func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok bool) {
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
-	if err == nil && ok {
-		return release, true
+	waits := l.onBusy() == "wait" && l.req.ReplaySlot.IsZero()
+	var limit <-chan time.Time
+	if waits && l.req.WaitLimit > 0 {
+		t := time.NewTimer(l.req.WaitLimit)
+		defer t.Stop()
+		limit = t.C
 	}
 	reason := reasonLocked + " on another host"
-	if err != nil {
-		reason = "cannot take the task's ledger lock: " + err.Error()
+	for {
+		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
+		if err == nil && ok {
+			return release, true
+		}
+		if err != nil {
+			reason = "cannot take the task's ledger lock: " + err.Error()
+			break
+		}
+		if !waits {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			reason = "stopped while waiting for the task's run on another host"
+		case <-limit:
+			reason = fmt.Sprintf("still running on another host after waiting %s (--wait)", l.req.WaitLimit)
+		case <-time.After(fleetWaitPoll):
+			_ = l.st.Heartbeat(ctx, r.ID, l.m.Now()) // the claim stays alive while it waits
+			continue
+		}
+		break
 	}
 	l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 		ExitCode: exitCodePtr(exitLocked), Error: reason})
 	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, exitLocked)
 	return nil, false
 }
+
+// fleetWaitPoll is how often a fire that waits for another host's run of
+// its task tries the task's ledger lock again.
+const fleetWaitPoll = 500 * time.Millisecond
 
 // heartbeats renews run id's heartbeat until the returned stop is called.
 func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
