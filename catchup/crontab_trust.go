@@ -50,20 +50,12 @@ func OpenCrontab(path string, uid int) (CrontabFile, error) {
 		return f, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
 	}
 	name := "crontab " + path
-	real, err := filepath.EvalSymlinks(path)
+	real, fd, fi, err := openResolved(name, path)
 	if err != nil {
-		return f, fmt.Errorf("%s: %w", name, err)
-	}
-	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
-	fd, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return f, fmt.Errorf("%s: %w", name, err)
+		return f, err
 	}
 	defer fd.Close()
-	fi, err := fd.Stat()
-	if err != nil {
-		return f, fmt.Errorf("%s: %w", name, err)
-	}
+	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
 	owners, err := f.checkFile(name, real, fi, uid)
 	if err != nil {
 		return f, err
@@ -187,19 +179,11 @@ func ownerNames(uids []int) string {
 // that was checked. A refusal is a *filetrust.Refusal.
 func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 	name := "crontab " + path
-	real, err := filepath.EvalSymlinks(path)
+	real, fd, fi, err := openResolved(name, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	fd, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	defer fd.Close()
-	fi, err := fd.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	owners := []int{0, uid}
 	switch owner := filetrust.Owner(fi); {
 	case !fi.Mode().IsRegular():
@@ -221,4 +205,20 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return data, nil
+}
+
+// openResolved opens the file path leads to, through any symlinks (real),
+// for reading, and stats the descriptor: what is checked is what is read.
+func openResolved(name, path string) (real string, fd *os.File, fi os.FileInfo, err error) {
+	if real, err = filepath.EvalSymlinks(path); err != nil {
+		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if fd, err = os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0); err != nil {
+		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if fi, err = fd.Stat(); err != nil {
+		fd.Close()
+		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return real, fd, fi, nil
 }
