@@ -41,7 +41,7 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 	limit := lockGrace
 	switch {
 	case policy == "wait":
-		limit = l.req.WaitLimit
+		limit = l.waitLeft()
 	case !l.req.ReplaySlot.IsZero():
 		limit = -1
 	}

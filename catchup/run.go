@@ -160,6 +160,20 @@ type lifecycle struct {
 	pingStarted <-chan struct{}
 	checkpoint  string       // the note of an interrupted run of the slot, for a replay
 	held        *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
+	waitUntil   time.Time    // when --wait DUR runs out, counted (real time) from this fire's first wait
+}
+
+// waitLeft is what is left of --wait DUR, which this fire's waits (for its
+// lock here, then for its run on another host) share: 0 for no limit, and
+// never below a nanosecond once spent (so it still means "a limit").
+func (l *lifecycle) waitLeft() time.Duration {
+	if l.req.WaitLimit <= 0 {
+		return 0
+	}
+	if l.waitUntil.IsZero() {
+		l.waitUntil = time.Now().Add(l.req.WaitLimit)
+	}
+	return max(time.Until(l.waitUntil), time.Nanosecond)
 }
 
 // registration is the task row a --cron fire upserts with its claim. A

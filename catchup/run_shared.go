@@ -52,7 +52,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	waits := l.onBusy() == "wait" && l.req.ReplaySlot.IsZero()
 	var limit <-chan time.Time
 	if waits && l.req.WaitLimit > 0 {
-		t := time.NewTimer(l.req.WaitLimit)
+		t := time.NewTimer(l.waitLeft()) // what the wait for the lock here left
 		defer t.Stop()
 		limit = t.C
 	}

@@ -56,3 +56,25 @@ func TestScanStopsATaskAtALockSkip(t *testing.T) {
 		t.Errorf("the job ran for %v, want %v: oldest first", got, want)
 	}
 }
+
+// TestScanJobExit75IsAFailure: a job that exits 75 itself (EX_TEMPFAIL) ran
+// and failed; it is not a lock skip, and the task's later slots are still
+// replayed in this scan.
+func TestScanJobExit75IsAFailure(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	for _, h := range []string{"11", "12", "13"} {
+		f.job.exitAt(t, mustTime(t, "2026-03-01T"+h+":00:00Z"), exitLocked)
+	}
+	f.now = mustTime(t, "2026-03-01T13:30:00Z")
+	ts := f.scan(t, scanRequest())
+	if ts.Failed != 3 || ts.Skipped != 0 || len(ts.Warnings) != 0 {
+		t.Errorf("scan: failed %d, skipped %d, warnings %q; want the three replays failed", ts.Failed, ts.Skipped, ts.Warnings)
+	}
+	want := strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")
+	if got := strings.Join(f.job.runs(t), "|"); got != want {
+		t.Errorf("the job ran for %v, want %v", got, want)
+	}
+}

@@ -27,10 +27,14 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 	slot time.Time, span replaySpan, env []string, then string) (SlotAction, error) {
 	before := lastRunOf(ctx, st, t.Name, slot)
 	a, err := replayShell(ctx, m, t, sr, slot, span, env)
-	if err != nil || a.Action == ActionSkipped {
+	if err != nil {
 		return a, err
 	}
-	return readBack(ctx, st, t.Name, m.Host, before, a, then), nil
+	// Exit 75 too: the line's run ran nothing (the task was running), or its
+	// job exited 75 itself, a failure: the ledger tells them apart.
+	a = readBack(ctx, st, t.Name, m.Host, before, a, then)
+	a.busy = a.Action == ActionSkipped && a.ExitCode == exitLocked
+	return a, nil
 }
 
 // readBack judges a replay through a crontab line by the ledger, not by the

@@ -75,6 +75,9 @@ type SlotAction struct {
 	// ran: a replay through a crontab line whose own run of the slot is
 	// recorded (readBack).
 	ran bool
+	// busy: not run because the task was running (a lock skip), not
+	// because its job exited 75 itself.
+	busy bool
 }
 
 // TaskScan is one task's part of a scan.

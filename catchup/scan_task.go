@@ -153,10 +153,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
-		if a.Action == ActionSkipped && a.ExitCode == exitLocked && i < len(replay)-1 {
+		if a.busy && i < len(replay)-1 {
 			// The task is running (a cron fire, another host's scan): its
 			// later slots wait for the next scan, so that none runs before
 			// this one, which stays missed.
+			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its %d later missed slots "+
+				"wait for the next scan, so that none runs before slot %s", t.Name, len(replay)-i-1, formatSlot(slot, sched)))
 			break
 		}
 		if a.ExitCode == ExitInternal && i < len(replay)-1 {
