@@ -57,9 +57,17 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		limit = t.C
 	}
 	reason := reasonLocked + " on another host"
-	for {
+	for waited := false; ; waited = true {
 		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
 		if err == nil && ok {
+			if waited && !l.stillClaimed(ctx, r.ID) {
+				// Taken for dead while it waited (its heartbeats late), its
+				// slot replayed elsewhere: it must not run now.
+				release()
+				l.m.notice("task %s: run %d was taken for dead while it waited for the task's run on another host; not run, exit %d",
+					l.req.Task, r.ID, exitLocked)
+				return nil, false
+			}
 			return release, true
 		}
 		if err != nil {
@@ -87,8 +95,15 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 }
 
 // fleetWaitPoll is how often a fire that waits for another host's run of
-// its task tries the task's ledger lock again.
-const fleetWaitPoll = 500 * time.Millisecond
+// its task tries the task's ledger lock again (two short connections each).
+const fleetWaitPoll = time.Second
+
+// stillClaimed reports whether run id is still running: no other host
+// took it for dead and marked it interrupted.
+func (l *lifecycle) stillClaimed(ctx context.Context, id int64) bool {
+	r, err := l.st.Run(ctx, id)
+	return err == nil && r.Status == store.StatusRunning
+}
 
 // heartbeats renews run id's heartbeat until the returned stop is called.
 func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
