@@ -19,11 +19,13 @@ func TestFleetWaitWaitsForAnotherHost(t *testing.T) {
 	if err := long.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { touch(t, filepath.Join(a.dir, "release")); long.cmd.Wait() }) // also when the test fails early
 	waitFile(t, filepath.Join(a.dir, "started"))
 	waiter := b.catchup("2026-11-20T01:00:06Z", "run", "--task", "w", "--manual", "--wait", "1m", "--", "sh", "-c", `echo b >> `+ran)
 	if err := waiter.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { waiter.cmd.Process.Kill() }) // nothing, once it exited
 	exited := make(chan error, 1)
 	go func() { exited <- waiter.cmd.Wait() }()
 	select {
@@ -32,9 +34,6 @@ func TestFleetWaitWaitsForAnotherHost(t *testing.T) {
 	case <-time.After(time.Second): // still waiting, as it should
 	}
 	touch(t, filepath.Join(a.dir, "release"))
-	if err := long.cmd.Wait(); err != nil {
-		t.Fatal(err)
-	}
 	select {
 	case err := <-exited:
 		if err != nil {
