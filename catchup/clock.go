@@ -64,6 +64,8 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 	floor := now.Add(-catchupWindow(t, MissedRule{})).Add(-time.Second)
 	note := fmt.Sprintf("recorded while the clock was ahead; detached from its slot by reset-clock at %s",
 		now.UTC().Format(time.RFC3339))
-	res, err := st.ResetClock(ctx, store.ClockReset{Task: task, Now: now, Floor: floor, Note: note, DryRun: dry})
+	// What lies within clockSlack of now is not ahead (aheadOf): a slot
+	// another host, seconds ahead, claimed stays its own.
+	res, err := st.ResetClock(ctx, store.ClockReset{Task: task, Now: now.Add(clockSlack), Floor: floor, Note: note, DryRun: dry})
 	return ClockReset{Task: task, ClockResetResult: res, Floor: floor}, err
 }

@@ -1,15 +1,17 @@
 package catchup
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/catchup/catchup/store"
 )
 
-// TestAheadOf: a slot later than now puts the ledger ahead of the clock; a
-// watermark or registration does only when more than clockSlack ahead (a
-// command run in the second of the fire that registered the task is not).
+// TestAheadOf: a slot, a watermark or a registration puts the ledger ahead
+// of the clock only when more than clockSlack later than now (a command run
+// in the second of the fire that registered the task is not; a slot another
+// host, seconds ahead, claimed is not).
 func TestAheadOf(t *testing.T) {
 	now := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
@@ -32,5 +34,38 @@ func TestAheadOf(t *testing.T) {
 				t.Errorf("aheadOf = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestResetClockKeepsASlotSecondsAhead: reset-clock, advised for a
+// watermark a day ahead, frees what the ledger holds later than now, but
+// not a slot another host of the fleet claimed a few seconds early (its
+// clock a little ahead): detached, that slot would be missed and run again.
+func TestResetClockKeepsASlotSecondsAhead(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	ctx := context.Background()
+	slot := mustTime(t, "2026-03-01T11:00:00Z")
+	c, err := f.st.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule,
+		Attempt: 1, StartedAt: slot.Add(-4 * time.Second), Host: "ahead", PID: 1}})
+	if err != nil || !c.Claimed {
+		t.Fatalf("claim: %+v, %v", c, err)
+	}
+	if err := f.st.SetSettled(ctx, "job", slot.AddDate(0, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	f.m.Now = func() time.Time { return slot.Add(-4 * time.Second) }
+	res, err := ResetClock(ctx, f.st, f.m, "job", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Detached) != 0 {
+		t.Errorf("detached %+v; want the slot 4s ahead kept", res.Detached)
+	}
+	r, err := f.st.Run(ctx, c.Run.ID)
+	if err != nil || !r.Slot.Equal(slot) {
+		t.Errorf("run %d: slot %v, %v; want it still standing for %v", c.Run.ID, r.Slot, err, slot)
 	}
 }
