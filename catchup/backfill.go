@@ -118,7 +118,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 			case a.Action == ActionReplayed:
 				a.Action = ActionRan
 				tb.Ran++
-			case a.Action == ActionCut: // stopped with backfill: no scan replays it for backfill
+			case a.Action == ActionInterrupted: // stopped with backfill: no scan replays it for backfill
 				a.Action, a.Reason = ActionFailed, "stopped with the backfill; backfill it again"
 				tb.Failed++
 			case a.Action == ActionFailed:

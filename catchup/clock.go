@@ -28,8 +28,8 @@ func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
 	return ahead
 }
 
-// clockSlack is how far a watermark or registration may lie ahead of now
-// without the ledger counting as ahead of the clock.
+// clockSlack is how far a time of the ledger (a slot, the watermark, the
+// registration) may lie ahead of now without counting as ahead of the clock.
 const clockSlack = time.Minute
 
 // clockAheadWarning says that task holds a time later than now, and what to
@@ -43,15 +43,15 @@ func clockAheadWarning(task string, ahead, now time.Time, s *schedule.Schedule) 
 type ClockReset struct {
 	Task string
 	store.ClockResetResult
-	Floor time.Time // where a watermark later than now went
+	Floor time.Time // where a watermark more than clockSlack ahead went
 }
 
 // ResetClock takes the present clock as right for a task whose ledger holds
 // times later than now (a clock that was ahead when they were recorded):
-// the runs recorded for slots later than now lose their slot (they stay in
-// the history, with a note), expiries decided later than now are undone, and
-// a watermark later than now goes back to the start of the task's catch-up
-// window, so that scan replays its missed slots again.
+// the runs recorded for slots more than clockSlack later than now lose their
+// slot (they stay in the history, with a note), expiries decided later than
+// that are undone, and a watermark later than that goes back to the start of
+// the task's catch-up window, so that scan replays its missed slots again.
 func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry bool) (ClockReset, error) {
 	t, err := st.Task(ctx, task)
 	if errors.Is(err, store.ErrNotFound) {

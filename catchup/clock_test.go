@@ -48,13 +48,13 @@ func TestResetClockKeepsASlotSecondsAhead(t *testing.T) {
 	}
 	ctx := context.Background()
 	slot := mustTime(t, "2026-03-01T11:00:00Z")
+	if err := f.st.SetSettled(ctx, "job", slot.AddDate(0, 0, 1)); err != nil { // a forward glitch
+		t.Fatal(err)
+	}
 	c, err := f.st.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule,
 		Attempt: 1, StartedAt: slot.Add(-4 * time.Second), Host: "ahead", PID: 1}})
 	if err != nil || !c.Claimed {
 		t.Fatalf("claim: %+v, %v", c, err)
-	}
-	if err := f.st.SetSettled(ctx, "job", slot.AddDate(0, 0, 1)); err != nil {
-		t.Fatal(err)
 	}
 	f.m.Now = func() time.Time { return slot.Add(-4 * time.Second) }
 	res, err := ResetClock(ctx, f.st, f.m, "job", false)
@@ -63,6 +63,9 @@ func TestResetClockKeepsASlotSecondsAhead(t *testing.T) {
 	}
 	if len(res.Detached) != 0 {
 		t.Errorf("detached %+v; want the slot 4s ahead kept", res.Detached)
+	}
+	if !res.Settled.Equal(slot.AddDate(0, 0, 1)) {
+		t.Errorf("watermark reset from %v; want the day-ahead one reset", res.Settled)
 	}
 	r, err := f.st.Run(ctx, c.Run.ID)
 	if err != nil || !r.Slot.Equal(slot) {

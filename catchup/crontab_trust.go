@@ -207,18 +207,18 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 	return data, nil
 }
 
-// openResolved opens the file path leads to, through any symlinks (real),
+// openResolved opens the file path leads to, through any symlinks (resolved),
 // for reading, and stats the descriptor: what is checked is what is read.
-func openResolved(name, path string) (real string, fd *os.File, fi os.FileInfo, err error) {
-	if real, err = filepath.EvalSymlinks(path); err != nil {
+func openResolved(name, path string) (resolved string, fd *os.File, fi os.FileInfo, err error) {
+	if resolved, err = filepath.EvalSymlinks(path); err != nil {
 		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if fd, err = os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0); err != nil {
+	if fd, err = os.OpenFile(resolved, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0); err != nil {
 		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if fi, err = fd.Stat(); err != nil {
 		fd.Close()
 		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return real, fd, fi, nil
+	return resolved, fd, fi, nil
 }

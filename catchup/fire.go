@@ -134,8 +134,9 @@ func resolveZone(ctx context.Context, st store.Store, m Machine, t *store.Task) 
 	t.TZ = m.Zone
 }
 
-// checkDuplicate ends a scheduled fire whose slot is already settled
-// (unless --force): it does not run the job again. lockHeld says this
+// checkDuplicate ends a scheduled fire whose slot another run holds
+// (holder: a failed one too, against a cron-shaped fire), unless --force:
+// it does not run the job again. lockHeld says this
 // process holds the task's lock.
 func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (RunResult, bool) {
 	if !f.scheduled || l.req.Force {
@@ -201,7 +202,7 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	now := l.m.Now()
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
-	if l.sched == nil || !l.sched.Matches(now) {
+	if !l.cronShaped() {
 		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)",
 			s, l.req.Task, holderState(h))
 		return res
@@ -262,8 +263,8 @@ func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run, touched bool)
 		s := formatSlot(r.Slot, l.sched)
 		l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0),
 			Error: ReasonDuplicate + s})
-		l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (--force runs the slot again)",
-			s, l.req.Task, holderState(o))
+		l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
+			s, l.req.Task, holderState(o), againHint(o))
 		r.Status, r.ExitCode, r.Error = store.StatusSkipped, exitCodePtr(0), ReasonDuplicate+s
 		return RunResult{Run: r, Skipped: true}, true
 	}

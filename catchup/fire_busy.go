@@ -35,7 +35,8 @@ func (l *lifecycle) onBusy() string {
 // task (the lock free, the last replay's run still `running` while its
 // outcome waits for the next claim) finds that run named by the task's
 // held-outcome marker, so takes it for alive, not dead (outcomeHeld). A
-// lock still held by a fire of f's own slot makes f a duplicate.
+// run that has claimed f's slot meanwhile (the lock's holder, say) makes f
+// a duplicate.
 func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f fire) (res RunResult, proceed bool, err error) {
 	policy := l.onBusy()
 	limit := lockGrace

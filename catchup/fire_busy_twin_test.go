@@ -45,8 +45,8 @@ func TestFireBesideItsTwin(t *testing.T) {
 		"twin claims while the fire looks, replay": {policy: "replay", twin: claimsSlot, wantExit: 0},
 		// The twin's claim is stuck behind another writer: the fire cannot
 		// tell what holds the lock, so it leaves the slot to scan.
-		"twin has not claimed, skip":   {policy: "skip", twin: nothing, wantExit: exitLocked},
-		"twin has not claimed, replay": {policy: "replay", twin: nothing, wantExit: exitLocked},
+		"twin has not claimed, skip":   {policy: "skip", twin: lockHeldUnclaimed, wantExit: exitLocked},
+		"twin has not claimed, replay": {policy: "replay", twin: lockHeldUnclaimed, wantExit: exitLocked},
 		// What --on-busy skip is for: a live run of the previous slot.
 		"a run of the previous slot, skip": {policy: "skip", twin: runsPrevious, wantExit: exitLocked, wantSettle: true},
 	}
@@ -95,8 +95,8 @@ func claimsSlot(t *testing.T, f *runFixture, slot time.Time) func() {
 	}
 }
 
-// nothing: the twin holds the lock and has claimed nothing yet.
-func nothing(*testing.T, *runFixture, time.Time) func() { return nil }
+// lockHeldUnclaimed: the twin holds the lock and has claimed nothing yet.
+func lockHeldUnclaimed(*testing.T, *runFixture, time.Time) func() { return nil }
 
 // runsPrevious: the lock's holder is a live run of the 09:00 slot.
 func runsPrevious(t *testing.T, f *runFixture, slot time.Time) func() {

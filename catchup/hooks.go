@@ -85,7 +85,7 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
 		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+strings.Join(slots, " "),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
-		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Cut), "CATCHUP_POLICY="+ts.Policy,
+		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_POLICY="+ts.Policy,
 		"CATCHUP_MISSED_CAUSES="+strings.Join(ts.Causes, " "), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
 		"CATCHUP_EXPIRED_SLOTS="+strings.Join(expired, " "))
 	runAlert(context.WithoutCancel(ctx), m, cmd, env)

@@ -160,7 +160,10 @@ type lifecycle struct {
 	pingStarted <-chan struct{}
 	checkpoint  string       // the note of an interrupted run of the slot, for a replay
 	held        *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
-	waitUntil   time.Time    // when --wait DUR runs out, counted (real time) from this fire's first wait
+	// waitUntil is when --wait DUR runs out, counted from this fire's first
+	// wait. Real time, not Machine.Now: it bounds a real wait, as a timer
+	// does; no slot or record depends on it.
+	waitUntil time.Time
 }
 
 // waitLeft is what is left of --wait DUR, which this fire's waits (for its

@@ -41,8 +41,8 @@ func leaseExpired(st store.Store, m Machine, r store.Run) bool {
 }
 
 // lockFleet takes the task's ledger-wide lock for a claimed run. When
-// another host runs the task, a fire whose --on-busy policy is wait (or
-// --wait) waits for it, up to --wait DUR, its claim kept alive by
+// another host runs the task, a fire (not a replay, nor a backfill's) whose
+// --on-busy policy is wait (or --wait) waits for it, up to --wait DUR, its claim kept alive by
 // heartbeats; otherwise (or once the wait is over) the claim is given back
 // as a lock skip (the slot stays missed; scan replays it) and ok is false.
 func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok bool) {

@@ -229,8 +229,11 @@ func sameLedger(line, scan, dir string) bool {
 func samePostgres(a, b string) bool {
 	la, err1 := store.ParseLocation(a)
 	lb, err2 := store.ParseLocation(b)
-	return err1 == nil && err2 == nil && la.Kind == store.Postgres && lb.Kind == store.Postgres &&
-		la.Identity() != "" && la.Identity() == lb.Identity()
+	if err1 != nil || err2 != nil || la.Kind != store.Postgres || lb.Kind != store.Postgres {
+		return false
+	}
+	id := la.Identity()
+	return id != "" && id == lb.Identity()
 }
 
 // redactLedger drops the credentials of a postgres:// location.

@@ -33,7 +33,7 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 	// Exit 75 too: the line's run ran nothing (the task was running), or its
 	// job exited 75 itself, a failure: the ledger tells them apart.
 	a = readBack(ctx, st, t.Name, m.Host, before, a, then)
-	a.busy = a.Action == ActionSkipped && a.ExitCode == exitLocked
+	a.lockSkipped = a.Action == ActionSkipped && a.ExitCode == exitLocked
 	return a, nil
 }
 
@@ -52,6 +52,8 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 //     held, so the watermark stays below it and the next scan reads it
 //     again (also when the ledger cannot be read: one more look);
 //   - none, but one cut short when the scan was stopped: interrupted;
+//   - none after exit 75: skipped and held, as above (the task was running,
+//     or the line's catchup could not record);
 //   - none after a non-zero exit: failed, not ran (nothing started).
 //
 // then is what becomes of a held slot, for its reason ("the next scan
@@ -90,7 +92,7 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		a.Action, a.RunID, a.ran, a.ExitCode = ActionReplayed, own.ID, true, 0
 		return a
 	case ownCut != nil && ctx.Err() != nil:
-		a.Action, a.RunID, a.ran, a.Reason = ActionCut, ownCut.ID, true, reasonCut
+		a.Action, a.RunID, a.ran, a.Reason = ActionInterrupted, ownCut.ID, true, reasonCut
 		return a
 	case a.Action == ActionFailed:
 		return a // the line failed before any run of the slot was recorded
@@ -102,13 +104,13 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	a.Action, a.held, a.running = ActionSkipped, true, running && err == nil
 	switch {
 	case err != nil:
-		a.Reason = fmt.Sprintf("the line exited 0, but its slot could not be read back (%v)", err)
+		a.Reason = fmt.Sprintf("the line exited %d, but its slot could not be read back (%v)", a.ExitCode, err)
 	case running:
 		a.Reason = "not run here: another run holds the slot, running"
 	case ownSkip != nil:
 		a.Reason = "the line ran nothing: " + ownSkip.Error
 	default:
-		a.Reason = "the line exited 0, but the ledger holds no outcome for the slot"
+		a.Reason = fmt.Sprintf("the line exited %d, but the ledger holds no outcome for the slot", a.ExitCode)
 	}
 	a.Reason += "; " + then
 	return a

@@ -35,11 +35,11 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
 	switch {
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
-		a.Action, a.Reason = ActionCut, reasonCut
+		a.Action, a.Reason = ActionInterrupted, reasonCut
 	case res.Ran && !res.Skipped && res.ExitCode == exitLocked:
 		a.Action, a.Reason = ActionFailed, "" // the job's own exit 75: it ran, and failed
 	}
-	a.busy = res.Skipped && res.ExitCode == exitLocked
+	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.folded = res.Folded
 	return a, nil

@@ -45,7 +45,7 @@ type CrontabSource struct {
 const (
 	ActionReplayed    = "replayed"
 	ActionFailed      = "failed"
-	ActionCut         = "interrupted" // cut short by the scan's stop: the next scan replays it
+	ActionInterrupted = "interrupted" // cut short by the scan's stop: the next scan replays it
 	ActionSkipped     = "skipped"
 	ActionExpired     = "expired" // recorded expired: never replayed
 	ActionPlanned     = "would replay"
@@ -75,27 +75,27 @@ type SlotAction struct {
 	// ran: a replay through a crontab line whose own run of the slot is
 	// recorded (readBack).
 	ran bool
-	// busy: not run because the task was running (a lock skip), not
-	// because its job exited 75 itself.
-	busy bool
+	// lockSkipped: not run because the task was running (a lock skip),
+	// not because its job exited 75 itself.
+	lockSkipped bool
 }
 
 // TaskScan is one task's part of a scan.
 type TaskScan struct {
-	Task       string
-	Policy     string
-	Missed     []time.Time
-	Causes     []string // why each slot of Missed was missed, in step with it
-	Actions    []SlotAction
-	Replayed   int
-	Failed     int
-	Skipped    int
-	Cut        int       // replays cut short when the scan was stopped (recorded interrupted: replayed next time)
-	Expired    int       // slots recorded expired (in a dry run: that would be)
-	Left       int       // slots left missed because the --budget was spent (the next scan replays them)
-	Paused     int       // slots of the task's pause, recorded paused (in a dry run: that would be)
-	ClockAhead time.Time // the ledger holds this time of the task, later than now: not scanned
-	Warnings   []string
+	Task        string
+	Policy      string
+	Missed      []time.Time
+	Causes      []string // why each slot of Missed was missed, in step with it
+	Actions     []SlotAction
+	Replayed    int
+	Failed      int
+	Skipped     int
+	Interrupted int       // replays cut short when the scan was stopped (recorded interrupted: replayed next time)
+	Expired     int       // slots recorded expired (in a dry run: that would be)
+	Left        int       // slots left missed because the --budget was spent (the next scan replays them)
+	Paused      int       // slots of the task's pause, recorded paused (in a dry run: that would be)
+	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
+	Warnings    []string
 }
 
 // ScanReport is the result of a scan.

@@ -69,19 +69,23 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		expire = append(expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
 	}
 	inWindow := res.slots[res.expiring:]
-	replay, drop, reason := plan(inWindow, ts.Policy, req.MaxReplays)
+	var replay []time.Time
 	spans := map[int64]replaySpan{} // a coalesced replay's, by its slot
 	var gaps []replaySpan
-	if ts.Policy == "coalesce" && len(replay) > 0 {
-		if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
-			return ts, err
+	if ts.Policy == "coalesce" {
+		if len(inWindow) > 0 {
+			if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
+				return ts, err
+			}
 		}
-		replay = nil // not replay[:0]: plan's slice shares ts.Missed's array
 		for _, g := range gaps {
-			replay = append(replay, g.slot)
+			replay = append(replay, g.slot) // a new slice: ts.Missed's array is not written to
 			spans[g.slot.Unix()] = g
 		}
-	} else if ts.Policy != "coalesce" {
+	} else {
+		var drop []time.Time
+		var reason string
+		replay, drop, reason = plan(inWindow, ts.Policy, req.MaxReplays)
 		code := store.ReasonMaxReplays
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy
@@ -147,17 +151,17 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Replayed++
 		case ActionFailed:
 			ts.Failed++
-		case ActionCut:
-			ts.Cut++
+		case ActionInterrupted:
+			ts.Interrupted++
 		default:
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
-		if a.busy && i < len(replay)-1 {
+		if a.lockSkipped && i < len(replay)-1 {
 			// The task is running (a cron fire, another host's scan): its
 			// later slots wait for the next scan, so that none runs before
 			// this one, which stays missed.
-			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its %d later missed slots "+
+			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
 				"wait for the next scan, so that none runs before slot %s", t.Name, len(replay)-i-1, formatSlot(slot, sched)))
 			break
 		}
@@ -217,8 +221,8 @@ func coalescedGaps(ctx context.Context, st store.Store, task string, sched *sche
 	return gaps, nil
 }
 
-// plan splits missed slots into those to replay and those to drop (recorded
-// expired, or skipped when coalesced), with the reason of the drop.
+// plan splits missed slots into those to replay and those to record
+// expired, with the reason (coalesce is coalescedGaps').
 func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
 	switch policy {
 	case "none":
@@ -228,11 +232,6 @@ func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time
 			return nil, nil, ""
 		}
 		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
-	case "coalesce": // the caller words the reason: it names the replayed slot
-		if len(missed) == 0 {
-			return nil, nil, ""
-		}
-		return missed[len(missed)-1:], missed[:len(missed)-1], ""
 	}
 	if maxReplays > 0 && len(missed) > maxReplays {
 		cut := len(missed) - maxReplays

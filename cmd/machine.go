@@ -36,10 +36,12 @@ func (g *globals) awaitSignals() {
 	}
 }
 
-// ledgerIdentity is what keys a PostgreSQL ledger's lock directory: server, database and
+// lockDirKey is what keys a PostgreSQL ledger's lock directory (a hand
+// parse kept as it was, so that existing directories keep their names;
+// store.Location.Identity compares ledgers): server, database and
 // schema (search_path), not the spelling of its DSN. A rotated password or
 // reordered parameters must not give the same ledger another lock directory.
-func ledgerIdentity(dsn string) string {
+func lockDirKey(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return dsn
@@ -141,7 +143,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		if lockDir, err = stateDir(); err != nil {
 			return catchup.Machine{}, err
 		}
-		sum := sha256.Sum256([]byte(ledgerIdentity(db)))
+		sum := sha256.Sum256([]byte(lockDirKey(db)))
 		lockDir = filepath.Join(lockDir, "locks", hex.EncodeToString(sum[:6]))
 	}
 	m := catchup.Machine{

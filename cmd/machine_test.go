@@ -9,8 +9,8 @@ func TestLedgerIdentity(t *testing.T) {
 		"postgresql://other@db:5432/ledger?options=-csearch_path%3Dfleet",
 	}
 	for _, dsn := range same[1:] {
-		if ledgerIdentity(dsn) != ledgerIdentity(same[0]) {
-			t.Errorf("%q and %q are one ledger: %q vs %q", dsn, same[0], ledgerIdentity(dsn), ledgerIdentity(same[0]))
+		if lockDirKey(dsn) != lockDirKey(same[0]) {
+			t.Errorf("%q and %q are one ledger: %q vs %q", dsn, same[0], lockDirKey(dsn), lockDirKey(same[0]))
 		}
 	}
 	for name, dsn := range map[string]string{
@@ -18,7 +18,7 @@ func TestLedgerIdentity(t *testing.T) {
 		"other database": "postgres://catchup@db:5432/other?options=-csearch_path%3Dfleet",
 		"other server":   "postgres://catchup@db2:5432/ledger?options=-csearch_path%3Dfleet",
 	} {
-		if ledgerIdentity(dsn) == ledgerIdentity(same[0]) {
+		if lockDirKey(dsn) == lockDirKey(same[0]) {
 			t.Errorf("%s: %q taken for the same ledger", name, dsn)
 		}
 	}

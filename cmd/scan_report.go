@@ -17,7 +17,7 @@ func nothingToDo(rep catchup.ScanReport) bool {
 		return false
 	}
 	for _, t := range rep.Tasks {
-		if len(t.Missed) > 0 || t.Replayed+t.Failed+t.Skipped+t.Cut+t.Expired+t.Paused+t.Left > 0 ||
+		if len(t.Missed) > 0 || t.Replayed+t.Failed+t.Skipped+t.Interrupted+t.Expired+t.Paused+t.Left > 0 ||
 			!t.ClockAhead.IsZero() || len(t.Warnings) > 0 {
 			return false
 		}
@@ -29,7 +29,7 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 	var missed, replayed, failed, skipped, cut, expired, left, paused int
 	for _, t := range rep.Tasks {
 		missed, paused = missed+len(t.Missed), paused+t.Paused
-		left, cut = left+t.Left, cut+t.Cut
+		left, cut = left+t.Left, cut+t.Interrupted
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused))
@@ -39,12 +39,12 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
-			t.Failed, t.Skipped, countSuffix("interrupted", t.Cut)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
+			t.Failed, t.Skipped, countSuffix("interrupted", t.Interrupted)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
 		for _, a := range t.Actions {
 			switch a.Action {
 			case catchup.ActionFailed:
 				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
-			case catchup.ActionCut:
+			case catchup.ActionInterrupted:
 				fmt.Fprintf(w, "  %s  interrupted%s\n", a.Slot.UTC().Format(time.RFC3339), reasonSuffix(a.Reason))
 			}
 		}
@@ -148,7 +148,7 @@ func scanJSON(rep catchup.ScanReport) any {
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
 			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
-			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Cut, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
+			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))

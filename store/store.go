@@ -139,10 +139,6 @@ type TaskSummary struct {
 	Latest *Run
 }
 
-// NotAnEchoSQL is the condition, on a runs row, that it is not such a
-// record (see TaskSummary.Latest).
-const NotAnEchoSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0)`
-
 // HistoryFilter selects runs for History, newest first.
 type HistoryFilter struct {
 	Task   string    // "" for all tasks

@@ -103,7 +103,7 @@ func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
-FROM tasks t LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE task = t.name AND `+store.NotAnEchoSQL+`
+FROM tasks t LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE task = t.name AND `+backend.NotADuplicateSQL+`
  ORDER BY id DESC LIMIT 1)
 ORDER BY t.name`)
 	if err != nil {

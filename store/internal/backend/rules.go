@@ -99,3 +99,8 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// NotADuplicateSQL is the condition, on a runs row, that it is not the
+// record of a fire that ran nothing because another run had its slot
+// (skipped, exit 0): what store.TaskSummary.Latest leaves out.
+const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0)`
