@@ -24,7 +24,10 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 		}
 		t.SettledThrough = old.SettledThrough
 		t.TZ = schedule.ZoneName(old.TZ, t.TZ) // UTC for Etc/UTC is no schedule change
-		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
+		switch {
+		case !old.RetiredAt.IsZero():
+			t.SettledThrough = now.Add(-time.Second) // retired (its line was removed), registered anew as of now
+		case old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ):
 			t.SettledThrough = now
 		}
 	case !errors.Is(err, store.ErrNotFound):

@@ -19,7 +19,8 @@ import (
 
 // daemonTasks reads the daemon's crontabs into checked tasks and registers
 // them. Any malformed line is an error: a daemon must not start with a job
-// silently dropped.
+// silently dropped. Every line is checked before any task is registered: a
+// refused reload leaves the ledger as it was, as it leaves the tasks.
 func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string) ([]daemon.Task, error) {
 	var tasks []daemon.Task
 	seen := map[string]string{}
@@ -46,10 +47,13 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			if t.Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def); err != nil {
-				return nil, fmt.Errorf("register task %s: %w", j.Task, err)
-			}
 			tasks = append(tasks, t)
+		}
+	}
+	for i, t := range tasks {
+		var err error
+		if tasks[i].Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def); err != nil {
+			return nil, fmt.Errorf("register task %s: %w", t.Def.Name, err)
 		}
 	}
 	return tasks, nil

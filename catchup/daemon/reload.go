@@ -22,10 +22,13 @@ type tasks struct {
 	ctx     context.Context // the daemon's: fires and replays outlive a reload
 	running map[string]*scheduled
 	loops   sync.WaitGroup
+	loaded  bool // the first set is done: later ones are reloads
 }
 
 // set schedules ts: a new task starts, a changed one restarts, a removed
-// one is retired (its loop ends; a fire of it in progress runs on).
+// one is retired (its loop ends; a fire of it in progress runs on; the
+// ledger retires it, so that no scan replays it and no probe counts its
+// slots missed).
 func (s *tasks) set(ts []Task) {
 	keep := map[string]bool{}
 	for _, t := range ts {
@@ -37,7 +40,7 @@ func (s *tasks) set(ts []Task) {
 			old.cancel()
 			<-old.done
 			s.d.cfg.Log.Info("task changed", "event", "reload", "task", t.Def.Name)
-		} else if s.running != nil && len(s.running) > 0 {
+		} else if s.loaded {
 			s.d.cfg.Log.Info("task added", "event", "reload", "task", t.Def.Name)
 		}
 		lctx, cancel := context.WithCancel(s.ctx)
@@ -51,9 +54,13 @@ func (s *tasks) set(ts []Task) {
 			sc.cancel()
 			<-sc.done
 			delete(s.running, name)
+			if _, err := s.d.cfg.Store.Forget(context.WithoutCancel(s.ctx), name, s.d.cfg.Machine.Now(), false); err != nil {
+				s.d.cfg.Log.Error("task "+name+": cannot retire it in the ledger: "+err.Error(), "event", "error", "task", name)
+			}
 			s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 		}
 	}
+	s.loaded = true
 }
 
 // sameTask compares what a task runs and when, not its registration times.

@@ -175,7 +175,7 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 		}
 		if len(ts.Missed) > 0 {
 			d.cfg.Log.Info("replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
-				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped, "interrupted", ts.Interrupted)
+				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped, "interrupted", ts.Interrupted, "expired", ts.Expired)
 		}
 	}
 }
