@@ -82,3 +82,27 @@ func TestCoalesceGapLeftByTheBudget(t *testing.T) {
 		t.Errorf("second scan: missed %v, replayed %d; want 13:00, replayed", second.Missed, second.Replayed)
 	}
 }
+
+// TestCoalesceFoldsLeftByTheBudgetAreLeft: a gap whose replay the --budget
+// left counts all its slots as left for the next scan, not as skipped.
+func TestCoalesceFoldsLeftByTheBudgetAreLeft(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	req := f.request(t)
+	req.Replay = "coalesce"
+	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT after $CATCHUP_PREV_SLOT" >> gaps.log`}
+	for _, at := range []string{"2026-03-01T10:00:30Z", "2026-03-01T12:00:30Z"} { // 11:00, then 13:00 and 14:00 missed
+		f.now = mustTime(t, at)
+		if res := f.run(t, req); res.ExitCode != 0 {
+			t.Fatalf("fire at %s: exit %d", at, res.ExitCode)
+		}
+	}
+	start := mustTime(t, "2026-03-01T14:30:00Z")
+	var ticks int
+	f.m.Now = func() time.Time { ticks++; return start.Add(time.Duration(ticks) * time.Millisecond) }
+	sr := scanRequest()
+	sr.Budget = time.Nanosecond
+	ts := f.scan(t, sr)
+	if ts.Replayed != 1 || ts.Skipped != 0 || ts.Left != 2 {
+		t.Errorf("scan: replayed %d, skipped %d, left %d; want 11:00 replayed, 13:00 and 14:00 left", ts.Replayed, ts.Skipped, ts.Left)
+	}
+}
