@@ -163,7 +163,9 @@ func indexRuns(runs []store.Run) (map[int64][]store.Run, []store.Run) {
 	var slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
-			slotless = append(slotless, r)
+			if standsForASlot(r) {
+				slotless = append(slotless, r)
+			}
 			continue
 		}
 		byslot[r.Slot.Unix()] = append(byslot[r.Slot.Unix()], r)

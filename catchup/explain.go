@@ -99,7 +99,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	var records, slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
-			slotless = append(slotless, r)
+			if standsForASlot(r) {
+				slotless = append(slotless, r)
+			}
 		} else {
 			records = append(records, r)
 		}

@@ -28,7 +28,23 @@ type fire struct {
 	// scheduled: the slot came from the schedule, not from --slot or
 	// scan, so the fire may be a duplicate of a run of it.
 	scheduled bool
+	// byHand: run --manual, which stands for no slot at all (see
+	// store.ReasonByHand).
+	byHand bool
 }
+
+// reason is the reason code its runs are recorded with.
+func (f fire) reason() string {
+	if f.byHand {
+		return store.ReasonByHand
+	}
+	return ""
+}
+
+// standsForASlot reports whether r, a run without a slot, may stand for the
+// slot it started just after (within tolerance): a fire of a line whose
+// schedule was not known then may; a run by hand never does.
+func standsForASlot(r store.Run) bool { return r.Reason != store.ReasonByHand }
 
 // resolveFire decides which slot this invocation stands for. The first
 // rule that applies wins:
@@ -51,7 +67,7 @@ func (l *lifecycle) resolveFire() fire {
 	case !l.req.ReplaySlot.IsZero():
 		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerReplay}
 	case l.req.Manual:
-		return fire{trigger: store.TriggerManual}
+		return fire{trigger: store.TriggerManual, byHand: true}
 	case !l.req.Slot.IsZero():
 		return fire{slot: l.req.Slot.UTC(), trigger: store.TriggerManual}
 	case l.sched == nil:

@@ -91,7 +91,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	for _, r := range runs {
 		hosts = appendNew(hosts, r.Host)
 		if r.Slot.IsZero() {
-			slotless = append(slotless, r)
+			if standsForASlot(r) {
+				slotless = append(slotless, r)
+			}
 			continue
 		}
 		k := r.Slot.Unix()

@@ -21,7 +21,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		return res, nil
 	}
 	base := store.Run{Task: l.req.Task, Slot: f.slot, Trigger: f.trigger, Attempt: 1,
-		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}
+		Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Reason: f.reason()}
 
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {

@@ -39,8 +39,9 @@ type spoolEntry struct {
 	Ran       bool      `json:"ran"`
 	Status    string    `json:"status,omitempty"` // the outcome, when it ran
 	ExitCode  *int      `json:"exit_code,omitempty"`
-	Locked    bool      `json:"locked,omitempty"` // it did not run because the task's lock was held
-	Error     string    `json:"error"`            // why the ledger could not record it
+	Locked    bool      `json:"locked,omitempty"`  // it did not run because the task's lock was held
+	Error     string    `json:"error"`             // why the ledger could not record it
+	ByHand    bool      `json:"by_hand,omitempty"` // run --manual: it stands for no slot
 }
 
 // ranUnrecorded is a command that ran while the ledger could not record it.
@@ -64,7 +65,7 @@ var errLocked = errors.New(reasonLocked)
 func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
-		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked}
+		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand}
 	if ran != nil {
 		o := outcome(ran.res, now)
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, o.Status, o.ExitCode, ran.start
@@ -160,7 +161,9 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	for _, e := range entries {
 		r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
 			EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
-		if r.Slot.IsZero() {
+		if e.ByHand {
+			r.Reason = store.ReasonByHand // still recorded late: its Error says so
+		} else if r.Slot.IsZero() {
 			r.Slot = slotOfFire(ctx, st, e, tolerance)
 		}
 		switch {

@@ -75,6 +75,35 @@ func TestSpooledFireKeepsItsSlot(t *testing.T) {
 	}
 }
 
+// TestSpooledRunByHandStandsForNoSlot: a run --manual made while the ledger
+// cannot be reached, a minute after a slot cron did not fire, is noted as a
+// run by hand: recorded late, it does not stand for that slot, which scan
+// still replays.
+func TestSpooledRunByHandStandsForNoSlot(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:01:00Z") }
+	req := f.request(t)
+	req.Manual = true
+	res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, req)
+	if err != nil || res.ExitCode != 0 || !res.Ran {
+		t.Fatalf("unrecorded run by hand: %+v, %v; want it run, exit 0", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	ts := f.scan(t, scanRequest())
+	if len(ts.Missed) != 1 || !ts.Missed[0].Equal(mustTime(t, "2026-03-01T10:00:00Z")) || ts.Replayed != 1 {
+		t.Errorf("scan: missed %v, replayed %d; want 10:00 missed and replayed (the run by hand stands for no slot)", ts.Missed, ts.Replayed)
+	}
+	want := append(hours("schedule", 9), "- manual")
+	want = append(want, hours("replay", 10)...)
+	if got := f.job.runs(t); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the job ran for %v, want %v", got, want)
+	}
+}
+
 // failingAddRuns is a ledger that cannot record runs.
 type failingAddRuns struct{ store.Store }
 

@@ -8,4 +8,8 @@ const (
 	ReasonMaxReplays  = "max-replays"        // beyond scan's --max-replays
 	ReasonPolicy      = "policy"             // dropped by the replay policy (latest)
 	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
+	// ReasonByHand marks a run made with run --manual: it stands for no slot,
+	// not even the one it started just after (a slotless fire of a line
+	// without a known schedule does).
+	ReasonByHand = "by-hand"
 )
