@@ -118,7 +118,7 @@ func (l *lifecycle) revival(now, slot time.Time) *store.Task {
 		return nil
 	}
 	t := *l.revive
-	t.RegisteredAt, t.UpdatedAt = earliest(now, slot), now
+	t.RegisteredAt, t.UpdatedAt = l.registeredFrom(now, slot), now
 	t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	t.RetiredAt, t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}, time.Time{}
 	return &t

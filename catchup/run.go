@@ -200,13 +200,25 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	return &store.Task{
 		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,
 		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
-		RetryDelay: l.req.RetryDelay, RegisteredAt: earliest(now, slot), UpdatedAt: now,
+		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
 		OnBusy: onBusy, MaxAge: l.req.MaxAge,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.
-		SettledThrough: earliest(now, slot).Add(-time.Second),
+		SettledThrough: l.registeredFrom(now, slot).Add(-time.Second),
 	}
+}
+
+// registeredFrom is when this fire registers its task from: its slot (or
+// now, if earlier), so that the slot is itself covered. A retired task
+// registers anew from the fire, so a --slot fire for a slot from before the
+// retirement registers it from now: the slots between are never missed.
+func (l *lifecycle) registeredFrom(now, slot time.Time) time.Time {
+	from := earliest(now, slot)
+	if l.revive != nil && from.Before(l.revive.RetiredAt) {
+		return now
+	}
+	return from
 }
 
 func exitCodePtr(code int) *int { return &code }
