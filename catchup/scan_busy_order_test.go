@@ -47,8 +47,9 @@ func TestScanStopsATaskAtALockSkip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts := rep.Tasks[0]; ts.Replayed != 0 || ts.Skipped != 1 {
-		t.Errorf("first scan: replayed %d, skipped %d; want 11:00 lock-skipped and nothing else run", ts.Replayed, ts.Skipped)
+	if ts := rep.Tasks[0]; ts.Replayed != 0 || ts.Skipped != 1 || ts.Left != 2 {
+		t.Errorf("first scan: replayed %d, skipped %d, left %d; want 11:00 lock-skipped, 12:00 and 13:00 left for the next scan",
+			ts.Replayed, ts.Skipped, ts.Left)
 	}
 	f.scan(t, scanRequest())
 	want := strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")

@@ -67,6 +67,12 @@ func TestCoalesceFoldsOnlyWhatItsReplayCovers(t *testing.T) {
 		t.Fatalf("first scan: missed %v, replayed %d; want 11:00-15:00 missed, nothing replayed (a late fire took 15:00)",
 			ts.Missed, ts.Replayed)
 	}
+	// Every missed slot is counted once: 15:00 skipped (taken), the four
+	// folds left missed for the next scan.
+	if ts := rep.Tasks[0]; ts.Skipped != 1 || ts.Left != 4 || ts.Failed+ts.Interrupted+ts.Expired != 0 {
+		t.Errorf("first scan: skipped %d, left %d, failed %d, interrupted %d, expired %d; want 1 skipped, 4 left",
+			ts.Skipped, ts.Left, ts.Failed, ts.Interrupted, ts.Expired)
+	}
 	f.now = mustTime(t, "2026-03-01T15:40:00Z")
 	ts := f.scan(t, scanRequest())
 	if ts.Replayed != 1 || len(ts.Missed) != 4 {

@@ -25,13 +25,11 @@ import (
 // repeat, never a loss.
 func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int, slot time.Time) error {
 	var ran *SlotAction // the replay of slot, if it ran for the gap
-	tried := false      // the replay of slot was started (not left by --budget or a stop)
 	for i := at + n; i < len(ts.Actions); i++ {
 		a := ts.Actions[i]
 		if !a.Slot.Equal(slot) {
 			continue
 		}
-		tried = true
 		if (t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran) {
 			ran = &ts.Actions[i]
 		}
@@ -59,10 +57,8 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		}
 		folds[i].held = true
 		folds[i].Reason = "not folded: the replay of the gap did not run here; the next scan coalesces it again"
-		ts.Skipped-- // counted when it was planned: it stays missed, settled by nothing
-		if !tried {
-			ts.Left++ // left for the next scan with its gap's replay
-		}
+		ts.Skipped-- // counted when it was planned: it stays missed, settled by nothing,
+		ts.Left++    // left for the next scan, which coalesces it again
 	}
 	return err
 }

@@ -92,7 +92,7 @@ type TaskScan struct {
 	Skipped     int
 	Interrupted int       // replays cut short when the scan was stopped (recorded interrupted: replayed next time)
 	Expired     int       // slots recorded expired (in a dry run: that would be)
-	Left        int       // slots left missed because the --budget was spent (the next scan replays them)
+	Left        int       // slots not replayed, left missed for the next scan: the --budget was spent, scan was stopped, or the task was running
 	Paused      int       // slots of the task's pause, recorded paused (in a dry run: that would be)
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings    []string

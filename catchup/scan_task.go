@@ -135,9 +135,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			continue
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
-			if ctx.Err() == nil {
-				ts.Left = len(replay) - i // the --budget is spent
-			}
+			ts.Left = len(replay) - i // the --budget is spent, or scan was stopped
 			break
 		}
 		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, spans[slot.Unix()], held)
@@ -161,14 +159,16 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			// The task is running (a cron fire, another host's scan): its
 			// later slots wait for the next scan, so that none runs before
 			// this one, which stays missed.
+			ts.Left = len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
-				"wait for the next scan, so that none runs before slot %s", t.Name, len(replay)-i-1, formatSlot(slot, sched)))
+				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched)))
 			break
 		}
 		if a.ExitCode == ExitInternal && i < len(replay)-1 {
 			// catchup itself could not start the replay (above all: its
 			// claim could not be recorded); the later slots would fare no
 			// better, and must not run before this one.
+			ts.Left = len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s did not start (exit %d); "+
 				"its later missed slots wait for the next scan", t.Name, formatSlot(slot, sched), ExitInternal))
 			break

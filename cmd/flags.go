@@ -66,5 +66,5 @@ func leftSuffix(left int) string {
 	if left == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", left %d for the next scan (--budget)", left)
+	return fmt.Sprintf(", left %d for the next scan", left)
 }
