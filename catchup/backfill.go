@@ -44,7 +44,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	for i, n := range req.Tasks {
 		t, err := st.Task(ctx, n)
 		if err != nil {
-			return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
+			return nil, taskLookupErr(n, err)
 		}
 		if t.Schedule == "" {
 			return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)

@@ -49,6 +49,8 @@ func standsForASlot(r store.Run) bool { return r.Reason != store.ReasonByHand }
 // resolveFire decides which slot this invocation stands for. The first
 // rule that applies wins:
 //   - scan's replay (CATCHUP_REPLAY_SLOT): that slot, trigger replay;
+//   - the daemon's fire (FireSlot): the slot its timer was set for,
+//     trigger schedule;
 //   - --manual: no slot, trigger manual;
 //   - --slot S: S, trigger manual;
 //   - the task has a schedule: the latest slot at or before now, trigger
@@ -66,6 +68,8 @@ func (l *lifecycle) resolveFire() fire {
 		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerBackfill}
 	case !l.req.ReplaySlot.IsZero():
 		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerReplay}
+	case !l.req.FireSlot.IsZero():
+		return fire{slot: l.req.FireSlot.UTC(), trigger: store.TriggerSchedule, scheduled: true}
 	case l.req.Manual:
 		return fire{trigger: store.TriggerManual, byHand: true}
 	case !l.req.Slot.IsZero():

@@ -46,14 +46,18 @@ type RunRequest struct {
 	KillAfter  time.Duration
 	Slot       time.Time // --slot: an explicit slot, trigger manual
 	ReplaySlot time.Time // CATCHUP_REPLAY_SLOT: set by scan, trigger replay
-	Force      bool
-	Wait       bool          // --wait: wait for the lock (this fire's on-busy is wait)
-	Manual     bool          // --manual: a run by hand, no slot
-	WaitLimit  time.Duration // --wait DUR: give up after DUR (0: no limit)
-	OnBusy     string        // replay | skip | wait; "" = as registered, else replay
-	Backfill   bool          // ReplaySlot is backfill's: trigger backfill
-	AfterRun   int64         // backfill: a run of the slot with a greater id (made since it began) means it is done
-	PrevSlot   time.Time     // scan's coalesced replay: the last settled slot before the gap
+	// FireSlot: the slot a scheduled fire stands for when its caller knows
+	// it (the daemon: the slot its timer was set for), however late the
+	// fire starts; trigger schedule. Zero: resolved from the clock.
+	FireSlot  time.Time
+	Force     bool
+	Wait      bool          // --wait: wait for the lock (this fire's on-busy is wait)
+	Manual    bool          // --manual: a run by hand, no slot
+	WaitLimit time.Duration // --wait DUR: give up after DUR (0: no limit)
+	OnBusy    string        // replay | skip | wait; "" = as registered, else replay
+	Backfill  bool          // ReplaySlot is backfill's: trigger backfill
+	AfterRun  int64         // backfill: a run of the slot with a greater id (made since it began) means it is done
+	PrevSlot  time.Time     // scan's coalesced replay: the last settled slot before the gap
 	// Fold: scan's coalesced replay, the gap's other slots, recorded
 	// skipped (FoldReason) once the claim is granted and before the command
 	// starts: a replay whose slot another run took covers none of them.

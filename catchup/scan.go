@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -103,6 +104,15 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	return rep, err
 }
 
+// taskLookupErr says why task n could not be read: unknown, or the
+// ledger's own error (unreachable, say), which is not the task's.
+func taskLookupErr(n string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("--task %s: unknown task: %w", n, err)
+	}
+	return fmt.Errorf("--task %s: %w", n, err)
+}
+
 // scanTargets picks the tasks to scan: the named ones, else every task with
 // a schedule, ordered by name.
 func scanTargets(ctx context.Context, st store.Store, names []string, replays map[string]*shellReplay) ([]store.Task, error) {
@@ -114,7 +124,7 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 				t, err = sr.task, nil
 			}
 			if err != nil {
-				return nil, fmt.Errorf("--task %s: unknown task: %w", n, err)
+				return nil, taskLookupErr(n, err)
 			}
 			if !t.RetiredAt.IsZero() {
 				return nil, fmt.Errorf("--task %s was retired (catchup forget) at %s: its next fire registers it again", n, rfc(t.RetiredAt))

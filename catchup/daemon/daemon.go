@@ -188,9 +188,9 @@ const maxSleep = 30 * time.Second
 // untilDue is how long a task's loop sleeps before its slot on the real
 // clock, rate clock minutes per real minute, and whether the slot is due
 // now. A timer runs on the monotonic clock: it can wake before the wall
-// clock reads the slot, and a fire then would claim the slot before (the
-// lifecycle fires the latest slot at or before now), leaving this one to a
-// replay. So the loop fires only once the clock reads the slot.
+// clock reads the slot, and a job must not start before its slot. So the
+// loop fires only once the clock reads the slot; the fire stands for that
+// slot however late it starts (RunRequest.FireSlot).
 func untilDue(now, slot time.Time, rate float64) (time.Duration, bool) {
 	if !now.Before(slot) {
 		return 0, true

@@ -128,7 +128,9 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 		}
 	})
 	start := time.Now()
-	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, t.Req)
+	req := t.Req
+	req.FireSlot = slot // however late it starts (a place under --concurrency, the task's replays)
+	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	for _, p := range pids {
 		d.track(p, false)
 	}
