@@ -13,6 +13,10 @@ type MissedRule struct {
 	MaxAge      time.Duration // the catch-up window for every task; 0: each task's own (else DefaultMaxAge)
 	Tolerance   time.Duration // a slot younger than this may still be fired by cron
 	RetryFailed bool          // a slot whose latest attempt failed or timed out is missed too
+	// FiredAfter: nothing fires a slot at or before this time (the daemon's
+	// start: its loops fire only later slots), so such a slot is missed at
+	// once, younger than Tolerance too. Zero: cron may still fire it.
+	FiredAfter time.Time
 }
 
 // catchupWindow is how far back scan replays task t's slots: the rule's
@@ -73,6 +77,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	upTo := now.Add(-rule.Tolerance)
 	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
 		upTo = m.BootTime.Add(-time.Second)
+	}
+	if f := rule.FiredAfter; f.After(upTo) {
+		upTo = earliest(f, now)
 	}
 	res := missed{win: window{after: from, upTo: upTo}}
 	if !upTo.After(from) {

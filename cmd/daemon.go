@@ -40,9 +40,15 @@ fire each task at its slots through the same lifecycle as catchup run, in this p
 lock, claim, environment, tails, retries, pings, notify. With a PostgreSQL ledger, replicas
 run each slot once (the slot claim decides).
 
+Each fire stands for its slot, however late it starts. At start, the slots at or before it
+(a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
+spares later ones, which the daemon's own fires may still reach. SIGHUP or a changed crontab
+reloads it (a removed line's task is retired); --rescan 0 replays only at start.
+
 SIGTERM or SIGINT: fire nothing new, forward the signal to running jobs, wait up to --grace,
 then kill them; runs cut short are recorded interrupted and replayed at the next start.
-One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag.`,
+One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,
+or a ledger that cannot be opened.`,
 		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
 		Args:    cobra.NoArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runDaemon(c, g, df) },
@@ -83,6 +89,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if now != nil {
 		m.Now = now
 	}
+	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
 	tasks, err := daemonTasks(c.Context(), st, m, df.crontabs)
 	if err != nil {
 		return failure(err)

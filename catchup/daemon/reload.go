@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -54,13 +56,62 @@ func (s *tasks) set(ts []Task) {
 			sc.cancel()
 			<-sc.done
 			delete(s.running, name)
-			if _, err := s.d.cfg.Store.Forget(context.WithoutCancel(s.ctx), name, s.d.cfg.Machine.Now(), false); err != nil {
-				s.d.cfg.Log.Error("task "+name+": cannot retire it in the ledger: "+err.Error(), "event", "error", "task", name)
-			}
-			s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
+			s.retire(name)
 		}
 	}
+	if !s.loaded {
+		s.retireGone(keep)
+	}
 	s.loaded = true
+}
+
+// Source is the registered source of the task of a line of a daemon's
+// crontab: "daemon:PATH:LINE".
+func Source(path string, line int) string { return fmt.Sprintf("daemon:%s:%d", path, line) }
+
+// retireGone retires, at the daemon's start, the tasks registered from its
+// crontabs (by path) whose lines are no longer there: removed while the
+// daemon was stopped, as a reload retires a line removed while it runs.
+// Not on a shared ledger: the daemons of other services may use it with
+// crontabs of their own at the same path (in their containers), and a
+// path does not tell them apart; there, `catchup forget` retires a line
+// removed while every replica was stopped.
+func (s *tasks) retireGone(keep map[string]bool) {
+	if len(s.d.cfg.Watch) == 0 || s.d.cfg.Store == nil || s.d.cfg.Store.Shared() {
+		return
+	}
+	ctx := context.WithoutCancel(s.ctx)
+	all, err := s.d.cfg.Store.Tasks(ctx)
+	if err != nil {
+		s.d.cfg.Log.Error("cannot read the ledger's tasks to retire removed lines: "+err.Error(), "event", "error")
+		return
+	}
+	for _, ts := range all {
+		t := ts.Task
+		if keep[t.Name] || !t.RetiredAt.IsZero() || !s.fromOurCrontabs(t.Source) {
+			continue
+		}
+		s.retire(t.Name)
+	}
+}
+
+// fromOurCrontabs reports whether source names a line of this daemon's crontabs.
+func (s *tasks) fromOurCrontabs(source string) bool {
+	for _, p := range s.d.cfg.Watch {
+		if strings.HasPrefix(source, "daemon:"+p+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// retire retires task name in the ledger, and logs it.
+func (s *tasks) retire(name string) {
+	if _, err := s.d.cfg.Store.Forget(context.WithoutCancel(s.ctx), name, s.d.cfg.Machine.Now(), false); err != nil {
+		s.d.cfg.Log.Error("task "+name+": cannot retire it in the ledger: "+err.Error(), "event", "error", "task", name)
+		return
+	}
+	s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 }
 
 // sameTask compares what a task runs and when, not its registration times.
@@ -70,12 +121,18 @@ func sameTask(a, b Task) bool {
 	return reflect.DeepEqual(a, b) && a.Def.Schedule == b.Def.Schedule
 }
 
-// fileStamps is what tells a changed crontab: size and modification time.
+// fileStamps is what tells a changed crontab: size, modification time,
+// and what decides whether it is trusted (mode and owner): a reload refused
+// for the file's mode is tried again once the mode is fixed.
 func fileStamps(paths []string) string {
 	var s string
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
-			s += fmt.Sprintf("%s %s %d\n", p, fi.ModTime(), fi.Size())
+			uid := -1
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				uid = int(st.Uid)
+			}
+			s += fmt.Sprintf("%s %s %d %v %d\n", p, fi.ModTime(), fi.Size(), fi.Mode(), uid)
 		} else {
 			s += p + " gone\n"
 		}
