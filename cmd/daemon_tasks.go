@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -103,6 +104,9 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 		}
 	}
 	env = append([]string{"SHELL=" + shell, "HOME=" + home}, j.Env...)
+	if err := checkDaemonLineFlags(m, j); err != nil {
+		return daemon.Task{}, err
+	}
 	fl := func(name string) string { return j.Flags[name] }
 	req := catchup.RunRequest{Task: j.Task, Argv: []string{shell, "-c", j.Run}, Dir: home,
 		OnBusy: fl("on-busy"), NotifyCmd: fl("notify-cmd"), Ping: fl("ping"),
@@ -112,6 +116,20 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 		if v := fl(name); v != "" {
 			if *p, err = parseDuration(v); err != nil || *p < 0 {
 				return daemon.Task{}, fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, v)
+			}
+		}
+	}
+	var maxAge time.Duration
+	if v := fl("max-age"); v != "" {
+		if maxAge, err = parseDuration(v); err != nil || maxAge <= 0 {
+			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: want a positive duration like 2h or 3d", v)
+		}
+	}
+	if v := fl("wait"); v != "" {
+		req.Wait = true
+		if v != "true" {
+			if req.WaitLimit, err = parseDuration(v); err != nil || req.WaitLimit <= 0 {
+				return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m", v)
 			}
 		}
 	}
@@ -134,8 +152,35 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	}
 	def := store.Task{Name: j.Task, Schedule: j.Expr, TZ: loc.String(), Replay: replay, Argv: req.Argv, Dir: home,
 		Source: daemon.Source(path, j.Line), Retries: req.Retries, RetryDelay: req.RetryDelay,
-		Timeout: req.Timeout, KillAfter: req.KillAfter, NoCapture: req.NoCapture, NotifyCmd: req.NotifyCmd, OnBusy: req.OnBusy}
+		Timeout: req.Timeout, KillAfter: req.KillAfter, NoCapture: req.NoCapture, NotifyCmd: req.NotifyCmd, OnBusy: req.OnBusy,
+		MaxAge: maxAge}
 	return daemon.Task{Def: def, Sched: sched, Req: req, Env: env}, nil
+}
+
+// checkDaemonLineFlags refuses the `catchup run` flags of a line that
+// cannot apply to a fire the daemon makes at its slot, in its own ledger:
+// ignoring them would be silent.
+func checkDaemonLineFlags(m catchup.Machine, j crontab.Job) error {
+	refused := []struct{ flag, why string }{
+		{"slot", "each fire stands for its own slot; drop --slot (catchup backfill runs past slots)"},
+		{"manual", "each fire stands for its own slot; drop --manual (catchup run --manual runs a task by hand)"},
+		{"force", "a fire never runs a done slot again; drop --force (catchup backfill --only all does)"},
+		{"tolerance", "the daemon fires at the slot itself; drop it, or set catchup daemon --tolerance"},
+		{"host", "the daemon records every fire as its own host; drop it, or set catchup daemon --host"},
+		{"lease", "the daemon's lease is its own; drop it, or set catchup daemon --lease"},
+	}
+	for _, r := range refused {
+		if _, ok := j.Flags[r.flag]; ok {
+			return fmt.Errorf("--%s on a daemon line: %s", r.flag, r.why)
+		}
+	}
+	if v, ok := j.Flags["cron"]; ok && strings.Join(strings.Fields(v), " ") != strings.Join(strings.Fields(j.Expr), " ") {
+		return fmt.Errorf("--cron %q differs from the line's time fields %q: the time fields are its schedule; drop --cron", v, j.Expr)
+	}
+	if v, ok := j.Flags["db"]; ok && v != m.DB {
+		return fmt.Errorf("--db on a daemon line: the daemon records every task in its own ledger; drop it, or set catchup daemon --db")
+	}
+	return nil
 }
 
 func cutEnv(kv string) (string, string, bool) {

@@ -13,7 +13,7 @@ import (
 // addMissedFlags adds the flags of the missed-slot rule shared by ls and scan.
 func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f := c.Flags()
-	durationVar(f, &rule.MaxAge, "max-age", catchup.DefaultMaxAge, "the catch-up window for every task (default: each task's own run --max-age, else 7d): older missed slots are not replayed but recorded expired")
+	durationVar(f, &rule.MaxAge, "max-age", 0, "the catch-up window for every task (default: each task's own run --max-age, else 7d): older missed slots are not replayed but recorded expired")
 	durationVar(f, &rule.Tolerance, "tolerance", catchup.DefaultTolerance, "a slot younger than this may still be fired by cron")
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }

@@ -107,13 +107,18 @@ func parseFlags(e *Entry, lx *lexer) error {
 
 // skipDuration skips the next word when it reads as a duration ("10m",
 // "90s", "1h30m"): the limit of a bare --wait.
-func (l *lexer) skipDuration() {
+func (l *lexer) skipDuration() { l.takeDuration() }
+
+// takeDuration reads the next word when it reads as a duration, and
+// returns it; else it reads nothing and returns "".
+func (l *lexer) takeDuration() string {
 	save, done := l.i, l.done
 	w, ok, err := l.next()
 	if ok && err == nil && isDuration(w) {
-		return
+		return w
 	}
 	l.i, l.done = save, done
+	return ""
 }
 
 // isDuration reports whether w reads as a duration, days allowed.

@@ -163,6 +163,10 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 		switch {
 		case !known:
 			return nil, "", fmt.Errorf("unknown flag --%s in catchup line", n)
+		case n == "wait" && !hasVal: // --wait, or --wait DUR (like flock -w)
+			if v = lx.takeDuration(); v == "" {
+				v = "true"
+			}
 		case takesValue && !hasVal:
 			if v, ok, err = lx.next(); err != nil || !ok {
 				return nil, "", fmt.Errorf("flag --%s needs a value in catchup line", n)

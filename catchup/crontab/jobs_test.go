@@ -26,6 +26,12 @@ func TestParseJobs(t *testing.T) {
 		"bad task name":                         {in: "# catchup: task=-x\n* * * * * true\n", err: "task name"},
 		"a NUL ends the line, as cron reads it": {in: "# catchup: task=n\n* * * * * /app/job.sh\x00 --wipe\n", task: "n", run: "/app/job.sh"},
 		"unknown flag":                          {in: "* * * * * catchup run --task t --frobnicate -- true\n", err: "--frobnicate"},
+		"--wait DUR": {in: "* * * * * catchup run --task w --wait 5m -- echo ok\n", task: "w", run: "echo ok",
+			flags: map[string]string{"wait": "5m"}},
+		"bare --wait": {in: "* * * * * catchup run --task w --wait -- echo ok\n", task: "w", run: "echo ok",
+			flags: map[string]string{"wait": "true"}},
+		"--wait then a command word": {in: "* * * * * catchup run --task w --wait echo ok\n", task: "w", run: "echo ok",
+			flags: map[string]string{"wait": "true"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
