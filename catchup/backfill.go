@@ -198,7 +198,15 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 	if err != nil {
 		return rs, err
 	}
+	pruned, err := st.PrunedSlots(ctx, task, rs.all[0], rs.all[len(rs.all)-1])
+	if err != nil {
+		return rs, err
+	}
 	settled, latest := map[int64]bool{}, map[int64]store.Run{}
+	prunedDone := map[int64]bool{} // succeeded, the run since pruned: done all the same
+	for _, s := range pruned {
+		settled[s.Unix()], prunedDone[s.Unix()] = true, true
+	}
 	for _, r := range runs {
 		if r.Slot.IsZero() {
 			continue
@@ -227,8 +235,11 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 			}
 		default:
 			rs.chosen[k] = !settled[k]
-			if settled[k] {
+			switch {
+			case settled[k] && ran:
 				rs.why[k] = fmt.Sprintf("already %s (run %d); --only all runs it again", l.Status, l.ID)
+			case settled[k] && prunedDone[k]:
+				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
 			}
 		}
 		if rs.chosen[k] {

@@ -59,7 +59,7 @@ func TestResolveZone(t *testing.T) {
 
 // TestLastSucceededSlot: the latest slot before an instant whose run
 // succeeded; failed, skipped and later slots do not count, a pruned
-// success does.
+// success does. PrunedSlots names the slots of pruned successes.
 func TestLastSucceededSlot(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		s := be.fresh(t)
@@ -96,6 +96,14 @@ func TestLastSucceededSlot(t *testing.T) {
 		}
 		if got, err := s.LastSucceededSlot(t.Context(), "settle", t0.Add(2*day)); err != nil || !got.Equal(t0.Add(day)) {
 			t.Errorf("after prune: %v, %v; want %v", got, err, t0.Add(day))
+		}
+		// PrunedSlots names them (not the pruned failure, nor a success kept).
+		got, err := s.PrunedSlots(t.Context(), "settle", t0, t0.Add(10*day))
+		if err != nil || len(got) != 2 || !got[0].Equal(t0) || !got[1].Equal(t0.Add(day)) {
+			t.Errorf("PrunedSlots = %v, %v; want %v and %v", got, err, t0, t0.Add(day))
+		}
+		if got, err := s.PrunedSlots(t.Context(), "settle", t0.Add(time.Second), t0.Add(day)); err != nil || len(got) != 1 {
+			t.Errorf("PrunedSlots from just after the first = %v, %v; want the second only", got, err)
 		}
 	})
 }

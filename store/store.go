@@ -274,6 +274,9 @@ type Store interface {
 	// LastSucceededSlot returns the latest slot of task before before
 	// whose run succeeded (a pruned one counts); zero when there is none.
 	LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error)
+	// PrunedSlots returns the slots of task in [from, to] whose succeeded
+	// run was pruned (they stay done: see Prune), oldest first.
+	PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error)
 	// ResolveZone records tz as the zone of task when its zone is empty or
 	// "Local" (ledgers from before zones were always recorded); it reports
 	// whether it changed anything, so that exactly one process says so.

@@ -99,6 +99,27 @@ func (p *Ledger) EarliestRun(ctx context.Context, task string) (time.Time, error
 	return fromDB(&v), nil
 }
 
+// PrunedSlots implements store.Store: a pruned succeeded run leaves its
+// slot's succeeded_id naming a run that is gone.
+func (p *Ledger) PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error) {
+	rows, err := p.pool.Query(ctx, `SELECT s.slot FROM slots s WHERE s.task = $1 AND s.slot >= $2 AND s.slot <= $3
+ AND s.succeeded_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = s.succeeded_id) ORDER BY s.slot`,
+		task, from.UTC(), to.UTC())
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var slot time.Time
+		if err := rows.Scan(&slot); err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		out = append(out, slot.UTC())
+	}
+	return out, p.wrap("read ledger", rows.Err())
+}
+
 // LastSucceededSlot implements store.Store. A pruned succeeded run keeps its
 // slot's succeeded_id, so the slots table answers for both.
 func (p *Ledger) LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {

@@ -122,6 +122,26 @@ func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time
 	return time.Unix(v.Int64, 0).UTC(), nil
 }
 
+// PrunedSlots implements Store.
+func (s *Ledger) PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error) {
+	ctx = uncancelled(ctx)
+	rows, err := s.db.QueryContext(ctx, `SELECT slot FROM pruned_slots WHERE task = ? AND slot >= ? AND slot <= ? ORDER BY slot`,
+		task, ceilSecond(from), to.Unix())
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var slot int64
+		if err := rows.Scan(&slot); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		out = append(out, time.Unix(slot, 0).UTC())
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}
+
 // ResolveZone implements Store.
 func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
 	ctx = uncancelled(ctx)
