@@ -87,6 +87,8 @@ type RunResult struct {
 	Ran      bool      // the command was started
 	Skipped  bool      // lock held, or the slot was already done
 	Folded   []int64   // the records of req.Fold, in order, once recorded
+	// cutInDelay: a retry stopped during its delay (recorded interrupted)
+	cutInDelay bool
 }
 
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,

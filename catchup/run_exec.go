@@ -62,7 +62,8 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 
 	var res RunResult
-	var folded []int64 // by the first attempt
+	var folded []int64     // by the first attempt
+	var prev *retryHandoff // the failed attempt a retry follows
 	for attempt := 1; ; attempt++ {
 		r := base
 		r.Attempt = attempt
@@ -70,24 +71,34 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 			r.Trigger = store.TriggerRetry
 		}
 		var done bool
-		res, done, err = l.attempt(ctx, lock, r)
+		last := res
+		res, done, prev, err = l.attempt(ctx, lock, r, prev, attempt < 1+l.req.Retries)
 		if attempt == 1 {
 			folded = res.Folded
 		}
 		res.Folded = folded
-		if err != nil || done || attempt > l.req.Retries {
+		if res.cutInDelay { // stopped during its retry delay: the failed attempt's exit status
+			res.ExitCode = last.ExitCode
+		}
+		if err != nil || done {
 			l.finished(ctx, res)
 			return res, err
 		}
-		delay := retryDelay(l.req.RetryDelay, attempt)
-		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, attempt, res.ExitCode, delay)
-		select {
-		case <-ctx.Done():
-			l.finished(ctx, res)
-			return res, nil
-		case <-time.After(delay):
-		}
 	}
+}
+
+// retryHandoff is what a failed attempt with a retry due passes to it: its
+// outcome, recorded by the retry's claim (one transaction), and on a shared
+// ledger the task's ledger lock, handed over in that transaction, so that
+// no other host's run takes the task between the two. The retry is claimed
+// when its delay begins and waits it out alive (heartbeats): a stop or a
+// power cut meanwhile leaves it interrupted, and the slot its failed
+// attempt's outcome (scan --retry-failed retries it), as when the retry is
+// cut while it runs.
+type retryHandoff struct {
+	settle  *store.Settlement
+	release func() // the failed attempt's ledger lock
+	delay   time.Duration
 }
 
 // retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped
@@ -99,8 +110,21 @@ func retryDelay(delay time.Duration, n int) time.Duration {
 	return min(delay, maxRetryDelay)
 }
 
-// attempt claims and runs one attempt; done means no retry is due.
-func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (RunResult, bool, error) {
+// attempt claims and runs one attempt; done means no retry is due. prev is
+// the failed attempt this one retries (nil for the first); retryDue tells
+// whether a failure of this one is retried, in which case its outcome is
+// not recorded here but handed to its retry (next).
+func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run, prev *retryHandoff,
+	retryDue bool) (res RunResult, done bool, next *retryHandoff, err error) {
+	res, done, next, err = l.claimAndRun(ctx, lock, r, prev, retryDue)
+	if prev != nil && prev.release != nil {
+		prev.release() // handed over by the claim, or never: either way the failed attempt's part ends
+	}
+	return res, done, next, err
+}
+
+func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run, prev *retryHandoff,
+	retryDue bool) (RunResult, bool, *retryHandoff, error) {
 	now := l.m.Now()
 	r.StartedAt = now
 	// A replay resumes where an interrupted run of its slot stopped: the
@@ -114,35 +138,42 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 			req.Boot = &b
 		}
 	}
-	req.Settle = l.held.take() // the task's previous replay's outcome
+	if prev != nil { // the failed attempt's outcome, and its ledger lock
+		req.Settle, req.LockFrom = prev.settle, prev.settle.ID
+	} else {
+		req.Settle = l.held.take() // the task's previous replay's outcome
+	}
 	claim, err := l.st.Claim(ctx, req)
 	if err != nil {
-		if req.Settle != nil { // it failed with the claim: try it alone
+		switch {
+		case prev != nil: // it failed with the claim: record it alone
+			l.record(ctx, prev.settle.ID, prev.settle.Outcome)
+		case req.Settle != nil:
 			l.held.giveBack(req.Settle)
 			l.held.flush(ctx)
 		}
 		res, err := l.writeFault(ctx, lock, r, err)
-		return res, true, err
+		return res, true, nil, err
 	}
-	if req.Settle != nil {
+	if req.Settle != nil && prev == nil {
 		l.held.recorded()
 	}
-	req.Settle = nil
+	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
 		// We hold the task's lock, so a running record of ours is dead.
 		if _, err := l.st.Interrupt(ctx, claim.Run.ID, now, "catchup exited before recording an outcome"); err != nil {
 			res, err := l.writeFault(ctx, lock, r, err)
-			return res, true, err
+			return res, true, nil, err
 		}
 		if claim, err = l.st.Claim(ctx, req); err != nil {
 			res, err := l.writeFault(ctx, lock, r, err)
-			return res, true, err
+			return res, true, nil, err
 		}
 	}
 	if !claim.Claimed {
 		h := claim.Run
 		if r.Trigger == store.TriggerSchedule {
-			return l.duplicate(ctx, r.Slot, h), true, nil
+			return l.duplicate(ctx, r.Slot, h), true, nil, nil
 		}
 		if h.Status == store.StatusSucceeded {
 			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (--force to run anyway)",
@@ -150,20 +181,34 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		} else {
 			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.req.Task, h.Host, h.ID)
 		}
-		return RunResult{Run: h, Skipped: true}, true, nil
+		return RunResult{Run: h, Skipped: true}, true, nil, nil
 	}
 	r = claim.Run
 	if res, taken := l.takenSince(ctx, r); taken {
-		return res, true, nil
+		return res, true, nil, nil
 	}
 	if res, twin := l.twinOfFailed(ctx, r, claim.Touched); twin {
-		return res, true, nil
+		return res, true, nil, nil
+	}
+	if prev != nil && prev.release != nil {
+		prev.release() // the claim handed its lock to r: let go of the failed attempt's
+		prev.release = nil
 	}
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
-		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil
+		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil, nil
 	}
-	defer release()
+	releaseNow := true // unless handed to a retry
+	defer func() {
+		if releaseNow {
+			release()
+		}
+	}()
+	if prev != nil {
+		if res, cut := l.waitRetryDelay(ctx, r, prev.delay); cut {
+			return res, true, nil, nil
+		}
+	}
 	var folded []int64
 	if r.Attempt == 1 && len(l.req.Fold) > 0 {
 		if folded, err = l.fold(ctx); err != nil {
@@ -171,7 +216,7 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 			// dead (the lock is free) by the next scan, which coalesces
 			// the whole gap again.
 			res, err := l.writeFault(ctx, lock, r, err)
-			return res, true, err
+			return res, true, nil, err
 		}
 	}
 	if r.Attempt == 1 {
@@ -187,20 +232,47 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run) (R
 		// command): the slot did not finish, and scan replays it.
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
+	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil || !retryDue
+	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
+	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+	result := RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}
+	if !done { // its retry's claim records this outcome and takes the lock over
+		delay := retryDelay(l.req.RetryDelay, r.Attempt)
+		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, r.Attempt, res.ExitCode, delay)
+		releaseNow = false
+		return result, false, &retryHandoff{settle: &store.Settlement{ID: r.ID, Outcome: out}, release: release, delay: delay}, nil
+	}
 	var recErr error
 	if !l.held.holds(l) || !l.held.keep(r.Task, &store.Settlement{ID: r.ID, Outcome: out}) {
 		recErr = l.record(ctx, r.ID, out)
 	} // else recorded by the next replay's claim
-	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
-	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
-	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {
 		// Scan stops here: its next replay could not be recorded either.
-		return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, true,
+		return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, true, nil,
 			fmt.Errorf("%w: the outcome of run %d (slot %s of %s) is not recorded, so scan stops before its next replay: %w",
 				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, recErr)
 	}
-	return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}, done, nil
+	return result, true, nil, nil
+}
+
+// waitRetryDelay waits out a claimed retry's delay, alive (heartbeats on a
+// shared ledger). Stopped meanwhile, the retry is recorded interrupted, as
+// a retry cut while it ran.
+func (l *lifecycle) waitRetryDelay(ctx context.Context, r store.Run, delay time.Duration) (RunResult, bool) {
+	stopBeats := l.heartbeats(ctx, r.ID)
+	defer stopBeats()
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return RunResult{}, false
+	case <-ctx.Done():
+	}
+	out := store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
+		Error: "stopped by a signal to catchup during its retry delay"}
+	l.record(ctx, r.ID, out)
+	r.Status, r.EndedAt, r.Error = out.Status, out.EndedAt, out.Error
+	return RunResult{Run: r, cutInDelay: true}, true
 }
 
 // fold records the slots a coalesced replay stands for besides its own,

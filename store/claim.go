@@ -14,6 +14,11 @@ type ClaimRequest struct {
 	// replay's outcome rides the next replay's claim, one commit instead of
 	// two. If the claim fails, so does the outcome's record.
 	Settle *Settlement
+	// LockFrom, when set, is the run (Settle's: a failed attempt) whose
+	// fleet-wide task lock (LockTask) the claimed run takes over in the
+	// claim's transaction, so that no other run takes the task in between:
+	// a retry follows its failed attempt. A local ledger ignores it.
+	LockFrom int64
 }
 
 // Settlement is the outcome of run ID.

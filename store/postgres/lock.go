@@ -26,6 +26,9 @@ const (
  AND ($3::bigint <= 0 OR COALESCE(heartbeat_at, started_at) > $2::timestamptz - make_interval(secs => $3::bigint / 1000.0)))`
 	takeLockSQL    = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
 	releaseLockSQL = `DELETE FROM task_locks WHERE task = $1 AND run_id = $2`
+	// handOverLockSQL passes a lock from a run to the run claimed after it
+	// (ClaimRequest.LockFrom), if it still holds it.
+	handOverLockSQL = `UPDATE task_locks SET run_id = $3 WHERE task = $1 AND run_id = $2`
 )
 
 // LockTask implements store.Store. ok is false, with a no-op release, when

@@ -195,6 +195,11 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id`, insertArgs(r.ID, r, "")...).Scan(&r.ID); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
+	if req.LockFrom != 0 {
+		if _, err := tx.Exec(ctx, handOverLockSQL, r.Task, req.LockFrom, r.ID); err != nil {
+			return store.ClaimResult{}, p.wrap("write ledger", err)
+		}
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
