@@ -108,10 +108,12 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	if zone == "" {
 		zone = "the local zone"
 	}
-	fmt.Fprintf(out, "%s, slot %s (%s in %s)\n", x.Task.Name, x.Slot.UTC().Format(time.RFC3339), x.Task.Schedule, zone)
+	// Events and the summary quote stored fields (hosts, errors): escaped,
+	// so that reading the ledger never drives the terminal.
+	fmt.Fprintf(out, "%s, slot %s (%s in %s)\n", x.Task.Name, x.Slot.UTC().Format(time.RFC3339), printable(x.Task.Schedule), printable(zone))
 	for _, e := range x.Events {
-		fmt.Fprintf(out, "%s  %s\n", e.At.UTC().Format(time.RFC3339), e.Text)
+		fmt.Fprintf(out, "%s  %s\n", e.At.UTC().Format(time.RFC3339), printable(e.Text))
 	}
-	_, err = fmt.Fprintf(out, "state: %s\n", x.Summary)
+	_, err = fmt.Fprintf(out, "state: %s\n", printable(x.Summary))
 	return failure(err)
 }

@@ -3,7 +3,8 @@ package store
 import "net/url"
 
 // WithoutPassword is a ledger location as a job may see it: a PostgreSQL
-// URL loses its password (in the user info, or a password= parameter); a
+// URL loses its password (in the user info, or a password= parameter)
+// and its key's passphrase (sslpassword=); a
 // SQLite path is unchanged. A URL that does not parse becomes "": its
 // password could be anywhere in it.
 func WithoutPassword(location string) string {
@@ -17,8 +18,9 @@ func WithoutPassword(location string) string {
 	if u.User != nil {
 		u.User = url.User(u.User.Username())
 	}
-	if q := u.Query(); q.Has("password") {
+	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
 		q.Del("password")
+		q.Del("sslpassword") // the passphrase of the client key
 		u.RawQuery = q.Encode()
 	}
 	return u.String()

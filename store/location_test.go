@@ -172,3 +172,23 @@ func TestSafeLocation(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutPassword: a job's CATCHUP_DB (and a notify command's) keeps no
+// secret of the ledger URL: not the user info's password, nor a password=
+// or sslpassword= parameter (the key file's passphrase).
+func TestWithoutPassword(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"sqlite":      {"/var/lib/catchup.db", "/var/lib/catchup.db"},
+		"user info":   {"postgres://u:secret@db/ledger", "postgres://u@db/ledger"},
+		"password":    {"postgres://u@db/ledger?password=secret&sslmode=require", "postgres://u@db/ledger?sslmode=require"},
+		"sslpassword": {"postgres://u@db/ledger?sslmode=verify-full&sslpassword=secret", "postgres://u@db/ledger?sslmode=verify-full"},
+		"invalid":     {"postgres://u:secret@db:notaport/ledger", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := store.WithoutPassword(tc.in); got != tc.want {
+				t.Errorf("WithoutPassword(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
