@@ -33,23 +33,30 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 	return openLockFile(dir, task, ".lock", uid)
 }
 
+// lockDir checks that dir, the lock directory, is uid's own directory (no
+// symlink, no one else's): a planted one is refused, for the locks and for
+// the notes of unrecorded fires. With create, it is made if missing.
+func lockDir(dir string, uid int, create bool) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) && create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create lock directory: %w", err)
+		}
+		fi, err = os.Lstat(dir)
+	}
+	if err != nil {
+		return fmt.Errorf("lock directory: %w", err)
+	}
+	return filetrust.Private("lock directory "+dir, dir, fi, uid)
+}
+
 // openLockFile opens (creating) the file task+suffix in dir, for user uid,
 // as openTaskLock says.
 func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	if err := taskname.Check(task); err != nil {
 		return nil, err
 	}
-	fi, err := os.Lstat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create lock directory: %w", err)
-		}
-		fi, err = os.Lstat(dir)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lock directory: %w", err)
-	}
-	if err := filetrust.Private("lock directory "+dir, dir, fi, uid); err != nil {
+	if err := lockDir(dir, uid, true); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, task+suffix)
@@ -57,7 +64,8 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
-	if fi, err = f.Stat(); err == nil {
+	fi, err := f.Stat()
+	if err == nil {
 		err = filetrust.Private("lock file "+path, path, fi, uid)
 	}
 	if err != nil {

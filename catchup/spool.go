@@ -75,7 +75,9 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 		return
 	}
 	line = append(line, '\n')
-	err = os.MkdirAll(l.m.LockDir, 0o700)
+	// The lock directory as a lock takes it: this user's, no symlink (one
+	// planted there could aim the note at another ledger's notes).
+	err = lockDir(l.m.LockDir, l.m.UID, true)
 	if err == nil {
 		err = appendNote(filepath.Join(l.m.LockDir, spoolName), line)
 	}
@@ -133,7 +135,13 @@ func appendNote(path string, line []byte) error {
 // fired for (the latest at or before it, within tolerance). A notes file
 // not owned by this user, or writable by others, is refused.
 func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
-	n, err := importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
+	n, err := 0, error(nil)
+	if _, serr := os.Lstat(m.LockDir); serr == nil {
+		err = lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
+	}
+	if err == nil {
+		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
+	}
 	if spare, ok := spareNotes(m); ok {
 		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
 			return n, errors.Join(err, derr)

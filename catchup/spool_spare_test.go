@@ -100,3 +100,40 @@ func TestSpareNoteDirUnderAnotherUsersDir(t *testing.T) {
 		t.Errorf("the fire said %q; want its note lost, and why", got)
 	}
 }
+
+// TestNoteNotThroughAPlantedLockDir: a lock directory that is a symlink
+// (planted where the ledger's directory lets others write) is refused for
+// the lock, and for the fire's note too: the note goes to the spare note
+// directory, never into the directory the symlink points at (another
+// ledger's lock directory, where it could make a slot look done).
+func TestNoteNotThroughAPlantedLockDir(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(f.m.LockDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, f.m.LockDir); err != nil {
+		t.Fatal(err)
+	}
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	m.NoteDir = filepath.Join(t.TempDir(), "notes")
+	var said bytes.Buffer
+	m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
+	if res, err := Run(context.Background(), nil, errors.New("disk I/O error"), m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("unrecorded fire: %+v, %v; want it run", res, err)
+	}
+	if _, err := os.Lstat(filepath.Join(target, spoolName)); err == nil {
+		t.Errorf("wrote the note through the planted lock directory")
+	}
+	spare, _ := spareNotes(m)
+	if _, err := os.Stat(spare); err != nil {
+		t.Errorf("no note in the spare note directory: %v; said:\n%s", err, said.String())
+	}
+}
