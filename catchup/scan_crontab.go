@@ -119,7 +119,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
 	now := m.Now()
-	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: e.Command, Dir: sr.dir,
+	// The command as stored: without the secrets a line can carry (replays
+	// re-read the line from its file).
+	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: crontab.Redacted(e.Command), Dir: sr.dir,
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
 	retired := err == nil && !old.RetiredAt.IsZero() // registered anew, as of now

@@ -178,6 +178,7 @@ func misplaced(s string, nTime, nHead int, system bool) error {
 
 // userField explains a system-format line in a user crontab.
 func userField(word string, system bool) error {
+	word = Redacted(word) // CATCHUP_DB='postgres://user:password@...'
 	if system {
 		return fmt.Errorf("the command starts with %q, not catchup: scan does not discover this line", word)
 	}

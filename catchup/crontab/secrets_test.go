@@ -1,0 +1,34 @@
+package crontab
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRedacted(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"nothing secret": {"catchup run --task t -- /app/job.sh --all", "catchup run --task t -- /app/job.sh --all"},
+		"--ping URL":     {"catchup run --task t --ping https://hc.example/ping/TOKEN -- true", "catchup run --task t --ping https://hc.example/... -- true"},
+		"--ping=URL":     {"catchup run --ping='https://hc.example/TOKEN?x=1' -- true", "catchup run --ping='https://hc.example/...' -- true"},
+		"CATCHUP_PING_URL": {"CATCHUP_PING_URL=https://hc.example/TOKEN catchup run -- true",
+			"CATCHUP_PING_URL=https://hc.example/... catchup run -- true"},
+		"--db password": {"catchup run --db 'postgres://u:PW@db:5432/x?sslmode=require' -- true",
+			"catchup run --db 'postgres://u@db:5432/x?sslmode=require' -- true"},
+		"password parameters": {"CATCHUP_DB=postgresql://u@db/x?password=PW&sslpassword=KP catchup run -- true",
+			"CATCHUP_DB=postgresql://u@db/x catchup run -- true"},
+		"a URL that does not parse": {"catchup run --db postgres://u:PW@db:notaport/x -- true", "catchup run --db postgres://(redacted) -- true"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := Redacted(tc.in)
+			if got != tc.want {
+				t.Errorf("Redacted(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+			}
+			for _, secret := range []string{"TOKEN", "PW", "KP"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("Redacted(%q) keeps %s", tc.in, secret)
+				}
+			}
+		})
+	}
+}
