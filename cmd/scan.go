@@ -92,7 +92,11 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		}
 		sf.req.Crontabs = append(sf.req.Crontabs, src)
 	}
-	st, m, err := openLedger(c.Context(), g, true)
+	openFn := openLedger
+	if sf.req.DryRun {
+		openFn = openExistingLedger // it changes nothing: a mistyped --db fails, never reports nothing missed
+	}
+	st, m, err := openFn(c.Context(), g, true)
 	if err != nil {
 		return err
 	}
