@@ -93,8 +93,11 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		sf.req.Crontabs = append(sf.req.Crontabs, src)
 	}
 	openFn := openLedger
-	if sf.req.DryRun {
-		openFn = openExistingLedger // it changes nothing: a mistyped --db fails, never reports nothing missed
+	if sf.req.DryRun && len(sf.req.Crontabs) == 0 {
+		// A probe: a mistyped --db fails instead of reporting nothing
+		// missed. With --crontab it previews a crontab's lines, on a new
+		// ledger too.
+		openFn = openExistingLedger
 	}
 	st, m, err := openFn(c.Context(), g, true)
 	if err != nil {
