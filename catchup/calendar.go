@@ -90,6 +90,11 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		if err != nil {
 			return nil, err
 		}
+		if w, err := clockAheadNote(ctx, st, t, sched, now); err != nil {
+			return nil, err
+		} else if w != "" {
+			row.Warning = w
+		}
 		byslot, slotless := indexRuns(runs)
 		next := 0
 		upTo := req.To

@@ -39,6 +39,21 @@ func clockAheadWarning(task string, ahead, now time.Time, s *schedule.Schedule) 
 		"or was ahead when that was recorded (then catchup reset-clock %s)", formatSlot(ahead, s), formatSlot(now, s), task)
 }
 
+// clockAheadNote says, for calendar and explain, that task t's ledger holds
+// a time later than now, so that scan replays none of its slots (as ls and
+// scan say); "" when it does not.
+func clockAheadNote(ctx context.Context, st store.Store, t store.Task, s *schedule.Schedule, now time.Time) (string, error) {
+	latest, err := st.LatestSlot(ctx, t.Name)
+	if err != nil {
+		return "", err
+	}
+	ahead := aheadOf(t, latest, now)
+	if ahead.IsZero() {
+		return "", nil
+	}
+	return clockAheadWarning(t.Name, ahead, now, s) + "; until then scan replays none of its slots", nil
+}
+
 // ClockReset is what ResetClock did (or would do) to one task.
 type ClockReset struct {
 	Task string

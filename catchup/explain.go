@@ -129,6 +129,15 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	}
 	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
 	x.state(records, stale, u, m, req.MissedRule)
+	if x.State == StateMissed {
+		w, err := clockAheadNote(ctx, st, t, sched, now)
+		if err != nil {
+			return x, err
+		}
+		if w != "" {
+			x.Summary += "; but " + w
+		}
+	}
 	return x, nil
 }
 
