@@ -45,7 +45,7 @@ func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (Pa
 	}
 	now := m.Now().Truncate(time.Second) // a pause starts on a whole second, as slots do
 	if !req.Until.IsZero() && !req.Until.After(now) {
-		return PauseResult{}, fmt.Errorf("--until %s is not in the future", rfc(req.Until))
+		return PauseResult{}, fmt.Errorf("--until %s is not in the future: give a later time, or leave it out to pause until catchup resume", rfc(req.Until))
 	}
 	from := now
 	if Paused(t, now) {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,15 @@ func checkOutput(v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("invalid --output %q: use %v", v, allowed)
+	return fmt.Errorf("invalid --output %q: use %s", v, orList(allowed))
+}
+
+// orList says "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // addParallelFlags adds how scan paces its replays.
