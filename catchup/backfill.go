@@ -6,6 +6,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -48,6 +49,9 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		}
 		if t.Schedule == "" {
 			return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
+		}
+		if w := refusedAsRoot(m, t); w != "" {
+			return nil, errors.New(w)
 		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t

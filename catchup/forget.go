@@ -96,7 +96,7 @@ func newSilence(ctx context.Context, st store.Store) (*silence, error) {
 // its line may be gone, and scan would replay it forever. It returns ""
 // for any other task.
 func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
-	if t.Source != "run" || t.Schedule == "" || !t.RetiredAt.IsZero() || Paused(t, now) {
+	if !isRunSource(t.Source) || t.Schedule == "" || !t.RetiredAt.IsZero() || Paused(t, now) {
 		return ""
 	}
 	last := s.last[t.Name]

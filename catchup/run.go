@@ -205,7 +205,7 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	}
 	return &store.Task{
 		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,
-		Argv: l.req.Argv, Dir: l.req.Dir, Source: "run", Retries: l.req.Retries,
+		Argv: l.req.Argv, Dir: l.req.Dir, Source: runSource(l.m.UID), Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
 		OnBusy: onBusy, MaxAge: l.req.MaxAge,

@@ -47,6 +47,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	paused := splitPaused(t, &res)
 	ts.Missed, ts.Causes = res.slots, res.causes
+	if w := refusedAsRoot(m, t); w != "" {
+		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
+		return ts, nil
+	}
 	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
 		return ts, err
 	}

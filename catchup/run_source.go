@@ -1,0 +1,41 @@
+package catchup
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/catchup/catchup/store"
+)
+
+// runSource is the source a `catchup run --cron` registers its task with:
+// "run" for root, "run:uid=N" for another user, so that a root scan knows
+// the command is that user's (refusedAsRoot).
+func runSource(uid int) string {
+	if uid == 0 {
+		return "run"
+	}
+	return "run:uid=" + strconv.Itoa(uid)
+}
+
+// isRunSource reports whether source is a `catchup run --cron` registration's.
+func isRunSource(source string) bool { return source == "run" || strings.HasPrefix(source, "run:") }
+
+// refusedAsRoot says why a root scan or backfill does not run task t: an
+// argv task that another user's `catchup run --cron` registered (a user's
+// cron line writing to a shared ledger root also scans) would run that
+// user's command as root. That user's own scan replays it. "" otherwise.
+func refusedAsRoot(m Machine, t store.Task) string {
+	if m.UID != 0 || t.Shell != "" {
+		return ""
+	}
+	v, ok := strings.CutPrefix(t.Source, "run:uid=")
+	if !ok {
+		return ""
+	}
+	if uid, err := strconv.Atoi(v); err == nil && uid == 0 {
+		return ""
+	}
+	return fmt.Sprintf("task %s was registered by uid %s's catchup run: a root scan never runs another user's command as root; "+
+		"its slots wait for that user's own scan (catchup scan in their crontab), or a crontab line scan --crontab reads", t.Name, v)
+}

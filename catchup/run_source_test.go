@@ -1,0 +1,48 @@
+package catchup
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRootScanRefusesAnotherUsersTask: a task that another user's
+// `catchup run --cron` registered (its cron line writing to a ledger root
+// also scans: a shared PostgreSQL ledger) is an argv task whose command is
+// that user's. A root scan does not run it as root: it says so, and leaves
+// its slots missed (counted left), for that user's own scan. Root's own
+// tasks replay as before, and so do the user's in the user's own scan.
+func TestRootScanRefusesAnotherUsersTask(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the scan is root's")
+	}
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 { // registered by root
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	task, err := f.st.Task(t.Context(), f.request(t).Task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.Source != "run" {
+		t.Fatalf("root's registration has source %q, want run", task.Source)
+	}
+	task.Source = runSource(1001) // as alice's own fire registers it
+	if err := f.st.UpsertTask(t.Context(), task); err != nil {
+		t.Fatal(err)
+	}
+	f.now = mustTime(t, "2026-03-01T11:30:00Z")
+	ts := f.scan(t, scanRequest())
+	if ts.Replayed != 0 || ts.Left != 2 || len(ts.Warnings) != 1 || !strings.Contains(ts.Warnings[0], "uid 1001") {
+		t.Errorf("root's scan: replayed %d, left %d, warnings %q; want nothing run, 2 left, one warning naming uid 1001",
+			ts.Replayed, ts.Left, ts.Warnings)
+	}
+	if got := f.job.runs(t); len(got) != 1 {
+		t.Errorf("the job ran for %v, want only root's own first fire", got)
+	}
+	// The user's own scan (not root) replays them.
+	f.m.UID = 1001
+	if w := refusedAsRoot(f.m, task); w != "" {
+		t.Errorf("the user's own scan is refused: %s", w)
+	}
+}
