@@ -71,43 +71,20 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 			r.Trigger = store.TriggerRetry
 		}
 		var done bool
-		last := res
-		res, done, prev, err = l.attempt(ctx, lock, r, prev, attempt < 1+l.req.Retries)
+		failed := res // the attempt this one retries, if any
+		res, done, prev, err = l.attempt(ctx, lock, r, prev, attempt <= l.req.Retries)
 		if attempt == 1 {
 			folded = res.Folded
 		}
-		res.Folded = folded
-		if res.cutInDelay { // stopped during its retry delay: the failed attempt's exit status
-			res.ExitCode = last.ExitCode
+		if res.cutInDelay { // stopped before the retry ran: the outcome is the failed attempt's
+			res = failed
 		}
+		res.Folded = folded
 		if err != nil || done {
 			l.finished(ctx, res)
 			return res, err
 		}
 	}
-}
-
-// retryHandoff is what a failed attempt with a retry due passes to it: its
-// outcome, recorded by the retry's claim (one transaction), and on a shared
-// ledger the task's ledger lock, handed over in that transaction, so that
-// no other host's run takes the task between the two. The retry is claimed
-// when its delay begins and waits it out alive (heartbeats): a stop or a
-// power cut meanwhile leaves it interrupted, and the slot its failed
-// attempt's outcome (scan --retry-failed retries it), as when the retry is
-// cut while it runs.
-type retryHandoff struct {
-	settle  *store.Settlement
-	release func() // the failed attempt's ledger lock
-	delay   time.Duration
-}
-
-// retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped
-// at an hour; a delay of 0 retries at once.
-func retryDelay(delay time.Duration, n int) time.Duration {
-	for i := 1; i < n && delay > 0 && delay < maxRetryDelay; i++ {
-		delay *= 2
-	}
-	return min(delay, maxRetryDelay)
 }
 
 // attempt claims and runs one attempt; done means no retry is due. prev is
@@ -118,11 +95,14 @@ func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run, pr
 	retryDue bool) (res RunResult, done bool, next *retryHandoff, err error) {
 	res, done, next, err = l.claimAndRun(ctx, lock, r, prev, retryDue)
 	if prev != nil && prev.release != nil {
-		prev.release() // handed over by the claim, or never: either way the failed attempt's part ends
+		prev.release() // the retry's claim failed or was refused: the failed attempt's lock goes
 	}
 	return res, done, next, err
 }
 
+// claimAndRun is attempt's body: claim (with the outcome the claim carries),
+// the checks that may make it a duplicate or a skip, a retry's delay, the
+// task's fleet lock, then the command and its outcome.
 func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run, prev *retryHandoff,
 	retryDue bool) (RunResult, bool, *retryHandoff, error) {
 	now := l.m.Now()
@@ -143,11 +123,18 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	} else {
 		req.Settle = l.held.take() // the task's previous replay's outcome
 	}
-	claim, err := l.st.Claim(ctx, req)
+	claimCtx := ctx
+	if prev != nil {
+		claimCtx = context.WithoutCancel(ctx) // it records the failed attempt: a stop must not cut it
+	}
+	claim, err := l.st.Claim(claimCtx, req)
 	if err != nil {
 		switch {
-		case prev != nil: // it failed with the claim: record it alone
+		case prev != nil: // it failed with the claim: record it alone, and wait as the retry would
 			l.record(ctx, prev.settle.ID, prev.settle.Outcome)
+			if !sleepCtx(ctx, prev.delay) {
+				return RunResult{cutInDelay: true}, true, nil, nil
+			}
 		case req.Settle != nil:
 			l.held.giveBack(req.Settle)
 			l.held.flush(ctx)
@@ -190,9 +177,12 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if res, twin := l.twinOfFailed(ctx, r, claim.Touched); twin {
 		return res, true, nil, nil
 	}
-	if prev != nil && prev.release != nil {
-		prev.release() // the claim handed its lock to r: let go of the failed attempt's
+	if prev != nil {
+		prev.release() // the claim handed the lock to r (a no-op on the row): let go of the failed attempt's
 		prev.release = nil
+		if cut := l.waitRetryDelay(ctx, &r, prev.delay); cut {
+			return RunResult{cutInDelay: true}, true, nil, nil
+		}
 	}
 	release, ok := l.lockFleet(ctx, r)
 	if !ok {
@@ -204,11 +194,6 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			release()
 		}
 	}()
-	if prev != nil {
-		if res, cut := l.waitRetryDelay(ctx, r, prev.delay); cut {
-			return res, true, nil, nil
-		}
-	}
 	var folded []int64
 	if r.Attempt == 1 && len(l.req.Fold) > 0 {
 		if folded, err = l.fold(ctx); err != nil {
@@ -253,26 +238,6 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, recErr)
 	}
 	return result, true, nil, nil
-}
-
-// waitRetryDelay waits out a claimed retry's delay, alive (heartbeats on a
-// shared ledger). Stopped meanwhile, the retry is recorded interrupted, as
-// a retry cut while it ran.
-func (l *lifecycle) waitRetryDelay(ctx context.Context, r store.Run, delay time.Duration) (RunResult, bool) {
-	stopBeats := l.heartbeats(ctx, r.ID)
-	defer stopBeats()
-	t := time.NewTimer(delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return RunResult{}, false
-	case <-ctx.Done():
-	}
-	out := store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
-		Error: "stopped by a signal to catchup during its retry delay"}
-	l.record(ctx, r.ID, out)
-	r.Status, r.EndedAt, r.Error = out.Status, out.EndedAt, out.Error
-	return RunResult{Run: r, cutInDelay: true}, true
 }
 
 // fold records the slots a coalesced replay stands for besides its own,

@@ -125,13 +125,12 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: want a positive duration like 2h or 3d", v)
 		}
 	}
-	if v := fl("wait"); v != "" {
-		req.Wait = true
-		if v != "true" {
-			if req.WaitLimit, err = parseDuration(v); err != nil || req.WaitLimit <= 0 {
-				return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m", v)
-			}
+	if v := fl("wait"); v != "" { // as run reads it: bare, =true/false, =unlimited or a limit
+		var w waitValue
+		if err := w.Set(v); err != nil {
+			return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m: %w", v, err)
 		}
+		req.Wait, req.WaitLimit = w.set, w.limit
 	}
 	if v := fl("retries"); v != "" {
 		if req.Retries, err = strconv.Atoi(v); err != nil || req.Retries < 0 {

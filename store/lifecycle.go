@@ -28,4 +28,8 @@ type Lifecycle interface {
 	// LastFire returns when the latest run of task with trigger schedule
 	// (a fire of its own, not a replay) started; zero when there is none.
 	LastFire(ctx context.Context, task string) (time.Time, error)
+	// SetStarted records that running run id's command starts at at (its
+	// heartbeat too): a retry is claimed when its delay begins, and starts
+	// when the delay is over.
+	SetStarted(ctx context.Context, id int64, at time.Time) error
 }

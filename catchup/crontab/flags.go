@@ -71,7 +71,7 @@ func parseFlags(e *Entry, lx *lexer) error {
 		case name == "wait":
 			// --wait, --wait=DUR or --wait DUR (like flock -w).
 			if !hasVal {
-				lx.skipDuration()
+				lx.takeDuration()
 			}
 			continue
 		case !takesValue:
@@ -105,12 +105,9 @@ func parseFlags(e *Entry, lx *lexer) error {
 	}
 }
 
-// skipDuration skips the next word when it reads as a duration ("10m",
-// "90s", "1h30m"): the limit of a bare --wait.
-func (l *lexer) skipDuration() { l.takeDuration() }
-
-// takeDuration reads the next word when it reads as a duration, and
-// returns it; else it reads nothing and returns "".
+// takeDuration reads the next word when it reads as a duration ("10m",
+// "90s", "1h30m": the limit of a bare --wait), and returns it; else it
+// reads nothing and returns "".
 func (l *lexer) takeDuration() string {
 	save, done := l.i, l.done
 	w, ok, err := l.next()

@@ -1,0 +1,62 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// retryHandoff is what a failed attempt with a retry due passes to it: its
+// outcome, recorded by the retry's claim (one transaction), and on a shared
+// ledger the task's ledger lock, handed over in that transaction, so that
+// no other host's run takes the task between the two. The retry is claimed
+// when its delay begins and waits it out alive (heartbeats), then its start
+// is set. A stop during the delay records it interrupted, as a retry cut
+// while it runs: the slot keeps the failed attempt's outcome (scan
+// --retry-failed retries it), and so does catchup's result.
+type retryHandoff struct {
+	settle  *store.Settlement
+	release func() // the failed attempt's ledger lock
+	delay   time.Duration
+}
+
+// retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped
+// at an hour; a delay of 0 retries at once.
+func retryDelay(delay time.Duration, n int) time.Duration {
+	for i := 1; i < n && delay > 0 && delay < maxRetryDelay; i++ {
+		delay *= 2
+	}
+	return min(delay, maxRetryDelay)
+}
+
+// waitRetryDelay waits out a claimed retry's delay, alive (heartbeats on a
+// shared ledger), and then records that it starts. Stopped meanwhile, the
+// retry is recorded interrupted, and cut is true.
+func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time.Duration) (cut bool) {
+	stopBeats := l.heartbeats(ctx, r.ID)
+	waited := sleepCtx(ctx, delay)
+	stopBeats()
+	if !waited {
+		l.record(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
+			Error: "stopped by a signal to catchup during its retry delay"})
+		return true
+	}
+	r.StartedAt = l.m.Now()
+	if err := l.st.SetStarted(context.WithoutCancel(ctx), r.ID, r.StartedAt); err != nil {
+		l.m.notice("run %d: cannot record its start: %v (it runs)", r.ID, err)
+	}
+	return false
+}
+
+// sleepCtx waits d; false when ctx ended first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
