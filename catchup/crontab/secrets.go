@@ -8,10 +8,11 @@ import (
 )
 
 // secretWords finds the secrets a crontab line can carry: a PostgreSQL URL
-// (its password), and the URL of --ping or CATCHUP_PING_URL= (a credential).
+// (its password), PGPASSWORD=, and the URL of --ping or CATCHUP_PING_URL=
+// (a credential).
 // Compiled on first use: most commands never need it.
 var secretWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(--ping[= ]+['"]?|CATCHUP_PING_URL=['"]?)([^\s'"]+)|postgres(?:ql)?://[^\s'"]+`)
+	return regexp.MustCompile(`(?i)(--ping[= ]+['"]?|CATCHUP_PING_URL=['"]?)([^\s'"]+)|(PGPASSWORD=['"]?)[^\s'"]+|postgres(?:ql)?://[^\s'"]+`)
 })
 
 // Redacted is a command as it may be stored or shown: a PostgreSQL URL
@@ -21,6 +22,9 @@ func Redacted(command string) string {
 	re := secretWords()
 	return re.ReplaceAllStringFunc(command, func(m string) string {
 		sub := re.FindStringSubmatch(m)
+		if sub[3] != "" { // PGPASSWORD=
+			return sub[3] + "(redacted)"
+		}
 		if sub[1] != "" { // a ping URL
 			u, err := url.Parse(sub[2])
 			if err != nil || u.Host == "" {

@@ -16,6 +16,7 @@ func TestRedacted(t *testing.T) {
 			"catchup run --db 'postgres://u@db:5432/x?sslmode=require' -- true"},
 		"password parameters": {"CATCHUP_DB=postgresql://u@db/x?password=PW&sslpassword=KP catchup run -- true",
 			"CATCHUP_DB=postgresql://u@db/x catchup run -- true"},
+		"PGPASSWORD":                {"PGPASSWORD='PW' catchup run --db postgres://u@db/x -- true", "PGPASSWORD='(redacted)' catchup run --db postgres://u@db/x -- true"},
 		"a URL that does not parse": {"catchup run --db postgres://u:PW@db:notaport/x -- true", "catchup run --db postgres://(redacted) -- true"},
 	}
 	for name, tc := range tests {
