@@ -22,20 +22,27 @@ func runSource(uid int) string {
 func isRunSource(source string) bool { return source == "run" || strings.HasPrefix(source, "run:") }
 
 // refusedAsRoot says why a root scan or backfill does not run task t: an
-// argv task that another user's `catchup run --cron` registered (a user's
-// cron line writing to a shared ledger root also scans) would run that
-// user's command as root. That user's own scan replays it. "" otherwise.
+// argv task that another user's `catchup run --cron` or `catchup daemon`
+// registered (writing to a shared ledger root also scans) would run that
+// user's command as root. That user's own scan or daemon replays it. ""
+// otherwise.
 func refusedAsRoot(m Machine, t store.Task) string {
 	if m.UID != 0 || t.Shell != "" {
 		return ""
 	}
 	v, ok := strings.CutPrefix(t.Source, "run:uid=")
+	by := "catchup run"
+	if !ok && strings.HasPrefix(t.Source, "daemon:") {
+		if i := strings.LastIndex(t.Source, " uid="); i >= 0 {
+			v, ok, by = t.Source[i+len(" uid="):], true, "catchup daemon"
+		}
+	}
 	if !ok {
 		return ""
 	}
 	if uid, err := strconv.Atoi(v); err == nil && uid == 0 {
 		return ""
 	}
-	return fmt.Sprintf("task %s was registered by uid %s's catchup run: a root scan never runs another user's command as root; "+
-		"its slots wait for that user's own scan (catchup scan in their crontab), or a crontab line scan --crontab reads", t.Name, v)
+	return fmt.Sprintf("task %s was registered by uid %s's %s: a root scan never runs another user's command as root; "+
+		"its slots wait for that user's own scan or daemon", t.Name, v, by)
 }

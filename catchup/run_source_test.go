@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestRootScanRefusesAnotherUsersTask: a task that another user's
@@ -44,5 +46,29 @@ func TestRootScanRefusesAnotherUsersTask(t *testing.T) {
 	f.m.UID = 1001
 	if w := refusedAsRoot(f.m, task); w != "" {
 		t.Errorf("the user's own scan is refused: %s", w)
+	}
+}
+
+// TestRefusedAsRoot: which registrations a root scan refuses to run.
+func TestRefusedAsRoot(t *testing.T) {
+	tests := map[string]struct {
+		source, shell string
+		uid           int
+		refused       bool
+	}{
+		"root's run":                   {source: "run"},
+		"another user's run":           {source: "run:uid=1001", refused: true},
+		"that user's own scan":         {source: "run:uid=1001", uid: 1001},
+		"root's daemon":                {source: "daemon:/etc/catchup/crontab:3"},
+		"another user's daemon":        {source: "daemon:/home/a/crontab:3 uid=1001", refused: true},
+		"a crontab line (as its user)": {source: "crontab:/var/spool/cron/crontabs/alice:2", shell: "true"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			w := refusedAsRoot(Machine{UID: tc.uid}, store.Task{Name: "x", Source: tc.source, Shell: tc.shell})
+			if (w != "") != tc.refused {
+				t.Errorf("refusedAsRoot(%q, uid %d) = %q, want refused %v", tc.source, tc.uid, w, tc.refused)
+			}
+		})
 	}
 }

@@ -66,8 +66,14 @@ func (s *tasks) set(ts []Task) {
 }
 
 // Source is the registered source of the task of a line of a daemon's
-// crontab: "daemon:PATH:LINE".
-func Source(path string, line int) string { return fmt.Sprintf("daemon:%s:%d", path, line) }
+// crontab: "daemon:PATH:LINE", and " uid=N" when the daemon is not root's
+// (a root scan does not run such a task: catchup.refusedAsRoot).
+func Source(path string, line, uid int) string {
+	if uid != 0 {
+		return fmt.Sprintf("daemon:%s:%d uid=%d", path, line, uid)
+	}
+	return fmt.Sprintf("daemon:%s:%d", path, line)
+}
 
 // retireGone retires, at the daemon's start, the tasks registered from its
 // crontabs (by path) whose lines are no longer there: removed while the
