@@ -110,6 +110,14 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	if err := l.checkSlot(); err != nil {
 		return RunResult{ExitCode: ExitInternal}, err
 	}
+	if t := l.revive; t != nil && !req.FireSlot.IsZero() && t.RetiredAt.After(req.FireSlot) {
+		// The daemon's fire of a task retired after its slot came (its
+		// line removed by a reload while the fire waited to start): the
+		// removal wins, and the fire neither runs nor registers it anew.
+		l.m.notice("task %s was retired at %s, after its slot %s came: not run", req.Task,
+			rfc(t.RetiredAt), formatSlot(req.FireSlot, l.sched))
+		return RunResult{Skipped: true}, nil
+	}
 	if st == nil || ledgerErr != nil {
 		return l.unrecorded(ctx, ledgerErr)
 	}

@@ -74,3 +74,44 @@ func TestDaemonFireStandsForItsSlot(t *testing.T) {
 		t.Errorf("after its fire, the task is %+v, %v; want it registered anew", got, err)
 	}
 }
+
+// TestDaemonFireOfATaskRetiredMeanwhile: a fire that waited to start while
+// a reload removed its line (the task retired after its slot came) does
+// not run, and does not register the task anew: the removal wins.
+func TestDaemonFireOfATaskRetiredMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "catchup.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	now := slot.Add(-time.Minute)
+	m := catchup.Machine{Now: func() time.Time { return now }, Host: "h", PID: os.Getpid(), UID: os.Geteuid(),
+		LockDir: filepath.Join(dir, "locks"), DB: filepath.Join(dir, "catchup.db"), Zone: "UTC",
+		Stdout: io.Discard, Stderr: io.Discard, Environ: []string{"PATH=" + os.Getenv("PATH")}}
+	sched, err := schedule.Parse("* * * * *", time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT" >> fires.log`}
+	def := store.Task{Name: "gone", Schedule: "* * * * *", TZ: "UTC", Replay: "all", Argv: argv, Dir: dir, Source: "daemon:test:1"}
+	if def, err = catchup.RegisterDaemonTask(ctx, st, m, def); err != nil {
+		t.Fatal(err)
+	}
+	task := Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "gone", Argv: argv, Dir: dir}}
+	d := New(Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	now = slot.Add(2 * time.Second)
+	if _, err := st.Forget(ctx, "gone", now, false); err != nil { // the reload, while the fire waited
+		t.Fatal(err)
+	}
+	now = slot.Add(3 * time.Second)
+	d.fire(ctx, task, slot)
+	if _, err := os.Stat(filepath.Join(dir, "fires.log")); err == nil {
+		t.Error("the fire of a task retired after its slot came ran")
+	}
+	if got, err := st.Task(ctx, "gone"); err != nil || got.RetiredAt.IsZero() {
+		t.Errorf("the task is %+v, %v; want it still retired", got, err)
+	}
+}
