@@ -17,6 +17,50 @@ import (
 	"github.com/catchup/catchup/store/sqlite"
 )
 
+// fireFixture is a daemon over a real SQLite ledger with one task, fired
+// every minute (UTC), whose job appends its $CATCHUP_SLOT and
+// $CATCHUP_TRIGGER to fires.log in dir; the test sets the clock in *now.
+type fireFixture struct {
+	st   *sqlite.Ledger
+	d    *Daemon
+	task Task
+	dir  string
+	now  *time.Time
+	logs bytes.Buffer
+}
+
+func newFireFixture(t *testing.T, name, replay string, now time.Time) *fireFixture {
+	t.Helper()
+	f := &fireFixture{dir: t.TempDir(), now: &now}
+	st, err := sqlite.Open(t.Context(), filepath.Join(f.dir, "catchup.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f.st = st
+	m := catchup.Machine{Now: func() time.Time { return *f.now }, Host: "h", PID: os.Getpid(), UID: os.Geteuid(),
+		LockDir: filepath.Join(f.dir, "locks"), DB: filepath.Join(f.dir, "catchup.db"), Zone: "UTC",
+		Stdout: io.Discard, Stderr: io.Discard, Environ: []string{"PATH=" + os.Getenv("PATH")}}
+	sched, err := schedule.Parse("* * * * *", time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log`}
+	def := store.Task{Name: name, Schedule: "* * * * *", TZ: "UTC", Replay: replay, Argv: argv, Dir: f.dir, Source: "daemon:test:1"}
+	if def, err = catchup.RegisterDaemonTask(t.Context(), st, m, def); err != nil {
+		t.Fatal(err)
+	}
+	f.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: name, Argv: argv, Dir: f.dir}}
+	f.d = New(Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(&f.logs, nil))})
+	return f
+}
+
+// fires is what the job wrote, "" when it never ran.
+func (f *fireFixture) fires() string {
+	b, _ := os.ReadFile(filepath.Join(f.dir, "fires.log"))
+	return string(b)
+}
+
 // TestDaemonFireStandsForItsSlot: a daemon fire that starts late (it waited for a
 // place under --concurrency, or for its task's replays) stands for the slot
 // its timer was set for, not for the latest slot when it starts: resolved
@@ -25,52 +69,27 @@ import (
 // a duplicate.
 func TestDaemonFireStandsForItsSlot(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "catchup.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	now := slot.Add(-time.Minute)
-	m := catchup.Machine{Now: func() time.Time { return now }, Host: "h", PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: filepath.Join(dir, "locks"), DB: filepath.Join(dir, "catchup.db"), Zone: "UTC",
-		Stdout: io.Discard, Stderr: io.Discard, Environ: []string{"PATH=" + os.Getenv("PATH")}}
-	sched, err := schedule.Parse("* * * * *", time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log`}
-	def := store.Task{Name: "tick", Schedule: "* * * * *", TZ: "UTC", Replay: "none", Argv: argv, Dir: dir, Source: "daemon:test:1"}
-	if def, err = catchup.RegisterDaemonTask(ctx, st, m, def); err != nil {
-		t.Fatal(err)
-	}
-	task := Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "tick", Argv: argv, Dir: dir}}
-	var logs bytes.Buffer
-	d := New(Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	f := newFireFixture(t, "tick", "none", slot.Add(-time.Minute))
 
-	now = slot.Add(2*time.Minute + 30*time.Second) // the 10:00 fire starts late
-	d.fire(ctx, task, slot)
-	d.fire(ctx, task, slot.Add(2*time.Minute)) // then 10:02's own, on time
-	// Retired meanwhile (catchup forget, or a replica with a newer crontab):
-	// the next fire still stands for its slot, and registers the task anew.
-	if _, err := st.Forget(ctx, "tick", now, false); err != nil {
+	*f.now = slot.Add(2*time.Minute + 30*time.Second) // the 10:00 fire starts late
+	f.d.fire(ctx, f.task, slot)
+	f.d.fire(ctx, f.task, slot.Add(2*time.Minute)) // then 10:02's own, on time
+	// Retired before its next slot (catchup forget, or a replica with a newer
+	// crontab): that slot's fire still stands for it, and registers the task anew.
+	if _, err := f.st.Forget(ctx, "tick", *f.now, false); err != nil {
 		t.Fatal(err)
 	}
-	now = slot.Add(3 * time.Minute)
-	d.fire(ctx, task, now)
-	b, err := os.ReadFile(filepath.Join(dir, "fires.log"))
-	if err != nil {
-		t.Fatalf("no job ran: %v; log:\n%s", err, logs.String())
-	}
+	*f.now = slot.Add(3 * time.Minute)
+	f.d.fire(ctx, f.task, *f.now)
 	want := "2026-03-01T10:00:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
-	if string(b) != want {
-		t.Errorf("the job ran for\n%swant\n%slog:\n%s", b, want, logs.String())
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
 	}
-	if strings.Contains(logs.String(), "duplicate") {
-		t.Errorf("a fire was taken for a duplicate:\n%s", logs.String())
+	if strings.Contains(f.logs.String(), "duplicate") {
+		t.Errorf("a fire was taken for a duplicate:\n%s", f.logs.String())
 	}
-	if got, err := st.Task(ctx, "tick"); err != nil || !got.RetiredAt.IsZero() {
+	if got, err := f.st.Task(ctx, "tick"); err != nil || !got.RetiredAt.IsZero() {
 		t.Errorf("after its fire, the task is %+v, %v; want it registered anew", got, err)
 	}
 }
@@ -80,38 +99,18 @@ func TestDaemonFireStandsForItsSlot(t *testing.T) {
 // not run, and does not register the task anew: the removal wins.
 func TestDaemonFireOfATaskRetiredMeanwhile(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "catchup.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-	now := slot.Add(-time.Minute)
-	m := catchup.Machine{Now: func() time.Time { return now }, Host: "h", PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: filepath.Join(dir, "locks"), DB: filepath.Join(dir, "catchup.db"), Zone: "UTC",
-		Stdout: io.Discard, Stderr: io.Discard, Environ: []string{"PATH=" + os.Getenv("PATH")}}
-	sched, err := schedule.Parse("* * * * *", time.UTC)
-	if err != nil {
+	f := newFireFixture(t, "gone", "all", slot.Add(-time.Minute))
+	*f.now = slot.Add(2 * time.Second)
+	if _, err := f.st.Forget(ctx, "gone", *f.now, false); err != nil { // the reload, while the fire waited
 		t.Fatal(err)
 	}
-	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT" >> fires.log`}
-	def := store.Task{Name: "gone", Schedule: "* * * * *", TZ: "UTC", Replay: "all", Argv: argv, Dir: dir, Source: "daemon:test:1"}
-	if def, err = catchup.RegisterDaemonTask(ctx, st, m, def); err != nil {
-		t.Fatal(err)
+	*f.now = slot.Add(3 * time.Second)
+	f.d.fire(ctx, f.task, slot)
+	if got := f.fires(); got != "" {
+		t.Errorf("the fire of a task retired after its slot came ran: %q", got)
 	}
-	task := Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "gone", Argv: argv, Dir: dir}}
-	d := New(Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	now = slot.Add(2 * time.Second)
-	if _, err := st.Forget(ctx, "gone", now, false); err != nil { // the reload, while the fire waited
-		t.Fatal(err)
-	}
-	now = slot.Add(3 * time.Second)
-	d.fire(ctx, task, slot)
-	if _, err := os.Stat(filepath.Join(dir, "fires.log")); err == nil {
-		t.Error("the fire of a task retired after its slot came ran")
-	}
-	if got, err := st.Task(ctx, "gone"); err != nil || got.RetiredAt.IsZero() {
+	if got, err := f.st.Task(ctx, "gone"); err != nil || got.RetiredAt.IsZero() {
 		t.Errorf("the task is %+v, %v; want it still retired", got, err)
 	}
 }
