@@ -35,10 +35,14 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 
 // lockDir checks that dir, the lock directory, is uid's own directory (no
 // symlink, no one else's): a planted one is refused, for the locks and for
-// the notes of unrecorded fires. With create, it is made if missing.
+// the notes of unrecorded fires. With create, it is made if missing;
+// without, a missing one is fine (nothing there to read).
 func lockDir(dir string, uid int, create bool) error {
 	fi, err := os.Lstat(dir)
-	if errors.Is(err, os.ErrNotExist) && create {
+	if errors.Is(err, os.ErrNotExist) && !create {
+		return nil
+	}
+	if errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("create lock directory: %w", err)
 		}

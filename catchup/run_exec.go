@@ -118,14 +118,12 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			req.Boot = &b
 		}
 	}
+	claimCtx := ctx
 	if prev != nil { // the failed attempt's outcome, and its ledger lock
 		req.Settle, req.LockFrom = prev.settle, prev.settle.ID
+		claimCtx = context.WithoutCancel(ctx) // it records the failed attempt: a stop must not cut it
 	} else {
 		req.Settle = l.held.take() // the task's previous replay's outcome
-	}
-	claimCtx := ctx
-	if prev != nil {
-		claimCtx = context.WithoutCancel(ctx) // it records the failed attempt: a stop must not cut it
 	}
 	claim, err := l.st.Claim(claimCtx, req)
 	if err != nil {

@@ -34,6 +34,9 @@ func retryDelay(delay time.Duration, n int) time.Duration {
 // shared ledger), and then records that it starts. Stopped meanwhile, the
 // retry is recorded interrupted, and cut is true.
 func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time.Duration) (cut bool) {
+	if delay <= 0 {
+		return false // it starts as claimed: no wait, no second write
+	}
 	stopBeats := l.heartbeats(ctx, r.ID)
 	waited := sleepCtx(ctx, delay)
 	stopBeats()

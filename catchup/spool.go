@@ -135,10 +135,7 @@ func appendNote(path string, line []byte) error {
 // fired for (the latest at or before it, within tolerance). A notes file
 // not owned by this user, or writable by others, is refused.
 func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
-	n, err := 0, error(nil)
-	if _, serr := os.Lstat(m.LockDir); serr == nil {
-		err = lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
-	}
+	n, err := 0, lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
 	}
