@@ -1,6 +1,9 @@
 package crontab
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDerivedNameFixed pins the names derived from commands: a task's name
 // is its identity in the ledger, so a change here would orphan the history
@@ -16,6 +19,27 @@ func TestDerivedNameFixed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if got := DerivedName(tc.command); got != tc.want {
 				t.Errorf("DerivedName(%q) = %q, want %q (a changed derivation renames tasks in existing ledgers)", tc.command, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDerivedNameSkipsAssignments: a line's leading VAR=value words are its
+// environment, often a secret (PGPASSWORD=...): the name comes from the
+// program after them, so that no value reaches the name (which the ledger,
+// the logs, lock files and metrics carry).
+func TestDerivedNameSkipsAssignments(t *testing.T) {
+	for name, tc := range map[string]struct{ command, prog, secret string }{
+		"password":           {"PGPASSWORD=hunter3 psql -c 'select 1'", "psql-", "hunter3"},
+		"quoted value":       {"TOKEN='a b/hunter4' /opt/bin/sync.sh", "sync.sh-", "hunter4"},
+		"two assignments":    {"A=1 B=hunter5 backup", "backup-", "hunter5"},
+		"a URL in the value": {"CATCHUP_DB='postgres://u:hunter6@db/x' catchup run --task a -- true", "catchup-", "hunter6"},
+		"only an assignment": {"X=hunter7", "job-", "hunter7"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := DerivedName(tc.command)
+			if !strings.HasPrefix(got, tc.prog) || strings.Contains(got, tc.secret) {
+				t.Errorf("DerivedName(%q) = %q, want %s... (the program, past the assignments)", tc.command, got, tc.prog)
 			}
 		})
 	}

@@ -181,10 +181,25 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 }
 
 // DerivedName is the task name of a line without one: the basename of its
-// first word, then 8 hex digits of a hash of the whole command.
+// first word past VAR=value assignments (a value is often a secret, and
+// never part of a name), then 8 hex digits of a hash of the whole command.
 func DerivedName(command string) string {
 	sum := sha256.Sum256([]byte(command))
-	first := path.Base(strings.Fields(command + " x")[0])
+	word := strings.Fields(command + " x")[0]
+	first := path.Base(word)
+	if isAssignment(word) {
+		first = ""
+		for lx := (&lexer{s: command}); ; {
+			w, ok, err := lx.next()
+			if !ok || err != nil {
+				break
+			}
+			if !isAssignment(w) {
+				first = path.Base(w)
+				break
+			}
+		}
+	}
 	var b strings.Builder
 	for _, r := range first {
 		if r < 128 && (r == '.' || r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
