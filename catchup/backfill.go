@@ -53,6 +53,10 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		if w := refusedAsRoot(m, t); w != "" {
 			return nil, errors.New(w)
 		}
+		if StoredRedacted(t) {
+			return nil, errors.New(redactedDaemonTask(t) + ": backfill cannot run it; keep the secret out of the line " +
+				"(PGPASSFILE, or a variable line of the crontab) to backfill it")
+		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t
 	}

@@ -18,6 +18,38 @@ func runSource(uid int) string {
 	return "run:uid=" + strconv.Itoa(uid)
 }
 
+// RedactedMark ends the source of a daemon task whose command carried a
+// secret (a PostgreSQL URL's password, PGPASSWORD=, a ping token): the
+// ledger keeps that command redacted (crontab.Redacted), so only its daemon,
+// which holds the line, replays it (ScanRequest.Commands).
+const RedactedMark = " redacted"
+
+// StoredRedacted reports whether t's stored command is redacted: running it
+// would not run the task.
+func StoredRedacted(t store.Task) bool {
+	return strings.HasPrefix(t.Source, "daemon:") && strings.HasSuffix(t.Source, RedactedMark)
+}
+
+// notReplayedHere says why this scan does not replay task t: a redacted
+// daemon task it holds no command for. "" otherwise.
+func notReplayedHere(req ScanRequest, t store.Task) string {
+	if !StoredRedacted(t) || req.Commands[t.Name] != nil {
+		return ""
+	}
+	return redactedDaemonTask(t) + ": its slots wait for that daemon, which holds the line"
+}
+
+// redactedDaemonTask names a task whose stored command is redacted, and
+// the daemon line it comes from.
+func redactedDaemonTask(t store.Task) string {
+	src := strings.TrimSuffix(strings.TrimPrefix(t.Source, "daemon:"), RedactedMark)
+	if i := strings.Index(src, " uid="); i >= 0 {
+		src = src[:i]
+	}
+	return fmt.Sprintf("task %s is a line of a catchup daemon's crontab (%s) whose command carries a secret, "+
+		"which the ledger keeps redacted", t.Name, src)
+}
+
 // isRunSource reports whether source is a `catchup run --cron` registration's.
 func isRunSource(source string) bool { return source == "run" || strings.HasPrefix(source, "run:") }
 
@@ -35,6 +67,7 @@ func refusedAsRoot(m Machine, t store.Task) string {
 	if !ok && strings.HasPrefix(t.Source, "daemon:") {
 		if i := strings.LastIndex(t.Source, " uid="); i >= 0 {
 			v, ok, by = t.Source[i+len(" uid="):], true, "catchup daemon"
+			v, _, _ = strings.Cut(v, " ") // before RedactedMark
 		}
 	}
 	if !ok {

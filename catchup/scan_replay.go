@@ -45,6 +45,15 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	return a, nil
 }
 
+// withCommand is t as its replays run it: with the command req holds for
+// it (ScanRequest.Commands), if any.
+func withCommand(t store.Task, req ScanRequest) store.Task {
+	if argv := req.Commands[t.Name]; argv != nil {
+		t.Argv = argv
+	}
+	return t
+}
+
 // reasonCut is why a replay was cut short.
 const reasonCut = "stopped with the scan; the next scan replays it"
 

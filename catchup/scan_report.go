@@ -21,6 +21,11 @@ type ScanRequest struct {
 	NotifyCmd  string // run when a task has missed slots (else the task's own --notify-cmd)
 	Parallel          // --concurrency, --jitter, --budget and the progress bar (scan_parallel.go)
 
+	// Commands replays a task by this command instead of its stored argv:
+	// the daemon's own lines, whose stored command may be redacted
+	// (StoredRedacted). Never written to the ledger.
+	Commands map[string][]string
+
 	gate *ReplayGate // built by Scan from Parallel
 }
 

@@ -51,6 +51,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
 		return ts, nil
 	}
+	if w := notReplayedHere(req, t); w != "" {
+		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
+		return ts, nil
+	}
 	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
 		return ts, err
 	}
@@ -142,7 +146,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Left = len(replay) - i // the --budget is spent, or scan was stopped
 			break
 		}
-		a, err := replaySlot(ctx, st, m, t, sched, sr, slot, spans[slot.Unix()], held)
+		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, spans[slot.Unix()], held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err

@@ -149,8 +149,12 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	default:
 		return daemon.Task{}, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", req.OnBusy)
 	}
-	def := store.Task{Name: j.Task, Schedule: j.Expr, TZ: loc.String(), Replay: replay, Argv: req.Argv, Dir: home,
-		Source: daemon.Source(path, j.Line, os.Geteuid()), Retries: req.Retries, RetryDelay: req.RetryDelay,
+	// The ledger keeps the command without its secrets; the daemon runs
+	// (and replays) the line as written.
+	stored := []string{shell, "-c", crontab.Redacted(j.Run)}
+	redacted := stored[2] != j.Run
+	def := store.Task{Name: j.Task, Schedule: j.Expr, TZ: loc.String(), Replay: replay, Argv: stored, Dir: home,
+		Source: daemon.Source(path, j.Line, os.Geteuid(), redacted), Retries: req.Retries, RetryDelay: req.RetryDelay,
 		Timeout: req.Timeout, KillAfter: req.KillAfter, NoCapture: req.NoCapture, NotifyCmd: req.NotifyCmd, OnBusy: req.OnBusy,
 		MaxAge: maxAge}
 	return daemon.Task{Def: def, Sched: sched, Req: req, Env: env}, nil

@@ -114,3 +114,27 @@ func TestDaemonFireOfATaskRetiredMeanwhile(t *testing.T) {
 		t.Errorf("the task is %+v, %v; want it still retired", got, err)
 	}
 }
+
+// TestDaemonReplaysARedactedLine: the ledger keeps a line whose command
+// carried a secret redacted (catchup.StoredRedacted); the daemon's own
+// replays run the line it holds, never the redacted text.
+func TestDaemonReplaysARedactedLine(t *testing.T) {
+	ctx := context.Background()
+	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "secret", "all", start)
+	def := f.task.Def
+	def.Argv, def.Source = []string{"/bin/sh", "-c", "touch redacted-ran"}, def.Source+catchup.RedactedMark
+	var err error
+	if f.task.Def, err = catchup.RegisterDaemonTask(ctx, f.st, f.d.cfg.Machine, def); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = start.Add(3 * time.Minute)
+	f.d.scan(ctx, f.task)
+	want := "2026-03-01T10:01:00Z replay\n2026-03-01T10:02:00Z replay\n2026-03-01T10:03:00Z replay\n"
+	if got := f.fires(); got != want {
+		t.Errorf("the daemon's replays ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "redacted-ran")); err == nil {
+		t.Error("the daemon replayed the redacted command")
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/catchup/catchup/catchup"
 )
 
 // scheduled is a task's running loop.
@@ -66,13 +68,18 @@ func (s *tasks) set(ts []Task) {
 }
 
 // Source is the registered source of the task of a line of a daemon's
-// crontab: "daemon:PATH:LINE", and " uid=N" when the daemon is not root's
-// (a root scan does not run such a task: catchup.refusedAsRoot).
-func Source(path string, line, uid int) string {
+// crontab: "daemon:PATH:LINE", " uid=N" when the daemon is not root's (a
+// root scan does not run such a task: catchup.refusedAsRoot), and
+// catchup.RedactedMark when its stored command is redacted.
+func Source(path string, line, uid int, redacted bool) string {
+	s := fmt.Sprintf("daemon:%s:%d", path, line)
 	if uid != 0 {
-		return fmt.Sprintf("daemon:%s:%d uid=%d", path, line, uid)
+		s += fmt.Sprintf(" uid=%d", uid)
 	}
-	return fmt.Sprintf("daemon:%s:%d", path, line)
+	if redacted {
+		s += catchup.RedactedMark
+	}
+	return s
 }
 
 // retireGone retires, at the daemon's start, the tasks registered from its

@@ -160,7 +160,7 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 		}
 	}()
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
-		MaxReplays: 100, MissedRule: d.cfg.Rule})
+		MaxReplays: 100, MissedRule: d.cfg.Rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}

@@ -1,0 +1,49 @@
+package catchup
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestScanLeavesARedactedDaemonTask: a daemon task whose command carried a
+// secret is stored redacted; a scan that does not hold the command (any but
+// its daemon's) must not run the redacted text: it leaves the slots, with a
+// warning, for the daemon, whose scan passes the command it holds.
+func TestScanLeavesARedactedDaemonTask(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	redactedRan := filepath.Join(f.job.dir, "redacted-ran")
+	def := store.Task{Name: "d", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Dir: f.job.dir,
+		Argv: []string{"sh", "-c", "touch " + redactedRan}, Source: "daemon:/etc/c.cron:1" + RedactedMark}
+	if _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def); err != nil {
+		t.Fatal(err)
+	}
+	f.now = f.now.Add(3*time.Hour + 10*time.Minute)
+	req := scanRequest()
+	req.Tasks = []string{"d"}
+	rep, err := Scan(t.Context(), f.st, f.m, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(redactedRan); err == nil {
+		t.Fatal("a plain scan ran the redacted command")
+	}
+	ts := rep.Tasks[0]
+	if len(ts.Missed) != 3 || ts.Left != 3 || !strings.Contains(strings.Join(ts.Warnings, "\n"), "catchup daemon") {
+		t.Errorf("missed %d, left %d, warnings %q; want 3 slots left for the daemon, with a warning", len(ts.Missed), ts.Left, ts.Warnings)
+	}
+	req.Commands = map[string][]string{"d": f.job.argv()}
+	if _, err := Scan(t.Context(), f.st, f.m, req); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.job.runs(t); len(got) != 3 {
+		t.Errorf("the daemon's scan ran %q; want its 3 missed slots, through the command it holds", got)
+	}
+	if _, err := os.Stat(redactedRan); err == nil {
+		t.Error("the daemon's scan ran the redacted command")
+	}
+}
