@@ -136,15 +136,22 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		host, _ = os.Hostname()
 	}
 	lockDir := store.RealLedgerPath(db) + ".locks"
-	if store.IsPostgres(db) {
+	_, badLocation := store.ParseLocation(db)
+	if store.IsPostgres(db) || badLocation != nil {
 		// No file to sit next to: the per-host locks live in the private
 		// state directory, one directory per ledger (so that two ledgers'
-		// tasks of the same name never block each other).
+		// tasks of the same name never block each other). A location that
+		// does not parse names no file either: its text (a mistyped URL's
+		// password) must not become directories; its fires run unrecorded.
 		if lockDir, err = stateDir(); err != nil {
 			return catchup.Machine{}, err
 		}
-		sum := sha256.Sum256([]byte(lockDirKey(db)))
-		lockDir = filepath.Join(lockDir, "locks", hex.EncodeToString(sum[:6]))
+		key, prefix := lockDirKey(db), ""
+		if badLocation != nil {
+			key, prefix = db, "unparsed-"
+		}
+		sum := sha256.Sum256([]byte(key))
+		lockDir = filepath.Join(lockDir, "locks", prefix+hex.EncodeToString(sum[:6]))
 	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),

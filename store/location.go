@@ -72,6 +72,12 @@ func ParseLocation(s string) (Location, error) {
 	if s == "" {
 		return Location{}, errors.New("empty ledger location")
 	}
+	if strings.TrimSpace(s) != s {
+		// " postgres://u:pw@h/db" would name a local file: a ledger apart
+		// from the fleet's, its path (the password in it) in the job's
+		// CATCHUP_DB and in messages.
+		return Location{}, errors.New("the ledger location has leading or trailing blanks; remove them")
+	}
 	if len(s) >= 5 && strings.EqualFold(s[:5], "file:") {
 		return parseFileURL(s)
 	}

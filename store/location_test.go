@@ -45,6 +45,9 @@ func TestParseLocation(t *testing.T) {
 		"postgres":             {in: "postgres://u@db:5432/ledger", want: store.Location{Kind: store.Postgres, DSN: "postgres://u@db:5432/ledger"}},
 		"postgresql":           {in: "postgresql://u@db/ledger?sslmode=require", want: store.Location{Kind: store.Postgres, DSN: "postgresql://u@db/ledger?sslmode=require"}},
 		"POSTGRES":             {in: "POSTGRES://db/ledger", want: store.Location{Kind: store.Postgres, DSN: "postgres://db/ledger"}},
+		"URL after a blank":    {in: " postgres://u:secret@db/ledger", wantErr: "leading or trailing blanks"},
+		"URL before a newline": {in: "postgres://u:secret@db/ledger\n", wantErr: "leading or trailing blanks"},
+		"path after a tab":     {in: "\t/var/lib/catchup.db", wantErr: "leading or trailing blanks"},
 		"bad port":             {in: "postgres://u:secret@db:notaport/ledger", wantErr: "invalid PostgreSQL DSN"},
 		"bad host":             {in: "postgres://u:secret@[::1/ledger", wantErr: "invalid PostgreSQL DSN"},
 		"bad sslmode":          {in: "postgres://u:secret@db/ledger?sslmode=bogus", wantErr: "invalid PostgreSQL DSN"},
@@ -183,6 +186,8 @@ func TestWithoutPassword(t *testing.T) {
 		"password":    {"postgres://u@db/ledger?password=secret&sslmode=require", "postgres://u@db/ledger?sslmode=require"},
 		"sslpassword": {"postgres://u@db/ledger?sslmode=verify-full&sslpassword=secret", "postgres://u@db/ledger?sslmode=verify-full"},
 		"invalid":     {"postgres://u:secret@db:notaport/ledger", ""},
+		"blank first": {" postgres://u:secret@db/ledger", ""},
+		"typo scheme": {"postgress://u:secret@db/ledger", ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
