@@ -135,7 +135,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	lockDir := store.RealLedgerPath(db) + ".locks"
+	lockDir := store.LedgerPathFor(db, os.Geteuid()) + ".locks"
 	_, badLocation := store.ParseLocation(db)
 	if store.IsPostgres(db) || badLocation != nil {
 		// No file to sit next to: the per-host locks live in the private

@@ -1,6 +1,11 @@
 package store
 
-import "path/filepath"
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/catchup/catchup/internal/filetrust"
+)
 
 // RealLedgerPath is the file a SQLite ledger path names, through any
 // symlinks (through the directory's, when the file does not exist yet).
@@ -14,4 +19,16 @@ func RealLedgerPath(path string) string {
 		return filepath.Join(dir, filepath.Base(path))
 	}
 	return path
+}
+
+// LedgerPathFor is RealLedgerPath as user uid may follow it: a symlink at
+// path that another user (not root) owns is not followed, since opening the
+// ledger refuses it, and nothing is created beside what it points at.
+func LedgerPathFor(path string, uid int) string {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if o := filetrust.Owner(fi); o != uid && o != 0 {
+			return path
+		}
+	}
+	return RealLedgerPath(path)
 }
