@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -87,6 +88,12 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 	if !l.req.Shared || l.req.FailOpen {
 		return RunResult{}, false
+	}
+	if errors.Is(cause, filetrust.ErrRefused) { // the ledger is reachable; this host's lock is not
+		l.m.notice("not running %s: this host's lock for it is refused, and without it two fires here could run one slot; "+
+			"the next scan replays it once the lock directory is fixed (--fail-open runs it anyway): %v", l.req.Task, cause)
+		l.spoolFire(fr, nil, cause)
+		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}
 	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
