@@ -35,7 +35,7 @@ func TestFleetAtScale(t *testing.T) {
 	jobs, budget := envInt(t, "CATCHUP_FLEET_JOBS", 100), envInt(t, "CATCHUP_FLEET_BUDGET", 10)
 	const hosts = 10
 	db := pgLedger(t)
-	if code := newCatchup(t, db, "", "ls").run(t); code != 0 { // creates the schema
+	if code := newCatchup(t, db, "", "scan").run(t); code != 0 { // creates the schema
 		t.Fatalf("creating the ledger exited %d", code)
 	}
 	fleetDB, role, schema := budgetRole(t, db, budget)

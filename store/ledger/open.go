@@ -33,14 +33,22 @@ func Open(ctx context.Context, loc store.Location) (store.Store, error) {
 }
 
 // OpenExisting opens the ledger at loc for a command that only reads it:
-// a SQLite ledger that is not there is store.ErrNoLedger, never created.
+// a ledger that is not there (a missing SQLite file, a PostgreSQL schema
+// without one) is store.ErrNoLedger, never created.
 func OpenExisting(ctx context.Context, loc store.Location) (store.Store, error) {
-	if loc.Kind == store.SQLite {
+	switch loc.Kind {
+	case store.SQLite:
 		s, err := sqlite.OpenExisting(ctx, loc.Path)
 		if err != nil {
 			return nil, err
 		}
 		return s, nil
+	case store.Postgres:
+		p, err := postgres.OpenExisting(ctx, loc.DSN)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	return Open(ctx, loc)
 }

@@ -35,7 +35,9 @@ import (
 type Ledger struct {
 	pool  *pgxpool.Pool
 	where string // the location's Redacted name: never the credentials
-	pw    string // the DSN's password, scrubbed from every error
+	// mustExist: opened by OpenExisting, so checkSchema creates nothing.
+	mustExist bool
+	pw        string // the DSN's password, scrubbed from every error
 
 	mu    sync.Mutex
 	locks map[string]int64 // task locks held: task -> run id
@@ -49,7 +51,13 @@ const connectTimeout = 10 * time.Second
 // schema up to date. It refuses, touching nothing, a schema newer than this
 // catchup. Errors name the ledger by its store.Location's Redacted name,
 // never with credentials.
-func Open(ctx context.Context, dsn string) (*Ledger, error) {
+func Open(ctx context.Context, dsn string) (*Ledger, error) { return open(ctx, dsn, false) }
+
+// OpenExisting is Open for a command that only reads: a schema without a
+// ledger in it (empty, or not there) is store.ErrNoLedger, never created.
+func OpenExisting(ctx context.Context, dsn string) (*Ledger, error) { return open(ctx, dsn, true) }
+
+func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 	loc, err := store.ParseLocation(dsn)
 	if err == nil && loc.Kind != store.Postgres {
 		err = errors.New("want a postgres:// URL")
@@ -69,9 +77,10 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	cfg.MinConns = 0
 	cfg.MaxConnIdleTime = time.Minute
 	p := &Ledger{
-		where: loc.Redacted(),
-		pw:    cfg.ConnConfig.Password,
-		locks: map[string]int64{},
+		mustExist: mustExist,
+		where:     loc.Redacted(),
+		pw:        cfg.ConnConfig.Password,
+		locks:     map[string]int64{},
 	}
 	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
@@ -33,6 +34,9 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL`).Scan(&exists)
 	if err != nil {
 		return p.wrap("open ledger", err)
+	}
+	if !exists && p.mustExist {
+		return fmt.Errorf("%w at %s", store.ErrNoLedger, p.where)
 	}
 	if exists {
 		var current int
