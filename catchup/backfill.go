@@ -60,6 +60,15 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t
 	}
+	// The fires that ran unrecorded are done slots too: recorded first, as
+	// scan records them, or backfill would run them again.
+	if !req.DryRun {
+		if n, err := importSpool(ctx, st, m, DefaultTolerance); err != nil {
+			m.notice("%v", err)
+		} else if n > 0 {
+			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		}
+	}
 	// Runs made since this point (another host's backfill, a fire) settle
 	// their slot for this backfill; the newest run id marks it. A ledger
 	// that cannot say leaves it to the claim.

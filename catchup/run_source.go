@@ -30,24 +30,32 @@ func StoredRedacted(t store.Task) bool {
 	return strings.HasPrefix(t.Source, "daemon:") && strings.HasSuffix(t.Source, RedactedMark)
 }
 
-// notReplayedHere says why this scan does not replay task t: a redacted
-// daemon task it holds no command for. "" otherwise.
+// notReplayedHere says why this scan does not replay task t: a line of a
+// catchup daemon's crontab, which only a daemon holds (ScanRequest.Commands)
+// with the crontab's variables (PATH=, ...) its command needs, and which the
+// ledger does not keep; its stored command may be redacted too. "" otherwise.
 func notReplayedHere(req ScanRequest, t store.Task) string {
-	if !StoredRedacted(t) || req.Commands[t.Name] != nil {
+	if !strings.HasPrefix(t.Source, "daemon:") || req.Commands[t.Name] != nil {
 		return ""
 	}
-	return redactedDaemonTask(t) + ": its slots wait for that daemon, which holds the line"
+	return fmt.Sprintf("task %s is a line of a catchup daemon's crontab (%s): its slots wait for that daemon, "+
+		"which holds the line and the crontab's variables", t.Name, daemonLine(t))
+}
+
+// daemonLine is the FILE:LINE of a daemon task's source.
+func daemonLine(t store.Task) string {
+	src := strings.TrimSuffix(strings.TrimPrefix(t.Source, "daemon:"), RedactedMark)
+	if i := strings.Index(src, " uid="); i >= 0 {
+		src = src[:i]
+	}
+	return src
 }
 
 // redactedDaemonTask names a task whose stored command is redacted, and
 // the daemon line it comes from.
 func redactedDaemonTask(t store.Task) string {
-	src := strings.TrimSuffix(strings.TrimPrefix(t.Source, "daemon:"), RedactedMark)
-	if i := strings.Index(src, " uid="); i >= 0 {
-		src = src[:i]
-	}
 	return fmt.Sprintf("task %s is a line of a catchup daemon's crontab (%s) whose command carries a secret, "+
-		"which the ledger keeps redacted", t.Name, src)
+		"which the ledger keeps redacted", t.Name, daemonLine(t))
 }
 
 // isRunSource reports whether source is a `catchup run --cron` registration's.

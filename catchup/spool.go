@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -152,6 +154,9 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 // importNotes records the notes of one notes file, then removes it.
 func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration) (int, error) {
 	taken := fmt.Sprintf("%s.%d", path, m.PID)
+	if err := adoptAbandoned(path, taken); err != nil {
+		return 0, err
+	}
 	if err := os.Rename(path, taken); err != nil {
 		if os.IsNotExist(err) {
 			return 0, nil
@@ -187,6 +192,27 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
 	}
 	return len(runs), os.Remove(taken)
+}
+
+// adoptAbandoned puts back into path the notes that a scan took (renamed
+// to path.PID) and never recorded, because it was killed: those of a
+// process that is gone. Each is renamed to taken first, so that two scans
+// never both put the same notes back.
+func adoptAbandoned(path, taken string) error {
+	found, _ := filepath.Glob(path + ".*")
+	for _, old := range found {
+		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
+		if err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue // not a scan's, ours, or its scan may still be at it
+		}
+		if err := os.Rename(old, taken); err != nil {
+			continue // another scan adopted it first
+		}
+		if err := putBack(taken, path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // putBack returns the notes taken from path to it, for the next scan: one

@@ -3,7 +3,9 @@ package catchup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,5 +149,60 @@ func TestSpoolSurvivesFailedImports(t *testing.T) {
 	}
 	if got := f.job.runs(t); len(got) != 3 {
 		t.Errorf("the job ran %d times, want 3 (09:00-11:00, each once): %v", len(got), got)
+	}
+}
+
+// TestSpoolTakenByADeadScan: a scan takes the notes file (renaming it to
+// NOTES.PID) before it records the notes; killed in between, it leaves
+// them under its pid. The next scan takes them back once that process is
+// gone: the fire that ran unrecorded is not run again.
+func TestSpoolTakenByADeadScan(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("unrecorded fire: %+v, %v", res, err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(f.m.LockDir, spoolName)
+	if err := os.Rename(notes, fmt.Sprintf("%s.%d", notes, dead.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
+		t.Errorf("scan: missed %v; want none (10:00 ran, noted, its notes taken by a scan that died)", ts.Missed)
+	}
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
+	}
+}
+
+// TestBackfillReadsTheNotes: a fire that ran unrecorded is noted for the
+// next scan; a backfill of its slot before that scan must not run it
+// again: backfill records the notes first, as scan does.
+func TestBackfillReadsTheNotes(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("unrecorded fire: %+v, %v", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	_, err := Backfill(context.Background(), f.st, f.m, BackfillRequest{Tasks: []string{"job"},
+		From: mustTime(t, "2026-03-01T09:00:00Z"), To: mustTime(t, "2026-03-01T10:00:00Z"), Only: "missing", Order: "oldest", Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 	}
 }
