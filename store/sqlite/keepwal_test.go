@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -113,5 +114,33 @@ func TestLongWriterCheckpoints(t *testing.T) {
 				t.Errorf("WAL of %d bytes after Close; want empty = %v", fi.Size(), c.emptyWAL)
 			}
 		})
+	}
+}
+
+// TestLostWALIsNoLedger: until the first checkpoint a new ledger's tables
+// live in its WAL; the file alone (the WAL lost, truncated, or the file
+// copied without it) is a SQLite header and no tables. A command that
+// reads must say there is no ledger, not rebuild an empty one and report
+// that nothing was missed.
+func TestLostWALIsNoLedger(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.Truncate(path+"-wal", 0); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := OpenExisting(t.Context(), path); !errors.Is(err, store.ErrNoLedger) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("OpenExisting of a ledger whose WAL was lost: %v; want store.ErrNoLedger", err)
+	}
+	if s, err := Open(t.Context(), path); err != nil { // a writer still makes it a ledger
+		t.Fatalf("Open: %v", err)
+	} else {
+		s.Close()
 	}
 }

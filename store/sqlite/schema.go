@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
@@ -45,6 +46,11 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 			return nil
 		}
 	} else {
+		if s.mustExist {
+			// A SQLite file without the tables: never made a ledger, or
+			// one whose tables were still only in its WAL, lost since.
+			return fmt.Errorf("%w at %s: the file has no catchup tables (copied or restored without its -wal?)", store.ErrNoLedger, s.path)
+		}
 		// Another process may be creating this ledger right now: look again
 		// and create schema_version in one write transaction, so that its
 		// half-made schema is not taken for a foreign database.

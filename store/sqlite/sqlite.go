@@ -27,6 +27,9 @@ type Ledger struct {
 	path   string
 	real   string // the real path opened
 	opened fileID // the identity of the file opened (see unmoved)
+	// mustExist: opened by OpenExisting, so a file without the ledger's
+	// tables is store.ErrNoLedger, never made one.
+	mustExist bool
 
 	prepared preparedStatements
 	outcomes atomic.Int64 // outcomes recorded by this process (see recorded)
@@ -49,7 +52,9 @@ const busyTimeoutMS = 30000
 //
 // A ledger file (or its -wal, -shm) that another user planted is refused:
 // see trustLedgerFiles. The file is opened at its real path.
-func Open(ctx context.Context, path string) (*Ledger, error) {
+func Open(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, false) }
+
+func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	real, err := trustLedgerFiles(path, os.Geteuid())
 	if err != nil {
 		return nil, err
@@ -81,7 +86,7 @@ func Open(ctx context.Context, path string) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: real}
+	s := &Ledger{db: db, path: path, real: real, mustExist: mustExist}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -127,7 +132,7 @@ func OpenExisting(ctx context.Context, path string) (*Ledger, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
-	return Open(ctx, path)
+	return open(ctx, path, true)
 }
 
 // ensureFile creates the ledger's directory (0700) and file (0600) when
