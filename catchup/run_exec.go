@@ -227,7 +227,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	}
 	var recErr error
 	if !l.held.holds(l) || !l.held.keep(r.Task, &store.Settlement{ID: r.ID, Outcome: out}) {
-		recErr = l.record(ctx, r.ID, out)
+		if recErr = l.record(ctx, r.ID, out); recErr != nil {
+			l.spoolOutcome(r, out, recErr)
+		}
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {
 		// Scan stops here: its next replay could not be recorded either.

@@ -44,6 +44,14 @@ type spoolEntry struct {
 	Locked    bool      `json:"locked,omitempty"`  // it did not run because the task's lock was held
 	Error     string    `json:"error"`             // why the ledger could not record it
 	ByHand    bool      `json:"by_hand,omitempty"` // run --manual: it stands for no slot
+
+	// The outcome of claimed run RunID, which the ledger did not take
+	// (spool_outcome.go): Status, ExitCode and EndedAt above, and these.
+	RunID      int64  `json:"run_id,omitempty"`
+	Signal     int    `json:"signal,omitempty"`
+	RunError   string `json:"run_error,omitempty"`
+	StdoutTail []byte `json:"stdout_tail,omitempty"`
+	StderrTail []byte `json:"stderr_tail,omitempty"`
 }
 
 // ranUnrecorded is a command that ran while the ledger could not record it.
@@ -72,29 +80,9 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 		o := outcome(ran.res, now)
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, o.Status, o.ExitCode, ran.start
 	}
-	line, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	line = append(line, '\n')
-	// The lock directory as a lock takes it: this user's, no symlink (one
-	// planted there could aim the note at another ledger's notes).
-	err = lockDir(l.m.LockDir, l.m.UID, true)
+	err := l.writeNote(e)
 	if err == nil {
-		err = appendNote(filepath.Join(l.m.LockDir, spoolName), line)
-	}
-	if err == nil {
-		return
-	}
-	if spare, ok := spareNotes(l.m); ok {
-		serr := privateDir(l.m.NoteDir, l.m.UID, true)
-		if serr == nil {
-			serr = appendNote(spare, line)
-		}
-		if serr == nil {
-			return // the fire has said that it ran unrecorded; the next scan records it
-		}
-		err = fmt.Errorf("%w; nor %w", err, serr)
+		return // the fire has said that it ran unrecorded; the next scan records it
 	}
 	s := "the fire"
 	if !fr.slot.IsZero() {
@@ -106,6 +94,36 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 		return
 	}
 	l.m.notice("cannot keep a note of this fire (%v): the next scan will not know why %s of %s was missed", err, s, l.req.Task)
+}
+
+// writeNote keeps note e for the next scan: in the lock directory, else in
+// the spare note directory.
+func (l *lifecycle) writeNote(e spoolEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	// The lock directory as a lock takes it: this user's, no symlink (one
+	// planted there could aim the note at another ledger's notes).
+	err = lockDir(l.m.LockDir, l.m.UID, true)
+	if err == nil {
+		err = appendNote(filepath.Join(l.m.LockDir, spoolName), line)
+	}
+	if err == nil {
+		return nil
+	}
+	if spare, ok := spareNotes(l.m); ok {
+		serr := privateDir(l.m.NoteDir, l.m.UID, true)
+		if serr == nil {
+			serr = appendNote(spare, line)
+		}
+		if serr == nil {
+			return nil
+		}
+		err = fmt.Errorf("%w; nor %w", err, serr)
+	}
+	return err
 }
 
 // appendNote appends line to the notes file at path in one write, synced:
@@ -167,6 +185,10 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if err != nil {
 		return 0, err
 	}
+	entries, outcomes, err := recordOutcomes(ctx, st, entries)
+	if err != nil {
+		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path))
+	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
@@ -191,7 +213,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if _, err := st.AddRuns(ctx, runs); err != nil {
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
 	}
-	return len(runs), os.Remove(taken)
+	return outcomes + len(runs), os.Remove(taken)
 }
 
 // adoptAbandoned puts back into path the notes that a scan took (renamed

@@ -1,0 +1,49 @@
+package catchup
+
+import (
+	"context"
+
+	"github.com/catchup/catchup/store"
+)
+
+// spoolOutcome notes the outcome of claimed run r that the ledger did not
+// take (its disk filled while the job ran, say): recorded by the next scan
+// before it looks for missed slots, so that the slot, which ran, is not run
+// again. Without the note the run stays `running` until scan takes it for
+// interrupted and replays it.
+func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
+	e := spoolEntry{Task: r.Task, Slot: r.Slot, Trigger: r.Trigger, Host: r.Host, BootID: r.BootID, PID: r.PID,
+		StartedAt: r.StartedAt, EndedAt: out.EndedAt, Ran: true, Status: out.Status, ExitCode: out.ExitCode,
+		Error: cause.Error(), RunID: r.ID, Signal: out.Signal, RunError: out.Error,
+		StdoutTail: out.StdoutTail, StderrTail: out.StderrTail}
+	if err := l.writeNote(e); err != nil {
+		l.m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
+		return
+	}
+	l.m.notice("the outcome of run %d is noted on this host for its next scan to record", r.ID)
+}
+
+// recordOutcomes records the outcome notes among entries (spoolOutcome)
+// and returns the other entries. An outcome is recorded only on a run of
+// its task that is still running: one the ledger took meanwhile, or that a
+// scan elsewhere already took for interrupted, keeps what it has.
+func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) ([]spoolEntry, int, error) {
+	rest, n := entries[:0:0], 0
+	for _, e := range entries {
+		if e.RunID == 0 {
+			rest = append(rest, e)
+			continue
+		}
+		r, err := st.Run(ctx, e.RunID)
+		if err != nil || r.Task != e.Task || r.Status != store.StatusRunning {
+			continue
+		}
+		out := store.Outcome{Status: e.Status, ExitCode: e.ExitCode, Signal: e.Signal, EndedAt: e.EndedAt,
+			StdoutTail: e.StdoutTail, StderrTail: e.StderrTail, Error: e.RunError}
+		if err := st.Finish(ctx, e.RunID, out); err != nil {
+			return nil, 0, err
+		}
+		n++
+	}
+	return rest, n, nil
+}

@@ -1,0 +1,45 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// failingFinish is a ledger that takes claims but no outcome: its disk
+// filled while the job ran.
+type failingFinish struct{ store.Store }
+
+func (failingFinish) Finish(context.Context, int64, store.Outcome) error {
+	return errors.New("database or disk is full")
+}
+
+// TestOutcomeNotedWhenUnrecorded: a run whose claim was recorded but whose
+// outcome could not be (the disk filled while its job ran) keeps a note of
+// the outcome; the next scan records it, and does not replay the slot,
+// which ran and succeeded.
+func TestOutcomeNotedWhenUnrecorded(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	if res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("fire with a full disk: %+v, %v", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
+		t.Errorf("scan: missed %v; want none (10:00 ran and succeeded; its outcome was noted)", ts.Missed)
+	}
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
+	}
+	runs := f.history(t)
+	if last := runs[len(runs)-1]; last.Status != store.StatusSucceeded || !last.Slot.Equal(mustTime(t, "2026-03-01T10:00:00Z")) {
+		t.Errorf("the 10:00 run is recorded %s (slot %s); want succeeded", last.Status, last.Slot)
+	}
+}
