@@ -156,8 +156,14 @@ func scanStopped(ctx context.Context, rep catchup.ScanReport) error {
 	if !ok {
 		sig = syscall.SIGTERM
 	}
-	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("scan stopped by %s: the replay it cut short is recorded interrupted; "+
-		"%d tasks not scanned; the next scan replays what is left", signalName(sig), rep.NotScanned)}
+	cut := "no replay was cut short"
+	for _, ts := range rep.Tasks {
+		if ts.Interrupted > 0 {
+			cut = "the replay it cut short is recorded interrupted"
+		}
+	}
+	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("scan stopped by %s: %s; "+
+		"%d tasks not scanned; the next scan replays what is left", signalName(sig), cut, rep.NotScanned)}
 }
 
 // readCrontab names a crontab for scan: stdin is read here; a file is
