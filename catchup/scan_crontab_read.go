@@ -140,5 +140,13 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 			return sr
 		}
 	}
+	if len(r.errs) > 0 { // its line may be one of them, broken by an edit: not gone
+		why := make([]string, len(r.errs))
+		for i, err := range r.errs {
+			why[i] = err.Error()
+		}
+		return &shellReplay{err: fmt.Errorf("task %s: not found in %s, whose catchup lines do not all parse (%s): fix them, or remove the task's line",
+			t.Name, path, strings.Join(why, "; "))}
+	}
 	return &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
 }
