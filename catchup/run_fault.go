@@ -89,6 +89,10 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 	if !l.req.Shared || l.req.FailOpen {
 		return RunResult{}, false
 	}
+	if errors.Is(cause, context.Canceled) { // a stop (SIGTERM to the daemon) cut the claim: no outage
+		l.m.notice("stopped before task %s claimed its slot: not run; the next scan replays it", l.req.Task)
+		return RunResult{ExitCode: exitLocked, Skipped: true}, true
+	}
 	if errors.Is(cause, filetrust.ErrRefused) { // the ledger is reachable; this host's lock is not
 		l.m.notice("not running %s: this host's lock for it is refused, and without it two fires here could run one slot; "+
 			"the next scan replays it once the lock directory is fixed (--fail-open runs it anyway): %v", l.req.Task, cause)
