@@ -138,3 +138,18 @@ func TestDaemonReplaysARedactedLine(t *testing.T) {
 		t.Error("the daemon replayed the redacted command")
 	}
 }
+
+// TestDaemonFireThatCannotStart: a fire whose job cannot start (its
+// crontab's SHELL= is missing) is recorded failed, and logged as a run's
+// outcome (event=done status=failed), not as a fire that was skipped: an
+// alert on failed runs must see it.
+func TestDaemonFireThatCannotStart(t *testing.T) {
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "noshell", "all", slot.Add(-time.Minute))
+	f.task.Req.Argv = []string{"/nonexistent/sh", "-c", "true"}
+	*f.now = slot.Add(time.Second)
+	f.d.fire(context.Background(), f.task, slot)
+	if logs := f.logs.String(); !strings.Contains(logs, "event=done") || !strings.Contains(logs, "status=failed") || strings.Contains(logs, "event=skip") {
+		t.Errorf("the daemon logged\n%swant event=done status=failed", logs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 // loop replays the task's missed slots, then fires it at each slot, each
@@ -138,7 +139,7 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
 		return
 	}
-	if !res.Ran {
+	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
 		d.cfg.Log.Info("not run", "event", "skip", "task", t.Def.Name, "slot", slot.Format(time.RFC3339), "exit", res.ExitCode)
 		return
 	}
