@@ -64,6 +64,26 @@ or a ledger that cannot be opened.`,
 	return c
 }
 
+// distinctFiles refuses a crontab given twice, under one spelling or two
+// (its lines would be every task twice).
+func distinctFiles(paths []string) error {
+	seen := map[string]string{}
+	for _, p := range paths {
+		key, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("crontab %s: %w", p, err)
+		}
+		if real, err := filepath.EvalSymlinks(key); err == nil {
+			key = real
+		}
+		if first, ok := seen[key]; ok {
+			return fmt.Errorf("--crontab %s names the same file as --crontab %s: give each crontab once", p, first)
+		}
+		seen[key] = p
+	}
+	return nil
+}
+
 func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	switch {
 	case len(df.crontabs) == 0:
@@ -75,6 +95,9 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))
 	}
 	if err := checkRule(c, &df.rule); err != nil {
+		return usageErr(c, err)
+	}
+	if err := distinctFiles(df.crontabs); err != nil {
 		return usageErr(c, err)
 	}
 	now, rate, err := daemonClock(os.Getenv)
