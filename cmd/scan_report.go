@@ -119,7 +119,7 @@ type scanActionJSON struct {
 	Slot     *string `json:"slot"`
 	Action   string  `json:"action"`
 	RunID    *int64  `json:"run_id"`
-	ExitCode int     `json:"exit_code"`
+	ExitCode *int    `json:"exit_code"` // null for a slot nothing ran for (expired, a dry run's plan)
 	Cause    string  `json:"cause,omitempty"`
 	Reason   string  `json:"reason,omitempty"`
 }
@@ -157,7 +157,12 @@ func scanJSON(rep catchup.ScanReport) any {
 			j.Causes[c]++
 		}
 		for _, a := range t.Actions {
-			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, ExitCode: a.ExitCode, Cause: a.Cause, Reason: a.Reason}
+			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, Cause: a.Cause, Reason: a.Reason}
+			switch a.Action {
+			case catchup.ActionExpired, catchup.ActionPlanned, catchup.ActionDropped, catchup.ActionWouldExpire:
+			default:
+				aj.ExitCode = &a.ExitCode
+			}
 			if a.RunID != 0 {
 				id := a.RunID
 				aj.RunID = &id
