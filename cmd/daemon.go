@@ -64,6 +64,14 @@ or a ledger that cannot be opened.`,
 	return c
 }
 
+// stoppedStarting ends a daemon that a stop signal reached while it
+// started: exit 0, as a stop does once it runs; nothing was fired.
+func stoppedStarting(ctx context.Context) error {
+	sig, _ := stoppedBy(ctx)
+	fmt.Fprintf(os.Stderr, "catchup: stopped by %s while starting: nothing fired\n", signalName(sig))
+	return nil
+}
+
 // distinctFiles refuses a crontab given twice, under one spelling or two
 // (its lines would be every task twice).
 func distinctFiles(paths []string) error {
@@ -104,7 +112,20 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if err != nil {
 		return usageErr(c, err)
 	}
-	st, m, err := openLedger(c.Context(), g, true)
+	// The start is cut by a stop signal (exit 0), never by SIGHUP: the
+	// crontabs are being read anyway.
+	start, cancelStart := context.WithCancel(context.WithoutCancel(c.Context()))
+	defer cancelStart()
+	go func() {
+		<-c.Context().Done()
+		if sig, ok := stoppedBy(c.Context()); !ok || sig != syscall.SIGHUP {
+			cancelStart()
+		}
+	}()
+	st, m, err := openLedger(start, g, true)
+	if start.Err() != nil {
+		return stoppedStarting(c.Context())
+	}
 	if err != nil {
 		return err
 	}
@@ -113,19 +134,30 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		m.Now = now
 	}
 	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
-	tasks, err := daemonTasks(c.Context(), st, m, df.crontabs)
+	tasks, err := daemonTasks(start, st, m, df.crontabs)
+	if start.Err() != nil {
+		return stoppedStarting(c.Context())
+	}
 	if err != nil {
 		return failure(err)
 	}
-	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	// Jobs' output and the log share stderr: a log record starts on a line
+	// of its own however a job's output ended.
+	out := &lineWriter{w: os.Stderr}
+	m.Stderr = out
+	var h slog.Handler = slog.NewTextHandler(out.records(), nil)
 	if df.logFormat == "json" {
-		h = slog.NewJSONHandler(os.Stderr, nil)
+		h = slog.NewJSONHandler(out.records(), nil)
 	}
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(stop)
 	defer signal.Stop(hup)
+	if sig, ok := stoppedBy(c.Context()); ok && sig != syscall.SIGHUP { // it came while the daemon started
+		slog.New(h).Info("stopped while starting: firing nothing", "event", "exit", "signal", signalName(sig))
+		return nil
+	}
 	var watch []string
 	for _, f := range df.crontabs {
 		if p, err := filepath.Abs(f); err == nil {
