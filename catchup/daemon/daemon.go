@@ -7,6 +7,8 @@ package daemon
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -82,11 +84,14 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	beat := time.NewTicker(time.Second)
 	defer beat.Stop()
 	var sig os.Signal
+	var retryAt time.Time // a reload the ledger refused is tried again then
 	for sig == nil {
 		d.health.beat.Store(time.Now().UnixNano())
 		select {
 		case <-beat.C:
-			continue
+			if retryAt.IsZero() || time.Now().Before(retryAt) {
+				continue
+			}
 		case sig = <-stop:
 			continue
 		case <-hup:
@@ -96,8 +101,14 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 			continue
 		}
 		ts, err := d.cfg.Load()
+		retryAt = time.Time{}
 		if err != nil {
-			d.cfg.Log.Error("reload refused, the tasks stay as they were: "+err.Error(), "event", "error")
+			msg := "reload refused, the tasks stay as they were: " + err.Error()
+			if errors.Is(err, store.ErrLedgerUnreachable) { // not the crontab's fault: try it again
+				retryAt = time.Now().Add(reloadRetry)
+				msg += fmt.Sprintf("; trying again in %s", reloadRetry)
+			}
+			d.cfg.Log.Error(msg, "event", "error")
 			continue
 		}
 		s.set(ts)
@@ -121,6 +132,10 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	s.loops.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
 }
+
+// reloadRetry is how soon a reload refused for an unreachable ledger is
+// tried again.
+var reloadRetry = 10 * time.Second
 
 // begin counts a fire or replay about to start, in the jobs Run waits for
 // on a stop; false once stopping (an Add beside that Wait is a misuse of

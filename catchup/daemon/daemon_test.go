@@ -3,11 +3,16 @@ package daemon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestStopCountsNothingMore pins the rule that keeps a stop safe: once Run
@@ -50,4 +55,47 @@ func TestStopCountsNothingMore(t *testing.T) {
 			t.Fatalf("events %v, want %v", events, want)
 		}
 	}
+}
+
+// TestReloadRetriedAfterALedgerFault: a reload refused because the ledger
+// could not be reached (not because of the crontab) is tried again by
+// itself: the changed crontab would otherwise wait for the next edit or
+// SIGHUP, its new lines never scheduled nor registered.
+func TestReloadRetriedAfterALedgerFault(t *testing.T) {
+	defer func(d time.Duration) { reloadRetry = d }(reloadRetry)
+	reloadRetry = 10 * time.Millisecond
+	var loads atomic.Int32
+	reloaded := make(chan struct{})
+	load := func() ([]Task, error) {
+		if loads.Add(1) == 1 {
+			return nil, fmt.Errorf("register task h: %w", store.ErrLedgerUnreachable)
+		}
+		close(reloaded)
+		return nil, nil
+	}
+	var logs bytes.Buffer
+	d := New(Config{Log: slog.New(slog.NewTextHandler(&safeBuffer{b: &logs}, nil)), Grace: time.Second, Load: load})
+	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	done := make(chan struct{})
+	go func() { d.Run(stop, hup); close(done) }()
+	hup <- syscall.SIGHUP
+	select {
+	case <-reloaded:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the reload refused for an unreachable ledger was not tried again within 30s")
+	}
+	stop <- syscall.SIGTERM
+	<-done
+}
+
+// safeBuffer is a bytes.Buffer the daemon's goroutines can log to at once.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
 }
