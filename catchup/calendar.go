@@ -96,7 +96,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 			row.Warning = w
 		}
 		byslot, slotless := indexRuns(runs)
-		next := 0
+		bySlot := slotlessBySlot(sched, slotless, req.Rule.Tolerance)
 		upTo := req.To
 		if upTo.Before(now) {
 			upTo = now
@@ -104,12 +104,8 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		sched.Slots(req.From, upTo, func(slot time.Time) bool {
 			c := CalendarSlot{Slot: slot}
 			r, ok := decidingRun(byslot[slot.Unix()], stale)
-			for next < len(slotless) && slotless[next].StartedAt.Before(slot) {
-				next++
-			}
-			if !ok && next < len(slotless) && !slotless[next].StartedAt.After(slot.Add(req.Rule.Tolerance)) {
-				r, ok = slotless[next], true
-				next++
+			if !ok {
+				r, ok = bySlot[slot.Unix()]
 			}
 			switch {
 			case ok:

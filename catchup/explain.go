@@ -118,8 +118,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	for _, r := range records {
 		x.Events = append(x.Events, runEvents(r, stale, now)...)
 	}
-	if len(slotless) > 0 && !slotless[0].StartedAt.After(slot.Add(tol)) {
-		r := slotless[0]
+	if r, ok := slotlessBySlot(sched, slotless, tol)[slot.Unix()]; ok {
 		x.Events = append(x.Events, Event{At: r.StartedAt, Kind: "slotless", RunID: r.ID, Host: r.Host,
 			Text: fmt.Sprintf("run %d started on %s without a slot (%s): it counts as this slot's run", r.ID, r.Host, r.Trigger)})
 		if !r.EndedAt.IsZero() {

@@ -126,17 +126,12 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 	}
 	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
-	next := 0                                // slotless runs are sorted by start; each counts for at most one slot
+	bySlot := slotlessBySlot(s, slotless, rule.Tolerance)
 	s.Slots(from, upTo, func(slot time.Time) bool {
 		if settled[slot.Unix()] {
 			return true
 		}
-		for next < len(slotless) && slotless[next].StartedAt.Before(slot) {
-			next++
-		}
-		if next < len(slotless) && !slotless[next].StartedAt.After(slot.Add(rule.Tolerance)) {
-			r := slotless[next]
-			next++
+		if r, ok := bySlot[slot.Unix()]; ok {
 			if settles(r, rule, stale) {
 				if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
 					res.win.firstRunning = slot // it may yet be interrupted, settling nothing

@@ -1,0 +1,29 @@
+package catchup
+
+import (
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// slotlessBySlot maps each slot to the run without a slot that stands for
+// it (runs sorted by start, as SlotRuns returns them): a run stands for the
+// latest slot at or before its start, if it started within the tolerance
+// of that slot; a slot has at most one, the first to start. Matched to the
+// oldest slot still open instead, a schedule denser than the tolerance
+// had each fire count for the slot before its own: the slot without a
+// fire looked done, and a later one, done, looked missed.
+func slotlessBySlot(s *schedule.Schedule, runs []store.Run, tolerance time.Duration) map[int64]store.Run {
+	out := make(map[int64]store.Run, len(runs))
+	for _, r := range runs {
+		p, ok := s.Prev(r.StartedAt)
+		if !ok || r.StartedAt.Sub(p) > tolerance {
+			continue
+		}
+		if _, taken := out[p.Unix()]; !taken {
+			out[p.Unix()] = r
+		}
+	}
+	return out
+}
