@@ -139,6 +139,12 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		t.TZ = schedule.ZoneName(old.TZ, zone) // UTC for Etc/UTC is no schedule change
 		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != t.TZ) {
 			t.SettledThrough = now // the line's new schedule counts from now
+			if warning != "" {
+				warning += "; "
+			}
+			warning += fmt.Sprintf("%s: task %s's schedule changes from %q in %s to the line's %q in %s, as cron reads it: "+
+				"it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
+				where, e.Task, old.Schedule, old.TZ, e.Expr, t.TZ, e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err
