@@ -117,7 +117,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 				c.State = CellNone
 			case Paused(t, slot): // the next scan records it paused
 				c.State = CellPaused
-			case slot.After(now.Add(-req.Rule.Tolerance)):
+			case slot.After(dueBefore(m, req.Rule, now)):
 				c.State = CellPending
 			default:
 				c.State = CellMissed

@@ -74,13 +74,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	if oldest := now.Add(-catchupWindow(t, rule) - expiringLookback - time.Second); readOnly && from.Before(oldest) {
 		from = oldest
 	}
-	upTo := now.Add(-rule.Tolerance)
-	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
-		upTo = m.BootTime.Add(-time.Second)
-	}
-	if f := rule.FiredAfter; f.After(upTo) {
-		upTo = earliest(f, now)
-	}
+	upTo := dueBefore(m, rule, now)
 	res := missed{win: window{after: from, upTo: upTo}}
 	if !upTo.After(from) {
 		return res, nil
@@ -158,6 +152,21 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 	}
 	return res, nil
+}
+
+// dueBefore is the last instant whose slots cron can no longer fire: now
+// less the tolerance, or just before this boot when the host came up
+// since (a slot of its downtime will not fire), or FiredAfter (the
+// daemon's start).
+func dueBefore(m Machine, rule MissedRule, now time.Time) time.Time {
+	upTo := now.Add(-rule.Tolerance)
+	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
+		upTo = m.BootTime.Add(-time.Second)
+	}
+	if f := rule.FiredAfter; f.After(upTo) {
+		upTo = earliest(f, now)
+	}
+	return upTo
 }
 
 // window is the range of slots missedSlots looked at, (after, upTo], the

@@ -61,7 +61,7 @@ and the run that decided it. It changes nothing.`,
 }
 
 func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []string) error {
-	st, m, err := openExistingLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, true) // the boot: a slot of the downtime is not pending
 	if err != nil {
 		return err
 	}
