@@ -77,6 +77,21 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 	}
 	now := m.Now()
 	floor := now.Add(-catchupWindow(t, MissedRule{})).Add(-time.Second)
+	// Nor below the latest slot a run stood for before the clock went
+	// ahead: what lies before it ran, or was settled, while the clock was
+	// right (under the schedule of then: lowered further, the watermark
+	// would have scan replay those days in a schedule changed since).
+	runs, err := st.SlotRuns(ctx, task, floor, now, 0)
+	if err != nil {
+		return ClockReset{}, err
+	}
+	for _, r := range runs {
+		// (Not a record made while the clock was ahead: reset-clock
+		// removes those, an expiry of a slot before now among them.)
+		if !r.Slot.IsZero() && !r.Slot.After(now) && !r.StartedAt.After(now.Add(clockSlack)) && r.Slot.Add(-time.Second).After(floor) {
+			floor = r.Slot.Add(-time.Second)
+		}
+	}
 	note := fmt.Sprintf("recorded while the clock was ahead; detached from its slot by reset-clock at %s",
 		now.UTC().Format(time.RFC3339))
 	// What lies within clockSlack of now is not ahead (aheadOf): a slot
