@@ -147,6 +147,10 @@ func TestResetClock(t *testing.T) {
 		if err := s.SetSettled(ctx, "settle", glitch.Add(-5*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
+		// The boot was last seen while the clock was ahead.
+		if err := s.SeeBoot(ctx, store.Boot{Host: "h", ID: "b1", Time: at(t, "2026-11-01T00:00:00Z"), LastSeen: glitch}); err != nil {
+			t.Fatal(err)
+		}
 		now, floor := at(t, "2026-11-25T08:00:00Z"), at(t, "2026-11-18T07:59:59Z")
 		req := store.ClockReset{Task: "settle", Now: now, Floor: floor, Note: "detached", DryRun: true}
 		res, err := s.ResetClock(ctx, req)
@@ -173,6 +177,11 @@ func TestResetClock(t *testing.T) {
 		}
 		if c, _ := s.ExpiredCounts(ctx); len(c) != 0 {
 			t.Errorf("expiries left: %v", c)
+		}
+		// A boot seen "later than now" would cover every later outage
+		// (its cause not-fired, not host-down): it was seen until now.
+		if bs, err := s.Boots(ctx, "h"); err != nil || len(bs) != 1 || bs[0].LastSeen.After(now) {
+			t.Errorf("boots after the reset: %+v, %v; want b1 last seen at %v at the latest", bs, err, now)
 		}
 		// In 2031 the slot comes for real: it is free.
 		mustClaim(t, s, store.Run{Task: "settle", Slot: at(t, "2031-01-01T02:00:00Z"), Trigger: store.TriggerSchedule,

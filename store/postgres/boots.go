@@ -154,6 +154,8 @@ func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 WHERE task = $1 AND slot > $2`, []any{req.Task, dbSlot(req.Now), dbText(req.Note)}},
 		{`DELETE FROM slots WHERE task = $1 AND slot > $2`, []any{req.Task, dbSlot(req.Now)}},
 		{`UPDATE tasks SET settled_through = $3 WHERE name = $1 AND settled_through > $2`, []any{req.Task, now, dbNullTime(req.Floor)}},
+		// A boot seen "later than now" was seen until now at most.
+		{`UPDATE boots SET first_seen = LEAST(first_seen, $1), last_seen = $1 WHERE last_seen > $1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = $1 AND started_at <= $2), $2)
 WHERE name = $1 AND registered_at > $2`, []any{req.Task, now}},
 	} {

@@ -178,6 +178,8 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 WHERE task = ?1 AND slot > ?2`, []any{req.Task, req.Now.Unix(), req.Note}},
 		{`DELETE FROM pruned_slots WHERE task = ? AND slot > ?`, []any{req.Task, req.Now.Unix()}},
 		{`UPDATE tasks SET settled_through = ?3 WHERE name = ?1 AND settled_through > ?2`, []any{req.Task, now, ms(req.Floor)}},
+		// A boot seen "later than now" was seen until now at most.
+		{`UPDATE boots SET first_seen = MIN(first_seen, ?1), last_seen = ?1 WHERE last_seen > ?1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = ?1 AND started_at <= ?2), ?2)
 WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
 	}
