@@ -113,6 +113,14 @@ func taskLookupErr(n string, err error) error {
 	return fmt.Errorf("--task %s: %w", n, err)
 }
 
+// ErrRetired marks the error of a scan of a named task that is retired.
+var ErrRetired = errors.New("task retired")
+
+type retiredError string
+
+func (e retiredError) Error() string        { return string(e) }
+func (e retiredError) Is(target error) bool { return target == ErrRetired }
+
 // scanTargets picks the tasks to scan: the named ones, else every task with
 // a schedule, ordered by name.
 func scanTargets(ctx context.Context, st store.Store, names []string, replays map[string]*shellReplay) ([]store.Task, error) {
@@ -127,7 +135,7 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 				return nil, taskLookupErr(n, err)
 			}
 			if !t.RetiredAt.IsZero() {
-				return nil, fmt.Errorf("--task %s was retired (catchup forget) at %s: its next fire registers it again", n, rfc(t.RetiredAt))
+				return nil, retiredError(fmt.Sprintf("--task %s was retired (catchup forget) at %s: its next fire registers it again", n, rfc(t.RetiredAt)))
 			}
 			if t.Schedule == "" {
 				return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)

@@ -153,3 +153,20 @@ func TestDaemonFireThatCannotStart(t *testing.T) {
 		t.Errorf("the daemon logged\n%swant event=done status=failed", logs)
 	}
 }
+
+// TestDaemonScanOfARetiredTaskIsQuiet: the daemon's scan of a task whose
+// line a reload removed meanwhile (retired) ends without an error in the
+// log: nobody ran catchup forget, and there is nothing to replay.
+func TestDaemonScanOfARetiredTaskIsQuiet(t *testing.T) {
+	ctx := context.Background()
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "gone", "all", slot.Add(-time.Minute))
+	if _, err := f.st.Forget(ctx, "gone", slot, false); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = slot.Add(5 * time.Minute)
+	f.d.scan(ctx, f.task)
+	if logs := f.logs.String(); strings.Contains(logs, "ERROR") {
+		t.Errorf("the scan of a retired task logged an error:\n%s", logs)
+	}
+}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -164,6 +165,9 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 		MaxReplays: 100, MissedRule: d.cfg.Rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
+	}
+	if errors.Is(err, catchup.ErrRetired) {
+		return // its line removed by a reload meanwhile (or forgotten): nothing to replay
 	}
 	if err != nil {
 		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
