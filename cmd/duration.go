@@ -48,6 +48,11 @@ func formatDuration(d time.Duration) string {
 // durationVar adds a duration flag that accepts days.
 func durationVar(f *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
 	f.Var(newDuration(p, def), name, usage)
+	if def == 0 {
+		// No "(default 0s)": a zero default means none (its usage says
+		// what), and --max-age 0s, say, is refused.
+		f.Lookup(name).DefValue = "0"
+	}
 }
 
 // waitNoLimit is the value of a bare --wait: wait as long as it takes.

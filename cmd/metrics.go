@@ -1,6 +1,11 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
@@ -35,6 +40,9 @@ func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
 	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
+	if err := checkTextfile(c, cfg.textfile); err != nil {
+		return usageErr(c, err)
+	}
 	st, m, err := openExistingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
@@ -49,4 +57,22 @@ func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
 		return failure(writeTextfile(cfg.textfile, families))
 	}
 	return failure(writeMetrics(c.OutOrStdout(), families))
+}
+
+// checkTextfile checks --textfile before the ledger is read: a file path
+// (given, not a directory) in a directory that exists.
+func checkTextfile(c *cobra.Command, path string) error {
+	const fix = "name a file in node_exporter's --collector.textfile.directory, like /var/lib/node_exporter/textfile/catchup.prom"
+	switch fi, err := os.Stat(path); {
+	case !c.Flags().Changed("textfile"):
+		return nil
+	case path == "":
+		return errors.New("--textfile needs a path: " + fix)
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("--textfile %s is a directory: %s", path, fix)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--textfile %s: its directory %s does not exist: %s", path, filepath.Dir(path), fix)
+	}
+	return nil
 }

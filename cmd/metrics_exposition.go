@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -140,9 +141,9 @@ func writeMetrics(w io.Writer, families []*dto.MetricFamily) error {
 // node_exporter's textfile collector wants it: a temporary file in the same
 // directory, readable by all, renamed over path.
 func writeTextfile(path string, families []*dto.MetricFamily) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path))
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
 	if err != nil {
-		return err
+		return fmt.Errorf("--textfile %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := writeMetrics(tmp, families); err != nil {
