@@ -83,6 +83,12 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		zone = e.TZ
 	}
 	var warning string
+	if e.Zone != "" && e.TZ != "" && !schedule.SameZone(e.Zone, e.TZ) {
+		// cron fires the line in CRON_TZ; its fire reads the slot in --tz:
+		// each fire stands for a slot other than the one cron fired.
+		warning = fmt.Sprintf("%s: --tz %s disagrees with the crontab's CRON_TZ=%s, the zone cron fires the line in; "+
+			"drop --tz, or make them agree", where, e.Zone, e.TZ)
+	}
 	if zone == "" {
 		zone = m.Zone
 		if m.CronZone != nil {
