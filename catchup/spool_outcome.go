@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 
 	"github.com/catchup/catchup/store"
 )
@@ -12,6 +13,9 @@ import (
 // again. Without the note the run stays `running` until scan takes it for
 // interrupted and replays it.
 func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
+	if errors.Is(cause, store.ErrLedgerMoved) {
+		return // its record is in a file gone: run r of the one there now is another
+	}
 	e := spoolEntry{Task: r.Task, Slot: r.Slot, Trigger: r.Trigger, Host: r.Host, BootID: r.BootID, PID: r.PID,
 		StartedAt: r.StartedAt, EndedAt: out.EndedAt, Ran: true, Status: out.Status, ExitCode: out.ExitCode,
 		Error: cause.Error(), RunID: r.ID, Signal: out.Signal, RunError: out.Error,

@@ -45,6 +45,9 @@ var (
 	ErrNoBackup = errors.New("catchup backs up SQLite ledgers only: back up a PostgreSQL ledger with pg_dump")
 	// ErrNoLedger: a command that only reads found no ledger to read.
 	ErrNoLedger = errors.New("no ledger")
+	// ErrLedgerMoved: a write found the ledger's path leading to another
+	// file than the one opened (deleted, or replaced by a restore).
+	ErrLedgerMoved = errors.New("the ledger file was deleted or replaced since catchup opened it")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/catchup/catchup/store"
 )
 
 // ErrLedgerMoved is returned by a write when the ledger's path no longer
@@ -12,7 +14,7 @@ import (
 // by another (a restore from backup, a cleanup script). Writing on would
 // record into a file nobody reads, or, through a connection opened anew,
 // into the other file's runs of the same id.
-var ErrLedgerMoved = errors.New("the ledger file was deleted or replaced since catchup opened it")
+var ErrLedgerMoved = store.ErrLedgerMoved
 
 // fileID is a file's identity: its device and inode.
 type fileID struct{ dev, ino uint64 }
