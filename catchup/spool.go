@@ -8,8 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -155,6 +154,10 @@ func appendNote(path string, line []byte) error {
 // fired for (the latest at or before it, within tolerance). A notes file
 // not owned by this user, or writable by others, is refused.
 func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
+	// One import at a time in a process (the daemon's tasks scan at once):
+	// they take the notes under one name, this process's pid.
+	importing.Lock()
+	defer importing.Unlock()
 	n, err := 0, lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
@@ -169,11 +172,21 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	return n, err
 }
 
+// importing serialises importSpool within a process.
+var importing sync.Mutex
+
 // importNotes records the notes of one notes file, then removes it.
 func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration) (int, error) {
 	taken := fmt.Sprintf("%s.%d", path, m.PID)
 	if err := adoptAbandoned(path, taken); err != nil {
 		return 0, err
+	}
+	if _, err := os.Lstat(taken); err == nil {
+		// Left by an earlier process with this pid (a container's PID 1,
+		// killed while it imported): merged back, never overwritten.
+		if err := putBack(taken, path); err != nil {
+			return 0, err
+		}
 	}
 	if err := os.Rename(path, taken); err != nil {
 		if os.IsNotExist(err) {
@@ -214,48 +227,6 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
 	}
 	return outcomes + len(runs), os.Remove(taken)
-}
-
-// adoptAbandoned puts back into path the notes that a scan took (renamed
-// to path.PID) and never recorded, because it was killed: those of a
-// process that is gone. Each is renamed to taken first, so that two scans
-// never both put the same notes back.
-func adoptAbandoned(path, taken string) error {
-	found, _ := filepath.Glob(path + ".*")
-	for _, old := range found {
-		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
-		if err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue // not a scan's, ours, or its scan may still be at it
-		}
-		if err := os.Rename(old, taken); err != nil {
-			continue // another scan adopted it first
-		}
-		if err := putBack(taken, path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// putBack returns the notes taken from path to it, for the next scan: one
-// append (fires noted meanwhile are kept, and appends do not interleave),
-// then taken is removed. If they cannot be put back, taken stays, and the
-// error names it.
-func putBack(taken, path string) error {
-	b, err := os.ReadFile(taken)
-	if err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
-			_, err = f.Write(b)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("the notes stay in %s: move them back to %s for the next scan: %w", taken, path, err)
-	}
-	return os.Remove(taken)
 }
 
 // readSpool reads a notes file that only uid may have written.

@@ -39,6 +39,9 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 			continue
 		}
 		r, err := st.Run(ctx, e.RunID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, 0, err // kept for the next scan (putBack)
+		}
 		if err != nil || r.Task != e.Task || r.Status != store.StatusRunning {
 			continue
 		}

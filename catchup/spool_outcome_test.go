@@ -43,3 +43,32 @@ func TestOutcomeNotedWhenUnrecorded(t *testing.T) {
 		t.Errorf("the 10:00 run is recorded %s (slot %s); want succeeded", last.Status, last.Slot)
 	}
 }
+
+// flakyRun is a ledger that cannot read a run back for a moment.
+type flakyRun struct{ store.Store }
+
+func (flakyRun) Run(context.Context, int64) (store.Run, error) {
+	return store.Run{}, errors.New("connection reset by peer")
+}
+
+// TestOutcomeNoteKeptOnAReadError: an outcome note that a scan cannot
+// check against its run (the ledger failed the read) is kept for the next
+// scan, never dropped: dropped, the run is taken for interrupted and its
+// slot, which ran, runs again.
+func TestOutcomeNoteKeptOnAReadError(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	if res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("fire with a full disk: %+v, %v", res, err)
+	}
+	if _, err := importSpool(context.Background(), flakyRun{f.st}, f.m, DefaultTolerance); err == nil {
+		t.Error("import with a failing read: no error")
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	f.scan(t, scanRequest())
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
+	}
+}

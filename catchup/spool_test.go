@@ -206,3 +206,32 @@ func TestBackfillReadsTheNotes(t *testing.T) {
 		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 	}
 }
+
+// TestSpoolTakenUnderOurPid: notes left under this process's own pid (an
+// earlier process with the same pid, a container's PID 1 killed while it
+// imported) are merged back, never overwritten by the new notes.
+func TestSpoolTakenUnderOurPid(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	fireUnrecorded := func(at string) {
+		t.Helper()
+		m := f.m
+		m.Now = func() time.Time { return mustTime(t, at) }
+		if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
+			t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
+		}
+	}
+	fireUnrecorded("2026-03-01T10:00:30Z")
+	notes := filepath.Join(f.m.LockDir, spoolName)
+	if err := os.Rename(notes, fmt.Sprintf("%s.%d", notes, f.m.PID)); err != nil {
+		t.Fatal(err)
+	}
+	fireUnrecorded("2026-03-01T11:00:30Z")
+	f.now = mustTime(t, "2026-03-01T11:30:00Z")
+	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
+		t.Errorf("scan: missed %v; want none", ts.Missed)
+	}
+	if got := f.job.runs(t); len(got) != 3 {
+		t.Errorf("the job ran %d times, want 3 (09:00-11:00, each once): %v", len(got), got)
+	}
+}

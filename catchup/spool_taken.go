@@ -1,0 +1,56 @@
+package catchup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// A scan takes a notes file by renaming it to NOTES.PID, records the notes,
+// then removes it; the functions here give back the notes it could not
+// record, or that a scan killed meanwhile left behind.
+
+// adoptAbandoned puts back into path the notes that a scan took (renamed
+// to path.PID) and never recorded, because it was killed: those of a
+// process that is gone. Each is renamed to taken first, so that two scans
+// never both put the same notes back.
+func adoptAbandoned(path, taken string) error {
+	found, _ := filepath.Glob(path + ".*")
+	for _, old := range found {
+		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
+		if err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue // not a scan's, ours, or its scan may still be at it
+		}
+		if err := os.Rename(old, taken); err != nil {
+			continue // another scan adopted it first
+		}
+		if err := putBack(taken, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putBack returns the notes taken from path to it, for the next scan: one
+// append (fires noted meanwhile are kept, and appends do not interleave),
+// then taken is removed. If they cannot be put back, taken stays, and the
+// error names it.
+func putBack(taken, path string) error {
+	b, err := os.ReadFile(taken)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
+			_, err = f.Write(b)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the notes stay in %s: move them back to %s for the next scan: %w", taken, path, err)
+	}
+	return os.Remove(taken)
+}
