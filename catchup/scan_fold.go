@@ -50,7 +50,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		}
 	}
 	for i := range folds {
-		folds[i].Action = ActionSkipped
+		folds[i].Action, folds[i].NoExit = ActionSkipped, true
 		if len(ids) == n {
 			folds[i].RunID = ids[i]
 			continue

@@ -64,6 +64,7 @@ type SlotAction struct {
 	Action   string
 	RunID    int64
 	ExitCode int
+	NoExit   bool // nothing ran for the slot (coalesced into a later replay): no exit status
 	Reason   string
 	Cause    string // why the slot was missed
 	// held: the slot is not settled yet. Skipped because another run held

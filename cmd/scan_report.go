@@ -158,8 +158,10 @@ func scanJSON(rep catchup.ScanReport) any {
 		}
 		for _, a := range t.Actions {
 			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, Cause: a.Cause, Reason: a.Reason}
-			switch a.Action {
-			case catchup.ActionExpired, catchup.ActionPlanned, catchup.ActionDropped, catchup.ActionWouldExpire:
+			switch {
+			case a.NoExit:
+			case a.Action == catchup.ActionExpired, a.Action == catchup.ActionPlanned, a.Action == catchup.ActionDropped,
+				a.Action == catchup.ActionWouldExpire:
 			default:
 				aj.ExitCode = &a.ExitCode
 			}
