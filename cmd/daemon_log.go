@@ -26,6 +26,10 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// Underlying is the stderr itself, for a job whose output is not captured
+// (--no-capture): it gets the file, as run gives it.
+func (l *lineWriter) Underlying() io.Writer { return l.w }
+
 // records is the writer for log records: each Write is one record, begun
 // on a new line if the output before it left one open.
 func (l *lineWriter) records() io.Writer { return recordWriter{l} }

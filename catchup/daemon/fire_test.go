@@ -170,3 +170,35 @@ func TestDaemonScanOfARetiredTaskIsQuiet(t *testing.T) {
 		t.Errorf("the scan of a retired task logged an error:\n%s", logs)
 	}
 }
+
+// sharedStderr is the daemon's stderr as cmd gives it: a writer that is
+// not a file, over the file itself.
+type sharedStderr struct{ f *os.File }
+
+func (s sharedStderr) Write(p []byte) (int, error) { return s.f.Write(p) }
+func (s sharedStderr) Underlying() io.Writer       { return s.f }
+
+// TestDaemonNoCaptureKeepsNoOutput: a line's --no-capture keeps its job's
+// output out of the ledger under the daemon too, whose stderr, shared
+// with its log, is not a file.
+func TestDaemonNoCaptureKeepsNoOutput(t *testing.T) {
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "quiet", "all", slot.Add(-time.Minute))
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	f.d.cfg.Machine.Stderr = sharedStderr{null}
+	f.task.Req.NoCapture = true
+	f.task.Req.Argv = []string{"/bin/sh", "-c", "echo TOKEN-IN-STDERR >&2"}
+	*f.now = slot.Add(time.Second)
+	f.d.fire(context.Background(), f.task, slot)
+	runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "quiet", Limit: 10})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("history: %v, %v", runs, err)
+	}
+	if r, err := f.st.Run(context.Background(), runs[0].ID); err != nil || len(r.StderrTail) != 0 {
+		t.Errorf("run %+v, %v: want no stderr kept (--no-capture)", r, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -109,6 +110,11 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	}
 	m.Notice = func(format string, args ...any) {
 		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
+	}
+	if u, ok := m.Stderr.(interface{ Underlying() io.Writer }); ok && t.Req.NoCapture {
+		// --no-capture: the job gets stderr itself (a file), so that
+		// nothing of its output is kept, as for catchup run.
+		m.Stderr = u.Underlying()
 	}
 	return m
 }
