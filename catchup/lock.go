@@ -38,7 +38,7 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 // the notes of unrecorded fires. With create, it is made if missing;
 // without, a missing one is fine (nothing there to read).
 func lockDir(dir string, uid int, create bool) error {
-	if err := noPlantedLink(filepath.Dir(dir), uid); err != nil {
+	if err := filetrust.PlantedLink("lock directory", filepath.Dir(dir), uid); err != nil {
 		return err
 	}
 	fi, err := os.Lstat(dir)
@@ -55,26 +55,6 @@ func lockDir(dir string, uid int, create bool) error {
 		return fmt.Errorf("lock directory: %w", err)
 	}
 	return filetrust.Private("lock directory "+dir, dir, fi, uid)
-}
-
-// noPlantedLink refuses a path whose directories include a symlink that
-// another user (not root) owns: following it, this user would create its
-// locks wherever that user chose (a PostgreSQL ledger's lock directory
-// under a state directory others can write, say).
-func noPlantedLink(path string, uid int) error {
-	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
-		fi, err := os.Lstat(p)
-		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			if o := filetrust.Owner(fi); o != uid && o != 0 {
-				return &filetrust.Refusal{Name: "lock directory " + p,
-					Reason: fmt.Sprintf("it is a symlink owned by uid %d, not by uid %d running catchup (planted by another user?)", o, uid),
-					Fix:    "remove it if you did not put it there: rm " + p}
-			}
-		}
-		if p == filepath.Dir(p) {
-			return nil
-		}
-	}
 }
 
 // openLockFile opens (creating) the file task+suffix in dir, for user uid,

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -25,10 +24,8 @@ func RealLedgerPath(path string) string {
 // path that another user (not root) owns is not followed, since opening the
 // ledger refuses it, and nothing is created beside what it points at.
 func LedgerPathFor(path string, uid int) string {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		if o := filetrust.Owner(fi); o != uid && o != 0 {
-			return path
-		}
+	if filetrust.PlantedLink("ledger", path, uid) != nil {
+		return path
 	}
 	return RealLedgerPath(path)
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
@@ -121,4 +122,22 @@ func ModeBits(m os.FileMode) uint32 {
 		b |= 0o1000
 	}
 	return b
+}
+
+// PlantedLink refuses a path any of whose components, path itself
+// included, is a symlink owned by someone other than uid or root: following
+// it, uid would read or create files wherever that user chose.
+func PlantedLink(name, path string, uid int) error {
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if o := Owner(fi); o != uid && o != 0 {
+				return &Refusal{Name: name + " " + p,
+					Reason: fmt.Sprintf("it is a symlink owned by uid %d, not by uid %d running catchup (planted by another user?)", o, uid),
+					Fix:    "remove it if you did not put it there: rm " + p}
+			}
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -16,6 +17,9 @@ import (
 // ledger could say that a slot already succeeded, or hold commands for scan
 // to run. It returns the real path to open.
 func trustLedgerFiles(path string, uid int) (string, error) {
+	if err := filetrust.PlantedLink("ledger", filepath.Dir(path), uid); err != nil {
+		return "", err // a directory on its path another user's symlink
+	}
 	fi, err := os.Lstat(path)
 	switch {
 	case err == nil && fi.Mode()&os.ModeSymlink != 0:
