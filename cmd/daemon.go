@@ -66,9 +66,12 @@ or a ledger that cannot be opened.`,
 
 // stoppedStarting ends a daemon that a stop signal reached while it
 // started: exit 0, as a stop does once it runs; nothing was fired.
-func stoppedStarting(ctx context.Context) error {
-	sig, _ := stoppedBy(ctx)
-	fmt.Fprintf(os.Stderr, "catchup: stopped by %s while starting: nothing fired\n", signalName(sig))
+func stoppedStarting(sig os.Signal) error {
+	name := "a signal"
+	if s, ok := sig.(syscall.Signal); ok {
+		name = signalName(s)
+	}
+	fmt.Fprintf(os.Stderr, "catchup: stopped by %s while starting: nothing fired\n", name)
 	return nil
 }
 
@@ -112,19 +115,37 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if err != nil {
 		return usageErr(c, err)
 	}
-	// The start is cut by a stop signal (exit 0), never by SIGHUP: the
-	// crontabs are being read anyway.
+	// The daemon's own signal handlers, from the start: a stop signal
+	// while it starts cuts the start (exit 0, nothing fired), also after
+	// a SIGHUP (the crontabs are being read anyway: it waits in hup for a
+	// reload); from then on Run reads them.
+	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(stop)
+	defer signal.Stop(hup)
 	start, cancelStart := context.WithCancel(context.WithoutCancel(c.Context()))
 	defer cancelStart()
+	var stopSig os.Signal
+	started, watching := make(chan struct{}), make(chan struct{})
 	go func() {
-		<-c.Context().Done()
-		if sig, ok := stoppedBy(c.Context()); !ok || sig != syscall.SIGHUP {
+		defer close(watching)
+		select {
+		case stopSig = <-stop:
 			cancelStart()
+		case <-started:
 		}
 	}()
+	// startOver ends the start: true when a stop signal cut it.
+	startOver := func() bool {
+		close(started)
+		<-watching
+		return stopSig != nil
+	}
 	st, m, err := openLedger(start, g, true)
 	if start.Err() != nil {
-		return stoppedStarting(c.Context())
+		startOver()
+		return stoppedStarting(stopSig)
 	}
 	if err != nil {
 		return err
@@ -135,8 +156,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	}
 	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
 	tasks, err := daemonTasks(start, st, m, df.crontabs)
-	if start.Err() != nil {
-		return stoppedStarting(c.Context())
+	if startOver() {
+		return stoppedStarting(stopSig)
 	}
 	if err != nil {
 		return failure(err)
@@ -148,15 +169,6 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	var h slog.Handler = slog.NewTextHandler(out.records(), nil)
 	if df.logFormat == "json" {
 		h = slog.NewJSONHandler(out.records(), nil)
-	}
-	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(stop)
-	defer signal.Stop(hup)
-	if sig, ok := stoppedBy(c.Context()); ok && sig != syscall.SIGHUP { // it came while the daemon started
-		slog.New(h).Info("stopped while starting: firing nothing", "event", "exit", "signal", signalName(sig))
-		return nil
 	}
 	var watch []string
 	for _, f := range df.crontabs {

@@ -15,6 +15,15 @@ import (
 // not answer yet) ends it with exit 0 and fires nothing, as a stop does
 // once it runs; it is not a failed start (exit 2, "context canceled").
 func TestDaemonStoppedWhileStarting(t *testing.T) {
+	for name, first := range map[string][]syscall.Signal{
+		"SIGTERM":          {syscall.SIGTERM},
+		"SIGHUP then TERM": {syscall.SIGHUP, syscall.SIGTERM},
+	} {
+		t.Run(name, func(t *testing.T) { testDaemonStoppedWhileStarting(t, first) })
+	}
+}
+
+func testDaemonStoppedWhileStarting(t *testing.T, sigs []syscall.Signal) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,8 +56,10 @@ func TestDaemonStoppedWhileStarting(t *testing.T) {
 		t.Fatalf("the daemon did not connect to its ledger within a minute; stderr:\n%s", p.stderr.String())
 	}
 	defer c.Close()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	for _, sig := range sigs { // a SIGHUP first must not cut the start, nor swallow the stop
+		if err := p.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
 	}
 	err = p.cmd.Wait()
 	if code := p.cmd.ProcessState.ExitCode(); code != 0 || strings.Contains(p.stderr.String(), "context canceled") ||
