@@ -66,7 +66,8 @@ type ClockReset struct {
 // the runs recorded for slots more than clockSlack later than now lose their
 // slot (they stay in the history, with a note), expiries decided later than
 // that are undone, and a watermark later than that goes back to the start of
-// the task's catch-up window, so that scan replays its missed slots again.
+// the task's catch-up window (or of its current schedule, scheduleBarrier),
+// so that scan replays its missed slots again.
 func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry bool) (ClockReset, error) {
 	t, err := st.Task(ctx, task)
 	if errors.Is(err, store.ErrNotFound) {
@@ -77,20 +78,9 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 	}
 	now := m.Now()
 	floor := now.Add(-catchupWindow(t, MissedRule{})).Add(-time.Second)
-	// Nor below the latest slot a run stood for before the clock went
-	// ahead: what lies before it ran, or was settled, while the clock was
-	// right (under the schedule of then: lowered further, the watermark
-	// would have scan replay those days in a schedule changed since).
-	runs, err := st.SlotRuns(ctx, task, floor, now, 0)
+	floor, err = scheduleBarrier(ctx, st, t, floor, now)
 	if err != nil {
 		return ClockReset{}, err
-	}
-	for _, r := range runs {
-		// (Not a record made while the clock was ahead: reset-clock
-		// removes those, an expiry of a slot before now among them.)
-		if !r.Slot.IsZero() && !r.Slot.After(now) && !r.StartedAt.After(now.Add(clockSlack)) && r.Slot.Add(-time.Second).After(floor) {
-			floor = r.Slot.Add(-time.Second)
-		}
 	}
 	note := fmt.Sprintf("recorded while the clock was ahead; detached from its slot by reset-clock at %s",
 		now.UTC().Format(time.RFC3339))
@@ -98,4 +88,50 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 	// another host, seconds ahead, claimed stays its own.
 	res, err := st.ResetClock(ctx, store.ClockReset{Task: task, Now: now.Add(clockSlack), Floor: floor, Note: note, DryRun: dry})
 	return ClockReset{Task: task, ClockResetResult: res, Floor: floor}, err
+}
+
+// scheduleBarrier raises floor, the watermark reset-clock gives back, to
+// the task's current schedule's first run after the last run of an older
+// schedule (or zone): the slots before it are of a schedule changed since,
+// whose days ran at their own times (lowered to the window's edge, scan
+// replayed them in the new schedule: run twice). Within one schedule the
+// floor stays: a slot without a run there is missed. Only runs recorded
+// while the clock was right count (reset-clock removes the others, an
+// expiry of a slot before now among them).
+func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, now time.Time) (time.Time, error) {
+	sched, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || sched == nil {
+		return floor, nil
+	}
+	runs, err := st.SlotRuns(ctx, t.Name, floor, now, 0)
+	if err != nil {
+		return floor, err
+	}
+	var lastOld, firstNew time.Time
+	onSchedule := func(slot time.Time) bool { p, ok := sched.Prev(slot); return ok && p.Equal(slot) }
+	for _, r := range runs {
+		if r.Slot.IsZero() || r.Slot.After(now) || r.StartedAt.After(now.Add(clockSlack)) {
+			continue
+		}
+		if !onSchedule(r.Slot) && r.Slot.After(lastOld) {
+			lastOld = r.Slot
+		}
+	}
+	if lastOld.IsZero() {
+		return floor, nil
+	}
+	for _, r := range runs {
+		if !r.Slot.IsZero() && r.Slot.After(lastOld) && !r.Slot.After(now) && !r.StartedAt.After(now.Add(clockSlack)) &&
+			onSchedule(r.Slot) && (firstNew.IsZero() || r.Slot.Before(firstNew)) {
+			firstNew = r.Slot
+		}
+	}
+	barrier := lastOld
+	if !firstNew.IsZero() {
+		barrier = firstNew.Add(-time.Second)
+	}
+	if barrier.After(floor) {
+		return barrier, nil
+	}
+	return floor, nil
 }
