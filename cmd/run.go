@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if f.pingFile != "" && f.ping != "" {
 		return req, errors.New("--ping and --ping-file both name the monitor: give one")
 	}
-	req.Ping = pingURL(f.ping, f.pingFile, getenv, stderr)
+	req.Ping = checkedPing(pingURL(f.ping, f.pingFile, getenv, stderr), stderr)
 	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
 		return req, errors.New("--retries and durations cannot be negative")
 	}
@@ -300,6 +301,21 @@ func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
 	}
 	req.Schedule, err = schedule.Parse(req.Schedule.Expr(), loc)
 	return err
+}
+
+// checkedPing is u if it is an http(s) URL with a host; else "" and a
+// warning that names no part of it (it may hold a token): the monitor
+// never costs the job its run, but a typo must not wait for the first
+// ping to show.
+func checkedPing(u string, stderr io.Writer) string {
+	if u == "" {
+		return ""
+	}
+	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		fmt.Fprintln(stderr, "catchup: the --ping URL is not an http:// or https:// URL with a host; not pinging")
+		return ""
+	}
+	return u
 }
 
 // pingURL is the monitor's URL: --ping, else the first line of --ping-file,
