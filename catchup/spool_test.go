@@ -122,21 +122,13 @@ func TestSpoolSurvivesFailedImports(t *testing.T) {
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}
-	fireUnrecorded := func(at string) {
-		t.Helper()
-		m := f.m
-		m.Now = func() time.Time { return mustTime(t, at) }
-		if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
-			t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
-		}
-	}
-	fireUnrecorded("2026-03-01T10:00:30Z")
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
 	for i := range 2 {
 		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute); err == nil {
 			t.Fatalf("import %d into a full ledger: no error", i+1)
 		}
 		if i == 0 {
-			fireUnrecorded("2026-03-01T11:00:30Z")
+			f.fireUnrecorded(t, "2026-03-01T11:00:30Z")
 		}
 	}
 	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute)
@@ -161,11 +153,7 @@ func TestSpoolTakenByADeadScan(t *testing.T) {
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}
-	m := f.m
-	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
-	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
-		t.Fatalf("unrecorded fire: %+v, %v", res, err)
-	}
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
@@ -191,11 +179,7 @@ func TestBackfillReadsTheNotes(t *testing.T) {
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}
-	m := f.m
-	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
-	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
-		t.Fatalf("unrecorded fire: %+v, %v", res, err)
-	}
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	_, err := Backfill(context.Background(), f.st, f.m, BackfillRequest{Tasks: []string{"job"},
 		From: mustTime(t, "2026-03-01T09:00:00Z"), To: mustTime(t, "2026-03-01T10:00:00Z"), Only: "missing", Order: "oldest", Concurrency: 1})
@@ -213,25 +197,28 @@ func TestBackfillReadsTheNotes(t *testing.T) {
 func TestSpoolTakenUnderOurPid(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
-	fireUnrecorded := func(at string) {
-		t.Helper()
-		m := f.m
-		m.Now = func() time.Time { return mustTime(t, at) }
-		if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
-			t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
-		}
-	}
-	fireUnrecorded("2026-03-01T10:00:30Z")
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Rename(notes, fmt.Sprintf("%s.%d", notes, f.m.PID)); err != nil {
 		t.Fatal(err)
 	}
-	fireUnrecorded("2026-03-01T11:00:30Z")
+	f.fireUnrecorded(t, "2026-03-01T11:00:30Z")
 	f.now = mustTime(t, "2026-03-01T11:30:00Z")
 	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
 		t.Errorf("scan: missed %v; want none", ts.Missed)
 	}
 	if got := f.job.runs(t); len(got) != 3 {
 		t.Errorf("the job ran %d times, want 3 (09:00-11:00, each once): %v", len(got), got)
+	}
+}
+
+// fireUnrecorded fires the task at at while the ledger cannot be reached:
+// the job runs, and a note is kept for the next scan.
+func (f *runFixture) fireUnrecorded(t *testing.T, at string) {
+	t.Helper()
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, at) }
+	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
 	}
 }
