@@ -47,7 +47,7 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	defer st.Close()
 	res, err := catchup.Prune(c.Context(), st, m, req)
 	if err != nil {
-		return failure(err)
+		return failure(err) // it names what was deleted, if anything was
 	}
 	verb := "deleted"
 	if req.DryRun {

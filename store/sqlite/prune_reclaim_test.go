@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestPruneReclaimsLeftFreePages: a prune whose VACUUM failed (a full disk)
+// leaves free pages in the file; a later prune with nothing to delete
+// still gives them back, so the file shrinks as ledger.md says.
+func TestPruneReclaimsLeftFreePages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)
+	tail := []byte(strings.Repeat("x", 60000))
+	code := 0
+	for i := range 40 {
+		res, err := s.Claim(t.Context(), store.ClaimRequest{Run: store.Run{Task: "t", StartedAt: at.Add(time.Duration(i) * time.Hour)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Finish(t.Context(), res.Run.ID, store.Outcome{Status: store.StatusSucceeded, ExitCode: &code,
+			EndedAt: at.Add(time.Duration(i)*time.Hour + time.Second), StdoutTail: tail}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What a prune leaves when its VACUUM fails: the rows gone, their pages free.
+	if _, err := s.db.ExecContext(t.Context(), `DELETE FROM runs WHERE id <= 30`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(t.Context(), `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(path)
+	res, err := s.Prune(t.Context(), store.PruneRequest{Before: at})
+	if err != nil || res.Runs != 0 {
+		t.Fatalf("Prune = %+v, %v; want nothing to delete", res, err)
+	}
+	after, _ := os.Stat(path)
+	if after.Size() >= before.Size() {
+		t.Errorf("the file is %d bytes after the prune, %d before: its free pages were not given back", after.Size(), before.Size())
+	}
+}
