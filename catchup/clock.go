@@ -107,23 +107,25 @@ func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, n
 	if err != nil {
 		return floor, err
 	}
-	var lastOld, firstNew time.Time
-	onSchedule := func(slot time.Time) bool { p, ok := sched.Prev(slot); return ok && p.Equal(slot) }
+	var kept []time.Time // the slots of the runs recorded while the clock was right
 	for _, r := range runs {
-		if r.Slot.IsZero() || r.Slot.After(now) || r.StartedAt.After(now.Add(clockSlack)) {
-			continue
+		if !r.Slot.IsZero() && !r.Slot.After(now) && !r.StartedAt.After(now.Add(clockSlack)) {
+			kept = append(kept, r.Slot)
 		}
-		if !onSchedule(r.Slot) && r.Slot.After(lastOld) {
-			lastOld = r.Slot
+	}
+	onSchedule := func(slot time.Time) bool { p, ok := sched.Prev(slot); return ok && p.Equal(slot) }
+	var lastOld, firstNew time.Time
+	for _, slot := range kept {
+		if !onSchedule(slot) && slot.After(lastOld) {
+			lastOld = slot
 		}
 	}
 	if lastOld.IsZero() {
 		return floor, nil
 	}
-	for _, r := range runs {
-		if !r.Slot.IsZero() && r.Slot.After(lastOld) && !r.Slot.After(now) && !r.StartedAt.After(now.Add(clockSlack)) &&
-			onSchedule(r.Slot) && (firstNew.IsZero() || r.Slot.Before(firstNew)) {
-			firstNew = r.Slot
+	for _, slot := range kept {
+		if slot.After(lastOld) && onSchedule(slot) && (firstNew.IsZero() || slot.Before(firstNew)) {
+			firstNew = slot
 		}
 	}
 	barrier := lastOld

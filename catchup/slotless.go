@@ -17,8 +17,8 @@ import (
 func slotlessBySlot(s *schedule.Schedule, runs []store.Run, tolerance time.Duration) map[int64]store.Run {
 	out := make(map[int64]store.Run, len(runs))
 	for _, r := range runs {
-		p, ok := s.Prev(r.StartedAt)
-		if !ok || r.StartedAt.Sub(p) > tolerance {
+		p, ok := slotAtStart(s, r.StartedAt, tolerance)
+		if !ok {
 			continue
 		}
 		if _, taken := out[p.Unix()]; !taken {
@@ -26,4 +26,14 @@ func slotlessBySlot(s *schedule.Schedule, runs []store.Run, tolerance time.Durat
 		}
 	}
 	return out
+}
+
+// slotAtStart is the slot a fire that started at start, without a slot,
+// stands for: the latest at or before it, if within tolerance of it.
+func slotAtStart(s *schedule.Schedule, start time.Time, tolerance time.Duration) (time.Time, bool) {
+	p, ok := s.Prev(start)
+	if !ok || start.Sub(p) > tolerance {
+		return time.Time{}, false
+	}
+	return p, true
 }

@@ -266,8 +266,6 @@ func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance tim
 	if err != nil || s == nil {
 		return time.Time{}
 	}
-	if p, ok := s.Prev(e.StartedAt); ok && e.StartedAt.Sub(p) <= tolerance {
-		return p
-	}
-	return time.Time{}
+	p, _ := slotAtStart(s, e.StartedAt, tolerance)
+	return p
 }
