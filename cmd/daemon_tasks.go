@@ -119,6 +119,9 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 			}
 		}
 	}
+	if v := fl("ping"); v != "" && !isPingURL(v) {
+		return daemon.Task{}, errors.New("invalid --ping: not an http:// or https:// URL with a host (its text is not shown: it may hold a token)")
+	}
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
 		if maxAge, err = parseDuration(v); err != nil || maxAge <= 0 {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -90,6 +91,21 @@ func (w *waitValue) setLimit(s string) error {
 	}
 	w.limit, w.bare = d, false
 	return nil
+}
+
+// negativeLimit reads a flag error of "--wait -1s": pflag takes the word
+// after a bare --wait for shorthand flags, so a negative limit is refused as
+// such, not as an unknown flag. Any other error is returned as it is.
+func (w *waitValue) negativeLimit(err error) error {
+	var unknown *pflag.NotExistError
+	if !w.bare || !errors.As(err, &unknown) || unknown.GetSpecifiedShortnames() == "" {
+		return err
+	}
+	word := "-" + unknown.GetSpecifiedShortnames()
+	if _, perr := parseDuration(word); perr != nil {
+		return err
+	}
+	return w.setLimit(word)
 }
 
 func (w *waitValue) Type() string { return "duration" }

@@ -70,6 +70,9 @@ says so on stderr; with --strict it exits 125 without running it.`,
 		},
 	}
 	bindRunFlags(c, &rf)
+	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr(c, rf.wait.negativeLimit(err))
+	})
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
@@ -311,11 +314,17 @@ func checkedPing(u string, stderr io.Writer) string {
 	if u == "" {
 		return ""
 	}
-	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+	if !isPingURL(u) {
 		fmt.Fprintln(stderr, "catchup: the --ping URL is not an http:// or https:// URL with a host; not pinging")
 		return ""
 	}
 	return u
+}
+
+// isPingURL reports whether u is an http(s) URL with a host.
+func isPingURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
 // pingURL is the monitor's URL: --ping, else the first line of --ping-file,
