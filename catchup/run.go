@@ -68,6 +68,9 @@ type RunRequest struct {
 	// line's fire then reads its schedule in the zone scan registered for
 	// the line: cron's zone, which a crontab TZ= line does not set.
 	ZoneFromHost bool
+	// ZoneNotTZ: the zone of TZ, when cron reads the line in another
+	// (ZoneFromHost); its first fire says which zone it registers.
+	ZoneNotTZ string
 	Strict       bool
 	NoCapture    bool
 	Retries      int
@@ -210,6 +213,9 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	tz := l.req.TZ
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz) // UTC for Etc/UTC is no schedule change
+	} else if l.req.ZoneNotTZ != "" {
+		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
+			"give --tz or CRON_TZ to read it in another zone", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
 	return &store.Task{
 		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,

@@ -99,7 +99,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
 	f.StringVar(&rf.cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
-	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
+	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
@@ -285,20 +285,26 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 	}
 }
 
-// zoneFromHost gives a request without --tz or CRON_TZ the zone this process
-// reads its clock in (TZ, else the zone /etc/localtime links to): always a
-// name a later reader can load, never "" (which every reader would take as
-// its own). A crontab line's fire then reads its schedule in the zone scan
-// registered for the line.
+// zoneFromHost gives a request without --tz or CRON_TZ the zone cron fires
+// it in: the one /etc/localtime names, else (a container without it) TZ, as
+// scan --crontab reads a line. A crontab's TZ= line reaches the job's
+// environment, not cron's schedule. Always a name a later reader can load,
+// never "" (which every reader would take as its own).
 func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
 	if (req.TZ != "" && req.TZ != "Local") || m.Zone == "" {
 		return nil
 	}
-	req.TZ, req.ZoneFromHost = m.Zone, true
+	zone := m.Zone
+	if m.CronZone != nil {
+		if cron := m.CronZone(); !schedule.SameZone(cron, zone) {
+			req.ZoneNotTZ, zone = zone, cron
+		}
+	}
+	req.TZ, req.ZoneFromHost = zone, true
 	if req.Schedule == nil {
 		return nil
 	}
-	loc, err := schedule.LoadZone(m.Zone)
+	loc, err := schedule.LoadZone(zone)
 	if err != nil {
 		return err
 	}
