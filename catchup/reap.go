@@ -61,7 +61,7 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 			continue // cannot tell; leave it running
 		}
 		free, err := lock.tryLock()
-		if err == nil && free && !outcomeHeld(m, r) { // a scan's held outcome: alive
+		if err == nil && free && !outcomeHeld(m, r) && !aliveElsewhere(st, m, r) {
 			stale[r.ID] = true
 			if write {
 				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {
@@ -73,6 +73,25 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 		lock.close()
 	}
 	return stale, nil
+}
+
+// aliveElsewhere reports whether a run of this host and boot on a shared
+// ledger, whose task lock this process found free, may hold its lock in
+// another directory: its process lives and its lease has not run out. A
+// shared ledger keeps its locks under the state directory, so a run under
+// another user's (or spelled the ledger another way) is out of sight, and
+// only its process and its heartbeat can tell. A pid reused after a crash
+// keeps a dead run only until its lease runs out. (A scan's held outcome
+// is checked apart: outcomeHeld.)
+func aliveElsewhere(st store.Store, m Machine, r store.Run) bool {
+	if !st.Shared() || !processAlive(r.PID) {
+		return false
+	}
+	last := r.Heartbeat
+	if last.IsZero() {
+		last = r.StartedAt
+	}
+	return m.Now().Sub(last) <= m.Lease
 }
 
 // thisHost reports whether running record r was made on this host: on a
