@@ -30,6 +30,20 @@ func sundayRanges(seg string) string {
 	return strings.Join(parts, ",")
 }
 
+// sevenStartsRange reports whether a day-of-week list element is a range
+// from 7 to a weekday ("7-1", "7-3/2"): descending, as "6-1" is, and refused
+// as cronie refuses it. gronx would read it as 0-1 (Sunday to Monday).
+func sevenStartsRange(part string) bool {
+	rng, _, _ := strings.Cut(part, "/")
+	from, to, ok := strings.Cut(rng, "-")
+	if !ok {
+		return false
+	}
+	f, err1 := strconv.Atoi(from)
+	n, err2 := strconv.Atoi(to)
+	return err1 == nil && err2 == nil && f == 7 && n >= 1 && n <= 6
+}
+
 // cycleYears is the Gregorian calendar's period: dates and weekdays
 // repeat every 400 years, so a schedule that matches no wall time in 400
 // years never fires, and one that does fires at least once in any 400.

@@ -295,6 +295,11 @@ func TestScheduleRefusesWhatCronieRefuses(t *testing.T) {
 	for _, expr := range []string{
 		"0 0 * * 5-1", // descending, not ending on Sunday
 		"0 0 * * sat-mon",
+		"0 0 * * 7-1", // Sunday as 7 starts no week: 7-1 is as descending as 6-1
+		"0 0 * * 7-3",
+		"0 0 * * 7-6",
+		"0 0 * * 1,7-2",
+		"0 0 * * 7-5/2",
 		"0 23-2 * * *", // hours do not wrap
 		"50-10 * * * *",
 		"0 0 20-10 * *",
@@ -406,6 +411,27 @@ func TestSchedulePrevNextFar(t *testing.T) {
 		got, ok := mustParse(t, expr, time.UTC).Next(ref)
 		if !ok || !got.Equal(want) {
 			t.Errorf("%q Next(%s) = %v, %v; brute force %s", expr, ref.Format(time.RFC3339), got, ok, want.Format(time.RFC3339))
+		}
+	}
+}
+
+// TestScheduleSevenStartsNoRange: a day-of-week range from 7 (Sunday) to a
+// weekday is refused with the field error of any descending range, as
+// "6-1" is; from 7 to Sunday it is Sunday alone.
+func TestScheduleSevenStartsNoRange(t *testing.T) {
+	for _, c := range []struct{ expr, want string }{
+		{"0 0 * * 7-1", `cron expression "0 0 * * 7-1" has an invalid day-of-week field "7-1"`},
+		{"0 0 * * 6-1", `cron expression "0 0 * * 6-1" has an invalid day-of-week field "6-1"`},
+		{"0 0 * * mon,7-3", `cron expression "0 0 * * mon,7-3" has an invalid day-of-week field "mon,7-3"`},
+	} {
+		_, err := Parse(c.expr, time.UTC)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q) = %v, want %q", c.expr, err, c.want)
+		}
+	}
+	for _, expr := range []string{"0 0 * * 7-7", "0 0 * * 7-0", "0 0 * * 0-1", "0 0 * * sun-mon", "0 0 * * 7"} {
+		if _, err := Parse(expr, time.UTC); err != nil {
+			t.Errorf("Parse(%q): %v", expr, err)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	// and a list like "5,x" errors only when 5 does not match.
 	for i := 1; i <= 5; i++ {
 		for _, part := range strings.Split(segs[i], ",") {
-			if !partValid(part, i) {
+			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
 				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q", trimmed, fieldNames[i-1], fields[i-1])
 			}
 		}

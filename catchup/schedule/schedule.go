@@ -31,7 +31,8 @@
 // otherwise (both restricted) a day matches if EITHER matches. gronx only
 // decides each field on its own; L, W and # are evaluated by gronx on the
 // wall date. A day-of-week range ending on Sunday ("fri-sun", "5-0") ends
-// on 7, as in cronie.
+// on 7, as in cronie; one from 7 to a weekday ("7-1") is descending and
+// refused, as cronie refuses it (gronx would read it as 0-1).
 package schedule
 
 import "time"
