@@ -23,7 +23,8 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
-		t.TZ = schedule.ZoneName(old.TZ, t.TZ) // UTC for Etc/UTC is no schedule change
+		t.TZ = schedule.ZoneName(old.TZ, t.TZ)                   // UTC for Etc/UTC is no schedule change
+		t.Schedule = schedule.ExprName(old.Schedule, t.Schedule) // nor 1-5 for MON-FRI
 		switch {
 		case !old.RetiredAt.IsZero():
 			t.SettledThrough = now.Add(-time.Second) // retired (its line was removed), registered anew as of now

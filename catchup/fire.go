@@ -93,10 +93,10 @@ func (l *lifecycle) resolveFire() fire {
 }
 
 // knownSchedule reports whether the task is registered with the schedule
-// and zone this fire reads.
+// and zone this fire reads, however written (MON-FRI and 1-5; UTC, Etc/UTC).
 func (l *lifecycle) knownSchedule() bool {
 	t := l.registered
-	return t != nil && strings.TrimSpace(t.Schedule) == l.sched.Expr() && schedule.SameZone(t.TZ, l.sched.Location().String())
+	return t != nil && schedule.SameExpr(t.Schedule, l.sched.Expr()) && schedule.SameZone(t.TZ, l.sched.Location().String())
 }
 
 // loadRegistered reads the task's registration: the schedule of a fire
@@ -126,7 +126,7 @@ func (l *lifecycle) loadRegistered(ctx context.Context) error {
 			l.sched = nil
 		}
 	case l.req.ZoneFromHost && strings.HasPrefix(task.Source, "crontab:") &&
-		strings.TrimSpace(task.Schedule) == l.sched.Expr() && task.TZ != l.sched.Location().String():
+		schedule.SameExpr(task.Schedule, l.sched.Expr()) && task.TZ != l.sched.Location().String():
 		// A crontab line's --cron without --tz: cron fires it in the zone
 		// scan registered for the line (its CRON_TZ, else cron's own), not
 		// in the TZ its crontab may pass to the job.

@@ -70,17 +70,17 @@ type RunRequest struct {
 	ZoneFromHost bool
 	// ZoneNotTZ: the zone of TZ, when cron reads the line in another
 	// (ZoneFromHost); its first fire says which zone it registers.
-	ZoneNotTZ string
-	Strict       bool
-	NoCapture    bool
-	Retries      int
-	RetryDelay   time.Duration
-	Argv         []string // the command; never empty
-	Dir          string   // working directory recorded for replays
-	Shared       bool     // the ledger is shared by several hosts (PostgreSQL)
-	FailOpen     bool     // shared ledger unreachable: run anyway
-	Ping         string   // healthchecks-style ping URL
-	NotifyCmd    string   // sh -c command run when a run fails, times out or is interrupted
+	ZoneNotTZ  string
+	Strict     bool
+	NoCapture  bool
+	Retries    int
+	RetryDelay time.Duration
+	Argv       []string // the command; never empty
+	Dir        string   // working directory recorded for replays
+	Shared     bool     // the ledger is shared by several hosts (PostgreSQL)
+	FailOpen   bool     // shared ledger unreachable: run anyway
+	Ping       string   // healthchecks-style ping URL
+	NotifyCmd  string   // sh -c command run when a run fails, times out or is interrupted
 }
 
 // RunResult is what happened, for the exit status and for scan.
@@ -210,15 +210,16 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	if onBusy == "" {
 		onBusy = "replay"
 	}
-	tz := l.req.TZ
+	tz, expr := l.req.TZ, l.req.Schedule.Expr()
 	if l.registered != nil {
-		tz = schedule.ZoneName(l.registered.TZ, tz) // UTC for Etc/UTC is no schedule change
+		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
+		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"give --tz or CRON_TZ to read it in another zone", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
 	return &store.Task{
-		Name: l.req.Task, Schedule: l.req.Schedule.Expr(), TZ: tz, Replay: replay,
+		Name: l.req.Task, Schedule: expr, TZ: tz, Replay: replay,
 		Argv: l.req.Argv, Dir: l.req.Dir, Source: runSource(l.m.UID), Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,

@@ -114,7 +114,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 		maxAge = d
 	}
-	if e.Cron != "" && e.Cron != e.Expr {
+	if e.Cron != "" && !schedule.SameExpr(e.Cron, e.Expr) { // another spelling of the line's schedule agrees
 		if warning != "" {
 			warning += "; "
 		}
@@ -143,7 +143,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 		t.SettledThrough = old.SettledThrough
 		t.TZ = schedule.ZoneName(old.TZ, zone) // UTC for Etc/UTC is no schedule change
-		if old.Schedule != "" && (old.Schedule != e.Expr || old.TZ != t.TZ) {
+		// Nor is another spelling of the registered schedule (1-5 for
+		// MON-FRI): the registered text stays, and with it the watermark.
+		t.Schedule = schedule.ExprName(old.Schedule, e.Expr)
+		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
 			t.SettledThrough = now // the line's new schedule counts from now
 			if warning != "" {
 				warning += "; "

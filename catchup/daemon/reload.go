@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
 )
 
 // scheduled is a task's running loop.
@@ -127,11 +128,14 @@ func (s *tasks) retire(name string) {
 	s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 }
 
-// sameTask compares what a task runs and when, not its registration times.
+// sameTask compares what a task runs and when, not its registration times;
+// its schedule by meaning (another spelling, 1-5 for MON-FRI, is the same
+// task: its loop runs on), its zone by name.
 func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
-	a.Sched, b.Sched = nil, nil
-	return reflect.DeepEqual(a, b) && a.Def.Schedule == b.Def.Schedule
+	sameSchedule := schedule.SameExpr(a.Def.Schedule, b.Def.Schedule) && a.Sched.SameAs(b.Sched)
+	a.Def.Schedule, a.Sched, b.Sched = b.Def.Schedule, nil, nil
+	return reflect.DeepEqual(a, b) && sameSchedule
 }
 
 // fileStamps is what tells a changed crontab: size, modification time,

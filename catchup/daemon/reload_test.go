@@ -4,6 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
 )
 
 // TestFileStampsSeeAModeChange: a reload refused because the crontab was
@@ -20,5 +24,31 @@ func TestFileStampsSeeAModeChange(t *testing.T) {
 	}
 	if after := fileStamps([]string{p}); after == before {
 		t.Errorf("fileStamps did not change with the mode: %q", after)
+	}
+}
+
+// TestSameTaskComparesSchedulesByMeaning: a reload that finds a line's
+// schedule written otherwise (1-5 for MON-FRI) keeps the task's loop; a
+// changed schedule restarts it.
+func TestSameTaskComparesSchedulesByMeaning(t *testing.T) {
+	task := func(expr string) Task {
+		s, err := schedule.Parse(expr, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Task{Def: store.Task{Name: "job", Schedule: expr, TZ: "UTC"}, Sched: s}
+	}
+	for name, c := range map[string]struct {
+		a, b string
+		want bool
+	}{
+		"same text":      {"30 6 * * 1-5", "30 6 * * 1-5", true},
+		"other spelling": {"30 6 * * MON-FRI", "30 6 * * 1-5", true},
+		"macro":          {"@daily", "0 0 * * *", true},
+		"other schedule": {"30 6 * * 1-5", "30 6 * * 1-6", false},
+	} {
+		if got := sameTask(task(c.a), task(c.b)); got != c.want {
+			t.Errorf("%s: sameTask(%q, %q) = %v, want %v", name, c.a, c.b, got, c.want)
+		}
 	}
 }
