@@ -81,10 +81,12 @@ func scriptParams(backend string, ledger func(*testscript.Env) error) testscript
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":   cmdStatus,
-			"waitfile": cmdWaitFile,
-			"waitgone": cmdWaitGone,
-			"waitopen": cmdWaitOpen,
+			"status":     cmdStatus,
+			"waitfile":   cmdWaitFile,
+			"waitgone":   cmdWaitGone,
+			"waitopen":   cmdWaitOpen,
+			"waitlog":    cmdWaitLog,
+			"pingserver": cmdPingServer,
 		},
 	}
 }
