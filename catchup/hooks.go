@@ -23,17 +23,26 @@ func (l *lifecycle) started(ctx context.Context) {
 		return
 	}
 	l.pinger = notify.NewPinger(l.req.Ping, l.m.Notice)
-	l.pingStarted = l.pinger.Start(context.WithoutCancel(ctx))
+	l.pinger.Start(context.WithoutCancel(ctx))
 }
 
-// finished runs the hooks of a run's final attempt: the end ping, and the
+// finished runs the hooks of a run's final attempt, once its outcome is
+// recorded and the task's lock released: the end ping, and the
 // --notify-cmd when it did not succeed.
+//
+// A stop (SIGINT, SIGTERM...) that comes during the end ping cuts it
+// short: the outcome is recorded, and catchup exits with the job's status.
+// A run that a stop has already ended still reports it, within the end
+// ping's bound.
 func (l *lifecycle) finished(ctx context.Context, res RunResult) {
-	ctx = context.WithoutCancel(ctx)
 	if l.pinger != nil && res.Ran {
-		<-l.pingStarted
-		l.pinger.End(ctx, res.ExitCode, append(append([]byte{}, res.Run.StdoutTail...), res.Run.StderrTail...))
+		pingCtx := ctx
+		if ctx.Err() != nil {
+			pingCtx = context.WithoutCancel(ctx)
+		}
+		l.pinger.End(pingCtx, res.ExitCode, append(append([]byte{}, res.Run.StdoutTail...), res.Run.StderrTail...))
 	}
+	ctx = context.WithoutCancel(ctx)
 	switch res.Run.Status {
 	case store.StatusFailed, store.StatusTimeout, store.StatusInterrupted:
 		if l.req.NotifyCmd != "" {

@@ -126,9 +126,11 @@ func (l *taskLock) waitFor(ctx context.Context, limit time.Duration) (got bool, 
 	return err == nil, err
 }
 
-// close releases the lock (if this process's descriptor was the last one).
+// close releases the lock (if this process's descriptor was the last one);
+// a second close does nothing.
 func (l *taskLock) close() {
 	if l != nil && l.f != nil {
 		l.f.Close()
+		l.f = nil
 	}
 }

@@ -167,16 +167,15 @@ func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
 
 // lifecycle carries one fire through its steps.
 type lifecycle struct {
-	st          store.Store
-	m           Machine
-	req         RunRequest
-	sched       *schedule.Schedule // the request's, else the registered one
-	registered  *store.Task
-	revive      *store.Task // the registration of a retired task, which this fire registers anew
-	pinger      *notify.Pinger
-	pingStarted <-chan struct{}
-	checkpoint  string       // the note of an interrupted run of the slot, for a replay
-	held        *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
+	st         store.Store
+	m          Machine
+	req        RunRequest
+	sched      *schedule.Schedule // the request's, else the registered one
+	registered *store.Task
+	revive     *store.Task // the registration of a retired task, which this fire registers anew
+	pinger     *notify.Pinger
+	checkpoint string       // the note of an interrupted run of the slot, for a replay
+	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
 	// waitUntil is when --wait DUR runs out, counted from this fire's first
 	// wait. Real time, not Machine.Now: it bounds a real wait, as a timer
 	// does; no slot or record depends on it.

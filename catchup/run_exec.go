@@ -81,6 +81,11 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		}
 		res.Folded = folded
 		if err != nil || done {
+			// The outcome is recorded (or spooled, or held for the next
+			// replay's claim): the task is free before the hooks, so that
+			// a monitor that does not answer, or a slow --notify-cmd,
+			// never makes the task's next fire lock-busy.
+			lock.close()
 			l.finished(ctx, res)
 			return res, err
 		}

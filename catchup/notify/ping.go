@@ -21,18 +21,27 @@ import (
 // duration. See https://healthchecks.io/docs/http_api/.
 //
 // A monitor that is down never delays or fails the job: the start ping is
-// sent in the background, and every ping gets a short timeout and a few
-// retries, bounded as a whole.
+// sent in the background and makes no new attempt once the job has ended,
+// and after the job the pings take at most afterJob in all (the start
+// ping's attempt in flight, then the end ping's attempts). Each ping that
+// failed is one notice, ending "(the job is not affected)".
 type Pinger struct {
 	url    string
 	notice func(format string, args ...any) // says why a ping failed
 	rid    string
+
+	attemptTimeout time.Duration // per attempt
+	afterJob       time.Duration // all that the pings may take once the job has ended
+
+	started  chan struct{} // closed when the start ping is over (closed already without one)
+	jobEnded chan struct{} // closed by End: the start ping makes no new attempt
 }
 
 const (
-	pingBodyMax = 10 << 10        // how much of the output tail goes in the end ping's body
-	pingTimeout = 3 * time.Second // per attempt
-	pingRetries = 2               // extra attempts after a failure
+	pingBodyMax  = 10 << 10         // how much of the output tail goes in the end ping's body
+	pingTimeout  = 3 * time.Second  // per attempt
+	pingRetries  = 2                // extra attempts after a failure that may pass (no answer, 5xx)
+	pingAfterJob = 10 * time.Second // the pings' bound once the job has ended
 )
 
 // NewPinger returns a pinger for one run, with a fresh rid; notice says
@@ -45,23 +54,30 @@ func NewPinger(u string, notice func(format string, args ...any)) *Pinger {
 	if notice == nil {
 		notice = func(string, ...any) {}
 	}
-	return &Pinger{url: strings.TrimRight(u, "/"), notice: notice, rid: rid}
+	started := make(chan struct{})
+	close(started)
+	return &Pinger{url: strings.TrimRight(u, "/"), notice: notice, rid: rid,
+		attemptTimeout: pingTimeout, afterJob: pingAfterJob, started: started, jobEnded: make(chan struct{})}
 }
 
-// Start signals the job's start in the background; wait on the returned
-// channel before sending the end ping so that they arrive in order.
-func (p *Pinger) Start(ctx context.Context) <-chan struct{} {
+// Start signals the job's start in the background. Call it at most once,
+// before End.
+func (p *Pinger) Start(ctx context.Context) {
 	done := make(chan struct{})
+	p.started = done
 	go func() {
 		defer close(done)
-		p.send(ctx, "/start", nil)
+		p.send(ctx, "start", "/start", nil, p.jobEnded)
 	}()
-	return done
 }
 
 // End reports the outcome: success, or the exit code (timeouts and signals
-// are failures), with the tail of the output as the body.
+// are failures), with the tail of the output as the body. It comes after
+// the start ping, so that the monitor sees them in order, and returns
+// within afterJob, or as soon as ctx ends (the notice then says the ping
+// was cut short).
 func (p *Pinger) End(ctx context.Context, exitCode int, body []byte) {
+	close(p.jobEnded)
 	suffix := ""
 	if exitCode != 0 {
 		suffix = "/" + strconv.Itoa(min(exitCode, 255))
@@ -69,11 +85,27 @@ func (p *Pinger) End(ctx context.Context, exitCode int, body []byte) {
 	if len(body) > pingBodyMax {
 		body = body[len(body)-pingBodyMax:]
 	}
-	p.send(ctx, suffix, body)
+	ctx, cancel := context.WithTimeout(ctx, p.afterJob)
+	defer cancel()
+	select {
+	case <-p.started:
+	case <-ctx.Done():
+	}
+	p.send(ctx, "end", suffix, body, nil)
 }
 
-func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
-	client := &http.Client{Timeout: pingTimeout}
+// httpStatus is a monitor's answer that is not a success.
+type httpStatus int
+
+func (s httpStatus) Error() string { return "HTTP " + strconv.Itoa(int(s)) }
+
+// errNoAnswer is an attempt that got no answer within attemptTimeout.
+var errNoAnswer = errors.New("no answer")
+
+// send makes the ping's attempts until one passes, one fails for good (an
+// answer below 500), the retries are spent, ctx ends or stop is closed;
+// then it says why it failed, in one notice.
+func (p *Pinger) send(ctx context.Context, which, suffix string, body []byte, stop <-chan struct{}) {
 	u, err := url.Parse(p.url)
 	if err != nil {
 		p.notice("ping: the URL does not parse")
@@ -86,39 +118,77 @@ func (p *Pinger) send(ctx context.Context, suffix string, body []byte) {
 	q.Set("rid", p.rid)
 	u.RawQuery = q.Encode()
 	var last error
-	for attempt := 0; attempt <= pingRetries; attempt++ {
+attempts:
+	for attempt := 0; attempt <= pingRetries && ctx.Err() == nil; attempt++ {
 		if attempt > 0 {
 			select {
 			case <-ctx.Done():
-				return
+				break attempts
+			case <-stop:
+				break attempts
 			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
 			}
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
-		if err != nil {
-			p.notice("ping %s: cannot build the request", redactURL(u))
+		select {
+		case <-stop:
+			if last != nil {
+				break attempts
+			}
+		default:
+		}
+		if last = p.attempt(ctx, u, body); last == nil {
 			return
 		}
-		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
-		resp, err := client.Do(req)
+		var s httpStatus
+		if errors.As(last, &s) && s < 500 {
+			break
+		}
+	}
+	p.notice("%s ping %s failed: %s (the job is not affected)", which, redactURL(u), p.why(ctx, last))
+}
+
+// attempt makes one request, within attemptTimeout.
+func (p *Pinger) attempt(ctx context.Context, u *url.URL, body []byte) error {
+	actx, cancel := context.WithTimeout(ctx, p.attemptTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return errors.New("cannot build the request")
+	}
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if ctx.Err() == nil && actx.Err() != nil {
+			return errNoAnswer
+		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err // url.Error quotes the whole URL, secret and all
 		}
-		if err == nil {
-			io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-			resp.Body.Close()
-			if resp.StatusCode < 500 {
-				if resp.StatusCode >= 300 {
-					p.notice("ping %s: HTTP %d", redactURL(u), resp.StatusCode)
-				}
-				return
-			}
-			err = fmt.Errorf("HTTP %d", resp.StatusCode)
-		}
-		last = err
+		return err
 	}
-	p.notice("ping %s failed: %v (the job is not affected)", redactURL(u), last)
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return httpStatus(resp.StatusCode)
+	}
+	return nil
+}
+
+// why says in words why a ping failed: ctx's end first (a stop, or the
+// pings' bound after the job), else the last attempt's error.
+func (p *Pinger) why(ctx context.Context, last error) string {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "cut short, catchup was told to stop"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("gave up %s after the job ended", p.afterJob)
+	case errors.Is(last, errNoAnswer):
+		return fmt.Sprintf("no answer within %s", p.attemptTimeout)
+	case last == nil:
+		return "not sent"
+	}
+	return last.Error()
 }
 
 // redactURL drops the query and credentials: ping URLs embed secrets (the

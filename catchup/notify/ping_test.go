@@ -60,7 +60,7 @@ func TestPingerProtocol(t *testing.T) {
 			var notices []string
 			p := NewPinger(srv.URL+tc.path, func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) })
 			ctx := context.Background()
-			<-p.Start(ctx)
+			p.Start(ctx)
 			p.End(ctx, tc.exitCode, []byte(tc.body))
 			pings, bodies := mon.seen()
 			if len(pings) != 2 {
