@@ -29,8 +29,10 @@ func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
 
 // recordOutcomes records the outcome notes among entries (spoolOutcome)
 // and returns the other entries. An outcome is recorded only on a run of
-// its task that is still running: one the ledger took meanwhile, or that a
-// scan elsewhere already took for interrupted, keeps what it has.
+// its task that is still running, or that a scan elsewhere took for
+// interrupted (a late outcome, which lands on the run's own record as over
+// a reconnection; the slot keeps a replay that took it meanwhile): one the
+// ledger took meanwhile keeps what it has.
 func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) ([]spoolEntry, int, error) {
 	rest, n := entries[:0:0], 0
 	for _, e := range entries {
@@ -42,7 +44,10 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, 0, err // kept for the next scan (putBack)
 		}
-		if err != nil || r.Task != e.Task || r.Status != store.StatusRunning {
+		// A run another host's scan marked interrupted (its lease ran out
+		// while the outcome could not be written) takes its outcome late, as
+		// over a reconnection; one that ended otherwise keeps its record.
+		if err != nil || r.Task != e.Task || (r.Status != store.StatusRunning && r.Status != store.StatusInterrupted) {
 			continue
 		}
 		out := store.Outcome{Status: e.Status, ExitCode: e.ExitCode, Signal: e.Signal, EndedAt: e.EndedAt,

@@ -72,3 +72,37 @@ func TestOutcomeNoteKeptOnAReadError(t *testing.T) {
 		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 	}
 }
+
+// TestOutcomeNoteLandsOnAnInterruptedRun: a noted outcome whose run another
+// host's scan has meanwhile marked interrupted (its lease ran out while the
+// outcome could not be written) is recorded on the run, as a late outcome
+// over a reconnection is: dropped, the run stayed interrupted for good
+// though it succeeded, and its slot was replayed.
+func TestOutcomeNoteLandsOnAnInterruptedRun(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t))
+	if err != nil || !res.Ran {
+		t.Fatalf("fire with a failing outcome write: %+v, %v", res, err)
+	}
+	if _, err := f.st.Interrupt(context.Background(), res.Run.ID, mustTime(t, "2026-03-01T10:05:00Z"), "no heartbeat from h2 for longer than the lease"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importSpool(context.Background(), f.st, f.m, DefaultTolerance); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	r, err := f.st.Run(context.Background(), res.Run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != store.StatusSucceeded {
+		t.Errorf("run %d is %s after its note was read; want succeeded (its own outcome)", r.ID, r.Status)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	f.scan(t, scanRequest())
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
+	}
+}
