@@ -166,8 +166,12 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			return l.duplicate(ctx, r.Slot, h), true, nil, nil
 		}
 		if h.Status == store.StatusSucceeded {
-			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (--force to run anyway)",
-				formatSlot(r.Slot, l.sched), l.req.Task, h.ID)
+			anyway := "--force to run anyway"
+			if l.req.Backfill { // backfill has no --force: --only all is its
+				anyway = "backfill --only all runs it anyway"
+			}
+			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (%s)",
+				formatSlot(r.Slot, l.sched), l.req.Task, h.ID, anyway)
 		} else {
 			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.req.Task, h.Host, h.ID)
 		}
