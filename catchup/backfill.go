@@ -25,18 +25,30 @@ type BackfillRequest struct {
 	Concurrency int // tasks at once; a task's slots run one at a time
 }
 
-// Backfill actions.
+// Backfill actions, besides scan's failed, skipped and interrupted.
 const (
 	ActionRan      = "ran"
 	ActionWouldRun = "would run"
+	ActionLeft     = "left" // not reached: the backfill was stopped first
 )
 
-// TaskBackfill is one task's part of a backfill.
+// Why a slot of a stopped backfill did not run (no scan replays a slot for
+// backfill: only another backfill does).
+const (
+	reasonBackfillCut = "stopped with the backfill; backfill it again"
+	reasonLeft        = "not run, the backfill was stopped"
+)
+
+// TaskBackfill is one task's part of a backfill. Its counts add up to
+// Slots; Actions has one per slot, in the order they ran (or, with
+// DryRun, would run): by slot, newest first with --order newest.
 type TaskBackfill struct {
 	Task                 string
 	Slots                int // slots of the schedule in the range
 	Actions              []SlotAction
 	Ran, Failed, Skipped int
+	Interrupted          int // cut short by a signal to the backfill
+	Left                 int // not reached: the backfill was stopped first
 }
 
 // Backfill runs the selected slots of each task in the range.
@@ -95,6 +107,9 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	return out, err
 }
 
+// backfillTask runs the task's selected slots one after another. Stopped
+// by a signal (ctx), it runs no further slot: the one it cut short is
+// interrupted, and those it did not reach are left, in the report too.
 func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRequest, t store.Task,
 	sr *shellReplay, since int64) (TaskBackfill, error) {
 	tb := TaskBackfill{Task: t.Name}
@@ -102,7 +117,9 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	if err != nil {
 		return tb, fmt.Errorf("task %s: bad schedule %q: %w", t.Name, t.Schedule, err)
 	}
-	slots, err := backfillSlots(ctx, st, t.Name, sched, req)
+	// Listed also when the backfill was stopped before this task began: its
+	// slots are then all left, not missing from the report.
+	slots, err := backfillSlots(context.WithoutCancel(ctx), st, t.Name, sched, req)
 	if err != nil {
 		return tb, err
 	}
@@ -114,30 +131,36 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		}
 	}
 	pending := slots.run
-	for delay := 100 * time.Millisecond; len(pending) > 0; delay = min(2*delay, 5*time.Second) {
-		var busy []time.Time
+	if req.DryRun {
 		for _, s := range pending {
-			if req.DryRun {
-				tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionWouldRun})
-				continue
-			}
+			tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionWouldRun})
+		}
+		pending = nil
+	}
+	for delay := 100 * time.Millisecond; len(pending) > 0 && ctx.Err() == nil; delay = min(2*delay, 5*time.Second) {
+		var busy []time.Time // tried again after the others; left if the backfill is stopped
+		for i, s := range pending {
 			if ctx.Err() != nil {
-				return tb, nil
+				busy = append(busy, pending[i:]...)
+				break
 			}
 			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since)
-			if err != nil {
+			if err != nil && ctx.Err() != nil {
+				busy = append(busy, pending[i:]...) // stopped: whether it ran, a backfill again finds out
+				break
+			} else if err != nil {
 				return tb, err
 			}
 			switch {
 			case a.Action == ActionSkipped && a.ExitCode == exitLocked:
-				busy = append(busy, s) // the task ran elsewhere: try again after the others
+				busy = append(busy, s) // the task ran elsewhere, or the wait for its lock was stopped
 				continue
 			case a.Action == ActionReplayed:
 				a.Action = ActionRan
 				tb.Ran++
-			case a.Action == ActionInterrupted: // stopped with backfill: no scan replays it for backfill
-				a.Action, a.Reason = ActionFailed, "stopped with the backfill; backfill it again"
-				tb.Failed++
+			case a.Action == ActionInterrupted: // no scan replays it for backfill
+				a.Reason = reasonBackfillCut
+				tb.Interrupted++
 			case a.Action == ActionFailed:
 				tb.Failed++
 			default:
@@ -148,12 +171,18 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		if pending = busy; len(pending) > 0 {
 			select {
 			case <-ctx.Done():
-				return tb, nil
 			case <-time.After(delay):
 			}
 		}
 	}
+	for _, s := range pending { // only when stopped
+		tb.Left++
+		tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionLeft, Reason: reasonLeft})
+	}
 	slices.SortFunc(tb.Actions, func(a, b SlotAction) int { return a.Slot.Compare(b.Slot) })
+	if req.Order == "newest" {
+		slices.Reverse(tb.Actions) // listed as they ran
+	}
 	return tb, nil
 }
 
@@ -177,6 +206,10 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped && res.ExitCode != exitLocked, res.Run.ID)
+	if res.Ran && res.Run.Status == store.StatusInterrupted {
+		a.Action = ActionInterrupted // cut short by the backfill's stop, not failed
+		return a, nil
+	}
 	if res.Skipped && res.Run.Status == store.StatusRunning {
 		// Held by a run in progress on another host: tried again after the
 		// others, and decided by that run's outcome, as a crontab line's.
@@ -190,81 +223,4 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		}
 	}
 	return a, nil
-}
-
-// rangeSlots are a range's slots and which of them to run.
-type rangeSlots struct {
-	all, run []time.Time
-	chosen   map[int64]bool
-	why      map[int64]string // why a slot is not run
-}
-
-// backfillSlots lists the schedule's slots in [From, To] and picks those
-// --only selects: missing (no run gave it an outcome), failed (its latest
-// run failed or timed out) or all.
-func backfillSlots(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
-	rs := rangeSlots{chosen: map[int64]bool{}, why: map[int64]string{}}
-	sched.Slots(req.From.Add(-time.Second), req.To, func(s time.Time) bool {
-		rs.all = append(rs.all, s)
-		return true
-	})
-	if len(rs.all) == 0 {
-		return rs, nil
-	}
-	runs, err := st.SlotRuns(ctx, task, rs.all[0], rs.all[len(rs.all)-1], 0)
-	if err != nil {
-		return rs, err
-	}
-	pruned, err := st.PrunedSlots(ctx, task, rs.all[0], rs.all[len(rs.all)-1])
-	if err != nil {
-		return rs, err
-	}
-	settled, latest := map[int64]bool{}, map[int64]store.Run{}
-	prunedDone := map[int64]bool{} // succeeded, the run since pruned: done all the same
-	for _, s := range pruned {
-		settled[s.Unix()], prunedDone[s.Unix()] = true, true
-	}
-	for _, r := range runs {
-		if r.Slot.IsZero() {
-			continue
-		}
-		k := r.Slot.Unix()
-		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning {
-			// A run in progress has settled nothing yet: backfill waits
-			// for it (the slot's lock, its claim) and goes by its outcome.
-			settled[k] = true
-		}
-		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) {
-			latest[k] = r
-		}
-	}
-	for _, s := range rs.all {
-		k := s.Unix()
-		l, ran := latest[k]
-		failed := ran && (l.Status == store.StatusFailed || l.Status == store.StatusTimeout)
-		switch req.Only {
-		case "all":
-			rs.chosen[k] = true
-		case "failed":
-			rs.chosen[k] = failed
-			if !failed {
-				rs.why[k] = "not failed (--only failed)"
-			}
-		default:
-			rs.chosen[k] = !settled[k]
-			switch {
-			case settled[k] && ran:
-				rs.why[k] = fmt.Sprintf("already %s (run %d); --only all runs it again", l.Status, l.ID)
-			case settled[k] && prunedDone[k]:
-				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
-			}
-		}
-		if rs.chosen[k] {
-			rs.run = append(rs.run, s)
-		}
-	}
-	if req.Order == "newest" {
-		slices.Reverse(rs.run)
-	}
-	return rs, nil
 }

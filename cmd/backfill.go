@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,7 +30,9 @@ each through the same lock, claim, run and record path as run. Slots already don
 are skipped unless --only all. Backfill is explicit: it runs slots before the task's
 registration and older than scan's --max-age too. A range in the future is refused.
 
-Exit status: 0 every slot ran or was skipped; 1 a slot failed; 2 error.`,
+Exit status: 0 every slot ran or was skipped; 1 a slot failed; 2 error; 128+N stopped
+by signal N: the slot it cut short is reported interrupted, those it did not reach
+left, and a backfill again runs them.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBackfill(c, g, bf) },
 	}
@@ -95,12 +99,38 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 	if err := writeBackfill(c.OutOrStdout(), reps, req); err != nil {
 		return failure(err)
 	}
+	if c.Context().Err() != nil {
+		return backfillStopped(c.Context(), reps)
+	}
 	for _, r := range reps {
 		if r.Failed > 0 {
 			return &exitStatus{code: exitFound}
 		}
 	}
 	return nil
+}
+
+// backfillStopped ends a backfill a signal cut short, after its report: one
+// line on what it did not do, and 128+N as a shell reports a job killed by
+// signal N (never 0: slots are left).
+func backfillStopped(ctx context.Context, reps []catchup.TaskBackfill) error {
+	sig, ok := stoppedBy(ctx)
+	if !ok {
+		sig = syscall.SIGTERM
+	}
+	cut, left := 0, 0
+	for _, r := range reps {
+		cut, left = cut+r.Interrupted, left+r.Left
+	}
+	what := "no slot was cut short"
+	switch {
+	case cut == 1:
+		what = "the slot it cut short is recorded interrupted"
+	case cut > 1:
+		what = fmt.Sprintf("the %d slots it cut short are recorded interrupted", cut)
+	}
+	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("backfill stopped by %s: %s; %d slots left, not run; "+
+		"backfill them again", signalName(sig), what, left)}
 }
 
 func writeBackfill(w io.Writer, reps []catchup.TaskBackfill, req catchup.BackfillRequest) error {
@@ -116,8 +146,9 @@ func writeBackfill(w io.Writer, reps []catchup.TaskBackfill, req catchup.Backfil
 		if req.DryRun {
 			verb = "dry run: backfill"
 		}
-		fmt.Fprintf(w, "%s %s: %d slots from %s to %s: ran %d, failed %d, skipped %d\n", verb, printable(r.Task),
-			r.Slots, req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), r.Ran, r.Failed, r.Skipped)
+		fmt.Fprintf(w, "%s %s: %d slots from %s to %s: ran %d, failed %d, skipped %d%s\n", verb, printable(r.Task),
+			r.Slots, req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), r.Ran, r.Failed, r.Skipped,
+			countSuffix("interrupted", r.Interrupted)+countSuffix("left", r.Left))
 	}
 	return nil
 }

@@ -1,0 +1,88 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// rangeSlots are a range's slots and which of them to run.
+type rangeSlots struct {
+	all, run []time.Time
+	chosen   map[int64]bool
+	why      map[int64]string // why a slot is not run
+}
+
+// backfillSlots lists the schedule's slots in [From, To] and picks those
+// --only selects: missing (no run gave it an outcome), failed (its latest
+// run failed or timed out) or all.
+func backfillSlots(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
+	rs := rangeSlots{chosen: map[int64]bool{}, why: map[int64]string{}}
+	sched.Slots(req.From.Add(-time.Second), req.To, func(s time.Time) bool {
+		rs.all = append(rs.all, s)
+		return true
+	})
+	if len(rs.all) == 0 {
+		return rs, nil
+	}
+	runs, err := st.SlotRuns(ctx, task, rs.all[0], rs.all[len(rs.all)-1], 0)
+	if err != nil {
+		return rs, err
+	}
+	pruned, err := st.PrunedSlots(ctx, task, rs.all[0], rs.all[len(rs.all)-1])
+	if err != nil {
+		return rs, err
+	}
+	settled, latest := map[int64]bool{}, map[int64]store.Run{}
+	prunedDone := map[int64]bool{} // succeeded, the run since pruned: done all the same
+	for _, s := range pruned {
+		settled[s.Unix()], prunedDone[s.Unix()] = true, true
+	}
+	for _, r := range runs {
+		if r.Slot.IsZero() {
+			continue
+		}
+		k := r.Slot.Unix()
+		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning {
+			// A run in progress has settled nothing yet: backfill waits
+			// for it (the slot's lock, its claim) and goes by its outcome.
+			settled[k] = true
+		}
+		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) {
+			latest[k] = r
+		}
+	}
+	for _, s := range rs.all {
+		k := s.Unix()
+		l, ran := latest[k]
+		failed := ran && (l.Status == store.StatusFailed || l.Status == store.StatusTimeout)
+		switch req.Only {
+		case "all":
+			rs.chosen[k] = true
+		case "failed":
+			rs.chosen[k] = failed
+			if !failed {
+				rs.why[k] = "not failed (--only failed)"
+			}
+		default:
+			rs.chosen[k] = !settled[k]
+			switch {
+			case settled[k] && ran:
+				rs.why[k] = fmt.Sprintf("already %s (run %d); --only all runs it again", l.Status, l.ID)
+			case settled[k] && prunedDone[k]:
+				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
+			}
+		}
+		if rs.chosen[k] {
+			rs.run = append(rs.run, s)
+		}
+	}
+	if req.Order == "newest" {
+		slices.Reverse(rs.run)
+	}
+	return rs, nil
+}
