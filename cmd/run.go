@@ -40,7 +40,7 @@ stands for, run it with stdin/stdout/stderr passed through, and record the outco
 
 The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
 empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
+(schedule|replay|manual|retry|backfill), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
 CATCHUP_PROGRESS_FD (for catchup progress); a coalesced replay also gets CATCHUP_COALESCED
 (the number of slots it stands for). It does not get CATCHUP_DB_FILE nor CATCHUP_PING_URL.
 
