@@ -206,8 +206,12 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped && res.ExitCode != exitLocked, res.Run.ID)
-	if res.Ran && res.Run.Status == store.StatusInterrupted {
+	switch {
+	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action = ActionInterrupted // cut short by the backfill's stop, not failed
+		return a, nil
+	case res.Ran && !res.Skipped && res.ExitCode == exitLocked:
+		a.Action, a.Reason = ActionFailed, "" // the job's own exit 75: it ran, and failed
 		return a, nil
 	}
 	if res.Skipped && res.Run.Status == store.StatusRunning {
