@@ -59,7 +59,10 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 // then is what becomes of a held slot, for its reason ("the next scan
 // looks again").
 func readBack(ctx context.Context, st store.Store, task, host string, before int64, a SlotAction, then string) SlotAction {
-	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
+	// Read also when a signal stopped the scan or backfill: the line's run
+	// it cut short is then in the ledger, to be reported interrupted (a
+	// PostgreSQL read with ctx would fail, leaving the line's exit status).
+	runs, err := st.SlotRuns(context.WithoutCancel(ctx), task, a.Slot, a.Slot, 0)
 	var own, ownSkip, ownCut, settled *store.Run
 	running := false
 	for i, r := range runs {
