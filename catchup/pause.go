@@ -72,19 +72,41 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 	}
 	var res PauseResult
 	if req.ReplayPaused {
-		// The pause is forgotten, so that scan sees its slots as missed.
+		// The pause is forgotten with its slots, in one transaction, so
+		// that scan sees them as missed (keepResumedPause).
 		if res.Unsettled, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt); err != nil {
 			return res, err
 		}
 		t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}
-	} else if t.PausedUntil.IsZero() || t.PausedUntil.After(now) {
-		t.PausedUntil = now // the pause ends now; its slots stay paused
-	}
-	if err := st.SetPause(ctx, t.Name, t.PausedAt, t.PausedUntil); err != nil {
-		return res, err
+	} else {
+		if t.PausedUntil.IsZero() || t.PausedUntil.After(now) {
+			t.PausedUntil = now // the pause ends now; its slots stay paused
+		}
+		if err := st.SetPause(ctx, t.Name, t.PausedAt, t.PausedUntil); err != nil {
+			return res, err
+		}
 	}
 	res.Task = t
 	return res, nil
+}
+
+// keepResumedPause undoes, for task t as it was read paused, what a
+// `resume --replay-paused` that committed meanwhile would have undone: the
+// paused records and the watermark a scan or a fire wrote after the resume
+// from a pause it had read, which passed the pause's slots by for good.
+// Called after those writes: a resume that commits later undoes them
+// itself. (The resume clears the pause and unsettles its slots in one
+// transaction; a plain resume keeps PausedAt, and its slots stay paused.)
+func keepResumedPause(ctx context.Context, st store.Store, t store.Task) error {
+	if t.PausedAt.IsZero() {
+		return nil
+	}
+	now, err := st.Task(ctx, t.Name)
+	if err != nil || !now.PausedAt.IsZero() || !now.RetiredAt.IsZero() {
+		return nil // still paused, retired or unreadable: nothing of a resume to keep
+	}
+	_, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt)
+	return err
 }
 
 // activeTask reads a task that is not retired.
@@ -162,6 +184,8 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 	id, err := l.st.AddRun(ctx, r)
 	if err != nil {
 		l.m.notice("task %s: cannot record its paused slot: %v", t.Name, err)
+	} else if err := keepResumedPause(ctx, l.st, *t); err != nil {
+		l.m.notice("task %s: cannot give back its paused slot to a resume: %v", t.Name, err)
 	}
 	r.ID = id
 	l.m.notice("task %s is paused (since %s, until %s): not running slot %s", t.Name, rfc(t.PausedAt), until, rfc(f.slot))

@@ -55,9 +55,6 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
 		return ts, nil
 	}
-	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
-		return ts, err
-	}
 	if !req.DryRun {
 		defer func() {
 			if err == nil {
@@ -65,7 +62,13 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				// the scan short.
 				err = advanceWatermark(context.WithoutCancel(ctx), st, m, t, ts, res.win, req.MissedRule)
 			}
+			if kerr := keepResumedPause(context.WithoutCancel(ctx), st, t); err == nil {
+				err = kerr
+			}
 		}()
+	}
+	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
+		return ts, err
 	}
 	cause := map[int64]string{}
 	for i, s := range res.slots {

@@ -21,9 +21,10 @@ type Lifecycle interface {
 	// wrapping ErrNotFound.
 	SetPause(ctx context.Context, task string, from, until time.Time) error
 	// UnsettlePaused deletes the runs of task with status paused whose slot
-	// is at or after from, and lowers the task's watermark to one second
-	// before from if it is later, in one transaction: those slots are
-	// missed again. It returns the number of runs deleted.
+	// is at or after from, lowers the task's watermark to one second
+	// before from if it is later, and ends the task's pause (no pause at
+	// all), in one transaction: those slots are missed again. It returns
+	// the number of runs deleted.
 	UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error)
 	// LastFire returns when the latest run of task with trigger schedule
 	// (a fire of its own, not a replay) started; zero when there is none.

@@ -127,6 +127,9 @@ func TestPauseAndUnsettle(t *testing.T) {
 		if want := from.Add(-time.Second); !task.SettledThrough.Equal(want) {
 			t.Errorf("watermark %v, want %v", task.SettledThrough, want)
 		}
+		if !task.PausedAt.IsZero() || !task.PausedUntil.IsZero() {
+			t.Errorf("after UnsettlePaused the task is paused %v..%v; want no pause (one transaction with the unsettling)", task.PausedAt, task.PausedUntil)
+		}
 		if runs, _ := s.History(ctx, store.HistoryFilter{Task: "old"}); len(runs) != 2 {
 			t.Errorf("History: %d runs, want the 2 that were not paused", len(runs))
 		}

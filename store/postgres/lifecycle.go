@@ -59,7 +59,7 @@ func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 	if err != nil {
 		return 0, p.wrap("write ledger", err)
 	}
-	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = LEAST(settled_through, $2) WHERE name = $1`,
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = LEAST(settled_through, $2), paused_at = NULL, paused_until = NULL WHERE name = $1`,
 		task, dbTime(from.Add(-time.Second))); err != nil {
 		return 0, p.wrap("write ledger", err)
 	}

@@ -70,8 +70,8 @@ func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 		return 0, s.wrap("write ledger", err)
 	}
 	n, _ := res.RowsAffected()
-	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = MIN(settled_through, ?2) WHERE name = ?1`,
-		task, ms(from.Add(-time.Second))); err != nil {
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = MIN(settled_through, ?2), paused_at = ?3, paused_until = ?3 WHERE name = ?1`,
+		task, ms(from.Add(-time.Second)), ms(time.Time{})); err != nil {
 		return 0, s.wrap("write ledger", err)
 	}
 	return n, s.wrap("write ledger", tx.Commit())
