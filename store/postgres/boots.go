@@ -33,7 +33,7 @@ func seeBoot(ctx context.Context, e execer, b store.Boot) error {
 
 // SeeBoot implements store.Store.
 func (p *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return p.wrap("write ledger", err)
 	}
@@ -73,7 +73,7 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 	if len(runs) == 0 {
 		return nil, nil
 	}
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return nil, p.wrap("write ledger", err)
 	}
@@ -116,7 +116,7 @@ func (p *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64
 // and SetSettled do.
 func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.ClockResetResult, error) {
 	var res store.ClockResetResult
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return res, p.wrap("write ledger", err)
 	}

@@ -58,7 +58,7 @@ func (p *Ledger) Import(ctx context.Context, origin string, tasks []store.Task, 
 	if origin == "" {
 		return 0, errors.New("import into ledger: empty origin")
 	}
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return 0, p.wrap("import into ledger", err)
 	}

@@ -13,7 +13,7 @@ import (
 // Forget implements store.Lifecycle. A purge deletes the task's slots and
 // its lock row with its runs.
 func (p *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bool) (int64, error) {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return 0, p.wrap("write ledger", err)
 	}
@@ -50,7 +50,7 @@ func (p *Ledger) SetPause(ctx context.Context, task string, from, until time.Tim
 // UnsettlePaused implements store.Lifecycle. A paused run holds no slot
 // (it is neither running nor succeeded): the slots table needs nothing.
 func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return 0, p.wrap("write ledger", err)
 	}

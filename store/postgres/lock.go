@@ -60,7 +60,7 @@ func (p *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, 
 
 // takeLock is LockTask's transaction.
 func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return false, err
 	}

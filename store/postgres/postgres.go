@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/store"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -46,6 +47,22 @@ type Ledger struct {
 // connectTimeout bounds a connection attempt when the DSN sets no
 // connect_timeout: a ledger that does not answer must not hang catchup.
 const connectTimeout = 10 * time.Second
+
+// idleInTransaction is how long the server keeps a transaction of this
+// ledger whose client sends nothing more (a host frozen or cut off between
+// two statements) before it ends the session, and so lets go of the rows it
+// locked: every other host's claim, settle or scan of the task waits on
+// them. catchup never waits between the statements of a transaction, so
+// only a stalled host meets it. Set per transaction (SET LOCAL), so that a
+// pooler sharing server sessions passes it on to no other client.
+var idleInTransaction = 30 * time.Second
+
+// begin starts a transaction that the server ends if this host stalls in
+// it (idleInTransaction), in the one round trip of its BEGIN.
+func (p *Ledger) begin(ctx context.Context) (pgx.Tx, error) {
+	return p.pool.BeginTx(ctx, pgx.TxOptions{BeginQuery: fmt.Sprintf(
+		"BEGIN; SET LOCAL idle_in_transaction_session_timeout = %d", idleInTransaction.Milliseconds())})
+}
 
 // Open connects to the ledger at dsn, a postgres:// URL, and brings its
 // schema up to date. It refuses, touching nothing, a schema newer than this

@@ -131,7 +131,7 @@ WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
 
 // Claim implements store.Store.
 func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
@@ -248,7 +248,7 @@ func (p *Ledger) updateRun(ctx context.Context, id int64, update string, args ..
 
 // AddRun implements store.Store.
 func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return 0, p.wrap("write ledger", err)
 	}

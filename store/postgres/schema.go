@@ -56,7 +56,7 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 // migrate applies the missing migrations in one transaction, under a lock
 // that serialises the hosts that open a new ledger at the same time.
 func (p *Ledger) migrate(ctx context.Context, ms []backend.Migration) error {
-	tx, err := p.pool.Begin(ctx)
+	tx, err := p.begin(ctx)
 	if err != nil {
 		return err
 	}
