@@ -99,8 +99,12 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 		l.spoolFire(fr, nil, cause)
 		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}
-	l.m.notice("shared ledger %s unreachable: not running %s, so that no two hosts run one slot; "+
-		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, l.req.Task, cause)
+	what := "unreachable"
+	if !errors.Is(cause, store.ErrLedgerUnreachable) {
+		what = "cannot record the claim" // it answered: a statement error (a lock timeout, a missing schema)
+	}
+	l.m.notice("shared ledger %s %s: not running %s, so that no two hosts run one slot; "+
+		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, what, l.req.Task, cause)
 	l.spoolFire(fr, nil, cause)
 	return RunResult{ExitCode: exitLocked, Skipped: true}, true
 }
