@@ -169,6 +169,9 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	var warning string
 	m.CronZone = func() string {
+		if _, set := os.LookupEnv("TZ"); !set {
+			return m.Zone // read from /etc/localtime already (hostZone)
+		}
 		if _, err := os.Lstat(localtimeLink()); err != nil {
 			return m.Zone // no /etc/localtime (a container): cron reads TZ, as every program
 		}
