@@ -84,8 +84,8 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 // keeps a dead run only until its lease runs out. (A scan's held outcome
 // is checked apart: outcomeHeld.)
 func aliveElsewhere(st store.Store, m Machine, r store.Run) bool {
-	if !st.Shared() || !processAlive(r.PID) {
-		return false
+	if !st.Shared() || r.PID == m.PID || !processAlive(r.PID) {
+		return false // this process's own pid: a run of an earlier one (a container's PID 1)
 	}
 	last := r.Heartbeat
 	if last.IsZero() {

@@ -261,10 +261,12 @@ func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
 
 // stale reports whether a running record cannot belong to a live process,
 // given that this process holds the task's lock on this host: a record of
-// this host (on a local ledger, any record: see findStale) is then dead. Another host's record is alive until its lease
-// expires (shared ledgers), which findStale decides.
+// this host (on a local ledger, any record: see findStale) is then dead,
+// unless, on a shared ledger, its process lives within its lease (its lock
+// may be under another state directory: aliveElsewhere). Another host's
+// record is alive until its lease expires (shared ledgers).
 func (l *lifecycle) stale(r store.Run) bool {
-	return (thisHost(l.st, l.m, r) && !outcomeHeld(l.m, r)) || leaseExpired(l.st, l.m, r)
+	return (thisHost(l.st, l.m, r) && !outcomeHeld(l.m, r) && !aliveElsewhere(l.st, l.m, r)) || leaseExpired(l.st, l.m, r)
 }
 
 // ownInterval reports whether this run is told its slot's own interval,
