@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -180,7 +179,7 @@ func checkDaemonLineFlags(m catchup.Machine, j crontab.Job) error {
 			return fmt.Errorf("--%s on a daemon line: %s", r.flag, r.why)
 		}
 	}
-	if v, ok := j.Flags["cron"]; ok && strings.Join(strings.Fields(v), " ") != strings.Join(strings.Fields(j.Expr), " ") {
+	if v, ok := j.Flags["cron"]; ok && !schedule.SameExpr(v, j.Expr) {
 		return fmt.Errorf("--cron %q differs from the line's time fields %q: the time fields are its schedule; drop --cron", v, j.Expr)
 	}
 	if v, ok := j.Flags["db"]; ok && v != m.DB {
