@@ -172,11 +172,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		if _, set := os.LookupEnv("TZ"); !set {
 			return m.Zone // read from /etc/localtime already (hostZone)
 		}
-		if _, err := os.Lstat(localtimeLink()); err != nil {
-			return m.Zone // no /etc/localtime (a container): cron reads TZ, as every program
-		}
-		z, _ := systemZone()
-		return z
+		return cronZone()
 	}
 	if m.Zone, warning = hostZone(); warning != "" {
 		m.Notice("%s", warning)

@@ -47,7 +47,8 @@ once at the change; in a repeated fall-back hour a fixed time runs once and a
 wildcard minute or hour runs at both). A slot a DST change moved or repeated says
 so. Like systemd-analyze calendar. It opens no ledger.
 
-The zone is --tz, else $CRON_TZ, else the local zone.`,
+The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
+reads a --cron line; $TZ only on a host without /etc/localtime).`,
 		Example: `  catchup next '30 2 * * *' --tz Europe/Berlin -n 3`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -62,7 +63,7 @@ The zone is --tz, else $CRON_TZ, else the local zone.`,
 	}
 	c.ValidArgsFunction = cobra.NoFileCompletions
 	f := c.Flags()
-	f.StringVar(&req.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else the local zone)")
+	f.StringVar(&req.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	f.IntVarP(&req.count, "count", "n", 5, "how many slots")
 	f.StringVarP(&req.output, "output", "o", "text", "output format: text|json")
 	return c
@@ -80,7 +81,7 @@ func runNext(c *cobra.Command, req nextRequest) error {
 		zone = os.Getenv("CRON_TZ")
 	}
 	if zone == "" {
-		zone, _ = hostZone()
+		zone = cronZone()
 	}
 	loc, err := schedule.LoadZone(zone)
 	if err != nil {

@@ -69,6 +69,18 @@ func systemZone() (name, warning string) {
 	return "UTC", "cannot name the zone of " + link + ": using UTC (pass --tz)"
 }
 
+// cronZone names the zone cron reads a line without CRON_TZ in: the one
+// /etc/localtime gives, whatever TZ says; TZ (hostZone) only where there is
+// no /etc/localtime (a container), as for every program.
+func cronZone() string {
+	if _, err := os.Lstat(localtimeLink()); err != nil {
+		z, _ := hostZone()
+		return z
+	}
+	z, _ := systemZone()
+	return z
+}
+
 // localtimeLink is /etc/localtime, or the link CATCHUP_LOCALTIME names.
 func localtimeLink() string {
 	if link := os.Getenv("CATCHUP_LOCALTIME"); link != "" {
