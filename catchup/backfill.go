@@ -23,6 +23,8 @@ type BackfillRequest struct {
 	Order       string    // oldest | newest
 	DryRun      bool
 	Concurrency int // tasks at once; a task's slots run one at a time
+
+	notes *pendingNotes // a dry run's: the notes the real backfill records first (spool_read.go)
 }
 
 // Backfill actions, besides scan's failed, skipped and interrupted.
@@ -80,6 +82,8 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		} else if n > 0 {
 			m.notice("recorded %d fires that could not reach the ledger at the time", n)
 		}
+	} else {
+		req.notes = readPendingNotes(m) // counted as the real backfill records them, left for it
 	}
 	// Runs made since this point (another host's backfill, a fire) settle
 	// their slot for this backfill; the newest run id marks it. A ledger

@@ -33,6 +33,7 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 	if err != nil {
 		return rs, err
 	}
+	runs = req.notes.runs(runs, task, sched, rs.all[0], rs.all[len(rs.all)-1], DefaultTolerance)
 	pruned, err := st.PrunedSlots(ctx, task, rs.all[0], rs.all[len(rs.all)-1])
 	if err != nil {
 		return rs, err
@@ -71,6 +72,8 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 		default:
 			rs.chosen[k] = !settled[k]
 			switch {
+			case settled[k] && ran && req.notes.unrecorded(l):
+				rs.why[k] = fmt.Sprintf("already %s (unrecorded, noted on this host); --only all runs it again", l.Status)
 			case settled[k] && ran:
 				rs.why[k] = fmt.Sprintf("already %s (run %d); --only all runs it again", l.Status, l.ID)
 			case settled[k] && prunedDone[k]:

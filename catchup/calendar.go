@@ -37,7 +37,7 @@ const lateAfter = time.Minute
 type CalendarSlot struct {
 	Slot  time.Time
 	State string
-	RunID int64 // the run that decided the state; 0 for none
+	RunID int64 // the run that decided the state; 0 for none, or a fire noted on this host alone
 }
 
 // CalendarRow is one task's slots in the calendar's range.
@@ -60,7 +60,8 @@ type CalendarRequest struct {
 const maxCalendarSlots = 50000
 
 // Calendar returns every selected task's slots from req.From to now, each
-// with its state, from what the ledger holds. It writes nothing.
+// with its state, from what the ledger holds and the notes of this host's
+// unrecorded fires, as the next scan records them. It writes nothing.
 func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest) ([]CalendarRow, error) {
 	tasks, err := calendarTasks(ctx, st, req.Tasks)
 	if err != nil {
@@ -70,6 +71,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return nil, err
 	}
+	notes := readPendingNotes(m)
 	now := m.Now()
 	rows := make([]CalendarRow, 0, len(tasks))
 	for _, t := range tasks {
@@ -90,6 +92,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		if err != nil {
 			return nil, err
 		}
+		runs = notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
 		if w, err := clockAheadNote(ctx, st, t, sched, now); err != nil {
 			return nil, err
 		} else if w != "" {
@@ -110,6 +113,9 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 			switch {
 			case ok:
 				c.State, c.RunID = runState(r, slot, stale), r.ID
+				if r.ID >= notedRunBase {
+					c.RunID = 0 // no run of the ledger yet
+				}
 			case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero():
 				// Before the task, passed by its watermark (a schedule
 				// or zone change counts from when it was made), or of a

@@ -23,6 +23,7 @@ const (
 	StatePassed       = "passed"       // at or before the watermark, with no record
 	StatePaused       = "paused"       // in the task's pause: the next scan records it paused
 	StateRetired      = "retired"      // of a retired task: no longer counted
+	StateUnrecorded   = "unrecorded"   // its run, or its outcome, is a note on this host: the next scan records it
 )
 
 // Event is one line of a slot's story.
@@ -54,9 +55,10 @@ type ExplainRequest struct {
 	MissedRule
 }
 
-// Explain tells the story of one slot from what the ledger holds: the boots
-// around it, the runs that name it (fires, claims, skips, replays,
-// outcomes), and why it was missed. It writes nothing.
+// Explain tells the story of one slot from what the ledger holds, and the
+// notes of this host's unrecorded fires: the boots around it, the runs that
+// name it (fires, claims, skips, replays, outcomes), and why it was missed.
+// It writes nothing.
 func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest) (Explanation, error) {
 	t, err := st.Task(ctx, req.Task)
 	if errors.Is(err, store.ErrNotFound) {
@@ -76,10 +78,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if err != nil {
 		return Explanation{}, err
 	}
+	notes := readPendingNotes(m)
 	now := m.Now()
 	slot := req.Slot
 	if slot.IsZero() {
-		if slot, err = defaultSlot(ctx, st, m, t, sched, req.MissedRule, stale); err != nil {
+		if slot, err = defaultSlot(ctx, st, m, t, sched, req.MissedRule, stale, notes); err != nil {
 			return Explanation{}, err
 		}
 	} else if p, ok := sched.Prev(slot); !ok || !p.Equal(slot) {
@@ -96,6 +99,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if err != nil {
 		return x, err
 	}
+	runs = notes.runs(runs, t.Name, sched, slot, slot, tol)
 	var records, slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
@@ -116,7 +120,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	}
 	x.Events = append(bootEvents(u, slot, now), slotEvent(u, hosts, slot, now))
 	for _, r := range records {
-		x.Events = append(x.Events, runEvents(r, stale, now)...)
+		if notes.unrecorded(r) {
+			x.Events = append(x.Events, notedEvents(r, stale, now)...)
+		} else {
+			x.Events = append(x.Events, runEvents(r, stale, now)...)
+		}
 	}
 	if r, ok := slotlessBySlot(sched, slotless, tol)[slot.Unix()]; ok {
 		x.Events = append(x.Events, Event{At: r.StartedAt, Kind: "slotless", RunID: r.ID, Host: r.Host,
@@ -127,7 +135,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		records = append(records, r) // it settles the slot as its own run would
 	}
 	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
-	x.state(records, stale, u, m, req.MissedRule)
+	x.state(records, stale, notes, u, m, req.MissedRule)
 	if x.State == StateMissed {
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {
@@ -142,8 +150,8 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 
 // defaultSlot is the task's latest missed slot, else its latest slot.
 func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
-	stale map[int64]bool) (time.Time, error) {
-	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, true)
+	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
+	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, true, notes)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -154,8 +162,11 @@ func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	return p, nil
 }
 
-// state sets the slot's state, cause, deciding run and summary.
-func (x *Explanation) state(records []store.Run, stale map[int64]bool, u uptime, m Machine, rule MissedRule) {
+// state sets the slot's state, cause, deciding run and summary. A run
+// known from a note alone (notes.unrecorded) is no run of the ledger yet:
+// none is named.
+func (x *Explanation) state(records []store.Run, stale map[int64]bool, notes *pendingNotes, u uptime, m Machine,
+	rule MissedRule) {
 	now := m.Now()
 	switch {
 	case x.Slot.Before(x.Task.RegisteredAt.Truncate(time.Second)):
@@ -172,17 +183,22 @@ func (x *Explanation) state(records []store.Run, stale map[int64]bool, u uptime,
 		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry {
 			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
 		}
-		switch r.Status {
-		case store.StatusRunning:
+		switch {
+		case notes.unrecorded(r):
+			x.State, x.Summary = StateUnrecorded, unrecordedSummary(r)
+			if r.ID >= notedRunBase {
+				x.Run = nil
+			}
+		case r.Status == store.StatusRunning:
 			x.State, x.Summary = StateRunning, fmt.Sprintf("running (run %d)", r.ID)
 			return
-		case store.StatusExpired:
+		case r.Status == store.StatusExpired:
 			x.State, x.Summary = StateExpired, fmt.Sprintf("expired by run %d (%s)", r.ID, r.Error)
 		default:
 			x.State, x.Summary = StateSettled, fmt.Sprintf("settled by run %d (%s)", r.ID, r.Status)
-			if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
-				x.Summary += "; scan --retry-failed would replay it"
-			}
+		}
+		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
+			x.Summary += "; scan --retry-failed would replay it"
 		}
 		if x.Cause != "" {
 			x.Summary += fmt.Sprintf("; it had been missed (%s: %s)", x.Cause, CauseWords(x.Cause))

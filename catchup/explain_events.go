@@ -88,6 +88,45 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 	return out
 }
 
+// notedEvents are the lines of a run known from a note of this host: a
+// fire the ledger did not record (no run id yet), or the outcome of
+// recorded run r that it did not take.
+func notedEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
+	const next = "noted on this host for the next scan"
+	if r.ID < notedRunBase {
+		out := runEvents(r, stale, now)
+		out[len(out)-1].Text += "; the ledger could not take the outcome: " + next
+		return out
+	}
+	e := Event{At: r.StartedAt, Kind: "noted", Host: r.Host}
+	if r.Status == store.StatusSkipped {
+		e.Text = fmt.Sprintf("%s on %s, %s: %s", triggerWords(r), r.Host, next, r.Error)
+		if r.ExitCode != nil {
+			e.Text += fmt.Sprintf(" (exit %d)", *r.ExitCode)
+		}
+		return []Event{e}
+	}
+	e.Text = fmt.Sprintf("started on %s while the ledger could not be reached (%s), %s", r.Host, triggerWords(r), next)
+	return []Event{e, {At: r.EndedAt, Kind: "run-end", Host: r.Host, Text: fmt.Sprintf("it %s, unrecorded", statusWords(r))}}
+}
+
+// unrecordedSummary is the state line of a slot that run r, known from a
+// note, settles.
+func unrecordedSummary(r store.Run) string {
+	if r.ID < notedRunBase {
+		return fmt.Sprintf("run %d ended (%s), its outcome noted on this host: the next scan records it", r.ID, statusWords(r))
+	}
+	return fmt.Sprintf("ran unrecorded at %s (%s), noted on this host: the next scan records it", rfc(r.StartedAt), statusWords(r))
+}
+
+// statusWords is r's outcome and exit code: "succeeded, exit 0".
+func statusWords(r store.Run) string {
+	if r.ExitCode == nil {
+		return r.Status
+	}
+	return fmt.Sprintf("%s, exit %d", r.Status, *r.ExitCode)
+}
+
 func triggerWords(r store.Run) string {
 	switch r.Trigger {
 	case store.TriggerSchedule:

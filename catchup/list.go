@@ -25,8 +25,9 @@ type TaskStatus struct {
 }
 
 // List returns every known task with its latest run, next slot and missed
-// slots with their causes, computed with the same rule as scan. It writes
-// nothing.
+// slots with their causes, computed with the same rule as scan, counting
+// this host's notes of unrecorded fires as the next scan records them. It
+// writes nothing.
 func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskStatus, error) {
 	all, err := st.Tasks(ctx)
 	if err != nil {
@@ -45,6 +46,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	if err != nil {
 		return nil, err
 	}
+	notes := readPendingNotes(m)
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
@@ -64,7 +66,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			if ts.ClockAhead = aheadOf(s.Task, ts.LastSlot, now); !ts.ClockAhead.IsZero() {
 				ts.Warning = clockAheadWarning(s.Task.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
 			} else {
-				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, true)
+				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, true, notes)
 				if err != nil {
 					return nil, err
 				}

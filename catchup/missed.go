@@ -62,8 +62,11 @@ const expiringLookback = 7 * 24 * time.Hour
 // missed slots, not with the length of the history. The watermark never
 // passes a recent failed slot, so RetryFailed finds every failure it may
 // retry above it.
+//
+// notes are this host's notes of unrecorded fires, which a reader counts
+// as the next scan will record them (nil: none, scan's own reading).
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
-	rule MissedRule, stale map[int64]bool, boots *bootCache, readOnly bool) (missed, error) {
+	rule MissedRule, stale map[int64]bool, boots *bootCache, readOnly bool, notes *pendingNotes) (missed, error) {
 	now := m.Now()
 	// Slots sit at second 0: one second earlier makes the registration
 	// instant itself inclusive (a task registers as of its first slot).
@@ -83,6 +86,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	if err != nil {
 		return res, err
 	}
+	runs = notes.runs(runs, t.Name, s, from, upTo, rule.Tolerance)
 	settled := map[int64]bool{}        // slot unix -> settled, from runs that name their slot
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out

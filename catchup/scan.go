@@ -55,6 +55,8 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		} else if n > 0 {
 			m.notice("recorded %d fires that could not reach the ledger at the time", n)
 		}
+	} else {
+		req.notes = readPendingNotes(m) // counted as the real scan records them, left for it
 	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {

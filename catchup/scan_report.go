@@ -26,7 +26,8 @@ type ScanRequest struct {
 	// (StoredRedacted). Never written to the ledger.
 	Commands map[string][]string
 
-	gate *ReplayGate // built by Scan from Parallel
+	gate  *ReplayGate   // built by Scan from Parallel
+	notes *pendingNotes // a dry run's: the notes the real scan records first (spool_read.go)
 }
 
 // Parallel is how a scan paces its replays: cmd checks it, Scan builds a

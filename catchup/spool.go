@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
@@ -204,29 +205,36 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
-		r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
-			EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
-		if e.ByHand {
-			r.Reason = store.ReasonByHand // still recorded late: its Error says so
-		} else if r.Slot.IsZero() {
-			r.Slot = slotOfFire(ctx, st, e, tolerance)
-		}
-		switch {
-		case e.Ran:
-			r.Status, r.ExitCode = e.Status, e.ExitCode
-			r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
-		case e.Locked:
-			r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
-		default:
-			r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
-			r.Error = "not run: the ledger could not be reached: " + e.Error
-		}
-		runs = append(runs, r)
+		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
 	}
 	return outcomes + len(runs), os.Remove(taken)
+}
+
+// noteRun is the record of fire note e: what the next scan records, and
+// what the readers take it for until then. slotOf finds the slot of a note
+// that names none (slotOfFire, noteSlot).
+func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
+	r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
+		EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
+	if e.ByHand {
+		r.Reason = store.ReasonByHand // still recorded late: its Error says so
+	} else if r.Slot.IsZero() {
+		r.Slot = slotOf(e)
+	}
+	switch {
+	case e.Ran:
+		r.Status, r.ExitCode = e.Status, e.ExitCode
+		r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
+	case e.Locked:
+		r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
+	default:
+		r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
+		r.Error = "not run: the ledger could not be reached: " + e.Error
+	}
+	return r
 }
 
 // readSpool reads a notes file that only uid may have written.
@@ -263,7 +271,16 @@ func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance tim
 		return time.Time{}
 	}
 	s, err := parseSchedule(t.Schedule, t.TZ)
-	if err != nil || s == nil {
+	if err != nil {
+		return time.Time{}
+	}
+	return noteSlot(s, e, tolerance)
+}
+
+// noteSlot is the slot slotless fire note e stands for under schedule s
+// (nil: none): the rule of a run without a slot (slotAtStart).
+func noteSlot(s *schedule.Schedule, e spoolEntry, tolerance time.Duration) time.Time {
+	if s == nil {
 		return time.Time{}
 	}
 	p, _ := slotAtStart(s, e.StartedAt, tolerance)

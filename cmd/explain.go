@@ -22,7 +22,9 @@ func newExplainCmd(g *globals) *cobra.Command {
 		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of the host
 around it (when each started, when catchup last saw it), the runs that name the slot (cron's
 fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the
-slot's state: settled, missed (with its cause), expired, running, or not due yet.
+slot's state: settled, missed (with its cause), expired, running, or not due yet. A fire
+this host noted while the ledger could not record it counts as the next scan will record
+it: the slot is unrecorded (it ran), or missed because the ledger could not be reached.
 
 SLOT is an RFC 3339 time (2026-11-21T02:00:00Z); without it, the task's latest missed
 slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,

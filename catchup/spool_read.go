@@ -1,0 +1,125 @@
+package catchup
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// The readers (ls, explain, calendar, metrics, scan --dry-run) write
+// nothing: they can neither record the notes of unrecorded fires
+// (spool.go) nor take them from the next scan. They read them instead,
+// from the files importSpool takes them from and with its trust checks,
+// and see the ledger as that scan leaves it once it recorded them: a fire
+// note is a record after the ledger's (noteRun, its slot found by the rule
+// of a run without one), an outcome note the outcome of its run (as
+// recordOutcomes gives it). A slot whose fire ran unrecorded is then not
+// missed, and one whose fire did not run is missed with its cause,
+// ledger-unreachable. Notes a scan has taken (NOTES.PID) while it records
+// them, or left there when it was killed, are not read: finding them means
+// reading the directory, and the next scan records them.
+
+// notedRunBase is the id a reader gives the first fire note it read, the
+// next ones following: above any id of the ledger, so that, as the record
+// the next scan makes of it, a note comes after its slot's records. It is
+// never shown: a noted fire has no run id yet.
+const notedRunBase = int64(1) << 62
+
+// pendingNotes are the notes this host keeps for the next scan; a nil one
+// holds none (scan reads the ledger after recording them).
+type pendingNotes struct {
+	fires    []spoolEntry         // fire notes, in the order the next scan records them
+	outcomes map[int64]spoolEntry // outcome notes by run id
+}
+
+// readPendingNotes reads the notes the next scan would record, taking,
+// moving and writing nothing. Without notes it costs one failed lstat per
+// notes file (the lock directory's, the spare one). A notes file it cannot
+// read or trust is left out, with a notice.
+func readPendingNotes(m Machine) *pendingNotes {
+	n := &pendingNotes{outcomes: map[int64]spoolEntry{}}
+	n.read(m, filepath.Join(m.LockDir, spoolName), func() error { return lockDir(m.LockDir, m.UID, false) })
+	if spare, ok := spareNotes(m); ok {
+		n.read(m, spare, func() error { return privateDir(m.NoteDir, m.UID, false) })
+	}
+	return n
+}
+
+// read adds the notes of the file at path, once trust (its directory's
+// check, as importSpool makes it) and readSpool accept it. A directory
+// this user cannot search is another user's (the ledger's owner, read by
+// a monitoring user): no notes there are this user's to record.
+func (n *pendingNotes) read(m Machine, path string, trust func() error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return
+	}
+	err := trust()
+	var entries []spoolEntry
+	if err == nil {
+		entries, err = readSpool(path, m.UID)
+	}
+	if err != nil {
+		m.notice("not counting the notes of unrecorded fires: %v", err)
+		return
+	}
+	for _, e := range entries {
+		if e.RunID != 0 {
+			if _, ok := n.outcomes[e.RunID]; !ok {
+				n.outcomes[e.RunID] = e // the scan records the first; the run has ended for the next
+			}
+			continue
+		}
+		n.fires = append(n.fires, e)
+	}
+}
+
+// runs returns runs, which SlotRuns returned for task (schedule s) and
+// [from, to] with grace tolerance, as the next scan leaves them: each with
+// the outcome a note holds for it, then the records of the task's fire
+// notes in that range, in the order that scan records them.
+func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule, from, to time.Time,
+	tolerance time.Duration) []store.Run {
+	if n == nil {
+		return runs
+	}
+	for i, r := range runs {
+		if e, ok := n.outcomes[r.ID]; ok && e.Task == r.Task &&
+			(r.Status == store.StatusRunning || r.Status == store.StatusInterrupted) {
+			runs[i].Status, runs[i].ExitCode, runs[i].Signal = e.Status, e.ExitCode, e.Signal
+			runs[i].EndedAt, runs[i].Error = e.EndedAt, e.RunError
+		}
+	}
+	for i, e := range n.fires {
+		if e.Task != task {
+			continue
+		}
+		r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, e, tolerance) })
+		r.ID = notedRunBase + int64(i)
+		in := !r.Slot.Before(from) && !r.Slot.After(to)
+		if r.Slot.IsZero() {
+			in = !r.StartedAt.Before(from) && !r.StartedAt.After(to.Add(tolerance))
+		}
+		if in {
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// unrecorded reports whether run r, or its outcome, is known from a note
+// of this host alone: the next scan records it.
+func (n *pendingNotes) unrecorded(r store.Run) bool {
+	if r.ID >= notedRunBase {
+		return true
+	}
+	if n == nil {
+		return false
+	}
+	e, ok := n.outcomes[r.ID]
+	return ok && e.Task == r.Task && e.Status == r.Status && e.EndedAt.Equal(r.EndedAt)
+}
