@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -119,7 +120,11 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 		}
 	}
 	if v := fl("ping"); v != "" && !isPingURL(v) {
-		return daemon.Task{}, errors.New("invalid --ping: not an http:// or https:// URL with a host (its text is not shown: it may hold a token)")
+		hint := ""
+		if strings.Contains(v, "$") {
+			hint = "; the daemon reads a line's flags itself, with no shell to expand a variable: write the URL"
+		}
+		return daemon.Task{}, fmt.Errorf("invalid --ping: not an http:// or https:// URL with a host (its text is not shown: it may hold a token)%s", hint)
 	}
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
