@@ -52,7 +52,11 @@ func (s *tasks) set(ts []Task) {
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{})}
 		s.running[t.Def.Name] = sc
 		s.loops.Add(1)
-		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t) }()
+		from := time.Time{} // a reload's loop fires from its own start
+		if !s.loaded {
+			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
+		}
+		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from) }()
 	}
 	for name, sc := range s.running {
 		if !keep[name] {

@@ -18,8 +18,12 @@ import (
 // fire in its own goroutine (a task never waits for another), and replays
 // again every Rescan.
 // ctx is the daemon's (fires and replays run in it); a reload ends the
-// loop through lctx.
-func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
+// loop through lctx. The loop fires the slots after from (zero: its own
+// start), late when they came before it began: the daemon's first loops
+// start from the daemon's start (Rule.FiredAfter: its scans replay the
+// slots until then), so that a slot that came while the tasks were being
+// registered is fired, not left between the two.
+func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
 	var turn sync.RWMutex
@@ -56,7 +60,11 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 		defer tk.Stop()
 		ticker = tk.C
 	}
-	next, ok := t.Sched.Next(d.cfg.Machine.Now())
+	begun := d.cfg.Machine.Now()
+	if from.IsZero() || from.After(begun) {
+		from = begun
+	}
+	next, ok := t.Sched.Next(from)
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
 		timer := time.NewTimer(wait)
@@ -88,8 +96,9 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task) {
 			}
 		}()
 		// A loop that fell behind skips to the coming slot: the slots in
-		// between are missed, and the next rescan replays them.
-		if next, ok = t.Sched.Next(slot); ok && next.Before(d.cfg.Machine.Now()) {
+		// between are missed, and the next rescan replays them. The slots
+		// before the loop began are each fired.
+		if next, ok = t.Sched.Next(slot); ok && next.After(begun) && next.Before(d.cfg.Machine.Now()) {
 			next, ok = t.Sched.Next(d.cfg.Machine.Now())
 		}
 	}

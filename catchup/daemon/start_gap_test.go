@@ -1,0 +1,34 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSlotWhileStartingIsFired: a slot that comes after the daemon started
+// (its scans replay what came before) but before its task's loop began (the
+// ledger was slow to take the registrations) is fired by the loop, late:
+// neither fired nor replayed at once, it was lost under --replay none and
+// replayed only after --tolerance otherwise.
+func TestSlotWhileStartingIsFired(t *testing.T) {
+	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "none", started)
+	f.d.cfg.Rule.FiredAfter = started
+	*f.now = started.Add(50 * time.Second) // the loop begins at 10:01:20, after 10:01
+
+	lctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(f.fires(), "2026-03-01T10:01:00Z schedule") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	if got, want := f.fires(), "2026-03-01T10:01:00Z schedule\n"; got != want {
+		t.Errorf("the job ran for %q within 30s, want %q (the slot that came while the daemon started); log:\n%s", got, want, f.logs.String())
+	}
+}
