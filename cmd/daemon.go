@@ -22,6 +22,7 @@ import (
 type daemonFlags struct {
 	crontabs      []string
 	concurrency   int
+	maxReplays    int
 	grace, rescan time.Duration
 	logFormat     string
 	listen        string
@@ -58,6 +59,7 @@ or a ledger that cannot be opened.`,
 	f.IntVar(&df.concurrency, "concurrency", 0, "run at most this many jobs (fires and replays) at once; 0: no limit")
 	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT, how long running jobs get before SIGKILL")
 	durationVar(f, &df.rescan, "rescan", time.Minute, "how often each task's missed slots are replayed (at start too)")
+	f.IntVar(&df.maxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task and replay, as scan does; older ones are recorded expired (raise it for a dense schedule's long downtime)")
 	f.StringVar(&df.logFormat, "log-format", "text", "log lines on stderr: text|json")
 	f.StringVar(&df.listen, "listen", "", "serve /healthz and /metrics (catchup metrics plus the scheduler's lag) on this address, like :9090")
 	addMissedFlags(c, &df.rule)
@@ -101,6 +103,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errors.New("--crontab is required: the daemon runs the job lines of its crontabs"))
 	case df.concurrency < 0 || df.grace < 0 || df.rescan < 0:
 		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
+	case df.maxReplays < 1:
+		return usageErr(c, errors.New("--max-replays must be at least 1"))
 	}
 	if df.logFormat != "text" && df.logFormat != "json" {
 		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))
@@ -182,7 +186,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	}
 	log := slog.New(h)
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
-		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, Log: log, Load: load, Watch: watch})
+		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch})
 	if df.listen != "" {
 		ln, err := net.Listen("tcp", df.listen)
 		if err != nil {

@@ -38,6 +38,7 @@ type Config struct {
 	Rescan      time.Duration // how often each task's missed slots are replayed (real time)
 	Rate        float64       // clock minutes per real minute: 1, or more under the CATCHUP_TEST_MINUTE hook
 	Rule        catchup.MissedRule
+	MaxReplays  int // per task and replay, as scan's; older missed slots are recorded expired (0: 100)
 	Log         *slog.Logger
 	// Load reads the crontabs again (SIGHUP, or a file in Watch changed);
 	// on an error the tasks stay as they were.

@@ -32,3 +32,20 @@ func TestSlotWhileStartingIsFired(t *testing.T) {
 		t.Errorf("the job ran for %q within 30s, want %q (the slot that came while the daemon started); log:\n%s", got, want, f.logs.String())
 	}
 }
+
+// TestDaemonReplaysPastAHundred: the daemon's replays are bounded by its
+// --max-replays (Config.MaxReplays), not by a hundred written in: 150
+// minutes of downtime of an every-minute task under --max-replays 1000 are
+// all replayed. (Beyond the bound, slots are recorded expired, as scan's.)
+func TestDaemonReplaysPastAHundred(t *testing.T) {
+	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", down)
+	*f.now = down.Add(150 * time.Minute)
+	f.d.cfg.Rule.FiredAfter = *f.now
+	f.d.cfg.Rule.MaxAge = 7 * 24 * time.Hour
+	f.d.cfg.MaxReplays = 1000
+	f.d.scan(context.Background(), f.task)
+	if got := strings.Count(f.fires(), " replay\n"); got != 150 {
+		t.Errorf("replayed %d slots of 150 minutes of downtime, want 150; log:\n%s", got, f.logs.String())
+	}
+}

@@ -176,8 +176,12 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 			d.track(p, false)
 		}
 	}()
+	maxReplays := d.cfg.MaxReplays
+	if maxReplays <= 0 {
+		maxReplays = 100
+	}
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
-		MaxReplays: 100, MissedRule: d.cfg.Rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
+		MaxReplays: maxReplays, MissedRule: d.cfg.Rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}
