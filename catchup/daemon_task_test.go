@@ -1,6 +1,8 @@
 package catchup
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/catchup/catchup/store"
@@ -34,7 +36,10 @@ func TestRegisterDaemonTaskSameScheduleOtherSpelling(t *testing.T) {
 			}
 			t1 := mustTime(t, "2026-11-18T12:00:00Z")
 			def.Schedule = c.expr
-			got, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t1), def)
+			m := testMachine(db, t1)
+			var said strings.Builder
+			m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
+			got, err := RegisterDaemonTask(t.Context(), st, m, def)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,6 +56,11 @@ func TestRegisterDaemonTaskSameScheduleOtherSpelling(t *testing.T) {
 			}
 			if !after.SettledThrough.Equal(want) {
 				t.Errorf("watermark = %v, want %v (before %v)", after.SettledThrough, want, before.SettledThrough)
+			}
+			// A schedule change passes the slots missed before it by: it says
+			// so (a restart with an edited line), as scan does, naming backfill.
+			if warned := strings.Contains(said.String(), "catchup backfill --task job"); warned != c.reset {
+				t.Errorf("said %q; want a warning naming backfill: %v", said.String(), c.reset)
 			}
 		})
 	}

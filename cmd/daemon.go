@@ -180,11 +180,14 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 			watch = append(watch, p)
 		}
 	}
-	// The command's context ends on SIGHUP: a reload must not.
-	load := func() ([]daemon.Task, error) {
-		return daemonTasks(context.WithoutCancel(c.Context()), st, m, df.crontabs)
-	}
 	log := slog.New(h)
+	// The command's context ends on SIGHUP: a reload must not. Its notices
+	// (a line's schedule changed) are log records.
+	lm := m
+	lm.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") }
+	load := func() ([]daemon.Task, error) {
+		return daemonTasks(context.WithoutCancel(c.Context()), st, lm, df.crontabs)
+	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch})
 	if df.listen != "" {
