@@ -99,6 +99,9 @@ func parseJobLine(s, name string) (Job, error) {
 	if len(head) != nTime || rest == "" {
 		return Job{}, errors.New("not a job line: want 5 time fields (or an @macro) and a command")
 	}
+	if n := extraTimeFields(rest); nTime == 5 && n > 0 {
+		return Job{}, timeFieldCount(5+n, "the command") // as scan refuses such a catchup line
+	}
 	j := Job{Entry: Entry{Expr: strings.Join(head, " ")}}
 	if nTime == 1 {
 		switch {
