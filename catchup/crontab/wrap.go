@@ -69,6 +69,12 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		if isCatchupCommand(cmd) {
 			continue
 		}
+		if n := extraTimeFields(cmd); !system && n > 0 && !strings.HasPrefix(strings.TrimLeft(prefix, " \t-"), "@") {
+			// Wrapped, the 6th field would read as the command: the daemon and
+			// scan refuse the line as it is.
+			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, timeFieldCount(5+n, "the command")))
+			continue
+		}
 		name := pending
 		if name == "" {
 			name = uniqueName(DeriveName(cmd), taken)

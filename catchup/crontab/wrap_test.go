@@ -87,6 +87,13 @@ func TestWrap(t *testing.T) {
 			system: true,
 			notes:  []string{"line 1: left as is: wrapped, it would not read as a catchup line (user field \"*\" looks like a time field"},
 		},
+		"6 or 7 time fields are left, noted": {
+			in:    "*/2 * * * * * echo six\n0 */5 * * * * 2027 /app/job.sh\n0 0 1 1 * 5min.sh\n",
+			want:  "*/2 * * * * * echo six\n0 */5 * * * * 2027 /app/job.sh\n0 0 1 1 * catchup run --task 5min -- 5min.sh\n",
+			tasks: []string{"5min"},
+			notes: []string{"line 1: left as is: expected 5 time fields before the command, found 6: catchup reads cron's 5",
+				"line 2: left as is: expected 5 time fields before the command, found 7"},
+		},
 		"CRLF line ends kept": {
 			in:    "0 1 * * * a > log\r\n",
 			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
