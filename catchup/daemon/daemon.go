@@ -7,8 +7,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -41,7 +39,8 @@ type Config struct {
 	MaxReplays  int // per task and replay, as scan's; older missed slots are recorded expired (0: 100)
 	Log         *slog.Logger
 	// Load reads the crontabs again (SIGHUP, or a file in Watch changed);
-	// on an error the tasks stay as they were.
+	// on an error the tasks stay as they were. It runs in a goroutine of
+	// its own, one at a time: a stop does not wait for it (reloads).
 	Load  func() ([]Task, error)
 	Watch []string
 }
@@ -84,36 +83,23 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	go watch(wctx, d.cfg.Watch, changed)
 	beat := time.NewTicker(time.Second)
 	defer beat.Stop()
+	r := reloads{d: d, done: make(chan reloaded, 1)}
 	var sig os.Signal
-	var retryAt time.Time // a reload the ledger refused is tried again then
 	for sig == nil {
 		d.health.beat.Store(time.Now().UnixNano())
 		select {
 		case <-beat.C:
-			if retryAt.IsZero() || time.Now().Before(retryAt) {
-				continue
+			if r.retryDue() {
+				r.start()
 			}
-		case sig = <-stop:
-			continue
+		case sig = <-stop: // acted on at once, also while a reload waits for the ledger: its result is ignored
 		case <-hup:
+			r.start()
 		case <-changed:
+			r.start()
+		case res := <-r.done:
+			r.finish(s, res)
 		}
-		if d.cfg.Load == nil {
-			continue
-		}
-		ts, err := d.cfg.Load()
-		retryAt = time.Time{}
-		if err != nil {
-			msg := "reload refused, the tasks stay as they were: " + err.Error()
-			if errors.Is(err, store.ErrLedgerUnreachable) { // not the crontab's fault: try it again
-				retryAt = time.Now().Add(reloadRetry)
-				msg += fmt.Sprintf("; trying again in %s", reloadRetry)
-			}
-			d.cfg.Log.Error(msg, "event", "error")
-			continue
-		}
-		s.set(ts)
-		d.cfg.Log.Info("crontabs reloaded", "event", "reload", "tasks", len(ts))
 	}
 	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
 	cancel()
@@ -133,10 +119,6 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	s.loops.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
 }
-
-// reloadRetry is how soon a reload refused for an unreachable ledger is
-// tried again.
-var reloadRetry = 10 * time.Second
 
 // begin counts a fire or replay about to start, in the jobs Run waits for
 // on a stop; false once stopping (an Add beside that Wait is a misuse of

@@ -1,0 +1,74 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// reloadRetry is how soon a reload refused for an unreachable ledger is
+// tried again.
+var reloadRetry = 10 * time.Second
+
+// reloads runs Run's reloads one at a time, each reading the crontabs
+// (Config.Load, which registers their tasks: it may wait for the ledger up
+// to its busy timeout) in a goroutine of its own, so that Run's loop goes
+// on meanwhile: it acts on a stop signal at once, and /healthz sees it go
+// round. Only Run's loop calls its methods; it applies the tasks read.
+type reloads struct {
+	d       *Daemon
+	done    chan reloaded // buffered: a reload a stop abandoned ends without a reader
+	loading bool          // a reload is reading the crontabs
+	again   bool          // another was asked for meanwhile: it starts once this one ends
+	retryAt time.Time     // a reload the ledger refused is tried again then
+}
+
+// reloaded is what a reload read.
+type reloaded struct {
+	tasks []Task
+	err   error
+}
+
+// start reads the crontabs again, or once the reload in progress ends.
+func (r *reloads) start() {
+	if r.d.cfg.Load == nil {
+		return
+	}
+	if r.loading {
+		r.again = true
+		return
+	}
+	r.loading, r.retryAt = true, time.Time{}
+	go func() {
+		ts, err := r.d.cfg.Load()
+		r.done <- reloaded{ts, err}
+	}()
+}
+
+// retryDue reports whether a reload the ledger refused is due again.
+func (r *reloads) retryDue() bool {
+	return !r.retryAt.IsZero() && !time.Now().Before(r.retryAt)
+}
+
+// finish applies what a reload read to s, or logs why it was refused (the
+// tasks stay as they were), and starts the reload asked for meanwhile.
+func (r *reloads) finish(s *tasks, res reloaded) {
+	r.loading = false
+	if res.err != nil {
+		msg := "reload refused, the tasks stay as they were: " + res.err.Error()
+		if errors.Is(res.err, store.ErrLedgerUnreachable) { // not the crontab's fault: try it again
+			r.retryAt = time.Now().Add(reloadRetry)
+			msg += fmt.Sprintf("; trying again in %s", reloadRetry)
+		}
+		r.d.cfg.Log.Error(msg, "event", "error")
+	} else {
+		s.set(res.tasks)
+		r.d.cfg.Log.Info("crontabs reloaded", "event", "reload", "tasks", len(res.tasks))
+	}
+	if r.again {
+		r.again = false
+		r.start()
+	}
+}
