@@ -20,8 +20,11 @@ import (
 
 // daemonTasks reads the daemon's crontabs into checked tasks and registers
 // them. Any malformed line is an error: a daemon must not start with a job
-// silently dropped. Every line is checked before any task is registered: a
-// refused reload leaves the ledger as it was, as it leaves the tasks.
+// silently dropped. So is a crontab with no job line: a file read while a
+// writer rewrites it in place is empty, and its tasks must not be retired
+// for that (nor, at start, those registered from it). Every line is
+// checked before any task is registered: a refused reload leaves the
+// ledger as it was, as it leaves the tasks.
 func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string) ([]daemon.Task, error) {
 	var tasks []daemon.Task
 	seen := map[string]string{}
@@ -37,6 +40,9 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 		jobs, errs := crontab.ParseJobs(bytes.NewReader(data), name)
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("crontab %w", errors.Join(errs...))
+		}
+		if len(jobs) == 0 { // read while being written, most likely: its lines are not removed
+			return nil, fmt.Errorf("%s has no job line (read while being written?): to stop its tasks on purpose, drop --crontab %s and `catchup forget` them", name, name)
 		}
 		for _, j := range jobs {
 			where := fmt.Sprintf("%s:%d", name, j.Line)

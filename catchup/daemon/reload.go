@@ -161,18 +161,26 @@ func fileStamps(paths []string) string {
 	return s
 }
 
-// watch reports on changed when a crontab's stamp changes (polled every second).
+// pollEvery is how often watch reads the crontabs' stamps; settlePolls
+// how many polls in a row after a change must read the same stamp before
+// it is reported (the file stayed still for that many polls' time).
+const (
+	pollEvery   = time.Second
+	settlePolls = 2
+)
+
+// watch reports on changed when a crontab's stamp has changed and then
+// stayed the same for settlePolls polls.
 func watch(ctx context.Context, paths []string, changed chan<- struct{}) {
-	last := fileStamps(paths)
-	t := time.NewTicker(time.Second)
+	s := newSettler(fileStamps(paths))
+	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if now := fileStamps(paths); now != last {
-				last = now
+			if s.observe(fileStamps(paths)) {
 				select {
 				case changed <- struct{}{}:
 				default:
@@ -180,4 +188,34 @@ func watch(ctx context.Context, paths []string, changed chan<- struct{}) {
 			}
 		}
 	}
+}
+
+// settler tells when a changed crontab has settled. A writer that rewrites
+// a file in place (nano, cat >, cp, docker cp) leaves it empty or cut short
+// between its writes: read then, the lines it has not written yet would be
+// taken for lines removed, their tasks retired and their slots lost.
+type settler struct {
+	reported string // the stamp last reported, or read at start
+	seen     string // the stamp the last poll read
+	still    int    // polls since seen was first read
+}
+
+func newSettler(stamp string) *settler {
+	return &settler{reported: stamp, seen: stamp, still: settlePolls}
+}
+
+// observe takes a poll's stamp; true when it is a change to report: it
+// differs from the one last reported, and settlePolls polls in a row have
+// read it since it was first read.
+func (s *settler) observe(stamp string) bool {
+	if stamp != s.seen {
+		s.seen, s.still = stamp, 0
+		return false
+	}
+	s.still++
+	if s.still < settlePolls || stamp == s.reported {
+		return false
+	}
+	s.reported = stamp
+	return true
 }

@@ -52,3 +52,29 @@ func TestSameTaskComparesSchedulesByMeaning(t *testing.T) {
 		}
 	}
 }
+
+// TestSettlerWaitsForAStillFile: a crontab rewritten in place (nano, cat >,
+// cp) is empty or cut short between the writer's writes; the watcher
+// reports a change only once the file's stamp has read the same at
+// settlePolls polls in a row after it changed, and reports a settled
+// stamp once.
+func TestSettlerWaitsForAStillFile(t *testing.T) {
+	for name, c := range map[string]struct {
+		polls []string // the stamps the polls read, after "A" at start
+		want  []bool   // whether each poll reports a change
+	}{
+		"unchanged":             {[]string{"A", "A", "A"}, []bool{false, false, false}},
+		"changed, then still":   {[]string{"B", "B", "B", "B"}, []bool{false, false, true, false}},
+		"emptied, then written": {[]string{"empty", "B", "B", "B"}, []bool{false, false, false, true}},
+		"cut, written, still":   {[]string{"cut", "cut", "B", "B", "B"}, []bool{false, false, false, false, true}},
+		"back as it was":        {[]string{"empty", "A", "A", "A"}, []bool{false, false, false, false}},
+		"changed twice":         {[]string{"B", "B", "B", "C", "C", "C"}, []bool{false, false, true, false, false, true}},
+	} {
+		s := newSettler("A")
+		for i, stamp := range c.polls {
+			if got := s.observe(stamp); got != c.want[i] {
+				t.Errorf("%s: poll %d (%s) reported %v, want %v", name, i+1, stamp, got, c.want[i])
+			}
+		}
+	}
+}
