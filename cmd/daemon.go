@@ -43,8 +43,9 @@ run each slot once (the slot claim decides).
 
 Each fire stands for its slot, however late it starts. At start, the slots at or before it
 (a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
-spares later ones, which the daemon's own fires may still reach. SIGHUP or a changed crontab
-reloads it (a removed line's task is retired); --rescan 0 replays only at start.
+spares later ones, which the daemon's own fires may still reach. SIGHUP, or a changed crontab
+once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
+crontab with no job line is refused, at start too); --rescan 0 replays only at start.
 
 SIGTERM or SIGINT: fire nothing new, forward the signal to running jobs, wait up to --grace,
 then kill them; runs cut short are recorded interrupted and replayed at the next start.

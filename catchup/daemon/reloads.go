@@ -41,6 +41,7 @@ func (r *reloads) start() {
 		return
 	}
 	r.loading, r.retryAt = true, time.Time{}
+	r.d.cfg.Log.Info("reading the crontabs again", "event", "reload")
 	go func() {
 		ts, err := r.d.cfg.Load()
 		r.done <- reloaded{ts, err}
