@@ -49,3 +49,31 @@ func TestDaemonReplaysPastAHundred(t *testing.T) {
 		t.Errorf("replayed %d slots of 150 minutes of downtime, want 150; log:\n%s", got, f.logs.String())
 	}
 }
+
+// TestSlotsWhileStartingRunOneAfterAnother: several slots that came while
+// the daemon started are fired one after another, oldest first: fired at
+// once, they met each other's lock, and all but one were lock skips (under
+// --on-busy skip, settled without ever running).
+func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
+	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "none", started)
+	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log; sleep 0.3`}
+	f.task.Req.OnBusy = "skip"
+	f.d.cfg.Rule.FiredAfter = started
+	*f.now = started.Add(3*time.Minute + 10*time.Second) // the loop begins at 10:03:40: 10:01, 10:02, 10:03 came
+
+	lctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started) }()
+	want := "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
+	deadline := time.Now().Add(30 * time.Second)
+	for f.fires() != want && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant, within 30s,\n%slog:\n%s", got, want, f.logs.String())
+	}
+}

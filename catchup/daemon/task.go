@@ -65,6 +65,9 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 		from = begun
 	}
 	next, ok := t.Sched.Next(from)
+	// The slots that came before the loop began are fired one after
+	// another, oldest first: at once, they would meet each other's lock.
+	var backlog chan struct{} // closed when the latest of them is done
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
 		timer := time.NewTimer(wait)
@@ -86,8 +89,16 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 			return // stopping
 		}
 		firing.Add(1)
+		after, done := backlog, make(chan struct{})
+		if !slot.After(begun) {
+			backlog = done
+		}
 		go func() {
 			defer d.fires.Done()
+			defer close(done)
+			if after != nil {
+				<-after
+			}
 			turn.RLock()
 			d.fire(ctx, t, slot)
 			turn.RUnlock()
