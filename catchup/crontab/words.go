@@ -214,17 +214,19 @@ func isCatchupWord(w string) bool {
 func timeFieldCount(found int, what string) error {
 	err := fmt.Errorf("expected 5 time fields before %s, found %d", what, found)
 	if found == 6 || found == 7 {
-		err = fmt.Errorf("%w: catchup reads cron's 5 (minute to day of week); supercronic's seconds and years fields are not supported: remove them", err)
+		err = fmt.Errorf("%w: catchup reads cron's 5 (minute to day of week); supercronic's seconds and years fields are not supported: remove them (a command named like a field is written with its path, ./mon)", err)
 	}
 	return err
 }
 
 // extraTimeFields counts the time-like words that start rest, the text
-// after a line's 5 time fields: 0 when its first word is a command.
+// after a line's 5 time fields: 0 when its first word is a command. A bare
+// name (mon, jan, L, FRIL: no digit, star, list or range) is a command, as
+// cron runs it: a program may be called so, a field written so is rare.
 func extraTimeFields(rest string) int {
 	n := 0
 	for _, w := range strings.Fields(rest) {
-		if !timeLike(w) {
+		if !timeLike(w) || !strings.ContainsAny(w, "0123456789*?,-") {
 			break
 		}
 		n++

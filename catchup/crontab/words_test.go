@@ -69,7 +69,7 @@ func TestTimeLike(t *testing.T) {
 // TestSupercronicLines pins that the daemon's reader and scan's refuse a
 // 6- or 7-field line (supercronic's seconds and years) with the same words.
 func TestSupercronicLines(t *testing.T) {
-	const hint = "catchup reads cron's 5 (minute to day of week); supercronic's seconds and years fields are not supported: remove them"
+	const hint = "catchup reads cron's 5 (minute to day of week); supercronic's seconds and years fields are not supported: remove them (a command named like a field is written with its path, ./mon)"
 	tests := map[string]struct {
 		line, want string
 	}{
@@ -85,6 +85,36 @@ func TestSupercronicLines(t *testing.T) {
 				if len(errs) != 1 || errs[0].Error() != tc.want {
 					t.Errorf("%s: errors %v, want %q", reader, errs, tc.want)
 				}
+			}
+		})
+	}
+}
+
+// TestCommandsNamedLikeAField: a command whose name is a bare month or
+// weekday name, or L, W (mon, sat, jan) is a command, as cron runs it,
+// not a sixth time field; a number, a star, a list or a range is a field.
+func TestCommandsNamedLikeAField(t *testing.T) {
+	tests := map[string]struct {
+		rest string
+		want int
+	}{
+		"mon":           {"mon -d ./app", 0},
+		"sat":           {"sat solve.cnf", 0},
+		"Jan":           {"Jan", 0},
+		"L":             {"L", 0},
+		"FRIL":          {"FRIL x", 0},
+		"a path":        {"./mon", 0},
+		"seconds":       {"* catchup run", 1},
+		"zero":          {"0 job.sh", 1},
+		"a range":       {"MON-FRI job.sh", 1},
+		"a list":        {"mon,wed job.sh", 1},
+		"seconds years": {"0 2027 job.sh", 2},
+		"5L":            {"5L job.sh", 1},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := extraTimeFields(tc.rest); got != tc.want {
+				t.Errorf("extraTimeFields(%q) = %d, want %d", tc.rest, got, tc.want)
 			}
 		})
 	}
