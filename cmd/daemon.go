@@ -159,14 +159,6 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if now != nil {
 		m.Now = now
 	}
-	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
-	tasks, err := daemonTasks(start, st, m, df.crontabs)
-	if startOver() {
-		return stoppedStarting(stopSig)
-	}
-	if err != nil {
-		return failure(err)
-	}
 	// Jobs' output and the log share stderr: a log record starts on a line
 	// of its own however a job's output ended.
 	out := &lineWriter{w: os.Stderr}
@@ -182,10 +174,19 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		}
 	}
 	log := slog.New(h)
-	// The command's context ends on SIGHUP: a reload must not. Its notices
-	// (a line's schedule changed) are log records.
+	// The registrations' notices (a line's schedule changed), at start and
+	// at a reload, are log records.
 	lm := m
 	lm.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") }
+	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
+	tasks, err := daemonTasks(start, st, lm, df.crontabs)
+	if startOver() {
+		return stoppedStarting(stopSig)
+	}
+	if err != nil {
+		return failure(err)
+	}
+	// The command's context ends on SIGHUP: a reload must not.
 	load := func() ([]daemon.Task, error) {
 		return daemonTasks(context.WithoutCancel(c.Context()), st, lm, df.crontabs)
 	}
