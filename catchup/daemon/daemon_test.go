@@ -73,12 +73,7 @@ func TestReloadRetriedAfterALedgerFault(t *testing.T) {
 		close(reloaded)
 		return nil, nil
 	}
-	var logs bytes.Buffer
-	d := New(Config{Log: slog.New(slog.NewTextHandler(&safeBuffer{b: &logs}, nil)), Grace: time.Second, Load: load})
-	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	done := make(chan struct{})
-	go func() { d.Run(stop, hup); close(done) }()
-	hup <- syscall.SIGHUP
+	stop, done := runReloading(load)
 	select {
 	case <-reloaded:
 	case <-time.After(30 * time.Second):
@@ -86,6 +81,17 @@ func TestReloadRetriedAfterALedgerFault(t *testing.T) {
 	}
 	stop <- syscall.SIGTERM
 	<-done
+}
+
+// runReloading runs a daemon without tasks whose reloads call load, and
+// sends it a SIGHUP; a signal on stop ends it, done is closed once it has.
+func runReloading(load func() ([]Task, error)) (stop chan os.Signal, done chan struct{}) {
+	d := New(Config{Log: slog.New(slog.NewTextHandler(&safeBuffer{b: &bytes.Buffer{}}, nil)), Grace: time.Second, Load: load})
+	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	done = make(chan struct{})
+	go func() { d.Run(stop, hup); close(done) }()
+	hup <- syscall.SIGHUP
+	return stop, done
 }
 
 // safeBuffer is a bytes.Buffer the daemon's goroutines can log to at once.

@@ -1,9 +1,6 @@
 package daemon
 
 import (
-	"bytes"
-	"log/slog"
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -20,12 +17,7 @@ func TestStopDuringABlockedReload(t *testing.T) {
 		<-release
 		return nil, nil
 	}
-	var logs bytes.Buffer
-	d := New(Config{Log: slog.New(slog.NewTextHandler(&safeBuffer{b: &logs}, nil)), Grace: time.Second, Load: load})
-	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	done := make(chan struct{})
-	go func() { d.Run(stop, hup); close(done) }()
-	hup <- syscall.SIGHUP
+	stop, done := runReloading(load)
 	select {
 	case <-entered:
 	case <-time.After(30 * time.Second):
