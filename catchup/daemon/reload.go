@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/schedule"
 )
 
 // scheduled is a task's running loop.
@@ -137,7 +136,7 @@ func (s *tasks) retire(name string) {
 // task: its loop runs on), its zone by name.
 func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
-	sameSchedule := schedule.SameExpr(a.Def.Schedule, b.Def.Schedule) && a.Sched.SameAs(b.Sched)
+	sameSchedule := a.Sched.SameAs(b.Sched) // Sched is Def.Schedule, parsed
 	a.Def.Schedule, a.Sched, b.Sched = b.Def.Schedule, nil, nil
 	return reflect.DeepEqual(a, b) && sameSchedule
 }
