@@ -71,17 +71,26 @@ func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []strin
 		loc = time.UTC
 	}
 	now := m.Now().In(loc)
-	from := time.Date(now.Year(), now.Month(), now.Day()-cfg.days+1, 0, 0, 0, 0, loc)
+	// Days are local dates, counted in UTC (every day 24h long); each
+	// starts at its first instant, which a DST change skipping midnight
+	// moves to 01:00.
+	first := time.Date(now.Year(), now.Month(), now.Day()-cfg.days+1, 0, 0, 0, 0, time.UTC)
+	grid := calendarGrid{first: first, from: dayStart(first, loc), now: now, days: cfg.days, loc: loc, zone: m.Zone}
+	end := dayStart(first.AddDate(0, 0, cfg.days), loc)
 	rows, err := catchup.Calendar(c.Context(), st, m, catchup.CalendarRequest{Tasks: tasks,
-		From: from.Add(-time.Second), To: from.AddDate(0, 0, cfg.days).Add(-time.Second), Rule: cfg.rule})
+		From: grid.from.Add(-time.Second), To: end.Add(-time.Second), Rule: cfg.rule})
 	if err != nil {
 		return failure(err)
 	}
-	grid := calendarGrid{from: from, now: now, days: cfg.days, loc: loc, zone: m.Zone}
 	out := c.OutOrStdout()
 	if cfg.output == "json" {
 		return failure(renderJSON(out, grid.json(rows)))
 	}
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && out == os.Stdout && isTerminal(os.Stdout)
 	return failure(grid.write(out, rows, color))
+}
+
+// dayStart is the first instant of date (a midnight UTC) in loc.
+func dayStart(date time.Time, loc *time.Location) time.Time {
+	return schedule.DayStart(date.Year(), date.Month(), date.Day(), loc)
 }

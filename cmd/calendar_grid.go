@@ -30,20 +30,20 @@ var (
 const calendarLegend = "r ran  y replayed  l late  M missed  F failed  x expired  z paused\n" +
 	"s skipped  a running  - not due  . no slot  * a cell per day (its worst slot)\n"
 
-// calendarGrid lays out days [from, from+days) in loc.
+// calendarGrid lays out the local dates first to first+days-1 in loc.
 type calendarGrid struct {
-	from, now time.Time
+	first     time.Time // the first date, as midnight UTC: dates count in whole days
+	from, now time.Time // from: the first instant of the first date in loc
 	days      int
 	loc       *time.Location
 	zone      string
 }
 
-// dayOf is the index of t's day in the grid.
+// dayOf is the index of t's local date in the grid.
 func (g calendarGrid) dayOf(t time.Time) int {
 	l := t.In(g.loc)
 	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
-	f := time.Date(g.from.Year(), g.from.Month(), g.from.Day(), 0, 0, 0, 0, time.UTC)
-	return int(d.Sub(f) / (24 * time.Hour))
+	return int(d.Sub(g.first) / (24 * time.Hour))
 }
 
 func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool) error {
@@ -53,14 +53,14 @@ func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool)
 	}
 	cellW := (calendarWidth-nameW-1+1)/g.days - 1
 	var b strings.Builder
-	last := g.from.AddDate(0, 0, g.days-1)
+	last := g.first.AddDate(0, 0, g.days-1)
 	if g.days > 1 {
-		fmt.Fprintf(&b, "%s to ", g.from.Format("Mon 2006-01-02"))
+		fmt.Fprintf(&b, "%s to ", g.first.Format("Mon 2006-01-02"))
 	}
 	fmt.Fprintf(&b, "%s (%s)\n", last.Format("Mon 2006-01-02"), g.zone)
 	b.WriteString(pad("TASK", nameW) + " ")
 	for d := range g.days {
-		b.WriteString(pad(dayLabel(g.from.AddDate(0, 0, d), cellW), cellW))
+		b.WriteString(pad(dayLabel(g.first.AddDate(0, 0, d), cellW), cellW))
 		if d < g.days-1 {
 			b.WriteByte(' ')
 		}
