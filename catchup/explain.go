@@ -86,7 +86,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			return Explanation{}, err
 		}
 	} else if p, ok := sched.Prev(slot); !ok || !p.Equal(slot) {
-		return Explanation{}, fmt.Errorf("%s is not a slot of %q in %s", slot.UTC().Format(time.RFC3339), sched.Expr(), sched.Location())
+		return Explanation{}, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched)
 	}
 	slot = slot.UTC()
 	x := Explanation{Task: t, Slot: slot}

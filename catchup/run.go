@@ -146,8 +146,7 @@ func (l *lifecycle) checkSlot() error {
 		return nil
 	}
 	if p, ok := l.sched.Prev(l.req.Slot); !ok || !p.Equal(l.req.Slot) {
-		return fmt.Errorf("--slot %s is not a slot of %q in %s; see catchup ls for the task's slots",
-			l.req.Slot.Format(time.RFC3339), l.sched.Expr(), l.sched.Location())
+		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339), l.req.Slot, l.sched)
 	}
 	return nil
 }

@@ -227,7 +227,7 @@ func TestRunSlotChecks(t *testing.T) {
 	}{
 		"explicit slot":                       {slot: "2026-03-01T08:00:00Z", wantRun: "2026-03-01T08:00:00Z manual"},
 		"future slot":                         {slot: "2026-03-01T11:00:00Z", wantErr: "is in the future"},
-		"not a slot of the schedule":          {slot: "2026-03-01T08:30:00Z", wantErr: `is not a slot of "0 * * * *" in UTC`},
+		"not a slot of the schedule":          {slot: "2026-03-01T08:30:00Z", wantErr: `is not a slot of "0 * * * *" in UTC; the nearest slots are 2026-03-01T08:00:00Z and 2026-03-01T09:00:00Z`},
 		"not a slot of the registered one":    {slot: "2026-03-01T08:30:00Z", registered: true, wantErr: `is not a slot of "0 * * * *" in UTC`},
 		"explicit slot of the registered one": {slot: "2026-03-01T07:00:00Z", registered: true, wantRun: "2026-03-01T07:00:00Z manual"},
 	}

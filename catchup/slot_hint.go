@@ -1,0 +1,29 @@
+package catchup
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+)
+
+// errNotASlot says that shown (t, as the error shows it) is not a slot of
+// sched, and names the slots around t in the schedule's zone: for a wall
+// time a DST change skipped or repeated, the slot it meant is among them.
+func errNotASlot(shown string, t time.Time, sched *schedule.Schedule) error {
+	var near []string
+	if p, ok := sched.Prev(t); ok {
+		near = append(near, p.In(sched.Location()).Format(time.RFC3339))
+	}
+	if n, ok := sched.Next(t); ok {
+		near = append(near, n.In(sched.Location()).Format(time.RFC3339))
+	}
+	hint := "catchup backfill --dry-run --only all lists a range's slots"
+	switch len(near) {
+	case 2:
+		hint = fmt.Sprintf("the nearest slots are %s and %s (%s)", near[0], near[1], hint)
+	case 1:
+		hint = fmt.Sprintf("the nearest slot is %s (%s)", near[0], hint)
+	}
+	return fmt.Errorf("%s is not a slot of %q in %s; %s", shown, sched.Expr(), sched.Location(), hint)
+}
