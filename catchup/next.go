@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -10,7 +11,7 @@ import (
 // Upcoming is one future slot of a schedule, with what DST did to it.
 type Upcoming struct {
 	Slot time.Time // the instant, UTC
-	Note string    // "" or what the DST rule did: a skipped wall time run at the change, a repeated hour run twice
+	Note string    // "" or what the DST rule did: skipped wall times run at the change (one slot with its own time), a repeated hour run twice
 }
 
 // NextSlots returns the first n slots of s strictly after now, each with a
@@ -26,8 +27,9 @@ func NextSlots(s *schedule.Schedule, now time.Time, n int) []Upcoming {
 }
 
 // dstNote says why slot is not a plain wall time of the expression: it
-// stands for wall times a spring-forward skipped, or it is the second
-// showing of a wall time in a fall-back hour.
+// stands for wall times a spring-forward skipped (several of them, or
+// with the wall time at the change, are one slot where cronie runs each),
+// or it is the second showing of a wall time in a fall-back hour.
 func dstNote(s *schedule.Schedule, slot time.Time) string {
 	loc := s.Location()
 	local := slot.In(loc)
@@ -39,11 +41,37 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 	_, offBefore := start.Add(-time.Second).In(loc).Zone()
 	shift := time.Duration(offNow-offBefore) * time.Second
 	switch {
-	case shift > 0 && slot.Equal(start) && !s.Matches(slot):
-		return fmt.Sprintf("DST: %s-%s does not exist; the skipped time runs at the change",
+	case shift > 0 && slot.Equal(start):
+		skipped := s.Skipped(slot)
+		gap := fmt.Sprintf("DST: %s-%s does not exist",
 			start.In(time.FixedZone("", offBefore)).Format("15:04"), local.Format("15:04"))
+		atChange := s.Matches(slot)
+		switch {
+		case len(skipped) == 0:
+			return ""
+		case len(skipped) == 1 && !atChange:
+			return gap + "; the skipped time runs at the change"
+		}
+		merged := wallList(skipped)
+		if atChange {
+			merged += " and " + local.Format("15:04")
+		}
+		return gap + "; " + merged + " are one slot (cronie runs each)"
 	case shift < 0 && slot.Sub(start) < -shift:
 		return fmt.Sprintf("DST: %s comes twice; a wildcard minute or hour runs at both", local.Format("15:04"))
 	}
 	return ""
+}
+
+// wallList names skipped wall times: "02:00, 02:30 (skipped)", or for
+// many "02:00 ... 02:59 (60 times, skipped)".
+func wallList(walls []time.Time) string {
+	if len(walls) > 4 {
+		return fmt.Sprintf("%s ... %s (%d times, skipped)", walls[0].Format("15:04"), walls[len(walls)-1].Format("15:04"), len(walls))
+	}
+	names := make([]string, len(walls))
+	for i, w := range walls {
+		names[i] = w.Format("15:04")
+	}
+	return strings.Join(names, ", ") + " (skipped)"
 }

@@ -9,33 +9,49 @@ import (
 )
 
 func TestNextSlots(t *testing.T) {
-	berlin, err := schedule.LoadZone("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := map[string]struct {
+		zone  string // "" for Europe/Berlin
 		expr  string
 		now   string
 		n     int
 		want  []string // UTC slots
 		notes []string // substring of each slot's note ("" for none)
 	}{
-		"plain": {"0 12 * * *", "2026-01-10T00:00:00Z", 2,
+		"plain": {"", "0 12 * * *", "2026-01-10T00:00:00Z", 2,
 			[]string{"2026-01-10T11:00:00Z", "2026-01-11T11:00:00Z"}, []string{"", ""}},
-		"strictly after now": {"0 12 * * *", "2026-01-10T11:00:00Z", 1,
+		"strictly after now": {"", "0 12 * * *", "2026-01-10T11:00:00Z", 1,
 			[]string{"2026-01-11T11:00:00Z"}, []string{""}},
-		"spring forward fixed": {"30 2 * * *", "2026-03-28T12:00:00Z", 2,
+		"spring forward fixed": {"", "30 2 * * *", "2026-03-28T12:00:00Z", 2,
 			[]string{"2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"}, []string{"02:00-03:00 does not exist", ""}},
-		"spring forward wildcard": {"*/30 2 * * *", "2026-03-28T12:00:00Z", 1,
+		"spring forward wildcard": {"", "*/30 2 * * *", "2026-03-28T12:00:00Z", 1,
 			[]string{"2026-03-30T00:00:00Z"}, []string{""}},
-		"fall back wildcard": {"0 2 * * *", "2026-10-24T12:00:00Z", 2,
+		"fall back wildcard": {"", "0 2 * * *", "2026-10-24T12:00:00Z", 2,
 			[]string{"2026-10-25T00:00:00Z", "2026-10-26T01:00:00Z"}, []string{"", ""}},
-		"fall back repeated": {"0 * * * *", "2026-10-24T23:30:00Z", 3,
+		"spring forward merged with the change's time": {"", "0 2,3 * * *", "2026-03-28T12:00:00Z", 2,
+			[]string{"2026-03-29T01:00:00Z", "2026-03-30T00:00:00Z"},
+			[]string{"DST: 02:00-03:00 does not exist; 02:00 (skipped) and 03:00 are one slot (cronie runs each)", ""}},
+		"spring forward several skipped": {"", "0,30 2 * * *", "2026-03-28T12:00:00Z", 1,
+			[]string{"2026-03-29T01:00:00Z"}, []string{"02:00, 02:30 (skipped) are one slot (cronie runs each)"}},
+		"spring forward many skipped": {"", "0-59 2 * * *", "2026-03-28T12:00:00Z", 1,
+			[]string{"2026-03-29T01:00:00Z"}, []string{"02:00 ... 02:59 (60 times, skipped) are one slot"}},
+		"spring forward two hours": {"Antarctica/Troll", "0 1-3 * * *", "2026-03-28T12:00:00Z", 2,
+			[]string{"2026-03-29T01:00:00Z", "2026-03-29T23:00:00Z"},
+			[]string{"DST: 01:00-03:00 does not exist; 01:00, 02:00 (skipped) and 03:00 are one slot (cronie runs each)", ""}},
+		"spring forward, only the change's time": {"", "0 3 * * *", "2026-03-28T12:00:00Z", 1,
+			[]string{"2026-03-29T01:00:00Z"}, []string{""}},
+		"fall back repeated": {"", "0 * * * *", "2026-10-24T23:30:00Z", 3,
 			[]string{"2026-10-25T00:00:00Z", "2026-10-25T01:00:00Z", "2026-10-25T02:00:00Z"}, []string{"", "02:00 comes twice", ""}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			s, err := schedule.Parse(tc.expr, berlin)
+			if tc.zone == "" {
+				tc.zone = "Europe/Berlin"
+			}
+			loc, err := schedule.LoadZone(tc.zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := schedule.Parse(tc.expr, loc)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,8 +44,9 @@ func newNextCmd() *cobra.Command {
 moves now), in the schedule's zone and in UTC, the way run and scan count them:
 with cronie's rule for DST changes (a fixed time skipped by a spring-forward runs
 once at the change; in a repeated fall-back hour a fixed time runs once and a
-wildcard minute or hour runs at both). A slot a DST change moved or repeated says
-so. Like systemd-analyze calendar. It opens no ledger.
+wildcard minute or hour runs at both), except that a slot is an instant: several
+skipped times, and the time at the change when it matches too, are one slot where
+cronie runs each. A slot a DST change moved, merged or repeated says so. Like systemd-analyze calendar. It opens no ledger.
 
 The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
 reads a --cron line; $TZ only on a host without /etc/localtime).`,

@@ -1,0 +1,30 @@
+package schedule
+
+import "time"
+
+// Skipped returns the wall times (zone-less, as UTC times, oldest first)
+// that a spring-forward skipped at slot and the expression matches: the
+// times cronie runs one by one after the change, which are all this one
+// slot, as is the wall time at the change itself when it matches too
+// (Matches): a slot is an instant. None when slot is not the instant of a
+// change that skipped wall times, or the job has a wildcard minute or hour
+// (which has no slot for skipped times).
+func (s *Schedule) Skipped(slot time.Time) []time.Time {
+	u := slot.Unix()
+	p := s.periodAt(u)
+	if !s.fixed || p.start != u || slot.Nanosecond() != 0 {
+		return nil
+	}
+	q := s.periodAt(u - 1)
+	if q.off >= p.off {
+		return nil
+	}
+	var out []time.Time
+	var c cursor
+	for w, ok := s.nextWall(&c, u+q.off, u+p.off-1); ok; w, ok = s.nextWall(&c, w+60, u+p.off-1) {
+		if !s.wallShown(w) {
+			out = append(out, time.Unix(w, 0).UTC())
+		}
+	}
+	return out
+}
