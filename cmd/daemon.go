@@ -179,6 +179,9 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	lm := m
 	lm.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") }
 	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
+	// The crontabs' stamp before they are read: an edit while the daemon
+	// starts (after the read) is a change its watcher reloads.
+	stamp := daemon.Stamp(watch)
 	tasks, err := daemonTasks(start, st, lm, df.crontabs)
 	if startOver() {
 		return stoppedStarting(stopSig)
@@ -191,7 +194,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return daemonTasks(context.WithoutCancel(c.Context()), st, lm, df.crontabs)
 	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
-		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch})
+		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})
 	if df.listen != "" {
 		ln, err := net.Listen("tcp", df.listen)
 		if err != nil {

@@ -43,6 +43,10 @@ type Config struct {
 	// its own, one at a time: a stop does not wait for it (reloads).
 	Load  func() ([]Task, error)
 	Watch []string
+	// Stamp is Watch's stamp (Stamp) taken before Tasks were read: a
+	// crontab written after it, while the daemon started, is reloaded.
+	// "": taken when Run begins.
+	Stamp string
 }
 
 // Daemon runs the tasks until stopped.
@@ -80,7 +84,11 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	changed := make(chan struct{}, 1)
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	go watch(wctx, d.cfg.Watch, changed)
+	stamp := d.cfg.Stamp
+	if stamp == "" {
+		stamp = Stamp(d.cfg.Watch)
+	}
+	go watch(wctx, d.cfg.Watch, stamp, changed)
 	beat := time.NewTicker(time.Second)
 	defer beat.Stop()
 	r := reloads{d: d, done: make(chan reloaded, 1)}

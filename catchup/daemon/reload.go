@@ -141,10 +141,11 @@ func sameTask(a, b Task) bool {
 	return reflect.DeepEqual(a, b) && sameSchedule
 }
 
-// fileStamps is what tells a changed crontab: size, modification time,
-// and what decides whether it is trusted (mode and owner): a reload refused
-// for the file's mode is tried again once the mode is fixed.
-func fileStamps(paths []string) string {
+// Stamp is what tells a changed crontab: size, modification time, and
+// what decides whether it is trusted (mode and owner): a reload refused
+// for the file's mode is tried again once the mode is fixed. Taken before
+// the crontabs are read (Config.Stamp), so that a write after it is seen.
+func Stamp(paths []string) string {
 	var s string
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
@@ -168,10 +169,11 @@ const (
 	settlePolls = 2
 )
 
-// watch reports on changed when a crontab's stamp has changed and then
-// stayed the same for settlePolls polls.
-func watch(ctx context.Context, paths []string, changed chan<- struct{}) {
-	s := newSettler(fileStamps(paths))
+// watch reports on changed when a crontab's stamp has changed from stamp
+// (taken before the tasks running were read) and then stayed the same for
+// settlePolls polls.
+func watch(ctx context.Context, paths []string, stamp string, changed chan<- struct{}) {
+	s := newSettler(stamp)
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
@@ -179,7 +181,7 @@ func watch(ctx context.Context, paths []string, changed chan<- struct{}) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if s.observe(fileStamps(paths)) {
+			if s.observe(Stamp(paths)) {
 				select {
 				case changed <- struct{}{}:
 				default:

@@ -18,12 +18,12 @@ func TestFileStampsSeeAModeChange(t *testing.T) {
 	if err := os.WriteFile(p, []byte("* * * * * true\n"), 0o664); err != nil {
 		t.Fatal(err)
 	}
-	before := fileStamps([]string{p})
+	before := Stamp([]string{p})
 	if err := os.Chmod(p, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if after := fileStamps([]string{p}); after == before {
-		t.Errorf("fileStamps did not change with the mode: %q", after)
+	if after := Stamp([]string{p}); after == before {
+		t.Errorf("Stamp did not change with the mode: %q", after)
 	}
 }
 
