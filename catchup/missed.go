@@ -17,6 +17,11 @@ type MissedRule struct {
 	// start: its loops fire only later slots), so such a slot is missed at
 	// once, younger than Tolerance too. Zero: cron may still fire it.
 	FiredAfter time.Time
+	// FiringAfter: a slot after this time is still to be fired (the
+	// daemon's loop has not come to it yet, and fires it, late if need
+	// be), so it is not missed yet, older than Tolerance too: a replay of
+	// it would meet that fire. Zero: no such bound.
+	FiringAfter time.Time
 }
 
 // catchupWindow is how far back scan replays task t's slots: the rule's
@@ -161,7 +166,8 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 // dueBefore is the last instant whose slots cron can no longer fire: now
 // less the tolerance, or just before this boot when the host came up
 // since (a slot of its downtime will not fire), or FiredAfter (the
-// daemon's start).
+// daemon's start); never after FiringAfter (the slots the daemon's loop
+// still fires).
 func dueBefore(m Machine, rule MissedRule, now time.Time) time.Time {
 	upTo := now.Add(-rule.Tolerance)
 	if !m.BootTime.IsZero() && m.BootTime.Before(now) && m.BootTime.After(upTo) {
@@ -169,6 +175,9 @@ func dueBefore(m Machine, rule MissedRule, now time.Time) time.Time {
 	}
 	if f := rule.FiredAfter; f.After(upTo) {
 		upTo = earliest(f, now)
+	}
+	if f := rule.FiringAfter; !f.IsZero() && f.Before(upTo) {
+		upTo = f
 	}
 	return upTo
 }

@@ -15,9 +15,10 @@ import (
 
 // scheduled is a task's running loop.
 type scheduled struct {
-	task   Task
-	cancel context.CancelFunc
-	done   chan struct{}
+	task    Task
+	cancel  context.CancelFunc
+	done    chan struct{}
+	through progress
 }
 
 // tasks runs one loop per task, and replaces them on a reload.
@@ -55,7 +56,7 @@ func (s *tasks) set(ts []Task) {
 		if !s.loaded {
 			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
 		}
-		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from) }()
+		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()
 	}
 	for name, sc := range s.running {
 		if !keep[name] {

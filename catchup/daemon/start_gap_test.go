@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 // TestSlotWhileStartingIsFired: a slot that comes after the daemon started
@@ -20,7 +23,7 @@ func TestSlotWhileStartingIsFired(t *testing.T) {
 
 	lctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started) }()
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(f.fires(), "2026-03-01T10:01:00Z schedule") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -44,7 +47,7 @@ func TestDaemonReplaysPastAHundred(t *testing.T) {
 	f.d.cfg.Rule.FiredAfter = *f.now
 	f.d.cfg.Rule.MaxAge = 7 * 24 * time.Hour
 	f.d.cfg.MaxReplays = 1000
-	f.d.scan(context.Background(), f.task)
+	f.d.scan(context.Background(), f.task, time.Time{})
 	if got := strings.Count(f.fires(), " replay\n"); got != 150 {
 		t.Errorf("replayed %d slots of 150 minutes of downtime, want 150; log:\n%s", got, f.logs.String())
 	}
@@ -64,7 +67,7 @@ func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
 
 	lctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started) }()
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
 	want := "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
 	deadline := time.Now().Add(30 * time.Second)
 	for f.fires() != want && time.Now().Before(deadline) {
@@ -75,5 +78,43 @@ func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
 	f.d.fires.Wait()
 	if got := f.fires(); got != want {
 		t.Errorf("the job ran for\n%swant, within 30s,\n%slog:\n%s", got, want, f.logs.String())
+	}
+}
+
+// TestStartLongerThanTheTolerance: slots that came while the daemon started
+// are fired by its loop, late, however long the start took: its first scan
+// replays only the slots at or before its start. A start longer than
+// --tolerance let that scan replay them too (they had grown older than
+// the tolerance), and each fire then found its slot done: a spurious
+// duplicate-fire record, or a fire and a replay of one slot racing.
+func TestStartLongerThanTheTolerance(t *testing.T) {
+	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", started)
+	f.d.cfg.Rule.FiredAfter = started
+	f.d.cfg.Rule.Tolerance = time.Minute
+	*f.now = started.Add(3*time.Minute + 10*time.Second) // the loop begins at 10:03:40: 10:01, 10:02, 10:03 came
+
+	lctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
+	want := "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
+	deadline := time.Now().Add(30 * time.Second)
+	for f.fires() != want && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant, within 30s,\n%slog:\n%s", got, want, f.logs.String())
+	}
+	runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if strings.HasPrefix(r.Error, catchup.ReasonDuplicate) || r.Trigger != store.TriggerSchedule {
+			t.Errorf("run %d of slot %s: %s %s %q; want only the loop's fires, no duplicate record", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
+		}
 	}
 }

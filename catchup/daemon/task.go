@@ -22,8 +22,9 @@ import (
 // start), late when they came before it began: the daemon's first loops
 // start from the daemon's start (Rule.FiredAfter: its scans replay the
 // slots until then), so that a slot that came while the tasks were being
-// registered is fired, not left between the two.
-func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
+// registered is fired, not left between the two. through is how far the
+// loop has come (see progress).
+func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through *progress) {
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
 	var turn sync.RWMutex
@@ -32,6 +33,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 	var pending atomic.Bool
 	var rescan func()
 	rescan = func() {
+		// The slots the loop has not come to are its own to fire: a scan
+		// replays none of them (read before firing: a fire counted after
+		// this read is of a later slot).
+		upTo := through.get()
 		// A scan beside the task's own fire would find its lock held and
 		// leave the slots missed: it runs when the fire ends instead.
 		if firing.Load() > 0 {
@@ -50,10 +55,9 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 			defer scanning.Store(false)
 			turn.Lock()
 			defer turn.Unlock()
-			d.scan(ctx, t)
+			d.scan(ctx, t, upTo)
 		}()
 	}
-	rescan()
 	var ticker <-chan time.Time
 	if d.cfg.Rescan > 0 {
 		tk := time.NewTicker(d.cfg.Rescan)
@@ -64,6 +68,8 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 	if from.IsZero() || from.After(begun) {
 		from = begun
 	}
+	through.set(from)
+	rescan()
 	next, ok := t.Sched.Next(from)
 	// The slots that came before the loop began are fired one after
 	// another, oldest first: at once, they would meet each other's lock.
@@ -89,6 +95,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 			return // stopping
 		}
 		firing.Add(1)
+		through.set(slot) // after firing counts it: a scan that reads it waits for the fire
 		after, done := backlog, make(chan struct{})
 		if !slot.After(begun) {
 			backlog = done
@@ -110,9 +117,27 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time) {
 		// between are missed, and the next rescan replays them. The slots
 		// before the loop began are each fired.
 		if next, ok = t.Sched.Next(slot); ok && next.After(begun) && next.Before(d.cfg.Machine.Now()) {
-			next, ok = t.Sched.Next(d.cfg.Machine.Now())
+			now := d.cfg.Machine.Now()
+			through.set(now) // the slots skipped are the rescans' to replay
+			next, ok = t.Sched.Next(now)
 		}
 	}
+}
+
+// progress is how far a task's loop has come: every slot at or before it
+// has been fired (its fire may still run) or left to the loop's rescans,
+// which replay no later slot (MissedRule.FiringAfter); the loop fires none
+// of them again.
+type progress struct{ ns atomic.Int64 }
+
+func (p *progress) set(t time.Time) { p.ns.Store(t.UnixNano()) }
+
+// get returns the progress; zero before the loop began.
+func (p *progress) get() time.Time {
+	if ns := p.ns.Load(); ns != 0 {
+		return time.Unix(0, ns).UTC()
+	}
+	return time.Time{}
 }
 
 // machine is the daemon's machine for one task: its environment, its
@@ -174,8 +199,9 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 		"run", res.Run.ID, "status", res.Run.Status, "exit", res.ExitCode, "seconds", time.Since(start).Seconds())
 }
 
-// scan replays the task's missed slots through catchup's scan.
-func (d *Daemon) scan(ctx context.Context, t Task) {
+// scan replays the task's missed slots through catchup's scan, those at or
+// before upTo only: the later ones are its loop's to fire (zero: no bound).
+func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	if !d.acquire(ctx) {
 		return
 	}
@@ -191,8 +217,10 @@ func (d *Daemon) scan(ctx context.Context, t Task) {
 	if maxReplays <= 0 {
 		maxReplays = 100
 	}
+	rule := d.cfg.Rule
+	rule.FiringAfter = upTo
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
-		MaxReplays: maxReplays, MissedRule: d.cfg.Rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
+		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}
