@@ -80,7 +80,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
 	s := &tasks{d: d, ctx: ctx, running: map[string]*scheduled{}}
-	s.set(d.cfg.Tasks)
+	s.set(d.cfg.Tasks, time.Time{})
 	changed := make(chan struct{}, 1)
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()

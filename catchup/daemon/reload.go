@@ -30,20 +30,30 @@ type tasks struct {
 	loaded  bool // the first set is done: later ones are reloads
 }
 
-// set schedules ts: a new task starts, a changed one restarts, a removed
-// one is retired (its loop ends; a fire of it in progress runs on; the
-// ledger retires it, so that no scan replays it and no probe counts its
-// slots missed).
-func (s *tasks) set(ts []Task) {
+// set schedules ts, read at read: a new task starts, a changed one
+// restarts, a removed one is retired (its loop ends; a fire of it in
+// progress runs on; the ledger retires it, so that no scan replays it and
+// no probe counts its slots missed). A task's loop fires its slots from
+// the daemon's start for the first set; for a reload's, from read (a slot
+// that came while the reload registered the task is fired, late), or from
+// where the loop it replaces had come, when later: no slot is fired twice.
+func (s *tasks) set(ts []Task, read time.Time) {
 	keep := map[string]bool{}
 	for _, t := range ts {
 		keep[t.Def.Name] = true
+		from := read
+		if !s.loaded {
+			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
+		}
 		if old := s.running[t.Def.Name]; old != nil {
 			if sameTask(old.task, t) {
 				continue
 			}
 			old.cancel()
 			<-old.done
+			if came := old.through.get(); came.After(from) {
+				from = came
+			}
 			s.d.cfg.Log.Info("task changed", "event", "reload", "task", t.Def.Name)
 		} else if s.loaded {
 			s.d.cfg.Log.Info("task added", "event", "reload", "task", t.Def.Name)
@@ -52,10 +62,6 @@ func (s *tasks) set(ts []Task) {
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{})}
 		s.running[t.Def.Name] = sc
 		s.loops.Add(1)
-		from := time.Time{} // a reload's loop fires from its own start
-		if !s.loaded {
-			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
-		}
 		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()
 	}
 	for name, sc := range s.running {

@@ -25,10 +25,11 @@ type reloads struct {
 	retryAt time.Time     // a reload the ledger refused is tried again then
 }
 
-// reloaded is what a reload read.
+// reloaded is what a reload read, and when it began reading.
 type reloaded struct {
 	tasks []Task
 	err   error
+	read  time.Time
 }
 
 // start reads the crontabs again, or once the reload in progress ends.
@@ -42,9 +43,13 @@ func (r *reloads) start() {
 	}
 	r.loading, r.retryAt = true, time.Time{}
 	r.d.cfg.Log.Info("reading the crontabs again", "event", "reload")
+	var read time.Time // the clock before the crontabs are read: a slot after it is the new tasks' to fire
+	if now := r.d.cfg.Machine.Now; now != nil {
+		read = now()
+	}
 	go func() {
 		ts, err := r.d.cfg.Load()
-		r.done <- reloaded{ts, err}
+		r.done <- reloaded{ts, err, read}
 	}()
 }
 
@@ -65,7 +70,7 @@ func (r *reloads) finish(s *tasks, res reloaded) {
 		}
 		r.d.cfg.Log.Error(msg, "event", "error")
 	} else {
-		s.set(res.tasks)
+		s.set(res.tasks, res.read)
 		r.d.cfg.Log.Info("crontabs reloaded", "event", "reload", "tasks", len(res.tasks))
 	}
 	if r.again {

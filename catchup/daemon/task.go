@@ -21,9 +21,9 @@ import (
 // loop through lctx. The loop fires the slots after from (zero: its own
 // start), late when they came before it began: the daemon's first loops
 // start from the daemon's start (Rule.FiredAfter: its scans replay the
-// slots until then), so that a slot that came while the tasks were being
-// registered is fired, not left between the two. through is how far the
-// loop has come (see progress).
+// slots until then), a reload's from when it read the crontabs, so that a
+// slot that came while the tasks were being registered is fired, not left
+// between the two. through is how far the loop has come (see progress).
 func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through *progress) {
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
@@ -127,7 +127,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 // progress is how far a task's loop has come: every slot at or before it
 // has been fired (its fire may still run) or left to the loop's rescans,
 // which replay no later slot (MissedRule.FiringAfter); the loop fires none
-// of them again.
+// of them again. A reload that restarts the loop goes on from there.
 type progress struct{ ns atomic.Int64 }
 
 func (p *progress) set(t time.Time) { p.ns.Store(t.UnixNano()) }
