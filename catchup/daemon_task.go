@@ -30,9 +30,8 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.SettledThrough = now.Add(-time.Second) // retired (its line was removed), registered anew as of now
 		case old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ):
 			t.SettledThrough = now
-			m.notice("task %s's schedule changes from %q in %s to the line's %q in %s: it counts from now, and slots "+
-				"missed before now are not looked for (catchup backfill --task %s runs a past range)",
-				t.Name, old.Schedule, old.TZ, t.Schedule, t.TZ, t.Name)
+			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, err

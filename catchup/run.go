@@ -197,7 +197,7 @@ func (l *lifecycle) waitLeft() time.Duration {
 // registration is the task row a --cron fire upserts with its claim. A
 // task registers as of the slot its first fire stands for (or now), so that
 // this slot is itself covered by the missed-slot rule.
-func (l *lifecycle) registration(now, slot time.Time) *store.Task {
+func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *store.Task {
 	if l.req.Schedule == nil {
 		return l.revival(now, slot)
 	}
@@ -212,11 +212,7 @@ func (l *lifecycle) registration(now, slot time.Time) *store.Task {
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
 		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
-		if l.req.ZoneNotTZ != "" && tz != l.registered.TZ && schedule.SameZone(l.registered.TZ, l.req.ZoneNotTZ) {
-			l.m.notice("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
-				"registered in %s from this fire on, and slots missed before it are not looked for (catchup backfill --task %s runs them)",
-				l.req.Task, l.registered.TZ, tz, tz, l.req.Task)
-		}
+		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot))
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"give --tz or CRON_TZ to read it in another zone", l.req.Task, tz, l.req.ZoneNotTZ)

@@ -117,7 +117,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	req := store.ClaimRequest{Run: r, Force: l.req.Force,
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
 	if r.Attempt == 1 {
-		req.Register = l.registration(now, r.Slot)
+		req.Register = l.registration(ctx, now, r.Slot)
 		if l.m.BootID != "" {
 			b := l.m.sighting()
 			req.Boot = &b

@@ -151,9 +151,8 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if warning != "" {
 				warning += "; "
 			}
-			warning += fmt.Sprintf("%s: task %s's schedule changes from %q in %s to the line's %q in %s, as cron reads it: "+
-				"it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
-				where, e.Task, old.Schedule, old.TZ, e.Expr, t.TZ, e.Task)
+			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and slots missed before now are not looked for "+
+				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err

@@ -1,0 +1,73 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// scheduleChange is how scan, the daemon and a fire say that task's
+// registered schedule (old) gives way to expr in tz; whose names the new
+// one's source ("the line's "), or is empty.
+func scheduleChange(task string, old store.Task, whose, expr, tz string) string {
+	return fmt.Sprintf("task %s's schedule changes from %q in %s to %s%q in %s", task, old.Schedule, old.TZ, whose, expr, tz)
+}
+
+// rescheduled says, once, that this --cron fire changes its task's
+// registered schedule or zone to expr in tz, counting from (the new
+// watermark is a second before it): the slots missed under the old one are
+// not looked for from now on. It counts them as ls does, and names the
+// backfill that runs the span in the new schedule. A task read from a
+// crontab keeps its registration (scan's is the line's), so nothing
+// changes there.
+func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.Time) {
+	old := l.registered
+	if old == nil || old.Schedule == "" || (old.Schedule == expr && old.TZ == tz) || strings.HasPrefix(old.Source, "crontab:") {
+		return
+	}
+	msg := scheduleChange(l.req.Task, *old, "", expr, tz) + ": it counts from this fire"
+	if l.req.ZoneNotTZ != "" && tz != old.TZ && old.Schedule == expr && schedule.SameZone(old.TZ, l.req.ZoneNotTZ) {
+		// An older catchup registered the TZ the fire was given.
+		msg = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
+			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
+	}
+	if n, first, last, since := l.missedUnder(ctx, *old); n > 0 {
+		left := fmt.Sprintf("%d slots missed under the old one (%s to %s) are", n, rfc(first), rfc(last))
+		if n == 1 {
+			left = fmt.Sprintf("1 slot missed under the old one (%s) is", rfc(first))
+		}
+		msg += fmt.Sprintf(", and %s not looked for; catchup backfill --task %s --from %s --to %s runs the new one's slots in that gap",
+			left, l.req.Task, rfc(since), rfc(from.Add(-time.Second)))
+	}
+	l.m.notice("%s", msg)
+}
+
+// missedUnder counts the slots of task t's registered schedule that ls
+// shows missed now (the paused ones aside), with the first and the last,
+// and since, where the gap they leave opens: just after the old slot before
+// the first (the first itself when there is none). 0 when the schedule no
+// longer reads or the ledger does not answer (the change is said all the
+// same).
+func (l *lifecycle) missedUnder(ctx context.Context, t store.Task) (n int, first, last, since time.Time) {
+	s, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || s == nil {
+		return 0, first, last, since
+	}
+	res, err := missedSlots(ctx, l.st, l.m, t, s, MissedRule{Tolerance: DefaultTolerance}, nil, nil, true, nil)
+	if err != nil {
+		return 0, first, last, since
+	}
+	splitPaused(t, &res)
+	if len(res.slots) == 0 {
+		return 0, first, last, since
+	}
+	first, last, since = res.slots[0], res.slots[len(res.slots)-1], res.slots[0]
+	if prev, ok := s.Prev(first.Add(-time.Second)); ok && !prev.Before(t.RegisteredAt) {
+		since = prev.Add(time.Second) // never before the task was registered
+	}
+	return len(res.slots), first, last, since
+}
