@@ -78,12 +78,15 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	// The zone cron fires the line in: --tz on the line (the fire's own
 	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
 	// name, so that every reader reads the same slots.
-	zone := e.Zone
+	// Either in any spelling TZ takes (":Europe/Berlin", a zone file's
+	// path): registered by its name.
+	lineZone, cronTZ := schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ)
+	zone := lineZone
 	if zone == "" || zone == "Local" {
-		zone = e.TZ
+		zone = cronTZ
 	}
 	var warning string
-	if e.Zone != "" && e.TZ != "" && !schedule.SameZone(e.Zone, e.TZ) {
+	if lineZone != "" && cronTZ != "" && !schedule.SameZone(lineZone, cronTZ) {
 		// cron fires the line in CRON_TZ; its fire reads the slot in --tz:
 		// each fire stands for a slot other than the one cron fired.
 		warning = fmt.Sprintf("%s: --tz %s disagrees with the crontab's CRON_TZ=%s, the zone cron fires the line in; "+

@@ -80,9 +80,9 @@ func readDaemonCrontab(path string) ([]byte, error) {
 // daemonTask turns one crontab line into a task: its zone (the line's --tz,
 // else CRON_TZ, else the host's), its schedule, and its run flags.
 func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, error) {
-	zone := j.Zone
+	zone := schedule.ZoneSpelling(j.Zone)
 	if zone == "" {
-		zone = j.TZ
+		zone = schedule.ZoneSpelling(j.TZ)
 	}
 	if zone == "" {
 		zone = m.Zone

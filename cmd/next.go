@@ -77,9 +77,9 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	if req.count < 1 || req.count > 1000 {
 		return usageErr(c, errors.New("-n must be between 1 and 1000"))
 	}
-	zone := req.tz
+	zone := schedule.ZoneSpelling(req.tz)
 	if zone == "" {
-		zone = os.Getenv("CRON_TZ")
+		zone = schedule.ZoneSpelling(os.Getenv("CRON_TZ"))
 	}
 	if zone == "" {
 		zone = cronZone()

@@ -191,14 +191,16 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 			}
 		}
 	}
-	req.TZ = f.tz
+	// A zone in any spelling TZ takes (":Europe/Berlin", a zone file's
+	// path) is registered by its name.
+	req.TZ = schedule.ZoneSpelling(f.tz)
 	var zone *time.Location
 	if req.TZ == "" {
 		// cron puts a crontab's CRON_TZ= line in the job's environment:
 		// the schedule's zone, when --tz does not say.
-		if tz := getenv("CRON_TZ"); tz != "" {
+		if tz := getenv("CRON_TZ"); schedule.ZoneSpelling(tz) != "" {
 			if zone, err = schedule.LoadZone(tz); err == nil {
-				req.TZ = tz
+				req.TZ = schedule.ZoneSpelling(tz)
 			} else {
 				fmt.Fprintf(stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", tz)
 			}

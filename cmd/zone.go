@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
 )
 
 // zoneinfoDir is where the IANA zone files live.
@@ -21,8 +23,7 @@ const zoneinfoDir = "/usr/share/zoneinfo"
 // name could be found (then "UTC", which is what Go falls back to).
 func hostZone() (name, warning string) {
 	if tz, ok := os.LookupEnv("TZ"); ok {
-		tz = strings.TrimPrefix(tz, ":")
-		if tz == "" {
+		if schedule.ZoneSpelling(tz) == "" {
 			return "UTC", ""
 		}
 		if n := zoneName(tz); n != "" {
@@ -92,10 +93,7 @@ func localtimeLink() string {
 // zoneName turns "Europe/Berlin" or a path ending in zoneinfo/Europe/Berlin
 // into a loadable zone name; "" when it is not one.
 func zoneName(s string) string {
-	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 {
-		s = s[i+len("zoneinfo/"):]
-	}
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "posix/"), "right/")
+	s = schedule.ZoneSpelling(s)
 	if s == "" || filepath.IsAbs(s) || s == "Local" {
 		return ""
 	}

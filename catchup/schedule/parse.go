@@ -174,13 +174,14 @@ func fieldMatches(seg string, pos int, t time.Time) bool {
 	return err == nil && due
 }
 
-// LoadZone resolves a zone name as catchup takes it: an IANA name, or "" or
-// "Local" for the local zone.
+// LoadZone resolves a zone name as catchup takes it: an IANA name, in any
+// spelling TZ takes (ZoneSpelling), or "" or "Local" for the local zone.
 func LoadZone(name string) (*time.Location, error) {
-	if name == "" || name == "Local" {
+	zone := ZoneSpelling(name)
+	if zone == "" || zone == "Local" {
 		return time.Local, nil
 	}
-	loc, err := time.LoadLocation(name)
+	loc, err := time.LoadLocation(zone)
 	if err != nil {
 		return nil, fmt.Errorf("unknown time zone %q: use an IANA name such as Europe/Berlin", name)
 	}

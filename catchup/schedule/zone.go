@@ -10,6 +10,21 @@ import (
 // zoneDirs are where LoadLocation looks for zone files on Unix, in its order.
 var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"}
 
+// ZoneSpelling is the tz database name of a zone spelled as TZ takes it,
+// which is how cron takes CRON_TZ (cronie sets it as TZ): without a leading
+// ':' (POSIX's "implementation-defined" form, which glibc reads as a name
+// or a file), and for the path of a zone file, its name below the zoneinfo
+// directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
+// posix/ and right/ trees name the same zones). Anything else is returned
+// as it is, for LoadZone to take or refuse.
+func ZoneSpelling(s string) string {
+	s = strings.TrimPrefix(s, ":")
+	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 && (i == 0 || s[i-1] == '/') {
+		s = strings.TrimPrefix(strings.TrimPrefix(s[i+len("zoneinfo/"):], "posix/"), "right/")
+	}
+	return s
+}
+
 // SameZone reports whether two zone names name one zone: the same name, or
 // two names of the tz database whose zone files are identical (its links:
 // UTC and Etc/UTC, US/Eastern and America/New_York), so that every slot of

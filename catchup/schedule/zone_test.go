@@ -34,3 +34,27 @@ func TestSameZone(t *testing.T) {
 		})
 	}
 }
+
+func TestZoneSpelling(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"a name":                  {"Europe/Berlin", "Europe/Berlin"},
+		"POSIX's colon":           {":Europe/Berlin", "Europe/Berlin"},
+		"a zone file":             {"/usr/share/zoneinfo/Asia/Kathmandu", "Asia/Kathmandu"},
+		"a colon and a zone file": {":/usr/share/zoneinfo/Asia/Kathmandu", "Asia/Kathmandu"},
+		"the posix tree":          {"/usr/share/zoneinfo/posix/Europe/Paris", "Europe/Paris"},
+		"another zoneinfo dir":    {"/etc/zoneinfo/UTC", "UTC"},
+		"a flat name":             {"UTC", "UTC"},
+		"empty":                   {"", ""},
+		"a colon alone":           {":", ""},
+		"another file, as it is":  {"/etc/localtime", "/etc/localtime"},
+		"not a zoneinfo dir":      {"/opt/myzoneinfo/UTC", "/opt/myzoneinfo/UTC"},
+		"an unknown name":         {"Mars/Olympus", "Mars/Olympus"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := ZoneSpelling(tc.in); got != tc.want {
+				t.Errorf("ZoneSpelling(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
