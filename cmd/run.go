@@ -191,25 +191,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 			}
 		}
 	}
-	// A zone in any spelling TZ takes (":Europe/Berlin", a zone file's
-	// path) is registered by its name.
-	req.TZ = schedule.ZoneSpelling(f.tz)
-	var zone *time.Location
-	if req.TZ == "" {
-		// cron puts a crontab's CRON_TZ= line in the job's environment:
-		// the schedule's zone, when --tz does not say.
-		if tz := getenv("CRON_TZ"); schedule.ZoneSpelling(tz) != "" {
-			if zone, err = schedule.LoadZone(tz); err == nil {
-				req.TZ = schedule.ZoneSpelling(tz)
-			} else {
-				fmt.Fprintf(stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", tz)
-			}
-		}
-	}
-	if zone == nil {
-		if zone, err = schedule.LoadZone(req.TZ); err != nil {
-			return req, err
-		}
+	zone, err := f.zone(&req, getenv, stderr)
+	if err != nil {
+		return req, err
 	}
 	if f.cron != "" {
 		if req.Schedule, err = schedule.Parse(f.cron, zone); err != nil {
@@ -285,33 +269,6 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 		r := <-done
 		return r.st, r.err
 	}
-}
-
-// zoneFromHost gives a request without --tz or CRON_TZ the zone cron fires
-// it in: the one /etc/localtime names, else (a container without it) TZ, as
-// scan --crontab reads a line. A crontab's TZ= line reaches the job's
-// environment, not cron's schedule. Always a name a later reader can load,
-// never "" (which every reader would take as its own).
-func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
-	if (req.TZ != "" && req.TZ != "Local") || m.Zone == "" {
-		return nil
-	}
-	zone := m.Zone
-	if m.CronZone != nil {
-		if cron := m.CronZone(); !schedule.SameZone(cron, zone) {
-			req.ZoneNotTZ, zone = zone, cron
-		}
-	}
-	req.TZ, req.ZoneFromHost = zone, true
-	if req.Schedule == nil {
-		return nil
-	}
-	loc, err := schedule.LoadZone(zone)
-	if err != nil {
-		return err
-	}
-	req.Schedule, err = schedule.Parse(req.Schedule.Expr(), loc)
-	return err
 }
 
 // checkedPing is u if it is an http(s) URL with a host; else "" and a

@@ -45,10 +45,25 @@ func TestRunRequest(t *testing.T) {
 					t.Errorf("request %+v, want the local zone", r)
 				}
 			}},
-		"--tz wins over CRON_TZ": {args: []string{"--task", "t", "--tz", "UTC", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Asia/Tokyo"},
+		"--tz wins over CRON_TZ, and says so": {args: []string{"--task", "t", "--tz", "UTC", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Asia/Tokyo"},
+			wantWarn: "catchup: --tz UTC disagrees with CRON_TZ=Asia/Tokyo, the zone cron fires this line in: the schedule is read in UTC " +
+				"(--tz wins), so a fire stands for a slot other than the one cron fired; drop --tz, or make them agree",
 			check: func(t *testing.T, r requestView) {
 				if r.zone != "UTC" || r.tz != "UTC" {
 					t.Errorf("request %+v, want UTC", r)
+				}
+			}},
+		"a CRON_TZ spelled as TZ takes it": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": ":Europe/Berlin"},
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "Europe/Berlin" || r.tz != "Europe/Berlin" {
+					t.Errorf("request %+v, want Europe/Berlin", r)
+				}
+			}},
+		"a --tz that is a zone file's path": {args: []string{"--task", "t", "--tz", "/usr/share/zoneinfo/Asia/Kathmandu", "--cron", "@daily", "--", "true"},
+			env: map[string]string{"CRON_TZ": "Asia/Kathmandu"},
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "Asia/Kathmandu" || r.tz != "Asia/Kathmandu" {
+					t.Errorf("request %+v, want Asia/Kathmandu", r)
 				}
 			}},
 		"explicit slot": {args: []string{"--task", "t", "--slot", "2026-01-02T03:00:00Z", "--", "true"},
