@@ -215,7 +215,7 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot))
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
-			"give --tz or CRON_TZ to read it in another zone", l.req.Task, tz, l.req.ZoneNotTZ)
+			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
 	return &store.Task{
 		Name: l.req.Task, Schedule: expr, TZ: tz, Replay: replay,

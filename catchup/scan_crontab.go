@@ -79,10 +79,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
 	// name, so that every reader reads the same slots.
 	// Either in any spelling TZ takes (":Europe/Berlin", a zone file's
-	// path): registered by its name.
+	// path): registered by its name. --tz Local names none.
 	lineZone, cronTZ := schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ)
 	zone := lineZone
-	if zone == "" || zone == "Local" {
+	if zone == "" {
 		zone = cronTZ
 	}
 	var warning string

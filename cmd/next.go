@@ -49,7 +49,8 @@ skipped times, and the time at the change when it matches too, are one slot wher
 cronie runs each. A slot a DST change moved, merged or repeated says so. Like systemd-analyze calendar. It opens no ledger.
 
 The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
-reads a --cron line; $TZ only on a host without /etc/localtime).`,
+reads a --cron line; $TZ only on a host without /etc/localtime). --tz Local is the same as
+no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's path).`,
 		Example: `  catchup next '30 2 * * *' --tz Europe/Berlin -n 3`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {

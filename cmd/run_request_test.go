@@ -66,6 +66,13 @@ func TestRunRequest(t *testing.T) {
 					t.Errorf("request %+v, want Asia/Kathmandu", r)
 				}
 			}},
+		"--tz Local names no zone: CRON_TZ's, without a warning": {args: []string{"--task", "t", "--tz", "Local", "--cron", "@daily", "--", "true"},
+			env: map[string]string{"CRON_TZ": "Asia/Tokyo"},
+			check: func(t *testing.T, r requestView) {
+				if r.zone != "Asia/Tokyo" || r.tz != "Asia/Tokyo" {
+					t.Errorf("request %+v, want Asia/Tokyo", r)
+				}
+			}},
 		"explicit slot": {args: []string{"--task", "t", "--slot", "2026-01-02T03:00:00Z", "--", "true"},
 			check: func(t *testing.T, r requestView) {
 				if r.slot != "2026-01-02T03:00:00Z" || r.expr != "" {

@@ -53,7 +53,7 @@ func (f *runFlags) zone(req *catchup.RunRequest, getenv func(string) string, std
 // environment, not cron's schedule. Always a name a later reader can load,
 // never "" (which every reader would take as its own).
 func zoneFromHost(req *catchup.RunRequest, m catchup.Machine) error {
-	if (req.TZ != "" && req.TZ != "Local") || m.Zone == "" {
+	if req.TZ != "" || m.Zone == "" { // --tz or CRON_TZ named one (Local names none)
 		return nil
 	}
 	zone := m.Zone

@@ -23,7 +23,7 @@ const zoneinfoDir = "/usr/share/zoneinfo"
 // name could be found (then "UTC", which is what Go falls back to).
 func hostZone() (name, warning string) {
 	if tz, ok := os.LookupEnv("TZ"); ok {
-		if schedule.ZoneSpelling(tz) == "" {
+		if strings.TrimPrefix(tz, ":") == "" {
 			return "UTC", ""
 		}
 		if n := zoneName(tz); n != "" {

@@ -15,12 +15,17 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // ':' (POSIX's "implementation-defined" form, which glibc reads as a name
 // or a file), and for the path of a zone file, its name below the zoneinfo
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
-// posix/ and right/ trees name the same zones). Anything else is returned
-// as it is, for LoadZone to take or refuse.
+// posix/ and right/ trees name the same zones). "Local" is "": no zone
+// named, so the zone cron fires the line in (CRON_TZ, else cron's own),
+// the same for every command that reads it. Anything else is returned as
+// it is, for LoadZone to take or refuse.
 func ZoneSpelling(s string) string {
 	s = strings.TrimPrefix(s, ":")
 	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 && (i == 0 || s[i-1] == '/') {
 		s = strings.TrimPrefix(strings.TrimPrefix(s[i+len("zoneinfo/"):], "posix/"), "right/")
+	}
+	if s == "Local" {
+		return ""
 	}
 	return s
 }

@@ -49,6 +49,8 @@ func TestZoneSpelling(t *testing.T) {
 		"another file, as it is":  {"/etc/localtime", "/etc/localtime"},
 		"not a zoneinfo dir":      {"/opt/myzoneinfo/UTC", "/opt/myzoneinfo/UTC"},
 		"an unknown name":         {"Mars/Olympus", "Mars/Olympus"},
+		"Local names no zone":     {"Local", ""},
+		"nor does :Local":         {":Local", ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
