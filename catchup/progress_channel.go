@@ -175,6 +175,9 @@ func handleReport(ctx context.Context, st store.Store, id int64, msg []byte) pro
 	if r.Percent < 0 || r.Percent > 100 {
 		return progressAnswer{Error: "progress must be from 0 to 100"}
 	}
+	if err := CheckNote(r.Note); err != nil {
+		return progressAnswer{Error: err.Error()}
+	}
 	err := st.SetProgress(ctx, id, r.Percent, r.Note)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

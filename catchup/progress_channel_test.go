@@ -92,7 +92,7 @@ func TestProgressChannelMessageSizes(t *testing.T) {
 		b, _ := json.Marshal(ProgressReport{RunID: id, Percent: 10, Note: note})
 		return b
 	}
-	long := strings.Repeat("n", 300<<10)
+	long, limit := strings.Repeat("n", 300<<10), strings.Repeat("k", MaxCheckpoint)
 	tests := []struct {
 		name    string
 		msg     []byte
@@ -100,9 +100,13 @@ func TestProgressChannelMessageSizes(t *testing.T) {
 		want    string // the checkpoint afterwards
 	}{
 		{name: "short report", msg: report("row 1"), want: "row 1"},
-		{name: "300 KiB note", msg: report(long), want: long},
+		{name: "note at MaxCheckpoint", msg: report(limit), want: limit},
+		{name: "300 KiB note", msg: report(long), want: limit,
+			wantErr: "--note is 307200 bytes: a checkpoint is at most 4096 bytes (keep the job's state in a file, and name it in the note)"},
+		{name: "note with a NUL byte", msg: report("row\x001"), want: limit,
+			wantErr: "--note has a NUL byte, which no environment variable can hold"},
 		{name: "beyond progressMax", msg: report(strings.Repeat("x", progressMax)),
-			wantErr: "malformed progress report", want: long},
+			wantErr: "malformed progress report", want: limit},
 		{name: "served after a cut message", msg: report("row 2"), want: "row 2"},
 	}
 	for _, tt := range tests {

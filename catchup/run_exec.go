@@ -213,7 +213,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	}
 	if r.Attempt == 1 {
 		l.started(ctx)
-		l.checkpoint = claim.Checkpoint
+		l.checkpoint = l.passableCheckpoint(claim.Checkpoint, formatSlot(r.Slot, l.sched))
 	}
 	stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, lock, r)

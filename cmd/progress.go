@@ -18,7 +18,8 @@ func newProgressCmd(g *globals) *cobra.Command {
 		Use:   "progress PERCENT [--note TEXT]",
 		Short: "Record a running job's progress and a checkpoint (call it from inside the job)",
 		Long: `Record how far the running job is (0-100) and, with --note, a checkpoint: a short
-text the job can resume from. Call it from inside a job started by catchup: it finds its
+text the job can resume from, at most 4096 bytes (keep the job's state in a file, and
+name it in the note). Call it from inside a job started by catchup: it finds its
 run through CATCHUP_RUN_ID, and reports through the catchup running the job
 (CATCHUP_PROGRESS_FD), which records it: the job needs no ledger password. Where
 that descriptor is gone (a job that closed it), it opens the ledger in CATCHUP_DB.
@@ -32,6 +33,9 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 			pct, err := strconv.Atoi(args[0])
 			if err != nil || pct < 0 || pct > 100 {
 				return usageErr(c, fmt.Errorf("invalid PERCENT %q: want a whole number from 0 to 100", args[0]))
+			}
+			if err := catchup.CheckNote(note); err != nil {
+				return failure(err)
 			}
 			id, err := strconv.ParseInt(os.Getenv("CATCHUP_RUN_ID"), 10, 64)
 			if err != nil || id <= 0 {
