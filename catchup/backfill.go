@@ -217,6 +217,9 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	case res.Ran && !res.Skipped && res.ExitCode == exitLocked:
 		a.Action, a.Reason = ActionFailed, "" // the job's own exit 75: it ran, and failed
 		return a, nil
+	case a.Action == ActionFailed:
+		a.Reason = notStarted(res.Run)
+		return a, nil
 	}
 	if res.Skipped && res.Run.Status == store.StatusRunning {
 		// Held by a run in progress on another host: tried again after the

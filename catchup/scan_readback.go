@@ -87,7 +87,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		if own.ExitCode != nil {
 			a.ExitCode = *own.ExitCode
 		}
-		a.Reason = "" // it ran: an exit 75 is the job's own, not a run that ran nothing
+		// Its run was claimed: an exit 75 is the job's own, not a run that
+		// ran nothing; the run says when its command did not start.
+		a.Reason = notStarted(*own)
 		if a.ExitCode == 0 {
 			a.Reason = "the line exited 0, but its run " + own.Status
 		}

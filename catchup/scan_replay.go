@@ -38,11 +38,24 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		a.Action, a.Reason = ActionInterrupted, reasonCut
 	case res.Ran && !res.Skipped && res.ExitCode == exitLocked:
 		a.Action, a.Reason = ActionFailed, "" // the job's own exit 75: it ran, and failed
+	case a.Action == ActionFailed:
+		a.Reason = notStarted(res.Run)
 	}
 	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.folded = res.Folded
 	return a, nil
+}
+
+// notStarted is the reason shown for a failed run whose command could not
+// be started (not found, not executable, an environment exec refused):
+// its exit status, 126 or 127, is one a job that ran could exit too. Such a
+// run, and only such, is recorded failed with an error (outcome).
+func notStarted(r store.Run) string {
+	if r.Status != store.StatusFailed || r.Error == "" {
+		return ""
+	}
+	return "not started: " + r.Error
 }
 
 // withCommand is t as its replays run it: with the command req holds for
