@@ -18,7 +18,8 @@ import (
 // appended to FILE (default ping.log) as "METHOD PATH?QUERY" the moment it
 // arrives, before it is answered. A path with a segment /hang/ is never
 // answered (until the script ends); one starting /status/NNN/ is answered
-// NNN; any other, 200.
+// NNN, with Location: /redirected when NNN is a 3xx (a client that followed
+// it shows in the log); any other, 200.
 //
 //	pingserver [FILE]
 func cmdPingServer(ts *testscript.TestScript, neg bool, args []string) {
@@ -47,6 +48,9 @@ func cmdPingServer(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		if code, ok := statusOf(r.URL.Path); ok {
+			if code >= 300 && code < 400 {
+				w.Header().Set("Location", "/redirected")
+			}
 			w.WriteHeader(code)
 		}
 	}))

@@ -156,7 +156,7 @@ func (p *Pinger) attempt(ctx context.Context, u *url.URL, body []byte) error {
 		return errors.New("cannot build the request")
 	}
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := pingClient.Do(req)
 	if err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
 			return errNoAnswer
@@ -174,6 +174,14 @@ func (p *Pinger) attempt(ctx context.Context, u *url.URL, body []byte) error {
 	}
 	return nil
 }
+
+// pingClient follows no redirect: an answer of 300 or more is a failure
+// at once, as documented. Followed, a 307 or 308 would send the job's
+// output tail again to wherever Location points (another host, maybe), and
+// a 301, 302 or 303 would become a GET whose 200 passed for the ping.
+var pingClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+	return http.ErrUseLastResponse
+}}
 
 // why says in words why a ping failed: ctx's end first (a stop, or the
 // pings' bound after the job), else the last attempt's error.
