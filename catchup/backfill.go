@@ -23,6 +23,7 @@ type BackfillRequest struct {
 	Order       string    // oldest | newest
 	DryRun      bool
 	Concurrency int // tasks at once; a task's slots run one at a time
+	MaxSlots    int // the most slots of a task in the range (0: DefaultBackfillMaxSlots)
 
 	notes *pendingNotes // a dry run's: the notes the real backfill records first (spool_read.go)
 }
@@ -58,7 +59,9 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	tasks := make([]store.Task, len(req.Tasks))
 	for i, n := range req.Tasks {
 		t, err := st.Task(ctx, n)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
+			return nil, ErrPlanStopped // a signal: the lookup's error is its own end
+		} else if err != nil {
 			return nil, taskLookupErr(n, err)
 		}
 		if t.Schedule == "" {
@@ -73,6 +76,19 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t
+	}
+	// The range's size, before anything runs or is recorded (a signal
+	// stops the count).
+	scheds := make([]*schedule.Schedule, len(tasks))
+	for i, t := range tasks {
+		sched, err := parseSchedule(t.Schedule, t.TZ)
+		if err != nil {
+			return nil, fmt.Errorf("task %s: bad schedule %q: %w", t.Name, t.Schedule, err)
+		}
+		if err := checkRangeSize(ctx, t.Name, sched, req); err != nil {
+			return nil, err
+		}
+		scheds[i] = sched
 	}
 	// The fires that ran unrecorded are done slots too: recorded first, as
 	// scan records them, or backfill would run them again.
@@ -102,7 +118,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	out := make([]TaskBackfill, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
 		var err error
-		out[i], err = backfillTask(ctx, st, m, req, tasks[i], srs[i], since)
+		out[i], err = backfillTask(ctx, st, m, req, tasks[i], scheds[i], srs[i], since)
 		return err
 	})
 	for _, w := range cts.warnings {
@@ -115,12 +131,8 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 // by a signal (ctx), it runs no further slot: the one it cut short is
 // interrupted, and those it did not reach are left, in the report too.
 func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRequest, t store.Task,
-	sr *shellReplay, since int64) (TaskBackfill, error) {
+	sched *schedule.Schedule, sr *shellReplay, since int64) (TaskBackfill, error) {
 	tb := TaskBackfill{Task: t.Name}
-	sched, err := parseSchedule(t.Schedule, t.TZ)
-	if err != nil {
-		return tb, fmt.Errorf("task %s: bad schedule %q: %w", t.Name, t.Schedule, err)
-	}
 	// Listed also when the backfill was stopped before this task began: its
 	// slots are then all left, not missing from the report.
 	slots, err := backfillSlots(context.WithoutCancel(ctx), st, t.Name, sched, req)

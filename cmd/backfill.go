@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"syscall"
@@ -28,11 +29,13 @@ func newBackfillCmd(g *globals) *cobra.Command {
 with CATCHUP_TRIGGER=backfill and the slot's CATCHUP_SLOT and CATCHUP_PREV_SLOT,
 each through the same lock, claim, run and record path as run. Slots already done
 are skipped unless --only all. Backfill is explicit: it runs slots before the task's
-registration and older than scan's --max-age too. A range in the future is refused.
+registration and older than scan's --max-age too. A range in the future is refused,
+and so is one that holds more than --max-slots slots of a task (default 10000), before
+anything runs: a typo in --from would otherwise run millions of slots.
 
 Exit status: 0 every slot ran or was skipped; 1 a slot failed; 2 error; 128+N stopped
 by signal N: the slot it cut short is reported interrupted, those it did not reach
-left, and a backfill again runs them.`,
+left, and a backfill again runs them (stopped while planning: nothing ran).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBackfill(c, g, bf) },
 	}
@@ -44,6 +47,7 @@ left, and a backfill again runs them.`,
 	f.StringVar(&bf.req.Order, "order", "oldest", "oldest|newest: the order of a task's slots")
 	f.BoolVar(&bf.req.DryRun, "dry-run", false, "print the slots that would run and change nothing")
 	f.IntVar(&bf.req.Concurrency, "concurrency", 1, "tasks at once (a task's own slots always run one at a time)")
+	f.IntVar(&bf.req.MaxSlots, "max-slots", catchup.DefaultBackfillMaxSlots, "refuse a range that holds more than N slots of a task (a typo in --from), before anything runs")
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }
@@ -73,6 +77,8 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 		return req, fmt.Errorf("invalid --order %q: use oldest or newest", req.Order)
 	case req.Concurrency < 1:
 		return req, fmt.Errorf("--concurrency must be at least 1")
+	case req.MaxSlots < 1:
+		return req, fmt.Errorf("--max-slots must be at least 1")
 	}
 	return req, nil
 }
@@ -93,6 +99,14 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 		}
 	}
 	reps, err := catchup.Backfill(c.Context(), st, m, req)
+	if errors.Is(err, catchup.ErrPlanStopped) {
+		sig, ok := stoppedBy(c.Context())
+		if !ok {
+			sig = syscall.SIGTERM
+		}
+		return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("backfill stopped by %s while planning: nothing ran; backfill again",
+			signalName(sig))}
+	}
 	if err != nil {
 		return failure(err)
 	}
