@@ -115,10 +115,23 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			srs[i] = cts.shellReplay(t)
 		}
 	}
+	// Every task's plan, before any slot runs: a signal while planning
+	// stops the backfill, nothing run. A task the backfill is stopped
+	// before lists its slots left, from its plan.
+	plans := make([]rangeSlots, len(tasks))
+	for i, t := range tasks {
+		p, err := backfillSlots(ctx, st, t.Name, scheds[i], req)
+		if ctx.Err() != nil {
+			return nil, ErrPlanStopped
+		} else if err != nil {
+			return nil, err
+		}
+		plans[i] = p
+	}
 	out := make([]TaskBackfill, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
 		var err error
-		out[i], err = backfillTask(ctx, st, m, req, tasks[i], scheds[i], srs[i], since)
+		out[i], err = backfillTask(ctx, st, m, req, tasks[i], scheds[i], plans[i], srs[i], since)
 		return err
 	})
 	for _, w := range cts.warnings {
@@ -131,14 +144,8 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 // by a signal (ctx), it runs no further slot: the one it cut short is
 // interrupted, and those it did not reach are left, in the report too.
 func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRequest, t store.Task,
-	sched *schedule.Schedule, sr *shellReplay, since int64) (TaskBackfill, error) {
+	sched *schedule.Schedule, slots rangeSlots, sr *shellReplay, since int64) (TaskBackfill, error) {
 	tb := TaskBackfill{Task: t.Name}
-	// Listed also when the backfill was stopped before this task began: its
-	// slots are then all left, not missing from the report.
-	slots, err := backfillSlots(context.WithoutCancel(ctx), st, t.Name, sched, req)
-	if err != nil {
-		return tb, err
-	}
 	tb.Slots = len(slots.all)
 	for _, s := range slots.all {
 		if !slots.chosen[s.Unix()] {

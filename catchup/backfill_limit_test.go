@@ -83,3 +83,16 @@ func TestBackfillPlanningStops(t *testing.T) {
 		t.Errorf("the job ran %d times, want only the registering fire: %v", len(got), got)
 	}
 }
+
+// TestBackfillSlotsStopsAtCtxEnd: listing a range's slots (raised
+// --max-slots) stops at ctx's end, after at most a batch of slots.
+func TestBackfillSlotsStopsAtCtxEnd(t *testing.T) {
+	st, _ := testLedger(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rs, err := backfillSlots(ctx, st, "job", mustSchedule(t, "* * * * *", "UTC"), BackfillRequest{
+		From: mustTime(t, "2016-01-01T00:00:00Z"), To: mustTime(t, "2026-01-01T00:00:00Z"), Only: "all", MaxSlots: 100_000_000})
+	if !errors.Is(err, ErrPlanStopped) || len(rs.all) > 1024 {
+		t.Errorf("backfillSlots: %v after %d slots, want ErrPlanStopped within 1024", err, len(rs.all))
+	}
+}

@@ -19,13 +19,19 @@ type rangeSlots struct {
 
 // backfillSlots lists the schedule's slots in [From, To] and picks those
 // --only selects: missing (no run gave it an outcome), failed (its latest
-// run failed or timed out) or all.
+// run failed or timed out) or all. It lists at most the request's
+// maxSlots (checkRangeSize refused a wider range), and stops at ctx's end
+// (ErrPlanStopped).
 func backfillSlots(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
 	rs := rangeSlots{chosen: map[int64]bool{}, why: map[int64]string{}}
+	limit := req.maxSlots()
 	sched.Slots(req.From.Add(-time.Second), req.To, func(s time.Time) bool {
 		rs.all = append(rs.all, s)
-		return true
+		return len(rs.all) < limit && (len(rs.all)%1024 != 0 || ctx.Err() == nil)
 	})
+	if ctx.Err() != nil {
+		return rs, ErrPlanStopped
+	}
 	if len(rs.all) == 0 {
 		return rs, nil
 	}
@@ -57,7 +63,10 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 			latest[k] = r
 		}
 	}
-	for _, s := range rs.all {
+	for i, s := range rs.all {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return rs, ErrPlanStopped
+		}
 		k := s.Unix()
 		l, ran := latest[k]
 		failed := ran && (l.Status == store.StatusFailed || l.Status == store.StatusTimeout)
