@@ -23,6 +23,10 @@ import (
 // has no accessor), and the descriptor is what the command must inherit.
 type taskLock struct {
 	f *os.File
+	// vet: a task's lock, checked for a deleted twin before it counts
+	// (lock_ghost.go); ghostAt is when one was last found.
+	vet     bool
+	ghostAt time.Time
 }
 
 // openTaskLock opens (creating) the lock file of task in dir, for user uid.
@@ -30,7 +34,11 @@ type taskLock struct {
 // planted symlink. A directory or file that another user planted or can
 // write is refused: whoever holds a task's lock stops its fires (exit 75).
 func openTaskLock(dir, task string, uid int) (*taskLock, error) {
-	return openLockFile(dir, task, ".lock", uid)
+	l, err := openLockFile(dir, task, ".lock", uid)
+	if err == nil {
+		l.vet = true
+	}
+	return l, err
 }
 
 // lockDir checks that dir, the lock directory, is uid's own directory (no
@@ -82,14 +90,22 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	return &taskLock{f: f}, nil
 }
 
-// tryLock takes the lock without waiting; false means another process holds it.
+// tryLock takes the lock without waiting; false means another process
+// holds it, or (a task's lock) still holds the deleted file it replaces.
 func (l *taskLock) tryLock() (bool, error) {
+	if l.vet && !l.ghostAt.IsZero() && time.Since(l.ghostAt) < ghostRecheck {
+		return false, nil
+	}
 	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("lock %s: %w", l.f.Name(), err)
+	}
+	if l.vet && l.shadowed() {
+		_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+		return false, nil
 	}
 	return true, nil
 }
