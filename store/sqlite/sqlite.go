@@ -179,6 +179,8 @@ func (s *Ledger) wrap(op string, err error) error {
 			return fmt.Errorf("%s %s: %w", op, s.path, ErrNotALedger)
 		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
 			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
+		case 8, 14: // SQLITE_READONLY (a file or the directory), SQLITE_CANTOPEN
+			return s.cannotWrite(op, err)
 		}
 	}
 	return fmt.Errorf("%s %s: %w", op, s.path, err)
