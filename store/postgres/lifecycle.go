@@ -91,13 +91,24 @@ func execOne(ctx context.Context, e execer, task, q string, args ...any) error {
 }
 
 // importLifecycle carries an imported task's retirement and pause over
-// (catchup migrate), unless the ledger already holds its own.
+// (catchup migrate), unless the ledger already holds its own. A pause is
+// carried when the ledger holds none, or one that had ended by the time the
+// imported pause began (a pause made on the host after an earlier migrate
+// carried an older one, as `catchup pause` there would replace it); a pause
+// here that was live then, or is newer, is this ledger's own and stays, and
+// the pause carried before, imported again, changes nothing.
 func importLifecycle(ctx context.Context, e execer, t store.Task) error {
 	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
 		return nil
 	}
 	_, err := e.Exec(ctx, `UPDATE tasks SET retired_at = COALESCE(retired_at, $2),
-  paused_at = COALESCE(paused_at, $3), paused_until = CASE WHEN paused_at IS NULL THEN $4 ELSE paused_until END
+  paused_at = CASE WHEN `+takesPause+` THEN $3 ELSE paused_at END,
+  paused_until = CASE WHEN `+takesPause+` THEN $4 ELSE paused_until END
 WHERE name = $1`, t.Name, dbNullTime(t.RetiredAt), dbNullTime(t.PausedAt), dbNullTime(t.PausedUntil))
 	return err
 }
+
+// takesPause is importLifecycle's rule, on the row before the update ($3:
+// the imported pause's start, $4 its end).
+const takesPause = `$3::timestamptz IS NOT NULL AND (paused_at IS NULL
+ OR (paused_at < $3::timestamptz AND paused_until IS NOT NULL AND paused_until <= $3::timestamptz))`
