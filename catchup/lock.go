@@ -23,10 +23,13 @@ import (
 // has no accessor), and the descriptor is what the command must inherit.
 type taskLock struct {
 	f *os.File
-	// vet: a task's lock, checked for a deleted twin before it counts
-	// (lock_ghost.go); ghostAt is when one was last found.
-	vet     bool
-	ghostAt time.Time
+	// vet: a task's lock (of task in dir, for uid), checked for a deleted
+	// twin before it counts (lock_ghost.go); ghostAt is when one was last
+	// found.
+	vet       bool
+	dir, task string
+	uid       int
+	ghostAt   time.Time
 }
 
 // openTaskLock opens (creating) the lock file of task in dir, for user uid.
@@ -36,7 +39,7 @@ type taskLock struct {
 func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 	l, err := openLockFile(dir, task, ".lock", uid)
 	if err == nil {
-		l.vet = true
+		l.vet, l.dir, l.task, l.uid = true, dir, task, uid
 	}
 	return l, err
 }
@@ -96,18 +99,29 @@ func (l *taskLock) tryLock() (bool, error) {
 	if l.vet && !l.ghostAt.IsZero() && time.Since(l.ghostAt) < ghostRecheck {
 		return false, nil
 	}
-	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return false, nil
+	for moves := 0; ; moves++ {
+		err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("lock %s: %w", l.f.Name(), err)
+		}
+		if !l.vet {
+			return true, nil
+		}
+		if moves < 3 && l.moved() { // a file deleted since it was opened: the path's is the lock now
+			if err := l.reopen(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if l.shadowed() {
+			_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+			return false, nil
+		}
+		return true, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("lock %s: %w", l.f.Name(), err)
-	}
-	if l.vet && l.shadowed() {
-		_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-		return false, nil
-	}
-	return true, nil
 }
 
 // wait takes the lock, waiting for its holder to finish or ctx to end.

@@ -1,39 +1,64 @@
 package catchup
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 )
 
 // A task's lock file deleted while a run holds it (the lock directory
 // cleaned by tmpfiles, or removed by hand) leaves that run holding a lock
 // on a file no one else can open: the next fire creates a new file, locks
-// it, and would run beside it. A lock file is therefore vetted before its
-// first lock counts: no process may still have open a deleted file of that
-// path (a run, its command or an orphan that kept fd 3, or a fire waiting
-// for that lock). A vetted file is marked by its content, so that the check
-// (a walk of /proc) is paid once per lock file: at a task's first fire and
-// after each deletion. Checking that the path still names the locked file
-// (flock, then stat) would not do: the new file is the path's, and its lock
-// is free.
+// it, and would run beside it. Checking that the path still names the
+// locked file (flock, then stat) does not catch that: the new file is the
+// path's, and its lock is free. So a lock file is vetted before its first
+// lock counts: no process may still hold a deleted lock file of the same
+// path (the run, its command, or an orphan that kept fd 3). A vetted file
+// is marked by its content, so that the check is paid once per lock file:
+// at a task's first fire and after each deletion. The path check still
+// serves a fire that waited on the deleted file: once it gets that lock,
+// it moves to the path's file (reopen).
 
 // vettedMark is a vetted lock file's content.
 const vettedMark = "catchup task lock\n"
 
 // ghostRecheck is how long a lock found shadowed by a deleted one counts
-// as held (tryLock) before /proc is walked again (a --wait polls every 50ms).
+// as held (tryLock) before /proc is read again (a --wait polls every 50ms).
 const ghostRecheck = time.Second
 
+// moved reports whether l's path no longer names the file l has open
+// (deleted, or replaced).
+func (l *taskLock) moved() bool {
+	held, err1 := l.f.Stat()
+	now, err2 := os.Stat(l.f.Name())
+	return err1 == nil && (err2 != nil || !os.SameFile(held, now))
+}
+
+// reopen moves l to the file its path names now (creating it).
+func (l *taskLock) reopen() error {
+	n, err := openLockFile(l.dir, l.task, ".lock", l.uid)
+	if err != nil {
+		return err
+	}
+	l.f.Close()
+	l.f = n.f
+	return nil
+}
+
 // shadowed reports whether the lock just taken on l may not be the task's
-// only one: its file is not vetted yet, and a process still has open a
-// deleted lock file of the same path. An unshadowed file is marked vetted.
+// only one: its file is not vetted yet, and a deleted lock file of the
+// same path is still locked. An unshadowed file is marked vetted.
 func (l *taskLock) shadowed() bool {
-	if fi, err := l.f.Stat(); err == nil && fi.Size() > 0 {
+	fi, err := l.f.Stat()
+	if err != nil || fi.Size() > 0 {
 		return false
 	}
-	if deletedFileOpen(l.f.Name()) {
+	if deletedLockHeld(l.f.Name(), fi) {
 		l.ghostAt = time.Now()
 		return true
 	}
@@ -42,17 +67,77 @@ func (l *taskLock) shadowed() bool {
 	return false
 }
 
-// deletedFileOpen reports whether a process that this one may inspect has
-// open a deleted file that was at path. Without /proc (not Linux) it
-// cannot tell, and says no, as before the check existed.
-func deletedFileOpen(path string) bool {
-	want := map[string]bool{path + " (deleted)": true}
-	if abs, err := filepath.Abs(path); err == nil {
-		want[abs+" (deleted)"] = true
+// deletedLockHeld reports whether a flock(2) lock is held on a deleted
+// file that was at path. /proc/locks lists every such lock (its file's
+// inode, and the pid that took it): each lock of another inode is looked up
+// among its taker's descriptors. A taker gone, or that no longer has it
+// open (its lock kept by a child: a job that outlived its catchup), sends
+// it to the slow way: every process's descriptors. Another user's process
+// cannot have this user's lock file open (0600, in a 0700 directory).
+// Without /proc (not Linux) it cannot tell, and says no, as before the check.
+func deletedLockHeld(path string, self os.FileInfo) bool {
+	st, ok := self.Sys().(*syscall.Stat_t)
+	locks, err := os.ReadFile("/proc/locks")
+	if !ok || err != nil {
+		return false
 	}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
-		want[filepath.Join(real, filepath.Base(path))+" (deleted)"] = true
+	takers := map[string][]uint64{} // pid: inodes of its locks
+	for _, line := range bytes.Split(locks, []byte("\n")) {
+		f := bytes.Fields(line)
+		if len(f) < 6 || string(f[1]) != "FLOCK" { // "->": a blocked waiter, holding nothing
+			continue
+		}
+		id := bytes.Split(f[5], []byte(":"))
+		ino, err := strconv.ParseUint(string(id[len(id)-1]), 10, 64)
+		if err == nil && len(id) == 3 && ino != uint64(st.Ino) {
+			takers[string(f[4])] = append(takers[string(f[4])], ino)
+		}
 	}
+	want := deletedNames(path)
+	for pid, inodes := range takers {
+		open, err := openedBy(pid)
+		if errors.Is(err, fs.ErrPermission) {
+			continue
+		}
+		for _, ino := range inodes {
+			target, ok := open[ino]
+			if err != nil || !ok {
+				return anyOpens(want)
+			}
+			if want[target] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// openedBy maps the inodes that process pid has open to their names.
+func openedBy(pid string) (map[uint64]string, error) {
+	dir := "/proc/" + pid + "/fd"
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	open := map[uint64]string{}
+	for _, fd := range fds {
+		p := dir + "/" + fd.Name()
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			if target, err := os.Readlink(p); err == nil {
+				open[uint64(st.Ino)] = target
+			}
+		}
+	}
+	return open, nil
+}
+
+// anyOpens reports whether a process that this one may inspect has open a
+// file named in want.
+func anyOpens(want map[string]bool) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
@@ -73,4 +158,16 @@ func deletedFileOpen(path string) bool {
 		}
 	}
 	return false
+}
+
+// deletedNames are the names /proc gives a deleted file that was at path.
+func deletedNames(path string) map[string]bool {
+	want := map[string]bool{path + " (deleted)": true}
+	if abs, err := filepath.Abs(path); err == nil {
+		want[abs+" (deleted)"] = true
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		want[filepath.Join(real, filepath.Base(path))+" (deleted)"] = true
+	}
+	return want
 }

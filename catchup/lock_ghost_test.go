@@ -1,31 +1,36 @@
 package catchup
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
+
+// takeTaskLock opens task t's lock in dir and tries it.
+func takeTaskLock(t *testing.T, dir, name string) (*taskLock, bool) {
+	t.Helper()
+	l, err := openTaskLock(dir, "t", os.Geteuid())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Cleanup(l.close)
+	ok, err := l.tryLock()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return l, ok
+}
 
 // TestLockShadowedByADeletedOne: a task's lock file deleted (its directory
 // removed) while a holder keeps it is not taken over by a new file of the
 // same path until that holder lets go; in one process too (the daemon's
-// fires). A lock file found clean is marked vetted and not checked again.
+// fires). A lock file found clean is marked vetted.
 func TestLockShadowedByADeletedOne(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "locks")
-	uid := os.Geteuid()
-	take := func(name string) (*taskLock, bool) {
-		t.Helper()
-		l, err := openTaskLock(dir, "t", uid)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		ok, err := l.tryLock()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return l, ok
-	}
-	a, ok := take("first")
+	a, ok := takeTaskLock(t, dir, "first")
 	if !ok {
 		t.Fatal("first lock: not taken")
 	}
@@ -35,15 +40,78 @@ func TestLockShadowedByADeletedOne(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	b, ok := take("second, beside the deleted one")
+	b, ok := takeTaskLock(t, dir, "second, beside the deleted one")
 	if ok {
 		t.Fatal("a new lock file was taken while the deleted one is held")
 	}
 	b.close()
 	a.close()
-	c, ok := take("third, the deleted one let go")
-	defer c.close()
-	if !ok {
+	if _, ok := takeTaskLock(t, dir, "third, the deleted one let go"); !ok {
 		t.Fatal("the new lock file is refused once the deleted one is let go")
+	}
+}
+
+// TestLockWaiterMovesToTheNewFile: a fire that waited on a lock file since
+// deleted does not take it once its holder is gone: it moves to the file
+// the path names now, which a later fire may hold already.
+func TestLockWaiterMovesToTheNewFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "locks")
+	a, ok := takeTaskLock(t, dir, "holder")
+	if !ok {
+		t.Fatal("holder: not taken")
+	}
+	w, ok := takeTaskLock(t, dir, "waiter")
+	if ok {
+		t.Fatal("waiter: taken beside its holder")
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	a.close()
+	if _, ok := takeTaskLock(t, dir, "a later fire"); !ok {
+		t.Fatal("a later fire: the new lock file refused, though no one holds the deleted one")
+	}
+	if ok, err := w.tryLock(); ok || err != nil {
+		t.Fatalf("waiter after its holder: %v, %v; want it held by the later fire", ok, err)
+	}
+}
+
+// TestLockShadowedByAnOrphan: the deleted lock file held by a process
+// other than the one that took it (flock(1) takes it for its shell, then
+// exits: a job that outlived its catchup) still shadows the new file.
+func TestLockShadowedByAnOrphan(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1)")
+	}
+	dir := filepath.Join(t.TempDir(), "locks")
+	l, ok := takeTaskLock(t, dir, "creating it")
+	if !ok {
+		t.Fatal("not taken")
+	}
+	l.close()
+	sh := exec.Command("sh", "-c", `exec 3>>"$0"; flock -n 3 || exit 1; echo locked; exec sleep 120`, filepath.Join(dir, "t.lock"))
+	out, err := sh.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sh.Process.Kill(); sh.Wait() })
+	locked := make(chan bool, 1)
+	go func() { s, _ := bufio.NewReader(out).ReadString('\n'); locked <- s == "locked\n" }()
+	select {
+	case ok := <-locked:
+		if !ok {
+			t.Fatal("the shell did not take the lock")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the shell did not take the lock within 30s")
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := takeTaskLock(t, dir, "beside the orphan"); ok {
+		t.Fatal("a new lock file was taken while an orphan holds the deleted one")
 	}
 }
