@@ -21,7 +21,10 @@ type TaskStatus struct {
 	Counts     map[string]int64 // its runs by status
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
-	Paused     bool             // paused now (catchup pause): Task.PausedUntil says until when
+	// BadSchedule: the registered schedule of this active task no longer
+	// parses (why, or ""): its missed slots cannot be computed.
+	BadSchedule string
+	Paused      bool // paused now (catchup pause): Task.PausedUntil says until when
 }
 
 // List returns every known task with its latest run, next slot and missed
@@ -55,8 +58,8 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			return nil, err
 		}
 		sched, err := parseSchedule(s.Task.Schedule, s.Task.TZ)
-		if err != nil {
-			ts.Warning = err.Error()
+		if err != nil && s.Task.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
+			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(s.Task, err)
 		}
 		ts.Zone = zoneOf(s.Task, sched)
 		if sched != nil && s.Task.RetiredAt.IsZero() {

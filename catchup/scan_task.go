@@ -30,7 +30,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	sched, perr := parseSchedule(t.Schedule, t.TZ)
 	err = perr
 	if err != nil {
-		ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: bad schedule %q: %v", t.Name, t.Schedule, err))
+		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+badScheduleWarning(t, err))
 		return ts, nil
 	}
 	latest, err := st.LatestSlot(ctx, t.Name)

@@ -64,6 +64,9 @@ type lsRow struct {
 	Paused        bool      `json:"paused"`
 	PausedUntil   *string   `json:"paused_until"` // null: until catchup resume (or not paused)
 	RetiredAt     *string   `json:"retired_at"`
+	// ScheduleError: why the registered schedule cannot be read (its
+	// missed slots cannot be computed); left out when it can.
+	ScheduleError string `json:"schedule_error,omitempty"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -101,13 +104,13 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		if t.Warning != "" {
 			m.Notice("warning: task %s: %s", t.Task.Name, t.Warning)
 		}
-		if cfg.onlyMissed && len(t.Missed) == 0 && t.ClockAhead.IsZero() {
+		if cfg.onlyMissed && len(t.Missed) == 0 && t.ClockAhead.IsZero() && t.BadSchedule == "" {
 			continue
 		}
 		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
 			Missed: len(t.Missed), MissedSlots: []*string{}, MissedCauses: append([]string{}, t.Causes...),
 			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
-			Paused: t.Paused, RetiredAt: jsonTime(t.Task.RetiredAt)}
+			Paused: t.Paused, RetiredAt: jsonTime(t.Task.RetiredAt), ScheduleError: t.BadSchedule}
 		if t.Paused {
 			r.PausedUntil = jsonTime(t.Task.PausedUntil)
 		}
@@ -135,6 +138,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		}
 		row := []string{t.Task.Name, dash(t.Task.Schedule), dash(t.Task.TZ), tableTime(t.LastSlot, loc), status,
 			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))}
+		if t.BadSchedule != "" {
+			row[7] = "?" // not computed
+		}
 		if cfg.onlyMissed {
 			row = append(row, causeSummary(t))
 		}

@@ -12,6 +12,9 @@ import (
 // order they first occurred: "host-down 2, not-fired 1"; or that the
 // ledger holds the task ahead of the clock.
 func causeSummary(t catchup.TaskStatus) string {
+	if t.BadSchedule != "" {
+		return "bad schedule"
+	}
 	if !t.ClockAhead.IsZero() {
 		return "clock ahead (" + t.ClockAhead.UTC().Format(time.RFC3339) + ")"
 	}

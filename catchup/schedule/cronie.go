@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adhocore/gronx"
 )
 
 // sundayRanges reads a day-of-week range that ends on Sunday as ending
@@ -67,4 +69,29 @@ func (s *Schedule) Matches(t time.Time) bool {
 	var c cursor
 	got, ok := s.nextWall(&c, wall, wall)
 	return ok && got == wall
+}
+
+// SevenRangeRespelled is expr with each day-of-week range from 7 to a
+// weekday ("7-1", which Parse refuses, as cronie does) spelled from 0
+// ("0-1"): the days an older catchup, which read it with gronx, gave it.
+// ok is false when expr has no such range (or is no 5-field expression).
+func SevenRangeRespelled(expr string) (respelled string, ok bool) {
+	fields := strings.Fields(expr)
+	if len(fields) != 5 {
+		return "", false
+	}
+	segs, err := gronx.Segments(strings.Join(fields, " "))
+	if err != nil || len(segs) != 6 {
+		return "", false
+	}
+	parts := strings.Split(segs[5], ",")
+	for i, p := range parts {
+		if sevenStartsRange(p) {
+			parts[i], ok = "0"+p[1:], true
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	return strings.Join(append(fields[:4:4], strings.Join(parts, ",")), " "), true
 }

@@ -435,3 +435,29 @@ func TestScheduleSevenStartsNoRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSevenRangeRespelled: a day-of-week range from 7 is spelled from 0,
+// the days gronx gave it; an expression without one has no respelling.
+func TestSevenRangeRespelled(t *testing.T) {
+	tests := map[string]struct{ expr, want string }{
+		"7-1":          {"0 2 * * 7-1", "0 2 * * 0-1"},
+		"with a step":  {"0 2 * * 7-5/2", "0 2 * * 0-5/2"},
+		"in a list":    {"30 1 * * mon,7-3", "30 1 * * 1,0-3"},
+		"none":         {"0 2 * * 0-1", ""},
+		"seven to sun": {"0 2 * * 7-7", ""},
+		"a macro":      {"@daily", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, ok := SevenRangeRespelled(tc.expr)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Fatalf("SevenRangeRespelled(%q) = %q, %v; want %q", tc.expr, got, ok, tc.want)
+			}
+			if ok {
+				if _, err := Parse(got, time.UTC); err != nil {
+					t.Errorf("the respelling does not parse: %v", err)
+				}
+			}
+		})
+	}
+}
