@@ -110,13 +110,17 @@ func (l *taskLock) tryLock() (bool, error) {
 		if !l.vet {
 			return true, nil
 		}
-		if moves < 3 && l.moved() { // a file deleted since it was opened: the path's is the lock now
+		held, err := l.f.Stat()
+		if err != nil {
+			return true, nil // cannot tell: as before the checks
+		}
+		if moves < 3 && l.moved(held) { // a file deleted since it was opened: the path's is the lock now
 			if err := l.reopen(); err != nil {
 				return false, err
 			}
 			continue
 		}
-		if l.shadowed() {
+		if held.Size() == 0 && l.shadowed(held) {
 			_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 			return false, nil
 		}

@@ -31,12 +31,11 @@ const vettedMark = "catchup task lock\n"
 // as held (tryLock) before /proc is read again (a --wait polls every 50ms).
 const ghostRecheck = time.Second
 
-// moved reports whether l's path no longer names the file l has open
-// (deleted, or replaced).
-func (l *taskLock) moved() bool {
-	held, err1 := l.f.Stat()
-	now, err2 := os.Stat(l.f.Name())
-	return err1 == nil && (err2 != nil || !os.SameFile(held, now))
+// moved reports whether l's path no longer names held, the file l has
+// open (deleted, or replaced).
+func (l *taskLock) moved(held os.FileInfo) bool {
+	now, err := os.Stat(l.f.Name())
+	return err != nil || !os.SameFile(held, now)
 }
 
 // reopen moves l to the file its path names now (creating it).
@@ -50,14 +49,10 @@ func (l *taskLock) reopen() error {
 	return nil
 }
 
-// shadowed reports whether the lock just taken on l may not be the task's
-// only one: its file is not vetted yet, and a deleted lock file of the
+// shadowed reports whether the lock just taken on l, whose file fi is not
+// vetted yet, may not be the task's only one: a deleted lock file of the
 // same path is still locked. An unshadowed file is marked vetted.
-func (l *taskLock) shadowed() bool {
-	fi, err := l.f.Stat()
-	if err != nil || fi.Size() > 0 {
-		return false
-	}
+func (l *taskLock) shadowed(fi os.FileInfo) bool {
 	if deletedLockHeld(l.f.Name(), fi) {
 		l.ghostAt = time.Now()
 		return true
