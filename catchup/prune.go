@@ -2,7 +2,6 @@ package catchup
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -29,43 +28,43 @@ type PruneRequest struct {
 	DryRun    bool          // count, delete nothing
 }
 
-// Pruned is what Prune deleted (or, for a dry run, would delete).
+// Pruned is what Prune deleted (or, for a dry run, would delete), and the
+// missed slots it recorded first.
 type Pruned struct {
-	Before time.Time // the cut: runs that ended before it went
-	Runs   int64
+	Before   time.Time // the cut: runs that ended before it went
+	Runs     int64
+	Recorded []PruneRecorded // by task name; tasks with nothing to record are left out
 }
 
-// Prune deletes the runs that ended more than req.OlderThan ago, except
-// those the ledger always keeps (see store.Store.Prune). A slot whose
-// successful run is pruned stays done.
+// Prune records, as scan would, the missed slots before the cut that scan
+// would not replay (see recordBefore), then deletes the runs that ended more
+// than req.OlderThan ago, except those the ledger always keeps (see
+// store.Store.Prune). A slot whose successful run is pruned stays done.
 func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pruned, error) {
-	before := m.Now().Add(-req.OlderThan)
-	if err := missedBefore(ctx, st, m, before); err != nil {
-		return Pruned{Before: before}, err
-	}
-	res, err := st.Prune(ctx, store.PruneRequest{Before: before, Keep: req.Keep, DryRun: req.DryRun})
-	return Pruned{Before: before, Runs: res.Runs}, err
-}
-
-// missedBefore refuses a prune that would hide missed slots scan would
-// still replay: the ledger moves every watermark up to the cut (the slots
-// before it lose the runs that settled them), so a slot before the cut and
-// within its task's catch-up window that no scan has replayed (a task whose
-// window is longer than --older-than, a host whose scan has not run) would
-// vanish silently.
-func missedBefore(ctx context.Context, st store.Store, m Machine, cut time.Time) error {
-	tasks, err := List(ctx, st, m, MissedRule{Tolerance: DefaultTolerance}) // each task's own window
+	out := Pruned{Before: m.Now().Add(-req.OlderThan)}
+	rec, pausedTasks, err := recordBefore(ctx, st, m, out.Before, req.DryRun)
+	out.Recorded = rec
 	if err != nil {
-		return err
+		return out, err
 	}
-	for _, ts := range tasks {
-		// Slots older than the window (the first Expiring) scan would only
-		// record expired; those within it, it would replay.
-		if inWindow := ts.Missed[ts.Expiring:]; len(inWindow) > 0 && inWindow[0].Before(cut) {
-			return fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
-				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
-				ts.Task.Name, cut.UTC().Format(time.RFC3339))
+	preq := store.PruneRequest{Before: out.Before, Keep: req.Keep, DryRun: req.DryRun}
+	if req.DryRun {
+		preq.Adding = map[string]int{} // the records a real prune adds first, counted among the kept
+		for _, r := range rec {
+			preq.Adding[r.Task] = r.Expired + r.Paused
 		}
 	}
-	return nil
+	res, err := st.Prune(ctx, preq)
+	out.Runs = res.Runs
+	if err != nil || req.DryRun {
+		return out, err
+	}
+	for _, t := range pausedTasks {
+		// A resume --replay-paused that committed meanwhile gets back the
+		// slots of the pause the moved watermark passed, as after a scan.
+		if err := keepResumedPause(context.WithoutCancel(ctx), st, t); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

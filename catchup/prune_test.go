@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,66 @@ func TestPruneSeesEachTaskWindow(t *testing.T) {
 	f.now = mustTime(t, "2026-03-21T12:00:00Z")
 	if _, err := Prune(context.Background(), f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1}); err == nil {
 		t.Errorf("prune went ahead: the 4 slots missed 16-19 days ago, within the task's 30d window, would vanish")
+	}
+}
+
+// TestPruneRecordsWhatScanWould: prune moves every watermark up to its
+// cut, so each missed slot before the cut that scan would not replay is
+// recorded first, as scan records it: expired (reason max-age) when older
+// than the task's catch-up window, paused when it lies in the task's pause.
+// None is erased unrecorded (S7b, S8, T4), and the scan that follows records
+// none of them twice.
+func TestPruneRecordsWhatScanWould(t *testing.T) {
+	tests := map[string]struct {
+		pause       string           // when the task was paused (until resume); "" never
+		wantPruned  map[string]int64 // the registering fire's run, 19 days old, goes: the records are newer
+		wantScanned map[string]int64 // after the scan that follows
+	}{
+		"a slot older than the window is recorded expired": {
+			wantPruned:  map[string]int64{store.StatusExpired: 12},
+			wantScanned: map[string]int64{store.StatusSucceeded: 7, store.StatusExpired: 12},
+		},
+		"a slot of the pause is recorded paused": {
+			pause:       "2026-11-05T00:00:00Z",
+			wantPruned:  map[string]int64{store.StatusExpired: 3, store.StatusPaused: 9},
+			wantScanned: map[string]int64{store.StatusExpired: 3, store.StatusPaused: 16},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newRunFixture(t, "2026-11-01T02:00:04Z")
+			req := f.request(t)
+			req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")
+			if res := f.run(t, req); res.ExitCode != 0 {
+				t.Fatalf("registering fire: exit %d", res.ExitCode)
+			}
+			if tc.pause != "" {
+				f.now = mustTime(t, tc.pause)
+				if _, err := Pause(ctx, f.st, f.m, PauseRequest{Task: "job"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.now = mustTime(t, "2026-11-20T12:00:00Z") // cut 11-13T12:00: slots 11-02..11-13 lie before it
+			if _, err := Prune(ctx, f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1}); err != nil {
+				t.Fatal(err)
+			}
+			counts := func(when string, want map[string]int64) {
+				t.Helper()
+				got, err := f.st.StatusCounts(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !maps.Equal(got["job"], want) {
+					t.Errorf("runs by status %s: %v, want %v", when, got["job"], want)
+				}
+			}
+			counts("after the prune", tc.wantPruned)
+			if exp, err := f.st.ExpiredCounts(ctx); err != nil || exp["job"][store.ReasonMaxAge] != tc.wantPruned[store.StatusExpired] {
+				t.Errorf("expired by reason: %v, %v; want %d max-age", exp["job"], err, tc.wantPruned[store.StatusExpired])
+			}
+			f.scan(t, ScanRequest{MaxReplays: 100, MissedRule: MissedRule{Tolerance: DefaultTolerance}})
+			counts("after the scan", tc.wantScanned)
+		})
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,8 +18,11 @@ func newPruneCmd(g *globals) *cobra.Command {
 		Short: "Delete old run history and reclaim the space",
 		Long: `Delete runs that ended more than DUR ago, except the latest run of each task, any
 running run, and the newest N runs of each task (--keep). A slot whose successful run
-is pruned stays done: pruning never makes scan replay anything. DUR is at least 7d,
-scan's default window. The SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
+is pruned stays done: pruning never makes scan replay anything. A missed slot before the
+cut that scan would not replay is first recorded as scan would (expired when older than
+its task's catch-up window, paused in the task's pause); one scan would replay makes
+prune refuse: run catchup scan first. DUR is at least 7d, scan's default window. The
+SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
 		Args:    cobra.NoArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, req) },
@@ -46,6 +50,9 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	}
 	defer st.Close()
 	res, err := catchup.Prune(c.Context(), st, m, req)
+	if perr := printRecorded(c.OutOrStdout(), res.Recorded, req.DryRun); err == nil {
+		err = perr
+	}
 	if err != nil {
 		return failure(err) // it names what was deleted, if anything was
 	}
@@ -55,4 +62,27 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	}
 	_, err = fmt.Fprintf(c.OutOrStdout(), "%s %d runs that ended before %s\n", verb, res.Runs, res.Before.UTC().Format(time.RFC3339))
 	return failure(err)
+}
+
+// printRecorded says, per task, which missed slots before the cut prune
+// recorded as scan would (would record, in a dry run).
+func printRecorded(w io.Writer, recs []catchup.PruneRecorded, dry bool) error {
+	verb := "recorded"
+	if dry {
+		verb = "would record"
+	}
+	for _, r := range recs {
+		if r.Expired > 0 {
+			if _, err := fmt.Fprintf(w, "%s: %s %d missed slots expired (older than its catch-up window, %s), as scan would\n",
+				r.Task, verb, r.Expired, formatDuration(r.Window)); err != nil {
+				return err
+			}
+		}
+		if r.Paused > 0 {
+			if _, err := fmt.Fprintf(w, "%s: %s %d slots of its pause paused, as scan would\n", r.Task, verb, r.Paused); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -220,3 +220,53 @@ func TestPruneShrinksSQLiteFile(t *testing.T) {
 		t.Errorf("%d runs left, want 10", len(got))
 	}
 }
+
+// A dry run given the records the caller adds before the real prune
+// (Adding) counts what that prune deletes once they are added: they are the
+// newest runs of their task, and count among the --keep kept.
+func TestPruneDryRunCountsAdded(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+		tests := map[string]struct {
+			keep   int
+			adding map[string]int
+		}{
+			"nothing added":                   {keep: 1},
+			"one added, keep 1":               {keep: 1, adding: map[string]int{"a": 1, "b": 1}},
+			"fewer added than kept":           {keep: 4, adding: map[string]int{"a": 2}},
+			"as many added as kept":           {keep: 3, adding: map[string]int{"a": 3, "d": 3}},
+			"more added than kept":            {keep: 2, adding: map[string]int{"a": 5, "c": 5}},
+			"added to a task with no run yet": {keep: 1, adding: map[string]int{"new": 2}},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				s := be.fresh(t)
+				ctx := t.Context()
+				pruneLedger(t, s)
+				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding}
+				dry, err := s.Prune(ctx, req)
+				if err != nil {
+					t.Fatalf("Prune (dry run): %v", err)
+				}
+				for task, n := range tc.adding {
+					for range n {
+						if _, err := s.AddRun(ctx, store.Run{Task: task, Slot: hour(-300), Trigger: store.TriggerReplay,
+							Status: store.StatusExpired, Attempt: 1, StartedAt: hour(200), EndedAt: hour(200)}); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				before := allRuns(t, s)
+				req.DryRun, req.Adding = false, nil
+				want := pruned(before, req)
+				res, err := s.Prune(ctx, req)
+				if err != nil {
+					t.Fatalf("Prune: %v", err)
+				}
+				if res.Runs != int64(len(want)) || dry.Runs != res.Runs {
+					t.Errorf("dry run counted %d, Prune deleted %d, the rule %d", dry.Runs, res.Runs, len(want))
+				}
+			})
+		}
+	})
+}

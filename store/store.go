@@ -157,6 +157,10 @@ type PruneRequest struct {
 	Before time.Time
 	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
 	DryRun bool // count what would be deleted, delete nothing
+	// Adding, for a dry run only: per task, how many finished records the
+	// caller adds before the real prune (catchup's expired and paused
+	// records). Newer than every run, they count among the Keep newest.
+	Adding map[string]int
 }
 
 // PruneResult is what Prune deleted (or, for a dry run, would delete).

@@ -9,12 +9,17 @@ import (
 
 // pruneWith names the runs Prune deletes, as the CTE doomed. $1 is the
 // OFFSET of the newest kept run of a task (backend.PruneOffset), $2 the
-// bound. cut holds, for each task, the id of its newest run that is kept,
-// found through the (task, id) index: only runs below it go, and a task
-// with no more runs than that keeps them all (NULL bound).
-const pruneWith = `WITH cut AS (
-  SELECT k.task, (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET $1) AS below
-  FROM (SELECT DISTINCT task FROM runs) k),
+// bound, $3 the records a dry run counts as added first
+// (backend.PruneAdding: task -> n, newer than every run; "{}" for a real
+// prune). cut holds, for each task, the id of its newest run that is kept
+// (with n added, n places nearer; none when the added ones are all it
+// keeps), found through the (task, id) index: only runs below it go, and a
+// task with no more runs than that keeps them all (NULL bound).
+const pruneWith = `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
+cut AS (
+  SELECT k.task, CASE WHEN coalesce(a.n, 0) > $1::int THEN 9223372036854775807
+    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(a.n, 0)) END AS below
+  FROM (SELECT DISTINCT task FROM runs) k LEFT JOIN adding a ON a.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at < $2)
@@ -36,7 +41,7 @@ func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), dbTime(req.Before)}
+	args := []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req)}
 	if req.DryRun {
 		var res store.PruneResult
 		err := p.pool.QueryRow(ctx, pruneCountSQL, args...).Scan(&res.Runs)

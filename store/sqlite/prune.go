@@ -10,12 +10,21 @@ import (
 
 // pruneWith names the runs Prune deletes, as the CTE doomed. ?1 is
 // the number of newest runs kept per task minus one, ?2 the bound (unix
-// ms). cut holds, for each task, the id of its newest run that is kept (the
-// ?1-th newest, found through the (task, id) index): only runs below it go,
-// and a task with no more runs than that keeps them all (NULL bound).
-const pruneWith = `WITH cut AS (
-  SELECT k.task, (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET ?1) AS below
-  FROM (SELECT DISTINCT task FROM runs) k),
+// ms), ?3 the records a dry run counts as added first (backend.PruneAdding:
+// task -> n, newer than every run; "{}" for a real prune). cut holds, for
+// each task, the id of its newest run that is kept (the ?1-th newest, found
+// through the (task, id) index; with n added, the (?1-n)-th, among the
+// ?1+1 newest, or none when the added ones are all it keeps): only runs
+// below it go, and a task with no more runs than that keeps them all (NULL
+// bound).
+const pruneWith = `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
+cut AS (
+  SELECT k.task, CASE
+    WHEN a.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
+    WHEN a.n > ?1 THEN 9223372036854775807
+    ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
+      WHERE x.task = k.task ORDER BY x.id DESC LIMIT ?1 + 1) w WHERE w.rn = ?1 + 1 - a.n) END AS below
+  FROM (SELECT DISTINCT task FROM runs) k LEFT JOIN adding a ON a.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2)
@@ -41,7 +50,7 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), ms(req.Before)}
+	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req)}
 	if req.DryRun {
 		var res store.PruneResult
 		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)

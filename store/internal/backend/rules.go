@@ -76,6 +76,20 @@ func PruneOffset(req store.PruneRequest) int {
 	return max(req.Keep, 1) - 1
 }
 
+// PruneAdding is req.Adding as a JSON object (task -> count) for the
+// prune statements to read: "{}" unless a dry run (a real prune finds the
+// added records in the ledger).
+func PruneAdding(req store.PruneRequest) string {
+	if !req.DryRun || len(req.Adding) == 0 {
+		return "{}"
+	}
+	b, err := json.Marshal(req.Adding) // a map of string to int always marshals
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
 // RowScanner is what *sql.Rows and pgx.Rows share.
 type RowScanner interface {
 	Next() bool
