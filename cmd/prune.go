@@ -16,8 +16,9 @@ func newPruneCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "prune --older-than DUR [--keep N] [--dry-run]",
 		Short: "Delete old run history and reclaim the space",
-		Long: `Delete runs that ended more than DUR ago, except the latest run of each task, any
-running run, and the newest N runs of each task (--keep). A slot whose successful run
+		Long: `Delete runs that ended more than DUR ago, except the latest run of each task (the
+one ls shows), any running run, and the newest N runs of each task (--keep; a duplicate
+fire's record is not counted among them). A slot whose successful run
 is pruned stays done: pruning never makes scan replay anything. A missed slot before the
 cut that scan would not replay is first recorded as scan would (expired when older than
 its task's catch-up window, paused in the task's pause); one scan would replay makes

@@ -59,6 +59,9 @@ func allRuns(t *testing.T, s store.Store) map[int64]store.Run {
 }
 
 // pruned is the rule Prune implements, spelled out: the ids it deletes.
+// The runs it keeps are counted as ls counts the latest: a duplicate
+// fire's record (skipped, exit 0) is not one of them (store.TaskSummary),
+// but one newer than the oldest kept stays.
 func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	byTask := map[string][]int64{}
 	for _, id := range slices.Sorted(maps.Keys(runs)) {
@@ -67,15 +70,29 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	keep := max(req.Keep, 1)
 	var out []int64
 	for _, ids := range byTask {
-		for _, id := range ids[:max(len(ids)-keep, 0)] {
+		kept, below := 0, int64(-1) // below: the oldest kept; -1 none (all kept)
+		for i := len(ids) - 1; i >= 0 && kept < keep; i-- {
+			if !duplicate(runs[ids[i]]) {
+				if kept++; kept == keep {
+					below = ids[i]
+				}
+			}
+		}
+		for _, id := range ids {
 			r := runs[id]
-			if r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
+			if id < below && r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
 				out = append(out, id)
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// duplicate reports whether r is the record of a fire that found its slot
+// held (skipped, exit 0), which ls does not take for a task's latest run.
+func duplicate(r store.Run) bool {
+	return r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == 0
 }
 
 func TestPrune(t *testing.T) {
@@ -243,6 +260,13 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 				s := be.fresh(t)
 				ctx := t.Context()
 				pruneLedger(t, s)
+				for i := range 2 { // duplicate fires of a's last slot: not counted among the kept
+					at := hour(9).Add(time.Duration(10+i) * time.Minute)
+					if _, err := s.AddRun(ctx, store.Run{Task: "a", Slot: hour(9), Trigger: store.TriggerSchedule, Status: store.StatusSkipped,
+						ExitCode: intp(0), Attempt: 1, StartedAt: at, EndedAt: at, Error: "duplicate fire of slot"}); err != nil {
+						t.Fatal(err)
+					}
+				}
 				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding}
 				dry, err := s.Prune(ctx, req)
 				if err != nil {
@@ -265,6 +289,83 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 				}
 				if res.Runs != int64(len(want)) || dry.Runs != res.Runs {
 					t.Errorf("dry run counted %d, Prune deleted %d, the rule %d", dry.Runs, res.Runs, len(want))
+				}
+			})
+		}
+	})
+}
+
+// The latest run Prune always keeps is the one ls shows (Tasks): the
+// records of duplicate fires newer than it (skipped, exit 0: they ran and
+// settled nothing) are not it, nor do they count among the --keep newest.
+// A failed run followed by a duplicate fire's record stays, and so stays
+// the task's latest, its failure still shown.
+func TestPruneKeepsTheLatestAsListed(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+		tests := map[string]struct {
+			keep int
+			want int64 // deleted, as a check of the model
+		}{
+			"keep 1": {keep: 1, want: 2},
+			"keep 2": {keep: 2, want: 1},
+			"keep 3": {keep: 3, want: 0},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				s := be.fresh(t)
+				ctx := t.Context()
+				// Task t: a slot that succeeded; a lock skip (exit 75: not a
+				// duplicate) of the next, then its failed run; last, two
+				// duplicate fires of that slot.
+				add := func(r store.Run) int64 {
+					t.Helper()
+					r.Task, r.Trigger, r.Attempt, r.EndedAt = "t", store.TriggerSchedule, 1, r.StartedAt.Add(time.Minute)
+					id, err := s.AddRun(ctx, r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return id
+				}
+				done := mustClaim(t, s, store.Run{Task: "t", Slot: hour(0), Trigger: store.TriggerSchedule, StartedAt: hour(0)}) // registers t
+				finish(t, s, done, store.StatusSucceeded, hour(0).Add(time.Minute))
+				add(store.Run{Slot: hour(1), Status: store.StatusSkipped, ExitCode: intp(75), StartedAt: hour(1), Error: "lock held"})
+				failed := add(store.Run{Slot: hour(1), Status: store.StatusFailed, ExitCode: intp(1), StartedAt: hour(1).Add(time.Minute)})
+				for i := range 2 {
+					add(store.Run{Slot: hour(1), Status: store.StatusSkipped, ExitCode: intp(0), StartedAt: hour(1).Add(time.Duration(2+i) * time.Minute),
+						Error: "duplicate fire of slot"})
+				}
+				before := allRuns(t, s)
+				req := store.PruneRequest{Before: hour(100), Keep: tc.keep}
+				want := pruned(before, req)
+				if int64(len(want)) != tc.want {
+					t.Fatalf("test table: the rule deletes %v, the table says %d runs", want, tc.want)
+				}
+				dry := req
+				dry.DryRun = true
+				if res, err := s.Prune(ctx, dry); err != nil || res.Runs != tc.want {
+					t.Errorf("Prune (dry run) = %+v, %v; want %d runs", res, err, tc.want)
+				}
+				if res, err := s.Prune(ctx, req); err != nil || res.Runs != tc.want {
+					t.Errorf("Prune = %+v, %v; want %d runs", res, err, tc.want)
+				}
+				after := allRuns(t, s)
+				var gone []int64
+				for id := range before {
+					if _, ok := after[id]; !ok {
+						gone = append(gone, id)
+					}
+				}
+				slices.Sort(gone)
+				if !slices.Equal(gone, want) {
+					t.Errorf("Prune deleted %v, want %v", gone, want)
+				}
+				tasks, err := s.Tasks(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(tasks) != 1 || tasks[0].Latest == nil || tasks[0].Latest.ID != failed || tasks[0].Latest.Status != store.StatusFailed {
+					t.Errorf("after the prune, Tasks = %+v; want the failed run %d the latest", tasks, failed)
 				}
 			})
 		}

@@ -152,7 +152,7 @@ type HistoryFilter struct {
 
 // PruneRequest selects the runs Prune deletes: those that ended before
 // Before, except a running run, the latest run of each task, and the newest
-// Keep runs of each task.
+// Keep runs of each task (as TaskSummary.Latest counts them).
 type PruneRequest struct {
 	Before time.Time
 	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
@@ -255,8 +255,11 @@ type Store interface {
 	// nothing is written. An unknown task is an error wrapping ErrNotFound.
 	ResetClock(ctx context.Context, req ClockReset) (ClockResetResult, error)
 	// Prune deletes the runs that ended before req.Before, but never a
-	// running run, the latest run (highest id) of a task, nor one of the
-	// newest req.Keep runs of a task; a run whose end is unknown is kept.
+	// running run, the latest run of a task, nor one of the newest
+	// req.Keep runs of a task; a run whose end is unknown is kept. The
+	// latest and the newest are counted as Tasks counts its Latest: the
+	// record of a duplicate fire (skipped, exit 0) is none of them, and
+	// stays only when newer than the oldest run kept.
 	// A slot whose succeeded run is pruned stays done: Claim still refuses
 	// it (unless forced), with a holder that carries only the pruned run's
 	// ID, Task, Slot and Status. A zero Before deletes nothing. With

@@ -14,11 +14,14 @@ import (
 // prune). cut holds, for each task, the id of its newest run that is kept
 // (with n added, n places nearer; none when the added ones are all it
 // keeps), found through the (task, id) index: only runs below it go, and a
-// task with no more runs than that keeps them all (NULL bound).
+// task with no more runs than that keeps them all (NULL bound). The kept
+// runs are counted as Tasks finds the latest: the records of duplicate
+// fires are not among them (those newer than the cut stay).
 const pruneWith = `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
 cut AS (
   SELECT k.task, CASE WHEN coalesce(a.n, 0) > $1::int THEN 9223372036854775807
-    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(a.n, 0)) END AS below
+    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + `
+      ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(a.n, 0)) END AS below
   FROM (SELECT DISTINCT task FROM runs) k LEFT JOIN adding a ON a.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below

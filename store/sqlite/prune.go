@@ -16,14 +16,17 @@ import (
 // through the (task, id) index; with n added, the (?1-n)-th, among the
 // ?1+1 newest, or none when the added ones are all it keeps): only runs
 // below it go, and a task with no more runs than that keeps them all (NULL
-// bound).
+// bound). The kept runs are counted as Tasks finds the latest: the records
+// of duplicate fires are not among them (those newer than the cut stay).
 const pruneWith = `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
 cut AS (
   SELECT k.task, CASE
-    WHEN a.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
+    WHEN a.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + `
+      ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
     WHEN a.n > ?1 THEN 9223372036854775807
     ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
-      WHERE x.task = k.task ORDER BY x.id DESC LIMIT ?1 + 1) w WHERE w.rn = ?1 + 1 - a.n) END AS below
+      WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + ` ORDER BY x.id DESC LIMIT ?1 + 1) w
+      WHERE w.rn = ?1 + 1 - a.n) END AS below
   FROM (SELECT DISTINCT task FROM runs) k LEFT JOIN adding a ON a.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
