@@ -106,12 +106,16 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		}
 		sched.Slots(req.From, upTo, func(slot time.Time) bool {
 			c := CalendarSlot{Slot: slot}
+			sl, has := bySlot[slot.Unix()]
+			settled := slotSettled(byslot[slot.Unix()], sl, has, req.Rule, stale) != notSettled
 			r, ok := decidingRun(byslot[slot.Unix()], stale)
 			if !ok {
-				r, ok = bySlot[slot.Unix()]
+				r, ok = sl, has
 			}
 			switch {
-			case ok:
+			case ok && (settled || failedAttempt(r)):
+				// Missed or not by the rule scan and ls use (a failed slot
+				// shows F, also when --retry-failed counts it missed).
 				c.State, c.RunID = runState(r, slot, stale), r.ID
 				if r.ID >= notedRunBase {
 					c.RunID = 0 // no run of the ledger yet
@@ -125,7 +129,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 				c.State = CellPaused
 			case slot.After(dueBefore(m, req.Rule, now)):
 				c.State = CellPending
-			default:
+			default: // missed by the same rule (slotSettled)
 				c.State = CellMissed
 			}
 			row.Slots = append(row.Slots, c)

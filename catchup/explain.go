@@ -151,7 +151,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 // defaultSlot is the task's latest missed slot, else its latest slot.
 func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
 	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
-	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, true, notes)
+	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, notes)
 	if err != nil {
 		return time.Time{}, err
 	}

@@ -69,7 +69,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			if ts.ClockAhead = aheadOf(s.Task, ts.LastSlot, now); !ts.ClockAhead.IsZero() {
 				ts.Warning = clockAheadWarning(s.Task.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
 			} else {
-				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, true, notes)
+				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, notes)
 				if err != nil {
 					return nil, err
 				}

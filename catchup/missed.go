@@ -45,12 +45,6 @@ type missed struct {
 	win      window
 }
 
-// Read-only callers (ls, metrics) look for expiring slots at most this far
-// past the catch-up window, so that a task no scan ever advanced stays
-// cheap to list; scan looks back to the watermark, and records every
-// expired slot once.
-const expiringLookback = 7 * 24 * time.Hour
-
 // missedSlots applies the rule to one task. A slot is missed when it lies
 // after the task's registration; it is older than the tolerance, or older
 // than this boot (cron can no longer fire it); and no run of it reached an
@@ -68,19 +62,21 @@ const expiringLookback = 7 * 24 * time.Hour
 // passes a recent failed slot, so RetryFailed finds every failure it may
 // retry above it.
 //
+// Every caller, scan and the readers that write nothing (ls, metrics,
+// explain), looks at the same slots, from the watermark: a missed slot the
+// next scan records expired, however old, is missed until a scan records
+// it, and they all count the same slots for one ledger and clock.
+//
 // notes are this host's notes of unrecorded fires, which a reader counts
 // as the next scan will record them (nil: none, scan's own reading).
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
-	rule MissedRule, stale map[int64]bool, boots *bootCache, readOnly bool, notes *pendingNotes) (missed, error) {
+	rule MissedRule, stale map[int64]bool, boots *bootCache, notes *pendingNotes) (missed, error) {
 	now := m.Now()
 	// Slots sit at second 0: one second earlier makes the registration
 	// instant itself inclusive (a task registers as of its first slot).
 	from := t.RegisteredAt.Add(-time.Second)
 	if t.SettledThrough.After(from) {
 		from = t.SettledThrough
-	}
-	if oldest := now.Add(-catchupWindow(t, rule) - expiringLookback - time.Second); readOnly && from.Before(oldest) {
-		from = oldest
 	}
 	upTo := dueBefore(m, rule, now)
 	res := missed{win: window{after: from, upTo: upTo}}
@@ -92,7 +88,6 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		return res, err
 	}
 	runs = notes.runs(runs, t.Name, s, from, upTo, rule.Tolerance)
-	settled := map[int64]bool{}        // slot unix -> settled, from runs that name their slot
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
 	records := map[int64][]store.Run{} // slot unix -> its runs, by id
@@ -108,19 +103,12 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 		k := r.Slot.Unix()
 		records[k] = append(records[k], r)
-		if settles(r, rule, stale) {
-			settled[k] = true
-		}
 		if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || r.Slot.Before(res.win.firstRunning)) {
 			res.win.firstRunning = r.Slot
 		}
 		if r.ID > latest[k] {
 			latest[k] = r.ID
-			failedLast := r.Status == store.StatusFailed || r.Status == store.StatusTimeout
-			if rule.RetryFailed && failedLast {
-				settled[k] = false
-			}
-			lastFailed[k] = failedLast
+			lastFailed[k] = failedAttempt(r)
 		}
 	}
 	for k, f := range lastFailed {
@@ -131,16 +119,15 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
 	bySlot := slotlessBySlot(s, slotless, rule.Tolerance)
 	s.Slots(from, upTo, func(slot time.Time) bool {
-		if settled[slot.Unix()] {
+		r, ok := bySlot[slot.Unix()]
+		switch slotSettled(records[slot.Unix()], r, ok, rule, stale) {
+		case byItsRuns:
 			return true
-		}
-		if r, ok := bySlot[slot.Unix()]; ok {
-			if settles(r, rule, stale) {
-				if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
-					res.win.firstRunning = slot // it may yet be interrupted, settling nothing
-				}
-				return true
+		case bySlotless:
+			if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
+				res.win.firstRunning = slot // it may yet be interrupted, settling nothing
 			}
+			return true
 		}
 		res.slots = append(res.slots, slot)
 		if slot.Before(edge) {
@@ -161,6 +148,41 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 	}
 	return res, nil
+}
+
+// How a slot is settled, by slotSettled.
+const (
+	notSettled = iota // missed, once due
+	byItsRuns         // a run that names it
+	bySlotless        // the run without a slot that stands for it
+)
+
+// slotSettled is the missed-slot rule for one slot, which scan, ls,
+// metrics, explain and calendar all decide by: the slot is settled when a
+// run naming it (records, by id) settles it, unless, with RetryFailed, the
+// latest of them failed or timed out; else when the run without a slot
+// that stands for it (slotless, when has) settles it.
+func slotSettled(records []store.Run, slotless store.Run, has bool, rule MissedRule, stale map[int64]bool) int {
+	named := false
+	var last store.Run
+	for _, r := range records {
+		named = named || settles(r, rule, stale)
+		if r.ID > last.ID {
+			last = r
+		}
+	}
+	switch {
+	case named && !(rule.RetryFailed && failedAttempt(last)):
+		return byItsRuns
+	case has && settles(slotless, rule, stale):
+		return bySlotless
+	}
+	return notSettled
+}
+
+// failedAttempt reports whether run r failed or timed out.
+func failedAttempt(r store.Run) bool {
+	return r.Status == store.StatusFailed || r.Status == store.StatusTimeout
 }
 
 // dueBefore is the last instant whose slots cron can no longer fire: now

@@ -136,7 +136,7 @@ func TestMissedSlots(t *testing.T) {
 			if tc.stale {
 				stale[runningID] = true
 			}
-			res, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale, nil, false, nil)
+			res, err := missedSlots(ctx, st, m, task, mustSchedule(t, "0 2 * * *", "UTC"), tc.rule, stale, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

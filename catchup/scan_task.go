@@ -41,7 +41,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched)+"; not replaying")
 		return ts, nil
 	}
-	res, err := missedSlots(ctx, st, m, t, sched, req.MissedRule, stale, boots, false, req.notes)
+	res, err := missedSlots(ctx, st, m, t, sched, req.MissedRule, stale, boots, req.notes)
 	if err != nil {
 		return ts, err
 	}

@@ -1,0 +1,146 @@
+package catchup
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestReadersAgreeOnMissed: for one ledger and one clock, ls (List),
+// metrics, scan --dry-run and calendar count the same missed slots, and
+// the same expiring ones, however long ago the last scan was: a slot the
+// next scan records expired is missed until a scan records it, never
+// dropped by a reader's look-back.
+func TestReadersAgreeOnMissed(t *testing.T) {
+	tests := map[string]struct {
+		cron     string
+		reg, now string
+		maxAge   time.Duration // the rule's --max-age; 0: the task's own (7d)
+		retry    bool          // --retry-failed
+		runs     []store.Run   // more records of the task "job"
+		missed   int           // what every reader counts
+		expiring int           // of them, older than the catch-up window
+	}{
+		"monthly, its missed slot two weeks old": {
+			cron: "0 3 1 * *", reg: "2026-10-01T03:00:00Z", now: "2026-11-15T04:00:00Z",
+			missed: 1, expiring: 1,
+		},
+		"monthly, its slots missed for a year": {
+			cron: "0 3 1 * *", reg: "2025-11-01T03:00:00Z", now: "2026-11-15T04:00:00Z",
+			missed: 12, expiring: 12,
+		},
+		"daily with --max-age 2d, down 19 days": {
+			cron: "0 2 * * *", reg: "2026-10-27T02:00:00Z", now: "2026-11-15T04:00:00Z", maxAge: 48 * time.Hour,
+			missed: 19, expiring: 17,
+		},
+		"hourly with --max-age 1d, down 3 days": {
+			cron: "0 * * * *", reg: "2026-11-12T00:00:00Z", now: "2026-11-15T04:30:00Z", maxAge: 24 * time.Hour,
+			missed: 76, expiring: 52,
+		},
+		"weekly, down three weeks": {
+			cron: "0 5 * * 1", reg: "2026-10-19T05:00:00Z", now: "2026-11-15T04:00:00Z",
+			missed: 3, expiring: 2,
+		},
+		"within the window: nothing expiring": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			missed: 3, expiring: 0,
+		},
+		"a fire without a slot skipped for the lock leaves its slot missed": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			runs: []store.Run{{Status: store.StatusSkipped, ExitCode: exitCodePtr(exitLocked), Error: reasonLocked,
+				StartedAt: time.Date(2026, 11, 13, 2, 0, 30, 0, time.UTC)}},
+			missed: 3,
+		},
+		"a fire without a slot that succeeded settles its slot": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			runs: []store.Run{{Status: store.StatusSucceeded, ExitCode: exitCodePtr(0),
+				StartedAt: time.Date(2026, 11, 13, 2, 0, 30, 0, time.UTC)}},
+			missed: 2,
+		},
+		"a dead running record leaves its slot missed": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusRunning,
+				StartedAt: time.Date(2026, 11, 13, 2, 0, 1, 0, time.UTC), BootID: "boot-0"}},
+			missed: 3,
+		},
+		"--retry-failed counts a failed slot": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z", retry: true,
+			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusFailed, ExitCode: exitCodePtr(1),
+				StartedAt: time.Date(2026, 11, 13, 2, 0, 1, 0, time.UTC)}},
+			missed: 3,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			st, db := testLedger(t)
+			ctx := context.Background()
+			reg := mustTime(t, tc.reg)
+			task := store.Task{Name: "job", Schedule: tc.cron, TZ: "UTC", RegisteredAt: reg, SettledThrough: reg}
+			if err := st.UpsertTask(ctx, task); err != nil {
+				t.Fatal(err)
+			}
+			// The registering fire ran its slot; no scan ran since.
+			if _, err := st.AddRun(ctx, store.Run{Task: "job", Slot: reg, Trigger: store.TriggerSchedule,
+				Status: store.StatusSucceeded, Attempt: 1, StartedAt: reg.Add(time.Second), EndedAt: reg.Add(2 * time.Second),
+				ExitCode: exitCodePtr(0), Host: "testhost", BootID: "boot-1"}); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range tc.runs {
+				r.Task, r.Attempt, r.Host = "job", 1, "testhost"
+				if r.Trigger == "" {
+					r.Trigger = store.TriggerSchedule
+				}
+				if r.BootID == "" {
+					r.BootID = "boot-1"
+				}
+				if r.Status != store.StatusRunning {
+					r.EndedAt = r.StartedAt.Add(time.Second)
+				}
+				if _, err := st.AddRun(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := mustTime(t, tc.now)
+			m := testMachine(db, now)
+			rule := MissedRule{MaxAge: tc.maxAge, Tolerance: 5 * time.Minute, RetryFailed: tc.retry}
+
+			list, err := List(ctx, st, m, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != 1 || len(list[0].Missed) != tc.missed || list[0].Expiring != tc.expiring {
+				t.Errorf("ls: %d missed, %d expiring; want %d and %d", len(list[0].Missed), list[0].Expiring, tc.missed, tc.expiring)
+			}
+			met, err := Metrics(ctx, st, m, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(met) != 1 || met[0].Missed != tc.missed {
+				t.Errorf("metrics: %d missed, want %d", met[0].Missed, tc.missed)
+			}
+			rep, err := Scan(ctx, st, m, ScanRequest{DryRun: true, MissedRule: rule, MaxReplays: 100000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Tasks) != 1 || len(rep.Tasks[0].Missed) != tc.missed || rep.Tasks[0].Expired != tc.expiring {
+				t.Errorf("scan --dry-run: %d missed, %d would expire; want %d and %d",
+					len(rep.Tasks[0].Missed), rep.Tasks[0].Expired, tc.missed, tc.expiring)
+			}
+			rows, err := Calendar(ctx, st, m, CalendarRequest{From: reg.Add(-time.Second), To: now, Rule: rule})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells := 0
+			for _, c := range rows[0].Slots {
+				if c.State == CellMissed || (tc.retry && c.State == CellFailed) {
+					cells++
+				}
+			}
+			if cells != tc.missed {
+				t.Errorf("calendar: %d missed cells, want %d", cells, tc.missed)
+			}
+		})
+	}
+}
