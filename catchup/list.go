@@ -11,7 +11,7 @@ import (
 // TaskStatus is one task as `catchup ls` shows it.
 type TaskStatus struct {
 	Task       store.Task
-	Latest     *store.Run       // nil when it never ran
+	Latest     *store.Run       // nil when it never ran; a running record known dead reads interrupted
 	LastSlot   time.Time        // the slot of its latest run that had one
 	Next       time.Time        // its next slot; zero without a schedule
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
@@ -53,7 +53,8 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
-		ts := TaskStatus{Task: s.Task, Latest: s.Latest, Counts: counts[s.Task.Name], Paused: Paused(s.Task, now)}
+		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(s.Latest, stale), Counts: counts[s.Task.Name],
+			Paused: Paused(s.Task, now)}
 		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
 			return nil, err
 		}
@@ -81,6 +82,19 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		out = append(out, ts)
 	}
 	return out, nil
+}
+
+// deadAsInterrupted is the latest run as readers show it: a running record
+// whose process is known to be gone (stale) is interrupted, as scan records
+// it, as ls --running (which leaves it out) and explain say, and as its
+// slot counts (missed, cause interrupted). The ledger is not written.
+func deadAsInterrupted(r *store.Run, stale map[int64]bool) *store.Run {
+	if r == nil || r.Status != store.StatusRunning || !stale[r.ID] {
+		return r
+	}
+	dead := *r
+	dead.Status = store.StatusInterrupted
+	return &dead
 }
 
 // zoneOf is the zone a task's slots are shown in: its schedule's, else its
