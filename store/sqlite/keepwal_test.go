@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -117,21 +118,23 @@ func TestLongWriterCheckpoints(t *testing.T) {
 	}
 }
 
-// TestLostWALIsNoLedger: until the first checkpoint a new ledger's tables
-// live in its WAL; the file alone (the WAL lost, truncated, or the file
-// copied without it) is a SQLite header and no tables. A command that
-// reads must say there is no ledger, not rebuild an empty one and report
-// that nothing was missed.
+// TestLostWALIsNoLedger: a SQLite file without the ledger's tables (an
+// older catchup kept a new ledger's tables in its WAL until the first
+// checkpoint: that file without its WAL, lost, truncated, or copied without
+// it) is a SQLite header and no tables. A command that reads must say there
+// is no ledger, not rebuild an empty one and report that nothing was
+// missed. A new ledger's tables are in its file from the start
+// (createLedger): losing its WAL loses no table.
 func TestLostWALIsNoLedger(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := Open(t.Context(), path)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	if err := os.Truncate(path+"-wal", 0); err != nil {
+	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}
+	db.Close()
 	if s, err := OpenExisting(t.Context(), path); !errors.Is(err, store.ErrNoLedger) {
 		if err == nil {
 			s.Close()
@@ -143,4 +146,20 @@ func TestLostWALIsNoLedger(t *testing.T) {
 	} else {
 		s.Close()
 	}
+
+	// A new ledger's WAL lost: its tables are still there.
+	path = filepath.Join(t.TempDir(), "new.db")
+	s, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.Truncate(path+"-wal", 0); err != nil {
+		t.Fatal(err)
+	}
+	s, err = OpenExisting(t.Context(), path)
+	if err != nil {
+		t.Fatalf("OpenExisting of a new ledger whose WAL was lost: %v", err)
+	}
+	s.Close()
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // Interrupt implements store.Store. One immediate transaction: marking the run and
-// lowering the watermark cannot interleave with a SetSettled.
+// lowering the watermark cannot interleave with a SetSettled. The end is
+// never before the start (a clock behind it: see interruptSQL, postgres).
 func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error) {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
@@ -25,7 +26,7 @@ func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 	defer tx.Rollback()
 	var task string
 	var slot sql.NullInt64
-	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = ?, error = ?
+	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = MAX(?, started_at), error = ?
 WHERE id = ? AND status = 'running' RETURNING task, slot`, ms(at), reason, id).Scan(&task, &slot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil

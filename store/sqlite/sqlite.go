@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
-	"github.com/catchup/catchup/store"
 	driver "modernc.org/sqlite"
 )
 
@@ -48,7 +46,8 @@ const busyTimeoutMS = 30000
 
 // Open opens (creating if needed) the ledger at path and brings its schema
 // up to date. A new directory is created 0700 and a new file 0600, whatever
-// the umask.
+// the umask; a new file appears whole (createLedger). An empty file is
+// refused (errEmptyLedger), never made a ledger.
 //
 // A ledger file (or its -wal, -shm) that another user planted is refused:
 // see trustLedgerFiles. The file is opened at its real path.
@@ -59,7 +58,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureFile(real); err != nil {
+	if err := ensureLedger(ctx, path, real, mustExist); err != nil {
 		return nil, err
 	}
 	if _, err := trustLedgerFiles(real, os.Geteuid()); err != nil {
@@ -119,45 +118,9 @@ func uncancelled(ctx context.Context) context.Context { return context.WithoutCa
 
 // OpenExisting opens the ledger at path like Open, but only when it is
 // there: a command that reads must not create an empty ledger and report
-// that nothing was missed. A missing or empty file is store.ErrNoLedger.
-func OpenExisting(ctx context.Context, path string) (*Ledger, error) {
-	real, err := trustLedgerFiles(path, os.Geteuid())
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(real)
-	switch {
-	case errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0):
-		return nil, fmt.Errorf("%w at %s", store.ErrNoLedger, path)
-	case err != nil:
-		return nil, fmt.Errorf("open ledger %s: %w", path, err)
-	}
-	return open(ctx, path, true)
-}
-
-// ensureFile creates the ledger's directory (0700) and file (0600) when
-// they are missing, so that SQLite never creates them with umask modes.
-func ensureFile(path string) error {
-	dir := filepath.Dir(path)
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("create ledger directory %s: %w", dir, err)
-		}
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("create ledger directory %s: %w", dir, err)
-		}
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	switch {
-	case err == nil:
-		f.Close()
-		return os.Chmod(path, 0o600)
-	case errors.Is(err, os.ErrExist):
-		return nil
-	default:
-		return fmt.Errorf("create ledger %s: %w", path, err)
-	}
-}
+// that nothing was missed. A missing file is store.ErrNoLedger; an empty
+// one is refused like a corrupt one (errEmptyLedger).
+func OpenExisting(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, true) }
 
 // Close closes the ledger.
 func (s *Ledger) Close() error {
