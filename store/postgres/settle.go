@@ -28,8 +28,12 @@ WHERE name = $1 AND (settled_through IS NULL OR settled_through < $2) AND NOT EX
     AND o.status IN ('succeeded', 'failed', 'timeout', 'expired')))`
 	// interruptSQL marks run $1 interrupted if it runs, lowers the
 	// watermark of its task below its slot, and counts the runs it marked.
+	// The end is never before the start: a scan whose clock is behind the
+	// dead run's start (set back, another host's) records it at the start,
+	// a duration of 0, never a negative one.
 	interruptSQL = `WITH i AS (
-  UPDATE runs SET status = 'interrupted', ended_at = $2, error = $3 WHERE id = $1 AND status = 'running'
+  UPDATE runs SET status = 'interrupted', ended_at = GREATEST($2, started_at), error = $3
+  WHERE id = $1 AND status = 'running'
   RETURNING task, slot),
 lowered AS (
   UPDATE tasks t SET settled_through = i.slot - interval '1 second' FROM i
