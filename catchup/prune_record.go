@@ -61,7 +61,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if !aheadOf(t, latest, m.Now()).IsZero() {
 			continue // scan computes nothing for it until the clock catches up
 		}
-		res, err := missedSlots(ctx, st, m, t, sched, rule, stale, boots, false, notes)
+		res, err := missedSlots(ctx, st, m, t, sched, rule, stale, boots, notes)
 		if err != nil {
 			return nil, nil, err
 		}

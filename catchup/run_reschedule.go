@@ -57,7 +57,7 @@ func (l *lifecycle) missedUnder(ctx context.Context, t store.Task) (n int, first
 	if err != nil || s == nil {
 		return 0, first, last, since
 	}
-	res, err := missedSlots(ctx, l.st, l.m, t, s, MissedRule{Tolerance: DefaultTolerance}, nil, nil, true, nil)
+	res, err := missedSlots(ctx, l.st, l.m, t, s, MissedRule{Tolerance: DefaultTolerance}, nil, nil, nil)
 	if err != nil {
 		return 0, first, last, since
 	}
