@@ -6,7 +6,9 @@ import (
 )
 
 // TestOrphanOfReplayBlocksNextReplay: a replay whose command leaves a
-// background child holding fd 3 (the task's lock) is still running (R2):
+// background child holding fd 3 (the task's lock) outside its process
+// group (setsid: one left in the group is stopped with the run) is still
+// running (R2):
 // scan's next replay of the task must not start beside it. (Keeping the
 // lock's descriptor from one replay to the next, to cover the moment
 // between them, broke this: the next replay went on with the descriptor
@@ -15,7 +17,7 @@ func TestOrphanOfReplayBlocksNextReplay(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> runs.log; ` +
-		`if [ "$CATCHUP_TRIGGER" = replay ]; then sleep 3 </dev/null >/dev/null 2>&1 & fi`}
+		`if [ "$CATCHUP_TRIGGER" = replay ]; then setsid sleep 3 </dev/null >/dev/null 2>&1 & fi`}
 	if res := f.run(t, req); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}

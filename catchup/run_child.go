@@ -71,7 +71,22 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	if res.TimedOut {
 		l.m.notice("%s", timeoutLine(l.req.Task, l.req.Timeout, res.Signal))
 	}
+	if res.Leftover > 0 {
+		l.m.notice("%s", leftoverLine(l.req.Task, res.Leftover))
+	}
 	return res
+}
+
+// leftoverLine says that the run ended what its job left in its process
+// group: a background child must not hold the task's lock or run beside
+// the next run, here or on another host.
+func leftoverLine(task string, n int) string {
+	what := "1 process"
+	if n > 1 {
+		what = strconv.Itoa(n) + " processes"
+	}
+	return "task " + task + ": the job exited leaving " + what + " in its process group; stopped " +
+		"(a daemon must leave the group: setsid cmd 3>&- &)"
 }
 
 // timeoutLine says why a job stopped, as timeout --verbose does: cron mail

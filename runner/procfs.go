@@ -10,9 +10,16 @@ import (
 // that is not a zombie. ok is false when /proc cannot be read (not Linux, or
 // not mounted); callers then have no better answer than kill(-pgid, 0).
 func liveGroupMember(pgid int) (alive, ok bool) {
+	n, ok := liveGroupMembers(pgid, 1)
+	return n > 0, ok
+}
+
+// liveGroupMembers counts, up to limit (0: no limit), the processes of
+// group pgid that are not zombies; ok as for liveGroupMember.
+func liveGroupMembers(pgid, limit int) (n int, ok bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return false, false
+		return 0, false
 	}
 	for _, e := range entries {
 		if _, err := strconv.Atoi(e.Name()); err != nil {
@@ -24,10 +31,12 @@ func liveGroupMember(pgid int) (alive, ok bool) {
 		}
 		state, pg, ok := parseStat(data)
 		if ok && pg == pgid && state != 'Z' && state != 'X' {
-			return true, true
+			if n++; n == limit {
+				break
+			}
 		}
 	}
-	return false, true
+	return n, true
 }
 
 // parseStat extracts the state and process group from the content of

@@ -59,8 +59,16 @@ type Config struct {
 	// NoGrace (any negative value) none: SIGKILL right after SIGTERM.
 	KillAfter time.Duration
 	// OutputWait bounds how long Run waits, after the child exited, for
-	// its output pipes to close (a daemon it forked may hold them); 0 means 2s.
+	// its output pipes to close (a process that left the group may hold
+	// them); 0 means 2s.
 	OutputWait time.Duration
+	// KeepLeftovers leaves alone the processes left in the child's group
+	// when the child exits. By default Run ends them as a timeout does
+	// (SIGTERM, SIGKILL KillAfter later) and counts them in
+	// Result.Leftover: a background child must not hold the task's lock
+	// or run beside the next run. A process that left the group (setsid)
+	// is never ended.
+	KeepLeftovers bool
 	// ExtraFiles are inherited by the child as fd 3, 4, ...
 	ExtraFiles []*os.File
 	// Signals are caught while the child runs and forwarded to its process
@@ -98,6 +106,10 @@ type Result struct {
 	// to the child while it ran; nil if none. A caller can tell "stopped
 	// from outside" from the command's own failure by it.
 	Forwarded os.Signal
+	// Leftover is how many live processes were left in the child's group
+	// when it exited (none when the group was terminating already): Run
+	// ended them (see Config.KeepLeftovers).
+	Leftover int
 	// Started is false when the command could not be started at all.
 	Started bool
 	// StartErr says why it could not start; nil when Started.
@@ -123,8 +135,9 @@ type Result struct {
 // that cannot start is reported through Result (Started=false, ExitCode
 // 126/127, StartErr).
 //
-// Run always returns: at most about OutputWait after the child exits, plus
-// KillAfter when it had to terminate the group, plus a short grace if a
+// When the child exits, what is left of its group is terminated (see
+// Config.KeepLeftovers). Run always returns: at most about OutputWait after
+// the child exits, plus KillAfter when it had to terminate the group, plus a short grace if a
 // destination writer is blocked. While it runs, SIGPIPE is caught so that a
 // write to a closed stdout fails with EPIPE instead of killing us.
 func Run(ctx context.Context, cfg Config) (Result, error) {
@@ -242,10 +255,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		pgid:       cmd.Process.Pid,
 		killAfter:  cfg.KillAfter,
 		outputWait: cfg.OutputWait,
+
+		keepLeftovers: cfg.KeepLeftovers,
 	}
 	state := sv.loop(ctx, cfg.Timeout, sigCh, exited, ss.done())
 
-	res := Result{Started: true, Pid: cmd.Process.Pid, TimedOut: sv.timedOut, Forwarded: sv.forwarded}
+	res := Result{Started: true, Pid: cmd.Process.Pid, TimedOut: sv.timedOut, Forwarded: sv.forwarded,
+		Leftover: sv.leftover}
 	res.ExitCode, res.Signal = exitStatus(state)
 	if sv.timedOut {
 		res.ExitCode = exitTimedOut

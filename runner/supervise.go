@@ -12,6 +12,11 @@ import (
 // whether the process group is gone before it escalates to SIGKILL.
 const groupPollInterval = 50 * time.Millisecond
 
+// killWait bounds how long Run waits, after SIGKILL, for the group to be
+// gone: a killed process still holds the task's lock until it has exited,
+// and one in uninterruptible sleep may take a while.
+const killWait = time.Second
+
 // supervisor delivers signals to a started child and decides when Run may
 // return.
 //
@@ -20,22 +25,30 @@ const groupPollInterval = 50 * time.Millisecond
 //     the main process itself, and any signal does when the main process
 //     has left the group, so it can never escape a kill;
 //   - once terminating, SIGKILL follows SIGTERM after killAfter unless the
-//     whole group is gone first, and loop does not return before one of
-//     the two happened;
+//     whole group is gone first, and loop does not return before the
+//     group is gone or killWait after the SIGKILL;
 //   - loop returns only after the main child was reaped, and at most
-//     outputWait after that unless terminating.
+//     outputWait after that unless terminating;
+//   - once the main child was reaped, what is left of its group is
+//     terminated (unless keepLeftovers): nothing of a run outlives it but
+//     what left the group (setsid).
 type supervisor struct {
 	proc       *os.Process
 	pgid       int
 	killAfter  time.Duration
 	outputWait time.Duration
+	// keepLeftovers leaves the group's other processes alone once the
+	// main child exited (Config.KeepLeftovers).
+	keepLeftovers bool
 
+	leftover    int // live processes of the group when the main child exited
 	timedOut    bool
 	forwarded   os.Signal // the last signal forwarded to the group
 	terminating bool
-	killed      bool
 	killC       <-chan time.Time
 	killTimer   *time.Timer
+	killWaitC   <-chan time.Time // fires killWait after SIGKILL
+	killWaited  bool
 }
 
 // loop supervises until the child exited and its output is drained (each
@@ -77,8 +90,14 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 		case <-s.killC:
 			s.killC = nil
 			s.kill()
+			t := time.NewTimer(killWait)
+			defer t.Stop()
+			s.killWaitC = t.C
+		case <-s.killWaitC:
+			s.killWaitC, s.killWaited = nil, true
 		case state = <-exited:
 			reaped, exited, timeoutC = true, nil, nil
+			s.endLeftovers()
 			t := time.NewTimer(s.outputWait)
 			defer t.Stop()
 			outputC = t.C
@@ -94,7 +113,7 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 		if !reaped || !outputDone {
 			continue
 		}
-		if !s.terminating || s.killed || s.groupGone() {
+		if !s.terminating || s.killWaited || s.groupGone() {
 			return state
 		}
 		if pollC == nil {
@@ -130,9 +149,24 @@ func (s *supervisor) terminate() {
 }
 
 func (s *supervisor) kill() {
-	s.killed = true
 	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
 	_ = s.proc.Signal(syscall.SIGKILL)
+}
+
+// endLeftovers terminates what is left of the group once the main child
+// exited, counting it, unless the group is terminating already (timeout,
+// signal) or keepLeftovers. kill(-pgid, 0) answers the usual case, an
+// empty group, without scanning /proc.
+func (s *supervisor) endLeftovers() {
+	if s.terminating || s.keepLeftovers || errors.Is(syscall.Kill(-s.pgid, 0), syscall.ESRCH) {
+		return
+	}
+	n, ok := liveGroupMembers(s.pgid, 0)
+	if ok && n == 0 {
+		return // zombies only
+	}
+	s.leftover = max(n, 1) // without /proc: at least one
+	s.terminate()
 }
 
 // groupGone reports whether no live process is left in the child's group.

@@ -20,7 +20,8 @@ const commandTimeout = 30 * time.Second
 // command exited 0.
 func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
 	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env,
-		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second})
+		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second,
+		KeepLeftovers: true}) // an alert holds no lock: what it left runs on
 	switch {
 	case err != nil:
 		return fmt.Errorf("notify command: %w", err)
