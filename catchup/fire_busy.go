@@ -82,8 +82,12 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",
 				l.req.Task, exitLocked)), false, nil
 	}
-	return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
-		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked)), false, nil
+	res = l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked))
+	if line := l.lockHolderLine(ctx, lock); line != "" {
+		l.m.notice("%s", line)
+	}
+	return res, false, nil
 }
 
 // lockSkip records a fire that did not run because the task was busy. A
