@@ -1,7 +1,11 @@
 package catchup
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -17,7 +21,15 @@ func TestOrphanOfReplayBlocksNextReplay(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> runs.log; ` +
-		`if [ "$CATCHUP_TRIGGER" = replay ]; then setsid sleep 3 </dev/null >/dev/null 2>&1 & fi`}
+		`if [ "$CATCHUP_TRIGGER" = replay ]; then setsid sh -c 'echo $$ > orphan.pid; exec sleep 30' </dev/null >/dev/null 2>&1 & ` +
+		`while [ ! -s orphan.pid ]; do sleep 0.01; done; fi`}
+	t.Cleanup(func() { // the orphan outlives the scan: end it
+		if b, err := os.ReadFile(filepath.Join(req.Dir, "orphan.pid")); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
 	if res := f.run(t, req); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}
