@@ -25,7 +25,7 @@ type BackfillRequest struct {
 	Concurrency int // tasks at once; a task's slots run one at a time
 	MaxSlots    int // the most slots of a task in the range (0: DefaultBackfillMaxSlots)
 
-	notes *pendingNotes // a dry run's: the notes the real backfill records first (spool_read.go)
+	notes *pendingNotes // a dry run's, or those a backfill could not record: counted as the next scan records them (spool_read.go)
 }
 
 // Backfill actions, besides scan's failed, skipped and interrupted.
@@ -93,11 +93,14 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	// The fires that ran unrecorded are done slots too: recorded first, as
 	// scan records them, or backfill would run them again.
 	if !req.DryRun {
-		if n, err := importSpool(ctx, st, m, DefaultTolerance); err != nil {
-			m.notice("%v", err)
-		} else if n > 0 {
-			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		notes, fault, err := recordNotes(ctx, st, m, DefaultTolerance, "this backfill")
+		if err != nil {
+			return nil, err
 		}
+		if fault != nil {
+			m.notice("%v", fault)
+		}
+		req.notes = notes // those that stay, counted as the next scan records them
 	} else {
 		req.notes = readPendingNotes(m) // counted as the real backfill records them, left for it
 	}

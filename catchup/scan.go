@@ -49,11 +49,14 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if err := seeBoot(ctx, st, m); err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
 		}
-		n, err := importSpool(ctx, st, m, req.Tolerance)
-		if err != nil {
-			rep.Warnings = append(rep.Warnings, err.Error())
-		} else if n > 0 {
-			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		notes, fault, err := recordNotes(ctx, st, m, req.Tolerance, "this scan")
+		switch {
+		case err != nil:
+			return rep, err
+		case notes != nil:
+			req.notes, rep.NotesKept = notes, fault // counted as the next scan records them
+		case fault != nil:
+			rep.Warnings = append(rep.Warnings, fault.Error())
 		}
 	} else {
 		req.notes = readPendingNotes(m) // counted as the real scan records them, left for it

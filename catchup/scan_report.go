@@ -27,7 +27,7 @@ type ScanRequest struct {
 	Commands map[string][]string
 
 	gate  *ReplayGate   // built by Scan from Parallel
-	notes *pendingNotes // a dry run's: the notes the real scan records first (spool_read.go)
+	notes *pendingNotes // a dry run's, or those a scan could not record: counted as the next scan records them (spool_read.go)
 }
 
 // Parallel is how a scan paces its replays: cmd checks it, Scan builds a
@@ -116,6 +116,10 @@ type ScanReport struct {
 	// tasks were not looked at (their slots stay missed for the next scan).
 	Stopped    bool
 	NotScanned int
+	// NotesKept: why this host's notes of unrecorded fires could not be
+	// recorded (nil: they were, or there were none). They are kept for the
+	// next scan, and counted meanwhile as it will record them.
+	NotesKept error
 }
 
 // Failed reports whether any replay failed, or a crontab was refused.

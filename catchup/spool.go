@@ -1,7 +1,6 @@
 package catchup
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
-	"github.com/catchup/catchup/catchup/taskname"
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
@@ -178,16 +177,21 @@ var importing sync.Mutex
 
 // importNotes records the notes of one notes file, then removes it.
 func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration) (int, error) {
-	taken := fmt.Sprintf("%s.%d", path, m.PID)
-	if err := adoptAbandoned(path, taken); err != nil {
+	taken := takenNotes(path, m.PID)
+	if err := adoptAbandoned(path, taken, m.UID); err != nil {
 		return 0, err
 	}
 	if _, err := os.Lstat(taken); err == nil {
 		// Left by an earlier process with this pid (a container's PID 1,
 		// killed while it imported): merged back, never overwritten.
-		if err := putBack(taken, path); err != nil {
+		if err := putBack(taken, path, m.UID); err != nil {
 			return 0, err
 		}
+	}
+	// A notes file refused is left as it is, where it is: taken, it would
+	// be merged back into a file of this user's alone, and trusted.
+	if err := checkNotes(path, m.UID); err != nil {
+		return 0, err
 	}
 	if err := os.Rename(path, taken); err != nil {
 		if os.IsNotExist(err) {
@@ -196,19 +200,22 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		return 0, fmt.Errorf("read the notes of unrecorded fires: %w", err)
 	}
 	entries, err := readSpool(taken, m.UID)
+	if errors.Is(err, filetrust.ErrRefused) {
+		return 0, err // changed since checkNotes: left taken, refused by every later scan too
+	}
 	if err != nil {
-		return 0, err
+		return 0, errors.Join(err, putBack(taken, path, m.UID))
 	}
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
-		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path))
+		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path))
+		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
 	return outcomes + len(runs), os.Remove(taken)
 }
@@ -235,32 +242,6 @@ func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 		r.Error = "not run: the ledger could not be reached: " + e.Error
 	}
 	return r
-}
-
-// readSpool reads a notes file that only uid may have written.
-func readSpool(path string, uid int) ([]spoolEntry, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, fmt.Errorf("read the notes of unrecorded fires: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != uid || fi.Mode().Perm()&0o022 != 0) {
-		return nil, fmt.Errorf("refusing %s: not owned by uid %d or writable by others; remove it", path, uid)
-	}
-	var out []spoolEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var e spoolEntry
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
-			out = append(out, e)
-		}
-	}
-	return out, sc.Err()
 }
 
 // slotOfFire is the slot a slotless fire stood for: the latest slot of its

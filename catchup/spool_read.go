@@ -67,6 +67,11 @@ func (n *pendingNotes) read(m Machine, path string, trust func() error) {
 		m.notice("not counting the notes of unrecorded fires: %v", err)
 		return
 	}
+	n.add(entries)
+}
+
+// add adds notes read from a notes file.
+func (n *pendingNotes) add(entries []spoolEntry) {
 	for _, e := range entries {
 		if e.RunID != 0 {
 			if _, ok := n.outcomes[e.RunID]; !ok {

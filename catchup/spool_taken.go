@@ -1,12 +1,16 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // A scan takes a notes file by renaming it to NOTES.PID, records the notes,
@@ -16,18 +20,22 @@ import (
 // adoptAbandoned puts back into path the notes that a scan took (renamed
 // to path.PID) and never recorded, because it was killed: those of a
 // process that is gone. Each is renamed to taken first, so that two scans
-// never both put the same notes back.
-func adoptAbandoned(path, taken string) error {
+// never both put the same notes back. Notes that uid alone could not have
+// written are refused, and left where they are.
+func adoptAbandoned(path, taken string, uid int) error {
 	found, _ := filepath.Glob(path + ".*")
 	for _, old := range found {
 		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
 		if err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH {
 			continue // not a scan's, ours, or its scan may still be at it
 		}
+		if err := checkNotes(old, uid); err != nil {
+			return err
+		}
 		if err := os.Rename(old, taken); err != nil {
 			continue // another scan adopted it first
 		}
-		if err := putBack(taken, path); err != nil {
+		if err := putBack(taken, path, uid); err != nil {
 			return err
 		}
 	}
@@ -37,14 +45,23 @@ func adoptAbandoned(path, taken string) error {
 // putBack returns the notes taken from path to it, for the next scan: one
 // append (fires noted meanwhile are kept, and appends do not interleave),
 // then taken is removed. If they cannot be put back, taken stays, and the
-// error names it.
-func putBack(taken, path string) error {
-	b, err := os.ReadFile(taken)
+// error names it. Notes that uid alone could not have written are refused:
+// put back, they would pass for this user's.
+func putBack(taken, path string, uid int) error {
+	f, err := openNotes(taken, uid)
+	if errors.Is(err, filetrust.ErrRefused) {
+		return err
+	}
+	var b []byte
 	if err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
-			_, err = f.Write(b)
-			if cerr := f.Close(); err == nil {
+		b, err = io.ReadAll(f)
+		f.Close()
+	}
+	if err == nil {
+		var w *os.File
+		if w, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
+			_, err = w.Write(b)
+			if cerr := w.Close(); err == nil {
 				err = cerr
 			}
 		}

@@ -143,6 +143,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if rep.Stopped {
 		return scanStopped(c.Context(), rep)
 	}
+	if rep.NotesKept != nil {
+		return failure(rep.NotesKept)
+	}
 	if rep.Failed() {
 		return &exitStatus{code: exitFound}
 	}

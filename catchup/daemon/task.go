@@ -234,6 +234,9 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	for _, w := range rep.Warnings {
 		d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 	}
+	if rep.NotesKept != nil {
+		d.cfg.Log.Warn(rep.NotesKept.Error(), "event", "warning", "task", t.Def.Name)
+	}
 	for _, ts := range rep.Tasks {
 		for _, w := range ts.Warnings {
 			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)

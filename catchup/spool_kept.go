@@ -1,0 +1,82 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// A scan (or a backfill) records this host's notes of unrecorded fires
+// before it looks for the slots to run. Notes it could not record (the
+// ledger failed part-way, its disk is full) stay for the next scan; until
+// then it counts them as that scan will record them, as the readers do
+// (spool_read.go), so that a slot whose fire ran unrecorded is not run a
+// second time. Notes it can neither record nor read, or that it refuses,
+// may stand for any slot: it runs nothing.
+
+// ErrNotesRefused marks a scan or a backfill that ran nothing because this
+// host's notes of unrecorded fires could not be read or were refused.
+var ErrNotesRefused = errors.New("refusing to replay")
+
+// recordNotes records this host's notes of unrecorded fires (importSpool).
+// The notes it could not record are returned, read as the next scan will
+// record them, with fault, why they stay; nil notes with a fault: the
+// import failed but left no note behind (a spare note directory that is
+// not this user's, where no note of its can be). what names the caller in
+// the error of notes it can neither record nor read, or refuses
+// (ErrNotesRefused): until they are recorded, it must run nothing.
+func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.Duration,
+	what string) (notes *pendingNotes, fault error, err error) {
+	n, fault := importSpool(ctx, st, m, tolerance)
+	if fault == nil {
+		if n > 0 {
+			m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		}
+		return nil, nil, nil
+	}
+	notes, k, err := keptNotes(m)
+	if err != nil {
+		return nil, fault, fmt.Errorf("%w: %w; until its notes are recorded, %s could run a slot that they say ran",
+			ErrNotesRefused, err, what)
+	}
+	if k == 0 {
+		return nil, fault, nil
+	}
+	return notes, fmt.Errorf("%d notes of unrecorded fires stay on this host for the next scan to record, "+
+		"and %s ran no slot they say ran: %w", k, what, fault), nil
+}
+
+// keptNotes reads, taking, moving and writing nothing, the notes this host
+// keeps after an import that failed, and counts them: those of the lock
+// directory, and of the spare note directory unless it is not this user's
+// (writeNote leaves none there then), each also under this process's pid
+// (taken, then not put back). A notes file there that cannot be read, or
+// is refused, is an error.
+func keptNotes(m Machine) (*pendingNotes, int, error) {
+	if err := lockDir(m.LockDir, m.UID, false); err != nil {
+		return nil, 0, err
+	}
+	lock := filepath.Join(m.LockDir, spoolName)
+	files := []string{lock, takenNotes(lock, m.PID)}
+	if spare, ok := spareNotes(m); ok && privateDir(m.NoteDir, m.UID, false) == nil {
+		files = append(files, spare, takenNotes(spare, m.PID))
+	}
+	n, k := &pendingNotes{outcomes: map[int64]spoolEntry{}}, 0
+	for _, f := range files {
+		if _, err := os.Lstat(f); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		entries, err := readSpool(f, m.UID)
+		if err != nil {
+			return nil, 0, err
+		}
+		n.add(entries)
+		k += len(entries)
+	}
+	return n, k, nil
+}

@@ -1,0 +1,112 @@
+package catchup
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/catchup/catchup/catchup/taskname"
+	"github.com/catchup/catchup/internal/filetrust"
+)
+
+// The notes of unrecorded fires say which slots ran: a note that another
+// user wrote could make a slot look done, so that it never runs. A notes
+// file is read only when this user alone could have written it. One that
+// is refused stays where it is, as it is (never taken, merged or copied
+// into a file that would pass), until its owner has looked at it; and,
+// since its notes may stand for any slot, scan replays nothing meanwhile
+// (recordNotes).
+
+// takenNotes is the name under which process pid takes the notes file at
+// path while it records them (spool_taken.go).
+func takenNotes(path string, pid int) string { return fmt.Sprintf("%s.%d", path, pid) }
+
+// trustNotes refuses the notes file at path (fi, found without following
+// a symlink) unless uid alone could have written it: a regular file of
+// uid's, writable by no one else.
+func trustNotes(path string, fi os.FileInfo, uid int) error {
+	name := "notes of unrecorded fires " + path
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return &filetrust.Refusal{Name: name, Reason: "it is a symlink, which catchup does not follow here",
+			Fix: "remove it if you did not put it there: rm " + path}
+	case !fi.Mode().IsRegular():
+		return &filetrust.Refusal{Name: name, Reason: "it is not a regular file",
+			Fix: "remove it if you did not put it there"}
+	}
+	if o := filetrust.Owner(fi); o != uid && o != -1 {
+		return &filetrust.Refusal{Name: name,
+			Reason: fmt.Sprintf("it is owned by %s, not by uid %d running catchup: another user could have written notes that make slots look done",
+				filetrust.Describe(o), uid),
+			Fix: fmt.Sprintf("inspect it: if its notes are this host's fires, chown %d %s and chmod 600 %s; else remove it", uid, path, path)}
+	}
+	if filetrust.WritableByOthers(fi, false) {
+		return &filetrust.Refusal{Name: name,
+			Reason: fmt.Sprintf("it is writable by others (mode %04o), who could have written notes that make slots look done",
+				filetrust.ModeBits(fi.Mode())),
+			Fix: "check that its notes are this host's fires, then chmod 600 " + path}
+	}
+	return nil
+}
+
+// checkNotes refuses the notes file at path, if there is one, as
+// trustNotes does; none there is no error.
+func checkNotes(path string, uid int) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the notes of unrecorded fires: %w", err)
+	}
+	return trustNotes(path, fi, uid)
+}
+
+// openNotes opens the notes file at path for reading, once trustNotes
+// accepts it (a symlink is refused, never followed).
+func openNotes(path string, uid int) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		if cerr := checkNotes(path, uid); cerr != nil {
+			return nil, cerr
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the notes of unrecorded fires: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = trustNotes(path, fi, uid)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readSpool reads a notes file that only uid may have written. A line
+// that is not a note is skipped.
+func readSpool(path string, uid int) ([]spoolEntry, error) {
+	f, err := openNotes(path, uid)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []spoolEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var e spoolEntry
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
+			out = append(out, e)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("read the notes of unrecorded fires %s: %w", path, err)
+	}
+	return out, nil
+}
