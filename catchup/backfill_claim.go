@@ -27,7 +27,7 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run) (RunResult, boo
 			continue
 		}
 		reason := fmt.Sprintf("slot ran since this backfill began (run %d on %s)", o.ID, o.Host)
-		l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
+		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
 		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
 		r.Status = store.StatusSkipped
 		return RunResult{Run: r, Skipped: true}, true

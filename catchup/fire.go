@@ -281,7 +281,7 @@ func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run, touched bool)
 			continue
 		}
 		s := formatSlot(r.Slot, l.sched)
-		l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0),
+		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0),
 			Error: ReasonDuplicate + s})
 		l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
 			s, l.req.Task, holderState(o), againHint(o))

@@ -134,7 +134,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if err != nil {
 		switch {
 		case prev != nil: // it failed with the claim: record it alone, and wait as the retry would
-			l.record(ctx, prev.settle.ID, prev.settle.Outcome)
+			l.recordOrSay(ctx, prev.settle.ID, prev.settle.Outcome)
 			if !sleepCtx(ctx, prev.delay) {
 				return RunResult{cutInDelay: true}, true, nil, nil
 			}

@@ -41,7 +41,7 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	waited := sleepCtx(ctx, delay)
 	stopBeats()
 	if !waited {
-		l.record(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
+		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
 			Error: "stopped by a signal to catchup during its retry delay"})
 		return true
 	}

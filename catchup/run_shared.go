@@ -88,7 +88,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		}
 		break
 	}
-	l.record(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
+	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 		ExitCode: exitCodePtr(exitLocked), Error: reason})
 	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, exitLocked)
 	return nil, false
@@ -132,10 +132,15 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
+// errRecordStopped marks an outcome whose retries a stop cut short.
+var errRecordStopped = errors.New("stopped before it was recorded")
+
 // record writes a run's outcome. On a shared ledger that went away it
 // retries with backoff until the outcome is recorded, or until catchup is
-// told to stop: the command is never killed because the ledger is gone.
-// It returns the error when the outcome could not be recorded.
+// told to stop (errRecordStopped, said by the caller: recordOrSay, or
+// spoolOutcome, which notes the outcome): the command is never killed
+// because the ledger is gone. It returns the error when the outcome could
+// not be recorded.
 func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) error {
 	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
 		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
@@ -149,9 +154,17 @@ func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) err
 		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, delay)
 		select {
 		case <-ctx.Done():
-			l.m.notice("stopped before the outcome of run %d was recorded: scan will replay its slot", id)
-			return err
+			return fmt.Errorf("%w: %w", errRecordStopped, err)
 		case <-time.After(delay):
 		}
+	}
+}
+
+// recordOrSay is record for an outcome that no note keeps: a stop that
+// cut its retries short leaves the run running in the ledger, until a
+// scan takes it for interrupted.
+func (l *lifecycle) recordOrSay(ctx context.Context, id int64, out store.Outcome) {
+	if err := l.record(ctx, id, out); errors.Is(err, errRecordStopped) {
+		l.m.notice("stopped before the outcome of run %d was recorded: scan will replay its slot", id)
 	}
 }

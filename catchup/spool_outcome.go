@@ -24,6 +24,10 @@ func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
 		l.m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
 		return
 	}
+	if errors.Is(cause, errRecordStopped) {
+		l.m.notice("stopped before the outcome of run %d was recorded: it is noted on this host for its next scan to record", r.ID)
+		return
+	}
 	l.m.notice("the outcome of run %d is noted on this host for its next scan to record", r.ID)
 }
 
