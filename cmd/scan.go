@@ -121,6 +121,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	rep, err := catchup.Scan(c.Context(), st, m, sf.req)
 	endBar()
 	if err != nil {
+		if rep.NotesKept != nil {
+			m.Notice("%v", rep.NotesKept)
+		}
 		return failure(err)
 	}
 	for _, w := range rep.Warnings {

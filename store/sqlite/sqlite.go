@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -144,6 +145,8 @@ func (s *Ledger) wrap(op string, err error) error {
 			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
 		case 8, 14: // SQLITE_READONLY (a file or the directory), SQLITE_CANTOPEN
 			return s.cannotWrite(op, err)
+		case 13: // SQLITE_FULL
+			return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
 		}
 	}
 	return fmt.Errorf("%s %s: %w", op, s.path, err)
