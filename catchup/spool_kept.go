@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -27,17 +29,17 @@ var ErrNotesRefused = errors.New("refusing to replay")
 // The notes it could not record are returned, read as the next scan will
 // record them, with fault, why they stay; nil notes with a fault: the
 // import failed but left no note behind (a spare note directory that is
-// not this user's, where no note of its can be). what names the caller in
-// the error of notes it can neither record nor read, or refuses
-// (ErrNotesRefused): until they are recorded, it must run nothing.
+// not this user's, where no note of its can be). Notes another scan holds
+// (taken, recording them) are returned too, with no fault: until that
+// scan records them, or gives them back, their slots are not to be run.
+// what names the caller in the error of notes it can neither record nor
+// read, or refuses (ErrNotesRefused): until they are recorded, it must run
+// nothing.
 func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.Duration,
 	what string) (notes *pendingNotes, fault error, err error) {
 	n, fault := importSpool(ctx, st, m, tolerance)
-	if fault == nil {
-		if n > 0 {
-			m.notice("recorded %d fires that could not reach the ledger at the time", n)
-		}
-		return nil, nil, nil
+	if fault == nil && n > 0 {
+		m.notice("recorded %d fires that could not reach the ledger at the time", n)
 	}
 	notes, k, err := keptNotes(m)
 	if err != nil {
@@ -47,24 +49,28 @@ func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.
 	if k == 0 {
 		return nil, fault, nil
 	}
+	if fault == nil {
+		return notes, nil, nil
+	}
 	return notes, fmt.Errorf("%d notes of unrecorded fires stay on this host for the next scan to record, "+
 		"and %s ran no slot they say ran: %w", k, what, fault), nil
 }
 
 // keptNotes reads, taking, moving and writing nothing, the notes this host
-// keeps after an import that failed, and counts them: those of the lock
+// keeps after an import (those it could not record, those another scan
+// holds, those noted since), and counts them: those of the lock
 // directory, and of the spare note directory unless it is not this user's
-// (writeNote leaves none there then), each also under this process's pid
-// (taken, then not put back). A notes file there that cannot be read, or
+// (writeNote leaves none there then), each also as taken by any process
+// (NOTES.PID: this one's, not put back; a live scan's, recording them; a
+// killed scan's, not adopted). A notes file there that cannot be read, or
 // is refused, is an error.
 func keptNotes(m Machine) (*pendingNotes, int, error) {
 	if err := lockDir(m.LockDir, m.UID, false); err != nil {
 		return nil, 0, err
 	}
-	lock := filepath.Join(m.LockDir, spoolName)
-	files := []string{lock, takenNotes(lock, m.PID)}
+	files := withTaken(filepath.Join(m.LockDir, spoolName))
 	if spare, ok := spareNotes(m); ok && privateDir(m.NoteDir, m.UID, false) == nil {
-		files = append(files, spare, takenNotes(spare, m.PID))
+		files = append(files, withTaken(spare)...)
 	}
 	n, k := &pendingNotes{outcomes: map[int64]spoolEntry{}}, 0
 	for _, f := range files {
@@ -72,6 +78,9 @@ func keptNotes(m Machine) (*pendingNotes, int, error) {
 			continue
 		}
 		entries, err := readSpool(f, m.UID)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // recorded meanwhile by the scan that held them
+		}
 		if err != nil {
 			return nil, 0, err
 		}
@@ -79,4 +88,17 @@ func keptNotes(m Machine) (*pendingNotes, int, error) {
 		k += len(entries)
 	}
 	return n, k, nil
+}
+
+// withTaken is the notes file at path and the names under which processes
+// took it (takenNotes).
+func withTaken(path string) []string {
+	files := []string{path}
+	found, _ := filepath.Glob(path + ".*")
+	for _, f := range found {
+		if pid, err := strconv.Atoi(strings.TrimPrefix(f, path+".")); err == nil && pid > 0 {
+			files = append(files, f)
+		}
+	}
+	return files
 }
