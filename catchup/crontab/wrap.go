@@ -2,8 +2,11 @@ package crontab
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
 )
 
@@ -81,7 +84,6 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		} else if taken[name] {
 			notes = append(notes, fmt.Sprintf("line %d: task name %q is used by another line too; one task would stand for both", i+1, name))
 		}
-		taken[name] = true
 		shell := "sh"
 		if v := env.vals["SHELL"]; v != "" && isPlain(v) {
 			shell = v
@@ -91,10 +93,16 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 			cmd, cr = cmd[:len(cmd)-1], "\r"
 		}
 		wrapped := prefix + wrapCommand(cmd, name, shell) + cr
-		if _, ok, err := parseLine(cString(wrapped), system, &variables{}); !ok || err != nil {
+		e, ok, err := parseLine(cString(wrapped), system, &variables{})
+		if !ok || err != nil {
 			notes = append(notes, fmt.Sprintf("line %d: left as is: wrapped, it would not read as a catchup line (%v)", i+1, err))
 			continue
 		}
+		if err := wrappable(e, system); err != nil {
+			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, err))
+			continue
+		}
+		taken[name] = true
 		lines[i] = wrapped
 		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name})
 	}
@@ -217,4 +225,24 @@ func uniqueName(name string, taken map[string]bool) string {
 			return c
 		}
 	}
+}
+
+// userName is what a system crontab's user field holds: a login name
+// (useradd's rule, with the '@' of directory users), never a path or a
+// command's word such as "./job.sh".
+var userName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.@-]*\$?$`)
+
+// wrappable reports why the job line e (as wrapped) is better left as it
+// is: a schedule that cron refuses or that never fires (catchup would run
+// it no more than cron), or, read as a system crontab, a user field that
+// is no user name (a user crontab read with --system: its command's first
+// word taken for the user).
+func wrappable(e Entry, system bool) error {
+	if _, err := schedule.Parse(e.Expr, time.UTC); err != nil {
+		return err
+	}
+	if system && !userName.MatchString(e.User) {
+		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", e.User)
+	}
+	return nil
 }

@@ -94,6 +94,21 @@ func TestWrap(t *testing.T) {
 			notes: []string{"line 1: left as is: expected 5 time fields before the command, found 6: catchup reads cron's 5",
 				"line 2: left as is: expected 5 time fields before the command, found 7"},
 		},
+		"a schedule cron refuses is left, noted": {
+			in:    "61 2 * * * /usr/bin/backup\n0 2 31 2 * feb31\n0 0 * * 8 /bin/eight\n@daily ok\n",
+			want:  "61 2 * * * /usr/bin/backup\n0 2 31 2 * feb31\n0 0 * * 8 /bin/eight\n@daily catchup run --task ok -- ok\n",
+			tasks: []string{"ok"},
+			notes: []string{"line 1: left as is: cron expression \"61 2 * * *\" has an invalid minute field",
+				"line 2: left as is: cron expression \"0 2 31 2 *\" never fires",
+				"line 3: left as is: cron expression \"0 0 * * 8\" has an invalid day-of-week field"},
+		},
+		"a user crontab read as a system one is left, noted": {
+			in:     "0 3 * * * /bin/ok --flag\n0 4 * * * ./rel.sh\n0 5 * * * backup-user /opt/b\n",
+			want:   "0 3 * * * /bin/ok --flag\n0 4 * * * ./rel.sh\n0 5 * * * backup-user catchup run --task b -- /opt/b\n",
+			system: true,
+			tasks:  []string{"b"},
+			notes:  []string{"line 1: left as is: \"/bin/ok\" in the user field is not a user name"},
+		},
 		"CRLF line ends kept": {
 			in:    "0 1 * * * a > log\r\n",
 			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
