@@ -36,7 +36,7 @@ anything runs: a typo in --from would otherwise run millions of slots.
 Exit status: 0 every slot ran or was skipped; 1 a slot failed; 2 error; 128+N stopped
 by signal N: the slot it cut short is reported interrupted, those it did not reach
 left, and a backfill again runs them (stopped while planning: nothing ran).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBackfill(c, g, bf) },
 	}
 	f := c.Flags()

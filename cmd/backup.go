@@ -20,7 +20,7 @@ old -wal and -shm files beside it (a stale -wal would be applied to the restored
 
 A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 		Example: `  catchup backup /var/backups/catchup-$(date +%F).db`,
-		Args:    cobra.ExactArgs(1),
+		Args:    wantArgs(1, 1, "one PATH (the file to write the copy to)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			dest := args[0]
 			if _, err := os.Lstat(dest); err == nil {

@@ -53,7 +53,7 @@ format (a user field), as is any file with --system.`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,
-		Args: cobra.MaximumNArgs(1),
+		Args: wantArgs(0, 1, "at most one FILE (- or none: standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				req.file = args[0]

@@ -52,7 +52,7 @@ then kill them; runs cut short are recorded interrupted and replayed at the next
 One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,
 or a ledger that cannot be opened.`,
 		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runDaemon(c, g, df) },
 	}
 	f := c.Flags()

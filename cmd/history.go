@@ -21,7 +21,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
 		Short: "Show recorded runs, newest first",
-		Args:  cobra.MaximumNArgs(1),
+		Args:  wantArgs(0, 1, "at most one TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				cfg.filter.Task = args[0]

@@ -33,7 +33,7 @@ the exit status is 1 when there is any, 0 when none: a CI smoke check and a
 monitoring probe.
 With --running, the runs in progress are shown; --stuck DUR exits 1 when one has run
 longer than DUR. Errors exit 2.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
 	}
 	f := c.Flags()

@@ -28,7 +28,7 @@ clock, and how long a running job has run. With --textfile the metrics are writt
 PATH atomically (a temporary file renamed over it), for node_exporter's
 --collector.textfile.directory; run it from cron or a timer. Exit 0, or 2 on error.`,
 		Example: `  * * * * * catchup metrics --textfile /var/lib/node_exporter/textfile/catchup.prom`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runMetrics(c, g, cfg) },
 	}
 	c.Flags().StringVar(&cfg.textfile, "textfile", "", "write to this file atomically instead of stdout")

@@ -25,7 +25,7 @@ func newMigrateCmd(g *globals) *cobra.Command {
 		Long: `Copy the tasks and runs of a SQLite ledger into a shared PostgreSQL ledger, tagged
 with their origin (this host and the file), so that running it again copies nothing
 twice. Slots that succeeded here stay done in the shared ledger. Exit 0, or 2 on error.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runMigrate(c, g, cfg) },
 	}
 	c.Flags().StringVar(&cfg.from, "from", "", "the SQLite ledger to copy (required)")

@@ -28,7 +28,7 @@ ls and show display the progress. When a slot is replayed after an interrupted r
 the replay gets the last note as CATCHUP_CHECKPOINT, with CATCHUP_RESUMED=1, so
 that the job can continue where it stopped. Exit 0, or 2 on error.`,
 		Example: `  catchup progress 40 --note "rows up to id 81234 settled"`,
-		Args:    cobra.ExactArgs(1),
+		Args:    wantArgs(1, 1, "one PERCENT (0-100)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			pct, err := strconv.Atoi(args[0])
 			if err != nil || pct < 0 || pct > 100 {

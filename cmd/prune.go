@@ -25,7 +25,7 @@ its task's catch-up window, paused in the task's pause); one scan would replay m
 prune refuse: run catchup scan first. DUR is at least 7d, scan's default window. The
 SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, req) },
 	}
 	f := c.Flags()

@@ -48,7 +48,7 @@ and periodically. When there was nothing to do (no missed slot, nothing recorded
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
 replay failed; 2 error; 128+N stopped by signal N.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },
 	}
 	f := c.Flags()

@@ -36,7 +36,7 @@ RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest 
 --last alone the latest run of any task.`,
 		Example: `  catchup show 42
   catchup show --task nightly-backup --last`,
-		Args: cobra.MaximumNArgs(1),
+		Args: wantArgs(0, 1, "at most one RUN_ID"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return usageErr(c, err)

@@ -1,0 +1,35 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// The argument checks of the commands that take positional arguments: a
+// usage error that says what the command wants, what it got, and where its
+// help is (cobra's own say only "accepts 1 arg(s), received 0").
+
+// wantArgs accepts from min to max arguments (max < 0: no limit); what
+// names them as the error says it: "one TASK", "at most one RUN_ID".
+func wantArgs(min, max int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < min || max >= 0 && len(args) > max {
+			return usageErr(c, fmt.Errorf("want %s, got %d arguments", what, len(args)))
+		}
+		return nil
+	}
+}
+
+// noArgs refuses any argument. A command that selects tasks with --task
+// says so, since a task name is the likeliest stray argument.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if c.Flags().Lookup("task") != nil {
+		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (--task %s names a task; see %s --help)",
+			c.CommandPath(), args[0], args[0], c.CommandPath())}
+	}
+	return usageErr(c, fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0]))
+}
