@@ -90,13 +90,13 @@ func keptNotes(m Machine) (*pendingNotes, int, error) {
 	return n, k, nil
 }
 
-// withTaken is the notes file at path and the names under which processes
-// took it (takenNotes).
+// withTaken is the notes file at path, the names under which processes
+// took it (takenNotes), and an older catchup's path.failed.
 func withTaken(path string) []string {
 	files := []string{path}
 	found, _ := filepath.Glob(path + ".*")
 	for _, f := range found {
-		if pid, err := strconv.Atoi(strings.TrimPrefix(f, path+".")); err == nil && pid > 0 {
+		if pid, err := strconv.Atoi(strings.TrimPrefix(f, path+".")); err == nil && pid > 0 || f == path+failedSuffix {
 			files = append(files, f)
 		}
 	}

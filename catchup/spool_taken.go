@@ -17,16 +17,22 @@ import (
 // then removes it; the functions here give back the notes it could not
 // record, or that a scan killed meanwhile left behind.
 
+// failedSuffix names the file where a catchup older than the notes'
+// put-back left the notes it could not record (path.failed), which nothing
+// read: they are adopted as a killed scan's are.
+const failedSuffix = ".failed"
+
 // adoptAbandoned puts back into path the notes that a scan took (renamed
 // to path.PID) and never recorded, because it was killed: those of a
-// process that is gone. Each is renamed to taken first, so that two scans
+// process that is gone, and an older catchup's path.failed. Each is renamed to taken first, so that two scans
 // never both put the same notes back. Notes that uid alone could not have
 // written are refused, and left where they are.
 func adoptAbandoned(path, taken string, uid int) error {
 	found, _ := filepath.Glob(path + ".*")
 	for _, old := range found {
 		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
-		if err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH {
+		failed := old == path+failedSuffix
+		if !failed && (err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH) {
 			continue // not a scan's, ours, or its scan may still be at it
 		}
 		if err := checkNotes(old, uid); err != nil {

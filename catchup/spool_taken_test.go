@@ -112,3 +112,29 @@ func TestScanCountsNotesAnotherScanHolds(t *testing.T) {
 		t.Errorf("the job ran %d times, want 2: %v", len(got), got)
 	}
 }
+
+// TestScanRecordsAnOlderCatchupsFailedNotes: an older catchup moved the
+// notes it could not record to NOTES.failed, which nothing read: their
+// slots looked missed and ran again. A scan records them as it records
+// the notes file.
+func TestScanRecordsAnOlderCatchupsFailedNotes(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	notes := filepath.Join(f.m.LockDir, spoolName)
+	if err := os.Rename(notes, notes+".failed"); err != nil {
+		t.Fatal(err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 || ts.Replayed != 0 {
+		t.Errorf("scan: missed %v, replayed %d; want nothing (10:00 ran, noted)", ts.Missed, ts.Replayed)
+	}
+	if got := f.job.runs(t); len(got) != 2 {
+		t.Errorf("the job ran %d times, want 2: %v", len(got), got)
+	}
+	if _, err := os.Lstat(notes + ".failed"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the old failed notes: %v; want recorded and removed", err)
+	}
+}
