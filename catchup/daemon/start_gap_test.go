@@ -65,20 +65,7 @@ func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
 	f.d.cfg.Rule.FiredAfter = started
 	*f.now = started.Add(3*time.Minute + 10*time.Second) // the loop begins at 10:03:40: 10:01, 10:02, 10:03 came
 
-	lctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
-	want := "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
-	deadline := time.Now().Add(30 * time.Second)
-	for f.fires() != want && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel()
-	<-done
-	f.d.fires.Wait()
-	if got := f.fires(); got != want {
-		t.Errorf("the job ran for\n%swant, within 30s,\n%slog:\n%s", got, want, f.logs.String())
-	}
+	f.loopUntilFired(t, started, "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n")
 }
 
 // TestStartLongerThanTheTolerance: slots that came while the daemon started
@@ -94,10 +81,26 @@ func TestStartLongerThanTheTolerance(t *testing.T) {
 	f.d.cfg.Rule.Tolerance = time.Minute
 	*f.now = started.Add(3*time.Minute + 10*time.Second) // the loop begins at 10:03:40: 10:01, 10:02, 10:03 came
 
+	f.loopUntilFired(t, started, "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n")
+	runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if strings.HasPrefix(r.Error, catchup.ReasonDuplicate) || r.Trigger != store.TriggerSchedule {
+			t.Errorf("run %d of slot %s: %s %s %q; want only the loop's fires, no duplicate record", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
+		}
+	}
+}
+
+// loopUntilFired runs the task's loop, begun by a daemon started at
+// started, until the job has logged want (or 30s passed), then stops it and
+// waits for its fires.
+func (f *fireFixture) loopUntilFired(t *testing.T, started time.Time, want string) {
+	t.Helper()
 	lctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
-	want := "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n2026-03-01T10:03:00Z schedule\n"
 	deadline := time.Now().Add(30 * time.Second)
 	for f.fires() != want && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -107,14 +110,5 @@ func TestStartLongerThanTheTolerance(t *testing.T) {
 	f.d.fires.Wait()
 	if got := f.fires(); got != want {
 		t.Errorf("the job ran for\n%swant, within 30s,\n%slog:\n%s", got, want, f.logs.String())
-	}
-	runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range runs {
-		if strings.HasPrefix(r.Error, catchup.ReasonDuplicate) || r.Trigger != store.TriggerSchedule {
-			t.Errorf("run %d of slot %s: %s %s %q; want only the loop's fires, no duplicate record", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
-		}
 	}
 }
