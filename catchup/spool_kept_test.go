@@ -17,11 +17,7 @@ import (
 // replayed (it would run twice), the scan says that it kept the notes, and
 // the next scan records them, replaying nothing.
 func TestScanKeepsNotesItCannotRecord(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	rep, err := Scan(context.Background(), fullLedger{f.st}, f.m, scanRequest())
 	if err != nil {
@@ -62,11 +58,7 @@ func TestScanKeepsNotesItCannotRecord(t *testing.T) {
 // file stays where it is, as it is, for every later scan to refuse until
 // it is fixed, then its notes are recorded and nothing runs twice.
 func TestScanRefusesNotesItCannotTrust(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Chmod(notes, 0o660); err != nil {
 		t.Fatal(err)
@@ -104,11 +96,7 @@ func TestScanRefusesNotesItCannotTrust(t *testing.T) {
 // notes it could not record as done slots, and refuses notes it cannot
 // trust, running nothing.
 func TestBackfillKeepsNotesItCannotRecord(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	req := BackfillRequest{Tasks: []string{"job"}, From: mustTime(t, "2026-03-01T09:00:00Z"),
 		To: mustTime(t, "2026-03-01T10:00:00Z"), Only: "missing", Order: "oldest", Concurrency: 1}

@@ -30,11 +30,7 @@ func goneTaker(t *testing.T, notes string) string {
 // TestScanRecordsNotesAKilledScanTook: notes a killed scan had taken are
 // recorded by the next scan, and the slot they say ran is not replayed.
 func TestScanRecordsNotesAKilledScanTook(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	taken := goneTaker(t, filepath.Join(f.m.LockDir, spoolName))
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 || ts.Replayed != 0 {
@@ -56,11 +52,7 @@ func TestScanRecordsNotesAKilledScanTook(t *testing.T) {
 func TestScanRefusesTakenNotesItCannotTrust(t *testing.T) {
 	for _, ledger := range []string{"reachable", "full"} {
 		t.Run(ledger, func(t *testing.T) {
-			f := newRunFixture(t, "2026-03-01T09:00:30Z")
-			if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-				t.Fatalf("registering fire: exit %d", res.ExitCode)
-			}
-			f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+			f := notedFireFixture(t)
 			taken := goneTaker(t, filepath.Join(f.m.LockDir, spoolName))
 			if err := os.Chmod(taken, 0o660); err != nil {
 				t.Fatal(err)
@@ -91,11 +83,7 @@ func TestScanRefusesTakenNotesItCannotTrust(t *testing.T) {
 // a live process, recording them or about to put them back) counts those
 // too: the slot they say ran is not replayed.
 func TestScanCountsNotesAnotherScanHolds(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Rename(notes, takenNotes(notes, os.Getppid())); err != nil {
 		t.Fatal(err)
@@ -118,11 +106,7 @@ func TestScanCountsNotesAnotherScanHolds(t *testing.T) {
 // slots looked missed and ran again. A scan records them as it records
 // the notes file.
 func TestScanRecordsAnOlderCatchupsFailedNotes(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Rename(notes, notes+".failed"); err != nil {
 		t.Fatal(err)

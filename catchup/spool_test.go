@@ -118,11 +118,7 @@ func (failingAddRuns) AddRuns(context.Context, []store.Run) ([]int64, error) {
 // meanwhile are kept too. Lost, the fires they stand for would be replayed:
 // run twice.
 func TestSpoolSurvivesFailedImports(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	for i := range 2 {
 		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute); err == nil {
 			t.Fatalf("import %d into a full ledger: no error", i+1)
@@ -149,11 +145,7 @@ func TestSpoolSurvivesFailedImports(t *testing.T) {
 // them under its pid. The next scan takes them back once that process is
 // gone: the fire that ran unrecorded is not run again.
 func TestSpoolTakenByADeadScan(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
@@ -175,11 +167,7 @@ func TestSpoolTakenByADeadScan(t *testing.T) {
 // next scan; a backfill of its slot before that scan must not run it
 // again: backfill records the notes first, as scan does.
 func TestBackfillReadsTheNotes(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T09:00:30Z")
-	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	_, err := Backfill(context.Background(), f.st, f.m, BackfillRequest{Tasks: []string{"job"},
 		From: mustTime(t, "2026-03-01T09:00:00Z"), To: mustTime(t, "2026-03-01T10:00:00Z"), Only: "missing", Order: "oldest", Concurrency: 1})
@@ -221,4 +209,17 @@ func (f *runFixture) fireUnrecorded(t *testing.T, at string) {
 	if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, f.request(t)); err != nil || !res.Ran {
 		t.Fatalf("unrecorded fire at %s: %+v, %v", at, res, err)
 	}
+}
+
+// notedFireFixture is a task of hourly slots whose 09:00 fire is recorded
+// and whose 10:00 fire ran while the ledger was unreachable: noted on the
+// host, not recorded.
+func notedFireFixture(t *testing.T) *runFixture {
+	t.Helper()
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
+	return f
 }
