@@ -126,16 +126,16 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			x.Events = append(x.Events, runEvents(r, stale, now)...)
 		}
 	}
-	if r, ok := slotlessBySlot(sched, slotless, tol)[slot.Unix()]; ok {
+	r, has := slotlessBySlot(sched, slotless, tol)[slot.Unix()]
+	if has {
 		x.Events = append(x.Events, Event{At: r.StartedAt, Kind: "slotless", RunID: r.ID, Host: r.Host,
 			Text: fmt.Sprintf("run %d started on %s without a slot (%s): it counts as this slot's run", r.ID, r.Host, r.Trigger)})
 		if !r.EndedAt.IsZero() {
 			x.Events = append(x.Events, Event{At: r.EndedAt, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: outcomeText(r)})
 		}
-		records = append(records, r) // it settles the slot as its own run would
 	}
 	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
-	x.state(records, stale, notes, u, m, req.MissedRule)
+	x.state(slotRecords{named: records, slotless: r, has: has}, stale, notes, u, m, req.MissedRule)
 	if x.State == StateMissed {
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {
@@ -162,10 +162,45 @@ func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	return p, nil
 }
 
+// slotRecords are a slot's records: the runs that name it, by id, and the
+// run without a slot that stands for it (slotless, when has).
+type slotRecords struct {
+	named    []store.Run
+	slotless store.Run
+	has      bool
+}
+
+// all is every record of the slot, the run without a slot last (it counts
+// as the slot's own run).
+func (sr slotRecords) all() []store.Run {
+	if !sr.has {
+		return sr.named
+	}
+	return append(append([]store.Run(nil), sr.named...), sr.slotless)
+}
+
+// decider is the run that settles the slot by the missed-slot rule
+// (slotSettled, as scan, ls, metrics and calendar decide), or nil when the
+// slot is not settled.
+func (sr slotRecords) decider(rule MissedRule, stale map[int64]bool) *store.Run {
+	switch slotSettled(sr.named, sr.slotless, sr.has, rule, stale) {
+	case byItsRuns:
+		for i := len(sr.named) - 1; i >= 0; i-- {
+			if settles(sr.named[i], rule, stale) {
+				return &sr.named[i]
+			}
+		}
+	case bySlotless:
+		r := sr.slotless
+		return &r
+	}
+	return nil
+}
+
 // state sets the slot's state, cause, deciding run and summary. A run
 // known from a note alone (notes.unrecorded) is no run of the ledger yet:
 // none is named.
-func (x *Explanation) state(records []store.Run, stale map[int64]bool, notes *pendingNotes, u uptime, m Machine,
+func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pendingNotes, u uptime, m Machine,
 	rule MissedRule) {
 	now := m.Now()
 	switch {
@@ -174,12 +209,10 @@ func (x *Explanation) state(records []store.Run, stale map[int64]bool, notes *pe
 		x.Summary = fmt.Sprintf("before the task's registration (%s): never missed", rfc(x.Task.RegisteredAt))
 		return
 	}
-	for i := len(records) - 1; i >= 0; i-- {
-		r := records[i]
-		if !settles(r, rule, stale) {
-			continue
-		}
-		x.Run = &records[i]
+	records := sr.all()
+	if d := sr.decider(rule, stale); d != nil {
+		r := *d
+		x.Run = d
 		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry {
 			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
 		}
@@ -205,7 +238,7 @@ func (x *Explanation) state(records []store.Run, stale map[int64]bool, notes *pe
 		}
 		return
 	}
-	if len(records) == 0 && !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
+	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
 		x.State = StatePassed
 		x.Summary = fmt.Sprintf("passed by the task's watermark (%s): catchup no longer counts it", rfc(x.Task.SettledThrough))
 		return
