@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -23,6 +25,9 @@ func newHistoryCmd(g *globals) *cobra.Command {
 		Short: "Show recorded runs, newest first",
 		Args:  wantArgs(0, 1, "at most one TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 && args[0] == "" {
+				return usageErr(c, errors.New("empty TASK: name a task (catchup ls lists them), or give no TASK for every task's runs"))
+			}
 			if len(args) == 1 {
 				cfg.filter.Task = args[0]
 			}
@@ -56,7 +61,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if cfg.since > 0 {
 		cfg.filter.Since = m.Now().Add(-cfg.since)
 	}
-	runs, err := st.History(c.Context(), cfg.filter)
+	runs, err := catchup.History(c.Context(), st, m, cfg.filter)
 	if err != nil {
 		return failure(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -40,6 +41,12 @@ RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest 
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return usageErr(c, err)
+			}
+			if raw && output == "json" {
+				return usageErr(c, errors.New("--raw does not apply to -o json: JSON escapes the output tails itself"))
+			}
+			if c.Flags().Changed("task") && task == "" {
+				return usageErr(c, errors.New("empty --task: name a task (catchup ls lists them), or drop --task for the latest run of any task"))
 			}
 			req, err := checkShow(args, task, last)
 			if err != nil {
@@ -88,7 +95,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 }
 
 func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw bool) error {
-	st, _, err := openExistingLedger(c.Context(), g, false)
+	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}
@@ -112,6 +119,9 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 		return failure(fmt.Errorf("no run %d in the ledger; catchup history lists them", id))
 	}
 	if err != nil {
+		return failure(err)
+	}
+	if r, err = catchup.ReadRun(c.Context(), st, m, r); err != nil {
 		return failure(err)
 	}
 	out := c.OutOrStdout()

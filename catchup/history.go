@@ -1,0 +1,79 @@
+package catchup
+
+import (
+	"context"
+	"sort"
+
+	"github.com/catchup/catchup/store"
+)
+
+// deadNote is the error a reader shows on a running record whose process
+// is known to be gone, until a scan records why.
+const deadNote = "not recorded yet: its process is gone; the next scan records it interrupted"
+
+// History is the ledger's runs for `catchup history`, as ls reads them: a
+// running record whose process is known to be gone reads interrupted (as
+// the next scan records it), so --status running leaves it out and
+// --status interrupted lists it. The ledger is not written.
+func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter) ([]store.Run, error) {
+	running, err := st.Running(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stale, err := staleAmong(ctx, st, m, running, false)
+	if err != nil {
+		return nil, err
+	}
+	if f.Limit <= 0 {
+		f.Limit = 20
+	}
+	limit := f.Limit
+	if f.Status == store.StatusRunning {
+		f.Limit += len(stale) // the dead ones are dropped below
+	}
+	runs, err := st.History(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if f.Status == store.StatusInterrupted {
+		for _, r := range running {
+			if stale[r.ID] && (f.Task == "" || r.Task == f.Task) && !r.StartedAt.Before(f.Since) {
+				runs = append(runs, r)
+			}
+		}
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
+	}
+	out := runs[:0]
+	for _, r := range runs {
+		r = readAsScanWould(r, stale)
+		if f.Status == "" || r.Status == f.Status {
+			out = append(out, r)
+		}
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// ReadRun is run r as ls reads it (see History), for `catchup show`.
+func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store.Run, error) {
+	if r.Status != store.StatusRunning {
+		return r, nil
+	}
+	stale, err := staleAmong(ctx, st, m, []store.Run{r}, false)
+	if err != nil {
+		return r, err
+	}
+	return readAsScanWould(r, stale), nil
+}
+
+// readAsScanWould is deadAsInterrupted for one record, with a word of
+// why in its error.
+func readAsScanWould(r store.Run, stale map[int64]bool) store.Run {
+	d := *deadAsInterrupted(&r, stale)
+	if d.Status != r.Status && d.Error == "" {
+		d.Error = deadNote
+	}
+	return d
+}
