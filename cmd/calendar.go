@@ -32,11 +32,11 @@ task has more slots in a day than the day has room for (the task is marked with 
 
 Each cell is a letter, coloured on a terminal (plain letters when standard output is
 not a terminal or NO_COLOR is set):
-  r ran   y replayed   l late (fired over a minute after its slot)   M missed
-  F failed   x expired   z paused   s skipped   a running   - not due yet
+  r ran   y replayed (by scan or backfill)   l late (cron fired it over a minute late)
+  M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
   . no slot   (blank) before the task was registered
-The states follow the same rule as ls and scan. -o json gives every slot with its state
-and the run that decided it. It changes nothing.`,
+The states follow the same rule as ls and scan (--max-age, which changes none, is refused).
+-o json gives every slot with its state and the run that decided it. It changes nothing.`,
 		Example: `  catchup calendar --days 14
   catchup calendar nightly-backup -o json`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -46,8 +46,12 @@ and the run that decided it. It changes nothing.`,
 			if cfg.days < 1 || cfg.days > maxCalendarDays {
 				return usageErr(c, errors.New("--days must be between 1 and 31"))
 			}
+			if err := refuseFlags(c, "does not apply to calendar: a missed slot shows M whatever its age, until a scan records it expired",
+				"max-age"); err != nil {
+				return usageErr(c, err)
+			}
 			if err := checkRule(c, &cfg.rule); err != nil {
-				return err
+				return usageErr(c, err)
 			}
 			return runCalendar(c, g, cfg, args)
 		},
@@ -57,6 +61,7 @@ and the run that decided it. It changes nothing.`,
 	f.IntVar(&cfg.days, "days", 7, "how many days, today included (1-31)")
 	f.StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
+	hideMaxAge(c)
 	return c
 }
 

@@ -19,6 +19,23 @@ func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
+// refuseFlags refuses the first of the named flags given on the command
+// line: it would be accepted and do nothing (why says so, after the flag).
+func refuseFlags(c *cobra.Command, why string, names ...string) error {
+	for _, n := range names {
+		if c.Flags().Changed(n) {
+			return fmt.Errorf("--%s %s", n, why)
+		}
+	}
+	return nil
+}
+
+// hideMaxAge hides --max-age from a reader that counts every missed slot
+// whatever its age, and refuses it (it used to be accepted and ignored).
+func hideMaxAge(c *cobra.Command) {
+	c.Flags().MarkHidden("max-age")
+}
+
 // checkRule refuses negative windows (a negative tolerance would replay
 // slots that have not come yet) and an empty catch-up window; without
 // --max-age, each task's own window applies.

@@ -79,7 +79,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if cfg.stuck < 0 {
 		return usageErr(c, fmt.Errorf("--stuck cannot be negative"))
 	}
-	if cfg.stuck != 0 && !cfg.running {
+	if c.Flags().Changed("stuck") && !cfg.running {
 		return usageErr(c, fmt.Errorf("--stuck needs --running"))
 	}
 	if cfg.running && cfg.onlyMissed {
@@ -87,6 +87,10 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		return usageErr(c, fmt.Errorf("--missed and --running are two probes: give one"))
 	}
 	if cfg.running {
+		if err := refuseFlags(c, "does not apply to --running: it lists the runs in progress, not missed slots",
+			"max-age", "tolerance", "retry-failed"); err != nil {
+			return usageErr(c, err)
+		}
 		return runLsRunning(c, g, cfg.output, cfg.stuck)
 	}
 	st, m, err := openExistingLedger(c.Context(), g, true)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,12 +32,17 @@ PATH atomically (a temporary file renamed over it), for node_exporter's
 		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runMetrics(c, g, cfg) },
 	}
-	c.Flags().StringVar(&cfg.textfile, "textfile", "", "write to this file atomically instead of stdout")
+	c.Flags().StringVar(&cfg.textfile, "textfile", "", "write to this file atomically instead of stdout (named *.prom: node_exporter's textfile collector reads no other)")
 	addMissedFlags(c, &cfg.rule)
+	hideMaxAge(c)
 	return c
 }
 
 func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
+	if err := refuseFlags(c, "does not apply to metrics: catchup_missed_slots counts every slot scan would deal with, replayed or recorded expired",
+		"max-age"); err != nil {
+		return usageErr(c, err)
+	}
 	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
@@ -70,9 +76,27 @@ func checkTextfile(c *cobra.Command, path string) error {
 		return errors.New("--textfile needs a path: " + fix)
 	case err == nil && fi.IsDir():
 		return fmt.Errorf("--textfile %s is a directory: %s", path, fix)
+	case !strings.HasSuffix(path, ".prom"):
+		// Written, but never read: the collector skips other names.
+		return fmt.Errorf("--textfile %s: node_exporter's textfile collector reads only files named *.prom: name it %s, in node_exporter's --collector.textfile.directory",
+			path, promName(path))
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("--textfile %s: its directory %s does not exist: %s", path, filepath.Dir(path), fix)
 	}
 	return nil
+}
+
+// promName is path renamed for the textfile collector: its extension
+// replaced by .prom (catchup.txt: catchup.prom; catchup.prom.tmp:
+// catchup.prom).
+func promName(path string) string {
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	switch {
+	case base == "" || strings.HasSuffix(base, "/"): // a name that is all extension (.txt)
+		return path + ".prom"
+	case strings.HasSuffix(base, ".prom"):
+		return base
+	}
+	return base + ".prom"
 }
