@@ -26,6 +26,11 @@ type PruneRequest struct {
 	OlderThan time.Duration // at least MinPruneAge
 	Keep      int           // newest runs kept per task; not negative
 	DryRun    bool          // count, delete nothing
+	// NotifyCmd is run (sh -c) for each task prune records expired slots
+	// of, as scan's alert; "" runs the task's own --notify-cmd.
+	NotifyCmd string
+
+	beforeRecord func() // tests: called once the tasks are read, before anything is recorded
 }
 
 // Pruned is what Prune deleted (or, for a dry run, would delete), and the
@@ -34,23 +39,29 @@ type Pruned struct {
 	Before   time.Time // the cut: runs that ended before it went
 	Runs     int64
 	Recorded []PruneRecorded // by task name; tasks with nothing to record are left out
+	Left     []PruneLeft     // by task name: the tasks prune left whole, and why
 }
 
 // Prune records, as scan would, the missed slots before the cut that scan
 // would not replay (see recordBefore), then deletes the runs that ended more
 // than req.OlderThan ago, except those the ledger always keeps (see
-// store.Store.Prune). A slot whose successful run is pruned stays done.
+// store.Store.Prune). A slot whose successful run is pruned stays done. A
+// task whose missed slots it cannot tell (see recordBefore) it leaves
+// whole: its runs and its watermark (out.Left says which, and why).
 func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pruned, error) {
 	out := Pruned{Before: m.Now().Add(-req.OlderThan)}
-	rec, pausedTasks, err := recordBefore(ctx, st, m, out.Before, req.DryRun)
-	out.Recorded = rec
+	read, err := recordBefore(ctx, st, m, out.Before, req)
+	out.Recorded, out.Left = read.recorded, read.left
 	if err != nil {
 		return out, err
 	}
 	preq := store.PruneRequest{Before: out.Before, Keep: req.Keep, DryRun: req.DryRun}
+	for _, l := range read.left {
+		preq.Leave = append(preq.Leave, l.Task)
+	}
 	if req.DryRun {
 		preq.Adding = map[string]int{} // the records a real prune adds first, counted among the kept
-		for _, r := range rec {
+		for _, r := range read.recorded {
 			preq.Adding[r.Task] = r.Expired + r.Paused
 		}
 	}
@@ -59,7 +70,7 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	if err != nil || req.DryRun {
 		return out, err
 	}
-	for _, t := range pausedTasks {
+	for _, t := range read.paused {
 		// A resume --replay-paused that committed meanwhile gets back the
 		// slots of the pause the moved watermark passed, as after a scan.
 		if err := keepResumedPause(context.WithoutCancel(ctx), st, t); err != nil {

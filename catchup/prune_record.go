@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -17,57 +18,81 @@ type PruneRecorded struct {
 	Paused  int           // slots of the task's pause: recorded paused
 }
 
+// PruneLeft is a task prune left whole (its runs and its watermark), and
+// why: scan passes it by, so prune cannot tell which of its slots before
+// the cut were missed, and moving its watermark would drop them unrecorded.
+type PruneLeft struct {
+	Task string
+	Why  string
+}
+
 // pruneCase is one task's missed slots before the cut, as scan would deal
 // with them.
 type pruneCase struct {
 	t      store.Task
 	window time.Duration
 	expire []expiry
+	cause  map[int64]string
 	paused []time.Time
 }
 
-// recordBefore deals, before prune moves every watermark up to cut (the
+// pruneRead is what recordBefore read and did.
+type pruneRead struct {
+	recorded []PruneRecorded
+	paused   []store.Task // the tasks it read paused
+	left     []PruneLeft
+}
+
+// recordBefore deals, before prune moves the watermarks up to cut (the
 // slots before it lose the runs that settled them), with each missed slot
 // at or before the cut that no scan has dealt with yet, so that none
 // vanishes unrecorded (guarantees S7b, S8): a slot within its task's
 // catch-up window (scan would replay it: a task whose window is longer than
 // --older-than, a host whose scan has not run) makes it refuse, before it
 // writes anything; one older than the window it records expired, and one of
-// the task's pause paused, as scan does. It reads the tasks scan reads
-// (scheduled, not retired) back to their watermarks, with scan's default
-// rule (each task's own window). It returns the tasks it read paused.
-func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time, dry bool) ([]PruneRecorded, []store.Task, error) {
+// the task's pause paused, as scan does, and runs the task's alert for its
+// expiries as scan does (req.NotifyCmd, else the task's own). It reads the
+// tasks scan reads (scheduled, not retired) back to their watermarks, with
+// scan's default rule (each task's own window). A task scan passes by (a
+// schedule that does not parse, a ledger holding a slot later than now) it
+// leaves whole, and says why (pruneRead.left).
+func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time, req PruneRequest) (pruneRead, error) {
+	var out pruneRead
 	all, err := st.Tasks(ctx)
 	if err != nil {
-		return nil, nil, err
+		return out, err
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err != nil {
-		return nil, nil, err
+		return out, err
 	}
 	boots, notes, rule := newBootCache(st, m), readPendingNotes(m), MissedRule{Tolerance: DefaultTolerance}
 	var cases []pruneCase
-	var pausedTasks []store.Task
 	for _, s := range all {
 		t := s.Task
+		if t.Schedule == "" || !t.RetiredAt.IsZero() {
+			continue // no slots to miss
+		}
 		sched, err := parseSchedule(t.Schedule, t.TZ)
-		if t.Schedule == "" || !t.RetiredAt.IsZero() || err != nil {
-			continue // scan passes it by too
+		if err != nil {
+			out.left = append(out.left, PruneLeft{Task: t.Name, Why: badScheduleWarning(t, err)})
+			continue
 		}
 		latest, err := st.LatestSlot(ctx, t.Name)
 		if err != nil {
-			return nil, nil, err
+			return out, err
 		}
-		if !aheadOf(t, latest, m.Now()).IsZero() {
-			continue // scan computes nothing for it until the clock catches up
+		if ahead := aheadOf(t, latest, m.Now()); !ahead.IsZero() {
+			out.left = append(out.left, PruneLeft{Task: t.Name, Why: clockAheadWarning(t.Name, ahead, m.Now(), sched)})
+			continue
 		}
 		res, err := missedSlots(ctx, st, m, t, sched, rule, stale, boots, notes)
 		if err != nil {
-			return nil, nil, err
+			return out, err
 		}
-		c := pruneCase{t: t, window: catchupWindow(t, rule)}
+		c := pruneCase{t: t, window: catchupWindow(t, rule), cause: map[int64]string{}}
 		if !t.PausedAt.IsZero() {
-			pausedTasks = append(pausedTasks, t)
+			out.paused = append(out.paused, t)
 		}
 		for _, p := range splitPaused(t, &res) {
 			if !p.After(cut) {
@@ -75,30 +100,45 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			}
 		}
 		if inWindow := res.slots[res.expiring:]; len(inWindow) > 0 && !inWindow[0].After(cut) {
-			return nil, nil, fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
+			return out, fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
 				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
 				t.Name, cut.UTC().Format(time.RFC3339))
 		}
 		aged := fmt.Sprintf(reasonMaxAge, formatWindow(c.window))
-		for _, slot := range res.slots[:res.expiring] {
+		for i, slot := range res.slots[:res.expiring] {
 			if !slot.After(cut) {
 				c.expire = append(c.expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
+				if i < len(res.causes) {
+					c.cause[slot.Unix()] = res.causes[i]
+				}
 			}
 		}
 		if len(c.expire)+len(c.paused) > 0 {
 			cases = append(cases, c)
 		}
 	}
-	var out []PruneRecorded
-	for _, c := range cases {
-		var ts TaskScan
-		if err := ts.recordPaused(ctx, st, m, c.t, c.paused, dry); err != nil {
-			return out, nil, err
-		}
-		if err := ts.expire(ctx, st, m, c.t, c.expire, nil, dry); err != nil {
-			return out, nil, err
-		}
-		out = append(out, PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused})
+	if req.beforeRecord != nil {
+		req.beforeRecord()
 	}
-	return out, pausedTasks, nil
+	for _, c := range cases {
+		ts := TaskScan{Task: c.t.Name, Policy: cmp.Or(c.t.Replay, "all")}
+		if err := ts.recordPaused(ctx, st, m, c.t, c.paused, req.DryRun); err != nil {
+			return out, err
+		}
+		if err := ts.expire(ctx, st, m, c.t, c.expire, c.cause, req.DryRun); err != nil {
+			return out, err
+		}
+		out.recorded = append(out.recorded, PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused})
+		if !req.DryRun && ts.Expired > 0 {
+			// As loud as scan's expiries: the task's alert, with the
+			// slots this prune recorded expired.
+			for _, a := range ts.Actions {
+				if a.Action == ActionExpired {
+					ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
+				}
+			}
+			alertMissed(ctx, m, req.NotifyCmd, c.t, ts)
+		}
+	}
+	return out, nil
 }

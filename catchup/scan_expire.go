@@ -14,8 +14,14 @@ type expiry struct {
 	code   string // store.Reason*
 }
 
+// reasonExpiredMeanwhile is why a slot to expire was not recorded: it was
+// already.
+const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a prune"
+
 // expire records each slot of ex once as expired, in one transaction (or,
-// in a dry run, only says it would).
+// in a dry run, only says it would). A slot another scan or a prune
+// recorded expired since this one read the task is not recorded again: it
+// is reported skipped, and counts as dealt with.
 func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, ex []expiry,
 	cause map[int64]string, dry bool) error {
 	runs := make([]store.Run, len(ex))
@@ -34,7 +40,15 @@ func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t sto
 	}
 	for i, e := range ex {
 		a := SlotAction{Slot: e.slot, Action: ActionWouldExpire, Reason: e.reason, Cause: cause[e.slot.Unix()]}
-		if !dry {
+		switch {
+		case !dry && ids[i] == 0:
+			// Another scan or a prune recorded it expired since this one
+			// read the task: the ledger keeps one record (store.AddRuns).
+			ts.Skipped++
+			ts.Actions = append(ts.Actions, SlotAction{Slot: e.slot, Action: ActionSkipped,
+				Reason: reasonExpiredMeanwhile, Cause: a.Cause})
+			continue
+		case !dry:
 			a.Action, a.RunID = ActionExpired, ids[i]
 		}
 		ts.Expired++

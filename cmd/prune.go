@@ -14,16 +14,21 @@ import (
 func newPruneCmd(g *globals) *cobra.Command {
 	var req catchup.PruneRequest
 	c := &cobra.Command{
-		Use:   "prune --older-than DUR [--keep N] [--dry-run]",
+		Use:   "prune --older-than DUR [--keep N] [--dry-run] [--notify-cmd CMD]",
 		Short: "Delete old run history and reclaim the space",
 		Long: `Delete runs that ended more than DUR ago, except the latest run of each task (the
 one ls shows), any running run, and the newest N runs of each task (--keep; a duplicate
 fire's record is not counted among them). A slot whose successful run
 is pruned stays done: pruning never makes scan replay anything. A missed slot before the
 cut that scan would not replay is first recorded as scan would (expired when older than
-its task's catch-up window, paused in the task's pause); one scan would replay makes
-prune refuse: run catchup scan first. DUR is at least 7d, scan's default window. The
-SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
+its task's catch-up window, paused in the task's pause), once (a slot a scan recorded
+expired meanwhile is not recorded again), and a task with slots recorded expired gets
+scan's alert (--notify-cmd, else the task's own); one scan would replay makes prune
+refuse: run catchup scan first. A task scan passes by (a registered schedule that does
+not parse, a ledger holding a slot later than now) is left whole, its runs and its
+watermark, with a warning on stderr naming it and the fix: prune cannot tell which of
+its slots were missed. DUR is at least 7d, scan's default window. The SQLite file is
+vacuumed afterwards. Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
 		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, req) },
@@ -32,6 +37,7 @@ SQLite file is vacuumed afterwards. Exit 0, or 2 on error.`,
 	durationVar(f, &req.OlderThan, "older-than", 0, "delete runs that ended longer ago than this (at least 7d; required)")
 	f.IntVar(&req.Keep, "keep", 1, "always keep this many newest runs of each task")
 	f.BoolVar(&req.DryRun, "dry-run", false, "count what would be deleted, delete nothing")
+	f.StringVar(&req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task prune records missed slots of expired, as scan's alert: CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (default: the task's own --notify-cmd)")
 	return c
 }
 
@@ -51,6 +57,9 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	}
 	defer st.Close()
 	res, err := catchup.Prune(c.Context(), st, m, req)
+	for _, l := range res.Left {
+		m.Notice("warning: task %s left whole (its runs and its watermark): %s", l.Task, l.Why)
+	}
 	if perr := printRecorded(c.OutOrStdout(), res.Recorded, req.DryRun); err == nil {
 		err = perr
 	}

@@ -161,6 +161,11 @@ type PruneRequest struct {
 	// caller adds before the real prune (catchup's expired and paused
 	// records). Newer than every run, they count among the Keep newest.
 	Adding map[string]int
+	// Leave names the tasks Prune leaves whole: their runs stay and their
+	// watermark does not move (catchup could not tell which of their slots
+	// before the cut were missed: a schedule that does not parse, a clock
+	// behind the ledger).
+	Leave []string
 }
 
 // PruneResult is what Prune deleted (or, for a dry run, would delete).
@@ -206,7 +211,10 @@ type Store interface {
 	// AddRun inserts a finished record (a skip) and returns its id.
 	AddRun(ctx context.Context, r Run) (int64, error)
 	// AddRuns inserts finished records (skips, expiries) in one transaction
-	// and returns their ids, in order.
+	// and returns their ids, in order. An expired record of a slot that
+	// already has one is not added (its id is 0): a slot is recorded
+	// expired once, also by two callers at once (a scan and a prune); the
+	// check and the insert are serialised per task.
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
 	// Finish records the outcome of a run.
 	Finish(ctx context.Context, id int64, o Outcome) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -69,6 +70,7 @@ WHERE host = $1 ORDER BY id`, dbText(host))
 
 // AddRuns implements store.Store. The inserts go in one batch; a slot that a
 // running or succeeded record holds is then brought in step as AddRun does.
+// An expired record of a slot recorded expired already is left out (id 0).
 func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
 	if len(runs) == 0 {
 		return nil, nil
@@ -79,8 +81,15 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 	}
 	defer tx.Rollback(ctx)
 	ids := make([]int64, len(runs))
+	had, err := p.expiredAlready(ctx, tx, runs)
+	if err != nil {
+		return nil, err
+	}
 	b := &pgx.Batch{}
 	for i, r := range runs {
+		if had[i] {
+			continue // recorded expired already (another scan, a prune): id 0
+		}
 		b.Queue(insertRunSQL+` RETURNING id`, insertArgs(0, r, "")...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&ids[i])
 		})
@@ -89,7 +98,7 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 		return nil, p.wrap("write ledger", err)
 	}
 	for i, r := range runs {
-		if r.Slot.IsZero() || (r.Status != store.StatusRunning && r.Status != store.StatusSucceeded) {
+		if had[i] || r.Slot.IsZero() || (r.Status != store.StatusRunning && r.Status != store.StatusSucceeded) {
 			continue
 		}
 		for _, q := range []string{lockSlotOfRunSQL, syncSlotOfRunSQL} {
@@ -99,6 +108,39 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 		}
 	}
 	return ids, p.wrap("write ledger", tx.Commit(ctx))
+}
+
+// expiredSlotSQL tells whether a slot is recorded expired already.
+const expiredSlotSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND slot = $2 AND status = 'expired')`
+
+// expiredAlready tells, for each expired record of runs, whether its slot
+// is recorded expired already. It first locks the rows of their tasks
+// (in name order), so that two callers recording one slot expired at once
+// (a scan, a prune) take turns: the second sees the first's record.
+func (p *Ledger) expiredAlready(ctx context.Context, tx pgx.Tx, runs []store.Run) ([]bool, error) {
+	had := make([]bool, len(runs))
+	var tasks []string
+	for _, r := range runs {
+		if r.Status == store.StatusExpired && !r.Slot.IsZero() && !slices.Contains(tasks, r.Task) {
+			tasks = append(tasks, r.Task)
+		}
+	}
+	slices.Sort(tasks)
+	for _, t := range tasks {
+		if _, err := tx.Exec(ctx, lockTaskSQL, t); err != nil {
+			return nil, p.wrap("write ledger", err)
+		}
+	}
+	for i, r := range runs {
+		if r.Status != store.StatusExpired || r.Slot.IsZero() {
+			continue
+		}
+		err := tx.QueryRow(ctx, expiredSlotSQL, r.Task, dbSlot(r.Slot)).Scan(&had[i])
+		if err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+	}
+	return had, nil
 }
 
 // ExpiredCounts implements store.Store.

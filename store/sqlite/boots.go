@@ -84,7 +84,13 @@ func (s *Ledger) queryBoots(ctx context.Context, query string, args ...any) ([]s
 	return out, s.wrap("read ledger", rows.Err())
 }
 
-// AddRuns implements store.Store.
+// expiredSlotSQL counts a slot's expired records, through the (task, slot)
+// index (+status: not the (task, status) one, which reads every expiry of
+// the task).
+const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AND +status = 'expired'`
+
+// AddRuns implements store.Store. An expired record of a slot recorded
+// expired already is left out (id 0).
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
 	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
@@ -102,6 +108,17 @@ func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 	defer stmt.Close()
 	ids := make([]int64, len(runs))
 	for i, r := range runs {
+		if r.Status == store.StatusExpired && !r.Slot.IsZero() {
+			// The transaction is immediate: no one else records between
+			// this check and the insert.
+			var had int
+			if err := tx.QueryRowContext(ctx, expiredSlotSQL, r.Task, r.Slot.Unix()).Scan(&had); err != nil {
+				return nil, s.wrap("read ledger", err)
+			}
+			if had > 0 {
+				continue // recorded expired already (another scan, a prune): id 0
+			}
+		}
 		if ids[i], err = insertRun(ctx, stmtExecer{stmt}, r); err != nil {
 			return nil, s.wrap("write ledger", err)
 		}

@@ -27,7 +27,8 @@ cut AS (
     ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
       WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + ` ORDER BY x.id DESC LIMIT ?1 + 1) w
       WHERE w.rn = ?1 + 1 - a.n) END AS below
-  FROM (SELECT DISTINCT task FROM runs) k LEFT JOIN adding a ON a.task = k.task),
+  FROM (SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))) k
+  LEFT JOIN adding a ON a.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2)
@@ -53,7 +54,7 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req)}
+	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req)}
 	if req.DryRun {
 		var res store.PruneResult
 		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)
@@ -66,9 +67,11 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	defer tx.Rollback()
 	// Slots before the cut lose the runs that settled them (failed ones
 	// too): move every watermark up to the cut, so that the missed-slot
-	// rule never takes a pruned slot for a missed one.
-	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ? WHERE settled_through < ?`,
-		ms(req.Before), ms(req.Before)); err != nil {
+	// rule never takes a pruned slot for a missed one; but not those of the
+	// tasks left whole (req.Leave).
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ?1
+WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
+		ms(req.Before), backend.PruneLeave(req)); err != nil {
 		return store.PruneResult{}, s.wrap("prune ledger", err)
 	}
 	if _, err := tx.ExecContext(ctx, pruneKeepSlotsSQL, args...); err != nil {

@@ -90,6 +90,19 @@ func PruneAdding(req store.PruneRequest) string {
 	return string(b)
 }
 
+// PruneLeave is req.Leave as a JSON array (of task names) for the prune
+// statements to read: "[]" when it names none.
+func PruneLeave(req store.PruneRequest) string {
+	if len(req.Leave) == 0 {
+		return "[]"
+	}
+	b, err := json.Marshal(req.Leave) // a slice of strings always marshals
+	if err != nil {
+		return "[]"
+	}
+	return string(b)
+}
+
 // RowScanner is what *sql.Rows and pgx.Rows share.
 type RowScanner interface {
 	Next() bool
