@@ -62,8 +62,8 @@ func ensureDir(dir string) error {
 // createLedger makes a new ledger at real whole: it is created (0600, in
 // WAL mode, with its schema) under a temporary name in the same directory,
 // synced, then linked into place. A process killed meanwhile leaves at most
-// a stray temporary file, never an empty ledger file that every later open
-// would refuse. link(2) never replaces a file: when another process created
+// a stray temporary file, never an empty ledger file, nor one without the tables, that every later
+// open would refuse. link(2) never replaces a file: when another process created
 // the ledger first, its ledger is kept and this one dropped.
 func createLedger(ctx context.Context, path, real string) error {
 	dir := filepath.Dir(real)
@@ -108,7 +108,7 @@ func initialise(ctx context.Context, path, tmp string) error {
 		return fmt.Errorf("create ledger %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: tmp}
+	s := &Ledger{db: db, path: path, real: tmp, creating: true}
 	err = s.checkSchema(uncancelled(ctx))
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("create ledger %s: %w", path, cerr)

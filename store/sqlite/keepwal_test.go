@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"os"
@@ -118,32 +119,35 @@ func TestLongWriterCheckpoints(t *testing.T) {
 	}
 }
 
-// TestLostWALIsNoLedger: a SQLite file without the ledger's tables (an
-// older catchup kept a new ledger's tables in its WAL until the first
-// checkpoint: that file without its WAL, lost, truncated, or copied without
-// it) is a SQLite header and no tables. A command that reads must say there
-// is no ledger, not rebuild an empty one and report that nothing was
-// missed. A new ledger's tables are in its file from the start
-// (createLedger): losing its WAL loses no table.
-func TestLostWALIsNoLedger(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ledger.db")
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if s, err := OpenExisting(t.Context(), path); !errors.Is(err, store.ErrNoLedger) {
-		if err == nil {
-			s.Close()
+// TestLostWALRefused: a SQLite file without the ledger's tables (an older
+// catchup kept a new ledger's tables in its WAL until the first checkpoint:
+// that file without its WAL, lost, truncated, or copied without it) is a
+// SQLite header and no tables. Every command refuses it as not a ledger: a
+// reader must not say there is no ledger (the first run would not create
+// one), a writer must not rebuild an empty one over the lost one. The same
+// older ledger with its WAL opens: SQLite reads the tables from the WAL.
+// A new ledger's tables are in its file from the start (createLedger):
+// losing its WAL loses no table.
+func TestLostWALRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.db")
+	olderLedger(t, path)
+	lost := filepath.Join(dir, "lost.db")
+	copyFile(t, path, lost) // the file without its WAL
+	for name, open := range map[string]func(context.Context, string) (*Ledger, error){"Open": Open, "OpenExisting": OpenExisting} {
+		if s, err := open(t.Context(), lost); !errors.Is(err, ErrNotALedger) || errors.Is(err, store.ErrNoLedger) {
+			if err == nil {
+				s.Close()
+			}
+			t.Fatalf("%s of a ledger whose WAL was lost: %v; want ErrNotALedger", name, err)
 		}
-		t.Fatalf("OpenExisting of a ledger whose WAL was lost: %v; want store.ErrNoLedger", err)
-	}
-	if s, err := Open(t.Context(), path); err != nil { // a writer still makes it a ledger
-		t.Fatalf("Open: %v", err)
-	} else {
+		s, err := open(t.Context(), path)
+		if err != nil {
+			t.Fatalf("%s of an older ledger whose tables are in its WAL: %v", name, err)
+		}
+		if _, err := s.Task(t.Context(), "backup"); err != nil {
+			t.Errorf("%s: the task in the WAL: %v", name, err)
+		}
 		s.Close()
 	}
 
@@ -162,4 +166,48 @@ func TestLostWALIsNoLedger(t *testing.T) {
 		t.Fatalf("OpenExisting of a new ledger whose WAL was lost: %v", err)
 	}
 	s.Close()
+}
+
+// olderLedger makes a ledger as an older catchup did: created in place,
+// its tables (and a task) only in its WAL, the file itself a bare header.
+func olderLedger(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`PRAGMA user_version = 0`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	if !keepWALOnClose(t.Context(), db) {
+		t.Fatal("cannot keep the WAL at close")
+	}
+	s := &Ledger{db: db, path: path, real: path, creating: true}
+	if err := s.checkSchema(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpsertTask(t.Context(), store.Task{Name: "backup", RegisteredAt: time.Unix(0, 0), UpdatedAt: time.Unix(0, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("the older ledger's tables are not in its WAL (%v)", err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
@@ -30,62 +29,57 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The common case, an up-to-date ledger, costs this query and the
+	// pragma below (a no-op on a ledger in WAL mode).
 	var current int
-	var hasTable int
-	// The common case, an up-to-date ledger, costs this one query.
 	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current)
-	switch {
-	case err == nil:
-		hasTable = 1
-	case strings.Contains(err.Error(), "no such table"):
-	default:
+	noTable := err != nil && strings.Contains(err.Error(), "no such table")
+	if err != nil && !noTable {
 		return s.wrap("read ledger", err)
 	}
-	if hasTable == 1 {
-		if current == backend.LatestVersion(ms) {
-			return nil
+	if noTable {
+		if !s.creating {
+			return s.notALedger(ctx)
 		}
-	} else {
-		if s.mustExist {
-			// A SQLite file without the tables: never made a ledger, or
-			// one whose tables were still only in its WAL, lost since.
-			return fmt.Errorf("%w at %s: the file has no catchup tables (copied or restored without its -wal?)", store.ErrNoLedger, s.path)
-		}
-		// Another process may be creating this ledger right now: look again
-		// and create schema_version in one write transaction, so that its
-		// half-made schema is not taken for a foreign database.
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
+		// A new ledger, made under its temporary name: no other process
+		// opens it (createLedger).
+		if _, err := s.db.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER PRIMARY KEY) STRICT`); err != nil {
 			return s.wrap("initialise ledger", err)
 		}
-		defer tx.Rollback()
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE type='table' AND name='schema_version') FROM sqlite_master`).Scan(&n, &hasTable); err != nil {
-			return s.wrap("read ledger", err)
-		}
-		switch {
-		case hasTable == 1:
-			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current); err != nil {
-				return s.wrap("read ledger", err)
-			}
-		case n > 0:
-			return fmt.Errorf("ledger %s: %w", s.path, ErrNotALedger)
-		default:
-			if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER PRIMARY KEY) STRICT`); err != nil {
-				return s.wrap("initialise ledger", err)
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			return s.wrap("initialise ledger", err)
-		}
-		if current == backend.LatestVersion(ms) {
-			return nil
-		}
+	}
+	// Only a file found to be a ledger is turned to WAL mode: a refused
+	// one is left as it was.
+	if _, err := s.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		return s.wrap("open ledger", err)
+	}
+	if current == backend.LatestVersion(ms) {
+		return nil
 	}
 	if err := migrate(ctx, s.db, ms, current); err != nil {
 		return s.wrap("migrate ledger", err)
 	}
 	return nil
+}
+
+// notALedger is the refusal of a SQLite file without catchup's tables.
+// catchup never makes one (a new ledger appears whole, its tables in it:
+// createLedger), so it is an older ledger whose WAL, holding its tables,
+// was lost, or a file something else made: made a new, empty ledger, the
+// history and the missed slots it should hold would vanish silently.
+func (s *Ledger) notALedger(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+		return s.wrap("read ledger", err)
+	}
+	if n > 0 {
+		return fmt.Errorf("ledger %s: %w: it holds other tables (a database of something else); "+
+			"if --db, CATCHUP_DB or CATCHUP_STATE_DIR names the wrong file, correct it, "+
+			"or else move the file away, and the next run creates a new ledger", s.path, ErrNotALedger)
+	}
+	return fmt.Errorf("ledger %s: %w: it has no catchup tables (an older ledger copied or restored "+
+		"without its -wal, or a file another tool made); restore it from a backup (docs/ledger.md, "+
+		"backing up and restoring) or, if it holds nothing you need, remove it, with its -wal and -shm, "+
+		"and the next run creates a new ledger", s.path, ErrNotALedger)
 }
 
 // migrate brings the schema to the latest version. It refuses, touching

@@ -26,9 +26,10 @@ type Ledger struct {
 	path   string
 	real   string // the real path opened
 	opened fileID // the identity of the file opened (see unmoved)
-	// mustExist: opened by OpenExisting, so a file without the ledger's
-	// tables is store.ErrNoLedger, never made one.
-	mustExist bool
+	// creating: the new ledger's file under its temporary name
+	// (createLedger), the only file checkSchema gives the tables to; any
+	// other without them is refused (notALedger).
+	creating bool
 
 	prepared preparedStatements
 	outcomes atomic.Int64 // outcomes recorded by this process (see recorded)
@@ -47,8 +48,9 @@ const busyTimeoutMS = 30000
 
 // Open opens (creating if needed) the ledger at path and brings its schema
 // up to date. A new directory is created 0700 and a new file 0600, whatever
-// the umask; a new file appears whole (createLedger). An empty file is
-// refused (errEmptyLedger), never made a ledger.
+// the umask; a new file appears whole (createLedger). An empty file, and a
+// SQLite file without the ledger's tables, are refused (errEmptyLedger,
+// notALedger), never made a ledger.
 //
 // A ledger file (or its -wal, -shm) that another user planted is refused:
 // see trustLedgerFiles. The file is opened at its real path.
@@ -70,7 +72,8 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
-	q.Add("_pragma", "journal_mode(WAL)")
+	// WAL mode is set by checkSchema, once the file is found to be a
+	// ledger: a file refused is left as it was.
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walAutocheckpoint))
 	// Immediate transactions take the write lock at BEGIN: a deferred one
@@ -86,7 +89,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: real, mustExist: mustExist}
+	s := &Ledger{db: db, path: path, real: real}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -120,7 +123,8 @@ func uncancelled(ctx context.Context) context.Context { return context.WithoutCa
 // OpenExisting opens the ledger at path like Open, but only when it is
 // there: a command that reads must not create an empty ledger and report
 // that nothing was missed. A missing file is store.ErrNoLedger; an empty
-// one is refused like a corrupt one (errEmptyLedger).
+// one, or one without the ledger's tables, is refused like a corrupt one
+// (errEmptyLedger, notALedger).
 func OpenExisting(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, true) }
 
 // Close closes the ledger.
