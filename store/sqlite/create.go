@@ -25,8 +25,13 @@ func errEmptyLedger(path string) error {
 
 // ensureLedger checks that the ledger file real (at the path given, path)
 // is there and not empty, creating it when it is missing and mustExist is
-// false. A missing file with mustExist is store.ErrNoLedger.
+// false. A missing file with mustExist is store.ErrNoLedger. Without
+// mustExist (a writer), it first removes what creations killed midway left
+// (removeLeftovers); a reader changes nothing.
 func ensureLedger(ctx context.Context, path, real string, mustExist bool) error {
+	if !mustExist {
+		removeLeftovers(real)
+	}
 	fi, err := os.Stat(real)
 	switch {
 	case err == nil && fi.Size() == 0:
@@ -62,12 +67,13 @@ func ensureDir(dir string) error {
 // createLedger makes a new ledger at real whole: it is created (0600, in
 // WAL mode, with its schema) under a temporary name in the same directory,
 // synced, then linked into place. A process killed meanwhile leaves at most
-// a stray temporary file, never an empty ledger file, nor one without the tables, that every later
-// open would refuse. link(2) never replaces a file: when another process created
-// the ledger first, its ledger is kept and this one dropped.
+// a stray temporary file, which a later writer removes (removeLeftovers),
+// never an empty ledger file, nor one without the tables, that every later
+// open would refuse. link(2) never replaces a file: when another process
+// created the ledger first, its ledger is kept and this one dropped.
 func createLedger(ctx context.Context, path, real string) error {
 	dir := filepath.Dir(real)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(real)+".new-*")
+	f, err := createTemp(real)
 	if err != nil {
 		return fmt.Errorf("create ledger %s: %w", path, err)
 	}

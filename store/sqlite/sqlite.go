@@ -48,7 +48,8 @@ const busyTimeoutMS = 30000
 
 // Open opens (creating if needed) the ledger at path and brings its schema
 // up to date. A new directory is created 0700 and a new file 0600, whatever
-// the umask; a new file appears whole (createLedger). An empty file, and a
+// the umask; a new file appears whole (createLedger), and what a creation
+// killed midway left is removed (removeLeftovers). An empty file, and a
 // SQLite file without the ledger's tables, are refused (errEmptyLedger,
 // notALedger), never made a ledger.
 //
