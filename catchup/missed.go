@@ -80,14 +80,16 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	}
 	upTo := dueBefore(m, rule, now)
 	res := missed{win: window{after: from, upTo: upTo}}
-	if !upTo.After(from) {
+	if !now.After(from) {
 		return res, nil
 	}
-	runs, err := st.SlotRuns(ctx, t.Name, from, upTo, rule.Tolerance)
+	// Read up to now: a slot still due whose fire came and died is missed
+	// already (diedFiring).
+	runs, err := st.SlotRuns(ctx, t.Name, from, now, rule.Tolerance)
 	if err != nil {
 		return res, err
 	}
-	runs = notes.runs(runs, t.Name, s, from, upTo, rule.Tolerance)
+	runs = notes.runs(runs, t.Name, s, from, now, rule.Tolerance)
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
 	records := map[int64][]store.Run{} // slot unix -> its runs, by id
@@ -118,7 +120,10 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	}
 	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
 	bySlot := slotlessBySlot(s, slotless, rule.Tolerance)
-	s.Slots(from, upTo, func(slot time.Time) bool {
+	s.Slots(from, now, func(slot time.Time) bool {
+		if slot.After(upTo) && !diedFiring(records[slot.Unix()], stale) {
+			return true // still due: cron may yet fire it
+		}
 		r, ok := bySlot[slot.Unix()]
 		switch slotSettled(records[slot.Unix()], r, ok, rule, stale) {
 		case byItsRuns:
@@ -178,6 +183,21 @@ func slotSettled(records []store.Run, slotless store.Run, has bool, rule MissedR
 		return bySlotless
 	}
 	return notSettled
+}
+
+// diedFiring reports whether a slot's fire came and died: one of its runs
+// was interrupted, or is running with its process gone (stale). The
+// tolerance spares a slot that cron may still fire; this one it fired, and
+// no fire will come for it again, so it is missed as soon as it is seen
+// (a dead host's run is replayed once its lease ran out, before the
+// task's later slots).
+func diedFiring(records []store.Run, stale map[int64]bool) bool {
+	for _, r := range records {
+		if r.Status == store.StatusInterrupted || r.Status == store.StatusRunning && stale[r.ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // failedAttempt reports whether run r failed or timed out.

@@ -84,7 +84,7 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 	through := win.upTo
 	for _, s := range ts.Missed {
 		if !resolved[s.Unix()] && s.After(horizon) {
-			through = s.Add(-time.Second)
+			through = earliest(through, s.Add(-time.Second)) // a slot missed past upTo (diedFiring) moves nothing
 			break
 		}
 	}
