@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,5 +201,30 @@ func TestDaemonNoCaptureKeepsNoOutput(t *testing.T) {
 	}
 	if r, err := f.st.Run(context.Background(), runs[0].ID); err != nil || len(r.StderrTail) != 0 {
 		t.Errorf("run %+v, %v: want no stderr kept (--no-capture)", r, err)
+	}
+}
+
+// TestDaemonScanLogsWhatItLeft: the daemon's scan log line counts the slots
+// it left for the next scan (a lock skip ends a task's replays), as scan's
+// own report does: they were missing from it, unaccounted for.
+func TestDaemonScanLogsWhatItLeft(t *testing.T) {
+	ctx := context.Background()
+	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "held", "all", start)
+	if err := os.MkdirAll(f.d.cfg.Machine.LockDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(filepath.Join(f.d.cfg.Machine.LockDir, "held.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = start.Add(3 * time.Minute)
+	f.d.scan(ctx, f.task, time.Time{})
+	if logs := f.logs.String(); !strings.Contains(logs, "event=scan") || !strings.Contains(logs, "missed=3") || !strings.Contains(logs, "left=2") {
+		t.Errorf("the daemon logged\n%swant event=scan with missed=3 and left=2", logs)
 	}
 }

@@ -243,7 +243,8 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 		}
 		if len(ts.Missed) > 0 {
 			d.cfg.Log.Info("replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
-				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped, "interrupted", ts.Interrupted, "expired", ts.Expired)
+				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped, "interrupted", ts.Interrupted, "expired", ts.Expired,
+				"paused", ts.Paused, "left", ts.Left) // left: for the next scan (the next rescan, or start)
 		}
 	}
 }
