@@ -35,7 +35,8 @@ not a terminal or NO_COLOR is set):
   r ran   y replayed (by scan or backfill)   l late (cron fired it over a minute late)
   M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
   . no slot   (blank) before the task was registered
-The states follow the same rule as ls and scan (--max-age, which changes none, is refused).
+The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
+none, are refused).
 -o json gives every slot with its state and the run that decided it. It changes nothing.`,
 		Example: `  catchup calendar --days 14
   catchup calendar nightly-backup -o json`,
@@ -50,6 +51,10 @@ The states follow the same rule as ls and scan (--max-age, which changes none, i
 				"max-age"); err != nil {
 				return usageErr(c, err)
 			}
+			if err := refuseFlags(c, "does not apply to calendar: a slot whose latest attempt failed shows F either way (scan --retry-failed replays it)",
+				"retry-failed"); err != nil {
+				return usageErr(c, err)
+			}
 			if err := checkRule(c, &cfg.rule); err != nil {
 				return usageErr(c, err)
 			}
@@ -62,6 +67,7 @@ The states follow the same rule as ls and scan (--max-age, which changes none, i
 	f.StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
 	hideMaxAge(c)
+	f.MarkHidden("retry-failed")
 	return c
 }
 

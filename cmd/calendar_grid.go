@@ -58,14 +58,20 @@ func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool)
 		fmt.Fprintf(&b, "%s to ", g.first.Format("Mon 2006-01-02"))
 	}
 	fmt.Fprintf(&b, "%s (%s)\n", last.Format("Mon 2006-01-02"), g.zone)
-	b.WriteString(pad("TASK", nameW) + " ")
-	for d := range g.days {
-		b.WriteString(pad(dayLabel(g.first.AddDate(0, 0, d), cellW), cellW))
-		if d < g.days-1 {
-			b.WriteByte(' ')
+	for i, label := range dayLabels(cellW) {
+		head := "TASK"
+		if i > 0 {
+			head = ""
 		}
+		b.WriteString(pad(head, nameW) + " ")
+		for d := range g.days {
+			b.WriteString(pad(label(g.first.AddDate(0, 0, d)), cellW))
+			if d < g.days-1 {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n")
 	var warnings []string
 	for _, r := range rows {
 		if r.Warning != "" {
@@ -134,15 +140,21 @@ func cell(state string, color bool) string {
 	return l
 }
 
-// dayLabel names a day in at most w columns: "Mo 23", "23", "3".
-func dayLabel(d time.Time, w int) string {
-	switch {
-	case w >= 5:
-		return d.Format("Mon")[:2] + " " + d.Format("02")
-	case w >= 2:
-		return d.Format("02")
+// dayLabels are the header lines that name each day in w columns, its
+// weekday and its date: one line ("Mo 23") when they fit together, else a
+// line of weekdays ("Mo", or "M") over a line of dates ("23", or "3").
+func dayLabels(w int) []func(time.Time) string {
+	weekday := func(d time.Time) string { return d.Format("Mon")[:min(2, w)] }
+	date := func(d time.Time) string {
+		if w >= 2 {
+			return d.Format("02")
+		}
+		return d.Format("02")[1:]
 	}
-	return d.Format("2")[len(d.Format("2"))-1:]
+	if w >= 5 {
+		return []func(time.Time) string{func(d time.Time) string { return weekday(d) + " " + date(d) }}
+	}
+	return []func(time.Time) string{weekday, date}
 }
 
 func pad(s string, w int) string {
