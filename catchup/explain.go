@@ -38,13 +38,16 @@ type Event struct {
 
 // Explanation is the story of one slot of a task, for `catchup explain`.
 type Explanation struct {
-	Task    store.Task
-	Slot    time.Time
-	State   string
-	Cause   string     // why it was (or had been) missed; "" if it was not
-	Run     *store.Run // the run that settled, expired or runs it
-	Events  []Event
-	Summary string // the state in plain words
+	Task  store.Task
+	Slot  time.Time
+	State string
+	Cause string // why it was (or had been) missed; "" if it was not
+	// Expiring is why the next scan records a missed slot expired, as
+	// scan's expiries say it ("beyond --max-replays 100"); "" if it replays it.
+	Expiring string
+	Run      *store.Run // the run that settled, expired or runs it
+	Events   []Event
+	Summary  string // the state in plain words
 }
 
 // ExplainRequest names the slot to explain; a zero Slot picks the task's
@@ -53,6 +56,7 @@ type ExplainRequest struct {
 	Task string
 	Slot time.Time
 	MissedRule
+	MaxReplays int // scan's --max-replays: the older missed slots are expiring (0: no bound)
 }
 
 // Explain tells the story of one slot from what the ledger holds, and the
@@ -137,6 +141,12 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
 	x.state(slotRecords{named: records, slotless: r, has: has}, stale, notes, u, m, req.MissedRule)
 	if x.State == StateMissed {
+		if x.Expiring, err = expiringReason(ctx, st, m, t, sched, req, slot, stale, notes); err != nil {
+			return x, err
+		}
+		if x.Expiring != "" {
+			x.Summary += fmt.Sprintf("; %s: the next scan records it expired", x.Expiring)
+		}
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {
 			return x, err
@@ -197,6 +207,23 @@ func (sr slotRecords) decider(rule MissedRule, stale map[int64]bool) *store.Run 
 	return nil
 }
 
+// settledBefore reports whether the records older than run id had already
+// settled the slot by a run of it (or its pause): a run again of a slot that
+// was not missed (backfill --only all, a run by hand) gives it no cause. An
+// expiry or a policy's skip settles a slot that was missed: it keeps its cause.
+func (sr slotRecords) settledBefore(id int64, rule MissedRule, stale map[int64]bool) bool {
+	ran := func(r store.Run) bool {
+		return r.ID < id && r.Status != store.StatusExpired && r.Status != store.StatusSkipped
+	}
+	var named []store.Run
+	for _, r := range sr.named {
+		if ran(r) {
+			named = append(named, r)
+		}
+	}
+	return slotSettled(named, sr.slotless, sr.has && ran(sr.slotless), rule, stale) != notSettled
+}
+
 // state sets the slot's state, cause, deciding run and summary. A run
 // known from a note alone (notes.unrecorded) is no run of the ledger yet:
 // none is named.
@@ -213,7 +240,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	if d := sr.decider(rule, stale); d != nil {
 		r := *d
 		x.Run = d
-		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry {
+		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !sr.settledBefore(r.ID, rule, stale) {
 			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
 		}
 		switch {
@@ -262,9 +289,6 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	}
 	x.State, x.Cause = StateMissed, causeOf(x.Slot, records, stale, u)
 	x.Summary = fmt.Sprintf("missed (%s: %s)", x.Cause, CauseWords(x.Cause))
-	if w := catchupWindow(x.Task, rule); x.Slot.Before(now.Add(-w)) {
-		x.Summary += fmt.Sprintf("; older than the catch-up window (%s): the next scan records it expired", formatWindow(w))
-	}
 }
 
 // before returns the records with an id below id.

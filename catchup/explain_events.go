@@ -135,6 +135,8 @@ func triggerWords(r store.Run) string {
 		return "scan replayed the slot"
 	case store.TriggerRetry:
 		return fmt.Sprintf("retry, attempt %d", r.Attempt)
+	case store.TriggerBackfill:
+		return "catchup backfill ran the slot"
 	}
 	return "run by hand for this slot"
 }

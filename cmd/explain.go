@@ -10,8 +10,9 @@ import (
 )
 
 type explainConfig struct {
-	output string
-	rule   catchup.MissedRule
+	output     string
+	rule       catchup.MissedRule
+	maxReplays int
 }
 
 func newExplainCmd(g *globals) *cobra.Command {
@@ -22,7 +23,9 @@ func newExplainCmd(g *globals) *cobra.Command {
 		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of the host
 around it (when each started, when catchup last saw it), the runs that name the slot (cron's
 fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the
-slot's state: settled, missed (with its cause), expired, running, or not due yet. A fire
+slot's state: settled, missed (with its cause, and, when the next scan records it expired
+rather than replay it, why: older than the catch-up window, beyond --max-replays, which is
+scan's, or dropped by the policy latest), expired, running, or not due yet. A fire
 this host noted while the ledger could not record it counts as the next scan will record
 it: the slot is unrecorded (it ran), or missed because the ledger could not be reached.
 
@@ -42,6 +45,7 @@ slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
 	c.ValidArgsFunction = completeFirstTask(g)
 	c.Flags().StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
+	c.Flags().IntVar(&cfg.maxReplays, "max-replays", 100, "scan's --max-replays: say which missed slots the next scan records expired beyond it")
 	return c
 }
 
@@ -61,6 +65,7 @@ type explainJSON struct {
 	TZ       string             `json:"tz"`
 	State    string             `json:"state"`
 	Cause    *string            `json:"cause"`
+	Expiring *string            `json:"expiring"`
 	RunID    *int64             `json:"run_id"`
 	Summary  string             `json:"summary"`
 	Events   []explainEventJSON `json:"events"`
@@ -73,7 +78,10 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	if err := checkRule(c, &cfg.rule); err != nil {
 		return usageErr(c, err)
 	}
-	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule}
+	if cfg.maxReplays < 1 {
+		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
+	}
+	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule, MaxReplays: cfg.maxReplays}
 	if len(args) == 2 {
 		t, err := time.Parse(time.RFC3339, args[1])
 		if err != nil {
@@ -96,6 +104,9 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 			State: x.State, Summary: x.Summary, Events: []explainEventJSON{}}
 		if x.Cause != "" {
 			j.Cause = &x.Cause
+		}
+		if x.Expiring != "" {
+			j.Expiring = &x.Expiring
 		}
 		if x.Run != nil {
 			j.RunID = &x.Run.ID
