@@ -271,9 +271,10 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		return
 	}
 	// As in the missed-slot rule: cron may still fire a slot younger than
-	// the tolerance, unless it lies before this boot.
+	// the tolerance, unless it lies before this boot, or its fire came and
+	// died (diedFiring).
 	booted := !m.BootTime.IsZero() && m.BootTime.Before(now) && x.Slot.Before(m.BootTime)
-	if now.Sub(x.Slot) < rule.Tolerance && !booted {
+	if now.Sub(x.Slot) < rule.Tolerance && !booted && !diedFiring(records, stale) {
 		x.State, x.Summary = StateDue, fmt.Sprintf("due: cron may still fire it (within the tolerance of %s)", formatWindow(rule.Tolerance))
 		return
 	}

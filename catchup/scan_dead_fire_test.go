@@ -44,6 +44,13 @@ func TestScanReplaysADeadFireAtOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.now = slot.Add(time.Minute) // 10:11: within the tolerance of 10:10
+			x, err := Explain(context.Background(), f.st, f.m, ExplainRequest{Task: "job", Slot: slot, MissedRule: scanRequest().MissedRule})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if missed := x.State == StateMissed; missed != (len(tc.wantSlots) > 0) {
+				t.Errorf("explain at 10:11: %s (%s); want missed exactly when scan replays it", x.State, x.Summary)
+			}
 			ts := f.scan(t, scanRequest())
 			var want []time.Time
 			for _, m := range tc.wantSlots {
