@@ -93,3 +93,31 @@ func TestRunLeavesWhatLeftTheGroup(t *testing.T) {
 		t.Fatalf("ExitCode=%d Leftover=%d, want 0, 0", res.ExitCode, res.Leftover)
 	}
 }
+
+// TestRunStoppedBySignalBlamesNoLeftover: a run stopped by a signal
+// catchup forwarded to the whole group leaves no "leftover": what is still
+// in the group when the main child exits got that signal too, and is
+// dying of it (here a child that takes a moment to exit). Counted, it
+// told the operator that the job leaves a daemon behind, which it does not.
+// It is still stopped, and Run still waits for it.
+func TestRunStoppedBySignalBlamesNoLeftover(t *testing.T) {
+	pidFile := t.TempDir() + "/bg.pid"
+	out := newSyncBuffer("ready")
+	go func() {
+		<-out.ready
+		_ = syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+	}()
+	// The background child traps USR1, then takes half a second to exit;
+	// the main child (exec sleep) dies of USR1 at once.
+	script := `sh -c 'trap "sleep 0.5; exit 0" USR1; echo $$ > "$1"; while :; do sleep 0.05; done' sh "$1" &
+while [ ! -s "$1" ]; do sleep 0.01; done; echo ready; exec sleep 30`
+	res := run(t, Config{Argv: sh(script, pidFile), Stdout: out, Signals: []os.Signal{syscall.SIGUSR1},
+		KillAfter: 5 * time.Second, OutputWait: 300 * time.Millisecond})
+	if res.Forwarded != syscall.SIGUSR1 {
+		t.Fatalf("Forwarded = %v, want SIGUSR1", res.Forwarded)
+	}
+	if res.Leftover != 0 {
+		t.Errorf("Leftover=%d, want 0: the group was dying of the forwarded signal", res.Leftover)
+	}
+	assertGone(t, bgPid(t, pidFile), "the background child")
+}

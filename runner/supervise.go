@@ -154,11 +154,18 @@ func (s *supervisor) kill() {
 }
 
 // endLeftovers terminates what is left of the group once the main child
-// exited, counting it, unless the group is terminating already (timeout,
-// signal) or keepLeftovers. kill(-pgid, 0) answers the usual case, an
+// exited, counting it (not after a forwarded signal), unless the group is
+// terminating already (timeout, signal) or keepLeftovers. kill(-pgid, 0) answers the usual case, an
 // empty group, without scanning /proc.
 func (s *supervisor) endLeftovers() {
 	if s.terminating || s.keepLeftovers || errors.Is(syscall.Kill(-s.pgid, 0), syscall.ESRCH) {
+		return
+	}
+	if s.forwarded != nil {
+		// The whole group got the signal that stopped the main child: what
+		// is left is dying of it too, or ignores it. Stopped, not counted:
+		// the job left nothing behind of its own accord.
+		s.terminate()
 		return
 	}
 	n, ok := liveGroupMembers(s.pgid, 0)
