@@ -168,8 +168,12 @@ func scanStopped(ctx context.Context, rep catchup.ScanReport) error {
 			cut = "the replay it cut short is recorded interrupted"
 		}
 	}
+	tasks := "tasks"
+	if rep.NotScanned == 1 {
+		tasks = "task"
+	}
 	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("scan stopped by %s: %s; "+
-		"%d tasks not scanned; the next scan replays what is left", signalName(sig), cut, rep.NotScanned)}
+		"%d %s not scanned; the next scan replays what is left", signalName(sig), cut, rep.NotScanned, tasks)}
 }
 
 // readCrontab names a crontab for scan: stdin is read here; a file is
