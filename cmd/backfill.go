@@ -84,7 +84,10 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 }
 
 func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
-	st, m, err := openExistingLedger(c.Context(), g, false)
+	// The boot time too: each slot's claim records this host's boot, and a
+	// boot recorded without it starts when first seen, blaming the slots it
+	// covered before on the host being down (as run and scan read it).
+	st, m, err := openExistingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}
