@@ -235,7 +235,7 @@ func TestScanNamedTasks(t *testing.T) {
 		tasks   []string
 		wantErr string
 	}{
-		"unknown task": {tasks: []string{"nope"}, wantErr: "--task nope: unknown task"},
+		"unknown task": {tasks: []string{"nope"}, wantErr: `no task "nope" in the ledger; catchup ls lists them`},
 		"a named task": {tasks: []string{"job"}},
 	}
 	for name, tc := range tests {

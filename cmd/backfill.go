@@ -55,6 +55,7 @@ left, and a backfill again runs them (stopped while planning: nothing ran).`,
 // request checks the flags against now.
 func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) {
 	req := bf.req
+	req.Tasks = distinct(req.Tasks) // a task named twice is backfilled once, as scan scans it once
 	if len(req.Tasks) == 0 {
 		return req, fmt.Errorf("--task is required")
 	}
