@@ -22,8 +22,9 @@ type BackfillRequest struct {
 	Only        string    // missing | failed | all
 	Order       string    // oldest | newest
 	DryRun      bool
-	Concurrency int // tasks at once; a task's slots run one at a time
-	MaxSlots    int // the most slots of a task in the range (0: DefaultBackfillMaxSlots)
+	Paused      bool // run the slots of the task's pause too (--include-paused); else they are skipped, as scan skips them
+	Concurrency int  // tasks at once; a task's slots run one at a time
+	MaxSlots    int  // the most slots of a task in the range (0: DefaultBackfillMaxSlots)
 
 	notes *pendingNotes // a dry run's, or those a backfill could not record: counted as the next scan records them (spool_read.go)
 }
@@ -63,6 +64,10 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			return nil, ErrPlanStopped // a signal: the lookup's error is its own end
 		} else if err != nil {
 			return nil, taskLookupErr(n, err)
+		}
+		if !t.RetiredAt.IsZero() { // as scan --task refuses it: a claim would register it again
+			return nil, retiredError(fmt.Sprintf("--task %s was retired (catchup forget) at %s: backfill does not run a "+
+				"retired task; a fire of it registers it again", n, rfc(t.RetiredAt)))
 		}
 		if t.Schedule == "" {
 			return nil, fmt.Errorf("--task %s has no schedule: register one with catchup run --cron or a crontab line", n)
@@ -123,7 +128,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	// before lists its slots left, from its plan.
 	plans := make([]rangeSlots, len(tasks))
 	for i, t := range tasks {
-		p, err := backfillSlots(ctx, st, t.Name, scheds[i], req)
+		p, err := backfillSlots(ctx, st, t, scheds[i], req)
 		if ctx.Err() != nil {
 			return nil, ErrPlanStopped
 		} else if err != nil {

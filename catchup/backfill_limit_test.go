@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestBackfillRangeLimit: a backfill plans at most MaxSlots slots of a
@@ -90,7 +92,7 @@ func TestBackfillSlotsStopsAtCtxEnd(t *testing.T) {
 	st, _ := testLedger(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rs, err := backfillSlots(ctx, st, "job", mustSchedule(t, "* * * * *", "UTC"), BackfillRequest{
+	rs, err := backfillSlots(ctx, st, store.Task{Name: "job"}, mustSchedule(t, "* * * * *", "UTC"), BackfillRequest{
 		From: mustTime(t, "2016-01-01T00:00:00Z"), To: mustTime(t, "2026-01-01T00:00:00Z"), Only: "all", MaxSlots: 100_000_000})
 	if !errors.Is(err, ErrPlanStopped) || len(rs.all) > 1024 {
 		t.Errorf("backfillSlots: %v after %d slots, want ErrPlanStopped within 1024", err, len(rs.all))

@@ -21,8 +21,11 @@ type rangeSlots struct {
 // --only selects: missing (no run gave it an outcome), failed (its latest
 // run failed or timed out) or all. It lists at most the request's
 // maxSlots (checkRangeSize refused a wider range), and stops at ctx's end
-// (ErrPlanStopped).
-func backfillSlots(ctx context.Context, st store.Store, task string, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
+// (ErrPlanStopped). The slots of t's pause are skipped, as scan records
+// them paused instead of replaying them, unless req.Paused: then a paused
+// record settles nothing either.
+func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
+	task := t.Name
 	rs := rangeSlots{chosen: map[int64]bool{}, why: map[int64]string{}}
 	limit := req.maxSlots()
 	sched.Slots(req.From.Add(-time.Second), req.To, func(s time.Time) bool {
@@ -54,7 +57,7 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 			continue
 		}
 		k := r.Slot.Unix()
-		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning {
+		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning && !(req.Paused && r.Status == store.StatusPaused) {
 			// A run in progress has settled nothing yet: backfill waits
 			// for it (the slot's lock, its claim) and goes by its outcome.
 			settled[k] = true
@@ -88,6 +91,10 @@ func backfillSlots(ctx context.Context, st store.Store, task string, sched *sche
 			case settled[k] && prunedDone[k]:
 				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
 			}
+		}
+		if !req.Paused && Paused(t, s) {
+			rs.chosen[k] = false
+			rs.why[k] = fmt.Sprintf("in the task's pause (%s); --include-paused runs it", pauseSpan(t))
 		}
 		if rs.chosen[k] {
 			rs.run = append(rs.run, s)

@@ -109,6 +109,16 @@ func keepResumedPause(ctx context.Context, st store.Store, t store.Task) error {
 	return err
 }
 
+// pauseSpan says when t's pause began and ends: "since TIME, until TIME"
+// (or "until catchup resume T").
+func pauseSpan(t store.Task) string {
+	until := "catchup resume " + t.Name
+	if !t.PausedUntil.IsZero() {
+		until = rfc(t.PausedUntil)
+	}
+	return fmt.Sprintf("since %s, until %s", rfc(t.PausedAt), until)
+}
+
 // activeTask reads a task that is not retired.
 func activeTask(ctx context.Context, st store.Store, name string) (store.Task, error) {
 	t, err := st.Task(ctx, name)
@@ -174,10 +184,6 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 		return RunResult{}, false
 	}
 	t := l.registered
-	until := "catchup resume " + t.Name
-	if !t.PausedUntil.IsZero() {
-		until = rfc(t.PausedUntil)
-	}
 	now := l.m.Now()
 	r := store.Run{Task: t.Name, Slot: f.slot, Trigger: f.trigger, Status: store.StatusPaused, Attempt: 1,
 		StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: reasonPaused}
@@ -188,6 +194,6 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 		l.m.notice("task %s: cannot give back its paused slot to a resume: %v", t.Name, err)
 	}
 	r.ID = id
-	l.m.notice("task %s is paused (since %s, until %s): not running slot %s", t.Name, rfc(t.PausedAt), until, rfc(f.slot))
+	l.m.notice("task %s is paused (%s): not running slot %s", t.Name, pauseSpan(*t), rfc(f.slot))
 	return RunResult{Run: r, Skipped: true}, true
 }

@@ -29,7 +29,9 @@ func newBackfillCmd(g *globals) *cobra.Command {
 with CATCHUP_TRIGGER=backfill and the slot's CATCHUP_SLOT and CATCHUP_PREV_SLOT,
 each through the same lock, claim, run and record path as run. Slots already done
 are skipped unless --only all. Backfill is explicit: it runs slots before the task's
-registration and older than scan's --max-age too. A range in the future is refused,
+registration and older than scan's --max-age too. The slots of the task's pause
+(catchup pause) are skipped, as scan skips them, unless --include-paused; a retired
+task (catchup forget) is refused. A range in the future is refused,
 and so is one that holds more than --max-slots slots of a task (default 10000), before
 anything runs: a typo in --from would otherwise run millions of slots.
 
@@ -46,6 +48,7 @@ left, and a backfill again runs them (stopped while planning: nothing ran).`,
 	f.StringVar(&bf.req.Only, "only", "missing", "which slots: missing (no outcome yet), failed (latest attempt failed or timed out), all (run again even if done)")
 	f.StringVar(&bf.req.Order, "order", "oldest", "oldest|newest: the order of a task's slots")
 	f.BoolVar(&bf.req.DryRun, "dry-run", false, "print the slots that would run and change nothing")
+	f.BoolVar(&bf.req.Paused, "include-paused", false, "run the slots of the task's pause too (catchup pause), also those a fire recorded paused")
 	f.IntVar(&bf.req.Concurrency, "concurrency", 1, "tasks at once (a task's own slots always run one at a time)")
 	f.IntVar(&bf.req.MaxSlots, "max-slots", catchup.DefaultBackfillMaxSlots, "refuse a range that holds more than N slots of a task (a typo in --from), before anything runs")
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
