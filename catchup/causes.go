@@ -16,12 +16,13 @@ const (
 	CauseInterrupted = "interrupted"        // its run started and died
 	CauseUnreachable = "ledger-unreachable" // its fire could not reach the ledger
 	CauseFailed      = "failed"             // its run failed (missed only with --retry-failed)
+	CausePaused      = "paused"             // recorded paused, then given back by resume --replay-paused
 	CauseUnknown     = "unknown"            // before the first boot catchup recorded
 )
 
 // AllCauses lists every cause, in the order metrics show them.
 var AllCauses = []string{CauseHostDown, CauseNotFired, CauseClock, CauseLockBusy, CauseInterrupted,
-	CauseUnreachable, CauseFailed, CauseUnknown}
+	CauseUnreachable, CauseFailed, CausePaused, CauseUnknown}
 
 // CauseWords says a cause in plain words.
 func CauseWords(cause string) string {
@@ -40,6 +41,8 @@ func CauseWords(cause string) string {
 		return "its fire could not reach the ledger"
 	case CauseFailed:
 		return "its run failed"
+	case CausePaused:
+		return "the task was paused, then catchup resume --replay-paused gave the slot back"
 	}
 	return "catchup has no record of the host from then"
 }
@@ -173,6 +176,8 @@ func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime
 			return CauseLockBusy
 		case r.Status == store.StatusFailed, r.Status == store.StatusTimeout:
 			return CauseFailed
+		case r.Status == store.StatusPaused && r.Reason == store.ReasonReplayPaused:
+			return CausePaused // cron fired it; the operator paused it
 		}
 	}
 	if _, ok := u.inClockGap(slot); ok {

@@ -39,6 +39,8 @@ func TestCauseOf(t *testing.T) {
 			{ID: 3, Status: store.StatusSkipped, ExitCode: &locked}, {ID: 4, Status: store.StatusInterrupted}}, CauseInterrupted},
 		{"stale running", "2026-11-26T02:00:00Z", []store.Run{{ID: 7, Status: store.StatusRunning}}, CauseInterrupted},
 		{"failed", "2026-11-26T02:00:00Z", []store.Run{{ID: 8, Status: store.StatusFailed, ExitCode: &one}}, CauseFailed},
+		{"paused, given back by resume --replay-paused", "2026-11-10T02:00:00Z", []store.Run{{ID: 9, Status: store.StatusPaused,
+			Reason: store.ReasonReplayPaused}}, CausePaused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := causeOf(at(tc.slot), tc.records, stale, u); got != tc.want {

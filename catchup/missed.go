@@ -235,8 +235,10 @@ type window struct{ after, upTo, firstFailed, firstRunning time.Time }
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {
 	switch r.Status {
-	case store.StatusSucceeded, store.StatusExpired, store.StatusPaused:
+	case store.StatusSucceeded, store.StatusExpired:
 		return true
+	case store.StatusPaused: // unless resume --replay-paused gave it back
+		return r.Reason != store.ReasonReplayPaused
 	case store.StatusFailed, store.StatusTimeout:
 		return !rule.RetryFailed
 	case store.StatusRunning:

@@ -41,7 +41,7 @@ A missed slot older than the task's catch-up window (run --max-age, else 7d; sca
 --max-age overrides), or dropped by --replay latest or by --max-replays, is not
 replayed: it is recorded once as expired, with the reason. The report says why each
 slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
-failed (with --retry-failed) or unknown; catchup explain TASK SLOT tells one slot's story.
+failed (with --retry-failed), paused (given back by resume --replay-paused) or unknown; catchup explain TASK SLOT tells one slot's story.
 
 Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup scan)
 and periodically. When there was nothing to do (no missed slot, nothing recorded), scan

@@ -20,11 +20,12 @@ type Lifecycle interface {
 	// when (zero: until the next SetPause). An unknown task is an error
 	// wrapping ErrNotFound.
 	SetPause(ctx context.Context, task string, from, until time.Time) error
-	// UnsettlePaused deletes the runs of task with status paused whose slot
-	// is at or after from, lowers the task's watermark to one second
-	// before from if it is later, and ends the task's pause (no pause at
-	// all), in one transaction: those slots are missed again. It returns
-	// the number of runs deleted.
+	// UnsettlePaused marks the runs of task with status paused whose slot
+	// is at or after from with ReasonReplayPaused (they no longer settle
+	// their slot, and stay in the history), lowers the task's watermark to
+	// one second before from if it is later, and ends the task's pause (no
+	// pause at all), in one transaction: those slots are missed again. It
+	// returns the number of runs it marked (not those marked before).
 	UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error)
 	// LastFire returns when the latest run of task with trigger schedule
 	// (a fire of its own, not a replay) started; zero when there is none.

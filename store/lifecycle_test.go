@@ -130,8 +130,17 @@ func TestPauseAndUnsettle(t *testing.T) {
 		if !task.PausedAt.IsZero() || !task.PausedUntil.IsZero() {
 			t.Errorf("after UnsettlePaused the task is paused %v..%v; want no pause (one transaction with the unsettling)", task.PausedAt, task.PausedUntil)
 		}
-		if runs, _ := s.History(ctx, store.HistoryFilter{Task: "old"}); len(runs) != 2 {
-			t.Errorf("History: %d runs, want the 2 that were not paused", len(runs))
+		runs, _ := s.History(ctx, store.HistoryFilter{Task: "old", Status: store.StatusPaused})
+		if len(runs) != 2 {
+			t.Errorf("History: %d paused runs, want the 2 kept in the history", len(runs))
+		}
+		for _, r := range runs {
+			if r.Reason != store.ReasonReplayPaused {
+				t.Errorf("paused run %d has reason %q, want %q (given back, so no longer settling)", r.ID, r.Reason, store.ReasonReplayPaused)
+			}
+		}
+		if n, err := s.UnsettlePaused(ctx, "old", from); err != nil || n != 0 {
+			t.Errorf("UnsettlePaused again = %d, %v; want 0 (marked already)", n, err)
 		}
 		last, err := s.LastFire(ctx, "old")
 		if err != nil || !last.Equal(t0) {

@@ -12,4 +12,8 @@ const (
 	// not even the one it started just after (a slotless fire of a line
 	// without a known schedule does).
 	ReasonByHand = "by-hand"
+	// ReasonReplayPaused marks a paused run that resume --replay-paused gave
+	// back: it no longer settles its slot, which is missed again, with the
+	// cause paused (the run stays in the history, status paused).
+	ReasonReplayPaused = "replay-paused"
 )

@@ -138,7 +138,8 @@ type TaskSummary struct {
 	// that found their slot already done or running elsewhere (a duplicate
 	// fire, another host's, a backfill's: skipped with exit 0, they ran
 	// nothing and settle nothing, and would hide the outcome of the run
-	// that had the slot); nil when there is none.
+	// that had the slot), nor the paused records resume --replay-paused
+	// gave back (store.ReasonReplayPaused); nil when there is none.
 	Latest *Run
 }
 

@@ -55,7 +55,8 @@ func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 		return 0, p.wrap("write ledger", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE task = $1 AND status = 'paused' AND slot >= $2`, task, dbTime(from))
+	tag, err := tx.Exec(ctx, `UPDATE runs SET reason = $3 WHERE task = $1 AND status = 'paused' AND slot >= $2 AND reason <> $3`,
+		task, dbTime(from), store.ReasonReplayPaused)
 	if err != nil {
 		return 0, p.wrap("write ledger", err)
 	}

@@ -65,7 +65,8 @@ func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 		return 0, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE task = ? AND status = 'paused' AND slot >= ?`, task, from.Unix())
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET reason = ?3 WHERE task = ?1 AND status = 'paused' AND slot >= ?2 AND reason <> ?3`,
+		task, from.Unix(), store.ReasonReplayPaused)
 	if err != nil {
 		return 0, s.wrap("write ledger", err)
 	}

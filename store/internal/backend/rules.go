@@ -129,5 +129,6 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 
 // NotADuplicateSQL is the condition, on a runs row, that it is not the
 // record of a fire that ran nothing because another run had its slot
-// (skipped, exit 0): what store.TaskSummary.Latest leaves out.
-const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0)`
+// (skipped, exit 0), nor a paused record resume --replay-paused gave back
+// (it settles nothing any more): what store.TaskSummary.Latest leaves out.
+const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')`
