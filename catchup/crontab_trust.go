@@ -37,9 +37,12 @@ var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/sp
 //     through any symlink, is root's and writable by root only;
 //   - a user crontab belongs to its user: in a spool directory the file's
 //     name is the user, who (or root) owns it; elsewhere its owner is the
-//     user (a file root owns is the scanning user's). It has one hard link,
-//     and every directory on its way is root's or the user's and writable
-//     by no one else, unless sticky (like /tmp).
+//     user (a file root owns is the scanning user's). The real file
+//     decides: a spool file reached through a symlink is its user's. It has
+//     one hard link, and every directory on its way is root's or the user's
+//     and writable by no one else, unless sticky (like /tmp);
+//   - every symlink on the way is root's or the scanning user's: another
+//     user could point theirs at another file (checkSymlinks).
 //
 // A refusal is a *filetrust.Refusal naming the file, the reason and the fix.
 // The file is read through the descriptor that was checked, and a symlink
@@ -56,6 +59,9 @@ func OpenCrontab(path string, uid int) (CrontabFile, error) {
 	}
 	defer fd.Close()
 	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
+	if err := checkSymlinks(name, path, []int{0, uid}); err != nil {
+		return f, err
+	}
 	owners, err := f.checkFile(name, real, fi, uid)
 	if err != nil {
 		return f, err
@@ -95,7 +101,17 @@ func (f *CrontabFile) checkFile(name, real string, fi os.FileInfo, uid int) ([]i
 		return refuse(fmt.Sprintf("it has %d hard links, so it may be another user's file", filetrust.Links(fi)),
 			"copy it to a file of its own (cp, then rm the link)")
 	}
-	if spool := spoolUser(f.Path); spool != "" {
+	// The real file decides whose lines it holds: a spool file reached
+	// through a symlink is still its user's.
+	spool, asGiven := spoolUser(real), spoolUser(f.Path)
+	if spool != "" && asGiven != "" && spool != asGiven {
+		return refuse(fmt.Sprintf("it is reached as %s's crontab, but it is %s's (%s)", asGiven, spool, real),
+			"remove the symlink "+f.Path)
+	}
+	if spool == "" {
+		spool = asGiven
+	}
+	if spool != "" {
 		u, err := user.Lookup(spool)
 		if err != nil {
 			return refuse(fmt.Sprintf("it is in a spool directory, but there is no user %q", spool), "remove it, or create the user")
@@ -173,8 +189,8 @@ func ownerNames(uids []int) string {
 
 // OpenOwnCrontab reads a crontab whose lines run as uid itself (the
 // daemon's), if no one else could have written it: a regular file that
-// root or uid owns, writable by no one else, reached (through any symlink)
-// only through directories of root's or uid's that no one else can write
+// root or uid owns, writable by no one else, reached only through symlinks
+// of root's or uid's and directories of root's or uid's that no one else can write
 // (a sticky one above its own is fine). It is read through the descriptor
 // that was checked. A refusal is a *filetrust.Refusal.
 func OpenOwnCrontab(path string, uid int) ([]byte, error) {
@@ -185,6 +201,9 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 	}
 	defer fd.Close()
 	owners := []int{0, uid}
+	if err := checkSymlinks(name, path, owners); err != nil {
+		return nil, err
+	}
 	switch owner := filetrust.Owner(fi); {
 	case !fi.Mode().IsRegular():
 		return nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file", Fix: "point the daemon at the crontab file itself"}

@@ -61,6 +61,39 @@ func TestOpenCrontab(t *testing.T) {
 		"spool crontab owned by another user": {setup: func(t *testing.T, _, spool string) string {
 			return write(t, filepath.Join(spool, "nobody"), 0o600, daemon)
 		}, refused: "it is nobody's crontab but owned by uid 1 (daemon)"},
+		"spool crontab of root's reached through a symlink is its user's": {setup: func(t *testing.T, etc, spool string) string {
+			p := write(t, filepath.Join(spool, "nobody"), 0o600, 0)
+			link := filepath.Join(filepath.Dir(etc), "link")
+			os.Symlink(p, link)
+			return link
+		}, wantUser: "nobody"},
+		"symlink into the spool under another user's name": {setup: func(t *testing.T, _, spool string) string {
+			p := write(t, filepath.Join(spool, "nobody"), 0o600, 0)
+			os.Symlink(p, filepath.Join(spool, "daemon"))
+			return filepath.Join(spool, "daemon")
+		}, refused: "it is reached as daemon's crontab, but it is nobody's"},
+		"symlink owned by another user": {setup: func(t *testing.T, etc, _ string) string {
+			p := write(t, filepath.Join(filepath.Dir(etc), "mine"), 0o644, 0)
+			link := filepath.Join(filepath.Dir(etc), "link")
+			os.Symlink(p, link)
+			chown(t, link, nobody)
+			return link
+		}, refused: "link is a symlink owned by uid 65534 (nobody), who could point it at another file"},
+		"symlinked directory owned by another user": {setup: func(t *testing.T, etc, _ string) string {
+			top := filepath.Dir(etc)
+			os.Mkdir(filepath.Join(top, "d"), 0o755)
+			write(t, filepath.Join(top, "d", "mine"), 0o644, 0)
+			os.Symlink("d", filepath.Join(top, "dlink"))
+			chown(t, filepath.Join(top, "dlink"), nobody)
+			return filepath.Join(top, "dlink", "mine")
+		}, refused: "dlink is a symlink owned by uid 65534 (nobody)"},
+		"symlink of the scanning user": {setup: func(t *testing.T, etc, _ string) string {
+			p := write(t, filepath.Join(filepath.Dir(etc), "mine"), 0o644, 0)
+			link := filepath.Join(filepath.Dir(etc), "link")
+			os.Symlink(p, link)
+			chown(t, link, nobody)
+			return link
+		}, scanUID: nobody, wantUser: "nobody"},
 		"user crontab belongs to its owner": {setup: func(t *testing.T, etc, _ string) string {
 			return write(t, filepath.Join(filepath.Dir(etc), "mine"), 0o644, daemon)
 		}, wantUser: "daemon"},
