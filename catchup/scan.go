@@ -34,6 +34,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			rep.Warnings = append(rep.Warnings, warning)
 		}
 		if err != nil {
+			if errors.Is(err, ErrLineRefused) {
+				rep.RefusedLines++
+			}
 			rep.Warnings = append(rep.Warnings, err.Error())
 			continue
 		}

@@ -219,7 +219,7 @@ func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, 
 		return nil, err
 	}
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, fmt.Errorf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db))
+		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
 	}
 	return sr, nil
 }

@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"os/user"
 	"sort"
@@ -40,7 +41,7 @@ func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string) error {
 		return err
 	}
 	if m.UID != 0 {
-		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name)
+		return lineRefusal(fmt.Sprintf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", name, name))
 	}
 	sr.as, sr.user, sr.dir = u, name, u.HomeDir
 	return nil
@@ -56,10 +57,10 @@ func (sr *shellReplay) checkOtherUser(m Machine, db string) error {
 	case sr.as == nil:
 		return nil
 	case db == "":
-		return fmt.Errorf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", sr.user, sr.user)
+		return lineRefusal(fmt.Sprintf("the line runs as %s, whose own ledger records it: replay it with a scan run as %s", sr.user, sr.user))
 	case !store.IsPostgres(m.DB):
-		return fmt.Errorf("the line runs as %s, who cannot write this scan's ledger (a SQLite ledger is private to its user): "+
-			"replay it with a scan run as %s, or record both into one PostgreSQL ledger", sr.user, sr.user)
+		return lineRefusal(fmt.Sprintf("the line runs as %s, who cannot write this scan's ledger (a SQLite ledger is private to its user): "+
+			"replay it with a scan run as %s, or record both into one PostgreSQL ledger", sr.user, sr.user))
 	}
 	return nil
 }
@@ -117,3 +118,13 @@ func (sr *shellReplay) userEnv(m Machine) []string {
 	}
 	return env
 }
+
+// ErrLineRefused marks a crontab line scan refuses to run: it runs as a
+// user whose own ledger records it, or records into a ledger other than
+// this scan's. Like a refused crontab, it makes scan exit 1.
+var ErrLineRefused = errors.New("crontab line refused")
+
+type lineRefusal string
+
+func (e lineRefusal) Error() string        { return string(e) }
+func (e lineRefusal) Is(target error) bool { return target == ErrLineRefused }

@@ -112,6 +112,9 @@ type ScanReport struct {
 	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
 	// their lines ran).
 	RefusedCrontabs int
+	// RefusedLines counts the crontab lines refused for whom they run as
+	// or the ledger they record into (ErrLineRefused): none of them ran.
+	RefusedLines int
 	// Stopped: a signal ended the scan before it was done; NotScanned
 	// tasks were not looked at (their slots stay missed for the next scan).
 	Stopped    bool
@@ -122,9 +125,10 @@ type ScanReport struct {
 	NotesKept error
 }
 
-// Failed reports whether any replay failed, or a crontab was refused.
+// Failed reports whether any replay failed, or a crontab or a line of one
+// was refused.
 func (r ScanReport) Failed() bool {
-	if r.RefusedCrontabs > 0 {
+	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 {
 		return true
 	}
 	for _, t := range r.Tasks {
