@@ -117,6 +117,13 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 		maxAge = d
 	}
+	if e.Cron != "" {
+		// The line's own `catchup run --cron` refuses an invalid one at
+		// every fire (exit 125): a malformed line, never registered.
+		if _, err := parseSchedule(e.Cron, zone); err != nil {
+			return nil, warning, fmt.Errorf("%s: --cron %q: %w", where, e.Cron, err)
+		}
+	}
 	if e.Cron != "" && !schedule.SameExpr(e.Cron, e.Expr) { // another spelling of the line's schedule agrees
 		if warning != "" {
 			warning += "; "
