@@ -28,10 +28,12 @@ type Location struct {
 	DSN string
 }
 
-// errBadDSN is returned for a PostgreSQL URL that does not parse. It does
-// not quote the URL: a malformed one could hide its password from any
-// redaction.
-var errBadDSN = errors.New("invalid PostgreSQL DSN; want postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAM=VALUE&...]")
+// errBadDSN is returned for a PostgreSQL URL that does not parse (badDSN
+// adds what is wrong). It does not quote the URL: a malformed one could
+// hide its password from any redaction.
+var errBadDSN = errors.New("invalid PostgreSQL DSN; want " + dsnForm)
+
+const dsnForm = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAM=VALUE&...]"
 
 // schemeOf returns the scheme that s starts with, as a URL's ("postgres"
 // in "postgres://u@h/db") or a typo's ("pg" in "pg:x"): a letter, then
@@ -66,8 +68,9 @@ func urlScheme(s string) string {
 // ParseLocation reads a ledger location: a postgres:// or postgresql://
 // URL names a PostgreSQL ledger; a file: URL or any other value that is not
 // a URL names a SQLite file. A URL of another scheme is an error, as is a
-// PostgreSQL URL that does not parse. Errors never quote the value: it may
-// hold a password.
+// PostgreSQL URL that does not parse and a libpq keyword=value string
+// ("host=db password=..."), which would otherwise name a local file called
+// after its password. Errors never quote the value: it may hold a password.
 func ParseLocation(s string) (Location, error) {
 	if s == "" {
 		return Location{}, errors.New("empty ledger location")
@@ -91,6 +94,9 @@ func ParseLocation(s string) (Location, error) {
 			return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE (a file name with a colon: write ./NAME)",
 				strings.ToLower(p))
 		}
+		if isKeywordValue(s) {
+			return Location{}, errKeywordValue
+		}
 		return Location{Kind: SQLite, Path: s}, nil
 	case !isPostgresScheme(scheme):
 		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",
@@ -99,7 +105,7 @@ func ParseLocation(s string) (Location, error) {
 	// A scheme is case-insensitive; the driver knows it in lower case.
 	dsn := strings.ToLower(scheme) + s[len(scheme):]
 	if _, err := pgxpool.ParseConfig(dsn); err != nil {
-		return Location{}, errBadDSN
+		return Location{}, badDSN(dsn, err)
 	}
 	return Location{Kind: Postgres, DSN: dsn}, nil
 }
@@ -197,8 +203,11 @@ func IsPostgres(location string) bool {
 func SafeLocation(location string) string {
 	l, err := ParseLocation(location)
 	if err != nil {
-		if IsPostgres(location) {
+		switch {
+		case IsPostgres(location):
 			return "(invalid PostgreSQL DSN)"
+		case errors.Is(err, errKeywordValue):
+			return "(a libpq keyword=value string, not a postgres:// URL)"
 		}
 		return "(invalid ledger location)"
 	}

@@ -34,8 +34,8 @@ func TestPostgresErrorsHidePassword(t *testing.T) {
 			if strings.Contains(err.Error(), "secret") {
 				t.Errorf("error text leaks the password: %v", err)
 			}
-			// (A key=value string is not a URL: ParseLocation takes it for
-			// a file name, and its Redacted name is that name.)
+			// (A key=value string is refused by ParseLocation, without
+			// the password.)
 			if loc, err := store.ParseLocation(dsn); err != nil && strings.Contains(err.Error(), "secret") ||
 				loc.Kind == store.Postgres && strings.Contains(loc.Redacted(), "secret") {
 				t.Errorf("ParseLocation = %v (%v)", loc, err)
@@ -126,5 +126,25 @@ func TestPostgresConcurrentFirstOpen(t *testing.T) {
 	}
 	if rows.Err() != nil || fmt.Sprint(versions) != "[1 2 3 4 5 6]" {
 		t.Errorf("schema_version rows = %v (%v), want [1 2 3 4 5 6]", versions, rows.Err())
+	}
+}
+
+// TestConnectErrorOneLine: a refused connection is one line (no "\n\t",
+// which a terminal-safe message prints literally), and the same dial error
+// of sslmode=prefer's two attempts (TLS, then plain) is said once.
+func TestConnectErrorOneLine(t *testing.T) {
+	_, err := postgres.Open(t.Context(), "postgres://postgres:secret@127.0.0.1:1/test")
+	if err == nil {
+		t.Fatal("Open succeeded")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\n\t") {
+		t.Errorf("error is not one line: %q", msg)
+	}
+	if n := strings.Count(msg, "connection refused"); n != 1 {
+		t.Errorf("error says the dial error %d times: %q", n, msg)
+	}
+	if !errors.Is(err, store.ErrLedgerUnreachable) {
+		t.Errorf("error %q is not ErrLedgerUnreachable", msg)
 	}
 }

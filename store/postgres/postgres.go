@@ -123,7 +123,8 @@ func (p *Ledger) Close() error {
 	return nil
 }
 
-// redactedError is an error whose text had the DSN's password scrubbed; it
+// redactedError is an error whose text had the DSN's password scrubbed
+// (and was put on one line, see oneLine); it
 // still unwraps to the original for errors.Is and errors.As.
 type redactedError struct {
 	msg string
@@ -167,10 +168,39 @@ func (p *Ledger) wrap(op string, err error) error {
 	} else {
 		e = fmt.Errorf("%s %s: %w", op, p.where, err)
 	}
-	if p.pw != "" && strings.Contains(e.Error(), p.pw) {
-		return &redactedError{msg: strings.ReplaceAll(e.Error(), p.pw, "xxxxx"), err: e}
+	msg := oneLine(e.Error())
+	if p.pw != "" {
+		msg = strings.ReplaceAll(msg, p.pw, "xxxxx")
+	}
+	if msg != e.Error() {
+		return &redactedError{msg: msg, err: e}
 	}
 	return e
+}
+
+// oneLine is a driver's error on one line: pgx puts each host's attempt
+// on a line of its own ("\n\t"), which a catchup: message would print
+// escaped, and with sslmode=prefer a refused connection is the same line
+// twice (with TLS, then without): each is said once, joined by "; ".
+func oneLine(msg string) string {
+	if !strings.Contains(msg, "\n") {
+		return msg
+	}
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(parts, l) {
+			parts = append(parts, l)
+		}
+	}
+	out := parts[0]
+	for _, l := range parts[1:] {
+		if strings.HasSuffix(out, ":") {
+			out += " " + l
+		} else {
+			out += "; " + l
+		}
+	}
+	return out
 }
 
 // busyRetry bounds how long Open waits for a connection slot when the
