@@ -25,8 +25,15 @@ func CheckPrivate(path string, uid int) error {
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if ok && int(st.Uid) != uid {
-			return fmt.Errorf("%w: %s is owned by uid %d, not by uid %d running scan; fix: chown %d %s",
-				ErrUnsafeLedger, p, st.Uid, uid, uid, p)
+			// Another user's directory is no place for this user's
+			// ledger, and taking it over (chown) would keep what that
+			// user put in it.
+			fix := fmt.Sprintf("remove it if you did not put it there (rm %s), else chown %d %s", p, uid, p)
+			if fi.IsDir() {
+				fix = fmt.Sprintf("keep the ledger in a directory of your own (--db or CATCHUP_DB), or remove %s if you did not put it there", p)
+			}
+			return fmt.Errorf("%w: %s is owned by uid %d, not by uid %d running catchup; fix: %s",
+				ErrUnsafeLedger, p, st.Uid, uid, fix)
 		}
 		if fi.Mode().Perm()&0o022 != 0 {
 			want := "600"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,60 @@ func TestCheckPrivate(t *testing.T) {
 			}
 			if err != nil && !errors.Is(err, ErrUnsafeLedger) {
 				t.Errorf("error %v is not ErrUnsafeLedger", err)
+			}
+		})
+	}
+}
+
+// TestCheckPrivateWording: the refusal names catchup (backfill prints it
+// too, not only scan), and for a directory another user owns it says to
+// remove the planted directory or keep the ledger elsewhere, not to take
+// the directory over with chown.
+func TestCheckPrivateWording(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("gives a directory to another user")
+	}
+	tests := map[string]struct {
+		chownDir, chownFile bool
+		want                []string
+		notWant             []string
+	}{
+		"another user's directory": {chownDir: true,
+			want:    []string{"is owned by uid 65534", "not by uid 0 running catchup", "remove", "keep the ledger in a directory of your own"},
+			notWant: []string{"running scan", "chown"}},
+		"another user's file": {chownFile: true,
+			want:    []string{"is owned by uid 65534", "not by uid 0 running catchup", "remove it if you did not put it there"},
+			notWant: []string{"running scan"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "state")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "catchup.db")
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if tc.chownDir {
+				os.Chown(dir, 65534, 65534)
+			}
+			if tc.chownFile {
+				os.Chown(path, 65534, 65534)
+			}
+			err := CheckPrivate(path, 0)
+			if err == nil {
+				t.Fatal("CheckPrivate accepted it")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(err.Error(), w) {
+					t.Errorf("error %q says %q", err, w)
+				}
 			}
 		})
 	}
