@@ -74,22 +74,11 @@ func TestExplainAgreesWithScan(t *testing.T) {
 				ExitCode: exitCodePtr(0), Host: "testhost", BootID: "boot-1"}); err != nil {
 				t.Fatal(err)
 			}
-			for i, r := range tc.runs {
-				r.Task, r.Attempt, r.Host = "job", 1, "testhost"
-				r.StartedAt = at.Add(time.Duration(i) * time.Minute)
-				if r.Trigger == "" {
-					r.Trigger = store.TriggerSchedule
-				}
-				if r.BootID == "" {
-					r.BootID = "boot-1"
-				}
-				if r.Status != store.StatusRunning {
-					r.EndedAt = r.StartedAt.Add(time.Second)
-				}
-				if _, err := st.AddRun(ctx, r); err != nil {
-					t.Fatal(err)
-				}
+			runs := append([]store.Run(nil), tc.runs...)
+			for i := range runs {
+				runs[i].StartedAt = at.Add(time.Duration(i) * time.Minute)
 			}
+			addJobRuns(t, st, runs)
 			m := testMachine(db, mustTime(t, "2026-11-13T04:00:00Z"))
 			rule := MissedRule{Tolerance: 5 * time.Minute, RetryFailed: tc.retry}
 			rep, err := Scan(ctx, st, m, ScanRequest{DryRun: true, MissedRule: rule, MaxReplays: 100})

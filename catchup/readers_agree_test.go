@@ -87,21 +87,7 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				ExitCode: exitCodePtr(0), Host: "testhost", BootID: "boot-1"}); err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range tc.runs {
-				r.Task, r.Attempt, r.Host = "job", 1, "testhost"
-				if r.Trigger == "" {
-					r.Trigger = store.TriggerSchedule
-				}
-				if r.BootID == "" {
-					r.BootID = "boot-1"
-				}
-				if r.Status != store.StatusRunning {
-					r.EndedAt = r.StartedAt.Add(time.Second)
-				}
-				if _, err := st.AddRun(ctx, r); err != nil {
-					t.Fatal(err)
-				}
-			}
+			addJobRuns(t, st, tc.runs)
 			now := mustTime(t, tc.now)
 			m := testMachine(db, now)
 			rule := MissedRule{MaxAge: tc.maxAge, Tolerance: 5 * time.Minute, RetryFailed: tc.retry}
@@ -142,5 +128,27 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				t.Errorf("calendar: %d missed cells, want %d", cells, tc.missed)
 			}
 		})
+	}
+}
+
+// addJobRuns records runs of task "job" on testhost, attempt 1, with the
+// defaults the readers' tests leave out: trigger schedule, boot-1, and an
+// end a second after the start unless running.
+func addJobRuns(t *testing.T, st store.Store, runs []store.Run) {
+	t.Helper()
+	for _, r := range runs {
+		r.Task, r.Attempt, r.Host = "job", 1, "testhost"
+		if r.Trigger == "" {
+			r.Trigger = store.TriggerSchedule
+		}
+		if r.BootID == "" {
+			r.BootID = "boot-1"
+		}
+		if r.Status != store.StatusRunning {
+			r.EndedAt = r.StartedAt.Add(time.Second)
+		}
+		if _, err := st.AddRun(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
