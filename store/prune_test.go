@@ -141,15 +141,7 @@ func TestPrune(t *testing.T) {
 				if res.Runs != tc.want {
 					t.Errorf("Prune = %d runs, want %d", res.Runs, tc.want)
 				}
-				after := allRuns(t, s)
-				var gone []int64
-				for id := range before {
-					if _, ok := after[id]; !ok {
-						gone = append(gone, id)
-					}
-				}
-				slices.Sort(gone)
-				if !slices.Equal(gone, want) {
+				if gone := deletedSince(t, s, before); !slices.Equal(gone, want) {
 					t.Errorf("Prune deleted %v, want %v", gone, want)
 				}
 			})
@@ -349,15 +341,7 @@ func TestPruneKeepsTheLatestAsListed(t *testing.T) {
 				if res, err := s.Prune(ctx, req); err != nil || res.Runs != tc.want {
 					t.Errorf("Prune = %+v, %v; want %d runs", res, err, tc.want)
 				}
-				after := allRuns(t, s)
-				var gone []int64
-				for id := range before {
-					if _, ok := after[id]; !ok {
-						gone = append(gone, id)
-					}
-				}
-				slices.Sort(gone)
-				if !slices.Equal(gone, want) {
+				if gone := deletedSince(t, s, before); !slices.Equal(gone, want) {
 					t.Errorf("Prune deleted %v, want %v", gone, want)
 				}
 				tasks, err := s.Tasks(ctx)
@@ -370,4 +354,19 @@ func TestPruneKeepsTheLatestAsListed(t *testing.T) {
 			})
 		}
 	})
+}
+
+// deletedSince returns, sorted, the ids of the runs in before that s no
+// longer holds.
+func deletedSince(t *testing.T, s store.Store, before map[int64]store.Run) []int64 {
+	t.Helper()
+	after := allRuns(t, s)
+	var gone []int64
+	for id := range before {
+		if _, ok := after[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
+	slices.Sort(gone)
+	return gone
 }
