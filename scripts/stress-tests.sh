@@ -33,17 +33,18 @@ fi
 (cd "$repo" && git ls-files -z --others --exclude-standard | xargs -0 -r cp --parents -t "$tmp/c")
 
 echo "== building the test binaries"
-(cd "$tmp/c" && go test -c -o "$tmp/root.test" . && go test -c -o "$tmp/e2e.test" ./e2e)
+(cd "$tmp/c" && go test -c -o "$tmp/root.test" . && go test -c -o "$tmp/pgscripts.test" ./pgscripts && go test -c -o "$tmp/e2e.test" ./e2e)
 
 # Each group: a name, the binary, the directory it runs in, -test.run.
 groups=(
-  "CLI scripts|root.test|c|^TestScripts(Postgres)?$"
+  "CLI scripts|root.test|c|^TestScripts$"
   "faults|e2e.test|c/e2e|^(TestFault.*|TestSignalsToCatchup)$"
   "load|e2e.test|c/e2e|^TestLoad.*$"
   "ledger faults|e2e.test|c/e2e|^TestLedgerFaults$"
   "processes and pings|e2e.test|c/e2e|^(TestPing.*|TestLoudJobMemory|TestDaemonHoldingPipes)$"
 )
 if [ -n "${CATCHUP_TEST_POSTGRES_DSN:-}" ]; then
+  groups+=("CLI scripts on PostgreSQL|pgscripts.test|c/pgscripts|^TestScriptsPostgres$")
   groups+=("PostgreSQL fleets and outages|e2e.test|c/e2e|^(TestFleet.*|TestLedgerDownAtFireTime|TestLedgerLostMidRun|TestMigrate.*)$")
 else
   echo "== PostgreSQL tests skipped: set CATCHUP_TEST_POSTGRES_DSN to include them"

@@ -1,0 +1,88 @@
+// Package scripttest holds what the CLI scenarios of testdata/script need
+// to run as testscript files: the environment each starts in and the
+// script commands beyond testscript's own (exact exit statuses, waits with
+// deadlines, a ping monitor). Two test packages run the same scenarios:
+// the root package on SQLite, pgscripts on PostgreSQL; each is its own
+// test binary, so that each stays well inside go test's per-package limit.
+package scripttest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Params runs the scenarios in dir on one backend ("sqlite" or
+// "postgres", the scripts' conditions of the same names); ledger sets
+// CATCHUP_DB for a script.
+func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
+		Dir: dir,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CATCHUP_HOST", "testhost")
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("CATCHUP_STATE_DIR", filepath.Join(env.WorkDir, "statedir"))
+			env.Setenv("CATCHUP_NOTE_DIR", filepath.Join(env.WorkDir, "notes"))
+			// The host's zone, as cron reads it (/etc/localtime), is UTC here
+			// whatever this machine's is.
+			localtime := filepath.Join(env.WorkDir, ".localtime")
+			if err := os.Symlink("/usr/share/zoneinfo/UTC", localtime); err != nil {
+				return err
+			}
+			env.Setenv("CATCHUP_LOCALTIME", localtime)
+			env.Setenv("TZ", "UTC")
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
+				return err
+			}
+			return ledger(env)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "sqlite", "postgres":
+				return cond == backend, nil
+			case "root": // the script gives files to other users (chown)
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":     cmdStatus,
+			"waitfile":   cmdWaitFile,
+			"waitgone":   cmdWaitGone,
+			"waitopen":   cmdWaitOpen,
+			"waitlog":    cmdWaitLog,
+			"pingserver": cmdPingServer,
+		},
+	}
+}
+
+// cmdStatus runs a command and checks its exact exit status, keeping its
+// stdout and stderr for the next assertions:
+//
+//	status 75 catchup run --task t -- true
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE COMMAND [ARG...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("status: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}

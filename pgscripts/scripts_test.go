@@ -1,0 +1,40 @@
+package pgscripts
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/catchup/catchup/cmd"
+	"github.com/catchup/catchup/internal/pgtest"
+	"github.com/catchup/catchup/internal/scripttest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run this test binary as the `catchup` command
+// (what main.go does), end to end, in its own process.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "catchup" { // not a script's `catchup`, where it would be output
+		pgtest.Notice("github.com/catchup/catchup/pgscripts")
+	}
+	testscript.Main(m, map[string]func(){"catchup": func() { os.Exit(cmd.Execute(os.Args[1:])) }})
+}
+
+// TestScriptsPostgres runs the scenarios of testdata/script on a shared
+// PostgreSQL ledger, each in its own schema. Scripts about the SQLite file
+// itself start with `[postgres] skip`.
+func TestScriptsPostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	if testing.Short() {
+		t.Skip("-short: the scripts run on PostgreSQL in the full run")
+	}
+	dir := filepath.Join("..", "testdata", "script")
+	testscript.Run(t, scripttest.Params(dir, "postgres", func(env *testscript.Env) error {
+		db, err := pgtest.Schema(env.T().(testing.TB), dsn)
+		if err != nil {
+			return err
+		}
+		env.Setenv("CATCHUP_DB", db)
+		return nil
+	}))
+}
