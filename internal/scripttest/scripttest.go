@@ -57,6 +57,7 @@ func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.
 			"waitopen":   cmdWaitOpen,
 			"waitlog":    cmdWaitLog,
 			"pingserver": cmdPingServer,
+			"sql":        cmdSQL,
 		},
 	}
 }
