@@ -28,6 +28,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	}
 	rep.Warnings = append(rep.Warnings, warnings...)
 	replays := map[string]*shellReplay{}
+	refused := map[string]bool{} // tasks whose line this scan refused, and said so
 	for _, e := range entries {
 		sr, warning, err := registerEntry(ctx, st, m, e, req.DryRun)
 		if warning != "" {
@@ -36,6 +37,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if err != nil {
 			if errors.Is(err, ErrLineRefused) {
 				rep.RefusedLines++
+				refused[e.Task] = true
 			}
 			rep.Warnings = append(rep.Warnings, err.Error())
 			continue
@@ -90,6 +92,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 					return rep, err
 				}
 				continue
+			}
+			if errors.Is(sr.err, ErrLineRefused) && !refused[t.Name] {
+				// A line registered by an earlier scan, refused now: said
+				// and counted whether or not the task has missed slots.
+				rep.RefusedLines++
+				refused[t.Name] = true
+				rep.Warnings = append(rep.Warnings, sr.err.Error())
 			}
 		}
 		kept, srs = append(kept, t), append(srs, sr)

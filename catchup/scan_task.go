@@ -128,8 +128,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 		}()
 	}
-	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !errors.Is(sr.err, filetrust.ErrRefused) {
-		ts.Warnings = append(ts.Warnings, sr.err.Error()) // a refused crontab was reported once already
+	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !refusedBefore(sr.err) {
+		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
 	if !req.DryRun {
 		req.gate.Plan(len(replay))
@@ -186,6 +186,13 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 	}
 	return ts, nil
+}
+
+// refusedBefore reports whether a replay's error is a refusal that Scan
+// reported once already, for the whole scan: a refused crontab, or a
+// refused line.
+func refusedBefore(err error) bool {
+	return errors.Is(err, filetrust.ErrRefused) || errors.Is(err, ErrLineRefused)
 }
 
 // replaySpan is what a coalesced replay stands for: the gap after prev,

@@ -47,7 +47,8 @@ Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup sca
 and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
-replay failed; 2 error; 128+N stopped by signal N.`,
+replay failed, or a crontab or a crontab line was refused (at every scan that reads it,
+missed slots or not); 2 error; 128+N stopped by signal N.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },
 	}
