@@ -168,11 +168,17 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		}
 		pending = nil
 	}
-	for delay := 100 * time.Millisecond; len(pending) > 0 && ctx.Err() == nil; delay = min(2*delay, 5*time.Second) {
-		var busy []time.Time // tried again after the others; left if the backfill is stopped
+	watch, left := newPauseWatch(st, m, t), reasonLeft
+	for delay := 100 * time.Millisecond; len(pending) > 0 && ctx.Err() == nil && left == reasonLeft; delay = min(2*delay, 5*time.Second) {
+		var busy []time.Time // tried again after the others; left if the backfill is stopped or the task paused
 		for i, s := range pending {
 			if ctx.Err() != nil {
 				busy = append(busy, pending[i:]...)
+				break
+			}
+			if why := watch.stopped(ctx); why != "" {
+				left, busy = why, append(busy, pending[i:]...)
+				m.notice("task %s was paused during the backfill: its %d later slots are left, not run", t.Name, len(busy))
 				break
 			}
 			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since)
@@ -199,16 +205,16 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 			}
 			tb.Actions = append(tb.Actions, a)
 		}
-		if pending = busy; len(pending) > 0 {
+		if pending = busy; len(pending) > 0 && left == reasonLeft {
 			select {
 			case <-ctx.Done():
 			case <-time.After(delay):
 			}
 		}
 	}
-	for _, s := range pending { // only when stopped
+	for _, s := range pending { // only when stopped, or the task paused
 		tb.Left++
-		tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionLeft, Reason: reasonLeft})
+		tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionLeft, Reason: left})
 	}
 	slices.SortFunc(tb.Actions, func(a, b SlotAction) int { return a.Slot.Compare(b.Slot) })
 	if req.Order == "newest" {

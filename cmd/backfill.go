@@ -30,8 +30,9 @@ with CATCHUP_TRIGGER=backfill and the slot's CATCHUP_SLOT and CATCHUP_PREV_SLOT,
 each through the same lock, claim, run and record path as run. Slots already done
 are skipped unless --only all. Backfill is explicit: it runs slots before the task's
 registration and older than scan's --max-age too. The slots of the task's pause
-(catchup pause) are skipped, as scan skips them, unless --include-paused; a retired
-task (catchup forget) is refused. A range in the future is refused,
+(catchup pause) are skipped, as scan skips them, unless --include-paused; a pause
+that begins while backfill runs the task stops it (its later slots are left, not run);
+a retired task (catchup forget) is refused. A range in the future is refused,
 and so is one that holds more than --max-slots slots of a task (default 10000), before
 anything runs: a typo in --from would otherwise run millions of slots.
 
