@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // secretWords finds the secrets a crontab line can carry: a PostgreSQL URL
@@ -15,10 +17,13 @@ var secretWords = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(--ping[= ]+['"]?|CATCHUP_PING_URL=['"]?)([^\s'"]+)|(PGPASSWORD=['"]?)[^\s'"]+|postgres(?:ql)?://[^\s'"]+`)
 })
 
-// Redacted is a command as it may be stored or shown: a PostgreSQL URL
+// Redacted is a command as it may be stored or shown: the well-known shapes
+// of a secret masked (redact.Command: a URL's password, password=, --password
+// X, PGPASSWORD=, mysql -pX, Authorization: Bearer X), a PostgreSQL URL
 // without its password (user info, password=, sslpassword=), a ping URL as
 // its scheme and host only. What runs is always the line as written.
 func Redacted(command string) string {
+	command = redact.Command(command)
 	re := secretWords()
 	return re.ReplaceAllStringFunc(command, func(m string) string {
 		sub := re.FindStringSubmatch(m)

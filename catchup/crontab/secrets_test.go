@@ -18,6 +18,12 @@ func TestRedacted(t *testing.T) {
 			"CATCHUP_DB=postgresql://u@db/x catchup run -- true"},
 		"PGPASSWORD":                {"PGPASSWORD='PW' catchup run --db postgres://u@db/x -- true", "PGPASSWORD='(redacted)' catchup run --db postgres://u@db/x -- true"},
 		"a URL that does not parse": {"catchup run --db postgres://u:PW@db:notaport/x -- true", "catchup run --db postgres://(redacted) -- true"},
+		"the job's own conninfo": {`catchup run --task t -- psql "host=db password=PW dbname=x" -c 'select 1'`,
+			`catchup run --task t -- psql "host=db password=*** dbname=x" -c 'select 1'`},
+		"the job's URL":      {"catchup run --task t -- curl -fsS https://u:PW@host/x", "catchup run --task t -- curl -fsS https://u:***@host/x"},
+		"the job's variable": {"catchup run --task t -- sh -c 'API_KEY=PW job'", "catchup run --task t -- sh -c 'API_KEY=*** job'"},
+		"mysql -p":           {"catchup run --task t -- mysqldump -uroot -pPW db > /x.sql", "catchup run --task t -- mysqldump -uroot -p*** db > /x.sql"},
+		"bearer":             {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
