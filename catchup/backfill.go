@@ -76,8 +76,11 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			return nil, errors.New(w)
 		}
 		if StoredRedacted(t) {
-			return nil, errors.New(redactedDaemonTask(t) + ": backfill cannot run it; keep the secret out of the line " +
-				"(PGPASSFILE, or a variable line of the crontab) to backfill it")
+			hint := "keep the secret out of the line (PGPASSFILE, or a variable line of the crontab) to backfill it"
+			if isRunSource(t.Source) {
+				hint = redactedHint
+			}
+			return nil, errors.New(redactedTask(t) + ": backfill cannot run it; " + hint)
 		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t

@@ -3,9 +3,11 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/notify"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
@@ -217,9 +219,11 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
+	// The ledger keeps the command without its secrets; the job runs it as written.
+	argv := redact.Argv(l.req.Argv)
 	return &store.Task{
 		Name: l.req.Task, Schedule: expr, TZ: tz, Replay: replay,
-		Argv: l.req.Argv, Dir: l.req.Dir, Source: runSource(l.m.UID), Retries: l.req.Retries,
+		Argv: argv, Dir: l.req.Dir, Source: runSource(l.m.UID, !slices.Equal(argv, l.req.Argv)), Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
 		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
 		OnBusy: onBusy, MaxAge: l.req.MaxAge,

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
@@ -66,6 +67,9 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 		res = runner.Result{ExitCode: ExitInternal, StartErr: err}
 	}
 	if !res.Started && res.StartErr != nil {
+		// It names the program, which may be a secret written in its place
+		// (PGPASSWORD=X psql without sh -c or env).
+		res.StartErr = redactedError{res.StartErr}
 		l.m.notice("%v", res.StartErr)
 	}
 	if res.TimedOut {
@@ -185,3 +189,10 @@ func killGrace(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// redactedError is an error whose text has the shapes of a secret masked
+// (catchup/redact); errors.Is and As still see the original.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return redact.Command(e.err.Error()) }
+func (e redactedError) Unwrap() error { return e.err }

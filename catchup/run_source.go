@@ -10,24 +10,30 @@ import (
 
 // runSource is the source a `catchup run --cron` registers its task with:
 // "run" for root, "run:uid=N" for another user, so that a root scan knows
-// the command is that user's (refusedAsRoot).
-func runSource(uid int) string {
-	if uid == 0 {
-		return "run"
+// the command is that user's (refusedAsRoot); RedactedMark after it when
+// the stored command is redacted.
+func runSource(uid int, redacted bool) string {
+	s := "run"
+	if uid != 0 {
+		s += ":uid=" + strconv.Itoa(uid)
 	}
-	return "run:uid=" + strconv.Itoa(uid)
+	if redacted {
+		s += RedactedMark
+	}
+	return s
 }
 
-// RedactedMark ends the source of a daemon task whose command carried a
-// secret (a PostgreSQL URL's password, PGPASSWORD=, a ping token): the
-// ledger keeps that command redacted (crontab.Redacted), so only its daemon,
-// which holds the line, replays it (ScanRequest.Commands).
+// RedactedMark ends the source of a task whose command carried a secret
+// (catchup/redact; for a daemon line crontab.Redacted): the ledger keeps
+// that command redacted. Only a daemon, which holds its line, replays such
+// a task (ScanRequest.Commands); scan and backfill leave a `run --cron`
+// one, saying why.
 const RedactedMark = " redacted"
 
 // StoredRedacted reports whether t's stored command is redacted: running it
 // would not run the task.
 func StoredRedacted(t store.Task) bool {
-	return strings.HasPrefix(t.Source, "daemon:") && strings.HasSuffix(t.Source, RedactedMark)
+	return (strings.HasPrefix(t.Source, "daemon:") || isRunSource(t.Source)) && strings.HasSuffix(t.Source, RedactedMark)
 }
 
 // notReplayedHere says why this scan does not replay task t: a line of a
@@ -35,6 +41,9 @@ func StoredRedacted(t store.Task) bool {
 // with the crontab's variables (PATH=, ...) its command needs, and which the
 // ledger does not keep; its stored command may be redacted too. "" otherwise.
 func notReplayedHere(req ScanRequest, t store.Task) string {
+	if isRunSource(t.Source) && StoredRedacted(t) && req.Commands[t.Name] == nil {
+		return redactedTask(t) + ": scan cannot replay its slots from the ledger; " + redactedHint
+	}
 	if !strings.HasPrefix(t.Source, "daemon:") || req.Commands[t.Name] != nil {
 		return ""
 	}
@@ -51,15 +60,26 @@ func daemonLine(t store.Task) string {
 	return src
 }
 
-// redactedDaemonTask names a task whose stored command is redacted, and
-// the daemon line it comes from.
-func redactedDaemonTask(t store.Task) string {
+// redactedTask names a task whose stored command is redacted, and the
+// daemon line it comes from.
+func redactedTask(t store.Task) string {
+	if isRunSource(t.Source) {
+		return fmt.Sprintf("task %s's command (catchup run --cron) carries a secret, which the ledger keeps redacted", t.Name)
+	}
 	return fmt.Sprintf("task %s is a line of a catchup daemon's crontab (%s) whose command carries a secret, "+
 		"which the ledger keeps redacted", t.Name, daemonLine(t))
 }
 
+// redactedHint is how to make a task with a secret on its command line
+// replayable.
+const redactedHint = "keep the secret out of its command line (a file the job reads: PGPASSFILE, ~/.my.cnf, " +
+	"a script), and its next fire registers it replayable"
+
 // isRunSource reports whether source is a `catchup run --cron` registration's.
-func isRunSource(source string) bool { return source == "run" || strings.HasPrefix(source, "run:") }
+func isRunSource(source string) bool {
+	source = strings.TrimSuffix(source, RedactedMark)
+	return source == "run" || strings.HasPrefix(source, "run:")
+}
 
 // refusedAsRoot says why a root scan or backfill does not run task t: an
 // argv task that another user's `catchup run --cron` or `catchup daemon`
@@ -70,7 +90,7 @@ func refusedAsRoot(m Machine, t store.Task) string {
 	if m.UID != 0 || t.Shell != "" {
 		return ""
 	}
-	v, ok := strings.CutPrefix(t.Source, "run:uid=")
+	v, ok := strings.CutPrefix(strings.TrimSuffix(t.Source, RedactedMark), "run:uid=")
 	by := "catchup run"
 	if !ok && strings.HasPrefix(t.Source, "daemon:") {
 		if i := strings.LastIndex(t.Source, " uid="); i >= 0 {

@@ -29,7 +29,7 @@ func TestRootScanRefusesAnotherUsersTask(t *testing.T) {
 	if task.Source != "run" {
 		t.Fatalf("root's registration has source %q, want run", task.Source)
 	}
-	task.Source = runSource(1001) // as alice's own fire registers it
+	task.Source = runSource(1001, false) // as alice's own fire registers it
 	if err := f.st.UpsertTask(t.Context(), task); err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +59,8 @@ func TestRefusedAsRoot(t *testing.T) {
 		"root's run":                   {source: "run"},
 		"another user's run":           {source: "run:uid=1001", refused: true},
 		"that user's own scan":         {source: "run:uid=1001", uid: 1001},
+		"root's redacted run":          {source: "run" + RedactedMark},
+		"another user's redacted run":  {source: "run:uid=1001" + RedactedMark, refused: true},
 		"root's daemon":                {source: "daemon:/etc/catchup/crontab:3"},
 		"another user's daemon":        {source: "daemon:/home/a/crontab:3 uid=1001", refused: true},
 		"a crontab line (as its user)": {source: "crontab:/var/spool/cron/crontabs/alice:2", shell: "true"},
@@ -68,6 +70,9 @@ func TestRefusedAsRoot(t *testing.T) {
 			w := refusedAsRoot(Machine{UID: tc.uid}, store.Task{Name: "x", Source: tc.source, Shell: tc.shell})
 			if (w != "") != tc.refused {
 				t.Errorf("refusedAsRoot(%q, uid %d) = %q, want refused %v", tc.source, tc.uid, w, tc.refused)
+			}
+			if tc.refused && !strings.Contains(w, "uid 1001's") {
+				t.Errorf("refusedAsRoot(%q) = %q: want it to name uid 1001", tc.source, w)
 			}
 		})
 	}
