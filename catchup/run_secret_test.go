@@ -78,6 +78,9 @@ func TestScanLeavesARedactedRunTask(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning of the redacted command: %+v", rep.Tasks)
 	}
+	if !rep.Failed() {
+		t.Errorf("scan did not fail: no scan can replay these slots, and a timer must show it")
+	}
 }
 
 // TestBackfillRefusesARedactedRunTask: backfill would run the redacted

@@ -101,6 +101,7 @@ type TaskScan struct {
 	Expired     int       // slots recorded expired (in a dry run: that would be)
 	Left        int       // slots not replayed, left missed for the next scan: the --budget was spent, scan was stopped, or the task was running
 	Paused      int       // slots of the task's pause, recorded paused (in a dry run: that would be)
+	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings    []string
 }
@@ -132,7 +133,7 @@ func (r ScanReport) Failed() bool {
 		return true
 	}
 	for _, t := range r.Tasks {
-		if t.Failed > 0 {
+		if t.Failed > 0 || t.Stuck > 0 {
 			return true
 		}
 	}

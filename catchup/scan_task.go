@@ -53,6 +53,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	if w := notReplayedHere(req, t); w != "" {
 		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
+		if isRunSource(t.Source) {
+			ts.Stuck = len(ts.Missed) // no scan holds its command: never silently
+		}
 		return ts, nil
 	}
 	if !req.DryRun {
