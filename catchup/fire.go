@@ -155,14 +155,14 @@ func resolveZone(ctx context.Context, st store.Store, m Machine, t *store.Task) 
 }
 
 // checkDuplicate ends a scheduled fire whose slot another run holds
-// (holder: a failed one too, against a cron-shaped fire), unless --force:
+// (holder: a failed one too, against the slot's own fire), unless --force:
 // it does not run the job again. lockHeld says this
 // process holds the task's lock.
 func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (RunResult, bool) {
 	if !f.scheduled || l.req.Force {
 		return RunResult{}, false
 	}
-	h, found, err := l.holder(ctx, f.slot, lockHeld, l.cronShaped())
+	h, found, err := l.holder(ctx, f.slot, lockHeld, l.ownFire(f.slot))
 	if err != nil || !found {
 		return RunResult{}, false // a read fault: the claim decides
 	}
@@ -171,8 +171,9 @@ func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (
 
 // holder returns the run that holds slot against another fire, if any: one
 // that succeeded, is running and alive, or was skipped by a policy; and,
-// against a cron-shaped fire (failedHolds: the slot's own fire again, from
-// another host or a second cron), one that failed or timed out. Against a
+// against the slot's own fire again (failedHolds: another host, a second
+// cron, cronie's catch-up of a spring-forward gap), one that failed or
+// timed out. Against a
 // fire by hand a failed slot is not held: it runs again, as the claim
 // allows. A running record of this host is dead when this process holds
 // the lock or when it was written before this boot; another host's, when
@@ -255,21 +256,14 @@ func holderState(h store.Run) string {
 	}
 }
 
-// cronShaped reports whether this fire's wall-clock minute matches the
-// schedule: the shape of the slot's own fire, or of its twin (a second
-// cron, another host of a fleet), not of a retry by hand.
-func (l *lifecycle) cronShaped() bool {
-	return l.sched != nil && l.sched.Matches(l.m.Now())
-}
-
-// twinOfFailed gives back the claim of a cron-shaped fire of slot whose
+// twinOfFailed gives back the claim of the own fire of slot (ownFire) whose
 // earlier run failed or timed out meanwhile: the twin of a fire on another
 // host (its own lock) looked before that run's claim, and claims once it
 // has failed, which a failed slot allows. It is recorded as the duplicate
 // it is (skipped, exit 0), and runs nothing. Only a slot that had runs
 // before the claim (touched) is read again: a fire's normal path is not.
 func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
-	if !touched || r.Trigger != store.TriggerSchedule || r.Attempt != 1 || l.req.Force || !l.cronShaped() {
+	if !touched || r.Trigger != store.TriggerSchedule || r.Attempt != 1 || l.req.Force || !l.ownFire(r.Slot) {
 		return RunResult{}, false
 	}
 	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)

@@ -28,3 +28,26 @@ func (s *Schedule) Skipped(slot time.Time) []time.Time {
 	}
 	return out
 }
+
+// cronieCatchUpPace is how far apart cronie's catch-up fires of a
+// spring-forward gap come: it sleeps 10 s after each skipped minute in
+// which it started a job.
+const cronieCatchUpPace = 10 * time.Second
+
+// catchUpSlack is what a catch-up fire may lag behind that pace (a loaded
+// host, a slow fork) and still be one of them.
+const catchUpSlack = time.Minute
+
+// CatchUpWindow is how long after slot cronie's catch-up fires of the wall
+// times a spring-forward skipped may come: 10 s for each minute of the gap,
+// and a minute more. It is zero when slot merges no skipped time (Skipped).
+// A fire of the slot in [slot, slot+window] is one of cronie's fires of it,
+// not a retry by hand.
+func (s *Schedule) CatchUpWindow(slot time.Time) time.Duration {
+	if len(s.Skipped(slot)) == 0 {
+		return 0
+	}
+	u := slot.Unix()
+	gap := s.periodAt(u).off - s.periodAt(u-1).off // seconds the clocks went forward
+	return time.Duration(gap/60)*cronieCatchUpPace + catchUpSlack
+}
