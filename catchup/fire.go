@@ -31,6 +31,8 @@ type fire struct {
 	// byHand: run --manual, which stands for no slot at all (see
 	// store.ReasonByHand).
 	byHand bool
+	// early: how long before its slot the fire came (at most earlyFire).
+	early time.Duration
 }
 
 // reason is the reason code its runs are recorded with.
@@ -53,7 +55,9 @@ func standsForASlot(r store.Run) bool { return r.Reason != store.ReasonByHand }
 //     trigger schedule;
 //   - --manual: no slot, trigger manual;
 //   - --slot S: S, trigger manual;
-//   - the task has a schedule: the latest slot at or before now, trigger
+//   - the task has a schedule: the latest slot at or before now (or the
+//     next one, when it is at most earlyFire ahead and now's minute does
+//     not match the expression: cron fired it, catchup's clock lags), trigger
 //     schedule, when that slot is the task's: not before the registration
 //     of a task registered with this schedule; for the first fire of a
 //     schedule (the task is new, or the fire changes its schedule), at most
@@ -79,6 +83,10 @@ func (l *lifecycle) resolveFire() fire {
 	}
 	now := l.m.Now()
 	tick, ok := l.sched.Prev(now)
+	var early time.Duration
+	if next, ok2 := l.earlyFor(now); ok2 {
+		tick, ok, early = next, true, next.Sub(now)
+	}
 	switch {
 	case !ok:
 		return fire{trigger: store.TriggerManual}
@@ -89,7 +97,7 @@ func (l *lifecycle) resolveFire() fire {
 	case now.Sub(tick) > l.req.Tolerance:
 		return fire{trigger: store.TriggerManual}
 	}
-	return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true}
+	return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true, early: early}
 }
 
 // knownSchedule reports whether the task is registered with the schedule
@@ -283,12 +291,4 @@ func (l *lifecycle) twinOfFailed(ctx context.Context, r store.Run, touched bool)
 		return RunResult{Run: r, Skipped: true}, true
 	}
 	return RunResult{}, false
-}
-
-// againHint says how to run a slot that h holds once more.
-func againHint(h store.Run) string {
-	if h.Status == store.StatusFailed || h.Status == store.StatusTimeout {
-		return "--force runs the slot again"
-	}
-	return "--manual runs the task by hand"
 }

@@ -3,7 +3,12 @@ package catchup
 // Which fires are a slot's own cron fires (docs/slots.md, "The slot of a
 // fire"): they never run a slot that another run holds, even a failed one.
 
-import "time"
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
 
 // cronShaped reports whether this fire's wall-clock minute matches the
 // schedule: the shape of the slot's own fire, or of its twin (a second
@@ -28,4 +33,60 @@ func (l *lifecycle) ownFire(slot time.Time) bool {
 	window := l.sched.CatchUpWindow(slot)
 	since := l.m.Now().Sub(slot)
 	return window > 0 && since >= 0 && since <= window
+}
+
+// earlyFire is how long before a slot a fire may come and stand for it.
+// cron starts a job at second 0 of the slot's minute, so a fire that reads
+// a time before the slot saw a clock stepped back after cron woke (an NTP
+// step: well under a second on a synced host) or a fleet's skew; 5 s
+// covers those, and is far from the 60 s between two slots of any
+// expression, so such a fire is never a late fire of the slot before
+// (except in a minute the expression matches: that is its own minute's
+// fire).
+const earlyFire = 5 * time.Second
+
+// earlyFor returns the slot a fire at now came early for, if any: the next
+// slot, when it is at most earlyFire ahead and now's minute does not match
+// the expression.
+func (l *lifecycle) earlyFor(now time.Time) (time.Time, bool) {
+	next, ok := l.sched.Next(now)
+	if !ok || next.Sub(now) > earlyFire || l.cronShaped() {
+		return time.Time{}, false
+	}
+	return next, true
+}
+
+// retryByHand is fire f of a slot that failed (or timed out) and that no
+// run holds against it: a fire that is not the slot's own (late, by hand)
+// runs it again, as a retry by hand, so it is recorded as one (trigger
+// manual, as run --slot is) and says so, naming the slot.
+func (l *lifecycle) retryByHand(ctx context.Context, f fire) fire {
+	if !f.scheduled || l.req.Force || l.ownFire(f.slot) {
+		return f
+	}
+	runs, err := l.st.SlotRuns(ctx, l.req.Task, f.slot, f.slot, 0)
+	if err != nil {
+		return f // a read fault: the claim decides
+	}
+	var failed store.Run
+	for _, r := range runs {
+		if r.Slot.Equal(f.slot) && (r.Status == store.StatusFailed || r.Status == store.StatusTimeout) && r.ID > failed.ID {
+			failed = r
+		}
+	}
+	if failed.ID == 0 {
+		return f
+	}
+	l.m.notice("slot %s of %s %s; running it again, as a retry by hand (trigger manual): this fire is not cron's fire of it (--manual runs the task without a slot)",
+		formatSlot(f.slot, l.sched), l.req.Task, holderState(failed))
+	f.trigger = store.TriggerManual
+	return f
+}
+
+// againHint says how to run a slot that h holds once more.
+func againHint(h store.Run) string {
+	if h.Status == store.StatusFailed || h.Status == store.StatusTimeout {
+		return "--force runs the slot again"
+	}
+	return "--manual runs the task by hand"
 }

@@ -42,9 +42,9 @@ func TestFireRule(t *testing.T) {
 		"late duplicate": {
 			before: []fire{{at: "2026-03-02T02:00:05Z"}}, fire: fire{at: "2026-03-02T03:30:00Z"},
 			wantTrigger: store.TriggerSchedule, wantSlot: "2026-03-02T02:00:00Z", wantRecords: 1},
-		"a failed slot runs again, by hand later": {
+		"a failed slot runs again, by hand later, as a retry by hand": {
 			before: []fire{{at: "2026-03-02T02:00:05Z", argv: fail}}, fire: fire{at: "2026-03-02T02:03:00Z"},
-			wantTrigger: store.TriggerSchedule, wantSlot: "2026-03-02T02:00:00Z", wantRan: true, wantRecords: 2},
+			wantTrigger: store.TriggerManual, wantSlot: "2026-03-02T02:00:00Z", wantRan: true, wantRecords: 2},
 		"a failed slot's twin (cron-shaped) is a duplicate": {
 			before: []fire{{at: "2026-03-02T02:00:05Z", argv: fail}}, fire: fire{at: "2026-03-02T02:00:40Z"},
 			wantTrigger: store.TriggerSchedule, wantSlot: "2026-03-02T02:00:00Z", wantRecords: 2},

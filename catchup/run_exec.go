@@ -17,6 +17,10 @@ const lockGrace = 500 * time.Millisecond
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
+	if f.early > 0 {
+		l.m.notice("this fire came %s before slot %s of %s: it stands for that slot (cron fired it; this clock lags)",
+			f.early.Round(time.Millisecond), formatSlot(f.slot, l.sched), l.req.Task)
+	}
 	if res, paused := l.pausedFire(ctx, f); paused {
 		return res, nil
 	}
@@ -51,6 +55,8 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	if res, dup := l.checkDuplicate(ctx, f, ok); dup {
 		return res, nil
 	}
+	f = l.retryByHand(ctx, f)
+	base.Trigger = f.trigger
 	if !ok {
 		res, proceed, err := l.busy(ctx, lock, base, f)
 		if !proceed {
