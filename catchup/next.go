@@ -43,8 +43,11 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 	switch {
 	case shift > 0 && slot.Equal(start):
 		skipped := s.Skipped(slot)
-		gap := fmt.Sprintf("DST: %s-%s does not exist",
-			start.In(time.FixedZone("", offBefore)).Format("15:04"), local.Format("15:04"))
+		before, layout := start.In(time.FixedZone("", offBefore)), "15:04"
+		if before.YearDay() != local.YearDay() || before.Year() != local.Year() {
+			layout = "2006-01-02 15:04" // a gap across midnight, or a whole day (Samoa, 2011-12-30)
+		}
+		gap := fmt.Sprintf("DST: %s-%s does not exist", before.Format(layout), local.Format(layout))
 		atChange := s.Matches(slot)
 		switch {
 		case len(skipped) == 0:

@@ -39,6 +39,12 @@ func TestNextSlots(t *testing.T) {
 			[]string{"DST: 01:00-03:00 does not exist; 01:00, 02:00 (skipped) and 03:00 are one slot (cronie runs each)", ""}},
 		"spring forward, only the change's time": {"", "0 3 * * *", "2026-03-28T12:00:00Z", 1,
 			[]string{"2026-03-29T01:00:00Z"}, []string{""}},
+		"a whole day skipped (Samoa, 2011)": {"Pacific/Apia", "0 12 * * *", "2011-12-29T00:00:00Z", 2,
+			[]string{"2011-12-29T22:00:00Z", "2011-12-30T10:00:00Z"},
+			[]string{"", "DST: 2011-12-30 00:00-2011-12-31 00:00 does not exist; the skipped time runs at the change"}},
+		"a gap from midnight, within one date": {"America/Santiago", "30 0 * * *", "2026-09-05T12:00:00Z", 1,
+			[]string{"2026-09-06T04:00:00Z"},
+			[]string{"DST: 00:00-01:00 does not exist; the skipped time runs at the change"}},
 		"fall back repeated": {"", "0 * * * *", "2026-10-24T23:30:00Z", 3,
 			[]string{"2026-10-25T00:00:00Z", "2026-10-25T01:00:00Z", "2026-10-25T02:00:00Z"}, []string{"", "02:00 comes twice", ""}},
 	}
