@@ -14,7 +14,7 @@ const (
 	CellNone     = "none"     // before the task was registered, passed by its watermark (before a schedule change), or of a retired task
 	CellPending  = "pending"  // not due yet, or cron may still fire it
 	CellRan      = "ran"      // fired by cron on time, succeeded
-	CellReplayed = "replayed" // succeeded by a replay: scan's, or backfill's
+	CellReplayed = "replayed" // succeeded by a replay: scan's, or backfill's, or by hand (run --slot)
 	CellSkipped  = "skipped"  // settled by a skip policy
 	CellPaused   = "paused"   // settled while the task was paused
 	CellLate     = "late"     // fired by cron, succeeded, but started over a minute after its slot
@@ -204,8 +204,8 @@ func runState(r store.Run, slot time.Time, stale map[int64]bool) string {
 	switch r.Status {
 	case store.StatusSucceeded:
 		switch {
-		case r.Trigger == store.TriggerReplay, r.Trigger == store.TriggerBackfill:
-			return CellReplayed // a replay by scan or by backfill: never late
+		case r.Trigger == store.TriggerReplay, r.Trigger == store.TriggerBackfill, r.Trigger == store.TriggerManual:
+			return CellReplayed // a replay by scan or by backfill, or a run by hand (run --slot): never late
 		case r.StartedAt.Sub(slot) > lateAfter:
 			return CellLate
 		}

@@ -32,7 +32,7 @@ task has more slots in a day than the day has room for (the task is marked with 
 
 Each cell is a letter, coloured on a terminal (plain letters when standard output is
 not a terminal or NO_COLOR is set):
-  r ran   y replayed (by scan or backfill)   l late (cron fired it over a minute late)
+  r ran   y replayed (by scan, backfill or run --slot)   l late (cron fired it over a minute late)
   M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
   . no slot   (blank) before the task was registered
 The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
