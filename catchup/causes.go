@@ -161,6 +161,14 @@ func (u uptime) inClockGap(t time.Time) (span, bool) {
 	return span{}, false
 }
 
+// slotCause says why missed slot was missed, from all its records (the
+// runs that name it and the run without a slot that stands for it, by id):
+// what scan, ls --missed, metrics and explain all say. A fire without a
+// slot that found the lock held is the slot's lock-busy fire.
+func slotCause(slot time.Time, sr slotRecords, stale map[int64]bool, u uptime) string {
+	return causeOf(slot, sr.all(), stale, u)
+}
+
 // causeOf says why slot was missed. records are the runs that name the slot,
 // by id; stale holds running records known to be dead.
 func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime) string {

@@ -180,13 +180,15 @@ type slotRecords struct {
 	has      bool
 }
 
-// all is every record of the slot, the run without a slot last (it counts
-// as the slot's own run).
+// all is every record of the slot, by id: the run without a slot among
+// the runs that name it, where it was recorded.
 func (sr slotRecords) all() []store.Run {
 	if !sr.has {
 		return sr.named
 	}
-	return append(append([]store.Run(nil), sr.named...), sr.slotless)
+	out := append(append([]store.Run(nil), sr.named...), sr.slotless)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // decider is the run that settles the slot by the missed-slot rule
@@ -288,7 +290,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		x.Summary = fmt.Sprintf("in the task's pause (since %s): never missed; the next scan records it paused", rfc(x.Task.PausedAt))
 		return
 	}
-	x.State, x.Cause = StateMissed, causeOf(x.Slot, records, stale, u)
+	x.State, x.Cause = StateMissed, slotCause(x.Slot, sr, stale, u)
 	x.Summary = fmt.Sprintf("missed (%s: %s)", x.Cause, CauseWords(x.Cause))
 }
 

@@ -149,7 +149,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 			return res, err
 		}
 		for _, slot := range res.slots {
-			res.causes = append(res.causes, causeOf(slot, records[slot.Unix()], stale, u))
+			r, ok := bySlot[slot.Unix()]
+			sr := slotRecords{named: records[slot.Unix()], slotless: r, has: ok}
+			res.causes = append(res.causes, slotCause(slot, sr, stale, u))
 		}
 	}
 	return res, nil
