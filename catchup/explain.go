@@ -45,9 +45,12 @@ type Explanation struct {
 	// Expiring is why the next scan records a missed slot expired, as
 	// scan's expiries say it ("beyond --max-replays 100"); "" if it replays it.
 	Expiring string
-	Run      *store.Run // the run that settled, expired or runs it
-	Events   []Event
-	Summary  string // the state in plain words
+	// Policy is the replay policy the answer assumes: the request's
+	// (scan's --replay), else the task's, else all.
+	Policy  string
+	Run     *store.Run // the run that settled, expired or runs it
+	Events  []Event
+	Summary string // the state in plain words
 }
 
 // ExplainRequest names the slot to explain; a zero Slot picks the task's
@@ -56,7 +59,20 @@ type ExplainRequest struct {
 	Task string
 	Slot time.Time
 	MissedRule
-	MaxReplays int // scan's --max-replays: the older missed slots are expiring (0: no bound)
+	MaxReplays int    // scan's --max-replays: the older missed slots are expiring (0: no bound)
+	Replay     string // scan's --replay: overrides the task's policy ("": the task's)
+}
+
+// policy is the replay policy scan applies to t under req: its --replay,
+// else the task's, else all.
+func (req ExplainRequest) policy(t store.Task) string {
+	switch {
+	case req.Replay != "":
+		return req.Replay
+	case t.Replay != "":
+		return t.Replay
+	}
+	return "all"
 }
 
 // Explain tells the story of one slot from what the ledger holds, and the
@@ -93,7 +109,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return Explanation{}, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched)
 	}
 	slot = slot.UTC()
-	x := Explanation{Task: t, Slot: slot}
+	x := Explanation{Task: t, Slot: slot, Policy: req.policy(t)}
 	if slot.After(now) {
 		x.State, x.Summary = StateNotDue, "not due yet"
 		return x, nil
@@ -144,8 +160,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		if x.Expiring, err = expiringReason(ctx, st, m, t, sched, req, slot, stale, notes); err != nil {
 			return x, err
 		}
-		if x.Expiring != "" {
+		switch {
+		case x.Expiring != "":
 			x.Summary += fmt.Sprintf("; %s: the next scan records it expired", x.Expiring)
+		case x.Policy == "none":
+			x.Summary += `; replay policy "none": the next scan leaves it missed`
 		}
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {

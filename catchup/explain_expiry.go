@@ -14,7 +14,7 @@ import (
 // window (7d)", "beyond --max-replays 100", `dropped by replay policy
 // "latest"`), or "" when it replays it. It splits the task's missed slots
 // as scanTask does: those older than the window, then plan's drops among
-// the rest (the task's policy, req.MaxReplays); coalesce folds slots into a
+// the rest (req.Replay, else the task's policy; req.MaxReplays); coalesce folds slots into a
 // replay, it expires none.
 func expiringReason(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
 	req ExplainRequest, slot time.Time, stale map[int64]bool, notes *pendingNotes) (string, error) {
@@ -39,10 +39,7 @@ func expiringReason(ctx context.Context, st store.Store, m Machine, t store.Task
 	case at < res.expiring:
 		return aged, nil
 	}
-	policy := t.Replay
-	if policy == "" {
-		policy = "all"
-	}
+	policy := req.policy(t)
 	if policy == "coalesce" {
 		return "", nil
 	}

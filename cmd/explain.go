@@ -13,6 +13,7 @@ type explainConfig struct {
 	output     string
 	rule       catchup.MissedRule
 	maxReplays int
+	replay     string
 }
 
 func newExplainCmd(g *globals) *cobra.Command {
@@ -25,7 +26,8 @@ around it (when each started, when catchup last saw it), the runs that name the 
 fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the
 slot's state: settled, missed (with its cause, and, when the next scan records it expired
 rather than replay it, why: older than the catch-up window, beyond --max-replays, which is
-scan's, or dropped by the policy latest), expired, running, or not due yet. A fire
+scan's, or dropped by the policy latest: the task's, or scan's --replay given here),
+expired, running, or not due yet. A fire
 this host noted while the ledger could not record it counts as the next scan will record
 it: the slot is unrecorded (it ran), or missed because the ledger could not be reached.
 
@@ -46,6 +48,7 @@ slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
 	c.Flags().StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
 	c.Flags().IntVar(&cfg.maxReplays, "max-replays", 100, "scan's --max-replays: say which missed slots the next scan records expired beyond it")
+	c.Flags().StringVar(&cfg.replay, "replay", "", "scan's --replay: answer for a scan that overrides the task's policy (all|latest|coalesce|none)")
 	return c
 }
 
@@ -63,6 +66,7 @@ type explainJSON struct {
 	Slot     *string            `json:"slot"`
 	Schedule string             `json:"schedule"`
 	TZ       string             `json:"tz"`
+	Policy   string             `json:"policy"`
 	State    string             `json:"state"`
 	Cause    *string            `json:"cause"`
 	Expiring *string            `json:"expiring"`
@@ -81,7 +85,12 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	if cfg.maxReplays < 1 {
 		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
 	}
-	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule, MaxReplays: cfg.maxReplays}
+	if cfg.replay != "" {
+		if err := catchup.CheckPolicy(cfg.replay); err != nil {
+			return usageErr(c, err)
+		}
+	}
+	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule, MaxReplays: cfg.maxReplays, Replay: cfg.replay}
 	if len(args) == 2 {
 		t, err := time.Parse(time.RFC3339, args[1])
 		if err != nil {
@@ -101,7 +110,7 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	out := c.OutOrStdout()
 	if cfg.output == "json" {
 		j := explainJSON{Task: x.Task.Name, Slot: jsonTime(x.Slot), Schedule: x.Task.Schedule, TZ: x.Task.TZ,
-			State: x.State, Summary: x.Summary, Events: []explainEventJSON{}}
+			Policy: x.Policy, State: x.State, Summary: x.Summary, Events: []explainEventJSON{}}
 		if x.Cause != "" {
 			j.Cause = &x.Cause
 		}
