@@ -3,7 +3,6 @@ package catchup
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -157,7 +156,7 @@ func calendarTasks(ctx context.Context, st store.Store, names []string) ([]store
 	for _, n := range names {
 		t, err := st.Task(ctx, n)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("no task %q in the ledger; catchup ls lists them", n)
+			return nil, UnknownTask(n)
 		}
 		if err != nil {
 			return nil, err

@@ -71,7 +71,7 @@ type ClockReset struct {
 func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry bool) (ClockReset, error) {
 	t, err := st.Task(ctx, task)
 	if errors.Is(err, store.ErrNotFound) {
-		return ClockReset{}, fmt.Errorf("no task %s in the ledger; catchup ls lists the tasks", task)
+		return ClockReset{}, UnknownTask(task)
 	}
 	if err != nil {
 		return ClockReset{}, err

@@ -82,7 +82,7 @@ func (req ExplainRequest) policy(t store.Task) string {
 func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest) (Explanation, error) {
 	t, err := st.Task(ctx, req.Task)
 	if errors.Is(err, store.ErrNotFound) {
-		return Explanation{}, fmt.Errorf("no task %s in the ledger; catchup ls lists the tasks", req.Task)
+		return Explanation{}, UnknownTask(req.Task)
 	}
 	if err != nil {
 		return Explanation{}, err

@@ -28,7 +28,7 @@ type ForgetResult struct {
 func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
 	t, err := st.Task(ctx, req.Task)
 	if errors.Is(err, store.ErrNotFound) {
-		return ForgetResult{}, fmt.Errorf("unknown task %s: see catchup ls", req.Task)
+		return ForgetResult{}, UnknownTask(req.Task)
 	}
 	if err != nil {
 		return ForgetResult{}, err

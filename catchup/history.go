@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/catchup/catchup/store"
@@ -14,7 +15,8 @@ const deadNote = "not recorded yet: its process is gone; the next scan records i
 // History is the ledger's runs for `catchup history`, as ls reads them: a
 // running record whose process is known to be gone reads interrupted (as
 // the next scan records it), so --status running leaves it out and
-// --status interrupted lists it. The ledger is not written.
+// --status interrupted lists it. A task the ledger does not hold is an
+// error (UnknownTask). The ledger is not written.
 func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter) ([]store.Run, error) {
 	running, err := st.Running(ctx)
 	if err != nil {
@@ -52,6 +54,14 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 	}
 	if len(out) > limit {
 		out = out[:limit]
+	}
+	if len(out) == 0 && f.Task != "" {
+		// Nothing to show: of a task the ledger holds, or of none.
+		if _, err := st.Task(ctx, f.Task); errors.Is(err, store.ErrNotFound) {
+			return nil, UnknownTask(f.Task)
+		} else if err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

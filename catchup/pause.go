@@ -123,7 +123,7 @@ func pauseSpan(t store.Task) string {
 func activeTask(ctx context.Context, st store.Store, name string) (store.Task, error) {
 	t, err := st.Task(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return t, fmt.Errorf("unknown task %s: see catchup ls", name)
+		return t, UnknownTask(name)
 	}
 	if err != nil {
 		return t, err

@@ -125,7 +125,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 // ledger's own error (unreachable, say), which is not the task's.
 func taskLookupErr(n string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no task %q in the ledger; catchup ls lists them", n)
+		return UnknownTask(n)
 	}
 	return fmt.Errorf("--task %s: %w", n, err)
 }

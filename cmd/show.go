@@ -107,7 +107,12 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 			return failure(err)
 		}
 		if len(runs) == 0 && req.task != "" {
-			return failure(fmt.Errorf("no runs of task %q in the ledger; catchup ls lists the tasks", req.task))
+			if _, err := st.Task(c.Context(), req.task); errors.Is(err, store.ErrNotFound) {
+				return failure(catchup.UnknownTask(req.task))
+			} else if err != nil {
+				return failure(err)
+			}
+			return failure(fmt.Errorf("no runs of task %q in the ledger yet", req.task))
 		}
 		if len(runs) == 0 {
 			return failure(errors.New("no runs in the ledger yet"))
