@@ -11,7 +11,7 @@ import (
 // TaskStatus is one task as `catchup ls` shows it.
 type TaskStatus struct {
 	Task       store.Task
-	Latest     *store.Run       // nil when it never ran; a running record known dead reads interrupted
+	Latest     *store.Run       // nil when it never ran; a running record known dead reads interrupted; not a paused record once the pause is over
 	LastSlot   time.Time        // the slot of its latest run that had one
 	Next       time.Time        // its next slot; zero without a schedule
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
@@ -58,6 +58,9 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
 			return nil, err
 		}
+		if err := ts.pastPause(ctx, st, stale); err != nil {
+			return nil, err
+		}
 		sched, err := parseSchedule(s.Task.Schedule, s.Task.TZ)
 		if err != nil && s.Task.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
 			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(s.Task, err)
@@ -82,6 +85,28 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		out = append(out, ts)
 	}
 	return out, nil
+}
+
+// pastPause makes the latest run of a task whose pause is over (a plain
+// resume, an --until run out) the latest that ran, not the record of a fire
+// the pause kept from running, which would still say paused; LastSlot is
+// that run's slot. While the pause lasts, its record stays the latest.
+func (ts *TaskStatus) pastPause(ctx context.Context, st store.Store, stale map[int64]bool) error {
+	if ts.Latest == nil || ts.Latest.Status != store.StatusPaused || ts.Paused {
+		return nil
+	}
+	r, err := st.LatestRan(ctx, ts.Task.Name)
+	if err != nil {
+		return err
+	}
+	ts.Latest = deadAsInterrupted(r, stale)
+	switch {
+	case r == nil:
+		ts.LastSlot = time.Time{}
+	case !r.Slot.IsZero():
+		ts.LastSlot = r.Slot
+	}
+	return nil
 }
 
 // deadAsInterrupted is the latest run as readers show it: a running record

@@ -290,6 +290,10 @@ type Store interface {
 	SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error)
 	// LatestSlot returns the latest slot any run of task stands for.
 	LatestSlot(ctx context.Context, task string) (time.Time, error)
+	// LatestRan returns task's latest run as TaskSummary.Latest picks it,
+	// not counting its paused records either (fires a pause kept from
+	// running): what ls shows once the pause is over. nil when there is none.
+	LatestRan(ctx context.Context, task string) (*Run, error)
 	// LastSucceededSlot returns the latest slot of task before before
 	// whose run succeeded (a pruned one counts); zero when there is none.
 	LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error)

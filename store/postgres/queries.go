@@ -75,6 +75,22 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
+const latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
+ ORDER BY r.id DESC LIMIT 1`
+
+// LatestRan implements store.Store, through the (task, id) index.
+func (p *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error) {
+	var n runRow
+	err := p.pool.QueryRow(ctx, latestRanSQL, task).Scan(n.dest()...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	return n.run(), nil
+}
+
 // LatestSlot implements store.Store.
 func (p *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	var v *time.Time

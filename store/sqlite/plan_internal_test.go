@@ -42,6 +42,11 @@ WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`,
 WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.started_at, r.id`,
 		args: []any{"backup", 1, 2},
 	},
+	"LatestRan": {
+		query:      latestRanSQL,
+		args:       []any{"backup"},
+		noTempSort: true,
+	},
 	"History by task": {
 		query:      `SELECT ` + runColumnsLight + ` FROM runs r WHERE 1=1 AND r.task = ? ORDER BY r.id DESC LIMIT ?`,
 		args:       []any{"backup", 20},

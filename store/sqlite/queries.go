@@ -81,6 +81,23 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 	return append(withSlot, slotless...), nil
 }
 
+const latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ? AND ` + backend.RanSQL + `
+ ORDER BY r.id DESC LIMIT 1`
+
+// LatestRan implements store.Store, through the (task, id) index.
+func (s *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error) {
+	ctx = uncancelled(ctx)
+	var n nullRun
+	err := s.db.QueryRowContext(ctx, latestRanSQL, task).Scan(n.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	return n.run(), nil
+}
+
 // LatestSlot implements store.Store.
 func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	ctx = uncancelled(ctx)

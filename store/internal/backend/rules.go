@@ -132,3 +132,7 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 // (skipped, exit 0), nor a paused record resume --replay-paused gave back
 // (it settles nothing any more): what store.TaskSummary.Latest leaves out.
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')`
+
+// RanSQL is NotADuplicateSQL without the paused records either: the runs
+// store.Store.LatestRan picks from.
+const RanSQL = NotADuplicateSQL + ` AND status <> 'paused'`
