@@ -43,7 +43,9 @@ replayed: it is recorded once as expired, with the reason. The report says why e
 slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
 failed (with --retry-failed), paused (given back by resume --replay-paused) or unknown; catchup explain TASK SLOT tells one slot's story.
 
-Run it at boot (systemd: a oneshot unit before cron, or ExecStartPre=catchup scan)
+Run it at boot (systemd: the packaged catchup-scan.service, a oneshot unit before
+cron; or, in cron's unit, ExecStartPre=-/usr/bin/catchup scan: the "-" is required,
+since without it a scan that exits 1 or 2 keeps cron, and every cron job, from starting)
 and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
