@@ -48,7 +48,9 @@ made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a
 line names it. Scan discovers every wrapped line with the same schedule.
 
 --diff prints the change as a unified diff instead. --in-place rewrites FILE, keeping
-the original in FILE.bak. A file in /etc/cron.d or /etc/crontab is read in the system
+the original in FILE.bak; both keep FILE's mode, owner and group (cron refuses a user's
+crontab that another user owns), so another user's FILE needs root. A symlink is
+refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in the system
 format (a user field), as is any file with --system.`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
@@ -110,7 +112,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)
 			return nil
 		}
-		backup, err := catchup.WriteWrapped(req.file, old, text)
+		backup, err := catchup.WriteWrapped(req.file, old, text, os.Geteuid())
 		if err != nil {
 			return failure(err)
 		}
