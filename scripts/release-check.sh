@@ -2,7 +2,7 @@
 # Release check: validates .goreleaser.yaml, builds a snapshot release (all
 # archives, .deb and .rpm) into dist/, and inspects the linux/amd64 .deb: the
 # binary, the man pages, the three shell completions and both systemd units
-# must be in it, and the packaged binary must report the snapshot version.
+# must be in it, with the maintainer scripts, and the packaged binary must report the snapshot version.
 # Nothing is published. Exits non-zero on the first failure.
 #
 #   scripts/release-check.sh
@@ -77,6 +77,10 @@ for p in "${want[@]}"; do
   grep -qE "^-[rwx-]{9} .* \.${p//./\\.}\$" <<<"$contents" || fail "$p is not in $deb"
 done
 grep -qE '^-rwxr-xr-x .* \./usr/bin/catchup$' <<<"$contents" || fail "/usr/bin/catchup is not mode 0755"
+# The maintainer scripts (scripts/packaging/) are in the control archive.
+for s in postinst prerm postrm; do
+  dpkg-deb --info "$deb" "$s" | grep -q 'systemctl' || fail "$deb has no $s running systemctl"
+done
 mans=$(grep -c '\./usr/share/man/man1/.*\.1\.gz$' <<<"$contents" || true)
 
 step "the packaged files work"
