@@ -20,7 +20,7 @@ const (
 	CellRunning  = "running"  // a run of it is in progress
 	CellExpired  = "expired"  // scan gave up on it: older than the catch-up window
 	CellMissed   = "missed"   // no outcome: scan would replay it
-	CellFailed   = "failed"   // its latest attempt failed or timed out
+	CellFailed   = "failed"   // its latest attempt failed or timed out, and none succeeded
 )
 
 // CellStates lists the states worst last: a day's cell shows the latest
@@ -183,9 +183,13 @@ func indexRuns(runs []store.Run) (map[int64][]store.Run, []store.Run) {
 	return byslot, slotless
 }
 
-// decidingRun is the run that says what became of a slot: its latest run
-// that reached an outcome (or is alive), else its latest run.
+// decidingRun is the run that says what became of a slot: the run that
+// holds it against a claim (claimHolder: a success, whatever failed after
+// it), else its latest run that reached an outcome (or is alive).
 func decidingRun(runs []store.Run, stale map[int64]bool) (store.Run, bool) {
+	if h, held := claimHolder(runs, stale); held {
+		return h, true
+	}
 	var best store.Run
 	found := false
 	for _, r := range runs {

@@ -216,6 +216,9 @@ func (sr slotRecords) all() []store.Run {
 func (sr slotRecords) decider(rule MissedRule, stale map[int64]bool) *store.Run {
 	switch slotSettled(sr.named, sr.slotless, sr.has, rule, stale) {
 	case byItsRuns:
+		if h, held := claimHolder(sr.named, stale); held {
+			return &h // as the claim names it: a later failed record changes nothing
+		}
 		for i := len(sr.named) - 1; i >= 0; i-- {
 			if settles(sr.named[i], rule, stale) {
 				return &sr.named[i]
@@ -281,6 +284,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
 			x.Summary += "; scan --retry-failed would replay it"
 		}
+		x.Summary += failedSince(sr.named, r)
 		if x.Cause != "" {
 			x.Summary += fmt.Sprintf("; it had been missed (%s: %s)", x.Cause, CauseWords(x.Cause))
 		}

@@ -114,6 +114,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		}
 	}
 	for k, f := range lastFailed {
+		if _, held := claimHolder(records[k], stale); held {
+			continue // succeeded: no scan retries it (a later failed record is history)
+		}
 		if f && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
 			res.win.firstFailed = time.Unix(k, 0).UTC()
 		}
@@ -165,11 +168,18 @@ const (
 )
 
 // slotSettled is the missed-slot rule for one slot, which scan, ls,
-// metrics, explain and calendar all decide by: the slot is settled when a
-// run naming it (records, by id) settles it, unless, with RetryFailed, the
-// latest of them failed or timed out; else when the run without a slot
-// that stands for it (slotless, when has) settles it.
+// metrics, explain and calendar all decide by. The slot is settled when a
+// run naming it (records, by id) holds it against a replay's claim
+// (claimHolder: it succeeded, or is running), with or without RetryFailed,
+// since the claim refuses such a slot (a later failed record of it, another
+// host's, or a failed run --force, changes nothing); else when a run naming
+// it settles it, unless, with RetryFailed, the latest of them failed or
+// timed out; else when the run without a slot that stands for it (slotless,
+// when has) settles it.
 func slotSettled(records []store.Run, slotless store.Run, has bool, rule MissedRule, stale map[int64]bool) int {
+	if _, held := claimHolder(records, stale); held {
+		return byItsRuns
+	}
 	named := false
 	var last store.Run
 	for _, r := range records {

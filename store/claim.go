@@ -40,3 +40,15 @@ type ClaimResult struct {
 	// that failed, say); false when this is its first.
 	Touched bool
 }
+
+// HoldsSlot reports whether run r, a record of a slot, holds that slot
+// against a claim: a running run holds it, and unless the claim is forced
+// a succeeded one does too, whatever other records the slot has (a later
+// failed run of it, another host's, does not make it claimable). Both
+// backends' Claim decide by this rule in SQL (a succeeded run since pruned
+// still holds its slot: PrunedSlots); the readers that say what a scan
+// would do with a slot decide by this function, so that they agree with
+// the claim.
+func HoldsSlot(r Run, force bool) bool {
+	return r.Status == StatusRunning || (!force && r.Status == StatusSucceeded)
+}
