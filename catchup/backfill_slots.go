@@ -48,6 +48,7 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 		return rs, err
 	}
 	settled, latest := map[int64]bool{}, map[int64]store.Run{}
+	done := map[int64]store.Run{}  // succeeded: the claim refuses it unless forced (store.HoldsSlot)
 	prunedDone := map[int64]bool{} // succeeded, the run since pruned: done all the same
 	for _, s := range pruned {
 		settled[s.Unix()], prunedDone[s.Unix()] = true, true
@@ -61,6 +62,9 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 			// A run in progress has settled nothing yet: backfill waits
 			// for it (the slot's lock, its claim) and goes by its outcome.
 			settled[k] = true
+		}
+		if r.Status == store.StatusSucceeded && r.ID > done[k].ID {
+			done[k] = r
 		}
 		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) {
 			latest[k] = r
@@ -77,8 +81,14 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 		case "all":
 			rs.chosen[k] = true
 		case "failed":
-			rs.chosen[k] = failed
-			if !failed {
+			d, succeeded := done[k]
+			rs.chosen[k] = failed && !succeeded && !prunedDone[k]
+			switch {
+			case failed && succeeded:
+				rs.why[k] = fmt.Sprintf("already succeeded (run %d); --only all runs it again", d.ID)
+			case failed && prunedDone[k]:
+				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
+			case !failed:
 				rs.why[k] = "not failed (--only failed)"
 			}
 		default:
