@@ -27,6 +27,7 @@ import (
 func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through *progress) {
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
+	// Fires held back (see queue) run one after another, in slot order.
 	var turn sync.RWMutex
 	var scanning atomic.Bool
 	var firing atomic.Int32
@@ -71,9 +72,14 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	through.set(from)
 	rescan()
 	next, ok := t.Sched.Next(from)
-	// The slots that came before the loop began are fired one after
-	// another, oldest first: at once, they would meet each other's lock.
-	var backlog chan struct{} // closed when the latest of them is done
+	// Fires held back run one after another, oldest first: released at
+	// once, they would meet each other's lock, the daemon lock-skipping
+	// its own fire and leaving its slot to a replay after later slots.
+	// Held back is a fire of a slot that came before the loop began, one
+	// that waits for the task's replays, and one that comes while the
+	// fire before it is held back. A fire on time goes its own way, as
+	// cron's (a job longer than its interval meets its own lock).
+	var queue chan struct{} // the latest fire's: closed once the next may take its turn
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
 		timer := time.NewTimer(wait)
@@ -96,17 +102,25 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 		}
 		firing.Add(1)
 		through.set(slot) // after firing counts it: a scan that reads it waits for the fire
-		after, done := backlog, make(chan struct{})
-		if !slot.After(begun) {
-			backlog = done
-		}
+		prev, mine := queue, make(chan struct{})
+		queue = mine
+		held := !slot.After(begun)
 		go func() {
 			defer d.fires.Done()
-			defer close(done)
-			if after != nil {
-				<-after
+			if prev != nil {
+				select {
+				case <-prev:
+				default:
+					held = true
+					<-prev
+				}
 			}
-			turn.RLock()
+			if !held && turn.TryRLock() {
+				close(mine) // on time: the next fire goes its own way
+			} else {
+				defer close(mine) // held back: the next waits for this one to end
+				turn.RLock()
+			}
 			d.fire(ctx, t, slot)
 			turn.RUnlock()
 			if firing.Add(-1) == 0 && pending.Swap(false) && ctx.Err() == nil {
