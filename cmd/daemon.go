@@ -47,8 +47,8 @@ spares later ones, which the daemon's own fires may still reach. SIGHUP, or a ch
 once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
 crontab with no job line is refused, at start too); --rescan 0 replays only at start.
 
-SIGTERM or SIGINT: fire nothing new, forward the signal to running jobs, wait up to --grace,
-then kill them; runs cut short are recorded interrupted and replayed at the next start.
+SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs, wait up to
+--grace, then kill them; runs cut short are recorded interrupted and replayed at the next start.
 One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,
 or a ledger that cannot be opened.`,
 		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
@@ -58,7 +58,7 @@ or a ledger that cannot be opened.`,
 	f := c.Flags()
 	f.StringArrayVar(&df.crontabs, "crontab", nil, "crontab file whose every job line is a task (repeatable; required)")
 	f.IntVar(&df.concurrency, "concurrency", 0, "run at most this many jobs (fires and replays) at once; 0: no limit")
-	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT, how long running jobs get before SIGKILL")
+	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT/SIGQUIT, how long running jobs get before SIGKILL")
 	durationVar(f, &df.rescan, "rescan", time.Minute, "how often each task's missed slots are replayed (at start too)")
 	f.IntVar(&df.maxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task and replay, as scan does; older ones are recorded expired (raise it for a dense schedule's long downtime)")
 	f.StringVar(&df.logFormat, "log-format", "text", "log lines on stderr: text|json")
@@ -125,7 +125,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// a SIGHUP (the crontabs are being read anyway: it waits in hup for a
 	// reload); from then on Run reads them.
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT) // SIGQUIT too: root catches it for every command
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(stop)
 	defer signal.Stop(hup)
