@@ -47,8 +47,9 @@ spares later ones, which the daemon's own fires may still reach. SIGHUP, or a ch
 once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
 crontab with no job line is refused, at start too); --rescan 0 replays only at start.
 
-SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs, wait up to
---grace, then kill them; runs cut short are recorded interrupted and replayed at the next start.
+SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
+for SIGQUIT, whose default action would dump core), wait up to --grace, then kill them;
+runs cut short are recorded interrupted and replayed at the next start.
 It does not reap the orphans jobs leave: as a container's PID 1, run it under an init (tini,
 docker run --init); it warns at start when it is PID 1.
 One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,

@@ -73,7 +73,7 @@ func New(cfg Config) *Daemon {
 }
 
 // Run schedules every task until a signal arrives on stop: then it fires
-// nothing new, forwards the signal to running jobs, waits up to the grace
+// nothing new, forwards the signal to running jobs (SIGTERM for SIGQUIT), waits up to the grace
 // for them, kills what is left, and returns once their outcomes are
 // recorded (interrupted, so that the next start replays their slots).
 func (d *Daemon) Run(stop, hup <-chan os.Signal) {
@@ -114,7 +114,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	d.mu.Lock()
 	d.stopped = true // from here fires only end: nothing is added beside the Wait below
 	d.mu.Unlock()
-	d.signalJobs(sig.(syscall.Signal))
+	d.signalJobs(forwarded(sig.(syscall.Signal)))
 	done := make(chan struct{})
 	go func() { d.fires.Wait(); close(done) }()
 	select {
@@ -139,6 +139,16 @@ func (d *Daemon) begin() bool {
 	}
 	d.fires.Add(1)
 	return true
+}
+
+// forwarded is the signal running jobs get on a stop by sig: the same one,
+// but SIGTERM for SIGQUIT, whose default action dumps core (sh dies at once,
+// a JVM prints a thread dump and runs on): a job gets the grace to end.
+func forwarded(sig syscall.Signal) syscall.Signal {
+	if sig == syscall.SIGQUIT {
+		return syscall.SIGTERM
+	}
+	return sig
 }
 
 // signalJobs sends sig to the process group of every running job.
