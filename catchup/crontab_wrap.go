@@ -7,18 +7,30 @@ import (
 	"syscall"
 )
 
+// BackupSuffix names the copy of the original that --in-place leaves
+// beside a crontab: FILE.bak~. It ends in "~" because no cron reads such a
+// name: cronie's not_a_crontab skips names ending in "~" (and ".rpmsave",
+// ".rpmorig", ".rpmnew", or starting with "#") but reads any other file in
+// /etc/cron.d, FILE.bak included, which would run every job twice; Debian's
+// cron reads only names of [A-Za-z0-9_-]; a spool crontab is read only
+// under its user's name.
+const BackupSuffix = ".bak~"
+
 // WriteWrapped replaces the crontab file path with text, keeping the old
-// contents in path+".bak" first. Both keep the original's mode, owner and
-// group: cron refuses a user's crontab that another user owns, and would stop
-// all of that user's jobs. The new file is written beside it and renamed over
-// it, so that cron never reads half a file. euid is the caller's effective
-// uid: only root can give a file to another user, so anyone else is refused,
-// before anything is written, a file that is not theirs. A symlink is refused
-// too: the rename would replace the link with a file.
-func WriteWrapped(path string, old []byte, text string, euid int) (backup string, err error) {
+// contents in path+BackupSuffix first. Both keep the original's mode, owner
+// and group: cron refuses a user's crontab that another user owns, and would
+// stop all of that user's jobs. The new file is written beside it and
+// renamed over it, so that cron never reads half a file. euid is the
+// caller's effective uid: only root can give a file to another user, so
+// anyone else is refused, before anything is written, a file that is not
+// theirs. A caller that is not root keeps the file's group when it is in
+// that group; otherwise the files get its own group, and a note says so
+// (cron checks a crontab's owner, not its group). A symlink is refused too:
+// the rename would replace the link with a file.
+func WriteWrapped(path string, old []byte, text string, euid int) (backup string, notes []string, err error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return "", fmt.Errorf("crontab %s: %w", path, err)
+		return "", nil, fmt.Errorf("crontab %s: %w", path, err)
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
 		target, err := filepath.EvalSymlinks(path)
@@ -26,37 +38,56 @@ func WriteWrapped(path string, old []byte, text string, euid int) (backup string
 			target, err = filepath.Abs(target)
 		}
 		if err != nil {
-			return "", fmt.Errorf("crontab %s is a symlink (%w); --in-place would replace the link with a file: wrap the file it points to", path, err)
+			return "", nil, fmt.Errorf("crontab %s is a symlink (%w); --in-place would replace the link with a file: wrap the file it points to", path, err)
 		}
-		return "", fmt.Errorf("crontab %s is a symlink to %s; --in-place would replace the link with a file: wrap the file itself: catchup crontab wrap --in-place %s", path, target, target)
+		return "", nil, fmt.Errorf("crontab %s is a symlink to %s; --in-place would replace the link with a file: wrap the file itself: catchup crontab wrap --in-place %s", path, target, target)
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("crontab %s is not a regular file", path)
+		return "", nil, fmt.Errorf("crontab %s is not a regular file", path)
 	}
 	uid, gid := -1, -1
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		uid, gid = int(st.Uid), int(st.Gid)
 	}
 	if euid != 0 && uid >= 0 && uid != euid {
-		return "", fmt.Errorf("crontab %s is owned by uid %d, not by you (uid %d): rewritten, it would be yours, and cron refuses a crontab owned by another user than its own; run this as root (which keeps the owner) or as uid %d", path, uid, euid, uid)
+		return "", nil, fmt.Errorf("crontab %s is owned by uid %d, not by you (uid %d): rewritten, it would be yours, and cron refuses a crontab owned by another user than its own; run this as root (which keeps the owner) or as uid %d", path, uid, euid, uid)
+	}
+	keepGid := gid
+	if euid != 0 && gid >= 0 && !inGroup(gid) {
+		keepGid = -1 // it could not: the files get the caller's group
 	}
 	own := func(f *os.File) error {
-		if uid < 0 {
+		switch {
+		case uid < 0:
 			return nil
-		}
-		if err := f.Chown(uid, gid); err != nil {
-			return fmt.Errorf("keep owner %d:%d: %w", uid, gid, err)
+		case euid == 0:
+			if err := f.Chown(uid, gid); err != nil {
+				return fmt.Errorf("keep owner %d:%d: %w", uid, gid, err)
+			}
+		case keepGid >= 0:
+			if err := f.Chown(-1, keepGid); err != nil {
+				return fmt.Errorf("keep group %d: %w", keepGid, err)
+			}
 		}
 		return nil
 	}
-	backup = path + ".bak"
+	backup = path + BackupSuffix
 	if err := writeFileAtomic(backup, old, fi.Mode().Perm(), own); err != nil {
-		return "", fmt.Errorf("backup %s: %w", backup, err)
+		return "", nil, fmt.Errorf("backup %s: %w", backup, err)
 	}
 	if err := writeFileAtomic(path, []byte(text), fi.Mode().Perm(), own); err != nil {
-		return "", fmt.Errorf("write %s: %w (the original is in %s)", path, err, backup)
+		return "", nil, fmt.Errorf("write %s: %w (the original is in %s)", path, err, backup)
 	}
-	return backup, nil
+	if gid >= 0 && keepGid < 0 {
+		now := "your group"
+		if st, err := os.Stat(path); err == nil {
+			if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+				now = fmt.Sprintf("your group %d", sys.Gid)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s: its group %d could not be kept: you (uid %d) are not in it; %s and its backup now have %s", path, gid, euid, path, now))
+	}
+	return backup, notes, nil
 }
 
 // writeFileAtomic writes data to a new file beside path, gives it mode and
@@ -88,4 +119,19 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode, prepare func(*o
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// inGroup reports whether the calling process is in group gid, so may give
+// its files to that group.
+func inGroup(gid int) bool {
+	if os.Getegid() == gid {
+		return true
+	}
+	groups, _ := os.Getgroups()
+	for _, g := range groups {
+		if g == gid {
+			return true
+		}
+	}
+	return false
 }

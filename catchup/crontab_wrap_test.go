@@ -29,9 +29,9 @@ func TestWriteWrappedOwner(t *testing.T) {
 			if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := WriteWrapped(path, []byte("old\n"), "new\n", tt.euid)
+			_, _, err := WriteWrapped(path, []byte("old\n"), "new\n", tt.euid)
 			got, _ := os.ReadFile(path)
-			_, bakErr := os.Stat(path + ".bak")
+			_, bakErr := os.Stat(path + ".bak~")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one saying %q", err, tt.wantErr)
@@ -43,6 +43,58 @@ func TestWriteWrappedOwner(t *testing.T) {
 			}
 			if err != nil || string(got) != "new\n" || bakErr != nil {
 				t.Errorf("err %v, file %q, backup %v", err, got, bakErr)
+			}
+		})
+	}
+}
+
+// TestWriteWrappedBackupNoCronReads: the backup --in-place leaves beside a
+// crontab is a name no cron reads, or every job of an /etc/cron.d file
+// would run twice, wrapped and not. cronie reads every file in /etc/cron.d
+// but those its not_a_crontab (src/database.c) skips: a name starting with
+// "#" or ending in "~", ".rpmsave", ".rpmorig" or ".rpmnew"; Debian's cron
+// reads only names of [A-Za-z0-9_-]. A spool crontab is read only under a
+// user's name, and /etc/crontab only under its own.
+func TestWriteWrappedBackupNoCronReads(t *testing.T) {
+	cronieReads := func(name string) bool {
+		if strings.HasPrefix(name, "#") {
+			return false
+		}
+		for _, suffix := range []string{"~", ".rpmsave", ".rpmorig", ".rpmnew"} {
+			if strings.HasSuffix(name, suffix) {
+				return false
+			}
+		}
+		return true
+	}
+	debianReads := func(name string) bool {
+		return name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == ""
+	}
+	tests := map[string]string{
+		"a cron.d file":      "backup",
+		"a name with a dash": "php-sessions",
+		"a spool crontab":    "alice",
+		"/etc/crontab":       "crontab",
+	}
+	for name, file := range tests {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), file)
+			if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			backup, _, err := WriteWrapped(path, []byte("old\n"), "new\n", os.Geteuid())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(backup); string(got) != "old\n" {
+				t.Errorf("backup %s holds %q, want the original", backup, got)
+			}
+			if dir := filepath.Dir(backup); dir != filepath.Dir(path) {
+				t.Errorf("backup in %s, want beside the file", dir)
+			}
+			base := filepath.Base(backup)
+			if !strings.HasSuffix(base, "~") || cronieReads(base) || debianReads(base) {
+				t.Errorf("backup %s: a cron would read it (cronie %v, Debian %v)", base, cronieReads(base), debianReads(base))
 			}
 		})
 	}

@@ -48,10 +48,12 @@ made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a
 line names it. Scan discovers every wrapped line with the same schedule.
 
 --diff prints the change as a unified diff instead. --in-place rewrites FILE, keeping
-the original in FILE.bak; both keep FILE's mode, owner and group (cron refuses a user's
-crontab that another user owns), so another user's FILE needs root. A symlink is
-refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in the system
-format (a user field), as is any file with --system.`,
+the original in FILE.bak~, a name no cron reads (cronie skips names ending in ~, Debian's
+cron names with a dot); both keep FILE's mode, owner and group (cron refuses a user's
+crontab that another user owns), so another user's FILE needs root. Not as root, FILE's
+group is kept if you are in it, else both get your group, and stderr says so. A symlink
+is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
+the system format (a user field), as is any file with --system.`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,
@@ -71,7 +73,7 @@ format (a user field), as is any file with --system.`,
 	}
 	f := c.Flags()
 	f.BoolVar(&req.diff, "diff", false, "print a unified diff of the change instead of the crontab")
-	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak")
+	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak~ (a name no cron reads)")
 	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields)")
 	return c
 }
@@ -112,9 +114,12 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)
 			return nil
 		}
-		backup, err := catchup.WriteWrapped(req.file, old, text, os.Geteuid())
+		backup, notes, err := catchup.WriteWrapped(req.file, old, text, os.Geteuid())
 		if err != nil {
 			return failure(err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s\n", n)
 		}
 		fmt.Fprintf(c.ErrOrStderr(), "catchup: wrapped %d job lines of %s; the original is in %s\n", len(changes), name, backup)
 	}
