@@ -18,17 +18,18 @@ func (l *lifecycle) cronShaped() bool {
 }
 
 // ownFire reports whether this fire of slot is one cron makes for it: a
-// cron-shaped fire, or one of cronie's catch-up fires of the wall times a
+// cron-shaped fire, an early fire of it (earlyFor: cron fired it, this
+// clock lags, as a fleet's host behind the others does), or one of cronie's catch-up fires of the wall times a
 // spring-forward skipped, which slot merges (they come 10 s apart after
 // the change, at 03:00:10 and so on, and match no minute of the
 // expression). A failed slot is held against them: the job runs once per
 // slot, not once per skipped time.
 func (l *lifecycle) ownFire(slot time.Time) bool {
-	if l.cronShaped() {
-		return true
-	}
 	if l.sched == nil {
 		return false
+	}
+	if l.cronShaped() || l.earlyOf(slot) {
+		return true
 	}
 	window := l.sched.CatchUpWindow(slot)
 	since := l.m.Now().Sub(slot)
@@ -54,6 +55,12 @@ func (l *lifecycle) earlyFor(now time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return next, true
+}
+
+// earlyOf reports whether this fire came early for slot (earlyFor).
+func (l *lifecycle) earlyOf(slot time.Time) bool {
+	next, ok := l.earlyFor(l.m.Now())
+	return ok && next.Equal(slot)
 }
 
 // retryByHand is fire f of a slot that failed (or timed out) and that no
