@@ -51,7 +51,7 @@ none, are refused).
 				"max-age"); err != nil {
 				return usageErr(c, err)
 			}
-			if err := refuseFlags(c, "does not apply to calendar: a slot whose latest attempt failed shows F either way (scan --retry-failed replays it)",
+			if err := refuseFlags(c, "does not apply to calendar: a slot that failed and never succeeded shows F either way (scan --retry-failed replays it); a success holds its slot, drawn as that success even when a forced re-run failed after it",
 				"retry-failed"); err != nil {
 				return usageErr(c, err)
 			}
