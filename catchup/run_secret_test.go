@@ -18,7 +18,7 @@ func TestRunStoresNoSecret(t *testing.T) {
 		"URL userinfo":     {"curl", "https://user:S3cret@host/x"},
 		"--password X":     {"tool", "--password", "S3cret"},
 		"--password=X":     {"tool", "--password=S3cret"},
-		"mysql glued -p":   {"mysql", "-pS3cret", "db"},
+		"mysql glued -p":   {"mysql -pS3cret db"}, // one word: a command line whose program is mysql
 		"env in sh -c":     {"sh", "-c", "PGPASSWORD=S3cret psql"},
 		"bearer header":    {"curl", "-H", "Authorization: Bearer S3cret"},
 		"token in a query": {"curl", "https://host/x?a=1&token=S3cret"},

@@ -27,7 +27,10 @@ func Redacted(command string) string {
 	re := secretWords()
 	return re.ReplaceAllStringFunc(command, func(m string) string {
 		sub := re.FindStringSubmatch(m)
-		if sub[3] != "" { // PGPASSWORD=
+		if sub[3] != "" { // PGPASSWORD=, unless $VAR, $(...) or `...`: no secret
+			if strings.ContainsAny(m[len(sub[3]):], "$`") {
+				return m
+			}
 			return sub[3] + "(redacted)"
 		}
 		if sub[1] != "" { // a ping URL

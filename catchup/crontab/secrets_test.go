@@ -20,10 +20,13 @@ func TestRedacted(t *testing.T) {
 		"a URL that does not parse": {"catchup run --db postgres://u:PW@db:notaport/x -- true", "catchup run --db postgres://(redacted) -- true"},
 		"the job's own conninfo": {`catchup run --task t -- psql "host=db password=PW dbname=x" -c 'select 1'`,
 			`catchup run --task t -- psql "host=db password=*** dbname=x" -c 'select 1'`},
-		"the job's URL":      {"catchup run --task t -- curl -fsS https://u:PW@host/x", "catchup run --task t -- curl -fsS https://u:***@host/x"},
-		"the job's variable": {"catchup run --task t -- sh -c 'API_KEY=PW job'", "catchup run --task t -- sh -c 'API_KEY=*** job'"},
-		"mysql -p":           {"catchup run --task t -- mysqldump -uroot -pPW db > /x.sql", "catchup run --task t -- mysqldump -uroot -p*** db > /x.sql"},
-		"bearer":             {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
+		"the job's URL":          {"catchup run --task t -- curl -fsS https://u:PW@host/x", "catchup run --task t -- curl -fsS https://u:***@host/x"},
+		"the job's variable":     {"catchup run --task t -- sh -c 'API_KEY=PW job'", "catchup run --task t -- sh -c 'API_KEY=*** job'"},
+		"mysql -p":               {"catchup run --task t -- mysqldump -uroot -pPW db > /x.sql", "catchup run --task t -- mysqldump -uroot -p*** db > /x.sql"},
+		"PGPASSWORD from a file": {"PGPASSWORD=$(cat /etc/pg.pass) catchup run --task t -- pg_dump x", "PGPASSWORD=$(cat /etc/pg.pass) catchup run --task t -- pg_dump x"},
+		"PGPASSWORD variable":    {`PGPASSWORD="$PGPASS" catchup run --task t -- pg_dump x`, `PGPASSWORD="$PGPASS" catchup run --task t -- pg_dump x`},
+		"find -prune":            {"catchup run --task t -- find /var/lib/mysql -prune", "catchup run --task t -- find /var/lib/mysql -prune"},
+		"bearer":                 {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

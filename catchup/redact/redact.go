@@ -1,12 +1,15 @@
 // Package redact hides the well-known shapes of a secret in a command
-// before it is stored or shown: a URL's password, password=/token=-style
-// key=value pairs (and *_PASSWORD=, *_TOKEN=, *_SECRET= assignments),
-// --password X, mysql's glued -pX and an Authorization header's
-// credentials. It is pure and idempotent; what runs is never redacted.
+// before it is stored or shown: a URL's password (or a token as its user),
+// password=/token=-style key=value pairs, *_PASS=/*_SECRET=/*_TOKEN=-style
+// assignments, --password X (any flag whose name ends so), an HTTP
+// header's value when the header names a key, token, secret, Authorization
+// or Cookie, and the -pX of mysql or the -p X of sshpass when that is the
+// command's program. A value that is a shell reference ($VAR, ${VAR},
+// $(...), `...`) is never a secret: it is left whole. It is pure and
+// idempotent; what runs is never redacted.
 package redact
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,39 +23,74 @@ const Mask = "***"
 const value = `('[^']*'|"[^"]*"|[^\s'"&;]+)`
 
 // secretKey ends the name of a key=value pair or a flag whose value is a
-// secret.
-const secretKey = `(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key)`
+// secret. PWD (the shell's directory) is none: pwd= is one only as a URL's
+// query parameter.
+const secretKey = `(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key)`
+
+// header is an HTTP header's name and colon (and its auth scheme) when its
+// value is a secret: a hyphen-separated part of its name is key, token, secret, apikey,
+// authorization or cookie.
+const header = `((?i:(?:[A-Za-z0-9]+-)*(?:key|token|secret|apikey|authorization|cookie)(?:-[A-Za-z0-9]+)*):[ \t]*(?i:(?:bearer|basic|token|digest)[ \t]+)?)`
 
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
 		// scheme://user:PASSWORD@host
 		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'"]*):([^\s@/'"]+)@`), func(m []string) string {
-			return m[1] + ":" + Mask + "@"
+			return keep(m, m[2], m[1]+":"+Mask+"@")
 		}},
-		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&...
-		{regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*` + secretKey + `=)` + value), func(m []string) string {
-			return m[1] + masked(m[2])
+		// scheme://TOKEN@host
+		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)([A-Za-z0-9_-]+)@`), func(m []string) string {
+			if !tokenUser(m[2]) {
+				return m[0]
+			}
+			return m[1] + Mask + "@"
 		}},
-		// --password X
-		{regexp.MustCompile(`(?i)(--` + secretKey + `\s+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), func(m []string) string {
-			return m[1] + masked(m[2])
+		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., ?pwd=X
+		{regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|[?&]pwd)=)` + value), func(m []string) string {
+			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
-		// Authorization: Bearer X
-		{regexp.MustCompile(`(?i)(authorization:\s*(?:(?:bearer|basic|token|digest)\s+)?)([^\s'"]+)`), func(m []string) string {
-			return m[1] + Mask
+		// DB_PASS=X, SECRET_KEY=X: an assignment whose name has such a part
+		{regexp.MustCompile(`(^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*=)` + value), func(m []string) string {
+			if !secretVar(strings.TrimSuffix(m[2], "=")) {
+				return m[0]
+			}
+			return keep(m, m[3], m[1]+m[2]+masked(m[3]))
 		}},
-		// mysql -pX (only after mysql: -p means other things elsewhere)
-		{regexp.MustCompile(`(?i)\b(?:mysql|mariadb|mysqldump|mysqladmin|mariadb-dump)\b[^;&|\n]*`), func(m []string) string {
-			return mysqlGlued().ReplaceAllString(m[0], "${1}-p"+Mask)
+		// --password X, --db-password X, --client-secret X
+		{regexp.MustCompile(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), func(m []string) string {
+			if strings.HasPrefix(strings.ToLower(m[1]), "--no-") {
+				return m[0]
+			}
+			return keep(m, m[2], m[1]+masked(m[2]))
+		}},
+		// 'X-Api-Key: X', "Authorization: Bearer X", Cookie: X
+		{regexp.MustCompile(`'` + header + `([^']*)'`), func(m []string) string {
+			return keep(m, m[2], "'"+m[1]+Mask+"'")
+		}},
+		{regexp.MustCompile(`"` + header + `([^"]*)"`), func(m []string) string {
+			return keep(m, m[2], `"`+m[1]+Mask+`"`)
 		}},
 	}
 })
 
-var mysqlGlued = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\s)-p[^\s'"]+`) })
-
 type rule struct {
 	re   *regexp.Regexp
 	with func(sub []string) string
+}
+
+// keep is m[0] when v is a shell reference or already masked, else with.
+func keep(m []string, v, with string) string {
+	if reference(v) || v == Mask || v == "'"+Mask+"'" || v == `"`+Mask+`"` {
+		return m[0]
+	}
+	return with
+}
+
+// reference reports whether v is (or holds) a shell reference: a variable
+// or a command substitution, never the secret itself. A single-quoted
+// value is literal.
+func reference(v string) bool {
+	return !strings.HasPrefix(v, "'") && strings.ContainsAny(v, "$`")
 }
 
 // masked is v with its secret masked, its quotes kept.
@@ -61,6 +99,40 @@ func masked(v string) string {
 		return v[:1] + Mask + v[:1]
 	}
 	return Mask
+}
+
+// tokenUser reports whether a URL's lone user part is a token: a known
+// token prefix, or 32 characters or more.
+func tokenUser(u string) bool {
+	for _, p := range []string{"ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxr-"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return len(u) >= 32
+}
+
+// secretVar reports whether an assignment's name has a part (between _)
+// PASS, PASSWORD, PASSWD, SECRET, TOKEN or APIKEY, or API_KEY or
+// PRIVATE_KEY; a name ending in _FILE, _PATH or _DIR names where a secret
+// is, not the secret.
+func secretVar(name string) bool {
+	parts := strings.Split(strings.ToUpper(name), "_")
+	switch parts[len(parts)-1] {
+	case "FILE", "PATH", "DIR":
+		return false
+	}
+	for i, p := range parts {
+		switch p {
+		case "PASS", "PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY":
+			return true
+		case "KEY":
+			if i > 0 && (parts[i-1] == "API" || parts[i-1] == "PRIVATE") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Command is command (a shell command line, or one word of an argv) with
@@ -74,36 +146,39 @@ func Command(command string) string {
 			return r.with(r.re.FindStringSubmatch(m))
 		})
 	}
-	return command
+	return programs(command)
 }
 
 // Argv is argv with its secrets masked: each word as Command masks it, the
-// word after a --password-style flag, and a glued -pX after mysql.
+// word after a --password-style flag, a header word's value, and what is
+// a secret as an option of its program (mysql -pX, sshpass -p X, a sh -c
+// line).
 func Argv(argv []string) []string {
 	out := make([]string, len(argv))
-	mysql := false
 	for i, a := range argv {
-		switch {
+		switch h := headerWord().FindStringSubmatch(a); {
 		case i > 0 && secretFlag(argv[i-1]):
 			out[i] = Mask
-		case mysql && len(a) > 2 && strings.HasPrefix(a, "-p"):
-			out[i] = "-p" + Mask
+		case h != nil && !reference(h[2]):
+			out[i] = h[1] + Mask
 		default:
 			out[i] = Command(a)
 		}
-		mysql = mysql || isMySQL(a)
+	}
+	for i, w := range byProgram(argv, false) {
+		if w != argv[i] {
+			out[i] = w
+		}
 	}
 	return out
 }
 
-var secretFlagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^--` + secretKey + `$`) })
+var headerWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^` + header + `(.+)$`) })
 
-func secretFlag(word string) bool { return secretFlagRE().MatchString(word) }
+var secretFlagRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^--[A-Za-z0-9_-]*` + secretKey + `$`)
+})
 
-func isMySQL(word string) bool {
-	switch filepath.Base(word) {
-	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
-		return true
-	}
-	return false
+func secretFlag(word string) bool {
+	return secretFlagRE().MatchString(word) && !strings.HasPrefix(strings.ToLower(word), "--no-")
 }
