@@ -161,6 +161,8 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			return x, err
 		}
 		switch {
+		case Unreplayable(t):
+			x.Summary += "; the next scan will not replay it: " + redactedTask(t) + "; " + redactedHint
 		case x.Expiring != "":
 			x.Summary += fmt.Sprintf("; %s: the next scan records it expired", x.Expiring)
 		case x.Policy == "none":

@@ -36,12 +36,17 @@ func StoredRedacted(t store.Task) bool {
 	return (strings.HasPrefix(t.Source, "daemon:") || isRunSource(t.Source)) && strings.HasSuffix(t.Source, RedactedMark)
 }
 
+// Unreplayable reports whether no scan can replay t's missed slots: a
+// `run --cron` task whose stored command is redacted (a daemon's own line
+// is replayed by its daemon). Readers say so: ls, explain, scan --dry-run.
+func Unreplayable(t store.Task) bool { return isRunSource(t.Source) && StoredRedacted(t) }
+
 // notReplayedHere says why this scan does not replay task t: a line of a
 // catchup daemon's crontab, which only a daemon holds (ScanRequest.Commands)
 // with the crontab's variables (PATH=, ...) its command needs, and which the
 // ledger does not keep; its stored command may be redacted too. "" otherwise.
 func notReplayedHere(req ScanRequest, t store.Task) string {
-	if isRunSource(t.Source) && StoredRedacted(t) && req.Commands[t.Name] == nil {
+	if Unreplayable(t) && req.Commands[t.Name] == nil {
 		return redactedTask(t) + ": scan cannot replay its slots from the ledger; " + redactedHint
 	}
 	if !strings.HasPrefix(t.Source, "daemon:") || req.Commands[t.Name] != nil {

@@ -10,13 +10,17 @@ import (
 
 // causeSummary says why a task's slots were missed, cause by cause in the
 // order they first occurred: "host-down 2, not-fired 1"; or that the
-// ledger holds the task ahead of the clock.
+// ledger holds the task ahead of the clock; and that no scan can replay
+// them (catchup.Unreplayable).
 func causeSummary(t catchup.TaskStatus) string {
 	if t.BadSchedule != "" {
 		return "bad schedule"
 	}
 	if !t.ClockAhead.IsZero() {
 		return "clock ahead (" + t.ClockAhead.UTC().Format(time.RFC3339) + ")"
+	}
+	if catchup.Unreplayable(t.Task) && len(t.Missed) > 0 {
+		return countCauses(t.Causes) + "; not replayable: command redacted"
 	}
 	return countCauses(t.Causes)
 }

@@ -26,20 +26,20 @@ func nothingToDo(rep catchup.ScanReport) bool {
 }
 
 func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
-	var missed, replayed, failed, skipped, cut, expired, left, paused int
+	var missed, replayed, failed, skipped, cut, expired, left, paused, stuck int
 	for _, t := range rep.Tasks {
-		missed, paused = missed+len(t.Missed), paused+t.Paused
-		left, cut = left+t.Left, cut+t.Interrupted
+		missed, paused, stuck = missed+len(t.Missed), paused+t.Paused, stuck+t.Stuck
+		left, cut = left+t.Left-t.Stuck, cut+t.Interrupted
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
-			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused))
+			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused)+stuckSuffix(t.Stuck))
 			for _, a := range t.Actions {
 				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), a.Action, gap(a.Cause), gap(printable(a.Reason)))
 			}
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
-			t.Failed, t.Skipped, countSuffix("interrupted", t.Interrupted)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left))
+			t.Failed, t.Skipped, countSuffix("interrupted", t.Interrupted)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left-t.Stuck)+stuckSuffix(t.Stuck))
 		for _, a := range t.Actions {
 			switch a.Action {
 			case catchup.ActionFailed:
@@ -61,8 +61,17 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 	}
 	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
 		verb, len(rep.Tasks), missed, replayed, failed, skipped,
-		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left))
+		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left)+countSuffix("not replayable", stuck))
 	return err
+}
+
+// stuckSuffix says that no scan can replay a task's N missed slots: the
+// ledger keeps its command redacted (scan's warning says the fix).
+func stuckSuffix(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", not replayable %d: its command carries a secret the ledger keeps redacted", n)
 }
 
 // expiredSuffix is ", expired N" when N > 0: the report's lines stay as
