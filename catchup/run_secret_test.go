@@ -105,19 +105,32 @@ func TestBackfillRefusesARedactedRunTask(t *testing.T) {
 // written where the program goes) is named in the error the ledger records
 // and catchup prints: with its secret masked.
 func TestStartErrorKeepsNoSecret(t *testing.T) {
-	f := newRunFixture(t, "2026-03-01T10:00:30Z")
-	var stderr strings.Builder
-	f.m.Notice = func(format string, args ...any) { fmt.Fprintf(&stderr, format+"\n", args...) }
-	req := f.request(t)
-	req.Argv = []string{"PGPASSWORD=S3cret", "psql"}
-	if res := f.run(t, req); res.ExitCode != 127 {
-		t.Fatalf("exit %d, want 127", res.ExitCode)
-	}
-	runs := f.history(t)
-	if len(runs) != 1 || !strings.Contains(runs[0].Error, "PGPASSWORD=***") || strings.Contains(runs[0].Error, "S3cret") {
-		t.Errorf("recorded %+v: want one run whose error names PGPASSWORD=***", runs)
-	}
-	if !strings.Contains(stderr.String(), "PGPASSWORD=***") || strings.Contains(stderr.String(), "S3cret") {
-		t.Errorf("stderr %q: want PGPASSWORD=*** and no secret", stderr.String())
+	for name, tc := range map[string]struct {
+		argv []string
+		want string
+	}{
+		"PGPASSWORD=":       {[]string{"PGPASSWORD=S3cret", "psql"}, "PGPASSWORD=***"},
+		"DB_PASS=":          {[]string{"DB_PASS=S3cret", "job"}, "DB_PASS=***"},
+		"SECRET_KEY=":       {[]string{"SECRET_KEY='S3cret'", "job"}, "SECRET_KEY='***'"},
+		"--db-password X":   {[]string{"./no-such-job --db-password S3cret"}, "--db-password ***"},
+		"--client-secret X": {[]string{"./no-such-job --client-secret S3cret"}, "--client-secret ***"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-03-01T10:00:30Z")
+			var stderr strings.Builder
+			f.m.Notice = func(format string, args ...any) { fmt.Fprintf(&stderr, format+"\n", args...) }
+			req := f.request(t)
+			req.Argv = tc.argv
+			if res := f.run(t, req); res.ExitCode != 127 {
+				t.Fatalf("exit %d, want 127", res.ExitCode)
+			}
+			runs := f.history(t)
+			if len(runs) != 1 || !strings.Contains(runs[0].Error, tc.want) || strings.Contains(runs[0].Error, "S3cret") {
+				t.Errorf("recorded %+v: want one run whose error names %s", runs, tc.want)
+			}
+			if !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "S3cret") {
+				t.Errorf("stderr %q: want %s and no secret", stderr.String(), tc.want)
+			}
+		})
 	}
 }

@@ -50,7 +50,7 @@ var rules = sync.OnceValue(func() []rule {
 			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
 		// DB_PASS=X, SECRET_KEY=X: an assignment whose name has such a part
-		{regexp.MustCompile(`(^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*=)` + value), func(m []string) string {
+		{regexp.MustCompile(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), func(m []string) string {
 			if !secretVar(strings.TrimSuffix(m[2], "=")) {
 				return m[0]
 			}

@@ -57,6 +57,7 @@ func TestCommand(t *testing.T) {
 		"--db-password=":        {"job --db-password=S3cret", "job --db-password=***"},
 		"SECRET_KEY=":           {"SECRET_KEY=S3cret job", "SECRET_KEY=*** job"},
 		"DB_PASS=":              {"env DB_PASS=S3cret job", "env DB_PASS=*** job"},
+		"quoted assignment":     {`exec: "DB_PASS=S3cret": not found; sh -c "SECRET_KEY=S3cret job"`, `exec: "DB_PASS=***": not found; sh -c "SECRET_KEY=*** job"`},
 		"private key var":       {"GPG_PRIVATE_KEY='S3cret' job", "GPG_PRIVATE_KEY='***' job"},
 		"X-Api-Key header":      {`curl -H 'X-Api-Key: S3cret' https://h`, `curl -H 'X-Api-Key: ***' https://h`},
 		"PRIVATE-TOKEN header":  {`curl -H "PRIVATE-TOKEN: S3cret" https://h`, `curl -H "PRIVATE-TOKEN: ***" https://h`},
