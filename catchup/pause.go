@@ -185,6 +185,15 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 	}
 	t := l.registered
 	now := l.m.Now()
+	// The fire registers its line first, as a fire outside the pause does
+	// with its claim: a line changed during the pause is what the pause's
+	// slots replay with after resume --replay-paused. The pause itself is
+	// not the registration's, so it stays.
+	if reg := l.registration(ctx, now, f.slot); reg != nil {
+		if err := l.st.UpsertTask(ctx, *reg); err != nil {
+			l.m.notice("task %s: cannot register its line: %v", t.Name, err)
+		}
+	}
 	r := store.Run{Task: t.Name, Slot: f.slot, Trigger: f.trigger, Status: store.StatusPaused, Attempt: 1,
 		StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: reasonPaused}
 	id, err := l.st.AddRun(ctx, r)
