@@ -45,12 +45,14 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		if !s.loaded {
 			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
 		}
+		var after <-chan struct{}
 		if old := s.running[t.Def.Name]; old != nil {
 			if sameTask(old.task, t) {
 				continue
 			}
 			old.cancel()
 			<-old.done
+			after = old.through.idle() // the new loop waits for the old one's fires
 			if came := old.through.get(); came.After(from) {
 				from = came
 			}
@@ -60,6 +62,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		}
 		lctx, cancel := context.WithCancel(s.ctx)
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{})}
+		sc.through.after = after
 		s.running[t.Def.Name] = sc
 		s.loops.Add(1)
 		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()

@@ -25,6 +25,17 @@ import (
 // slot that came while the tasks were being registered is fired, not left
 // between the two. through is how far the loop has come (see progress).
 func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through *progress) {
+	// A restarted task's loop begins once the fires and replays of the
+	// loop it replaces have ended (see progress.after): the task's slots
+	// still run one after another, oldest first, not beside the old
+	// loop's held fires, meeting their lock.
+	if through.after != nil {
+		select {
+		case <-through.after:
+		case <-lctx.Done():
+			return
+		}
+	}
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
 	// Fires held back (see queue) run one after another, in slot order.
@@ -51,8 +62,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			scanning.Store(false)
 			return
 		}
+		through.work.Add(1)
 		go func() {
 			defer d.fires.Done()
+			defer through.work.Done()
 			defer scanning.Store(false)
 			turn.Lock()
 			defer turn.Unlock()
@@ -105,8 +118,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 		prev, mine := queue, make(chan struct{})
 		queue = mine
 		held := !slot.After(begun)
+		through.work.Add(1)
 		go func() {
 			defer d.fires.Done()
+			defer through.work.Done()
 			if prev != nil {
 				select {
 				case <-prev:
@@ -141,8 +156,27 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 // progress is how far a task's loop has come: every slot at or before it
 // has been fired (its fire may still run) or left to the loop's rescans,
 // which replay no later slot (MissedRule.FiringAfter); the loop fires none
-// of them again. A reload that restarts the loop goes on from there.
-type progress struct{ ns atomic.Int64 }
+// of them again. A reload that restarts the loop goes on from there, once
+// the old loop's work (its fires and replays, which outlive it) has ended.
+type progress struct {
+	ns    atomic.Int64
+	work  sync.WaitGroup  // the loop's fires and replays
+	after <-chan struct{} // closed once the work of the loops it replaces has ended; nil: none
+}
+
+// idle returns a channel closed once the loop's work and that of the loops
+// before it have ended; called once the loop has returned (no more work).
+func (p *progress) idle() <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		if p.after != nil {
+			<-p.after
+		}
+		p.work.Wait()
+		close(c)
+	}()
+	return c
+}
 
 func (p *progress) set(t time.Time) { p.ns.Store(t.UnixNano()) }
 
