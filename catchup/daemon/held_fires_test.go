@@ -26,12 +26,8 @@ func TestFiresHeldBehindReplaysRunInSlotOrder(t *testing.T) {
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log
 if [ "$CATCHUP_TRIGGER" = replay ]; then while [ ! -e release ]; do sleep 0.02; done; fi
 sleep 0.3`}
-	var clock atomic.Int64 // the test moves the clock while the loop reads it
-	set := func(t time.Time) { clock.Store(t.UnixNano()) }
-	f.d.cfg.Machine.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
-	f.d.cfg.Rate = 600                   // the loop reads the clock again every 50 ms or so
 	started := down.Add(3 * time.Minute) // 10:03:30: 10:01, 10:02, 10:03 are the start's replays
-	set(started)
+	set := f.movableClock(started)
 	f.d.cfg.Rule.FiredAfter = started
 	f.d.cfg.Rule.MaxAge = 24 * time.Hour
 
@@ -40,14 +36,7 @@ sleep 0.3`}
 	through := new(progress)
 	done := make(chan struct{})
 	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, through) }()
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("gave up after 30s waiting for %s; fires:\n%slog:\n%s", what, f.fires(), f.logs.String())
-			}
-		}
-	}
+	waitFor := f.waiter(t)
 	waitFor("the first replay", func() bool { return strings.Contains(f.fires(), "10:01:00Z replay") })
 	// While the replays run, the fires of 10:04 and 10:05 come, one at a time.
 	for _, slot := range []time.Time{started.Add(30 * time.Second), started.Add(90 * time.Second)} {
@@ -82,6 +71,30 @@ sleep 0.3`}
 	for _, r := range runs {
 		if r.Status != store.StatusSucceeded {
 			t.Errorf("run %d of slot %s: %s %s %q; want every run succeeded, no lock skip", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
+		}
+	}
+}
+
+// movableClock makes f's daemon read a clock the test sets (the returned
+// func), starting at start, and read it again every 50 ms or so.
+func (f *fireFixture) movableClock(start time.Time) func(time.Time) {
+	var clock atomic.Int64 // the test moves the clock while the loop reads it
+	f.d.cfg.Machine.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
+	f.d.cfg.Rate = 600
+	set := func(t time.Time) { clock.Store(t.UnixNano()) }
+	set(start)
+	return set
+}
+
+// waiter returns a wait for a condition, with a 30 s deadline after which
+// the test fails naming what never happened, with f's fires and log.
+func (f *fireFixture) waiter(t *testing.T) func(what string, cond func() bool) {
+	return func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("gave up after 30s waiting for %s; fires:\n%slog:\n%s", what, f.fires(), f.logs.String())
+			}
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,26 +24,15 @@ func TestRestartedTaskWaitsForItsOldLoopsFires(t *testing.T) {
 if [ "$CATCHUP_TRIGGER" = replay ]; then while [ ! -e release ]; do sleep 0.02; done; fi
 sleep 0.2`
 	f.task.Req.Argv = []string{"/bin/sh", "-c", strings.ReplaceAll(job, "%s", "old")}
-	var clock atomic.Int64
-	set := func(t time.Time) { clock.Store(t.UnixNano()) }
-	f.d.cfg.Machine.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
-	f.d.cfg.Rate = 600
 	started := down.Add(3 * time.Minute) // 10:03:30: 10:01, 10:02, 10:03 are the start's replays
-	set(started)
+	set := f.movableClock(started)
 	f.d.cfg.Rule.FiredAfter = started
 	f.d.cfg.Rule.MaxAge = 24 * time.Hour
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := &tasks{d: f.d, ctx: ctx, running: map[string]*scheduled{}}
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("gave up after 30s waiting for %s; fires:\n%slog:\n%s", what, f.fires(), f.logs.String())
-			}
-		}
-	}
+	waitFor := f.waiter(t)
 	s.set([]Task{f.task}, started)
 	waitFor("the first replay", func() bool { return strings.Contains(f.fires(), "10:01:00Z replay") })
 	// 10:04 comes while the replays run: the old loop holds its fire back.
