@@ -44,15 +44,7 @@ func TestExplainCauseAgreesWithList(t *testing.T) {
 			st, db := testLedger(t)
 			ctx := context.Background()
 			reg := mustTime(t, "2026-11-12T02:00:00Z")
-			if err := st.UpsertTask(ctx, store.Task{Name: "job", Schedule: "0 2 * * *", TZ: "UTC",
-				RegisteredAt: reg, SettledThrough: reg}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := st.AddRun(ctx, store.Run{Task: "job", Slot: reg, Trigger: store.TriggerSchedule,
-				Status: store.StatusSucceeded, Attempt: 1, StartedAt: reg.Add(time.Second), EndedAt: reg.Add(2 * time.Second),
-				ExitCode: exitCodePtr(0), Host: "testhost", BootID: "boot-1"}); err != nil {
-				t.Fatal(err)
-			}
+			registerDailyJob(t, st, reg, reg)
 			runs := append([]store.Run(nil), tc.runs...)
 			for i := range runs {
 				runs[i].StartedAt = at.Add(time.Duration(i) * time.Second)

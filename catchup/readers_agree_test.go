@@ -131,6 +131,22 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 	}
 }
 
+// registerDailyJob registers task "job" (0 2 * * *, UTC) at reg, settled
+// through watermark, with the run that succeeded at reg's slot.
+func registerDailyJob(t *testing.T, st store.Store, reg, watermark time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.UpsertTask(ctx, store.Task{Name: "job", Schedule: "0 2 * * *", TZ: "UTC",
+		RegisteredAt: reg, SettledThrough: watermark}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddRun(ctx, store.Run{Task: "job", Slot: reg, Trigger: store.TriggerSchedule,
+		Status: store.StatusSucceeded, Attempt: 1, StartedAt: reg.Add(time.Second), EndedAt: reg.Add(2 * time.Second),
+		ExitCode: exitCodePtr(0), Host: "testhost", BootID: "boot-1"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // addJobRuns records runs of task "job" on testhost, attempt 1, with the
 // defaults the readers' tests leave out: trigger schedule, boot-1, and an
 // end a second after the start unless running.
