@@ -18,12 +18,12 @@ func (l *lifecycle) cronShaped() bool {
 }
 
 // ownFire reports whether this fire of slot is one cron makes for it: a
-// cron-shaped fire, an early fire of it (earlyFor: cron fired it, this
-// clock lags, as a fleet's host behind the others does), or one of cronie's catch-up fires of the wall times a
-// spring-forward skipped, which slot merges (they come 10 s apart after
-// the change, at 03:00:10 and so on, and match no minute of the
-// expression). A failed slot is held against them: the job runs once per
-// slot, not once per skipped time.
+// cron-shaped fire, an early fire of it (earlyOf: cron fired it and this
+// clock lags, as a fleet's host behind the others does), or one of cronie's
+// catch-up fires of the wall times a spring-forward skipped, which slot
+// merges (they come 10 s apart after the change, at 03:00:10 and so on,
+// and match no minute of the expression). A failed slot is held against
+// them: the job runs once per slot, not once per skipped time.
 func (l *lifecycle) ownFire(slot time.Time) bool {
 	if l.sched == nil {
 		return false
