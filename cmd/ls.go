@@ -67,6 +67,10 @@ type lsRow struct {
 	// ScheduleError: why the registered schedule cannot be read (its
 	// missed slots cannot be computed); left out when it can.
 	ScheduleError string `json:"schedule_error,omitempty"`
+	// NotReplayable: a run --cron task whose command the ledger keeps
+	// redacted (catchup.Unreplayable): no scan replays its missed slots;
+	// left out when false.
+	NotReplayable bool `json:"not_replayable,omitempty"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -114,7 +118,8 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
 			Missed: len(t.Missed), MissedSlots: []*string{}, MissedCauses: append([]string{}, t.Causes...),
 			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
-			Paused: t.Paused, RetiredAt: jsonTime(t.Task.RetiredAt), ScheduleError: t.BadSchedule}
+			Paused: t.Paused, NotReplayable: catchup.Unreplayable(t.Task), RetiredAt: jsonTime(t.Task.RetiredAt),
+			ScheduleError: t.BadSchedule}
 		if t.Paused {
 			r.PausedUntil = jsonTime(t.Task.PausedUntil)
 		}

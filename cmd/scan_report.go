@@ -134,22 +134,23 @@ type scanActionJSON struct {
 }
 
 type scanTaskJSON struct {
-	Task         string           `json:"task"`
-	Policy       string           `json:"policy"`
-	Missed       int              `json:"missed"`
-	MissedSlots  []*string        `json:"missed_slots"`
-	MissedCauses []string         `json:"missed_causes"`
-	Causes       map[string]int   `json:"causes"`
-	Replayed     int              `json:"replayed"`
-	Failed       int              `json:"failed"`
-	Skipped      int              `json:"skipped"`
-	Interrupted  int              `json:"interrupted"`
-	Expired      int              `json:"expired"`
-	Left         int              `json:"left,omitempty"`
-	Paused       int              `json:"paused"`
-	ClockAhead   *string          `json:"clock_ahead"`
-	Actions      []scanActionJSON `json:"actions"`
-	Warnings     []string         `json:"warnings"`
+	Task          string           `json:"task"`
+	Policy        string           `json:"policy"`
+	Missed        int              `json:"missed"`
+	MissedSlots   []*string        `json:"missed_slots"`
+	MissedCauses  []string         `json:"missed_causes"`
+	Causes        map[string]int   `json:"causes"`
+	Replayed      int              `json:"replayed"`
+	Failed        int              `json:"failed"`
+	Skipped       int              `json:"skipped"`
+	Interrupted   int              `json:"interrupted"`
+	Expired       int              `json:"expired"`
+	Left          int              `json:"left,omitempty"`
+	NotReplayable int              `json:"not_replayable,omitempty"` // never counted in left: no scan replays them
+	Paused        int              `json:"paused"`
+	ClockAhead    *string          `json:"clock_ahead"`
+	Actions       []scanActionJSON `json:"actions"`
+	Warnings      []string         `json:"warnings"`
 }
 
 func scanJSON(rep catchup.ScanReport) any {
@@ -157,7 +158,8 @@ func scanJSON(rep catchup.ScanReport) any {
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
 			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
-			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left, Paused: t.Paused, ClockAhead: jsonTime(t.ClockAhead),
+			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left - t.Stuck, Paused: t.Paused,
+			NotReplayable: t.Stuck, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
