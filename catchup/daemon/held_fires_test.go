@@ -65,14 +65,7 @@ sleep 0.3`}
 	cancel()
 	<-done
 	f.d.fires.Wait()
-	if got := f.fires(); got != want {
-		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
-	}
-	for _, r := range runs {
-		if r.Status != store.StatusSucceeded {
-			t.Errorf("run %d of slot %s: %s %s %q; want every run succeeded, no lock skip", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
-		}
-	}
+	f.checkRanInOrder(t, want, runs)
 }
 
 // movableClock makes f's daemon read a clock the test sets (the returned
@@ -95,6 +88,21 @@ func (f *fireFixture) waiter(t *testing.T) func(what string, cond func() bool) {
 			if time.Now().After(deadline) {
 				t.Fatalf("gave up after 30s waiting for %s; fires:\n%slog:\n%s", what, f.fires(), f.logs.String())
 			}
+		}
+	}
+}
+
+// checkRanInOrder checks that the job ran for the slots of want, in its
+// order, and that every run of runs succeeded: none was a lock skip of the
+// daemon's own fire.
+func (f *fireFixture) checkRanInOrder(t *testing.T, want string, runs []store.Run) {
+	t.Helper()
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
+	for _, r := range runs {
+		if r.Status != store.StatusSucceeded {
+			t.Errorf("run %d of slot %s: %s %s %q; want every run succeeded, no lock skip", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
 		}
 	}
 }

@@ -72,12 +72,5 @@ sleep 0.2`
 	cancel()
 	s.loops.Wait()
 	f.d.fires.Wait()
-	if got := f.fires(); got != want {
-		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
-	}
-	for _, r := range runs {
-		if r.Status != store.StatusSucceeded {
-			t.Errorf("run %d of slot %s: %s %s %q; want every run succeeded, no lock skip", r.ID, r.Slot.Format(time.RFC3339), r.Trigger, r.Status, r.Error)
-		}
-	}
+	f.checkRanInOrder(t, want, runs)
 }
