@@ -29,7 +29,9 @@ func NextSlots(s *schedule.Schedule, now time.Time, n int) []Upcoming {
 // dstNote says why slot is not a plain wall time of the expression: it
 // stands for wall times a spring-forward skipped (several of them, or
 // with the wall time at the change, are one slot where cronie runs each),
-// or it is the second showing of a wall time in a fall-back hour.
+// or it is the second showing of a wall time in a fall-back hour. A change
+// that is not DST's (the zone's daylight flag the same on both sides) is
+// named a clock change.
 func dstNote(s *schedule.Schedule, slot time.Time) string {
 	loc := s.Location()
 	local := slot.In(loc)
@@ -38,8 +40,13 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 		return ""
 	}
 	_, offNow := local.Zone()
-	_, offBefore := start.Add(-time.Second).In(loc).Zone()
+	previous := start.Add(-time.Second).In(loc)
+	_, offBefore := previous.Zone()
 	shift := time.Duration(offNow-offBefore) * time.Second
+	change := "DST"
+	if previous.IsDST() == local.IsDST() {
+		change = "clock change" // a zone moving its standard time: Samoa across the date line, 2011
+	}
 	switch {
 	case shift > 0 && slot.Equal(start):
 		skipped := s.Skipped(slot)
@@ -47,7 +54,7 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 		if before.YearDay() != local.YearDay() || before.Year() != local.Year() {
 			layout = "2006-01-02 15:04" // a gap across midnight, or a whole day (Samoa, 2011-12-30)
 		}
-		gap := fmt.Sprintf("DST: %s-%s does not exist", before.Format(layout), local.Format(layout))
+		gap := fmt.Sprintf("%s: %s-%s does not exist", change, before.Format(layout), local.Format(layout))
 		atChange := s.Matches(slot)
 		switch {
 		case len(skipped) == 0:
@@ -61,7 +68,7 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 		}
 		return gap + "; " + merged + " are one slot (cronie runs each)"
 	case shift < 0 && slot.Sub(start) < -shift:
-		return fmt.Sprintf("DST: %s comes twice; a wildcard minute or hour runs at both", local.Format("15:04"))
+		return fmt.Sprintf("%s: %s comes twice; a wildcard minute or hour runs at both", change, local.Format("15:04"))
 	}
 	return ""
 }

@@ -41,12 +41,17 @@ func TestNextSlots(t *testing.T) {
 			[]string{"2026-03-29T01:00:00Z"}, []string{""}},
 		"a whole day skipped (Samoa, 2011)": {"Pacific/Apia", "0 12 * * *", "2011-12-29T00:00:00Z", 2,
 			[]string{"2011-12-29T22:00:00Z", "2011-12-30T10:00:00Z"},
-			[]string{"", "DST: 2011-12-30 00:00-2011-12-31 00:00 does not exist; the skipped time runs at the change"}},
+			[]string{"", "clock change: 2011-12-30 00:00-2011-12-31 00:00 does not exist; the skipped time runs at the change"}},
 		"a gap from midnight, within one date": {"America/Santiago", "30 0 * * *", "2026-09-05T12:00:00Z", 1,
 			[]string{"2026-09-06T04:00:00Z"},
 			[]string{"DST: 00:00-01:00 does not exist; the skipped time runs at the change"}},
 		"fall back repeated": {"", "0 * * * *", "2026-10-24T23:30:00Z", 3,
 			[]string{"2026-10-25T00:00:00Z", "2026-10-25T01:00:00Z", "2026-10-25T02:00:00Z"}, []string{"", "02:00 comes twice", ""}},
+		"fall back repeated, DST named": {"", "0 * * * *", "2026-10-24T23:30:00Z", 3,
+			[]string{"2026-10-25T00:00:00Z", "2026-10-25T01:00:00Z", "2026-10-25T02:00:00Z"}, []string{"", "DST: 02:00 comes twice", ""}},
+		"a standard time moved back, not DST (Moscow, 2014)": {"Europe/Moscow", "0 * * * *", "2014-10-25T20:30:00Z", 3,
+			[]string{"2014-10-25T21:00:00Z", "2014-10-25T22:00:00Z", "2014-10-25T23:00:00Z"},
+			[]string{"", "clock change: 01:00 comes twice", ""}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
