@@ -36,12 +36,33 @@ func CheckPrivate(path string, uid int) error {
 				ErrUnsafeLedger, p, st.Uid, uid, fix)
 		}
 		if fi.Mode().Perm()&0o022 != 0 {
-			want := "600"
-			if fi.IsDir() {
-				want = "700"
+			fix := "chmod 600 " + p
+			switch {
+			case fi.IsDir() && fi.Mode()&os.ModeSticky != 0:
+				// A shared directory (/tmp): closing it would break
+				// every other user of it.
+				fix = "it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)"
+			case fi.IsDir():
+				fix = "chmod 700 " + p
 			}
-			return fmt.Errorf("%w: %s has mode %04o; fix: chmod %s %s", ErrUnsafeLedger, p, fi.Mode().Perm(), want, p)
+			return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, unixMode(fi.Mode()), fix)
 		}
 	}
 	return nil
+}
+
+// unixMode is mode as chmod and ls write it: the permission bits with the
+// setuid, setgid and sticky bits (1777 for /tmp).
+func unixMode(mode os.FileMode) uint32 {
+	m := uint32(mode.Perm())
+	if mode&os.ModeSetuid != 0 {
+		m |= 0o4000
+	}
+	if mode&os.ModeSetgid != 0 {
+		m |= 0o2000
+	}
+	if mode&os.ModeSticky != 0 {
+		m |= 0o1000
+	}
+	return m
 }

@@ -102,3 +102,49 @@ func TestCheckPrivateWording(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPrivateSharedDirectory: a ledger in a shared sticky directory
+// (/tmp, /var/tmp) is refused with its real mode, and the fix is a
+// directory of one's own: `chmod 700 /tmp` would break every other user.
+// A directory that is merely too open is still told to chmod.
+func TestCheckPrivateSharedDirectory(t *testing.T) {
+	tests := map[string]struct {
+		mode          os.FileMode
+		want, notWant []string
+	}{
+		"sticky and world-writable, as /tmp": {mode: 0o777 | os.ModeSticky,
+			want:    []string{"has mode 1777", "keep the ledger in a directory of your own (--db or CATCHUP_DB)", "shared"},
+			notWant: []string{"chmod"}},
+		"world-writable, not sticky": {mode: 0o777,
+			want: []string{"has mode 0777", "fix: chmod 700"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "shared")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "catchup.db")
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			err := CheckPrivate(path, os.Getuid())
+			if err == nil {
+				t.Fatal("CheckPrivate accepted a ledger in a shared directory")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(err.Error(), w) {
+					t.Errorf("error %q says %q", err, w)
+				}
+			}
+		})
+	}
+}
