@@ -315,7 +315,8 @@ type Store interface {
 	// until release is called or the run stops being alive: no longer
 	// running, or (with l.Lease > 0) its heartbeat older than l.Lease at
 	// the time another caller asks (its l.Now). ok is false when another
-	// live run holds it. It holds no connection while the lock is held. A
+	// live run holds it. Holding it takes no connection: the ledger lets go
+	// of its connections shortly after (a long job runs holding none). A
 	// local ledger returns ok with a no-op release.
 	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)
 	// Heartbeat records that running run id is alive at at.

@@ -33,10 +33,10 @@ const (
 
 // LockTask implements store.Store. ok is false, with a no-op release, when
 // another live run, on any host, holds the lock. The ledger lets go of its
-// connections before returning: a run holds none while its command runs.
+// connections soon after (letGo): a run holds none while its command runs.
 func (p *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, error) {
 	ok, err := p.takeLock(ctx, l)
-	p.pool.Reset()
+	p.letGo()
 	if err != nil || !ok {
 		return func() {}, false, p.wrap("lock task "+l.Task+" in ledger", err)
 	}

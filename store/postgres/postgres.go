@@ -40,8 +40,11 @@ type Ledger struct {
 	mustExist bool
 	pw        string // the DSN's password, scrubbed from every error
 
-	mu    sync.Mutex
-	locks map[string]int64 // task locks held: task -> run id
+	mu         sync.Mutex
+	locks      map[string]int64 // task locks held: task -> run id
+	idle       *time.Timer      // closes the connections: see letGo
+	letGoAfter time.Duration
+	closed     bool
 }
 
 // connectTimeout bounds a connection attempt when the DSN sets no
@@ -94,10 +97,11 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 	cfg.MinConns = 0
 	cfg.MaxConnIdleTime = time.Minute
 	p := &Ledger{
-		mustExist: mustExist,
-		where:     loc.Redacted(),
-		pw:        cfg.ConnConfig.Password,
-		locks:     map[string]int64{},
+		mustExist:  mustExist,
+		where:      loc.Redacted(),
+		pw:         cfg.ConnConfig.Password,
+		locks:      map[string]int64{},
+		letGoAfter: letGoAfter,
 	}
 	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -115,6 +119,10 @@ func (p *Ledger) Close() error {
 	p.mu.Lock()
 	held := p.locks
 	p.locks = map[string]int64{}
+	p.closed = true
+	if p.idle != nil {
+		p.idle.Stop()
+	}
 	p.mu.Unlock()
 	for task, id := range held {
 		p.releaseLock(task, id)
