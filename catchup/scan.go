@@ -21,6 +21,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	defer func() {
 		rep.Warnings = append(cts.warnings, rep.Warnings...)
 		rep.RefusedCrontabs = cts.refused
+		rep.CronBackups = len(cts.backups)
 	}()
 	entries, warnings, err := cts.discover(req.Crontabs)
 	if err != nil {

@@ -21,6 +21,9 @@ type crontabs struct {
 	read     map[string]*crontabRead
 	warnings []string
 	refused  int
+	// backups are the copies of a read crontab that cron runs too
+	// (CrontabBackups), each warned about once.
+	backups map[string]bool
 }
 
 // crontabRead is one crontab as read by this scan.
@@ -40,7 +43,7 @@ type sourcedEntry struct {
 }
 
 func newCrontabs(m Machine) *crontabs {
-	return &crontabs{m: m, read: map[string]*crontabRead{}}
+	return &crontabs{m: m, read: map[string]*crontabRead{}, backups: map[string]bool{}}
 }
 
 // file reads the crontab at path, once per scan.
@@ -51,6 +54,7 @@ func (c *crontabs) file(path string) *crontabRead {
 	r := &crontabRead{}
 	c.read[path] = r
 	f, err := OpenCrontab(path, c.m.UID)
+	c.checkBackups(path, f.System || crontab.IsSystem(path))
 	if err == nil {
 		err = c.ownLines(f)
 	}
@@ -65,6 +69,18 @@ func (c *crontabs) file(path string) *crontabRead {
 	r.user = f.User
 	r.entries, r.errs = crontab.Parse(bytes.NewReader(f.Data), path, f.System)
 	return r
+}
+
+// checkBackups warns, once per file, of each copy of the crontab at path
+// that cron runs too (CrontabBackups).
+func (c *crontabs) checkBackups(path string, system bool) {
+	backups, warnings := CrontabBackups(path, system)
+	for i, b := range backups {
+		if !c.backups[b] {
+			c.backups[b] = true
+			c.warnings = append(c.warnings, warnings[i])
+		}
+	}
 }
 
 // ownLines refuses a user crontab of another user to a scan not run by

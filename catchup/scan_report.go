@@ -116,6 +116,9 @@ type ScanReport struct {
 	// RefusedLines counts the crontab lines refused for whom they run as
 	// or the ledger they record into (ErrLineRefused): none of them ran.
 	RefusedLines int
+	// CronBackups counts the copies of a crontab scan read that cron runs
+	// too (CrontabBackups): their jobs run twice, once without catchup.
+	CronBackups int
 	// Stopped: a signal ended the scan before it was done; NotScanned
 	// tasks were not looked at (their slots stay missed for the next scan).
 	Stopped    bool
@@ -126,10 +129,10 @@ type ScanReport struct {
 	NotesKept error
 }
 
-// Failed reports whether any replay failed, or a crontab or a line of one
-// was refused.
+// Failed reports whether any replay failed, a crontab or a line of one
+// was refused, or cron runs a copy of a crontab too.
 func (r ScanReport) Failed() bool {
-	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 {
+	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.CronBackups > 0 {
 		return true
 	}
 	for _, t := range r.Tasks {

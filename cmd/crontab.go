@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -53,7 +54,12 @@ cron names with a dot); both keep FILE's mode, owner and group (cron refuses a u
 crontab that another user owns), so another user's FILE needs root. Not as root, FILE's
 group is kept if you are in it, else both get your group, and stderr says so. A symlink
 is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
-the system format (a user field), as is any file with --system.`,
+the system format (a user field), as is any file with --system.
+
+A copy of FILE in a cron.d directory that cron reads too (FILE.bak, written by an older
+catchup's --in-place, or .orig, .old, .save, .backup) runs every job twice, once without
+catchup: wrap warns on stderr, naming the fix, and still wraps; catchup scan exits 1 until
+it is removed or renamed (FILE.bak~).`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,
@@ -97,6 +103,16 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	}
 	if len(old) > maxCrontab {
 		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, maxCrontab>>20))
+	}
+	if name != "-" {
+		// Before the wrap: cron runs a copy of FILE beside it, wrapped or not.
+		abs, err := filepath.Abs(name)
+		if err == nil {
+			_, warnings := catchup.CrontabBackups(abs, req.system)
+			for _, w := range warnings {
+				fmt.Fprintf(c.ErrOrStderr(), "catchup: warning: %s\n", printable(w))
+			}
+		}
 	}
 	text, changes, notes := crontab.Wrap(string(old), req.system)
 	out := c.OutOrStdout()
