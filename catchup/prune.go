@@ -60,9 +60,12 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 		preq.Leave = append(preq.Leave, l.Task)
 	}
 	if req.DryRun {
-		preq.Adding = map[string]int{} // the records a real prune adds first, counted among the kept
+		// The records a real prune adds first, counted among the kept;
+		// the expired ones also among those LatestRan counts.
+		preq.Adding, preq.AddingRan = map[string]int{}, map[string]int{}
 		for _, r := range read.recorded {
 			preq.Adding[r.Task] = r.Expired + r.Paused
+			preq.AddingRan[r.Task] = r.Expired
 		}
 	}
 	res, err := st.Prune(ctx, preq)

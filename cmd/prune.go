@@ -18,8 +18,10 @@ func newPruneCmd(g *globals) *cobra.Command {
 		Short: "Delete old run history and reclaim the space",
 		Long: `Delete runs that ended more than DUR ago, except the latest run of each task (the
 one ls shows), any running run, and the newest N runs of each task (--keep; a duplicate
-fire's record is not counted among them). A slot whose successful run
-is pruned stays done: pruning never makes scan replay anything. A missed slot before the
+fire's record is not counted among them). The newest N are also counted leaving out the
+paused records a pause's fires left: a long pause never pushes out the runs ls shows once
+it is over. A slot whose successful run is pruned stays done: pruning never makes scan
+replay anything. A missed slot before the
 cut that scan would not replay is first recorded as scan would (expired when older than
 its task's catch-up window, paused in the task's pause), once (a slot a scan recorded
 expired meanwhile is not recorded again), and a task with slots recorded expired gets
@@ -35,7 +37,7 @@ vacuumed afterwards. Exit 0, or 2 on error.`,
 	}
 	f := c.Flags()
 	durationVar(f, &req.OlderThan, "older-than", 0, "delete runs that ended longer ago than this (at least 7d; required)")
-	f.IntVar(&req.Keep, "keep", 1, "always keep this many newest runs of each task")
+	f.IntVar(&req.Keep, "keep", 1, "always keep this many newest runs of each task (paused records never push out runs that ran)")
 	f.BoolVar(&req.DryRun, "dry-run", false, "count what would be deleted, delete nothing")
 	f.StringVar(&req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task prune records missed slots of expired, as scan's alert: CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (default: the task's own --notify-cmd)")
 	return c

@@ -59,34 +59,51 @@ func allRuns(t *testing.T, s store.Store) map[int64]store.Run {
 }
 
 // pruned is the rule Prune implements, spelled out: the ids it deletes.
-// The runs it keeps are counted as ls counts the latest: a duplicate
-// fire's record (skipped, exit 0) is not one of them (store.TaskSummary),
-// but one newer than the oldest kept stays.
+// Keep is counted twice, as ls counts the latest: among the records Tasks
+// takes for the latest (not a duplicate fire's: skipped, exit 0; see
+// store.TaskSummary), and on their own among those LatestRan takes, which
+// are not paused either (what ls shows once a pause is over). A record goes
+// only when older than the oldest kept of each count it is in: a duplicate
+// fire's record newer than the oldest kept stays, and paused records never
+// push out a run LatestRan counts.
 func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	byTask := map[string][]int64{}
 	for _, id := range slices.Sorted(maps.Keys(runs)) {
 		byTask[runs[id].Task] = append(byTask[runs[id].Task], id)
 	}
 	keep := max(req.Keep, 1)
-	var out []int64
-	for _, ids := range byTask {
-		kept, below := 0, int64(-1) // below: the oldest kept; -1 none (all kept)
-		for i := len(ids) - 1; i >= 0 && kept < keep; i-- {
-			if !duplicate(runs[ids[i]]) {
+	// below is the oldest kept id among the records counted; -1 none (all kept).
+	below := func(ids []int64, counted func(store.Run) bool) int64 {
+		kept := 0
+		for i := len(ids) - 1; i >= 0; i-- {
+			if counted(runs[ids[i]]) {
 				if kept++; kept == keep {
-					below = ids[i]
+					return ids[i]
 				}
 			}
 		}
+		return -1
+	}
+	var out []int64
+	for _, ids := range byTask {
+		listed := below(ids, func(r store.Run) bool { return !duplicate(r) })
+		ran := below(ids, ranForLatest)
 		for _, id := range ids {
 			r := runs[id]
-			if id < below && r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
+			if id < listed && (!ranForLatest(r) || id < ran) &&
+				r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
 				out = append(out, id)
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ranForLatest reports whether LatestRan may pick r: not a duplicate
+// fire's record, nor a paused one.
+func ranForLatest(r store.Run) bool {
+	return !duplicate(r) && r.Status != store.StatusPaused
 }
 
 // duplicate reports whether r is the record of a fire that found its slot
@@ -259,21 +276,28 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding}
+				// The added records are expired and paused in turn, the
+				// first expired: LatestRan counts only the expired ones.
+				addingRan := map[string]int{}
+				for task, n := range tc.adding {
+					addingRan[task] = (n + 1) / 2
+				}
+				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding, AddingRan: addingRan}
 				dry, err := s.Prune(ctx, req)
 				if err != nil {
 					t.Fatalf("Prune (dry run): %v", err)
 				}
 				for task, n := range tc.adding {
-					for range n {
-						if _, err := s.AddRun(ctx, store.Run{Task: task, Slot: hour(-300), Trigger: store.TriggerReplay,
-							Status: store.StatusExpired, Attempt: 1, StartedAt: hour(200), EndedAt: hour(200)}); err != nil {
+					for i := range n {
+						status := []string{store.StatusExpired, store.StatusPaused}[i%2]
+						if _, err := s.AddRun(ctx, store.Run{Task: task, Slot: hour(-300 - i), Trigger: store.TriggerReplay,
+							Status: status, Attempt: 1, StartedAt: hour(200), EndedAt: hour(200)}); err != nil {
 							t.Fatal(err)
 						}
 					}
 				}
 				before := allRuns(t, s)
-				req.DryRun, req.Adding = false, nil
+				req.DryRun, req.Adding, req.AddingRan = false, nil, nil
 				want := pruned(before, req)
 				res, err := s.Prune(ctx, req)
 				if err != nil {

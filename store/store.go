@@ -153,7 +153,8 @@ type HistoryFilter struct {
 
 // PruneRequest selects the runs Prune deletes: those that ended before
 // Before, except a running run, the latest run of each task, and the newest
-// Keep runs of each task (as TaskSummary.Latest counts them).
+// Keep runs of each task, counted as TaskSummary.Latest counts them and,
+// on their own, as LatestRan does (paused records never push those out).
 type PruneRequest struct {
 	Before time.Time
 	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
@@ -162,6 +163,9 @@ type PruneRequest struct {
 	// caller adds before the real prune (catchup's expired and paused
 	// records). Newer than every run, they count among the Keep newest.
 	Adding map[string]int
+	// AddingRan, for a dry run only: per task, how many of Adding
+	// LatestRan counts (the expired records; the paused ones it does not).
+	AddingRan map[string]int
 	// Leave names the tasks Prune leaves whole: their runs stay and their
 	// watermark does not move (catchup could not tell which of their slots
 	// before the cut were missed: a schedule that does not parse, a clock
@@ -268,7 +272,11 @@ type Store interface {
 	// req.Keep runs of a task; a run whose end is unknown is kept. The
 	// latest and the newest are counted as Tasks counts its Latest: the
 	// record of a duplicate fire (skipped, exit 0) is none of them, and
-	// stays only when newer than the oldest run kept.
+	// stays only when newer than the oldest run kept. They are counted
+	// again, on their own, as LatestRan counts (what ls shows once a pause
+	// is over): the paused records of a pause, however many, never push
+	// out the req.Keep newest runs of those; a record goes only when each
+	// count it is in leaves it.
 	// A slot whose succeeded run is pruned stays done: Claim still refuses
 	// it (unless forced), with a holder that carries only the pruned run's
 	// ID, Task, Slot and Status. A zero Before deletes nothing. With

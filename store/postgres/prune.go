@@ -12,25 +12,38 @@ import (
 // bound, $3 the records a dry run counts as added first
 // (backend.PruneAdding: task -> n, newer than every run; "{}" for a real
 // prune), $4 the tasks left whole (backend.PruneLeave: a JSON array; none
-// of their runs goes). cut holds, for each task, the id of its newest run that is kept
-// (with n added, n places nearer; none when the added ones are all it
-// keeps), found through the (task, id) index: only runs below it go, and a
-// task with no more runs than that keeps them all (NULL bound). The kept
-// runs are counted as Tasks finds the latest: the records of duplicate
-// fires are not among them (those newer than the cut stay).
-const pruneWith = `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
+// of their runs goes), $5 those of the added records LatestRan counts
+// (backend.PruneAddingRan). Keep is counted twice (pruneCutSQL): below is,
+// for each task, the id of the oldest run kept among the records Tasks
+// takes for the latest (not a duplicate fire's), ran_below among those
+// LatestRan takes (not paused either). A record goes only when below the
+// cut of each count it is in: paused records never push out a run ls shows
+// once the pause is over. A NULL cut (fewer runs than kept) keeps every
+// record of that count.
+var pruneWith = `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
+adding_ran AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($5::jsonb)),
 cut AS (
-  SELECT k.task, CASE WHEN coalesce(a.n, 0) > $1::int THEN 9223372036854775807
-    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + `
-      ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(a.n, 0)) END AS below
+  SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
+    ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below
   FROM (SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))) k
-  LEFT JOIN adding a ON a.task = k.task),
+  LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
-  WHERE r.status <> 'running' AND r.ended_at < $2)
+  WHERE r.status <> 'running' AND r.ended_at < $2
+    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `)))
 `
 
-const (
+// pruneCutSQL is the id of the newest kept run of task k.task among the
+// runs where counted holds, found through the (task, id) index: with n
+// added (column n of the joined adding table a), n places nearer; none
+// (the largest id) when the added ones are all it keeps.
+func pruneCutSQL(a, counted string) string {
+	return `CASE WHEN coalesce(` + a + `.n, 0) > $1::int THEN 9223372036854775807
+    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + counted + `
+      ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(` + a + `.n, 0)) END`
+}
+
+var (
 	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
 	// The conditions are checked again on the row deleted: a run changed
 	// since the statement's snapshot is judged as it is now.
@@ -46,7 +59,8 @@ func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req), backend.PruneLeave(req)}
+	args := []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
+		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
 		err := p.pool.QueryRow(ctx, pruneCountSQL, args...).Scan(&res.Runs)

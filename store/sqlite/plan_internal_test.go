@@ -121,17 +121,17 @@ WHERE id = ? AND status = 'running'`,
 	// read from the index).
 	"Prune": {
 		query:  pruneCountSQL,
-		args:   []any{4, int64(2e12), "{}", "[]"},
+		args:   []any{4, int64(2e12), "{}", "[]", "{}"},
 		scanOK: pruneScanOK,
 	},
 	"Prune (dry run, adding)": {
 		query:  pruneCountSQL,
-		args:   []any{4, int64(2e12), `{"task-07": 2, "task-09": 7}`, "[]"},
+		args:   []any{4, int64(2e12), `{"task-07": 2, "task-09": 7}`, "[]", `{"task-07": 1, "task-09": 4}`},
 		scanOK: pruneScanOK,
 	},
 	"Prune, leaving tasks": {
 		query:  pruneCountSQL,
-		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`},
+		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`, "{}"},
 		scanOK: pruneScanOK,
 	},
 	"Expired slot": {

@@ -11,30 +11,43 @@ import (
 // pruneWith names the runs Prune deletes, as the CTE doomed. ?1 is
 // the number of newest runs kept per task minus one, ?2 the bound (unix
 // ms), ?3 the records a dry run counts as added first (backend.PruneAdding:
-// task -> n, newer than every run; "{}" for a real prune). cut holds, for
-// each task, the id of its newest run that is kept (the ?1-th newest, found
-// through the (task, id) index; with n added, the (?1-n)-th, among the
-// ?1+1 newest, or none when the added ones are all it keeps): only runs
-// below it go, and a task with no more runs than that keeps them all (NULL
-// bound). The kept runs are counted as Tasks finds the latest: the records
-// of duplicate fires are not among them (those newer than the cut stay).
-const pruneWith = `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
+// task -> n, newer than every run; "{}" for a real prune), ?4 the tasks
+// left whole, ?5 those of the added records that LatestRan counts
+// (backend.PruneAddingRan). Keep is counted twice (backend.PruneKeptSQL):
+// below is, for each task, the id of the oldest run kept among the records
+// Tasks takes for the latest (not a duplicate fire's), ran_below among
+// those LatestRan takes (not paused either). A record goes only when below
+// the cut of each count it is in: paused records never push out a run ls
+// shows once the pause is over. A NULL cut (fewer runs than kept) keeps
+// every record of that count.
+var pruneWith = `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
+adding_ran(task, n) AS (SELECT key, value FROM json_each(?5)),
 cut AS (
-  SELECT k.task, CASE
-    WHEN a.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + `
-      ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
-    WHEN a.n > ?1 THEN 9223372036854775807
-    ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
-      WHERE x.task = k.task AND ` + backend.NotADuplicateSQL + ` ORDER BY x.id DESC LIMIT ?1 + 1) w
-      WHERE w.rn = ?1 + 1 - a.n) END AS below
+  SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
+    ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below
   FROM (SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))) k
-  LEFT JOIN adding a ON a.task = k.task),
+  LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
-  WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2)
+  WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
+    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `)))
 `
 
-const (
+// pruneCutSQL is the id of the ?1-th newest run of task k.task among the
+// runs where counted holds, found through the (task, id) index; with n
+// added (column n of the joined adding table a), the (?1-n)-th, among the
+// ?1+1 newest, or none (the largest id) when the added ones are all it keeps.
+func pruneCutSQL(a, counted string) string {
+	return `CASE
+    WHEN ` + a + `.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + counted + `
+      ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
+    WHEN ` + a + `.n > ?1 THEN 9223372036854775807
+    ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
+      WHERE x.task = k.task AND ` + counted + ` ORDER BY x.id DESC LIMIT ?1 + 1) w
+      WHERE w.rn = ?1 + 1 - ` + a + `.n) END`
+}
+
+var (
 	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
 	// A slot whose succeeded run goes stays done, through pruned_slots.
 	pruneKeepSlotsSQL = pruneWith + `INSERT INTO pruned_slots (task, slot, run_id)
@@ -54,7 +67,8 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req)}
+	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
+		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
 		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)

@@ -90,6 +90,12 @@ func PruneAdding(req store.PruneRequest) string {
 	return string(b)
 }
 
+// PruneAddingRan is req.AddingRan as a JSON object, as PruneAdding is
+// req.Adding.
+func PruneAddingRan(req store.PruneRequest) string {
+	return PruneAdding(store.PruneRequest{DryRun: req.DryRun, Adding: req.AddingRan})
+}
+
 // PruneLeave is req.Leave as a JSON array (of task names) for the prune
 // statements to read: "[]" when it names none.
 func PruneLeave(req store.PruneRequest) string {
