@@ -188,7 +188,13 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 	// The fire registers its line first, as a fire outside the pause does
 	// with its claim: a line changed during the pause is what the pause's
 	// slots replay with after resume --replay-paused. The pause itself is
-	// not the registration's, so it stays.
+	// not the registration's, so it stays. The two writes need not be one
+	// transaction: a crash between them leaves the line registered and the
+	// slot unrecorded but unsettled (the registration's watermark is below
+	// it), as if cron had not fired it; the next scan records it paused,
+	// once, and a replay runs the registered line
+	// (pause_fire_crash_between.txtar). The reverse, a record without the
+	// line, cannot follow a crash: the line is written first.
 	if reg := l.registration(ctx, now, f.slot); reg != nil {
 		if err := l.st.UpsertTask(ctx, *reg); err != nil {
 			l.m.notice("task %s: cannot register its line: %v", t.Name, err)
