@@ -136,8 +136,12 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 // NotADuplicateSQL is the condition, on a runs row, that it is not the
 // record of a fire that ran nothing because another run had its slot
 // (skipped, exit 0), nor a paused record resume --replay-paused gave back
-// (it settles nothing any more): what store.TaskSummary.Latest leaves out.
-const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')`
+// (it settles nothing any more), nor a replay's skipped record without an
+// exit code (a slot folded into a coalesced replay, recorded after that
+// replay's claim: it ran nothing, and must not hide the replay's outcome):
+// what store.TaskSummary.Latest leaves out.
+const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
+	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay')`
 
 // RanSQL is NotADuplicateSQL without the paused records either: the runs
 // store.Store.LatestRan picks from.
