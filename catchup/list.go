@@ -12,7 +12,7 @@ import (
 type TaskStatus struct {
 	Task       store.Task
 	Latest     *store.Run       // nil when it never ran; a running record known dead reads interrupted; not a paused record once the pause is over
-	LastSlot   time.Time        // the slot of its latest run that had one
+	LastSlot   time.Time        // the latest slot of the records Latest is picked from (store.Store.LatestListedSlot)
 	Next       time.Time        // its next slot; zero without a schedule
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
 	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
@@ -55,8 +55,17 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	for _, s := range all {
 		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(s.Latest, stale), Counts: counts[s.Task.Name],
 			Paused: Paused(s.Task, now)}
-		if ts.LastSlot, err = st.LatestSlot(ctx, s.Task.Name); err != nil {
+		held, err := st.LatestSlot(ctx, s.Task.Name) // any record's, as scan reads it for the clock
+		if err != nil {
 			return nil, err
+		}
+		switch {
+		case s.Latest != nil && s.Latest.Slot.Equal(held): // the latest run holds the latest slot: no need to look
+			ts.LastSlot = held
+		default:
+			if ts.LastSlot, err = st.LatestListedSlot(ctx, s.Task.Name); err != nil {
+				return nil, err
+			}
 		}
 		if err := ts.pastPause(ctx, st, stale); err != nil {
 			return nil, err
@@ -70,7 +79,7 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 			if next, ok := sched.Next(now); ok {
 				ts.Next = next
 			}
-			if ts.ClockAhead = aheadOf(s.Task, ts.LastSlot, now); !ts.ClockAhead.IsZero() {
+			if ts.ClockAhead = aheadOf(s.Task, held, now); !ts.ClockAhead.IsZero() {
 				ts.Warning = clockAheadWarning(s.Task.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
 			} else {
 				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, notes)

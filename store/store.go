@@ -298,6 +298,11 @@ type Store interface {
 	SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]Run, error)
 	// LatestSlot returns the latest slot any run of task stands for.
 	LatestSlot(ctx context.Context, task string) (time.Time, error)
+	// LatestListedSlot returns the latest slot of the runs of task that
+	// TaskSummary.Latest picks from (no duplicate fire's record, no paused
+	// record given back, no folded slot's): ls's LAST SLOT, from the same
+	// records as its STATUS. Zero when there is none.
+	LatestListedSlot(ctx context.Context, task string) (time.Time, error)
 	// LatestRan returns task's latest run as TaskSummary.Latest picks it,
 	// not counting its paused records either (fires a pause kept from
 	// running): what ls shows once the pause is over. nil when there is none.

@@ -30,6 +30,7 @@ var plannedQueries = map[string]struct {
 	"Running":                    {query: runningSQL, noSort: true},
 	"LatestSlot":                 {query: `SELECT MAX(slot) FROM runs WHERE task = $1`, args: []any{"task-007"}},
 	"LatestRan":                  {query: latestRanSQL, args: []any{"task-007"}, noSort: true},
+	"LatestListedSlot":           {query: latestListedSlotSQL, args: []any{"task-007"}, noSort: true},
 	"EarliestRun":                {query: `SELECT started_at FROM runs WHERE task = $1 ORDER BY id LIMIT 1`, args: []any{"task-007"}, noSort: true},
 	"Run":                        {query: `SELECT ` + runColumnsFull + ` FROM runs r WHERE r.id = $1`, args: []any{int64(5)}},
 	"Task":                       {query: `SELECT ` + taskColumns + ` FROM tasks t WHERE t.name = $1`, args: []any{"task-007"}},

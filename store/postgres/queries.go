@@ -91,6 +91,24 @@ func (p *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error)
 	return n.run(), nil
 }
 
+// latestListedSlotSQL walks the (task, slot, id) index back from the latest
+// slot, past the few records Tasks leaves out.
+const latestListedSlotSQL = `SELECT slot FROM runs WHERE task = $1 AND slot IS NOT NULL AND ` + backend.NotADuplicateSQL + `
+ ORDER BY slot DESC LIMIT 1`
+
+// LatestListedSlot implements store.Store.
+func (p *Ledger) LatestListedSlot(ctx context.Context, task string) (time.Time, error) {
+	var v time.Time
+	err := p.pool.QueryRow(ctx, latestListedSlotSQL, task).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, p.wrap("read ledger", err)
+	}
+	return fromDB(&v), nil
+}
+
 // LatestSlot implements store.Store.
 func (p *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	var v *time.Time

@@ -77,6 +77,11 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN ('running') ORDER BY r.id DESC L
 		query: `SELECT MAX(slot) FROM runs WHERE task = ?`,
 		args:  []any{"backup"},
 	},
+	"LatestListedSlot": {
+		query:      latestListedSlotSQL,
+		args:       []any{"backup"},
+		noTempSort: true,
+	},
 	"EarliestRun": {
 		query:      `SELECT started_at FROM runs WHERE task = ? ORDER BY id LIMIT 1`,
 		args:       []any{"backup"},

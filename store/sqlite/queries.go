@@ -98,6 +98,25 @@ func (s *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error)
 	return n.run(), nil
 }
 
+// latestListedSlotSQL walks the (task, slot) index back from the latest
+// slot, past the few records Tasks leaves out.
+const latestListedSlotSQL = `SELECT slot FROM runs WHERE task = ? AND slot IS NOT NULL AND ` + backend.NotADuplicateSQL + `
+ ORDER BY slot DESC LIMIT 1`
+
+// LatestListedSlot implements store.Store.
+func (s *Ledger) LatestListedSlot(ctx context.Context, task string) (time.Time, error) {
+	ctx = uncancelled(ctx)
+	var v int64
+	err := s.db.QueryRowContext(ctx, latestListedSlotSQL, task).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return time.Unix(v, 0).UTC(), nil
+}
+
 // LatestSlot implements store.Store.
 func (s *Ledger) LatestSlot(ctx context.Context, task string) (time.Time, error) {
 	ctx = uncancelled(ctx)
