@@ -137,8 +137,9 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 // record of a fire that ran nothing because another run had its slot
 // (skipped, exit 0), nor a paused record resume --replay-paused gave back
 // (it settles nothing any more), nor a replay's skipped record without an
-// exit code (a slot folded into a coalesced replay, recorded after that
-// replay's claim: it ran nothing, and must not hide the replay's outcome):
+// exit code, which ran nothing (a slot folded into a coalesced replay,
+// recorded after that replay's claim, must not hide the replay's outcome;
+// so too a replay --on-busy skip settled, an older ledger's policy skip):
 // what store.TaskSummary.Latest leaves out.
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
 	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay')`
