@@ -46,10 +46,16 @@ func (l *lostClaim) SetSettled(ctx context.Context, task string, through time.Ti
 // task's ledger lock: a lock skip) before scan moves the watermark, and a
 // watermark moved past the slot would hide it from every later scan, a slot
 // lost silently. The watermark stops below it; the next scan replays it.
+// Found held when its replay claims, it also ends the task's replays in
+// that scan (TestScanStopsATaskAtASlotHeldElsewhere): the later slots wait.
 func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
-	for name, claimedBeforeScan := range map[string]bool{
-		"held when scan reads the task": true,
-		"held when its replay claims":   false,
+	type want struct{ missed, replayed int }
+	for name, tc := range map[string]struct {
+		claimedBeforeScan bool
+		first, second     want
+	}{
+		"held when scan reads the task": {claimedBeforeScan: true, first: want{4, 4}, second: want{1, 1}},
+		"held when its replay claims":   {first: want{5, 0}, second: want{5, 5}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
@@ -59,14 +65,12 @@ func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
 			f.now = mustTime(t, "2026-03-01T15:30:00Z")
 			held := mustTime(t, "2026-03-01T11:00:00Z")
 			ledger := &lostClaim{Store: f.st}
-			wantMissed := 5
-			if claimedBeforeScan {
+			if tc.claimedBeforeScan {
 				other, err := f.st.Claim(context.Background(), store.ClaimRequest{Run: store.Run{Task: "job", Slot: held,
 					Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: f.now, Host: "b"}})
 				if err != nil || !other.Claimed {
 					t.Fatalf("host b's claim of 11:00: %+v, %v", other, err)
 				}
-				wantMissed = 4
 			} else {
 				ledger.claimAt = held
 			}
@@ -74,14 +78,14 @@ func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
 			if err != nil {
 				t.Fatalf("first scan: %v", err)
 			}
-			if ts := rep.Tasks[0]; ts.Replayed != 4 || len(ts.Missed) != wantMissed {
-				t.Fatalf("first scan: missed %v, replayed %d; want %d missed and 4 replayed (12:00-15:00; b holds 11:00)",
-					ts.Missed, ts.Replayed, wantMissed)
+			if ts := rep.Tasks[0]; ts.Replayed != tc.first.replayed || len(ts.Missed) != tc.first.missed {
+				t.Fatalf("first scan: missed %v, replayed %d; want %d missed and %d replayed (b holds 11:00)",
+					ts.Missed, ts.Replayed, tc.first.missed, tc.first.replayed)
 			}
 			ts := f.scan(t, scanRequest())
-			if ts.Replayed != 1 || len(ts.Missed) != 1 || !ts.Missed[0].Equal(held) {
-				t.Fatalf("second scan: missed %v, replayed %d; want 11:00, whose claim host b gave back, replayed once",
-					ts.Missed, ts.Replayed)
+			if ts.Replayed != tc.second.replayed || len(ts.Missed) != tc.second.missed || !ts.Missed[0].Equal(held) {
+				t.Fatalf("second scan: missed %v, replayed %d; want %d missed from 11:00, whose claim host b gave back, "+
+					"and %d replayed", ts.Missed, ts.Replayed, tc.second.missed, tc.second.replayed)
 			}
 			if got := f.job.runs(t); len(got) != 6 {
 				t.Errorf("the job ran for %d slots, want 6 (10:00-15:00): %v", len(got), got)

@@ -43,6 +43,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	}
 	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
+	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
 	return a, nil
 }

@@ -73,8 +73,9 @@ type SlotAction struct {
 	// host), or replayed through a crontab line that left no outcome for
 	// it in the ledger (readBack).
 	held bool
-	// running: held because a run of the slot is running (readBack); a
-	// backfill waits for it.
+	// running: held because a run of the slot is running (readBack, or
+	// the claim's holder); scan ends the task's replays there, a backfill
+	// tries the slot again after the others.
 	running bool
 	// folded: a coalesced replay's records of the gap's other slots,
 	// recorded with its claim (argv tasks).

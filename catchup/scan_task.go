@@ -178,6 +178,15 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched)))
 			break
 		}
+		if a.held && a.running && i < len(replay)-1 {
+			// Its slot is claimed by a run still running (another host's
+			// replay or fire), which may yet give the claim back (a lock
+			// skip): that host has the task's backlog now. Its later slots
+			// wait for the next scan, so that none runs before this one.
+			ts.Left = len(replay) - i - 1
+			ts.Warnings = append(ts.Warnings, heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left))
+			break
+		}
 		if a.ExitCode == ExitInternal && i < len(replay)-1 {
 			// catchup itself could not start the replay (above all: its
 			// claim could not be recorded); the later slots would fare no
@@ -189,6 +198,18 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 	}
 	return ts, nil
+}
+
+// heldSlotWarning says why a task's later slots wait: its slot was found
+// claimed by run id (0 when a crontab line's replay does not tell it),
+// still running.
+func heldSlotWarning(task, slot string, id int64, left int) string {
+	by := "another run"
+	if id != 0 {
+		by = fmt.Sprintf("run %d", id)
+	}
+	return fmt.Sprintf("task %s: slot %s is held by %s, still running (another host's replay or fire): "+
+		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, by, left)
 }
 
 // refusedBefore reports whether a replay's error is a refusal that Scan
