@@ -108,6 +108,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || r.Slot.Before(res.win.firstRunning)) {
 			res.win.firstRunning = r.Slot
 		}
+		if r.Status == store.StatusRunning && !stale[r.ID] && (res.win.firstHeld.IsZero() || r.Slot.Before(res.win.firstHeld)) {
+			res.win.firstHeld, res.win.firstHeldBy = r.Slot, r.ID
+		}
 		if r.ID > latest[k] {
 			latest[k] = r.ID
 			lastFailed[k] = failedAttempt(r)
@@ -242,7 +245,14 @@ func dueBefore(m Machine, rule MissedRule, now time.Time) time.Time {
 // given back as a lock skip, and any running run may yet be interrupted,
 // leaving its slot missed; that includes a run without a slot that stands
 // for one).
-type window struct{ after, upTo, firstFailed, firstRunning time.Time }
+type window struct {
+	after, upTo, firstFailed, firstRunning time.Time
+	// firstHeld: the earliest slot a live run (not stale) held, running,
+	// when the task was read; firstHeldBy is that run's id. Scan replays
+	// no slot after it (withholdAfterHeld).
+	firstHeld   time.Time
+	firstHeldBy int64
+}
 
 // settles reports whether run r gives its slot an outcome.
 func settles(r store.Run, rule MissedRule, stale map[int64]bool) bool {

@@ -64,16 +64,21 @@ func (f *finishedClaim) Shared() bool { return true }
 // claimed by another host's run that is still running must end the task's
 // replays in this scan, as a lock skip does: that run may yet give its
 // claim back (its fire found the task's lock held: a lock skip), and a
-// later slot replayed now would then run before it. A slot found settled
-// by a finished run is done: the later slots are replayed as before.
+// later slot replayed now would then run before it. So must a slot found
+// so held when scan reads the task (it is not missed then, but the later
+// ones are). A slot found settled by a finished run is done: the later
+// slots are replayed as before.
 func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
 	held := mustTime(t, "2026-03-01T11:00:00Z")
 	tests := map[string]struct {
-		ledger    func(store.Store) store.Store
-		first     []int // the hours the first scan replays
-		wantLeft  int
-		wantWarn  string
-		wantTotal []int // the hours the job ran for, in order, after a second scan
+		ledger func(store.Store) store.Store
+		// claimFirst: b claims the slot before scan reads the task, not
+		// as this host's replay claims it.
+		claimFirst bool
+		first      []int // the hours the first scan replays
+		wantLeft   int
+		wantWarn   string
+		wantTotal  []int // the hours the job ran for, in order, after a second scan
 	}{
 		"held by a running run": {
 			ledger:    func(st store.Store) store.Store { return &lostClaim{Store: st, claimAt: held} },
@@ -81,6 +86,14 @@ func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
 			wantLeft:  2,
 			wantWarn:  "task job: slot 2026-03-01T11:00:00Z is held by run ",
 			wantTotal: []int{11, 12, 13},
+		},
+		"held by a running run when scan reads the task": {
+			ledger:     func(st store.Store) store.Store { return &lostClaim{Store: st} },
+			claimFirst: true,
+			first:      nil,
+			wantLeft:   2,
+			wantWarn:   "task job: slot 2026-03-01T11:00:00Z is held by run ",
+			wantTotal:  []int{11, 12, 13},
 		},
 		"settled by a finished run": {
 			ledger:    func(st store.Store) store.Store { return &finishedClaim{Store: st, claimAt: held} },
@@ -103,6 +116,13 @@ func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
 					t.Fatalf("registering fire: exit %d, %v", res.ExitCode, err)
 				}
 				now = mustTime(t, "2026-03-01T13:30:00Z") // 11:00, 12:00, 13:00 missed
+				if tc.claimFirst {
+					b, err := st.Claim(context.Background(), store.ClaimRequest{Run: store.Run{Task: "job", Slot: held,
+						Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: now, Host: "b"}})
+					if err != nil || !b.Claimed {
+						t.Fatalf("host b's claim of 11:00: %+v, %v", b, err)
+					}
+				}
 				rep, err := Scan(context.Background(), tc.ledger(st), m, scanRequest())
 				if err != nil {
 					t.Fatalf("first scan: %v", err)

@@ -134,7 +134,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !refusedBefore(sr.err) {
 		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
+	withheld := 0 // the replays after a slot held by a run still running
 	if !req.DryRun {
+		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)
 		req.gate.Plan(len(replay))
 	}
 	held := &heldOutcome{st: st, m: m}
@@ -149,7 +151,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			continue
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
-			ts.Left = len(replay) - i // the --budget is spent, or scan was stopped
+			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
 			break
 		}
 		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, spans[slot.Unix()], held)
@@ -173,7 +175,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			// The task is running (a cron fire, another host's scan): its
 			// later slots wait for the next scan, so that none runs before
 			// this one, which stays missed.
-			ts.Left = len(replay) - i - 1
+			ts.Left = withheld + len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
 				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched)))
 			break
@@ -183,7 +185,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			// replay or fire), which may yet give the claim back (a lock
 			// skip): that host has the task's backlog now. Its later slots
 			// wait for the next scan, so that none runs before this one.
-			ts.Left = len(replay) - i - 1
+			ts.Left = withheld + len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left))
 			break
 		}
@@ -191,25 +193,13 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			// catchup itself could not start the replay (above all: its
 			// claim could not be recorded); the later slots would fare no
 			// better, and must not run before this one.
-			ts.Left = len(replay) - i - 1
+			ts.Left = withheld + len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s did not start (exit %d); "+
 				"its later missed slots wait for the next scan", t.Name, formatSlot(slot, sched), ExitInternal))
 			break
 		}
 	}
 	return ts, nil
-}
-
-// heldSlotWarning says why a task's later slots wait: its slot was found
-// claimed by run id (0 when a crontab line's replay does not tell it),
-// still running.
-func heldSlotWarning(task, slot string, id int64, left int) string {
-	by := "another run"
-	if id != 0 {
-		by = fmt.Sprintf("run %d", id)
-	}
-	return fmt.Sprintf("task %s: slot %s is held by %s, still running (another host's replay or fire): "+
-		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, by, left)
 }
 
 // refusedBefore reports whether a replay's error is a refusal that Scan
