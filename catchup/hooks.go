@@ -72,7 +72,8 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
 // whose missed slots scan found, with CATCHUP_STATUS=missed, the slots and
 // their causes, and how many it replayed, failed, skipped and expired (with
-// the expired slots).
+// the expired slots). Its lists are bounded (alertList): the alert of the
+// longest outage still starts.
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
 	if cmd == "" {
 		cmd = t.NotifyCmd
@@ -92,11 +93,11 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	}
 	env := append(jobEnviron(m),
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
-		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+strings.Join(slots, " "),
+		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertList(slots),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
 		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_POLICY="+ts.Policy,
-		"CATCHUP_MISSED_CAUSES="+strings.Join(ts.Causes, " "), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
-		"CATCHUP_EXPIRED_SLOTS="+strings.Join(expired, " "))
+		"CATCHUP_MISSED_CAUSES="+alertList(ts.Causes), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
+		"CATCHUP_EXPIRED_SLOTS="+alertList(expired))
 	runAlert(context.WithoutCancel(ctx), m, cmd, env)
 }
 

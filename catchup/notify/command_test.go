@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +38,19 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// An alert command exec refuses (here: an environment string over Linux's
+// 128 KiB MAX_ARG_STRLEN) never ran: the error says so, not "exit 126".
+func TestCommandThatCannotStart(t *testing.T) {
+	var out bytes.Buffer
+	err := Command(context.Background(), "echo alerted", []string{"CATCHUP_BIG=" + strings.Repeat("x", 200<<10)}, &out)
+	got := errText(err)
+	if !strings.HasPrefix(got, "notify command could not start: ") || !strings.Contains(got, "argument list too long") ||
+		strings.Contains(got, "exit 126") {
+		t.Errorf("error %q, want it to say the command could not start, and why", got)
+	}
+	if out.Len() != 0 {
+		t.Errorf("output %q, want none", out.String())
+	}
 }
