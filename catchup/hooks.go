@@ -71,8 +71,9 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
 // whose missed slots scan found, with CATCHUP_STATUS=missed, the slots and
-// their causes, and how many it replayed, failed, skipped and expired (with
-// the expired slots). Its lists are bounded (alertList): the alert of the
+// their causes, and how many it replayed, failed, skipped, interrupted,
+// expired (with the expired slots) and left for the next scan. A scan
+// being stopped still alerts, within stoppedAlertBound (alertContext). Its lists are bounded (alertList): the alert of the
 // longest outage still starts.
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
 	if cmd == "" {
@@ -95,10 +96,13 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
 		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertList(slots),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
-		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_POLICY="+ts.Policy,
+		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_LEFT="+strconv.Itoa(ts.Left),
+		"CATCHUP_POLICY="+ts.Policy,
 		"CATCHUP_MISSED_CAUSES="+alertList(ts.Causes), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
 		"CATCHUP_EXPIRED_SLOTS="+alertList(expired))
-	runAlert(context.WithoutCancel(ctx), m, cmd, env)
+	actx, cancel := alertContext(ctx)
+	defer cancel()
+	runAlert(actx, m, cmd, env)
 }
 
 // runAlert runs an alert command, its output on catchup's stderr; its

@@ -24,14 +24,13 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 			return nil // stopped by a signal: this task waits for the next scan
 		}
 		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			out[i], done[i] = ts, true // what it did before the signal
-			return nil
-		case err != nil:
+		if err != nil && ctx.Err() == nil {
 			return err
 		}
-		if !req.DryRun && ctx.Err() == nil {
+		// A task scan started is alerted, also when a signal stopped it
+		// (ts is then what it did before the signal): the alert is the
+		// only place CATCHUP_INTERRUPTED and CATCHUP_LEFT are told.
+		if !req.DryRun {
 			alertMissed(ctx, m, req.NotifyCmd, tasks[i], ts)
 		}
 		out[i], done[i] = ts, true

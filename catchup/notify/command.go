@@ -19,7 +19,8 @@ const commandTimeout = 30 * time.Second
 // going to w. The error says why the alert failed; it is nil when the
 // command exited 0. A command that never started (exec refused it: an
 // environment too large, no /bin/sh) is reported as such, never by the
-// 126 or 127 a shell would give it.
+// 126 or 127 a shell would give it. Ending ctx ends the command (SIGTERM,
+// SIGKILL a second later); the error then gives ctx's cause.
 func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
 	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env,
 		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second,
@@ -29,6 +30,8 @@ func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
 		return fmt.Errorf("notify command: %w", err)
 	case !res.Started:
 		return fmt.Errorf("notify command could not start: %w (the job's status is unchanged)", res.StartErr)
+	case ctx.Err() != nil && res.ExitCode != 0:
+		return fmt.Errorf("notify command cut short: %w (the job's status is unchanged)", context.Cause(ctx))
 	case res.TimedOut:
 		return fmt.Errorf("notify command timed out after %s", commandTimeout)
 	case res.ExitCode != 0:

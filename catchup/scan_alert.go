@@ -1,6 +1,31 @@
 package catchup
 
-import "strings"
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+)
+
+// stoppedAlertBound bounds a missed-slots alert sent while catchup is being
+// stopped (a stopped scan still alerts each task it had started): the
+// stop must end well within a service manager's stop timeout (systemd's
+// is 90 s; the replay the stop cut short may take its --kill-after first).
+// A second stop signal, forwarded to the alert command, ends it sooner.
+const stoppedAlertBound = 5 * time.Second
+
+var errStoppedAlert = errors.New("catchup is being stopped, and an alert then gets " + stoppedAlertBound.String())
+
+// alertContext is the context an alert command runs under: never ended
+// by ctx, since an alert must go out, but bounded by stoppedAlertBound
+// when ctx is done already (catchup is being stopped).
+func alertContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	actx := context.WithoutCancel(ctx)
+	if ctx.Err() == nil {
+		return actx, func() {}
+	}
+	return context.WithTimeoutCause(actx, stoppedAlertBound, errStoppedAlert)
+}
 
 // The list variables of scan's missed-slots alert (CATCHUP_MISSED_SLOTS,
 // CATCHUP_MISSED_CAUSES, CATCHUP_EXPIRED_SLOTS) grow with the outage, but
