@@ -28,14 +28,16 @@ func (l *lifecycle) started(ctx context.Context) {
 
 // finished runs the hooks of a run's final attempt, once its outcome is
 // recorded and the task's lock released: the end ping, and the
-// --notify-cmd when it did not succeed.
+// --notify-cmd when it did not succeed. Every start ping is followed by
+// its end ping, with catchup's exit status: also for a command that could
+// not start (126, 127).
 //
 // A stop (SIGINT, SIGTERM...) that comes during the end ping cuts it
 // short: the outcome is recorded, and catchup exits with the job's status.
 // A run that a stop has already ended still reports it, within the end
 // ping's bound.
 func (l *lifecycle) finished(ctx context.Context, res RunResult) {
-	if l.pinger != nil && res.Ran {
+	if l.pinger != nil {
 		pingCtx := ctx
 		if ctx.Err() != nil {
 			pingCtx = context.WithoutCancel(ctx)
