@@ -29,7 +29,9 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
-		return l.writeFault(ctx, nil, base, err)
+		res, err := l.writeFault(ctx, nil, base, err)
+		l.finished(ctx, res)
+		return res, err
 	}
 	defer lock.close()
 	ok, err := lock.tryLock()
@@ -48,7 +50,10 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		}
 	}
 	if err != nil {
-		return l.writeFault(ctx, nil, base, err)
+		res, err := l.writeFault(ctx, nil, base, err)
+		lock.close()
+		l.finished(ctx, res)
+		return res, err
 	}
 	// A slot already settled (a duplicate fire) is checked before the lock
 	// counts: a second fire while its slot runs is a duplicate, not a skip.

@@ -56,13 +56,15 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 			lock = nil
 		}
 	}
-	start := l.m.Now()
-	res := l.execute(ctx, lock, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1})
-	l.spoolFire(f, &ranUnrecorded{start, res}, cause)
-	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
+	res := l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
+	lock.close() // the task is free before the hooks, as after a recorded run
+	l.finished(ctx, res)
+	return res, nil
 }
 
-// writeFault reports a ledger write fault before the command started.
+// writeFault reports a ledger write fault before the command started, and
+// runs its attempts unrecorded unless refused; the caller runs the hooks
+// (finished) once the lock is released.
 func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
 	fr := fire{slot: r.Slot, trigger: r.Trigger}
 	if res, refused := l.refuseUnclaimed(fr, err); refused {
@@ -76,10 +78,7 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 		return l.refuseReplay(r.Slot, err)
 	}
 	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
-	start := l.m.Now()
-	res := l.execute(ctx, lock, r)
-	l.spoolFire(fr, &ranUnrecorded{start, res}, err)
-	return RunResult{ExitCode: res.ExitCode, Ran: res.Started}, nil
+	return l.attemptsUnrecorded(ctx, lock, fr, r, err), nil
 }
 
 // refuseUnclaimed is the default with a shared ledger that cannot be

@@ -1,0 +1,50 @@
+package catchup
+
+import (
+	"context"
+
+	"github.com/catchup/catchup/runner"
+	"github.com/catchup/catchup/store"
+)
+
+// attemptsUnrecorded runs fire fr's attempts while the ledger cannot
+// record them, from attempt r, as run's loop runs a recorded fire's: the
+// start ping (unless an earlier, recorded attempt sent it), then the
+// attempts, a failed or timed-out one retried within --retries. The fire
+// leaves one note, with its last attempt's outcome: a note stands for its
+// slot once (scan records each note as one run of it), however many
+// attempts ran. The caller releases the lock, then runs the hooks
+// (finished) with the result, as for a recorded run: the run reports with
+// CATCHUP_RUN_ID 0 (not in the ledger) unless it was claimed.
+func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr fire, r store.Run, cause error) RunResult {
+	if l.pinger == nil {
+		l.started(ctx)
+	}
+	start := l.m.Now()
+	var res RunResult
+	var last runner.Result
+	for {
+		last = l.execute(ctx, lock, r)
+		out := outcome(last, l.m.Now())
+		stopped := ctx.Err() != nil || last.Forwarded != nil
+		if stopped && out.Status != store.StatusSucceeded {
+			// As a recorded run: catchup was told to stop, the slot did not finish.
+			out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
+		}
+		r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
+		r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started}
+		if out.Status == store.StatusSucceeded || !last.Started || stopped || r.Attempt > l.req.Retries {
+			break
+		}
+		delay := retryDelay(l.req.RetryDelay, r.Attempt)
+		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, r.Attempt, last.ExitCode, delay)
+		if !sleepCtx(ctx, delay) {
+			break // stopped before the retry ran: the outcome is the failed attempt's
+		}
+		r = store.Run{ID: r.ID, Task: r.Task, Slot: r.Slot, Trigger: store.TriggerRetry, Attempt: r.Attempt + 1,
+			StartedAt: l.m.Now(), Host: r.Host, PID: r.PID, BootID: r.BootID, Reason: r.Reason}
+	}
+	l.spoolFire(fr, &ranUnrecorded{start, last}, cause)
+	return res
+}
