@@ -203,13 +203,6 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 	if l.req.Schedule == nil {
 		return l.revival(now, slot)
 	}
-	replay, onBusy := l.req.Replay, l.req.OnBusy
-	if replay == "" {
-		replay = "all"
-	}
-	if onBusy == "" {
-		onBusy = "replay"
-	}
 	tz, expr := l.req.TZ, l.req.Schedule.Expr()
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
@@ -218,6 +211,19 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
+	}
+	return l.taskRow(now, slot, tz, expr)
+}
+
+// taskRow is the task row of this fire's registration under schedule expr
+// in zone tz, registered as of slot (or now, if earlier).
+func (l *lifecycle) taskRow(now, slot time.Time, tz, expr string) *store.Task {
+	replay, onBusy := l.req.Replay, l.req.OnBusy
+	if replay == "" {
+		replay = "all"
+	}
+	if onBusy == "" {
+		onBusy = "replay"
 	}
 	// The ledger keeps the command without its secrets; the job runs it as written.
 	argv := redact.Argv(l.req.Argv)

@@ -45,10 +45,6 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 		replays[e.Task] = sr
 	}
-	tasks, err := scanTargets(ctx, st, req.Tasks, replays)
-	if err != nil {
-		return rep, err
-	}
 	if !req.DryRun {
 		// The boot record is bookkeeping for the causes of later misses: a
 		// ledger that cannot take it (read-only) still gets its scan.
@@ -66,6 +62,12 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	} else {
 		req.notes = readPendingNotes(m) // counted as the real scan records them, left for it
+	}
+	// The tasks are read once the notes are recorded: a note may register
+	// its task (a first fire that could not reach the ledger).
+	tasks, err := scanTargets(ctx, st, req.Tasks, replays)
+	if err != nil {
+		return rep, err
 	}
 	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {

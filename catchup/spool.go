@@ -43,6 +43,9 @@ type spoolEntry struct {
 	Locked    bool      `json:"locked,omitempty"`  // it did not run because the task's lock was held
 	Error     string    `json:"error"`             // why the ledger could not record it
 	ByHand    bool      `json:"by_hand,omitempty"` // run --manual: it stands for no slot
+	// Register: the registration of a --cron fire that could not read its
+	// task from the ledger (spool_register.go); nil otherwise.
+	Register *noteTask `json:"register,omitempty"`
 
 	// The outcome of claimed run RunID, which the ledger did not take
 	// (spool_outcome.go): Status, ExitCode and EndedAt above, and these.
@@ -74,7 +77,8 @@ var errLocked = errors.New(reasonLocked)
 func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
-		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand}
+		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand,
+		Register: l.noteRegistration(now, fr.slot)}
 	if ran != nil {
 		o := outcome(ran.res, now)
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, o.Status, o.ExitCode, ran.start
@@ -209,6 +213,9 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
+	}
+	if err := registerNoted(ctx, st, entries); err != nil {
+		return 0, errors.Join(fmt.Errorf("register the tasks of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
