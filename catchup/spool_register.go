@@ -3,8 +3,10 @@ package catchup
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -61,10 +63,12 @@ func (n *noteTask) task(name string, at time.Time) store.Task {
 }
 
 // registerNoted registers, before their fires are recorded, the tasks of
-// entries that the ledger does not know, from the first note of each that
-// carries a registration (notes are in the order of their fires). A task
-// the ledger knows keeps its registration: it was registered by a fire
-// that reached it, or by a crontab line.
+// entries from the first note of each that carries a registration (notes
+// are in the order of their fires): a task the ledger does not know, from
+// the note; one a later fire registered under the note's schedule, moved
+// back to the note's (store.Backdate). Any other keeps its registration:
+// retired since, rescheduled, read from a crontab line, or registered
+// before the note's fire.
 func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) error {
 	done := map[string]bool{}
 	for _, e := range entries {
@@ -72,14 +76,18 @@ func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) er
 			continue
 		}
 		done[e.Task] = true
-		_, err := st.Task(ctx, e.Task)
-		if err == nil {
-			continue
+		n := e.Register
+		t, err := st.Task(ctx, e.Task)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			err = st.UpsertTask(ctx, n.task(e.Task, e.StartedAt))
+		case err != nil:
+		case t.RetiredAt.IsZero() && !strings.HasPrefix(t.Source, "crontab:") && t.RegisteredAt.After(n.RegisteredAt) &&
+			schedule.SameExpr(t.Schedule, n.Schedule) && (n.TZ == "" || schedule.SameZone(t.TZ, n.TZ)):
+			// A note's local zone ("") is the one scan resolved the task's to.
+			_, err = st.Backdate(ctx, e.Task, n.RegisteredAt)
 		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		if err := st.UpsertTask(ctx, e.Register.task(e.Task, e.StartedAt)); err != nil {
+		if err != nil {
 			return err
 		}
 	}

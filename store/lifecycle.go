@@ -27,6 +27,14 @@ type Lifecycle interface {
 	// pause at all), in one transaction: those slots are missed again. It
 	// returns the number of runs it marked (not those marked before).
 	UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error)
+	// Backdate moves the registration of task back to from when it is
+	// later, and with it the watermark to one second before from when it
+	// is at or after from, in one statement: the slots from from on are
+	// looked at again (a first fire noted on a host while the ledger could
+	// not be reached, recorded after a later fire registered the task). It
+	// reports whether it moved anything; a task registered at or before
+	// from, or unknown, is left as it is (false).
+	Backdate(ctx context.Context, task string, from time.Time) (bool, error)
 	// LastFire returns when the latest run of task with trigger schedule
 	// (a fire of its own, not a replay) started; zero when there is none.
 	LastFire(ctx context.Context, task string) (time.Time, error)

@@ -67,6 +67,17 @@ func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 	return tag.RowsAffected(), p.wrap("write ledger", tx.Commit(ctx))
 }
 
+// Backdate implements store.Lifecycle. A watermark of none (NULL) takes
+// one second before from, as a new registration's.
+func (p *Ledger) Backdate(ctx context.Context, task string, from time.Time) (bool, error) {
+	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET registered_at = $2, settled_through = LEAST(settled_through, $3)
+WHERE name = $1 AND registered_at > $2`, task, dbTime(from), dbTime(from.Add(-time.Second)))
+	if err != nil {
+		return false, p.wrap("write ledger", err)
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
 // LastFire implements store.Lifecycle.
 func (p *Ledger) LastFire(ctx context.Context, task string) (time.Time, error) {
 	var started time.Time

@@ -78,6 +78,21 @@ func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 	return n, s.wrap("write ledger", tx.Commit())
 }
 
+// Backdate implements store.Lifecycle.
+func (s *Ledger) Backdate(ctx context.Context, task string, from time.Time) (bool, error) {
+	ctx = uncancelled(ctx)
+	if err := s.unmoved(); err != nil {
+		return false, err
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET registered_at = ?2, settled_through = MIN(settled_through, ?3)
+WHERE name = ?1 AND registered_at > ?2`, task, ms(from), ms(from.Add(-time.Second)))
+	if err != nil {
+		return false, s.wrap("write ledger", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, s.wrap("write ledger", err)
+}
+
 // LastFire implements store.Lifecycle.
 func (s *Ledger) LastFire(ctx context.Context, task string) (time.Time, error) {
 	ctx = uncancelled(ctx)
