@@ -60,6 +60,12 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		case fault != nil:
 			rep.Warnings = append(rep.Warnings, fault.Error())
 		}
+		// A note may have moved a line's registration back (backdateLines).
+		for _, sr := range replays {
+			if t, err := st.Task(ctx, sr.task.Name); err == nil {
+				sr.task.RegisteredAt, sr.task.SettledThrough = t.RegisteredAt, t.SettledThrough
+			}
+		}
 	} else {
 		req.notes = readPendingNotes(m) // counted as the real scan records them, left for it
 	}

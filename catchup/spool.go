@@ -224,6 +224,9 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if _, err := st.AddRuns(ctx, runs); err != nil {
 		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
+	if err := backdateLines(ctx, st, runs); err != nil {
+		return 0, errors.Join(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), os.Remove(taken))
+	}
 	return outcomes + len(runs), os.Remove(taken)
 }
 

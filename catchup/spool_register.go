@@ -93,3 +93,30 @@ func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) er
 	}
 	return nil
 }
+
+// backdateLines covers, once runs (the records of fire notes) are in the
+// ledger, the slot of each in the schedule of its task when the task is a
+// crontab line registered after it: cron fired the line then, before a
+// scan learned it (a line's fire registers nothing), so its slots count
+// from that fire: one that did not run is missed and replayed, one that
+// ran is settled by its record.
+func backdateLines(ctx context.Context, st store.Store, runs []store.Run) error {
+	for _, r := range runs {
+		if r.Slot.IsZero() || r.Reason == store.ReasonByHand {
+			continue
+		}
+		t, err := st.Task(ctx, r.Task)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if t.RetiredAt.IsZero() && strings.HasPrefix(t.Source, "crontab:") && t.RegisteredAt.After(r.Slot) {
+			if _, err := st.Backdate(ctx, r.Task, r.Slot); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
