@@ -81,11 +81,14 @@ func (req ExplainRequest) policy(t store.Task) string {
 // It writes nothing.
 func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest) (Explanation, error) {
 	t, err := st.Task(ctx, req.Task)
-	if errors.Is(err, store.ErrNotFound) {
-		return Explanation{}, UnknownTask(req.Task)
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Explanation{}, err
+	}
+	notes := readPendingNotes(m)
+	// A noted first fire's task, as the next scan registers it.
+	t, found := notes.registered(req.Task, t, err == nil)
+	if !found {
+		return Explanation{}, UnknownTask(req.Task)
 	}
 	sched, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil {
@@ -98,7 +101,6 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if err != nil {
 		return Explanation{}, err
 	}
-	notes := readPendingNotes(m)
 	now := m.Now()
 	slot := req.Slot
 	if slot.IsZero() {

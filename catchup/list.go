@@ -36,6 +36,8 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	if err != nil {
 		return nil, err
 	}
+	notes := readPendingNotes(m)
+	all = notes.tasks(all) // a noted first fire's task, as the next scan registers it
 	counts, err := st.StatusCounts(ctx)
 	if err != nil {
 		return nil, err
@@ -49,7 +51,6 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	if err != nil {
 		return nil, err
 	}
-	notes := readPendingNotes(m)
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {

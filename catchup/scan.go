@@ -71,7 +71,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	}
 	// The tasks are read once the notes are recorded: a note may register
 	// its task (a first fire that could not reach the ledger).
-	tasks, err := scanTargets(ctx, st, req.Tasks, replays)
+	var pending *pendingNotes // a dry run's: the tasks of noted first fires, as the real scan registers them
+	if req.DryRun {
+		pending = req.notes
+	}
+	tasks, err := scanTargets(ctx, st, req.Tasks, replays, pending)
 	if err != nil {
 		return rep, err
 	}
@@ -149,11 +153,17 @@ func (e retiredError) Is(target error) bool { return target == ErrRetired }
 
 // scanTargets picks the tasks to scan: the named ones, else every task with
 // a schedule, ordered by name.
-func scanTargets(ctx context.Context, st store.Store, names []string, replays map[string]*shellReplay) ([]store.Task, error) {
+func scanTargets(ctx context.Context, st store.Store, names []string, replays map[string]*shellReplay,
+	notes *pendingNotes) ([]store.Task, error) {
 	if len(names) > 0 {
 		var out []store.Task
 		for _, n := range names {
 			t, err := st.Task(ctx, n)
+			if errors.Is(err, store.ErrNotFound) || err == nil {
+				if r, found := notes.registered(n, t, err == nil); found {
+					t, err = r, nil
+				}
+			}
 			if sr := replays[n]; sr != nil {
 				t, err = sr.task, nil
 			}
@@ -174,6 +184,7 @@ func scanTargets(ctx context.Context, st store.Store, names []string, replays ma
 	if err != nil {
 		return nil, err
 	}
+	all = notes.tasks(all)
 	var out []store.Task
 	for _, s := range all {
 		if replays[s.Task.Name] == nil && s.Task.Schedule != "" && s.Task.RetiredAt.IsZero() {

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,9 +83,7 @@ func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) er
 		case errors.Is(err, store.ErrNotFound):
 			err = st.UpsertTask(ctx, n.task(e.Task, e.StartedAt))
 		case err != nil:
-		case t.RetiredAt.IsZero() && !strings.HasPrefix(t.Source, "crontab:") && t.RegisteredAt.After(n.RegisteredAt) &&
-			schedule.SameExpr(t.Schedule, n.Schedule) && (n.TZ == "" || schedule.SameZone(t.TZ, n.TZ)):
-			// A note's local zone ("") is the one scan resolved the task's to.
+		case n.backdates(t):
 			_, err = st.Backdate(ctx, e.Task, n.RegisteredAt)
 		}
 		if err != nil {
@@ -92,6 +91,64 @@ func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) er
 		}
 	}
 	return nil
+}
+
+// backdates reports whether registration n moves task t's back: t, a
+// --cron task (not a crontab line's) under n's schedule, registered after
+// n, by a later fire.
+func (n *noteTask) backdates(t store.Task) bool {
+	// A note's local zone ("") is the one scan resolved the task's to.
+	return t.RetiredAt.IsZero() && !strings.HasPrefix(t.Source, "crontab:") && t.RegisteredAt.After(n.RegisteredAt) &&
+		schedule.SameExpr(t.Schedule, n.Schedule) && (n.TZ == "" || schedule.SameZone(t.TZ, n.TZ))
+}
+
+// registered is task t (found: the ledger knows it) as the next scan leaves
+// it once it registers the tasks of these notes (registerNoted), and
+// whether it is known then: for the readers, which write nothing.
+func (n *pendingNotes) registered(name string, t store.Task, found bool) (store.Task, bool) {
+	if n == nil {
+		return t, found
+	}
+	for _, e := range n.fires {
+		if e.Task != name || e.Register == nil || e.ByHand {
+			continue
+		}
+		switch r := e.Register; {
+		case !found:
+			return r.task(name, e.StartedAt), true
+		case r.backdates(t):
+			t.RegisteredAt = r.RegisteredAt
+			if !t.SettledThrough.Before(r.RegisteredAt) {
+				t.SettledThrough = r.RegisteredAt.Add(-time.Second)
+			}
+		}
+		break // the first note that registers the task, as registerNoted
+	}
+	return t, found
+}
+
+// tasks is all, the ledger's tasks ordered by name, as the next scan leaves
+// them once it registers the tasks of these notes (registered).
+func (n *pendingNotes) tasks(all []store.TaskSummary) []store.TaskSummary {
+	if n == nil {
+		return all
+	}
+	known := make(map[string]bool, len(all))
+	for i, s := range all {
+		known[s.Task.Name] = true
+		all[i].Task, _ = n.registered(s.Task.Name, s.Task, true)
+	}
+	for _, e := range n.fires {
+		if known[e.Task] {
+			continue
+		}
+		if t, ok := n.registered(e.Task, store.Task{}, false); ok {
+			known[e.Task] = true
+			all = append(all, store.TaskSummary{Task: t})
+		}
+	}
+	slices.SortFunc(all, func(a, b store.TaskSummary) int { return strings.Compare(a.Task.Name, b.Task.Name) })
+	return all
 }
 
 // backdateLines covers, once runs (the records of fire notes) are in the
