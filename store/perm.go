@@ -23,6 +23,13 @@ func CheckPrivate(path string, uid int) error {
 		if err != nil {
 			return fmt.Errorf("check ledger permissions: %w", err)
 		}
+		shared := fi.IsDir() && fi.Mode()&os.ModeSticky != 0 && fi.Mode().Perm()&0o022 != 0
+		if shared {
+			// A shared directory (/tmp), whoever owns it: closing it
+			// would break every other user of it, removing it more so.
+			return fmt.Errorf("%w: %s has mode %04o; fix: it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)",
+				ErrUnsafeLedger, p, unixMode(fi.Mode()))
+		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if ok && int(st.Uid) != uid {
 			// Another user's directory is no place for this user's
@@ -37,12 +44,7 @@ func CheckPrivate(path string, uid int) error {
 		}
 		if fi.Mode().Perm()&0o022 != 0 {
 			fix := "chmod 600 " + p
-			switch {
-			case fi.IsDir() && fi.Mode()&os.ModeSticky != 0:
-				// A shared directory (/tmp): closing it would break
-				// every other user of it.
-				fix = "it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)"
-			case fi.IsDir():
+			if fi.IsDir() {
 				fix = "chmod 700 " + p
 			}
 			return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, unixMode(fi.Mode()), fix)

@@ -148,3 +148,38 @@ func TestCheckPrivateSharedDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPrivateSharedDirectoryOfRoot: a user's ledger in /tmp (root's
+// sticky directory) is told the same: keep the ledger in a directory of
+// your own, never "remove /tmp".
+func TestCheckPrivateSharedDirectoryOfRoot(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("gives the ledger to another user")
+	}
+	dir := filepath.Join(t.TempDir(), "tmp")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "catchup.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckPrivate(path, 65534)
+	if err == nil {
+		t.Fatal("CheckPrivate accepted a ledger in a shared directory")
+	}
+	for _, w := range []string{"has mode 1777", "it is a shared directory; keep the ledger in a directory of your own"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	if strings.Contains(err.Error(), "remove") {
+		t.Errorf("error %q tells the user to remove a shared directory", err)
+	}
+}
