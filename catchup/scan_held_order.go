@@ -42,6 +42,6 @@ func heldSlotWarning(task, slot string, id int64, left int) string {
 	if id != 0 {
 		by = fmt.Sprintf("run %d", id)
 	}
-	return fmt.Sprintf("task %s: slot %s is held by %s, still running (another host's replay or fire): "+
+	return fmt.Sprintf("task %s: slot %s is held by %s, still running (a long job, or another host's replay or fire): "+
 		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, by, left)
 }
