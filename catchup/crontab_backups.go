@@ -4,40 +4,56 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/catchup/catchup/catchup/crontab"
 )
 
-// CrontabBackups are the warnings about the copies of the crontab at path
-// that cron runs too (crontab.BackupsOf): a file in a cron.d directory
-// named like path.bak, left by an older `crontab wrap --in-place` or by
-// hand, holding the lines path now wraps. cronie reads it, so each of its
-// jobs runs twice, once without catchup, and no ledger sees that run. A
-// path in no cron.d directory has none: cron reads a spool crontab only
-// under its user's name, and /etc/crontab only under its own. system is
-// the format the copies are read in. One warning per copy, naming the fix.
-func CrontabBackups(path string, system bool) (backups []string, warnings []string) {
+// CrontabBackups are the warnings about the files beside the crontab at
+// path that cron runs too and that run, not through catchup, a command
+// path runs through catchup (crontab.DuplicatesOf): the NAME.bak an older
+// `crontab wrap --in-place` left holding the original lines, or a copy by
+// hand under any name. Each such command runs twice, once without catchup,
+// and no ledger sees that run. text is what path holds (for crontab wrap:
+// what it will hold, wrapped). A path in no cron.d directory has none:
+// cron reads a spool crontab only under its user's name, and /etc/crontab
+// only under its own. system is the format of the files. One warning per
+// file, naming the fix.
+func CrontabBackups(path, text string, system bool) (backups []string, warnings []string) {
 	dir := filepath.Dir(path)
 	if path == "" || !crontab.IsCronDir(dir) {
 		return nil, nil
 	}
-	for _, b := range crontab.BackupsOf(os.DirFS(dir), filepath.Base(path), system) {
-		p := filepath.Join(dir, b.Name)
+	for _, d := range crontab.DuplicatesOf(os.DirFS(dir), filepath.Base(path), text, system) {
+		p := filepath.Join(dir, d.Name)
+		who := "cron runs this file too"
+		switch {
+		case d.CronieOnly && strings.Contains(d.Name, "."):
+			who = "cronie runs this file too (Debian's cron does not: its name has a dot)"
+		case d.CronieOnly:
+			who = "cronie runs this file too (Debian's cron does not: its name has a character outside [A-Za-z0-9_-])"
+		}
 		backups = append(backups, p)
-		warnings = append(warnings, fmt.Sprintf("%s: cron runs this backup of %s too: %s twice, once without catchup "+
-			"(cronie reads every file in %s but names starting with . or ending in ~); remove it, or rename it to %s~",
-			p, b.Of, jobsRunning(b.Jobs), dir, b.Name))
+		warnings = append(warnings, fmt.Sprintf("%s: %s, and %s %s runs through catchup: %s twice, once without catchup; "+
+			"remove the duplicate lines, or rename the file to a name ending in ~ (%s~)",
+			p, who, duplicateLines(d.Jobs), path, pronounRuns(d.Jobs), d.Name))
 	}
 	return backups, warnings
 }
 
-// jobsRunning says how many job lines a backup holds, as the subject of "run".
-func jobsRunning(n int) string {
-	switch n {
-	case -1:
-		return "the jobs it holds (catchup could not read it) run"
-	case 1:
-		return "its 1 job line runs"
+// duplicateLines says how many job lines of a duplicate run a command of
+// the crontab, up to the crontab's name.
+func duplicateLines(n int) string {
+	if n == 1 {
+		return "1 job line in it runs a command that"
 	}
-	return fmt.Sprintf("its %d job lines run", n)
+	return fmt.Sprintf("%d job lines in it run commands that", n)
+}
+
+// pronounRuns is the subject and verb for the duplicated commands.
+func pronounRuns(n int) string {
+	if n == 1 {
+		return "it runs"
+	}
+	return "they run"
 }

@@ -21,8 +21,9 @@ type crontabs struct {
 	read     map[string]*crontabRead
 	warnings []string
 	refused  int
-	// backups are the copies of a read crontab that cron runs too
-	// (CrontabBackups), each warned about once.
+	// backups are the files beside a read crontab that cron runs too and
+	// that run its commands without catchup (CrontabBackups), each warned
+	// about once.
 	backups map[string]bool
 }
 
@@ -54,7 +55,7 @@ func (c *crontabs) file(path string) *crontabRead {
 	r := &crontabRead{}
 	c.read[path] = r
 	f, err := OpenCrontab(path, c.m.UID)
-	c.checkBackups(path, f.System || crontab.IsSystem(path))
+	c.checkBackups(path, string(f.Data), f.System || crontab.IsSystem(path))
 	if err == nil {
 		err = c.ownLines(f)
 	}
@@ -71,10 +72,11 @@ func (c *crontabs) file(path string) *crontabRead {
 	return r
 }
 
-// checkBackups warns, once per file, of each copy of the crontab at path
-// that cron runs too (CrontabBackups).
-func (c *crontabs) checkBackups(path string, system bool) {
-	backups, warnings := CrontabBackups(path, system)
+// checkBackups warns, once per file, of each file beside the crontab at
+// path, holding text, that cron runs too and that runs a command of it
+// without catchup (CrontabBackups). A crontab not read has none.
+func (c *crontabs) checkBackups(path, text string, system bool) {
+	backups, warnings := CrontabBackups(path, text, system)
 	for i, b := range backups {
 		if !c.backups[b] {
 			c.backups[b] = true

@@ -117,8 +117,9 @@ type ScanReport struct {
 	// RefusedLines counts the crontab lines refused for whom they run as
 	// or the ledger they record into (ErrLineRefused): none of them ran.
 	RefusedLines int
-	// CronBackups counts the copies of a crontab scan read that cron runs
-	// too (CrontabBackups): their jobs run twice, once without catchup.
+	// CronBackups counts the files beside a crontab scan read that cron
+	// runs too and that run its catchup commands without catchup
+	// (CrontabBackups): those commands run twice, once without catchup.
 	CronBackups int
 	// Stopped: a signal ended the scan before it was done; NotScanned
 	// tasks were not looked at (their slots stay missed for the next scan).

@@ -56,10 +56,12 @@ group is kept if you are in it, else both get your group, and stderr says so. A 
 is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
 the system format (a user field), as is any file with --system.
 
-A copy of FILE in a cron.d directory that cron reads too (FILE.bak, written by an older
-catchup's --in-place, or .orig, .old, .save, .backup) runs every job twice, once without
-catchup: wrap warns on stderr, naming the fix, and still wraps; catchup scan exits 1 until
-it is removed or renamed (FILE.bak~).`,
+A file beside FILE in a cron.d directory that cron reads too, holding a job line not
+run through catchup whose command FILE runs (once wrapped) through catchup, runs that
+command twice, once without catchup, whatever its schedule and name (FILE.bak, written
+by an older catchup's --in-place, or a copy by hand): wrap warns on stderr, naming the
+fix, and still wraps; catchup scan exits 1 until the duplicate lines are removed or the
+file is renamed to a name ending in ~.`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,
@@ -104,17 +106,18 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	if len(old) > maxCrontab {
 		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, maxCrontab>>20))
 	}
+	text, changes, notes := crontab.Wrap(string(old), req.system)
 	if name != "-" {
-		// Before the wrap: cron runs a copy of FILE beside it, wrapped or not.
+		// Before the output: a file beside FILE that cron runs too runs,
+		// without catchup, a command FILE runs (once wrapped) through catchup.
 		abs, err := filepath.Abs(name)
 		if err == nil {
-			_, warnings := catchup.CrontabBackups(abs, req.system)
+			_, warnings := catchup.CrontabBackups(abs, text, req.system)
 			for _, w := range warnings {
 				fmt.Fprintf(c.ErrOrStderr(), "catchup: warning: %s\n", printable(w))
 			}
 		}
 	}
-	text, changes, notes := crontab.Wrap(string(old), req.system)
 	out := c.OutOrStdout()
 	switch {
 	case req.diff:

@@ -50,9 +50,10 @@ and periodically. When there was nothing to do (no missed slot, nothing recorded
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
 replay failed, or a crontab or a crontab line was refused (at every scan that reads it,
-missed slots or not), or cron runs a copy of a crontab scan read (NAME.bak, .orig, .old,
-.save or .backup beside NAME in a cron.d directory: its jobs run twice, once without
-catchup); 2 error; 128+N stopped by signal N.`,
+missed slots or not), or a file cron reads beside a crontab scan read in a cron.d
+directory runs, not through catchup, a command that crontab runs through catchup (such
+as the NAME.bak an older crontab wrap --in-place left: the command runs twice, once
+without catchup); 2 error; 128+N stopped by signal N.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },
 	}

@@ -7,19 +7,17 @@ import (
 	"strings"
 )
 
-// backupWords name a copy of a crontab when one is a dot-separated part of
-// what follows the crontab's name and a dot: NAME.bak, NAME.orig,
-// NAME.old, NAME.save, NAME.backup, NAME.bak.1, NAME.2026-03-01.old.
-// `catchup crontab wrap --in-place` wrote NAME.bak before it wrote NAME.bak~.
-var backupWords = []string{"bak", "orig", "old", "save", "backup"}
-
-// Backup is a file in a cron.d directory that cron reads and whose name
-// says it is a copy of another crontab there: the jobs it holds run beside
-// that crontab's, once more, and not through catchup.
-type Backup struct {
-	Name string // the backup's file name, in the directory
-	Of   string // the crontab it is a copy of
-	Jobs int    // its job lines that do not run catchup; -1: it could not be read
+// Duplicate is a file in a cron.d directory that cron reads and that holds
+// job lines not run through catchup whose commands a crontab there runs
+// through catchup: each of those commands runs twice, once without
+// catchup, and no ledger sees that run. Typically the NAME.bak an older
+// `catchup crontab wrap --in-place` left holding the original lines, or a
+// copy under any other name; judged by content, never by name.
+type Duplicate struct {
+	Name       string // the file's name, in the directory
+	Of         string // the crontab whose catchup commands it runs too
+	Jobs       int    // its job lines, not run through catchup, that run such a command (>= 1)
+	CronieOnly bool   // cronie reads it, Debian's cron does not (a name with a dot, or another character outside [A-Za-z0-9_-])
 }
 
 // IsCronDir reports whether cron reads every file in dir as a system
@@ -33,7 +31,6 @@ func IsCronDir(dir string) bool {
 // CronieReads reports whether cronie reads a file of this name in
 // /etc/cron.d: its not_a_crontab (src/database.c) skips names starting
 // with "." or "#", and ending in "~", ".rpmsave", ".rpmorig" or ".rpmnew".
-// Debian's cron reads only names of [A-Za-z0-9_-], never a name with a dot.
 func CronieReads(name string) bool {
 	if name == "" || name[0] == '.' || name[0] == '#' {
 		return false
@@ -46,77 +43,72 @@ func CronieReads(name string) bool {
 	return true
 }
 
-// BackupsOf finds, in the cron.d directory fsys, the backups that concern
-// the crontab name: the copies of it (name.bak...), or, when name is
-// itself a copy of another crontab there, name. A backup is a regular file
-// cronie reads (CronieReads) holding at least one job line that does not
-// run catchup; one that holds none runs nothing catchup does not know of.
-// system is the format to read them in (a user field). Sorted by name.
-func BackupsOf(fsys fs.FS, name string, system bool) []Backup {
+// DebianReads reports whether Debian's cron reads a file of this name in
+// /etc/cron.d: only names of [A-Za-z0-9_-]+, never one with a dot. Every
+// such name is one cronie reads too.
+func DebianReads(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// DuplicatesOf finds, in the cron.d directory fsys, the files other than
+// name that run a command the crontab name (whose text is text) runs
+// through catchup: regular files either cron reads, each holding at least
+// one job line not run through catchup whose command, trimmed, is the
+// command after `catchup run ... --` of a line of text (a line Wrap made
+// of a shell command compares as that command). Schedules are not
+// compared: an edited one still runs the command twice. A file that
+// cannot be read is not judged. system is the format of them all (a user
+// field). Sorted by name.
+func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
+	wrapped := map[string]bool{}
+	eachJob(text, system, func(cmd string, catchup bool) {
+		if catchup {
+			for _, c := range innerCommands(cmd) {
+				wrapped[c] = true
+			}
+		}
+	})
+	if len(wrapped) == 0 {
+		return nil
+	}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil
 	}
-	regular := map[string]bool{}
+	var out []Duplicate
 	for _, e := range entries {
-		regular[e.Name()] = e.Type().IsRegular()
-	}
-	var out []Backup
-	add := func(backup, of string) {
-		if !regular[backup] || !regular[of] || !CronieReads(backup) {
-			return
+		n := e.Name()
+		if n == name || !e.Type().IsRegular() || !CronieReads(n) {
+			continue
 		}
-		jobs := -1
-		if data, err := fs.ReadFile(fsys, backup); err == nil {
-			if jobs = rawJobs(string(data), system); jobs == 0 {
-				return
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			continue
+		}
+		jobs := 0
+		eachJob(string(data), system, func(cmd string, catchup bool) {
+			if !catchup && wrapped[rawCommand(cmd)] {
+				jobs++
 			}
-		}
-		out = append(out, Backup{Name: backup, Of: of, Jobs: jobs})
-	}
-	for _, e := range entries {
-		if isCopyOf(e.Name(), name) {
-			add(e.Name(), name)
+		})
+		if jobs > 0 {
+			out = append(out, Duplicate{Name: n, Of: name, Jobs: jobs, CronieOnly: !DebianReads(n)})
 		}
 	}
-	for i := strings.IndexByte(name, '.'); i > 0; i = nextDot(name, i) {
-		if isCopyOf(name, name[:i]) {
-			add(name, name[:i])
-			break
-		}
-	}
-	slices.SortFunc(out, func(a, b Backup) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Duplicate) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// nextDot is the index of the next "." in s after i, or -1.
-func nextDot(s string, i int) int {
-	j := strings.IndexByte(s[i+1:], '.')
-	if j < 0 {
-		return -1
-	}
-	return i + 1 + j
-}
-
-// isCopyOf reports whether the name copy says it is a backup of crontab:
-// crontab, a dot, and a backup word among the dot-separated parts after.
-func isCopyOf(copy, crontab string) bool {
-	rest, ok := strings.CutPrefix(copy, crontab+".")
-	if !ok || crontab == "" {
-		return false
-	}
-	for _, part := range strings.Split(rest, ".") {
-		if slices.Contains(backupWords, strings.ToLower(part)) {
-			return true
-		}
-	}
-	return false
-}
-
-// rawJobs counts the job lines of text that run at a time and do not run
-// catchup: the lines Wrap would wrap, or leave for a reason it notes.
-func rawJobs(text string, system bool) int {
-	n := 0
+// eachJob calls fn with the command part (as written, after the time
+// fields and user) of each job line of text that runs at a time, and
+// whether it runs catchup: the lines Wrap wraps, or has wrapped.
+func eachJob(text string, system bool, fn func(cmd string, catchup bool)) {
 	for _, line := range strings.Split(text, "\n") {
 		s := strings.TrimLeft(line, " \t")
 		if strings.TrimSpace(s) == "" || s[0] == '#' {
@@ -125,9 +117,41 @@ func rawJobs(text string, system bool) int {
 		if _, _, ok := envLine(s); ok {
 			continue
 		}
-		if _, cmd, ok := jobCommand(cString(line), system); ok && !isCatchupCommand(cmd) {
-			n++
+		if _, cmd, ok := jobCommand(cString(line), system); ok {
+			fn(cmd, isCatchupCommand(cmd))
 		}
 	}
-	return n
+}
+
+// rawCommand is the command cron passes to the shell for cmd (up to the
+// first unescaped %, `\%` read as %), trimmed.
+func rawCommand(cmd string) string {
+	c, _, _ := splitPercent(cmd)
+	return strings.TrimSpace(c)
+}
+
+// innerCommands are the forms of the command a catchup line's command
+// part cmd runs after `catchup run [flags] --`, as rawCommand reads the
+// line it was wrapped from: the text itself, trimmed, and, when it is
+// `SHELL -c 'SCRIPT'` (how Wrap runs a command that is not a plain list of
+// words), SCRIPT. None for a line that does not read as `catchup run`.
+func innerCommands(cmd string) []string {
+	lx := &lexer{s: rawCommand(cmd)}
+	if w, ok, err := lx.next(); !ok || err != nil || !isCatchupWord(w) || !skipGlobals(&Entry{}, lx) {
+		return nil
+	}
+	_, run, err := runLineFlags(&Entry{}, lx)
+	if err != nil || run == "" {
+		return nil
+	}
+	forms := []string{run}
+	sh := &lexer{s: run}
+	shell, ok0, err0 := sh.next()
+	c, ok1, err1 := sh.next()
+	script, ok2, err2 := sh.next()
+	if ok0 && ok1 && ok2 && err0 == nil && err1 == nil && err2 == nil && isPlain(shell) && c == "-c" &&
+		strings.TrimSpace(run[sh.i:]) == "" {
+		forms = append(forms, strings.TrimSpace(script))
+	}
+	return forms
 }
