@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // ErrUnsafeLedger is returned by CheckPrivate.
@@ -28,7 +30,7 @@ func CheckPrivate(path string, uid int) error {
 			// A shared directory (/tmp), whoever owns it: closing it
 			// would break every other user of it, removing it more so.
 			return fmt.Errorf("%w: %s has mode %04o; fix: it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)",
-				ErrUnsafeLedger, p, unixMode(fi.Mode()))
+				ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()))
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if ok && int(st.Uid) != uid {
@@ -47,24 +49,8 @@ func CheckPrivate(path string, uid int) error {
 			if fi.IsDir() {
 				fix = "chmod 700 " + p
 			}
-			return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, unixMode(fi.Mode()), fix)
+			return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()), fix)
 		}
 	}
 	return nil
-}
-
-// unixMode is mode as chmod and ls write it: the permission bits with the
-// setuid, setgid and sticky bits (1777 for /tmp).
-func unixMode(mode os.FileMode) uint32 {
-	m := uint32(mode.Perm())
-	if mode&os.ModeSetuid != 0 {
-		m |= 0o4000
-	}
-	if mode&os.ModeSetgid != 0 {
-		m |= 0o2000
-	}
-	if mode&os.ModeSticky != 0 {
-		m |= 0o1000
-	}
-	return m
 }

@@ -89,16 +89,7 @@ func TestCheckPrivateWording(t *testing.T) {
 			if err == nil {
 				t.Fatal("CheckPrivate accepted it")
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not say %q", err, w)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(err.Error(), w) {
-					t.Errorf("error %q says %q", err, w)
-				}
-			}
+			checkWording(t, err, tc.want, tc.notWant)
 		})
 	}
 }
@@ -135,16 +126,7 @@ func TestCheckPrivateSharedDirectory(t *testing.T) {
 			if err == nil {
 				t.Fatal("CheckPrivate accepted a ledger in a shared directory")
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not say %q", err, w)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(err.Error(), w) {
-					t.Errorf("error %q says %q", err, w)
-				}
-			}
+			checkWording(t, err, tc.want, tc.notWant)
 		})
 	}
 }
@@ -174,12 +156,21 @@ func TestCheckPrivateSharedDirectoryOfRoot(t *testing.T) {
 	if err == nil {
 		t.Fatal("CheckPrivate accepted a ledger in a shared directory")
 	}
-	for _, w := range []string{"has mode 1777", "it is a shared directory; keep the ledger in a directory of your own"} {
+	checkWording(t, err, []string{"has mode 1777", "it is a shared directory; keep the ledger in a directory of your own"},
+		[]string{"remove", "chmod"})
+}
+
+// checkWording fails t unless err says each of want and none of notWant.
+func checkWording(t *testing.T, err error, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q does not say %q", err, w)
 		}
 	}
-	if strings.Contains(err.Error(), "remove") {
-		t.Errorf("error %q tells the user to remove a shared directory", err)
+	for _, w := range notWant {
+		if strings.Contains(err.Error(), w) {
+			t.Errorf("error %q says %q", err, w)
+		}
 	}
 }
