@@ -47,20 +47,7 @@ func TestPruneKeepsTheLatestRanThroughAPause(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				before := allRuns(t, s)
-				req := store.PruneRequest{Before: hour(100), Keep: tc.keep}
-				want := pruned(before, req)
-				if int64(len(want)) != tc.want {
-					t.Fatalf("test table: the rule deletes %v, the table says %d runs", want, tc.want)
-				}
-				dry := req
-				dry.DryRun = true
-				if res, err := s.Prune(ctx, dry); err != nil || res.Runs != tc.want {
-					t.Errorf("Prune (dry run) = %+v, %v; want %d runs", res, err, tc.want)
-				}
-				if res, err := s.Prune(ctx, req); err != nil || res.Runs != tc.want {
-					t.Errorf("Prune = %+v, %v; want %d runs", res, err, tc.want)
-				}
+				before, want := pruneByTheRule(t, s, hour(100), tc.keep, tc.want)
 				gone := deletedSince(t, s, before)
 				if !slices.Equal(gone, want) {
 					t.Errorf("Prune deleted %v, want %v", gone, want)

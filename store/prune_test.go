@@ -351,20 +351,7 @@ func TestPruneKeepsTheLatestAsListed(t *testing.T) {
 					add(store.Run{Slot: hour(1), Status: store.StatusSkipped, ExitCode: intp(0), StartedAt: hour(1).Add(time.Duration(2+i) * time.Minute),
 						Error: "duplicate fire of slot"})
 				}
-				before := allRuns(t, s)
-				req := store.PruneRequest{Before: hour(100), Keep: tc.keep}
-				want := pruned(before, req)
-				if int64(len(want)) != tc.want {
-					t.Fatalf("test table: the rule deletes %v, the table says %d runs", want, tc.want)
-				}
-				dry := req
-				dry.DryRun = true
-				if res, err := s.Prune(ctx, dry); err != nil || res.Runs != tc.want {
-					t.Errorf("Prune (dry run) = %+v, %v; want %d runs", res, err, tc.want)
-				}
-				if res, err := s.Prune(ctx, req); err != nil || res.Runs != tc.want {
-					t.Errorf("Prune = %+v, %v; want %d runs", res, err, tc.want)
-				}
+				before, want := pruneByTheRule(t, s, hour(100), tc.keep, tc.want)
 				if gone := deletedSince(t, s, before); !slices.Equal(gone, want) {
 					t.Errorf("Prune deleted %v, want %v", gone, want)
 				}
@@ -393,4 +380,27 @@ func deletedSince(t *testing.T, s store.Store, before map[int64]store.Run) []int
 	}
 	slices.Sort(gone)
 	return gone
+}
+
+// pruneByTheRule prunes s with --keep keep before cut, in a dry run
+// and then for real, checks that both count the wantN runs the rule
+// (pruned) deletes, and returns the runs before and the ids to be gone.
+func pruneByTheRule(t *testing.T, s store.Store, cut time.Time, keep int, wantN int64) (map[int64]store.Run, []int64) {
+	t.Helper()
+	ctx := t.Context()
+	before := allRuns(t, s)
+	req := store.PruneRequest{Before: cut, Keep: keep}
+	want := pruned(before, req)
+	if int64(len(want)) != wantN {
+		t.Fatalf("test table: the rule deletes %v, the table says %d runs", want, wantN)
+	}
+	dry := req
+	dry.DryRun = true
+	if res, err := s.Prune(ctx, dry); err != nil || res.Runs != wantN {
+		t.Errorf("Prune (dry run) = %+v, %v; want %d runs", res, err, wantN)
+	}
+	if res, err := s.Prune(ctx, req); err != nil || res.Runs != wantN {
+		t.Errorf("Prune = %+v, %v; want %d runs", res, err, wantN)
+	}
+	return before, want
 }
