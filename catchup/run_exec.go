@@ -229,19 +229,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, lock, r)
 	stopBeats()
-	out := outcome(res, l.m.Now())
-	if (ctx.Err() != nil || res.Forwarded != nil) && out.Status != store.StatusSucceeded {
-		// catchup was told to stop (SIGINT/SIGTERM, forwarded to the
-		// command): the slot did not finish, and scan replays it.
-		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
-	}
-	done := out.Status == store.StatusSucceeded || !res.Started || ctx.Err() != nil || res.Forwarded != nil || !retryDue
-	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
-	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+	out, stopped := l.attemptOutcome(ctx, res, &r)
+	done := out.Status == store.StatusSucceeded || !res.Started || stopped || !retryDue
 	result := RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}
 	if !done { // its retry's claim records this outcome and takes the lock over
-		delay := retryDelay(l.req.RetryDelay, r.Attempt)
-		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, r.Attempt, res.ExitCode, delay)
+		delay := l.retryNoticed(r.Attempt, res.ExitCode)
 		releaseNow = false
 		return result, false, &retryHandoff{settle: &store.Settlement{ID: r.ID, Outcome: out}, release: release, delay: delay}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
 
@@ -19,6 +20,30 @@ type retryHandoff struct {
 	settle  *store.Settlement
 	release func() // the failed attempt's ledger lock
 	delay   time.Duration
+}
+
+// attemptOutcome is the outcome of attempt r from its command's result,
+// set on r too. When catchup was told to stop (SIGINT/SIGTERM, forwarded to
+// the command; stopped) and the command did not succeed, the slot did not
+// finish: interrupted, and scan replays it. A recorded and an unrecorded
+// run read their attempts alike.
+func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *store.Run) (out store.Outcome, stopped bool) {
+	out = outcome(res, l.m.Now())
+	stopped = ctx.Err() != nil || res.Forwarded != nil
+	if stopped && out.Status != store.StatusSucceeded {
+		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
+	}
+	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
+	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+	return out, stopped
+}
+
+// retryNoticed is the wait before the retry of failed attempt n (its
+// command's exit code exit), said on stderr.
+func (l *lifecycle) retryNoticed(n, exit int) time.Duration {
+	delay := retryDelay(l.req.RetryDelay, n)
+	l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, n, exit, delay)
+	return delay
 }
 
 // retryDelay is the wait after failed attempt n: delay, 2x, 4x ..., capped

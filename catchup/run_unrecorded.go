@@ -25,21 +25,12 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 	var last runner.Result
 	for {
 		last = l.execute(ctx, lock, r)
-		out := outcome(last, l.m.Now())
-		stopped := ctx.Err() != nil || last.Forwarded != nil
-		if stopped && out.Status != store.StatusSucceeded {
-			// As a recorded run: catchup was told to stop, the slot did not finish.
-			out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
-		}
-		r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
-		r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
+		out, stopped := l.attemptOutcome(ctx, last, &r)
 		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started}
 		if out.Status == store.StatusSucceeded || !last.Started || stopped || r.Attempt > l.req.Retries {
 			break
 		}
-		delay := retryDelay(l.req.RetryDelay, r.Attempt)
-		l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, r.Attempt, last.ExitCode, delay)
-		if !sleepCtx(ctx, delay) {
+		if !sleepCtx(ctx, l.retryNoticed(r.Attempt, last.ExitCode)) {
 			break // stopped before the retry ran: the outcome is the failed attempt's
 		}
 		r = store.Run{ID: r.ID, Task: r.Task, Slot: r.Slot, Trigger: store.TriggerRetry, Attempt: r.Attempt + 1,
