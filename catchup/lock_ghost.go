@@ -67,7 +67,8 @@ func (l *taskLock) shadowed(fi os.FileInfo) bool {
 // inode, and the pid that took it): each lock of another inode is looked up
 // among its taker's descriptors. A taker gone, or that no longer has it
 // open (its lock kept by a child: a job that outlived its catchup), sends
-// it to the slow way: every process's descriptors. Another user's process
+// it to the slow way: every process's descriptors of that inode (a fire
+// waiting on the deleted file has it open, and holds no lock). Another user's process
 // cannot have this user's lock file open (0600, in a 0700 directory).
 // Without /proc (not Linux) it cannot tell, and says no, as before the check.
 func deletedLockHeld(path string, self os.FileInfo) bool {
@@ -89,6 +90,7 @@ func deletedLockHeld(path string, self os.FileInfo) bool {
 		}
 	}
 	want := deletedNames(path)
+	unexplained := map[uint64]bool{} // locked inodes their takers no longer have open
 	for pid, inodes := range takers {
 		open, err := openedBy(pid)
 		if errors.Is(err, fs.ErrPermission) {
@@ -97,14 +99,15 @@ func deletedLockHeld(path string, self os.FileInfo) bool {
 		for _, ino := range inodes {
 			target, ok := open[ino]
 			if err != nil || !ok {
-				return anyOpens(want)
+				unexplained[ino] = true
+				continue
 			}
 			if want[target] {
 				return true
 			}
 		}
 	}
-	return false
+	return len(unexplained) > 0 && anyOpens(want, unexplained)
 }
 
 // openedBy maps the inodes that process pid has open to their names.
@@ -131,8 +134,9 @@ func openedBy(pid string) (map[uint64]string, error) {
 }
 
 // anyOpens reports whether a process that this one may inspect has open a
-// file named in want.
-func anyOpens(want map[string]bool) bool {
+// file named in want whose inode is one of locked: a descriptor of the
+// deleted file that holds no lock (a fire still waiting on it) is not one.
+func anyOpens(want map[string]bool, locked map[uint64]bool) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
@@ -147,8 +151,14 @@ func anyOpens(want map[string]bool) bool {
 			continue
 		}
 		for _, fd := range fds {
-			if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && want[target] {
-				return true
+			fdPath := dir + "/" + fd.Name()
+			if target, err := os.Readlink(fdPath); err != nil || !want[target] {
+				continue
+			}
+			if fi, err := os.Stat(fdPath); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && locked[uint64(st.Ino)] {
+					return true
+				}
 			}
 		}
 	}

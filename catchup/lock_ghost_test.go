@@ -5,6 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -55,6 +58,38 @@ func TestLockShadowedByADeletedOne(t *testing.T) {
 // deleted does not take it once its holder is gone: it moves to the file
 // the path names now, which a later fire may hold already.
 func TestLockWaiterMovesToTheNewFile(t *testing.T) {
+	waiterMovesToTheNewFile(t)
+}
+
+// TestLockWaiterBesideAnOrphanElsewhere: an unrelated lock kept by a child
+// of its gone taker (a job that outlived its catchup, anywhere on the
+// host) sends the check the slow way, through every process's
+// descriptors; there a waiter's descriptor of the deleted file, which
+// holds no lock, does not count as one (seen in CI, where other tests'
+// orphans come and go).
+func TestLockWaiterBesideAnOrphanElsewhere(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1)")
+	}
+	other := filepath.Join(t.TempDir(), "other.lock")
+	sh := exec.Command("sh", "-c", `exec 3>>"$0"; flock -n 3 || exit 1; sleep 120 >/dev/null 2>&1 & echo $!`, other)
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatalf("the orphan's shell: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("the orphan's pid %q: %v", out, err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	waiterMovesToTheNewFile(t)
+}
+
+// waiterMovesToTheNewFile: a holder and a waiter on one lock file, the
+// file deleted, the holder gone: a later fire takes the path's new file,
+// and the waiter, moved to it, finds it held.
+func waiterMovesToTheNewFile(t *testing.T) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "locks")
 	a, ok := takeTaskLock(t, dir, "holder")
 	if !ok {
