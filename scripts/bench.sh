@@ -57,6 +57,7 @@ release_build() { # release_build OUT PKG
 echo "release build: env $(echo $rel_env) go build $(echo $rel_flags) -ldflags \"${rel_ldflags% }\"" >&2
 release_build "$tmp/catchup" .
 release_build "$tmp/floor" ./scripts/bench/floor
+release_build "$tmp/ledgerfloor" ./scripts/bench/ledgerfloor
 built=$(go version -m "$tmp/catchup")
 # shellcheck disable=SC2046,SC2086
 for want in $rel_env $(printf '%s=true ' $rel_flags); do
@@ -106,6 +107,8 @@ out=$("$pair" -n "$n_fast" -warmup "$warm" -- "$C" version "${FLOCK[@]}")
 ratio_row "version" "flock -n LOCK true" "<= 1.5x" 1.5 "$out"
 out=$("$pair" -n "$n_fast" -warmup "$warm" -- "$tmp/floor" "$tmp/w/floor.lock" true "${FLOCK[@]}")
 ratio_row "floor: Go flock(2) + exec, no ledger" "flock -n LOCK true" "floor" "" "$out"
+out=$("$pair" -n "$n_fast" -warmup "$warm" -- "$tmp/ledgerfloor" "$tmp/w/floor.db" true "${FLOCK[@]}")
+ratio_row "floor with the design's ledger (modernc)" "flock -n LOCK true" "floor" "" "$out"
 
 # --- 2. Peak RSS of run on 1 GiB of output ------------------------------------
 out=$("$pair" -n "$n_loud" -warmup 0 -- "$C" --db "$W" run --task loud -- head -c 1073741824 /dev/zero)
