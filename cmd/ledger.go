@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
@@ -46,4 +47,19 @@ func open(ctx context.Context, g *globals, withBoot bool,
 		return nil, m, failure(err)
 	}
 	return st, m, nil
+}
+
+// refuseSharedLedgerDir refuses, before a scan opens (and so creates) its
+// SQLite ledger, a directory that others can write: nothing is left there
+// for someone else to find or replace. The ledger file itself is checked
+// once open.
+func refuseSharedLedgerDir(g *globals) error {
+	path, err := ledgerPath(g)
+	if err != nil || store.IsPostgres(path) {
+		return nil // the open says why, or there is no file
+	}
+	if err := store.CheckPrivateDir(path, os.Geteuid()); err != nil {
+		return failure(fmt.Errorf("refusing to replay: %w", err))
+	}
+	return nil
 }

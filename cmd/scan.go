@@ -105,6 +105,11 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		// ledger too.
 		openFn = openExistingLedger
 	}
+	if !sf.req.DryRun {
+		if err := refuseSharedLedgerDir(g); err != nil {
+			return err
+		}
+	}
 	st, m, err := openFn(c.Context(), g, true)
 	if err != nil {
 		return err

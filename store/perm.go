@@ -25,32 +25,55 @@ func CheckPrivate(path string, uid int) error {
 		if err != nil {
 			return fmt.Errorf("check ledger permissions: %w", err)
 		}
-		shared := fi.IsDir() && fi.Mode()&os.ModeSticky != 0 && fi.Mode().Perm()&0o022 != 0
-		if shared {
-			// A shared directory (/tmp), whoever owns it: closing it
-			// would break every other user of it, removing it more so.
-			return fmt.Errorf("%w: %s has mode %04o; fix: it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)",
-				ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()))
+		if err := checkPrivate(p, fi, uid); err != nil {
+			return err
 		}
-		st, ok := fi.Sys().(*syscall.Stat_t)
-		if ok && int(st.Uid) != uid {
-			// Another user's directory is no place for this user's
-			// ledger, and taking it over (chown) would keep what that
-			// user put in it.
-			fix := fmt.Sprintf("remove it if you did not put it there (rm %s), else chown %d %s", p, uid, p)
-			if fi.IsDir() {
-				fix = fmt.Sprintf("keep the ledger in a directory of your own (--db or CATCHUP_DB), or remove %s if you did not put it there", p)
-			}
-			return fmt.Errorf("%w: %s is owned by uid %d, not by uid %d running catchup; fix: %s",
-				ErrUnsafeLedger, p, st.Uid, uid, fix)
+	}
+	return nil
+}
+
+// CheckPrivateDir is CheckPrivate of the directory that holds the ledger at
+// path, for a caller that would create the ledger there: a directory that
+// does not exist yet is no refusal (the ledger's open makes it private).
+func CheckPrivateDir(path string, uid int) error {
+	dir := filepath.Dir(RealLedgerPath(path))
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("check ledger permissions: %w", err)
+	}
+	return checkPrivate(dir, fi, uid)
+}
+
+// checkPrivate is CheckPrivate's rule for one file or directory p.
+func checkPrivate(p string, fi os.FileInfo, uid int) error {
+	shared := fi.IsDir() && fi.Mode()&os.ModeSticky != 0 && fi.Mode().Perm()&0o022 != 0
+	if shared {
+		// A shared directory (/tmp), whoever owns it: closing it
+		// would break every other user of it, removing it more so.
+		return fmt.Errorf("%w: %s has mode %04o; fix: it is a shared directory; keep the ledger in a directory of your own (--db or CATCHUP_DB)",
+			ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()))
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if ok && int(st.Uid) != uid {
+		// Another user's directory is no place for this user's
+		// ledger, and taking it over (chown) would keep what that
+		// user put in it.
+		fix := fmt.Sprintf("remove it if you did not put it there (rm %s), else chown %d %s", p, uid, p)
+		if fi.IsDir() {
+			fix = fmt.Sprintf("keep the ledger in a directory of your own (--db or CATCHUP_DB), or remove %s if you did not put it there", p)
 		}
-		if fi.Mode().Perm()&0o022 != 0 {
-			fix := "chmod 600 " + p
-			if fi.IsDir() {
-				fix = "chmod 700 " + p
-			}
-			return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()), fix)
+		return fmt.Errorf("%w: %s is owned by uid %d, not by uid %d running catchup; fix: %s",
+			ErrUnsafeLedger, p, st.Uid, uid, fix)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		fix := "chmod 600 " + p
+		if fi.IsDir() {
+			fix = "chmod 700 " + p
 		}
+		return fmt.Errorf("%w: %s has mode %04o; fix: %s", ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()), fix)
 	}
 	return nil
 }

@@ -174,3 +174,39 @@ func checkWording(t *testing.T, err error, want, notWant []string) {
 		}
 	}
 }
+
+// TestCheckPrivateDir: the directory a ledger would be created in is judged
+// by CheckPrivate's rule before the ledger exists; one that does not exist
+// yet is no refusal (opening the ledger creates it private).
+func TestCheckPrivateDir(t *testing.T) {
+	tests := map[string]struct {
+		mode    os.FileMode // 0: the directory does not exist
+		wantErr bool
+	}{
+		"private":              {mode: 0o700},
+		"not there yet":        {},
+		"shared, as /tmp":      {mode: 0o777 | os.ModeSticky, wantErr: true},
+		"writable by a group":  {mode: 0o770, wantErr: true},
+		"readable by everyone": {mode: 0o755},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "d")
+			if tc.mode != 0 {
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(dir, tc.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := CheckPrivateDir(filepath.Join(dir, "catchup.db"), os.Getuid())
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("CheckPrivateDir = %v, want an error: %v", err, tc.wantErr)
+			}
+			if err != nil && !errors.Is(err, ErrUnsafeLedger) {
+				t.Errorf("CheckPrivateDir = %v, want ErrUnsafeLedger", err)
+			}
+		})
+	}
+}
