@@ -3,7 +3,6 @@ package catchup
 import (
 	"context"
 
-	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
 
@@ -22,10 +21,11 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 	}
 	start := l.m.Now()
 	var res RunResult
-	var last runner.Result
+	var out store.Outcome
 	for {
-		last = l.execute(ctx, lock, r)
-		out, stopped := l.attemptOutcome(ctx, last, &r)
+		last := l.execute(ctx, lock, r)
+		var stopped bool
+		out, stopped = l.attemptOutcome(ctx, last, &r)
 		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started}
 		if out.Status == store.StatusSucceeded || !last.Started || stopped || r.Attempt > l.req.Retries {
 			break
@@ -36,6 +36,6 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 		r = store.Run{ID: r.ID, Task: r.Task, Slot: r.Slot, Trigger: store.TriggerRetry, Attempt: r.Attempt + 1,
 			StartedAt: l.m.Now(), Host: r.Host, PID: r.PID, BootID: r.BootID, Reason: r.Reason}
 	}
-	l.spoolFire(fr, &ranUnrecorded{start, last}, cause)
+	l.spoolFire(fr, &ranUnrecorded{start, out}, cause)
 	return res
 }

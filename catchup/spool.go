@@ -13,7 +13,6 @@ import (
 
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/internal/filetrust"
-	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
 
@@ -56,10 +55,12 @@ type spoolEntry struct {
 	StderrTail []byte `json:"stderr_tail,omitempty"`
 }
 
-// ranUnrecorded is a command that ran while the ledger could not record it.
+// ranUnrecorded is a command that ran while the ledger could not record
+// it: when it started, and its outcome as a recorded run's would be
+// (interrupted when a stop cut it short, so that its slot is replayed).
 type ranUnrecorded struct {
 	start time.Time
-	res   runner.Result
+	out   store.Outcome
 }
 
 // errLocked is the cause of a fire that found the lock held while the
@@ -80,8 +81,7 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand,
 		Register: l.noteRegistration(now, fr.slot)}
 	if ran != nil {
-		o := outcome(ran.res, now)
-		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, o.Status, o.ExitCode, ran.start
+		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, ran.out.Status, ran.out.ExitCode, ran.start
 	}
 	err := l.writeNote(e)
 	if err == nil {
