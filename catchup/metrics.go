@@ -18,10 +18,14 @@ type TaskMetrics struct {
 	ClockAhead time.Duration    // how far the ledger holds the task ahead of now (0: not)
 	Running    bool
 	RunningFor time.Duration // of its oldest run in progress
+	// LastFailure is when its latest failed, timed-out or interrupted run
+	// ended, even when a later run is its latest (zero: none in the ledger).
+	LastFailure time.Time
 }
 
 // Metrics gathers every task's latest run, run counts, missed slots (the
-// same rule as scan) by cause, expired slots by reason, and running time.
+// same rule as scan) by cause, expired slots by reason, running time, and
+// when its latest failure ended.
 // It writes nothing.
 func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskMetrics, error) {
 	tasks, err := List(ctx, st, m, rule)
@@ -29,6 +33,10 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		return nil, err
 	}
 	expired, err := st.ExpiredCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	failures, err := st.LastFailures(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +55,8 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 	for _, t := range tasks {
 		d, isRunning := longest[t.Task.Name]
 		tm := TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: t.Counts, Missed: len(t.Missed),
-			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d}
+			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d,
+			LastFailure: failures[t.Task.Name]}
 		for _, c := range t.Causes {
 			tm.Causes[c]++
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -64,6 +65,8 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 	exit := gauge("catchup_last_run_exit_code", "The exit status of the task's latest finished run.")
 	missed := gauge("catchup_missed_slots", "Slots of the task that scan would deal with now (replay, or record expired), by why they were missed.")
 	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
+	failure := gauge("catchup_last_failure_timestamp_seconds",
+		"When the task's latest failed, timed-out or interrupted run ended (Unix time), even when a later run succeeded; 0 when the ledger holds none (pruning that run lowers it).")
 	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
 	total := newFamily("catchup_runs_total",
 		"Runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
@@ -78,6 +81,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 			expired.set(float64(t.Expired[r]), "task", t.Task, "reason", r)
 		}
 		ahead.set(t.ClockAhead.Seconds(), "task", t.Task)
+		failure.set(unixSeconds(t.LastFailure), "task", t.Task)
 		for _, s := range statuses {
 			total.set(float64(t.Counts[s]), "task", t.Task, "status", s)
 		}
@@ -105,7 +109,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 	}
 	var out []*dto.MetricFamily
-	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, running, total, expired} {
+	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, failure, running, total, expired} {
 		if len(f.mf.Metric) == 0 {
 			continue
 		}
@@ -114,6 +118,15 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 	}
 	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
 	return out
+}
+
+// unixSeconds is t as a metric's Unix time, to the millisecond; 0 for
+// the zero time.
+func unixSeconds(t time.Time) float64 {
+	if t.IsZero() {
+		return 0
+	}
+	return float64(t.UnixMilli()) / 1000
 }
 
 // compareLabelValues orders samples by their (name-sorted) label values.

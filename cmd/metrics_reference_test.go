@@ -25,6 +25,8 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 	exit := gauge("catchup_last_run_exit_code", "The exit status of the task's latest finished run.")
 	missed := gauge("catchup_missed_slots", "Slots of the task that scan would deal with now (replay, or record expired), by why they were missed.", "cause")
 	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
+	failure := gauge("catchup_last_failure_timestamp_seconds",
+		"When the task's latest failed, timed-out or interrupted run ended (Unix time), even when a later run succeeded; 0 when the ledger holds none (pruning that run lowers it).")
 	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
 	total := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_runs_total",
 		Help: "Runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
@@ -32,7 +34,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it)."},
 		[]string{"task", "reason"})
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(start, end, status, duration, exit, missed, ahead, running, total, expired)
+	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired)
 	for _, t := range tasks {
 		for _, c := range catchup.AllCauses {
 			missed.WithLabelValues(t.Task, c).Set(float64(t.Causes[c]))
@@ -41,6 +43,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 			expired.WithLabelValues(t.Task, r).Add(float64(t.Expired[r]))
 		}
 		ahead.WithLabelValues(t.Task).Set(t.ClockAhead.Seconds())
+		failure.WithLabelValues(t.Task).Set(unixSeconds(t.LastFailure))
 		for _, s := range statuses {
 			total.WithLabelValues(t.Task, s).Add(float64(t.Counts[s]))
 		}

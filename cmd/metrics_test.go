@@ -18,7 +18,8 @@ func sampleMetrics() []catchup.TaskMetrics {
 	return []catchup.TaskMetrics{
 		{Task: "settle", Latest: &store.Run{Status: store.StatusFailed, StartedAt: at, EndedAt: at.Add(1500 * time.Millisecond),
 			ExitCode: &code}, Counts: map[string]int64{"succeeded": 10, "failed": 1}, Missed: 2,
-			Causes: map[string]int{catchup.CauseHostDown: 2}, Expired: map[string]int64{store.ReasonMaxAge: 3}},
+			Causes: map[string]int{catchup.CauseHostDown: 2}, Expired: map[string]int64{store.ReasonMaxAge: 3},
+			LastFailure: at.Add(1500 * time.Millisecond)},
 		{Task: "backup", Latest: &store.Run{Status: store.StatusRunning, StartedAt: at}, Counts: map[string]int64{"running": 1},
 			Running: true, RunningFor: 90 * time.Second},
 		{Task: "never-ran", ClockAhead: 90 * time.Second},
@@ -56,6 +57,8 @@ func TestMetricsValues(t *testing.T) {
 		`catchup_clock_ahead_seconds{task="settle"} 0`,
 		`catchup_clock_ahead_seconds{task="never-ran"} 90`,
 		`catchup_running_seconds{task="backup"} 90`,
+		`catchup_last_failure_timestamp_seconds{task="settle"} 1.7951400065e+09`,
+		`catchup_last_failure_timestamp_seconds{task="never-ran"} 0`,
 		`catchup_missed_slots{cause="host-down",task="never-ran"} 0`,
 	} {
 		if !strings.Contains(out.String(), want+"\n") {

@@ -117,8 +117,8 @@ func TestMigrateFromV1(t *testing.T) {
 		location := v1Ledger(t, be)
 		s := be.open(t, location)
 		ctx := t.Context()
-		if got := schemaVersions(t, be, location); got != "[1 2 3 4 5 6]" {
-			t.Errorf("schema versions after opening a v1 ledger: %s, want [1 2 3 4 5 6]", got)
+		if got := schemaVersions(t, be, location); got != "[1 2 3 4 5 6 7]" {
+			t.Errorf("schema versions after opening a v1 ledger: %s, want [1 2 3 4 5 6 7]", got)
 		}
 
 		task, err := s.Task(ctx, "backup")
@@ -166,6 +166,10 @@ func TestMigrateFromV1(t *testing.T) {
 		counts, err := s.StatusCounts(ctx)
 		if err != nil || !reflect.DeepEqual(counts, map[string]map[string]int64{"backup": {"succeeded": 1, "interrupted": 1}}) {
 			t.Errorf("StatusCounts = %v, %v", counts, err)
+		}
+		// Version 7's index of failures: the run v1 left, interrupted.
+		if fails, err := s.LastFailures(ctx); err != nil || len(fails) != 1 || !fails["backup"].Equal(t0.Add(2*time.Hour)) {
+			t.Errorf("LastFailures = %v, %v; want backup's interruption at %v", fails, err, t0.Add(2*time.Hour))
 		}
 		if res, err := s.Prune(ctx, store.PruneRequest{Before: t0.Add(24 * time.Hour)}); err != nil || res.Runs != 1 {
 			t.Errorf("Prune = %+v, %v; want the v1 success", res, err)

@@ -28,6 +28,10 @@ const (
 	StatusPaused      = "paused"  // a slot of a paused task: not run, never replayed
 )
 
+// FailureStatuses are the outcomes of a run that failed: what --notify-cmd
+// pages for and LastFailures reads.
+var FailureStatuses = []string{StatusFailed, StatusTimeout, StatusInterrupted}
+
 // Run triggers.
 const (
 	TriggerSchedule = "schedule"
@@ -250,6 +254,13 @@ type Store interface {
 	// ExpiredCounts returns, for each task with expired runs, their number
 	// per reason code.
 	ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error)
+	// LastFailures returns, for each task with a run that failed, timed out
+	// or was interrupted (FailureStatuses), when the latest of those runs
+	// ended: the greatest end, not the end of the latest by id (a run
+	// interrupted late, or a failure that ended after a later slot's
+	// record). Pruning a failed run may lower it. It reads one index entry
+	// per task, not the runs.
+	LastFailures(ctx context.Context) (map[string]time.Time, error)
 
 	// SeeBoot records that catchup saw boot b.ID of b.Host at b.LastSeen,
 	// with boot time b.Time: it extends the boot's latest span when that

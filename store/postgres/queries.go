@@ -174,3 +174,31 @@ func (p *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error)
 	}
 	return tag.RowsAffected() > 0, nil
 }
+
+// lastFailuresSQL reads each task's latest failure from the end of its
+// range of the partial index runs_task_failure_end (a MAX the index
+// answers, backwards): one index entry per task, however many runs failed.
+// A task that never failed reads NULL.
+const lastFailuresSQL = `SELECT t.name,
+ (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + `) FROM tasks t`
+
+// LastFailures implements store.Store.
+func (p *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error) {
+	rows, err := p.pool.Query(ctx, lastFailuresSQL)
+	if err != nil {
+		return nil, p.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var task string
+		var ended *time.Time
+		if err := rows.Scan(&task, &ended); err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		if at := fromDB(ended); !at.IsZero() {
+			out[task] = at
+		}
+	}
+	return out, p.wrap("read ledger", rows.Err())
+}

@@ -200,3 +200,32 @@ func ceilSecond(t time.Time) int64 {
 	}
 	return t.Unix()
 }
+
+// lastFailuresSQL reads each task's latest failure from the end of its
+// range of the partial index runs_task_failure_end (a MAX the index
+// answers): one index entry per task, however many runs failed. A task
+// that never failed reads NULL (a filter on it would run the subquery twice).
+const lastFailuresSQL = `SELECT t.name,
+ (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + `) FROM tasks t`
+
+// LastFailures implements store.Store.
+func (s *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error) {
+	ctx = uncancelled(ctx)
+	rows, err := s.db.QueryContext(ctx, lastFailuresSQL)
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var task string
+		var ended sql.NullInt64
+		if err := rows.Scan(&task, &ended); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		if ended.Valid && ended.Int64 != 0 {
+			out[task] = fromMS(ended.Int64)
+		}
+	}
+	return out, s.wrap("read ledger", rows.Err())
+}

@@ -144,6 +144,11 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
 	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay')`
 
+// FailedSQL is the condition, on a runs row, that the run failed
+// (store.FailureStatuses). The partial index runs_task_failure_end has this
+// condition word for word, so that a query with it can use that index.
+const FailedSQL = `status IN ('failed', 'timeout', 'interrupted')`
+
 // RanSQL is NotADuplicateSQL without the paused records either: the runs
 // store.Store.LatestRan picks from.
 const RanSQL = NotADuplicateSQL + ` AND status <> 'paused'`
