@@ -36,11 +36,66 @@ func BenchmarkClaimFinish(b *testing.B) {
 
 // `catchup ls` on a large ledger: 1000 tasks with 100 runs each.
 func BenchmarkTasksQuery(b *testing.B) {
-	const tasks, runsPerTask = 1000, 100
+	s, _ := bigLedger(b, func(int) string { return store.StatusSucceeded })
+	ctx := b.Context()
+	for b.Loop() {
+		got, err := s.Tasks(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != benchTasks || got[0].Latest == nil || !got[0].Latest.Slot.Equal(t0.Add((benchRunsPerTask-1)*time.Hour)) {
+			b.Fatalf("Tasks returned %d tasks, first %+v", len(got), got[0])
+		}
+	}
+}
+
+// `catchup metrics`' latest failures on the same ledger, a third of its
+// runs failed: through the index of failures (schema version 7), and
+// without it (reading every failed run), for comparison.
+func BenchmarkLastFailuresQuery(b *testing.B) {
+	for _, dropIndex := range []bool{false, true} {
+		name := "index"
+		if dropIndex {
+			name = "without-index"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, path := bigLedger(b, func(j int) string {
+				if j%3 == 0 {
+					return store.StatusFailed
+				}
+				return store.StatusSucceeded
+			})
+			if dropIndex {
+				db := rawDB(b, path)
+				if _, err := db.Exec(`DROP INDEX runs_task_failure_end`); err != nil {
+					b.Fatal(err)
+				}
+				db.Close()
+			}
+			ctx := b.Context()
+			want := t0.Add((benchRunsPerTask-1)*time.Hour + time.Second)
+			for b.Loop() {
+				got, err := s.LastFailures(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(got) != benchTasks || !got["task-0000"].Equal(want) {
+					b.Fatalf("LastFailures returned %d tasks, task-0000 %v", len(got), got["task-0000"])
+				}
+			}
+		})
+	}
+}
+
+const benchTasks, benchRunsPerTask = 1000, 100
+
+// bigLedger is a ledger of benchTasks tasks with benchRunsPerTask hourly
+// runs each, run j of each task ending with status(j).
+func bigLedger(b *testing.B, status func(j int) string) (store.Store, string) {
 	s, path := newLedger(b)
 	ctx := b.Context()
-
 	db := rawDB(b, path)
+	defer db.Close()
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -50,13 +105,13 @@ func BenchmarkTasksQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	insRun, err := tx.PrepareContext(ctx, `INSERT INTO runs (task, slot, trigger, status, exit_code, started_at, ended_at)
-VALUES (?, ?, 'schedule', 'succeeded', 0, ?, ?)`)
+VALUES (?, ?, 'schedule', ?, 0, ?, ?)`)
 	if err != nil {
 		b.Fatal(err)
 	}
 	// Interleave tasks so that a task's runs are spread over the table.
-	for j := range runsPerTask {
-		for i := range tasks {
+	for j := range benchRunsPerTask {
+		for i := range benchTasks {
 			name := fmt.Sprintf("task-%04d", i)
 			at := t0.Add(time.Duration(j) * time.Hour)
 			if j == 0 {
@@ -64,7 +119,7 @@ VALUES (?, ?, 'schedule', 'succeeded', 0, ?, ?)`)
 					b.Fatal(err)
 				}
 			}
-			if _, err := insRun.ExecContext(ctx, name, at.Unix(), at.UnixMilli(), at.Add(time.Second).UnixMilli()); err != nil {
+			if _, err := insRun.ExecContext(ctx, name, at.Unix(), status(j), at.UnixMilli(), at.Add(time.Second).UnixMilli()); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -72,15 +127,5 @@ VALUES (?, ?, 'schedule', 'succeeded', 0, ?, ?)`)
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
 	}
-	db.Close()
-
-	for b.Loop() {
-		got, err := s.Tasks(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(got) != tasks || got[0].Latest == nil || !got[0].Latest.Slot.Equal(t0.Add((runsPerTask-1)*time.Hour)) {
-			b.Fatalf("Tasks returned %d tasks, first %+v", len(got), got[0])
-		}
-	}
+	return s, path
 }
