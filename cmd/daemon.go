@@ -50,8 +50,9 @@ crontab with no job line is refused, at start too); --rescan 0 replays only at s
 SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
 for SIGQUIT, whose default action would dump core), wait up to --grace, then kill them;
 runs cut short are recorded interrupted and replayed at the next start.
-It does not reap the orphans jobs leave: as a container's PID 1, run it under an init (tini,
-docker run --init); it warns at start when it is PID 1.
+As PID 1 (a container's entrypoint) it is its own init, as tini is: it runs the daemon as
+its only child, forwards it these signals and SIGHUP, reaps the orphans jobs leave, and
+exits with the daemon's status (128+N if signal N killed it).
 One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,
 or a ledger that cannot be opened.`,
 		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
@@ -79,17 +80,6 @@ func stoppedStarting(sig os.Signal) error {
 	}
 	fmt.Fprintf(os.Stderr, "catchup: stopped by %s while starting: nothing fired\n", name)
 	return nil
-}
-
-// warnInit says, once at start, that a daemon that is PID 1 (a
-// container's entrypoint without an init) does not do init's work of
-// reaping the orphans its jobs leave: reaping any child beside os/exec
-// could take a job's own exit status, and its outcome with it.
-func warnInit(log *slog.Logger, pid int) {
-	if pid == 1 {
-		log.Warn("running as PID 1: the daemon does not reap the orphans its jobs leave (they pile up as zombies); "+
-			"run it under an init: tini, or docker run --init", "event", "warning")
-	}
 }
 
 // distinctFiles refuses a crontab given twice, under one spelling or two
@@ -133,6 +123,9 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	now, rate, err := daemonClock(os.Getenv)
 	if err != nil {
 		return usageErr(c, err)
+	}
+	if init, err := asInit(os.Getpid()); init {
+		return err
 	}
 	// The daemon's own signal handlers, from the start: a stop signal
 	// while it starts cuts the start (exit 0, nothing fired), also after
@@ -188,7 +181,6 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		}
 	}
 	log := slog.New(h)
-	warnInit(log, os.Getpid())
 	// The registrations' notices (a line's schedule changed), at start and
 	// at a reload, are log records.
 	lm := m
