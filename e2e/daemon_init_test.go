@@ -71,7 +71,7 @@ type proc struct {
 	pid, ppid int
 	state     byte
 	comm      string
-	start     string // start time since boot: a pid and it name one process
+	start     string // start time since boot: with the pid, it names one process
 }
 
 // children lists the processes whose parent is pid.
