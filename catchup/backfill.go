@@ -82,6 +82,9 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			}
 			return nil, errors.New(redactedTask(t) + ": backfill cannot run it; " + hint)
 		}
+		if w := notifyWithheld(t, "backfill does"); w != "" {
+			m.notice("%s", w)
+		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t
 	}
@@ -239,7 +242,7 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,
 		Argv: t.Argv, Dir: t.Dir, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
-		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, Shared: st.Shared(),
+		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: storedNotify(t), Shared: st.Shared(),
 	}}
 	res, err := l.run(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
@@ -16,6 +17,7 @@ import (
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task) (store.Task, error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
+	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
 	switch {
 	case err == nil:

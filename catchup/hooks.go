@@ -79,7 +79,7 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 // longest outage still starts.
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
 	if cmd == "" {
-		cmd = t.NotifyCmd
+		cmd = storedNotify(t) // never a masked one
 	}
 	if cmd == "" || len(ts.Missed) == 0 {
 		return

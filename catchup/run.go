@@ -212,7 +212,9 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
-	return l.taskRow(now, slot, tz, expr)
+	row := l.taskRow(now, slot, tz, expr)
+	l.noticeMaskedNotify(row.NotifyCmd)
+	return row
 }
 
 // taskRow is the task row of this fire's registration under schedule expr
@@ -225,13 +227,14 @@ func (l *lifecycle) taskRow(now, slot time.Time, tz, expr string) *store.Task {
 	if onBusy == "" {
 		onBusy = "replay"
 	}
-	// The ledger keeps the command without its secrets; the job runs it as written.
+	// The ledger keeps the command and --notify-cmd without their secrets;
+	// the fire runs them as written.
 	argv := redact.Argv(l.req.Argv)
 	return &store.Task{
 		Name: l.req.Task, Schedule: expr, TZ: tz, Replay: replay,
 		Argv: argv, Dir: l.req.Dir, Source: runSource(l.m.UID, !slices.Equal(argv, l.req.Argv)), Retries: l.req.Retries,
 		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
-		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: l.req.NotifyCmd,
+		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: redact.Command(l.req.NotifyCmd),
 		OnBusy: onBusy, MaxAge: l.req.MaxAge,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.

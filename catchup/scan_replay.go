@@ -25,7 +25,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
-		NotifyCmd: t.NotifyCmd, Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
+		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 		Fold: span.fold, FoldReason: span.reason,
 	}, held: held}
 	res, err := l.run(ctx)
@@ -59,11 +59,14 @@ func notStarted(r store.Run) string {
 	return "not started: " + r.Error
 }
 
-// withCommand is t as its replays run it: with the command req holds for
-// it (ScanRequest.Commands), if any.
+// withCommand is t as its replays run it: with the command and the
+// --notify-cmd req holds for it (ScanRequest.Commands, NotifyCmds), if any.
 func withCommand(t store.Task, req ScanRequest) store.Task {
 	if argv := req.Commands[t.Name]; argv != nil {
 		t.Argv = argv
+	}
+	if cmd, ok := req.NotifyCmds[t.Name]; ok {
+		t.NotifyCmd = cmd
 	}
 	return t
 }

@@ -25,6 +25,10 @@ type ScanRequest struct {
 	// the daemon's own lines, whose stored command may be redacted
 	// (StoredRedacted). Never written to the ledger.
 	Commands map[string][]string
+	// NotifyCmds is the --notify-cmd a task's replays and alert run instead
+	// of its stored one, which may be masked (storedNotify): the daemon's
+	// own lines, as written. Never written to the ledger.
+	NotifyCmds map[string]string
 
 	gate  *ReplayGate   // built by Scan from Parallel
 	notes *pendingNotes // a dry run's, or those a scan could not record: counted as the next scan records them (spool_read.go)

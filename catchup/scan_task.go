@@ -134,6 +134,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if sr != nil && sr.err != nil && len(replay) > 0 && !req.DryRun && !refusedBefore(sr.err) {
 		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
+	ts.warnNotifyWithheld(t, len(replay), req)
 	withheld := 0 // the replays after a slot held by a run still running
 	if !req.DryRun {
 		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)

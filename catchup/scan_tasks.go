@@ -31,7 +31,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		// (ts is then what it did before the signal): the alert is the
 		// only place CATCHUP_INTERRUPTED and CATCHUP_LEFT are told.
 		if !req.DryRun {
-			alertMissed(ctx, m, req.NotifyCmd, tasks[i], ts)
+			alertMissed(ctx, m, req.NotifyCmd, withCommand(tasks[i], req), ts)
 		}
 		out[i], done[i] = ts, true
 		return nil

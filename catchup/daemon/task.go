@@ -268,7 +268,8 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	rule := d.cfg.Rule
 	rule.FiringAfter = upTo
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
-		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv}})
+		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
+		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}

@@ -182,3 +182,16 @@ var secretFlagRE = sync.OnceValue(func() *regexp.Regexp {
 func secretFlag(word string) bool {
 	return secretFlagRE().MatchString(word) && !strings.HasPrefix(strings.ToLower(word), "--no-")
 }
+
+// maskedStandIn stands for a masked secret when Masked asks whether a
+// command would mask it again: a bare word that every rule takes for a
+// secret (a URL's user too: a token's prefix).
+const maskedStandIn = "ghp_standin"
+
+// Masked reports whether command, as Command left it, holds a secret's
+// place masked: running it would not run what was written. A Mask in no
+// secret's place (echo '***') is no masked secret.
+func Masked(command string) bool {
+	probe := strings.ReplaceAll(command, Mask, maskedStandIn)
+	return probe != command && Command(probe) != probe
+}

@@ -148,3 +148,28 @@ func FuzzCommand(f *testing.F) {
 		}
 	})
 }
+
+func TestMasked(t *testing.T) {
+	tests := map[string]struct {
+		in   string
+		want bool
+	}{
+		"nothing masked":   {"curl https://h/x", false},
+		"--token=":         {"page --token=***", true},
+		"--password space": {"tool --password '***' -v", true},
+		"bearer header":    {`curl -H "Authorization: Bearer ***" https://h`, true},
+		"URL password":     {"curl https://u:***@h/x", true},
+		"URL token user":   {"git clone https://***@github.com/x", true},
+		"mysql -p":         {"mysql -p*** db", true},
+		"a mask as text":   {"echo '***' failed", false},
+		"a mask as a glob": {"rm /tmp/***", false},
+		"a reference":      {`curl -H "Authorization: Bearer $HOOK_TOKEN" https://h`, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := Masked(tc.in); got != tc.want {
+				t.Errorf("Masked(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
