@@ -66,6 +66,25 @@ func TestCommand(t *testing.T) {
 		"long URL user":         {"git clone https://S3cretS3cretS3cretS3cretS3cret12@h/x", "git clone https://***@h/x"},
 		"sshpass -p":            {"sshpass -p S3cret ssh -p 2222 h", "sshpass -p *** ssh -p 2222 h"},
 		"sshpass glued":         {"sshpass -pS3cret ssh h", "sshpass -p*** ssh h"},
+		"curl -u":               {"curl -u admin:S3cret https://h", "curl -u admin:*** https://h"},
+		"curl --user":           {"curl -s --user admin:S3cret https://h", "curl -s --user admin:*** https://h"},
+		"curl -u glued":         {"curl -uadmin:S3cret https://h", "curl -uadmin:*** https://h"},
+		"curl --user=":          {"curl --user=admin:S3cret https://h", "curl --user=admin:*** https://h"},
+		"curl -u quoted":        {`curl -u 'admin:S3 cret' https://h; curl -u"a:S3cret" h`, `curl -u 'admin:***' https://h; curl -u"a:***" h`},
+		"curl colon in pass":    {"curl -u admin:S3cret:x https://h", "curl -u admin:*** https://h"},
+		"curl --proxy-user":     {"curl -U p:S3cret --proxy-user=p:S3cret h", "curl -U p:*** --proxy-user=p:*** h"},
+		"curl -u in sh -c":      {`sh -c 'curl -u admin:S3cret h'`, `sh -c 'curl -u admin:*** h'`},
+		"wget --password":       {"wget --user u --password S3cret --http-password=S3cret h", "wget --user u --password *** --http-password=*** h"},
+		"redis-cli -a":          {"redis-cli -h db -a S3cret ping", "redis-cli -h db -a *** ping"},
+		"redis-cli --pass":      {"/usr/bin/redis-cli --pass 'S3cret' ping", "/usr/bin/redis-cli --pass '***' ping"},
+		// Not a password: kept.
+		"curl -u no colon":       {"curl -u admin https://h", "curl -u admin https://h"},
+		"curl -u empty password": {"curl -u admin: https://h", "curl -u admin: https://h"},
+		"curl -u variable":       {`curl -u "$CREDS" https://h; curl -u admin:$PASS h`, `curl -u "$CREDS" https://h; curl -u admin:$PASS h`},
+		"curl --user-agent":      {"curl --user-agent a:b --url https://h", "curl --user-agent a:b --url https://h"},
+		"-u of another program":  {"sort -u x; cut -d: -f1 -u y; ps -u a:b", "sort -u x; cut -d: -f1 -u y; ps -u a:b"},
+		"redis-cli -a variable":  {`redis-cli -a "$REDIS_PASS" ping`, `redis-cli -a "$REDIS_PASS" ping`},
+		"-a of another program":  {"ls -a /srv; cp -a x y", "ls -a /srv; cp -a x y"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -107,6 +126,12 @@ func TestArgv(t *testing.T) {
 		"api key header":  {[]string{"curl", "-H", "X-Api-Key: S3cret"}, []string{"curl", "-H", "X-Api-Key: ***"}},
 		"sshpass -p":      {[]string{"sshpass", "-p", "S3cret", "ssh", "-p", "22", "h"}, []string{"sshpass", "-p", "***", "ssh", "-p", "22", "h"}},
 		"ssh -p":          {[]string{"ssh", "-p", "22", "h"}, []string{"ssh", "-p", "22", "h"}},
+		"curl -u":         {[]string{"curl", "-u", "admin:S3cret", "h"}, []string{"curl", "-u", "admin:***", "h"}},
+		"curl --user=":    {[]string{"curl", "--user=admin:S3cret"}, []string{"curl", "--user=admin:***"}},
+		"curl -u no pass": {[]string{"curl", "-u", "admin", "h"}, []string{"curl", "-u", "admin", "h"}},
+		"sort -u":         {[]string{"sort", "-u", "a:b"}, []string{"sort", "-u", "a:b"}},
+		"redis-cli -a":    {[]string{"redis-cli", "-a", "S3cret", "ping"}, []string{"redis-cli", "-a", "***", "ping"}},
+		"ls -a":           {[]string{"ls", "-a", "x"}, []string{"ls", "-a", "x"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -129,7 +154,7 @@ func TestArgv(t *testing.T) {
 // idempotent, and leaves a string with none of the characters a secret's
 // shape needs (=, :, a space before a flag's value) as it is.
 func FuzzCommand(f *testing.F) {
-	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", ""} {
+	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "redis-cli -a x", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -161,6 +186,8 @@ func TestMasked(t *testing.T) {
 		"URL password":     {"curl https://u:***@h/x", true},
 		"URL token user":   {"git clone https://***@github.com/x", true},
 		"mysql -p":         {"mysql -p*** db", true},
+		"curl -u":          {"curl -u admin:*** h", true},
+		"redis-cli -a":     {"redis-cli -a *** ping", true},
 		"a mask as text":   {"echo '***' failed", false},
 		"a mask as a glob": {"rm /tmp/***", false},
 		"a reference":      {`curl -H "Authorization: Bearer $HOOK_TOKEN" https://h`, false},
