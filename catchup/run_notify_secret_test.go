@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // notifySecret is a --notify-cmd that carries a secret (a --token): run as
@@ -89,5 +91,34 @@ func TestScanWithholdsAMaskedNotifyCmd(t *testing.T) {
 	}
 	if warned != 1 {
 		t.Errorf("warnings %q: want one about the withheld --notify-cmd", ts.Warnings)
+	}
+}
+
+// TestDaemonReplaysRunTheLinesNotifyCmd: a daemon line's --notify-cmd is
+// registered masked too, but the daemon holds the line: its replays and
+// alert run the line's own, as written (ScanRequest.NotifyCmds), and scan
+// has nothing to warn of.
+func TestDaemonReplaysRunTheLinesNotifyCmd(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	argv := []string{"sh", "-c", "exit 3"}
+	def := store.Task{Name: "job", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Argv: argv, Dir: f.job.dir,
+		Source: "daemon:/c:1", NotifyCmd: notifySecret(f.job.dir)}
+	if _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def); err != nil {
+		t.Fatal(err)
+	}
+	if task, err := f.st.Task(t.Context(), "job"); err != nil || strings.Contains(task.NotifyCmd, "S3cret") {
+		t.Fatalf("the ledger keeps the --notify-cmd %q (%v): want the secret masked", task.NotifyCmd, err)
+	}
+	f.now = f.now.Add(3*time.Hour + 10*time.Minute)
+	req := scanRequest()
+	req.Commands, req.NotifyCmds = map[string][]string{"job": argv}, map[string]string{"job": def.NotifyCmd}
+	ts := f.scan(t, req)
+	if b, _ := os.ReadFile(filepath.Join(f.job.dir, "notified")); ts.Failed != 3 || strings.Count(string(b), "--token=S3cret") != 4 {
+		t.Errorf("failed %d, notified %q: want 3 failed replays and the alert, each running the line's --notify-cmd", ts.Failed, b)
+	}
+	for _, w := range ts.Warnings {
+		if strings.Contains(w, "--notify-cmd") {
+			t.Errorf("warning %q: the daemon runs the line's own --notify-cmd", w)
+		}
 	}
 }
