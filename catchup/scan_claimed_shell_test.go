@@ -124,8 +124,9 @@ func giveBack(ctx context.Context, st store.Store, at time.Time) error {
 // shell's exit status cannot tell the two apart; the ledger can. A slot
 // whose claim host b then gives back (a lock skip, before or after the line
 // exits) is still missed: scan must not move the watermark past it, and
-// the next scan replays it. Found held by a run still running when the line
-// exits, it also ends the task's replays in that scan: 13:00-15:00 wait.
+// the next scan replays it. Found so when the line exits (held by a run
+// still running, or given back already), it also ends the task's replays
+// in that scan: 13:00-15:00 wait, so that none runs before it.
 func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 	type want struct{ missed, replayed, skipped int }
 	for name, tc := range map[string]struct {
@@ -133,7 +134,7 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 		first, second want
 	}{
 		"given back after the line exits":  {giveBackIn: "settle", first: want{5, 1, 1}, second: want{4, 4, 0}},
-		"given back before the line exits": {giveBackIn: "line", first: want{5, 4, 1}, second: want{1, 1, 0}},
+		"given back before the line exits": {giveBackIn: "line", first: want{5, 1, 1}, second: want{4, 4, 0}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")

@@ -45,3 +45,10 @@ func heldSlotWarning(task, slot string, id int64, left int) string {
 	return fmt.Sprintf("task %s: slot %s is held by %s, still running (a long job, or another host's replay or fire): "+
 		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, by, left)
 }
+
+// stillMissedWarning says why a task's later slots wait: the replay of its
+// slot left it missed (its reason is in the slot's report line).
+func stillMissedWarning(task, slot string, left int) string {
+	return fmt.Sprintf("task %s: slot %s is still missed after its replay: "+
+		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, left)
+}

@@ -181,13 +181,20 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched)))
 			break
 		}
-		if a.held && a.running && i < len(replay)-1 {
+		if a.held && i < len(replay)-1 {
 			// Its slot is claimed by a run still running (another host's
 			// replay or fire), which may yet give the claim back (a lock
-			// skip): that host has the task's backlog now. Its later slots
-			// wait for the next scan, so that none runs before this one.
+			// skip): that host has the task's backlog now. Or its replay
+			// left it missed (a crontab line whose run gave back the
+			// claim, ran nothing, or recorded nowhere). Either way its
+			// later slots wait for the next scan, so that none runs
+			// before this one.
 			ts.Left = withheld + len(replay) - i - 1
-			ts.Warnings = append(ts.Warnings, heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left))
+			w := heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left)
+			if !a.running {
+				w = stillMissedWarning(t.Name, formatSlot(slot, sched), ts.Left)
+			}
+			ts.Warnings = append(ts.Warnings, w)
 			break
 		}
 		if a.ExitCode == ExitInternal && i < len(replay)-1 {
