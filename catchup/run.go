@@ -112,6 +112,9 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	if st != nil {
 		ledgerErr = l.loadRegistered(ctx)
 	}
+	if ledgerErr == nil && st != nil {
+		l.relearnLine(ctx)
+	}
 	if err := l.checkSlot(); err != nil {
 		return RunResult{ExitCode: ExitInternal}, err
 	}

@@ -1,0 +1,110 @@
+package catchup
+
+// A fire of a crontab line's task learns an edit of its line (docs/slots.md,
+// "A crontab line edited between scans").
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+)
+
+// lineSource returns the crontab file a task registered by scan --crontab
+// was found in (its source crontab:PATH:LINE); "" for any other task, and
+// for one found on stdin.
+func lineSource(source string) string {
+	src, ok := strings.CutPrefix(source, "crontab:")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndex(src, ":"); i >= 0 {
+		return src[:i]
+	}
+	return ""
+}
+
+// lineFireOffSchedule reports whether a fire at now of a task with schedule
+// s is one its registered schedule does not explain: not cron-shaped (its
+// minute is not the schedule's) and not early for a slot. Such a fire of a
+// crontab line's task is a late fire of its slot or a fire of a line edited
+// since the last scan, which only the line tells apart.
+func lineFireOffSchedule(s *schedule.Schedule, now time.Time) bool {
+	if s == nil || s.Matches(now) {
+		return false
+	}
+	next, ok := s.Next(now)
+	return !ok || next.Sub(now) > earlyFire
+}
+
+// relearnLine re-reads the line of a crontab line's task when its fire
+// (without --cron, of the clock) is off its registered schedule: when the
+// line's schedule or zone, as cron reads it, is no longer the registered
+// one, the task is registered as the line says, as scan --crontab would,
+// and the fire stands for a slot of the new schedule; it is never folded
+// into a slot of the old one. A line that cannot be read leaves the fire a
+// late fire of the registered schedule, and says so when it is late beyond
+// --tolerance.
+func (l *lifecycle) relearnLine(ctx context.Context) {
+	t, req := l.registered, l.req
+	if t == nil || req.Schedule != nil || !req.ReplaySlot.IsZero() || !req.FireSlot.IsZero() || req.Manual || !req.Slot.IsZero() {
+		return
+	}
+	path := lineSource(t.Source)
+	now := l.m.Now()
+	if path == "" || !lineFireOffSchedule(l.sched, now) {
+		return
+	}
+	se, why := l.readLine(path)
+	if why == "" {
+		sr, _, err := registerEntry(ctx, l.st, l.m, se, true)
+		switch {
+		case err != nil:
+			why = err.Error()
+		case sr.task.Schedule == t.Schedule && sr.task.TZ == t.TZ:
+			return // the line is unchanged: a late fire of its slot
+		default:
+			why = l.registerLine(ctx, se)
+		}
+	}
+	if why == "" {
+		return
+	}
+	if prev, ok := l.sched.Prev(now); ok && now.Sub(prev) > req.Tolerance {
+		l.m.notice("task %s: this fire is not at a time of its registered schedule %q in %s, and its line cannot be re-read (%s): "+
+			"it stands for slot %s as a late fire; if the line was edited, catchup scan --crontab %s registers it",
+			t.Name, t.Schedule, t.TZ, why, formatSlot(prev, l.sched), path)
+	}
+}
+
+// readLine finds the task's line in the crontab at path, read as scan
+// reads it; why says what kept it from being read, or "".
+func (l *lifecycle) readLine(path string) (sourcedEntry, string) {
+	r := newCrontabs(l.m).file(path)
+	if r.err != nil {
+		return sourcedEntry{}, r.err.Error()
+	}
+	for _, e := range r.entries {
+		if e.Task == l.req.Task {
+			e.File = path
+			return sourcedEntry{e, path, r.user}, ""
+		}
+	}
+	return sourcedEntry{}, "not found in " + path
+}
+
+// registerLine registers the task as its re-read line se says, and reads
+// the new registration back as this fire's schedule; why says what failed.
+func (l *lifecycle) registerLine(ctx context.Context, se sourcedEntry) (why string) {
+	_, warning, err := registerEntry(ctx, l.st, l.m, se, false)
+	if err != nil {
+		return err.Error()
+	}
+	l.m.notice("%s; this fire stands for the line's schedule", warning)
+	l.registered, l.sched = nil, nil
+	if err := l.loadRegistered(ctx); err != nil {
+		return err.Error()
+	}
+	return ""
+}
