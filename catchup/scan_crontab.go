@@ -75,6 +75,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
+	if err := checkLineZones(e); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", where, err)
+	}
 	// The zone cron fires the line in: --tz on the line (the fire's own
 	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
 	// name, so that every reader reads the same slots.
@@ -229,6 +232,16 @@ func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, 
 		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
 	}
 	return sr, nil
+}
+
+// checkLineZones refuses a line whose --tz or CRON_TZ names no zone: every
+// fire of it exits 125 (as `catchup run` refuses the zone), so scan neither
+// registers nor replays it, and says so (exit 1).
+func checkLineZones(e crontab.Entry) error {
+	if err := e.CheckZones(); err != nil {
+		return lineRefusal(err.Error() + "; every fire of the line exits 125, and it is not registered")
+	}
+	return nil
 }
 
 // sameLedger compares ledger locations: PostgreSQL ledgers by server,

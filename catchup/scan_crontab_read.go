@@ -151,6 +151,9 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 	}
 	for _, e := range r.entries {
 		if e.Task == t.Name {
+			if err := checkLineZones(e); err != nil {
+				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}
+			}
 			sr, err := newShellReplay(c.m, e, r.user)
 			if err != nil {
 				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}

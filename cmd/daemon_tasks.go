@@ -80,6 +80,9 @@ func readDaemonCrontab(path string) ([]byte, error) {
 // daemonTask turns one crontab line into a task: its zone (the line's --tz,
 // else CRON_TZ, else the host's), its schedule, and its run flags.
 func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, error) {
+	if err := j.CheckZones(); err != nil {
+		return daemon.Task{}, err
+	}
 	zone := schedule.ZoneSpelling(j.Zone)
 	if zone == "" {
 		zone = schedule.ZoneSpelling(j.TZ)

@@ -38,11 +38,14 @@ func TestRunRequest(t *testing.T) {
 					t.Errorf("request %+v, want Asia/Tokyo", r)
 				}
 			}},
-		"a bad CRON_TZ is only a warning": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Not/AZone"},
-			wantWarn: `catchup: ignoring CRON_TZ="Not/AZone": not a known time zone`,
+		"a bad CRON_TZ is refused": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Not/AZone"},
+			wantErr: `CRON_TZ: unknown time zone "Not/AZone"`},
+		"a bad CRON_TZ is refused beside a good --tz": {args: []string{"--task", "t", "--tz", "UTC", "--", "true"}, env: map[string]string{"CRON_TZ": "Not/AZone"},
+			wantErr: `CRON_TZ: unknown time zone "Not/AZone"`},
+		"a CRON_TZ that is a POSIX TZ string": {args: []string{"--task", "t", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "EST5EDT,M3.2.0,M11.1.0"},
 			check: func(t *testing.T, r requestView) {
-				if r.zone != "Local" || r.tz != "" {
-					t.Errorf("request %+v, want the local zone", r)
+				if r.zone != "EST5EDT,M3.2.0,M11.1.0" || r.tz != "EST5EDT,M3.2.0,M11.1.0" {
+					t.Errorf("request %+v, want the POSIX string", r)
 				}
 			}},
 		"--tz wins over CRON_TZ, and says so": {args: []string{"--task", "t", "--tz", "UTC", "--cron", "@daily", "--", "true"}, env: map[string]string{"CRON_TZ": "Asia/Tokyo"},

@@ -12,29 +12,29 @@ import (
 // zone sets req.TZ from --tz, else CRON_TZ (cron puts a crontab's
 // CRON_TZ= line in the job's environment), and returns the zone the
 // schedule is read in. A zone in any spelling TZ takes (":Europe/Berlin",
-// a zone file's path) is registered by its name. An unknown --tz is an
-// error; an unknown CRON_TZ only a warning, and a --tz that disagrees with
-// CRON_TZ too: --tz wins.
+// a zone file's path, a POSIX TZ string) is registered by its name. An
+// unknown --tz or CRON_TZ is an error (exit 125, nothing runs: cron fires
+// the line in a zone catchup cannot read); a --tz that disagrees with
+// CRON_TZ is a warning: --tz wins.
 func (f *runFlags) zone(req *catchup.RunRequest, getenv func(string) string, stderr io.Writer) (*time.Location, error) {
 	req.TZ = schedule.ZoneSpelling(f.tz)
+	zone, err := schedule.LoadZone(req.TZ)
+	if err != nil {
+		return nil, err
+	}
 	cronTZ := getenv("CRON_TZ")
 	var cronZone *time.Location
 	if schedule.ZoneSpelling(cronTZ) != "" {
-		var err error
-		if cronZone, err = schedule.LoadZone(cronTZ); err != nil && req.TZ == "" {
-			fmt.Fprintf(stderr, "catchup: ignoring CRON_TZ=%q: not a known time zone\n", cronTZ)
+		if cronZone, err = schedule.LoadZone(cronTZ); err != nil {
+			return nil, fmt.Errorf("CRON_TZ: %w", err)
 		}
 	}
 	if req.TZ == "" {
 		if cronZone == nil {
-			return schedule.LoadZone("")
+			return zone, nil // the local zone
 		}
 		req.TZ = schedule.ZoneSpelling(cronTZ)
 		return cronZone, nil
-	}
-	zone, err := schedule.LoadZone(req.TZ)
-	if err != nil {
-		return nil, err
 	}
 	if cronZone != nil && f.cron != "" && req.ReplaySlot.IsZero() && !schedule.SameZone(req.TZ, cronZone.String()) {
 		// cron fires the line in CRON_TZ, and the fire reads its slot in

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
 )
@@ -97,7 +96,7 @@ func zoneName(s string) string {
 	if s == "" || filepath.IsAbs(s) || s == "Local" {
 		return ""
 	}
-	if _, err := time.LoadLocation(s); err != nil {
+	if _, err := schedule.LoadZone(s); err != nil {
 		return ""
 	}
 	return s

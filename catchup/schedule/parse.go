@@ -174,16 +174,27 @@ func fieldMatches(seg string, pos int, t time.Time) bool {
 	return err == nil && due
 }
 
-// LoadZone resolves a zone name as catchup takes it: an IANA name, in any
-// spelling TZ takes (ZoneSpelling), or "" or "Local" for the local zone.
+// LoadZone resolves a zone name as catchup takes it, as glibc reads TZ
+// (and so cronie CRON_TZ): a tz database name, in any spelling TZ takes
+// (ZoneSpelling); else a POSIX TZ string ("EST5EDT,M3.2.0,M11.1.0"), whose
+// location's String is the string as given; or "" or "Local" for the local
+// zone. It is the one place a zone's name becomes a *time.Location.
 func LoadZone(name string) (*time.Location, error) {
 	zone := ZoneSpelling(name)
 	if zone == "" || zone == "Local" {
 		return time.Local, nil
 	}
-	loc, err := time.LoadLocation(zone)
-	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q: use an IANA name such as Europe/Berlin", name)
+	if loc, err := time.LoadLocation(zone); err == nil {
+		return loc, nil
 	}
-	return loc, nil
+	loc, err := posixZone(zone)
+	if err == nil {
+		return loc, nil
+	}
+	why := ""
+	if strings.ContainsAny(zone, "0123456789<,") { // meant as a POSIX TZ string
+		why = " (as a POSIX TZ string: " + err.Error() + ")"
+	}
+	return nil, fmt.Errorf("unknown time zone %q%s: name a zone from tzdata like Europe/Berlin, "+
+		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", name, why)
 }

@@ -101,10 +101,15 @@ func TestLoadZone(t *testing.T) {
 		want *time.Location
 		err  string
 	}{
-		"empty is local":     {name: "", want: time.Local},
-		"Local is local":     {name: "Local", want: time.Local},
-		"IANA name":          {name: "Europe/Berlin", want: mustZone(t, "Europe/Berlin")},
-		"unknown, with hint": {name: "Mars/Olympus", err: `unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin`},
+		"empty is local": {name: "", want: time.Local},
+		"Local is local": {name: "Local", want: time.Local},
+		"IANA name":      {name: "Europe/Berlin", want: mustZone(t, "Europe/Berlin")},
+		"unknown, with hint": {name: "Mars/Olympus", err: `unknown time zone "Mars/Olympus": name a zone from tzdata like Europe/Berlin, ` +
+			`or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0`},
+		"a malformed POSIX TZ string, with why": {name: "EST5EDT,M3.2.0", err: `unknown time zone "EST5EDT,M3.2.0" (as a POSIX TZ string: ` +
+			`want ,start[/time],end[/time] rules after the daylight-time name, like ,M3.2.0,M11.1.0): name a zone from tzdata like Europe/Berlin, ` +
+			`or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0`},
+		"a tzdata name that looks like a POSIX string": {name: "EST5EDT", want: mustZone(t, "EST5EDT")},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
