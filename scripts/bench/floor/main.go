@@ -12,8 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
+
+	"github.com/catchup/catchup/scripts/bench/internal/spawn"
 )
 
 func main() {
@@ -38,21 +39,5 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		return 125
 	}
-	c := exec.Command(args[1], args[2:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	c.ExtraFiles = []*os.File{f}
-	err = c.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ee.ExitCode()
-	default:
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		return 127
-	}
+	return spawn.Run(args[1:], f)
 }

@@ -20,11 +20,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/catchup/catchup/scripts/bench/internal/spawn"
 )
 
 const schema = `CREATE TABLE runs (
@@ -74,7 +75,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "ledgerfloor:", err)
 		return 125
 	}
-	code := execute(args[1:], lock)
+	code := spawn.Run(args[1:], lock)
 	if _, err := db.ExecContext(ctx, `UPDATE runs SET status = 'finished', exit_code = ?, ended_at = ? WHERE id = ?`,
 		code, time.Now().Unix(), id); err != nil {
 		fmt.Fprintln(os.Stderr, "ledgerfloor:", err)
@@ -99,25 +100,4 @@ func claim(ctx context.Context, db *sql.DB) (int64, error) {
 		return 0, err
 	}
 	return res.LastInsertId()
-}
-
-// execute runs argv with the lock's descriptor as fd 3; its exit status.
-func execute(argv []string, lock *os.File) int {
-	c := exec.Command(argv[0], argv[1:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	c.ExtraFiles = []*os.File{lock}
-	err := c.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ee.ExitCode()
-	default:
-		fmt.Fprintln(os.Stderr, "ledgerfloor:", err)
-		return 127
-	}
 }
