@@ -92,6 +92,10 @@ type RunResult struct {
 	Ran      bool      // the command was started
 	Skipped  bool      // lock held, or the slot was already done
 	Folded   []int64   // the records of req.Fold, in order, once recorded
+	// LedgerFault: the ledger could not record this fire (unreachable, or
+	// its claim refused by a statement error): it was not run (a shared
+	// ledger, --strict) or ran unrecorded. Nil for a stop or a lock fault.
+	LedgerFault error
 	// cutInDelay: a retry stopped during its delay (recorded interrupted)
 	cutInDelay bool
 }

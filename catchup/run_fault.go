@@ -19,7 +19,8 @@ import (
 
 // unrecorded runs the command without the ledger: a bookkeeping fault must
 // not cause the very missed run catchup exists to prevent.
-func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, error) {
+func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult, err error) {
+	defer func() { res.LedgerFault = ledgerFault(cause) }()
 	if res, refused := l.refuseUnclaimed(l.resolveFire(), cause); refused {
 		return res, nil
 	}
@@ -56,7 +57,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 			lock = nil
 		}
 	}
-	res := l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
+	res = l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
 	lock.close() // the task is free before the hooks, as after a recorded run
 	l.finished(ctx, res)
 	return res, nil
@@ -65,7 +66,8 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (RunResult, err
 // writeFault reports a ledger write fault before the command started, and
 // runs its attempts unrecorded unless refused; the caller runs the hooks
 // (finished) once the lock is released.
-func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (RunResult, error) {
+func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (res RunResult, ferr error) {
+	defer func(cause error) { res.LedgerFault = ledgerFault(cause) }(err)
 	fr := fire{slot: r.Slot, trigger: r.Trigger}
 	if res, refused := l.refuseUnclaimed(fr, err); refused {
 		return res, nil
@@ -79,6 +81,15 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	}
 	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
 	return l.attemptsUnrecorded(ctx, lock, fr, r, err), nil
+}
+
+// ledgerFault is cause, a fault of the ledger, or nil when it is none: a
+// stop that cut the ledger's answer, or this host's refused lock directory.
+func ledgerFault(cause error) error {
+	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, filetrust.ErrRefused) {
+		return nil
+	}
+	return cause
 }
 
 // refuseUnclaimed is the default with a shared ledger that cannot be

@@ -33,6 +33,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
+	a.Status = res.Run.Status
 	switch {
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action, a.Reason = ActionInterrupted, reasonCut

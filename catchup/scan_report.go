@@ -29,9 +29,18 @@ type ScanRequest struct {
 	// of its stored one, which may be masked (storedNotify): the daemon's
 	// own lines, as written. Never written to the ledger.
 	NotifyCmds map[string]string
+	// Replays, if set, is told of each replay as it starts and as it
+	// ends (not a dry run's): the daemon logs them as it logs its fires.
+	Replays ReplayHooks
 
 	gate  *ReplayGate   // built by Scan from Parallel
 	notes *pendingNotes // a dry run's, or those a scan could not record: counted as the next scan records them (spool_read.go)
+}
+
+// ReplayHooks are told of a scan's replays, one task's one after another.
+type ReplayHooks struct {
+	Start func(task string, slot time.Time) // a replay of slot begins (its job may start, or not)
+	End   func(task string, a SlotAction)   // it ended: a.Status is its run's recorded status
 }
 
 // Parallel is how a scan paces its replays: cmd checks it, Scan builds a
@@ -69,7 +78,8 @@ type SlotAction struct {
 	Action   string
 	RunID    int64
 	ExitCode int
-	NoExit   bool // nothing ran for the slot (coalesced into a later replay): no exit status
+	NoExit   bool   // nothing ran for the slot (coalesced into a later replay): no exit status
+	Status   string // the status of the replay's run as recorded (""; unknown: a crontab line's replay)
 	Reason   string
 	Cause    string // why the slot was missed
 	// held: the slot is not settled yet. Skipped because another run held

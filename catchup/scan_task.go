@@ -155,10 +155,16 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
 			break
 		}
+		if req.Replays.Start != nil {
+			req.Replays.Start(t.Name, slot)
+		}
 		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, spans[slot.Unix()], held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
+		}
+		if req.Replays.End != nil {
+			req.Replays.End(t.Name, a)
 		}
 		a.Cause = cause[slot.Unix()]
 		switch a.Action {

@@ -16,6 +16,7 @@ type health struct {
 	last    float64
 	max     float64
 	running atomic.Int64
+	ledger  ledgerHealth // under mu
 }
 
 // Lag is the scheduler's lateness so far: fires started, their lateness
@@ -25,6 +26,11 @@ type Lag struct {
 	Sum, Last, Max float64
 	Running        int64         // jobs (fires and replays) in progress
 	SinceLoop      time.Duration // since the scheduler loop last went round
+	// FiresUnrecorded counts the fires the ledger could not record (not
+	// run, or run unrecorded); LedgerFailing is how long the ledger has
+	// failed to record the fires (0: it records them).
+	FiresUnrecorded int64
+	LedgerFailing   time.Duration
 }
 
 func (h *health) observe(late time.Duration) {
@@ -41,6 +47,11 @@ func (h *health) observe(late time.Duration) {
 func (d *Daemon) Lag() Lag {
 	d.health.mu.Lock()
 	defer d.health.mu.Unlock()
-	return Lag{Fires: d.health.fires, Sum: d.health.sum, Last: d.health.last, Max: d.health.max,
-		Running: d.health.running.Load(), SinceLoop: time.Since(time.Unix(0, d.health.beat.Load()))}
+	l := Lag{Fires: d.health.fires, Sum: d.health.sum, Last: d.health.last, Max: d.health.max,
+		Running: d.health.running.Load(), SinceLoop: time.Since(time.Unix(0, d.health.beat.Load())),
+		FiresUnrecorded: d.health.ledger.unrecorded}
+	if since := d.health.ledger.failingSince; !since.IsZero() {
+		l.LedgerFailing = time.Since(since)
+	}
+	return l
 }

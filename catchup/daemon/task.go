@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -224,8 +225,7 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 		if len(pids) == 1 {
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
 			d.health.observe(late)
-			d.cfg.Log.Info("job started", "event", "fire", "task", t.Def.Name, "slot", slot.Format(time.RFC3339),
-				"pid", pid, "late_ms", float64(late.Microseconds())/1000)
+			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
 		}
 	})
 	start := time.Now()
@@ -235,16 +235,22 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 	for _, p := range pids {
 		d.track(p, false)
 	}
+	d.ledgerOutcome(t.Def.Name, slot, res, err)
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
 		return
 	}
+	e := ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
+		trigger: triggerSchedule, seconds: time.Since(start).Seconds()}
 	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
-		d.cfg.Log.Info("not run", "event", "skip", "task", t.Def.Name, "slot", slot.Format(time.RFC3339), "exit", res.ExitCode)
-		return
+		if res.LedgerFault != nil {
+			d.cfg.Log.Error("not run: the ledger cannot record it", "event", "skip", "task", t.Def.Name,
+				"slot", slot.Format(time.RFC3339), "exit", res.ExitCode, "trigger", triggerSchedule)
+			return
+		}
+		e = ended{slot: slot, exit: res.ExitCode, trigger: triggerSchedule}
 	}
-	d.cfg.Log.Info("job ended", "event", "done", "task", t.Def.Name, "slot", res.Run.Slot.Format(time.RFC3339),
-		"run", res.Run.ID, "status", res.Run.Status, "exit", res.ExitCode, "seconds", time.Since(start).Seconds())
+	d.logEnded(t.Def.Name, e)
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
@@ -255,7 +261,11 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	}
 	defer d.release()
 	var pids []int
-	m := d.machine(t, func(pid int) { pids = append(pids, pid) })
+	replays := &replayLog{d: d, task: t.Def.Name}
+	m := d.machine(t, func(pid int) {
+		pids = append(pids, pid)
+		replays.started(pid)
+	})
 	defer func() {
 		for _, p := range pids {
 			d.track(p, false)
@@ -269,7 +279,7 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	rule.FiringAfter = upTo
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
-		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}})
+		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: replays.hooks()})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}
@@ -291,7 +301,11 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 		}
 		if len(ts.Missed) > 0 {
-			d.cfg.Log.Info("replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
+			level := slog.LevelInfo
+			if ts.Failed > 0 {
+				level = slog.LevelWarn
+			}
+			d.cfg.Log.Log(ctx, level, "replayed missed slots", "event", "scan", "task", ts.Task, "missed", len(ts.Missed),
 				"replayed", ts.Replayed, "failed", ts.Failed, "skipped", ts.Skipped, "interrupted", ts.Interrupted, "expired", ts.Expired,
 				"paused", ts.Paused, "left", ts.Left) // left: for the next scan (the next rescan, or start)
 		}

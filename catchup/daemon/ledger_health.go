@@ -1,0 +1,39 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+// ledgerHealth is whether the ledger records the daemon's fires: an outage
+// is logged once as it begins (level=ERROR) and once as it ends, and its
+// fires counted (/metrics), not told by /healthz (a restart would not fix
+// the ledger).
+type ledgerHealth struct {
+	failingSince time.Time // real time of the first fire the ledger could not record; zero: recording
+	unrecorded   int64     // fires the ledger could not record, since the daemon started
+	during       int64     // of them, in the current outage
+}
+
+// ledgerOutcome notes whether the ledger recorded a fire (res, err: its
+// catchup.Run's).
+func (d *Daemon) ledgerOutcome(task string, slot time.Time, res catchup.RunResult, err error) {
+	d.health.mu.Lock()
+	defer d.health.mu.Unlock()
+	l := &d.health.ledger
+	switch {
+	case res.LedgerFault != nil:
+		l.unrecorded++
+		l.during++
+		if l.failingSince.IsZero() {
+			l.failingSince = time.Now()
+			d.cfg.Log.Error("the ledger cannot record fires: they are not run (a shared ledger, --strict) or run unrecorded "+
+				"until it can; "+res.LedgerFault.Error(), "event", "ledger", "task", task, "slot", slot.Format(time.RFC3339))
+		}
+	case err == nil && res.Run.ID != 0 && !l.failingSince.IsZero():
+		d.cfg.Log.Info("the ledger records fires again", "event", "ledger", "task", task, "slot", slot.Format(time.RFC3339),
+			"unrecorded", l.during, "seconds", time.Since(l.failingSince).Seconds())
+		l.failingSince, l.during = time.Time{}, 0
+	}
+}
