@@ -31,13 +31,16 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
+		// The daemon's own metrics are served also when the ledger cannot
+		// be read: catchup_daemon_ledger_up 0, its families left out (an
+		// alert on the fires it could not record still reads them).
 		tasks, err := catchup.Metrics(ctx, st, m, rule)
-		if err != nil {
-			http.Error(w, "read the ledger: "+err.Error(), http.StatusServiceUnavailable)
-			return
+		families := append(lagFamilies(d.Lag()), ledgerUp(err == nil))
+		if err == nil {
+			families = append(families, metricFamilies(tasks)...)
 		}
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		writeMetrics(w, append(lagFamilies(d.Lag()), metricFamilies(tasks)...))
+		writeMetrics(w, families)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
@@ -56,7 +59,20 @@ func lagFamilies(l daemon.Lag) []*dto.MetricFamily {
 	add("catchup_daemon_fire_lateness_seconds_max", "Largest lateness of a fire since the daemon started.", gauge, l.Max)
 	add("catchup_daemon_fire_lateness_seconds_total", "Lateness of the fires (slot to job start), summed.", counter, l.Sum)
 	add("catchup_daemon_fires_total", "Scheduled fires whose job started.", counter, float64(l.Fires))
+	add("catchup_daemon_fires_unrecorded_total", "Scheduled fires the ledger could not record (not run, or run unrecorded).",
+		counter, float64(l.FiresUnrecorded))
+	add("catchup_daemon_ledger_failing_seconds", "How long the ledger has failed to record the fires, from the first it could not (0: it records them).",
+		gauge, l.LedgerFailing.Seconds())
 	add("catchup_daemon_loop_silent_seconds", "Since the scheduler loop last went round (every second when alive).", gauge, l.SinceLoop.Seconds())
 	add("catchup_daemon_running_jobs", "Jobs (fires and replays) running now.", gauge, float64(l.Running))
 	return out
+}
+
+// ledgerUp is whether /metrics could read the ledger (its families are
+// served only then).
+func ledgerUp(up bool) *dto.MetricFamily {
+	f := newFamily("catchup_daemon_ledger_up", "Whether this scrape could read the ledger (1) or not (0: its metrics are left out).",
+		dto.MetricType_GAUGE)
+	f.set(map[bool]float64{true: 1, false: 0}[up])
+	return f.mf
 }

@@ -1,0 +1,71 @@
+package daemon
+
+import (
+	"context"
+	"database/sql"
+	"regexp"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// TestDaemonLedgerOutageVisible: with the ledger unable to record a claim
+// (its runs table renamed away, as a PostgreSQL table can be), a fire on a
+// shared ledger is not run; that skip is an error (level=ERROR), not an
+// INFO line; the outage is logged once as it begins and once as it ends,
+// and the fires it cost are counted for /metrics. /healthz is not its
+// place: a restart does not fix the ledger.
+func TestDaemonLedgerOutageVisible(t *testing.T) {
+	ctx := context.Background()
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))
+	f.task.Req.Shared = true // refuse a fire the ledger cannot claim, as on PostgreSQL
+	db, err := sql.Open("sqlite", "file:"+f.d.cfg.Machine.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`ALTER TABLE runs RENAME TO runs_away`)
+	for i := range 3 {
+		*f.now = slot.Add(time.Duration(i)*time.Minute + time.Second)
+		f.d.fire(ctx, f.task, slot.Add(time.Duration(i)*time.Minute))
+	}
+	if got := f.fires(); got != "" {
+		t.Fatalf("fires the ledger could not claim ran: %q", got)
+	}
+	lag := f.d.Lag()
+	if lag.FiresUnrecorded != 3 || lag.LedgerFailing <= 0 {
+		t.Errorf("during the outage Lag is %+v; want FiresUnrecorded 3 and LedgerFailing > 0", lag)
+	}
+	logs := f.logs.String()
+	for _, want := range []string{
+		`(?m)^.*level=ERROR .*event=skip task=tick slot=2026-03-01T10:00:00Z exit=75 .*$`,
+		`(?m)^.*level=ERROR .*event=skip task=tick slot=2026-03-01T10:02:00Z exit=75 .*$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(logs) {
+			t.Errorf("the daemon logged\n%swant a line matching %s", logs, want)
+		}
+	}
+	if n := len(regexp.MustCompile(`level=ERROR msg="the ledger cannot record fires`).FindAllString(logs, -1)); n != 1 {
+		t.Errorf("the outage's start is logged %d times, want once:\n%s", n, logs)
+	}
+	exec(`ALTER TABLE runs_away RENAME TO runs`)
+	*f.now = slot.Add(3*time.Minute + time.Second)
+	f.d.fire(ctx, f.task, slot.Add(3*time.Minute))
+	if got := f.fires(); got != "2026-03-01T10:03:00Z schedule\n" {
+		t.Errorf("after the outage the job ran for %q", got)
+	}
+	if !regexp.MustCompile(`msg="the ledger records fires again" event=ledger task=tick .*unrecorded=3`).MatchString(f.logs.String()) {
+		t.Errorf("the outage's end is not logged:\n%s", f.logs.String())
+	}
+	if lag := f.d.Lag(); lag.FiresUnrecorded != 3 || lag.LedgerFailing != 0 {
+		t.Errorf("after the outage Lag is %+v; want FiresUnrecorded 3, LedgerFailing 0", lag)
+	}
+}
