@@ -7,7 +7,6 @@ package catchup
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -246,23 +245,10 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	}
 	rec.ID = id
 	res.Run = rec
+	h = l.reread(ctx, h)
 	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
 		s, l.req.Task, holderState(h), againHint(h))
 	return res
-}
-
-// holderState says what the run holding a slot did.
-func holderState(h store.Run) string {
-	switch h.Status {
-	case store.StatusSucceeded:
-		return fmt.Sprintf("already succeeded (run %d)", h.ID)
-	case store.StatusRunning:
-		return fmt.Sprintf("is running (run %d on %s)", h.ID, h.Host)
-	case store.StatusSkipped:
-		return fmt.Sprintf("was skipped by a policy (run %d)", h.ID)
-	default:
-		return fmt.Sprintf("already %s (run %d)", h.Status, h.ID)
-	}
 }
 
 // twinOfFailed gives back the claim of the own fire of slot (ownFire) whose

@@ -30,7 +30,9 @@ func (ts *TaskScan) withholdAfterHeld(task string, sched *schedule.Schedule, rep
 		return replay, 0
 	}
 	ts.Left += n
-	ts.Warnings = append(ts.Warnings, heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, n))
+	w := heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, n)
+	ts.Warnings = append(ts.Warnings, w)
+	ts.Held = HeldSlot{Slot: h, RunID: win.firstHeldBy, Warning: w}
 	return replay[:cut], n
 }
 

@@ -119,6 +119,17 @@ type TaskScan struct {
 	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings    []string
+	// Held is the slot a run still running held, after which the task's
+	// replays waited, and its warning (one of Warnings); zero: none. The
+	// daemon says it once per slot and holder, not at every rescan.
+	Held HeldSlot
+}
+
+// HeldSlot is a slot held by a run still running (RunID: 0 when unknown).
+type HeldSlot struct {
+	Slot    time.Time
+	RunID   int64
+	Warning string
 }
 
 // ScanReport is the result of a scan.

@@ -199,6 +199,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			w := heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left)
 			if !a.running {
 				w = stillMissedWarning(t.Name, formatSlot(slot, sched), ts.Left)
+			} else {
+				ts.Held = HeldSlot{Slot: slot, RunID: a.RunID, Warning: w}
 			}
 			ts.Warnings = append(ts.Warnings, w)
 			break

@@ -58,6 +58,7 @@ type Daemon struct {
 	groups  map[int]bool // process groups of running jobs
 	stopped bool         // set under mu once stopping: begin counts nothing more
 	health  health
+	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 }
 
 // New returns a daemon for cfg.
@@ -65,7 +66,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]bool{}}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

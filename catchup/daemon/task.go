@@ -297,7 +297,11 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 		d.cfg.Log.Warn(rep.NotesKept.Error(), "event", "warning", "task", t.Def.Name)
 	}
 	for _, ts := range rep.Tasks {
+		sayHeld := d.heldNews(ts.Task, ts.Held)
 		for _, w := range ts.Warnings {
+			if w == ts.Held.Warning && !sayHeld {
+				continue // said at an earlier rescan: the same slot, the same holder
+			}
 			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 		}
 		if len(ts.Missed) > 0 {
