@@ -1,10 +1,13 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -18,6 +21,8 @@ func TestHeldSlotWarnedOnce(t *testing.T) {
 	f := newFireFixture(t, "tick", "all", time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC))
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log
 while [ -e hold ]; do sleep 0.02; done`}
+	logs := &lockedBuffer{} // the long fire logs while the test reads
+	f.d.cfg.Log = slog.New(slog.NewTextHandler(logs, nil))
 	set := f.movableClock(time.Date(2026, 3, 1, 10, 1, 1, 0, time.UTC))
 	waitFor := f.waiter(t)
 	hold := filepath.Join(f.dir, "hold")
@@ -35,7 +40,7 @@ while [ -e hold ]; do sleep 0.02; done`}
 		})
 		return func() { os.Remove(hold); <-done }
 	}
-	warned := func() int { return strings.Count(f.logs.String(), "is held by run") }
+	warned := func() int { return strings.Count(logs.String(), "is held by run") }
 
 	release := longFire(time.Date(2026, 3, 1, 10, 2, 0, 0, time.UTC))
 	set(time.Date(2026, 3, 1, 10, 5, 30, 0, time.UTC)) // 10:03 to 10:05 wait behind 10:02
@@ -44,7 +49,7 @@ while [ -e hold ]; do sleep 0.02; done`}
 	}
 	if n := warned(); n != 1 {
 		release()
-		t.Fatalf("the held slot was warned of %d times in 3 rescans, want once:\n%s", n, f.logs.String())
+		t.Fatalf("the held slot was warned of %d times in 3 rescans, want once:\n%s", n, logs.String())
 	}
 	release()
 	f.d.scan(ctx, f.task, time.Time{}) // 10:03 to 10:05 replayed
@@ -55,6 +60,24 @@ while [ -e hold ]; do sleep 0.02; done`}
 	}
 	release()
 	if n := warned(); n != 2 {
-		t.Errorf("two held slots were warned of %d times in all, want twice:\n%s", n, f.logs.String())
+		t.Errorf("two held slots were warned of %d times in all, want twice:\n%s", n, logs.String())
 	}
+}
+
+// lockedBuffer is a log written and read by several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
