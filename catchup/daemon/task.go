@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/store"
 )
 
 // loop replays the task's missed slots, then fires it at each slot, each
@@ -211,46 +210,6 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 		m.Stderr = u.Underlying()
 	}
 	return m
-}
-
-// fire runs one scheduled fire of the task through the run lifecycle.
-func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
-	if !d.acquire(ctx) {
-		return
-	}
-	defer d.release()
-	var pids []int
-	m := d.machine(t, func(pid int) {
-		pids = append(pids, pid)
-		if len(pids) == 1 {
-			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
-			d.health.observe(late)
-			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
-		}
-	})
-	start := time.Now()
-	req := t.Req
-	req.FireSlot = slot // however late it starts (a place under --concurrency, the task's replays)
-	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
-	for _, p := range pids {
-		d.track(p, false)
-	}
-	d.ledgerOutcome(t.Def.Name, slot, res, err)
-	if err != nil {
-		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
-		return
-	}
-	e := ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
-		trigger: triggerSchedule, seconds: time.Since(start).Seconds()}
-	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
-		if res.LedgerFault != nil {
-			d.cfg.Log.Error("not run: the ledger cannot record it", "event", "skip", "task", t.Def.Name,
-				"slot", slot.Format(time.RFC3339), "exit", res.ExitCode, "trigger", triggerSchedule)
-			return
-		}
-		e = ended{slot: slot, exit: res.ExitCode, trigger: triggerSchedule}
-	}
-	d.logEnded(t.Def.Name, e)
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
