@@ -24,8 +24,9 @@ type Job struct {
 // named by a `# catchup: task=NAME` comment on the line before it, by the
 // --task of a `catchup run` line, or else derived from its command (a slug
 // of the command's first word and a hash of the command: stable while the
-// command is). Variables and CRON_TZ apply as in cronie. A %-stdin part is
-// refused. It is a pure function of its input.
+// command is). Variables and CRON_TZ apply as in cronie. A line with an
+// unescaped % (cron's %-stdin, a trailing % too) is refused. It is a pure
+// function of its input.
 func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 	var (
 		jobs    []Job
@@ -111,8 +112,11 @@ func parseJobLine(s, name string) (Job, error) {
 			return Job{}, fmt.Errorf("unknown macro %q", j.Expr)
 		}
 	}
-	cmd, stdin, _ := splitPercent(rest)
-	if stdin != "" {
+	// Any unescaped %, a trailing one too: cron would cut the command there
+	// (and feed the rest as stdin); supercronic runs it literally. Either
+	// reading would silently change what some migrated line runs.
+	cmd, _, cut := splitPercent(rest)
+	if cut {
 		return Job{}, errors.New("the daemon does not feed a %-stdin to jobs: write \\% for a literal %, or pipe the text in the command")
 	}
 	j.Command, j.Run = cmd, strings.TrimSpace(cmd)
