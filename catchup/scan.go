@@ -28,6 +28,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		return rep, err
 	}
 	rep.Warnings = append(rep.Warnings, warnings...)
+	rep.RefusedLines += len(warnings) // malformed catchup lines: never registered, never replayed
 	replays := map[string]*shellReplay{}
 	refused := map[string]bool{} // tasks whose line this scan refused, and said so
 	for _, e := range entries {

@@ -75,9 +75,6 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
-	if err := checkLineZones(e); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", where, err)
-	}
 	// The zone cron fires the line in: --tz on the line (the fire's own
 	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
 	// name, so that every reader reads the same slots.
@@ -109,23 +106,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
 		}
 	}
-	if _, err := parseSchedule(e.Expr, zone); err != nil {
+	maxAge, err := checkLine(e, zone)
+	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
-	}
-	var maxAge time.Duration
-	if e.MaxAge != "" {
-		d, err := ParseDuration(e.MaxAge)
-		if err != nil || d <= 0 {
-			return nil, "", fmt.Errorf("%s: --max-age %q: want a positive duration, like 3d", where, e.MaxAge)
-		}
-		maxAge = d
-	}
-	if e.Cron != "" {
-		// The line's own `catchup run --cron` refuses an invalid one at
-		// every fire (exit 125): a malformed line, never registered.
-		if _, err := parseSchedule(e.Cron, zone); err != nil {
-			return nil, warning, fmt.Errorf("%s: --cron %q: %w", where, e.Cron, err)
-		}
 	}
 	if e.Cron != "" && !schedule.SameExpr(e.Cron, e.Expr) { // another spelling of the line's schedule agrees
 		if warning != "" {
@@ -171,20 +154,13 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		return nil, warning, err
 	}
 	if e.Replay != "" {
-		if err := CheckPolicy(e.Replay); err != nil {
-			return nil, warning, fmt.Errorf("%s: %w", where, err)
-		}
 		t.Replay = e.Replay
 	}
 	if maxAge > 0 {
 		t.MaxAge = maxAge
 	}
-	switch e.OnBusy {
-	case "":
-	case "replay", "skip", "wait":
+	if e.OnBusy != "" {
 		t.OnBusy = e.OnBusy
-	default:
-		return nil, warning, fmt.Errorf("%s: invalid --on-busy %q: use replay, skip or wait", where, e.OnBusy)
 	}
 	first, err := st.EarliestRun(ctx, e.Task)
 	if err != nil {

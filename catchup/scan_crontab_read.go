@@ -104,7 +104,8 @@ func (c *crontabs) ownLines(f CrontabFile) error {
 }
 
 // discover reads every crontab given to scan; malformed catchup lines
-// become warnings, and so do refused files. A file that cannot be read at
+// become warnings (each a refused line: scan exits 1), and so do refused
+// files. A file that cannot be read at
 // all is an error.
 func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, error) {
 	var entries []sourcedEntry
@@ -151,7 +152,7 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 	}
 	for _, e := range r.entries {
 		if e.Task == t.Name {
-			if err := checkLineZones(e); err != nil {
+			if _, err := checkLine(e, firedZone(e, t.TZ)); err != nil {
 				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}
 			}
 			sr, err := newShellReplay(c.m, e, r.user)
@@ -166,8 +167,8 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 		for i, err := range r.errs {
 			why[i] = err.Error()
 		}
-		return &shellReplay{err: fmt.Errorf("task %s: not found in %s, whose catchup lines do not all parse (%s): fix them, or remove the task's line",
-			t.Name, path, strings.Join(why, "; "))}
+		return &shellReplay{err: fmt.Errorf("task %s: not found in %s, whose catchup lines do not all parse (%s): %w",
+			t.Name, path, strings.Join(why, "; "), lineRefusal("fix them, or remove the task's line"))}
 	}
 	return &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
 }

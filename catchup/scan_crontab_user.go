@@ -120,8 +120,8 @@ func (sr *shellReplay) userEnv(m Machine) []string {
 }
 
 // ErrLineRefused marks a crontab line scan refuses to run: it runs as a
-// user whose own ledger records it, or records into a ledger other than
-// this scan's. Like a refused crontab, it makes scan exit 1.
+// user whose own ledger records it, records into a ledger other than this
+// scan's, or fails checkLine. Like a refused crontab, it makes scan exit 1.
 var ErrLineRefused = errors.New("crontab line refused")
 
 type lineRefusal string

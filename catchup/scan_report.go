@@ -139,8 +139,9 @@ type ScanReport struct {
 	// RefusedCrontabs counts the crontabs refused by cron's rules (none of
 	// their lines ran).
 	RefusedCrontabs int
-	// RefusedLines counts the crontab lines refused for whom they run as
-	// or the ledger they record into (ErrLineRefused): none of them ran.
+	// RefusedLines counts the catchup lines of crontabs that scan refused
+	// (malformed, or ErrLineRefused: a bad zone, schedule or flag value,
+	// whom they run as, the ledger they record into): none of them ran.
 	RefusedLines int
 	// CronBackups counts the files beside a crontab scan read that cron
 	// runs too and that run its catchup commands without catchup

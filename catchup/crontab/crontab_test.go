@@ -132,6 +132,12 @@ func TestParseRules(t *testing.T) {
 				"t:12: unknown flag -x in catchup line", "t:13: flag --task needs a value", `t:14: invalid value "maybe" for --force`,
 				"t:15: unterminated single quote", "t:16: unterminated double quote", "t:17: unterminated single quote: unterminated quote (cron ends the command at the first unescaped %",
 				`t:18: invalid task name "a%b"`}},
+		"flag values catchup run refuses": {in: "0 2 * * * catchup run --task a --timeout bogus -- x\n0 2 * * * catchup run --task a --retries x -- x\n" +
+			"0 2 * * * catchup run --task a --kill-after=5 -- x\n0 2 * * * catchup run --task a --retry-delay 1d2 -- x\n" +
+			"0 2 * * * catchup run --task ok --timeout 1d12h --retries 0x3 --tolerance $TOL -- x",
+			want: []Entry{catchupLine(5, "0 2 * * *", "catchup run --task ok --timeout 1d12h --retries 0x3 --tolerance $TOL -- x", "ok")},
+			errs: []string{`t:1: invalid --timeout "bogus": want a duration like 90s or 10m`, `t:2: invalid --retries "x": want a count`,
+				`t:3: invalid --kill-after "5"`, `t:4: invalid --retry-delay "1d2"`}},
 		"system crontab": {system: true, in: "0 2 * * * root catchup run --task a\n@daily www-data catchup run --task b\n" +
 			"0 2 * * * catchup run --task c\n@daily catchup run --task d\n0 2 * * * * catchup run --task e\n0 2 * * root catchup run --task f\n" +
 			"0 2 * * * root echo catchup run --task g\n",

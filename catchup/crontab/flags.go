@@ -86,6 +86,9 @@ func parseFlags(e *Entry, lx *lexer) error {
 				return fmt.Errorf("flag --%s needs a value in catchup line", name)
 			}
 		}
+		if err := checkValue(name, val); err != nil {
+			return err
+		}
 		switch name {
 		case "task":
 			e.Task = val
@@ -131,4 +134,25 @@ func isDuration(w string) bool {
 	}
 	_, err := time.ParseDuration(w)
 	return err == nil
+}
+
+// checkValue refuses a value that `catchup run` itself refuses for flag
+// name before it runs anything (exit 125 at every fire): a duration or a
+// count that does not parse. A value the shell expands at the fire ($VAR,
+// `cmd`) is left to it.
+func checkValue(name, val string) error {
+	if strings.ContainsAny(val, "$`") {
+		return nil
+	}
+	switch name {
+	case "timeout", "kill-after", "retry-delay", "tolerance":
+		if !isDuration(val) {
+			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, val)
+		}
+	case "retries":
+		if _, err := strconv.ParseInt(val, 0, 0); err != nil { // as pflag reads an int
+			return fmt.Errorf("invalid --retries %q: want a count", val)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,61 @@
+package catchup
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/schedule"
+)
+
+// checkLine refuses a crontab line scan cannot register or replay as cron
+// fires it: a zone that names none, a schedule or --cron that does not
+// parse (or never fires) in zone, a bad --max-age, --replay or --on-busy.
+// Each is a refused line (ErrLineRefused): scan says so and exits 1, at
+// every scan that reads the line, a plain scan re-reading it too. It
+// returns the line's --max-age.
+func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
+	if err := checkLineZones(e); err != nil {
+		return 0, err
+	}
+	if _, err := parseSchedule(e.Expr, zone); err != nil {
+		return 0, lineRefusal(err.Error())
+	}
+	var maxAge time.Duration
+	if e.MaxAge != "" {
+		d, err := ParseDuration(e.MaxAge)
+		if err != nil || d <= 0 {
+			return 0, lineRefusal(fmt.Sprintf("--max-age %q: want a positive duration, like 3d", e.MaxAge))
+		}
+		maxAge = d
+	}
+	if e.Cron != "" {
+		// The line's own `catchup run --cron` refuses an invalid one at
+		// every fire (exit 125): a malformed line, never registered.
+		if _, err := parseSchedule(e.Cron, zone); err != nil {
+			return 0, lineRefusal(fmt.Sprintf("--cron %q: %v", e.Cron, err))
+		}
+	}
+	if e.Replay != "" {
+		if err := CheckPolicy(e.Replay); err != nil {
+			return 0, lineRefusal(err.Error())
+		}
+	}
+	switch e.OnBusy {
+	case "", "replay", "skip", "wait":
+	default:
+		return 0, lineRefusal(fmt.Sprintf("invalid --on-busy %q: use replay, skip or wait", e.OnBusy))
+	}
+	return maxAge, nil
+}
+
+// firedZone is the zone cron fires line e in, as far as the line tells:
+// its --tz, else its CRON_TZ, else def.
+func firedZone(e crontab.Entry, def string) string {
+	for _, z := range []string{e.Zone, e.TZ} {
+		if s := schedule.ZoneSpelling(z); s != "" {
+			return s
+		}
+	}
+	return def
+}
