@@ -15,7 +15,7 @@ var errQuote = errors.New("unterminated quote")
 var runFlags = map[string]bool{
 	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
 	"kill-after": true, "slot": true, "replay": true, "retries": true,
-	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true,
+	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true, "ping-file": true,
 	"host": true, "lease": true, "on-busy": true, "max-age": true,
 	"force": false, "strict": false, "no-capture": false, "fail-open": false, "manual": false,
 	"wait": false, // takes an optional duration: parseFlags reads it
@@ -155,4 +155,11 @@ func checkValue(name, val string) error {
 		}
 	}
 	return nil
+}
+
+// RunFlag reports whether name (without --) is a flag of `catchup run` that
+// the crontab parser reads, and whether it takes a value.
+func RunFlag(name string) (takesValue, known bool) {
+	takesValue, known = runFlags[name]
+	return takesValue, known
 }
