@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/catchup/catchup/catchup"
@@ -62,4 +63,17 @@ func refuseSharedLedgerDir(g *globals) error {
 		return failure(fmt.Errorf("refusing to replay: %w", err))
 	}
 	return nil
+}
+
+// warnUnsafeLedger says, for a fire, that scan will refuse to replay from
+// its SQLite ledger (others can write it or its directory): the fire still
+// runs and is recorded, but its missed slots would wait for a scan that
+// never replays them.
+func warnUnsafeLedger(w io.Writer, path string, uid int) {
+	if store.IsPostgres(path) {
+		return
+	}
+	if err := store.CheckPrivate(path, uid); errors.Is(err, store.ErrUnsafeLedger) {
+		fmt.Fprintf(w, "catchup: warning: %s; scan will refuse to replay its missed slots\n", printable(err.Error()))
+	}
 }
