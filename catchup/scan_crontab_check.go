@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/crontab"
@@ -15,6 +16,9 @@ import (
 // every scan that reads the line, a plain scan re-reading it too. It
 // returns the line's --max-age.
 func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
+	if err := checkRegisteredValues(e); err != nil {
+		return 0, err
+	}
 	if err := checkLineZones(e); err != nil {
 		return 0, err
 	}
@@ -58,4 +62,20 @@ func firedZone(e crontab.Entry, def string) string {
 		}
 	}
 	return def
+}
+
+// checkRegisteredValues refuses a line whose --cron, --tz, --max-age,
+// --replay or --on-busy is a shell reference ($VAR, `...`): scan registers
+// these values and reads the line's slots by them, without the shell that
+// would expand them when cron fires the line. (A --timeout or --retries
+// so written is the fire's own: left to it.)
+func checkRegisteredValues(e crontab.Entry) error {
+	for _, f := range []struct{ name, val string }{
+		{"--cron", e.Cron}, {"--tz", e.Zone}, {"--max-age", e.MaxAge}, {"--replay", e.Replay}, {"--on-busy", e.OnBusy},
+	} {
+		if strings.ContainsAny(f.val, "$`") {
+			return lineRefusal(fmt.Sprintf("%s %q: scan registers this value and cannot expand the shell's variables in it; write the value out", f.name, f.val))
+		}
+	}
+	return nil
 }
