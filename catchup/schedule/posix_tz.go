@@ -65,7 +65,7 @@ func checkPOSIXTZ(s string) error {
 		return errors.New("no standard-time name (3 or more letters, or <quoted>)")
 	}
 	if !p.offset(24) {
-		return errors.New("the standard-time name needs an offset, like 5 or -1 or -3:30")
+		return errors.New("the standard-time name needs an offset of at most 24 hours, like 5 or -1 or -3:30")
 	}
 	if p.s == "" {
 		return nil

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -138,4 +139,17 @@ func FuzzPOSIXTZ(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckPOSIXTZSaysWhy: the refusal names what is wrong, an offset out
+// of range too (not "needs an offset" when one is there).
+func TestCheckPOSIXTZSaysWhy(t *testing.T) {
+	for tz, want := range map[string]string{
+		"AAA-25": "at most 24 hours",
+		"EST":    "needs an offset",
+	} {
+		if err := checkPOSIXTZ(tz); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkPOSIXTZ(%q) = %v, want it to say %q", tz, err, want)
+		}
+	}
 }
