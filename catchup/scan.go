@@ -101,7 +101,16 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
-			if sr = cts.shellReplay(t); sr.gone != "" {
+			var warning string
+			t, sr, warning, err = cts.lineReplay(ctx, st, t, req.DryRun)
+			if warning != "" {
+				rep.Warnings = append(rep.Warnings, warning)
+			}
+			if err != nil { // an edited line scan could not register: as scan --crontab, not scanned
+				rep.Warnings = append(rep.Warnings, err.Error())
+				continue
+			}
+			if sr.gone != "" {
 				if err := retireGone(ctx, st, m, t, sr.gone, req.DryRun); err != nil {
 					return rep, err
 				}

@@ -135,31 +135,51 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 // that was not given that crontab. A task that cannot be replayed gets a
 // shellReplay whose err says why.
 func (c *crontabs) shellReplay(t store.Task) *shellReplay {
+	se, sr := c.findLine(t)
+	if sr != nil {
+		return sr
+	}
+	return c.registeredReplay(t, se)
+}
+
+// registeredReplay is the replay of task t through its re-read line se, as
+// registered (its zone the registered one unless the line names one).
+func (c *crontabs) registeredReplay(t store.Task, se sourcedEntry) *shellReplay {
+	if _, err := checkLine(se.Entry, firedZone(se.Entry, t.TZ)); err != nil {
+		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
+	}
+	sr, err := newShellReplay(c.m, se.Entry, se.user)
+	if err != nil {
+		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
+	}
+	return sr
+}
+
+// findLine finds the line of task t, registered from a crontab, in that
+// crontab, matched by the task's name (never by its line number: the line
+// now there may be another task's). When it is not found, or the file
+// cannot be read, the shellReplay says why (gone: the line or the file
+// is gone).
+func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 	src, ok := strings.CutPrefix(t.Source, "crontab:")
 	if !ok {
-		return &shellReplay{err: fmt.Errorf("task %s has no command to replay", t.Name)}
+		return sourcedEntry{}, &shellReplay{err: fmt.Errorf("task %s has no command to replay", t.Name)}
 	}
 	path := src[:strings.LastIndex(src, ":")]
 	r := c.file(path)
 	if path != "" && errors.Is(r.err, fs.ErrNotExist) { // "": found on stdin, never re-read
-		return &shellReplay{gone: path, err: fmt.Errorf("task %s: %s is gone", t.Name, path)}
+		return sourcedEntry{}, &shellReplay{gone: path, err: fmt.Errorf("task %s: %s is gone", t.Name, path)}
 	}
 	if r.err != nil {
 		if errors.Is(r.err, filetrust.ErrRefused) {
-			return &shellReplay{err: r.err}
+			return sourcedEntry{}, &shellReplay{err: r.err}
 		}
-		return &shellReplay{err: fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, r.err)}
+		return sourcedEntry{}, &shellReplay{err: fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, r.err)}
 	}
 	for _, e := range r.entries {
 		if e.Task == t.Name {
-			if _, err := checkLine(e, firedZone(e, t.TZ)); err != nil {
-				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}
-			}
-			sr, err := newShellReplay(c.m, e, r.user)
-			if err != nil {
-				return &shellReplay{err: fmt.Errorf("%s:%d: %w", path, e.Line, err)}
-			}
-			return sr
+			e.File = path
+			return sourcedEntry{e, path, r.user}, nil
 		}
 	}
 	if len(r.errs) > 0 { // its line may be one of them, broken by an edit: not gone
@@ -167,8 +187,8 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 		for i, err := range r.errs {
 			why[i] = err.Error()
 		}
-		return &shellReplay{err: fmt.Errorf("task %s: not found in %s, whose catchup lines do not all parse (%s): %w",
+		return sourcedEntry{}, &shellReplay{err: fmt.Errorf("task %s: not found in %s, whose catchup lines do not all parse (%s): %w",
 			t.Name, path, strings.Join(why, "; "), lineRefusal("fix them, or remove the task's line"))}
 	}
-	return &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
+	return sourcedEntry{}, &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
 }

@@ -1,0 +1,89 @@
+package catchup
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPlainScanOfEditedLine: a plain scan (no --crontab) re-reading a
+// registered line whose schedule or zone changed registers the line as
+// scan --crontab does (the warning, the watermark at now) before it looks
+// for missed slots: none of the old schedule's slots is replayed with the
+// new line. Another spelling of the schedule is no change; a removed line's
+// task is retired, never replayed with the line now at its line number.
+func TestPlainScanOfEditedLine(t *testing.T) {
+	const job = " catchup run --task job -- true\n"
+	tests := map[string]struct {
+		tab         string // the crontab at the plain scan
+		dry         bool
+		wantMissed  int
+		wantReg     string // the registered schedule and zone after the scan
+		wantWarn    bool   // the schedule-change warning
+		wantRetired bool
+	}{
+		"*/5 edited to 0 3": {tab: "0 3 * * *" + job, wantReg: "0 3 * * * UTC", wantWarn: true},
+		"*/5 edited to 0 3, dry run": {tab: "0 3 * * *" + job, dry: true,
+			wantReg: "*/5 * * * * UTC", wantWarn: true},
+		"CRON_TZ added": {tab: "CRON_TZ=Asia/Tokyo\n*/5 * * * *" + job, wantReg: "*/5 * * * * Asia/Tokyo", wantWarn: true},
+		"unchanged":     {tab: "*/5 * * * *" + job, dry: true, wantMissed: 10, wantReg: "*/5 * * * * UTC"},
+		"another spelling of the schedule": {tab: "*/5 * * * 0-6" + job, dry: true, wantMissed: 10,
+			wantReg: "*/5 * * * * UTC"},
+		"line removed, another task's at its line number": {tab: "0 3 * * * catchup run --task other -- true\n",
+			wantReg: "*/5 * * * * UTC", wantRetired: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-12-02T02:40:00Z")
+			f.m.Zone = "UTC"
+			tab := filepath.Join(t.TempDir(), "crontab")
+			write := func(text string) {
+				if err := os.WriteFile(tab, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("*/5 * * * *" + job)
+			ctx := context.Background()
+			rule := MissedRule{Tolerance: 5 * time.Minute}
+			if _, err := Scan(ctx, f.st, f.m, ScanRequest{Crontabs: []CrontabSource{{Name: tab, Path: tab}}, MissedRule: rule}); err != nil {
+				t.Fatal(err)
+			}
+			write(tc.tab)
+			f.now = mustTime(t, "2026-12-02T03:30:00Z")
+			rep, err := Scan(ctx, f.st, f.m, ScanRequest{DryRun: tc.dry, MissedRule: rule})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var missed []time.Time
+			for _, ts := range rep.Tasks {
+				missed = append(missed, ts.Missed...)
+				if ts.Task != "job" {
+					t.Errorf("scanned task %s, want job only", ts.Task)
+				}
+			}
+			if len(missed) != tc.wantMissed {
+				t.Errorf("%d missed slots, want %d: %v", len(missed), tc.wantMissed, missed)
+			}
+			warned := strings.Contains(strings.Join(rep.Warnings, "\n"), "schedule changes from")
+			if warned != tc.wantWarn {
+				t.Errorf("schedule-change warning %v, want %v: %q", warned, tc.wantWarn, rep.Warnings)
+			}
+			task, err := f.st.Task(ctx, "job")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := task.Schedule + " " + task.TZ; got != tc.wantReg {
+				t.Errorf("registered %q, want %q", got, tc.wantReg)
+			}
+			if got := !task.RetiredAt.IsZero(); got != tc.wantRetired {
+				t.Errorf("retired %v, want %v", got, tc.wantRetired)
+			}
+			if tc.wantWarn && !tc.dry && !task.SettledThrough.Equal(f.now) {
+				t.Errorf("watermark %s, want the scan's time %s", task.SettledThrough, f.now)
+			}
+		})
+	}
+}
