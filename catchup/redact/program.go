@@ -9,9 +9,9 @@ import (
 )
 
 // This file masks what is a secret only as an option of a command's
-// program: mysql's glued -pX, sshpass's -p X, the password of curl's
-// -u/--user USER:PASSWORD (and -U/--proxy-user), redis-cli's -a X and
-// --pass X. The program is the command
+// program: mysql's glued -pX, sshpass's -p X, redis-cli's -a X and
+// --pass X (and curl's, from any word that names it: curl.go). The
+// program is the command
 // word: the first word of a simple command that is no VAR=value
 // assignment, after env, sudo, nice, exec and the like (and after the --
 // of catchup run); a `sh -c` line is a command line of its own.
@@ -67,6 +67,11 @@ func simpleCommands(line string) [][]span {
 // programs is line with the secrets masked that are options of its
 // commands' programs.
 func programs(line string) string {
+	return rewrite(line, func(words []string) []string { return byProgram(words, true) })
+}
+
+// rewrite is line with each simple command's words as mask has them.
+func rewrite(line string, mask func(words []string) []string) string {
 	var spans []span
 	var with []string
 	for _, cmd := range simpleCommands(line) {
@@ -74,7 +79,7 @@ func programs(line string) string {
 		for i, sp := range cmd {
 			words[i] = line[sp.start:sp.end]
 		}
-		for i, w := range byProgram(words, true) {
+		for i, w := range mask(words) {
 			if w != words[i] {
 				spans, with = append(spans, cmd[i]), append(with, w)
 			}
@@ -115,16 +120,6 @@ func byProgram(words []string, quoted bool) []string {
 				i++
 			}
 		}
-	case "curl": // -u USER:PASSWORD, -uUSER:PASSWORD, --user=USER:PASSWORD
-		for i := p + 1; i < len(words); i++ {
-			switch flag, v, glued := userOption(words[i]); {
-			case glued:
-				out[i] = flag + userPassword(v)
-			case flag != "" && i+1 < len(words):
-				i++
-				out[i] = userPassword(words[i])
-			}
-		}
 	case "redis-cli": // -a X, --pass X
 		for i := p + 1; i+1 < len(words); i++ {
 			if w := words[i]; w == "-a" || w == "--pass" {
@@ -141,40 +136,8 @@ func byProgram(words []string, quoted bool) []string {
 			}
 		}
 	}
+	curlWords(words, out, quoted) // curl's, wherever a word names it (curl.go)
 	return out
-}
-
-// userOption splits a word of curl's that names its user and password:
-// flag is -u, --user, -U or --proxy-user (with its = when glued), and v
-// the USER:PASSWORD glued to it (glued), if any.
-func userOption(w string) (flag, v string, glued bool) {
-	for _, f := range []string{"--user", "--proxy-user", "-u", "-U"} {
-		switch {
-		case w == f:
-			return f, "", false
-		case strings.HasPrefix(f, "--") && strings.HasPrefix(w, f+"="):
-			return f + "=", w[len(f)+1:], true
-		case !strings.HasPrefix(f, "--") && strings.HasPrefix(w, f) && len(w) > len(f):
-			return f, w[len(f):], true
-		}
-	}
-	return "", "", false
-}
-
-// userPassword is v (USER:PASSWORD, quoted as written or not) with what
-// follows its first colon masked, the user kept. A value without a colon
-// (or with nothing after it) has no password; a password that is a shell
-// reference is kept.
-func userPassword(v string) string {
-	q := ""
-	if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
-		q, v = v[:1], v[1:len(v)-1]
-	}
-	user, pass, ok := strings.Cut(v, ":")
-	if !ok || pass == "" || pass == Mask || (q != "'" && reference(pass)) {
-		return q + v + q
-	}
-	return q + user + ":" + Mask + q
 }
 
 var shellC = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-[a-z]*c[a-z]*$`) })

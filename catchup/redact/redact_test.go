@@ -154,7 +154,7 @@ func TestArgv(t *testing.T) {
 // idempotent, and leaves a string with none of the characters a secret's
 // shape needs (=, :, a space before a flag's value) as it is.
 func FuzzCommand(f *testing.F) {
-	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "redis-cli -a x", ""} {
+	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "curl -sSfu a:b -E c:p --pass x", "ssh h 'curl -su a:b'", "redis-cli -a x", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
