@@ -190,7 +190,7 @@ func certPassword(v string) string {
 }
 
 // afterColon is v (quoted as written or not) with what follows the colon
-// at colon(v's text) masked, unless there is none, nothing follows it, or
+// at colon(v's text) masked (its quotes kept), unless there is none, nothing follows it, or
 // it is masked already or a shell reference.
 func afterColon(v string, colon func(string) int) string {
 	q, s := "", v
@@ -204,5 +204,21 @@ func afterColon(v string, colon func(string) int) string {
 	if pass := s[i+1:]; pass == "" || pass == Mask || (q != "'" && reference(pass)) {
 		return v
 	}
-	return q + s[:i] + ":" + Mask + q
+	return q + s[:i] + ":" + Mask + quotes(s[i+1:]) + q
+}
+
+// quotes is the quotes of a word's part (and the backslash of an escaped
+// one), so that the word keeps its quoting once that part is masked.
+func quotes(part string) string {
+	var b strings.Builder
+	for j := 0; j < len(part); j++ {
+		switch c := part[j]; {
+		case c == '\\' && j+1 < len(part) && (part[j+1] == '"' || part[j+1] == '\''):
+			b.WriteString(part[j : j+2])
+			j++
+		case c == '"' || c == '\'':
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -25,6 +25,7 @@ func TestCurlCommand(t *testing.T) {
 		"--oauth2-bearer=":     {"curl --oauth2-bearer=S3cret https://x", "curl --oauth2-bearer=*** https://x"},
 		"--pass":               {"curl --key k.pem --pass 'S3cret' --proxy-pass S3cret h", "curl --key k.pem --pass '***' --proxy-pass *** h"},
 		"--tlspassword":        {"curl --tlsuser u --tlspassword S3cret h", "curl --tlsuser u --tlspassword *** h"},
+		"partly quoted value":  {`curl -u"a:S3cret"x h; curl -u a:"S3 cret" h; curl -u a:S3cret\"x\" h`, `curl -u"a:***" h; curl -u a:***"" h; curl -u a:***\"\" h`},
 		"notify-cmd text":      {`curl -sSfu ops:S3cret -d "task failed" https://h/alert`, `curl -sSfu ops:*** -d "task failed" https://h/alert`},
 		// curl run through another program.
 		"docker image curl":  {"docker run --rm curlimages/curl curl -u user:S3cret https://x", "docker run --rm curlimages/curl curl -u user:*** https://x"},
