@@ -44,3 +44,18 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 	}
 	return nt, sr, warning, nil
 }
+
+// lineChanged reports whether the line of task t, registered from a
+// crontab, now has another schedule or zone than t's, as cron reads it
+// (nothing is written); the line's schedule and zone when it has.
+func (c *crontabs) lineChanged(ctx context.Context, st store.Store, t store.Task) (string, bool) {
+	se, sr := c.findLine(t)
+	if sr != nil {
+		return "", false // not found or not read: shellReplay says so
+	}
+	sr, _, err := registerEntry(ctx, st, c.m, se, true)
+	if err != nil || (sr.task.Schedule == t.Schedule && sr.task.TZ == t.TZ) {
+		return "", false
+	}
+	return sr.task.Schedule + " (" + sr.task.TZ + ")", true
+}
