@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -72,7 +73,15 @@ type silence struct {
 	cron time.Time
 }
 
-func newSilence(ctx context.Context, st store.Store) (*silence, error) {
+// newSilence reads the last fire of every task, for the warnings of the
+// tasks that could have one (mayBeSilent): none when no task does, so that
+// a scan of a crontab's or daemon's tasks (the daemon scans each of its
+// tasks on its own, every rescan) reads no other task's history. A nil
+// silence warns of nothing.
+func newSilence(ctx context.Context, st store.Store, tasks []store.Task) (*silence, error) {
+	if !slices.ContainsFunc(tasks, mayBeSilent) {
+		return nil, nil
+	}
 	all, err := st.Tasks(ctx)
 	if err != nil {
 		return nil, err
@@ -91,12 +100,19 @@ func newSilence(ctx context.Context, st store.Store) (*silence, error) {
 	return s, nil
 }
 
+// mayBeSilent reports whether a warning may flag t: a task registered by
+// `run --cron`, with a schedule, not retired (whether it is paused is
+// asked when warning).
+func mayBeSilent(t store.Task) bool {
+	return isRunSource(t.Source) && t.Schedule != "" && t.RetiredAt.IsZero()
+}
+
 // warning flags a task registered by `run --cron` that had no fire of its
 // own for longer than its catch-up window while cron fired other tasks:
 // its line may be gone, and scan would replay it forever. It returns ""
 // for any other task.
 func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
-	if !isRunSource(t.Source) || t.Schedule == "" || !t.RetiredAt.IsZero() || Paused(t, now) {
+	if s == nil || !mayBeSilent(t) || Paused(t, now) {
 		return ""
 	}
 	last := s.last[t.Name]

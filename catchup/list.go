@@ -47,7 +47,11 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 		return nil, err
 	}
 	boots := newBootCache(st, m)
-	silent, err := newSilence(ctx, st)
+	listed := make([]store.Task, len(all))
+	for i, s := range all {
+		listed[i] = s.Task
+	}
+	silent, err := newSilence(ctx, st, listed)
 	if err != nil {
 		return nil, err
 	}

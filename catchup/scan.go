@@ -92,7 +92,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 	}
 	boots := newBootCache(st, m)
-	silent, err := newSilence(ctx, st)
+	silent, err := newSilence(ctx, st, tasks)
 	if err != nil {
 		return rep, err
 	}
