@@ -51,14 +51,15 @@ type Config struct {
 
 // Daemon runs the tasks until stopped.
 type Daemon struct {
-	cfg     Config
-	limiter chan struct{}
-	fires   sync.WaitGroup
-	mu      sync.Mutex
-	groups  map[int]bool // process groups of running jobs
-	stopped bool         // set under mu once stopping: begin counts nothing more
-	health  health
-	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
+	cfg      Config
+	limiter  chan struct{}
+	planners chan struct{} // the scans planning at once (scan_gate.go)
+	fires    sync.WaitGroup
+	mu       sync.Mutex
+	groups   map[int]bool // process groups of running jobs
+	stopped  bool         // set under mu once stopping: begin counts nothing more
+	health   health
+	held     map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 }
 
 // New returns a daemon for cfg.
@@ -66,7 +67,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

@@ -219,6 +219,11 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 		return
 	}
 	defer d.release()
+	p := d.plan(ctx)
+	if p == nil {
+		return // stopped while waiting: the next start replays what is left
+	}
+	defer p.done()
 	var pids []int
 	replays := &replayLog{d: d, task: t.Def.Name}
 	m := d.machine(t, func(pid int) {
@@ -238,7 +243,7 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	rule.FiringAfter = upTo
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
-		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: replays.hooks()})
+		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks())})
 	if err != nil && ctx.Err() != nil {
 		return // stopped: the next start replays what is left
 	}
