@@ -18,7 +18,7 @@ type TaskStatus struct {
 	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
 	Causes     []string         // why each slot of Missed was missed, in step with it
 	Expiring   int              // the first Expiring slots of Missed are older than the catch-up window
-	Counts     map[string]int64 // its runs by status
+	Counts     map[string]int64 // its runs by status, those ListRequest.Counts asks for (nil: none)
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
 	// BadSchedule: the registered schedule of this active task no longer
@@ -27,20 +27,44 @@ type TaskStatus struct {
 	Paused      bool // paused now (catchup pause): Task.PausedUntil says until when
 }
 
+// ListCounts says which run counts List reads into TaskStatus.Counts.
+type ListCounts int
+
+const (
+	// CountsNone reads none: text ls and ls --missed show none.
+	CountsNone ListCounts = iota
+	// CountsExpired reads each task's expired records (ls -o json): one
+	// seek per task, counting those records only.
+	CountsExpired
+	// CountsAll reads every status (metrics): it counts every run of the
+	// ledger, a cost that grows with the length of the history.
+	CountsAll
+)
+
+// ListRequest is what List reads: the missed-slot rule, and the run
+// counts wanted.
+type ListRequest struct {
+	Rule   MissedRule
+	Counts ListCounts
+}
+
 // List returns every known task with its latest run, next slot and missed
 // slots with their causes, computed with the same rule as scan, counting
 // this host's notes of unrecorded fires as the next scan records them. It
 // writes nothing.
-func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskStatus, error) {
+func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]TaskStatus, error) {
+	rule := req.Rule
 	all, err := st.Tasks(ctx)
 	if err != nil {
 		return nil, err
 	}
 	notes := readPendingNotes(m)
 	all = notes.tasks(all) // a noted first fire's task, as the next scan registers it
-	counts, err := st.StatusCounts(ctx)
-	if err != nil {
-		return nil, err
+	var counts map[string]map[string]int64
+	if req.Counts == CountsAll {
+		if counts, err = st.StatusCounts(ctx); err != nil {
+			return nil, err
+		}
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err != nil {
@@ -60,6 +84,13 @@ func List(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]Ta
 	for _, s := range all {
 		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(s.Latest, stale), Counts: counts[s.Task.Name],
 			Paused: Paused(s.Task, now)}
+		if req.Counts == CountsExpired {
+			n, err := st.StatusCount(ctx, s.Task.Name, store.StatusExpired)
+			if err != nil {
+				return nil, err
+			}
+			ts.Counts = map[string]int64{store.StatusExpired: n}
+		}
 		held, err := st.LatestSlot(ctx, s.Task.Name) // any record's, as scan reads it for the clock
 		if err != nil {
 			return nil, err

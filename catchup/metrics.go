@@ -28,7 +28,7 @@ type TaskMetrics struct {
 // when its latest failure ended.
 // It writes nothing.
 func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([]TaskMetrics, error) {
-	tasks, err := List(ctx, st, m, rule)
+	tasks, err := List(ctx, st, m, ListRequest{Rule: rule, Counts: CountsAll})
 	if err != nil {
 		return nil, err
 	}

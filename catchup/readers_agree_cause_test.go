@@ -52,7 +52,7 @@ func TestExplainCauseAgreesWithList(t *testing.T) {
 			addJobRuns(t, st, runs)
 			m := testMachine(db, mustTime(t, "2026-11-13T04:00:00Z"))
 			rule := MissedRule{Tolerance: 5 * time.Minute}
-			list, err := List(ctx, st, m, rule)
+			list, err := List(ctx, st, m, ListRequest{Rule: rule})
 			if err != nil {
 				t.Fatal(err)
 			}

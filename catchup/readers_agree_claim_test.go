@@ -62,7 +62,7 @@ func TestReadersAgreeWithTheClaim(t *testing.T) {
 				want = []time.Time{day(21)}
 			}
 
-			list, err := List(ctx, st, m, rule)
+			list, err := List(ctx, st, m, ListRequest{Rule: rule})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestReadersAgreeWithTheClaim(t *testing.T) {
 			if !reflect.DeepEqual(replayed, want) {
 				t.Errorf("scan acted on %v, want %v", replayed, want)
 			}
-			after, err := List(ctx, st, m, rule)
+			after, err := List(ctx, st, m, ListRequest{Rule: rule})
 			if err != nil {
 				t.Fatal(err)
 			}

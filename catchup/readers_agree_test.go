@@ -92,7 +92,7 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 			m := testMachine(db, now)
 			rule := MissedRule{MaxAge: tc.maxAge, Tolerance: 5 * time.Minute, RetryFailed: tc.retry}
 
-			list, err := List(ctx, st, m, rule)
+			list, err := List(ctx, st, m, ListRequest{Rule: rule})
 			if err != nil {
 				t.Fatal(err)
 			}

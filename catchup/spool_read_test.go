@@ -113,7 +113,7 @@ func TestReadersCountTheNotes(t *testing.T) {
 			ctx, slot := context.Background(), mustTime(t, "2026-03-01T10:00:00Z")
 			rule := MissedRule{MaxAge: DefaultMaxAge, Tolerance: 5 * time.Minute}
 
-			list, err := List(ctx, f.st, f.m, rule)
+			list, err := List(ctx, f.st, f.m, ListRequest{Rule: rule})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -102,7 +102,11 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		return err
 	}
 	defer st.Close()
-	tasks, err := catchup.List(c.Context(), st, m, cfg.rule)
+	counts := catchup.CountsNone // text ls shows no count
+	if cfg.output == "json" {
+		counts = catchup.CountsExpired // its expired field
+	}
+	tasks, err := catchup.List(c.Context(), st, m, catchup.ListRequest{Rule: cfg.rule, Counts: counts})
 	if err != nil {
 		return failure(err)
 	}

@@ -249,8 +249,12 @@ type Store interface {
 	// is none. A zero slot has none.
 	LastCheckpoint(ctx context.Context, task string, slot time.Time) (note string, ok bool, err error)
 	// StatusCounts returns, for each task that has runs, its number of runs
-	// per status. It reads an index, not the runs.
+	// per status. It reads an index, not the runs, but every entry of it:
+	// its cost grows with the length of the history.
 	StatusCounts(ctx context.Context) (map[string]map[string]int64, error)
+	// StatusCount returns the number of task's runs of status: one seek
+	// of the (task, status) index, counting only those runs.
+	StatusCount(ctx context.Context, task, status string) (int64, error)
 	// ExpiredCounts returns, for each task with expired runs, their number
 	// per reason code.
 	ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error)

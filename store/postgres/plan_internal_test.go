@@ -43,6 +43,7 @@ var plannedQueries = map[string]struct {
 		args: insertArgs(0, store.Run{Task: "task-007", Slot: planT0, Status: store.StatusSucceeded, StartedAt: planT0, ID: 3}, "host-a")},
 	"Heartbeat":               {query: `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, args: []any{int64(5), planT0}},
 	"StatusCounts":            {query: statusCountsSQL, indexOnly: true},
+	"StatusCount":             {query: statusCountSQL, args: []any{"task-007", "expired"}, indexOnly: true},
 	"Lock task":               {query: lockTaskSQL, args: []any{"task-007"}},
 	"Lock task of run":        {query: lockTaskOfRunSQL, args: []any{int64(5)}},
 	"SetSettled":              {query: setSettledSQL, args: []any{"task-007", planT0.Add(time.Hour)}},

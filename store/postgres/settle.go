@@ -115,6 +115,17 @@ func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time
 // statusCountsSQL reads the (task, status, id) index alone.
 const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
 
+// statusCountSQL seeks the (task, status, id) index to one task's runs of
+// one status.
+const statusCountSQL = `SELECT count(*) FROM runs WHERE task = $1 AND status = $2`
+
+// StatusCount implements store.Store.
+func (p *Ledger) StatusCount(ctx context.Context, task, status string) (int64, error) {
+	var n int64
+	err := p.pool.QueryRow(ctx, statusCountSQL, task, status).Scan(&n)
+	return n, p.wrap("read ledger", err)
+}
+
 // StatusCounts implements store.Store.
 func (p *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
 	rows, err := p.pool.Query(ctx, statusCountsSQL)

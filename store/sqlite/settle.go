@@ -137,6 +137,18 @@ WHERE task = ? AND slot = ? AND status = 'interrupted' AND checkpoint <> '' ORDE
 // statusCountsSQL reads the (task, status) index alone.
 const statusCountsSQL = `SELECT task, status, count(*) FROM runs GROUP BY task, status`
 
+// statusCountSQL seeks the (task, status) index to one task's runs of one
+// status.
+const statusCountSQL = `SELECT count(*) FROM runs WHERE task = ? AND status = ?`
+
+// StatusCount implements store.Store.
+func (s *Ledger) StatusCount(ctx context.Context, task, status string) (int64, error) {
+	ctx = uncancelled(ctx)
+	var n int64
+	err := s.db.QueryRowContext(ctx, statusCountSQL, task, status).Scan(&n)
+	return n, s.wrap("read ledger", err)
+}
+
 // StatusCounts implements store.Store.
 func (s *Ledger) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
 	ctx = uncancelled(ctx)
