@@ -58,89 +58,109 @@ type CalendarRequest struct {
 // maxCalendarSlots bounds the slots of one task in a calendar.
 const maxCalendarSlots = 50000
 
-// Calendar returns every selected task's slots from req.From to now, each
+// Calendar passes emit every selected task's slots from req.From to now, each
 // with its state, from what the ledger holds and the notes of this host's
 // unrecorded fires, as the next scan records them. It writes nothing.
-func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest) ([]CalendarRow, error) {
+func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest, emit func(CalendarRow) error) error {
 	tasks, err := calendarTasks(ctx, st, req.Tasks)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	notes := readPendingNotes(m)
-	now := m.Now()
-	rows := make([]CalendarRow, 0, len(tasks))
+	c := calendarReader{st: st, m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now()}
 	for _, t := range tasks {
-		row := CalendarRow{Task: t.Name}
-		sched, err := parseSchedule(t.Schedule, t.TZ)
-		row.Zone = zoneOf(t, sched)
-		switch {
-		case err != nil:
-			row.Warning = err.Error()
-		case sched == nil:
-			row.Warning = "no schedule: its runs have no slots"
-		}
-		if sched == nil {
-			rows = append(rows, row)
-			continue
-		}
-		runs, err := st.SlotRuns(ctx, t.Name, req.From, now, req.Rule.Tolerance)
+		// One row at a time: a row's slots are let go before the next
+		// task's are read (10,000 every-minute tasks are 100 M slots).
+		row, err := c.row(ctx, t)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		runs = notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
-		if w, err := clockAheadNote(ctx, st, t, sched, now); err != nil {
-			return nil, err
-		} else if w != "" {
-			// No slot is missed or replayed until the clock passes the
-			// ledger (ls, metrics and scan say none): an empty row.
-			row.Warning = w
-			rows = append(rows, row)
-			continue
+		if err := emit(row); err != nil {
+			return err
 		}
-		byslot, slotless := indexRuns(runs)
-		bySlot := slotlessBySlot(sched, slotless, req.Rule.Tolerance)
-		upTo := req.To
-		if upTo.Before(now) {
-			upTo = now
-		}
-		sched.Slots(req.From, upTo, func(slot time.Time) bool {
-			c := CalendarSlot{Slot: slot}
-			sl, has := bySlot[slot.Unix()]
-			settled := slotSettled(byslot[slot.Unix()], sl, has, req.Rule, stale) != notSettled
-			r, ok := decidingRun(byslot[slot.Unix()], stale)
-			if !ok {
-				r, ok = sl, has
-			}
-			switch {
-			case ok && (settled || failedAttempt(r)):
-				// Missed or not by the rule scan and ls use (a failed slot
-				// shows F, also when --retry-failed counts it missed).
-				c.State, c.RunID = runState(r, slot, stale), r.ID
-				if r.ID >= notedRunBase {
-					c.RunID = 0 // no run of the ledger yet
-				}
-			case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero():
-				// Before the task, passed by its watermark (a schedule
-				// or zone change counts from when it was made), or of a
-				// retired task: never missed, as scan reads it.
-				c.State = CellNone
-			case Paused(t, slot): // the next scan records it paused
-				c.State = CellPaused
-			case slot.After(dueBefore(m, req.Rule, now)):
-				c.State = CellPending
-			default: // missed by the same rule (slotSettled)
-				c.State = CellMissed
-			}
-			row.Slots = append(row.Slots, c)
-			return len(row.Slots) < maxCalendarSlots
-		})
-		rows = append(rows, row)
 	}
-	return rows, nil
+	return nil
+}
+
+// calendarReader reads the calendar's rows, one task at a time.
+type calendarReader struct {
+	st    store.Store
+	m     Machine
+	req   CalendarRequest
+	stale map[int64]bool
+	notes *pendingNotes
+	now   time.Time
+}
+
+// row is task t's slots and their states.
+func (c calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, error) {
+	req, now, stale, m := c.req, c.now, c.stale, c.m
+	row := CalendarRow{Task: t.Name}
+	sched, err := parseSchedule(t.Schedule, t.TZ)
+	row.Zone = zoneOf(t, sched)
+	switch {
+	case err != nil:
+		row.Warning = err.Error()
+	case sched == nil:
+		row.Warning = "no schedule: its runs have no slots"
+	}
+	if sched == nil {
+		return row, nil
+	}
+	runs, err := c.st.SlotRuns(ctx, t.Name, req.From, now, req.Rule.Tolerance)
+	if err != nil {
+		return row, err
+	}
+	runs = c.notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
+	if w, err := clockAheadNote(ctx, c.st, t, sched, now); err != nil {
+		return row, err
+	} else if w != "" {
+		// No slot is missed or replayed until the clock passes the
+		// ledger (ls, metrics and scan say none): an empty row.
+		row.Warning = w
+		return row, nil
+	}
+	byslot, slotless := indexRuns(runs)
+	bySlot := slotlessBySlot(sched, slotless, req.Rule.Tolerance)
+	upTo := req.To
+	if upTo.Before(now) {
+		upTo = now
+	}
+	sched.Slots(req.From, upTo, func(slot time.Time) bool {
+		c := CalendarSlot{Slot: slot}
+		sl, has := bySlot[slot.Unix()]
+		settled := slotSettled(byslot[slot.Unix()], sl, has, req.Rule, stale) != notSettled
+		r, ok := decidingRun(byslot[slot.Unix()], stale)
+		if !ok {
+			r, ok = sl, has
+		}
+		switch {
+		case ok && (settled || failedAttempt(r)):
+			// Missed or not by the rule scan and ls use (a failed slot
+			// shows F, also when --retry-failed counts it missed).
+			c.State, c.RunID = runState(r, slot, stale), r.ID
+			if r.ID >= notedRunBase {
+				c.RunID = 0 // no run of the ledger yet
+			}
+		case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero():
+			// Before the task, passed by its watermark (a schedule
+			// or zone change counts from when it was made), or of a
+			// retired task: never missed, as scan reads it.
+			c.State = CellNone
+		case Paused(t, slot): // the next scan records it paused
+			c.State = CellPaused
+		case slot.After(dueBefore(m, req.Rule, now)):
+			c.State = CellPending
+		default: // missed by the same rule (slotSettled)
+			c.State = CellMissed
+		}
+		row.Slots = append(row.Slots, c)
+		return len(row.Slots) < maxCalendarSlots
+	})
+	return row, nil
 }
 
 // calendarTasks returns the named tasks, or every task.

@@ -105,10 +105,7 @@ func TestReadersAgreeWithTheClaim(t *testing.T) {
 			} else if !retry && (x.Run == nil || x.Run.ID != failed21) {
 				t.Errorf("explain of the failed slot: run %v, want %d", x.Run, failed21)
 			}
-			rows, err := Calendar(ctx, st, m, CalendarRequest{From: reg, To: day(21), Rule: MissedRule{Tolerance: rule.Tolerance}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rows := calendarRows(t, st, m, CalendarRequest{From: reg, To: day(21), Rule: MissedRule{Tolerance: rule.Tolerance}})
 			for _, c := range rows[0].Slots {
 				if (c.Slot.Equal(day(18)) || c.Slot.Equal(day(20))) && c.State == CellFailed {
 					t.Errorf("calendar shows %s failed (run %d): it succeeded, and no scan replays it", c.Slot.Format(time.RFC3339), c.RunID)

@@ -114,10 +114,7 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				t.Errorf("scan --dry-run: %d missed, %d would expire; want %d and %d",
 					len(rep.Tasks[0].Missed), rep.Tasks[0].Expired, tc.missed, tc.expiring)
 			}
-			rows, err := Calendar(ctx, st, m, CalendarRequest{From: reg.Add(-time.Second), To: now, Rule: rule})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rows := calendarRows(t, st, m, CalendarRequest{From: reg.Add(-time.Second), To: now, Rule: rule})
 			cells := 0
 			for _, c := range rows[0].Slots {
 				if c.State == CellMissed || (tc.retry && c.State == CellFailed) {

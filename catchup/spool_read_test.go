@@ -135,10 +135,7 @@ func TestReadersCountTheNotes(t *testing.T) {
 				t.Errorf("Explain: state %s, cause %q, run %v (%s); want %s, cause %q, a run of the ledger named: %v",
 					x.State, x.Cause, x.Run, x.Summary, tc.state, tc.missed, tc.named)
 			}
-			rows, err := Calendar(ctx, f.st, f.m, CalendarRequest{From: mustTime(t, "2026-03-01T08:30:00Z"), To: f.now, Rule: rule})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rows := calendarRows(t, f.st, f.m, CalendarRequest{From: mustTime(t, "2026-03-01T08:30:00Z"), To: f.now, Rule: rule})
 			if c := cellAt(rows, slot); c.State != tc.cell || (c.RunID != 0) != tc.named {
 				t.Errorf("Calendar: 10:00 is %+v; want %s, a run of the ledger named: %v", c, tc.cell, tc.named)
 			}

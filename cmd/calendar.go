@@ -88,17 +88,25 @@ func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []strin
 	first := time.Date(now.Year(), now.Month(), now.Day()-cfg.days+1, 0, 0, 0, 0, time.UTC)
 	grid := calendarGrid{first: first, from: dayStart(first, loc), now: now, days: cfg.days, loc: loc, zone: m.Zone}
 	end := dayStart(first.AddDate(0, 0, cfg.days), loc)
-	rows, err := catchup.Calendar(c.Context(), st, m, catchup.CalendarRequest{Tasks: tasks,
-		From: grid.from.Add(-time.Second), To: end.Add(-time.Second), Rule: cfg.rule})
+	req := catchup.CalendarRequest{Tasks: tasks, From: grid.from.Add(-time.Second), To: end.Add(-time.Second), Rule: cfg.rule}
+	out := c.OutOrStdout()
+	if cfg.output == "json" { // streamed: each task's slots are written as they come
+		doc := grid.newCalendarJSONWriter(out)
+		if err := catchup.Calendar(c.Context(), st, m, req, doc.add); err != nil {
+			return failure(err)
+		}
+		return failure(doc.close())
+	}
+	var rows []gridRow // each task's row reduced to its cells as it comes
+	err = catchup.Calendar(c.Context(), st, m, req, func(r catchup.CalendarRow) error {
+		rows = append(rows, grid.reduce(r))
+		return nil
+	})
 	if err != nil {
 		return failure(err)
 	}
-	out := c.OutOrStdout()
-	if cfg.output == "json" {
-		return failure(renderJSON(out, grid.json(rows)))
-	}
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && out == os.Stdout && isTerminal(os.Stdout)
-	return failure(grid.write(out, rows, color))
+	return failure(grid.writeRows(out, rows, color))
 }
 
 // dayStart is the first instant of date (a midnight UTC) in loc.

@@ -46,10 +46,61 @@ func (g calendarGrid) dayOf(t time.Time) int {
 	return int(d.Sub(g.first) / (24 * time.Hour))
 }
 
+// gridRow is one task's row reduced to what the grid draws: per day, its
+// slots' states while each may still get a cell, else their count and the
+// worst. Its size does not grow with the task's slots.
+type gridRow struct {
+	task, warning string
+	days          []gridDay
+}
+
+// gridDay is a day of a gridRow.
+type gridDay struct {
+	n      int     // its slots
+	states []uint8 // each slot's state (index in catchup.CellStates), while n <= maxCells
+	worst  uint8   // the worst of them
+}
+
+// maxCells is the most cells a day can get: with the shortest column of
+// names.
+func (g calendarGrid) maxCells() int { return (calendarWidth-4-1+1)/g.days - 1 }
+
+// reduce is r as the grid draws it.
+func (g calendarGrid) reduce(r catchup.CalendarRow) gridRow {
+	row := gridRow{task: r.Task, warning: r.Warning, days: make([]gridDay, g.days)}
+	maxCells := g.maxCells()
+	for _, s := range r.Slots {
+		d := g.dayOf(s.Slot)
+		if d < 0 || d >= g.days {
+			continue
+		}
+		day := &row.days[d]
+		state := uint8(max(0, slices.Index(catchup.CellStates, s.State)))
+		day.n++
+		day.worst = max(day.worst, state)
+		switch {
+		case day.n <= maxCells:
+			day.states = append(day.states, state)
+		default:
+			day.states = nil
+		}
+	}
+	return row
+}
+
+// write draws rows (catchup.CalendarRow or, reduced, gridRow) as the grid.
 func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool) error {
+	reduced := make([]gridRow, 0, len(rows))
+	for _, r := range rows {
+		reduced = append(reduced, g.reduce(r))
+	}
+	return g.writeRows(w, reduced, color)
+}
+
+func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 	nameW := 4
 	for _, r := range rows {
-		nameW = max(nameW, min(len(r.Task), 16))
+		nameW = max(nameW, min(len(r.task), 16))
 	}
 	cellW := (calendarWidth-nameW-1+1)/g.days - 1
 	var b strings.Builder
@@ -74,31 +125,25 @@ func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool)
 	}
 	var warnings []string
 	for _, r := range rows {
-		if r.Warning != "" {
-			warnings = append(warnings, fmt.Sprintf("%s: %s", printable(r.Task), printable(r.Warning)))
+		if r.warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", printable(r.task), printable(r.warning)))
 		}
-		days := make([][]catchup.CalendarSlot, g.days)
-		for _, s := range r.Slots {
-			if d := g.dayOf(s.Slot); d >= 0 && d < g.days {
-				days[d] = append(days[d], s)
-			}
-		}
-		perDay := slices.ContainsFunc(days, func(d []catchup.CalendarSlot) bool { return len(d) > cellW })
+		perDay := slices.ContainsFunc(r.days, func(d gridDay) bool { return d.n > cellW })
 		mark := " "
 		if perDay {
 			mark = "*"
 		}
-		b.WriteString(pad(truncate(printable(r.Task), nameW), nameW) + mark)
-		for d, slots := range days {
+		b.WriteString(pad(truncate(printable(r.task), nameW), nameW) + mark)
+		for d, day := range r.days {
 			var cells []string
 			switch {
-			case len(slots) == 0:
+			case day.n == 0:
 				cells = []string{"."}
 			case perDay:
-				cells = []string{cell(worst(slots), color)}
+				cells = []string{cell(catchup.CellStates[day.worst], color)}
 			default:
-				for _, s := range slots {
-					cells = append(cells, cell(s.State, color))
+				for _, s := range day.states {
+					cells = append(cells, cell(catchup.CellStates[s], color))
 				}
 			}
 			b.WriteString(strings.Join(cells, ""))
@@ -121,15 +166,6 @@ func (g calendarGrid) write(w io.Writer, rows []catchup.CalendarRow, color bool)
 	}
 	_, err := io.WriteString(w, out.String())
 	return err
-}
-
-// worst is the worst state of slots, in catchup.CellStates order.
-func worst(slots []catchup.CalendarSlot) string {
-	best := 0
-	for _, s := range slots {
-		best = max(best, slices.Index(catchup.CellStates, s.State))
-	}
-	return catchup.CellStates[best]
 }
 
 func cell(state string, color bool) string {
@@ -169,36 +205,4 @@ func truncate(s string, w int) string {
 		return s
 	}
 	return s[:w-1] + "~"
-}
-
-type calendarSlotJSON struct {
-	Slot  string `json:"slot"`
-	State string `json:"state"`
-	RunID int64  `json:"run_id,omitempty"`
-}
-
-type calendarTaskJSON struct {
-	Task    string             `json:"task"`
-	TZ      string             `json:"tz"`
-	Warning string             `json:"warning,omitempty"`
-	Slots   []calendarSlotJSON `json:"slots"`
-}
-
-type calendarJSON struct {
-	From  string             `json:"from"`
-	To    string             `json:"to"`
-	Zone  string             `json:"zone"`
-	Tasks []calendarTaskJSON `json:"tasks"`
-}
-
-func (g calendarGrid) json(rows []catchup.CalendarRow) calendarJSON {
-	doc := calendarJSON{From: g.from.UTC().Format(time.RFC3339), To: g.now.UTC().Format(time.RFC3339), Zone: g.zone, Tasks: []calendarTaskJSON{}}
-	for _, r := range rows {
-		t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: []calendarSlotJSON{}}
-		for _, s := range r.Slots {
-			t.Slots = append(t.Slots, calendarSlotJSON{Slot: s.Slot.In(r.Zone).Format(time.RFC3339), State: s.State, RunID: s.RunID})
-		}
-		doc.Tasks = append(doc.Tasks, t)
-	}
-	return doc
 }

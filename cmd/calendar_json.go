@@ -1,0 +1,109 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
+
+type calendarSlotJSON struct {
+	Slot  string `json:"slot"`
+	State string `json:"state"`
+	RunID int64  `json:"run_id,omitempty"`
+}
+
+type calendarTaskJSON struct {
+	Task    string             `json:"task"`
+	TZ      string             `json:"tz"`
+	Warning string             `json:"warning,omitempty"`
+	Slots   []calendarSlotJSON `json:"slots"`
+}
+
+// calendarJSON is the document calendar -o json writes; calendarJSONWriter
+// writes it a task at a time, byte for byte as renderJSON writes it whole.
+type calendarJSON struct {
+	From  string             `json:"from"`
+	To    string             `json:"to"`
+	Zone  string             `json:"zone"`
+	Tasks []calendarTaskJSON `json:"tasks"`
+}
+
+// calendarJSONWriter writes the calendar's JSON document as its rows come:
+// 10,000 every-minute tasks are 100 M slots, never held at once.
+type calendarJSONWriter struct {
+	w     *bufio.Writer
+	g     calendarGrid
+	tasks int
+	err   error
+}
+
+// newCalendarJSONWriter writes nothing until the first task or the end: a
+// calendar that fails before them (an unknown task) writes no document.
+func (g calendarGrid) newCalendarJSONWriter(w io.Writer) *calendarJSONWriter {
+	return &calendarJSONWriter{w: bufio.NewWriterSize(w, 64<<10), g: g}
+}
+
+// head writes the document up to its tasks.
+func (j *calendarJSONWriter) head() {
+	g := j.g
+	j.write("{\n")
+	for _, f := range []struct{ name, value string }{{"from", g.from.UTC().Format(time.RFC3339)},
+		{"to", g.now.UTC().Format(time.RFC3339)}, {"zone", g.zone}} {
+		j.write(`  "` + f.name + `": `)
+		j.marshal(f.value, "")
+		j.write(",\n")
+	}
+	j.write(`  "tasks": [`)
+}
+
+// add writes one task's row.
+func (j *calendarJSONWriter) add(r catchup.CalendarRow) error {
+	t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: make([]calendarSlotJSON, 0, len(r.Slots))}
+	for _, s := range r.Slots {
+		t.Slots = append(t.Slots, calendarSlotJSON{Slot: s.Slot.In(r.Zone).Format(time.RFC3339), State: s.State, RunID: s.RunID})
+	}
+	if j.tasks == 0 {
+		j.head()
+	} else {
+		j.write(",")
+	}
+	j.write("\n    ")
+	j.marshal(t, "    ")
+	j.tasks++
+	return j.err
+}
+
+// close ends the document and flushes it.
+func (j *calendarJSONWriter) close() error {
+	if j.tasks == 0 {
+		j.head()
+	} else {
+		j.write("\n  ")
+	}
+	j.write("]\n}\n")
+	if j.err != nil {
+		return j.err
+	}
+	return j.w.Flush()
+}
+
+func (j *calendarJSONWriter) marshal(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	b, err := json.MarshalIndent(v, prefix, "  ")
+	if err != nil {
+		j.err = err
+		return
+	}
+	_, j.err = j.w.Write(b)
+}
+
+func (j *calendarJSONWriter) write(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
