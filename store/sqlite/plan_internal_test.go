@@ -101,7 +101,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN ('running') ORDER BY r.id DESC L
 		indexOnly: true,
 	},
 	"StatusCount": {query: statusCountSQL, args: []any{"task-07", "expired"}, indexOnly: true},
-	"SetSettled": {query: setSettledSQL, args: []any{"task-07", int64(2e12)}},
+	"SetSettled":  {query: setSettledSQL, args: []any{"task-07", int64(2e12)}},
 	"Interrupt lowers the watermark": {
 		query: lowerSettledSQL, args: []any{"task-07", int64(1e9)},
 	},
