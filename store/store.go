@@ -175,7 +175,18 @@ type PruneRequest struct {
 	// before the cut were missed: a schedule that does not parse, a clock
 	// behind the ledger).
 	Leave []string
+	// Batch is how many runs each of Prune's transactions deletes at most
+	// (0: the ledger's default), so that a fire waits for one batch, never
+	// for the whole prune.
+	Batch int
+	// Batched, when set, is called after each batch is committed, with
+	// the runs deleted so far; no lock is held while it runs.
+	Batched func(deleted int64)
 }
+
+// PruneBatch is the default of PruneRequest.Batch: a few thousand runs,
+// some tens of milliseconds on a local ledger.
+const PruneBatch = 2000
 
 // PruneResult is what Prune deleted (or, for a dry run, would delete).
 type PruneResult struct {

@@ -2,12 +2,16 @@ package postgres
 
 import (
 	"context"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
-// pruneWith names the runs Prune deletes, as the CTE doomed. $1 is the
+// pruneWith names the runs Prune deletes, as the CTE doomed, among the
+// runs of the tasks listed by tasks (one column, task). $1 is the
 // OFFSET of the newest kept run of a task (backend.PruneOffset), $2 the
 // bound, $3 the records a dry run counts as added first
 // (backend.PruneAdding: task -> n, newer than every run; "{}" for a real
@@ -19,19 +23,21 @@ import (
 // LatestRan takes (not paused either). A record goes only when below the
 // cut of each count it is in: paused records never push out a run ls shows
 // once the pause is over. A NULL cut (fewer runs than kept) keeps every
-// record of that count.
-var pruneWith = `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
+// record of that count. more ends doomed's WHERE (a batch's bounds).
+func pruneWith(tasks, more string) string {
+	return `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
 adding_ran AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($5::jsonb)),
-cut AS (
+cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below
-  FROM (SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))) k
+  FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at < $2
-    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `)))
+    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))` + more + `)
 `
+}
 
 // pruneCutSQL is the id of the newest kept run of task k.task among the
 // runs where counted holds, found through the (task, id) index: with n
@@ -44,17 +50,27 @@ func pruneCutSQL(a, counted string) string {
 }
 
 var (
-	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
-	// The conditions are checked again on the row deleted: a run changed
-	// since the statement's snapshot is judged as it is now.
-	pruneDeleteSQL = pruneWith + `DELETE FROM runs d USING doomed
-WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2`
+	pruneCountSQL = pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ``) +
+		`SELECT count(*) FROM doomed`
+	// A batch: the first $8 doomed runs of task $6 after run $7, in order
+	// of id. The conditions are checked again on the row deleted: a run
+	// changed since the statement's snapshot is judged as it is now.
+	pruneDeleteSQL = pruneWith(`SELECT $6::text AS task WHERE $6::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $7 ORDER BY r.id LIMIT $8`) +
+		`DELETE FROM runs d USING doomed
+WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2 RETURNING d.id`
+	// pruneTasksSQL lists the tasks with runs but those left whole ($1),
+	// one index seek each rather than a scan of every run.
+	pruneTasksSQL = `WITH RECURSIVE k(task) AS (SELECT min(task) FROM runs
+  UNION ALL SELECT (SELECT min(task) FROM runs WHERE task > k.task) FROM k WHERE k.task IS NOT NULL)
+SELECT task FROM k WHERE task IS NOT NULL AND task NOT IN (SELECT jsonb_array_elements_text($1::jsonb))`
 )
 
-// Prune implements store.Store. One statement. The slots table needs nothing: the
-// succeeded_id of a slot whose succeeded run goes keeps the run's id (the
-// sync statements never lower it), so the slot stays done. Space is left to
-// autovacuum.
+// Prune implements store.Store. The watermarks move first; then the runs go
+// task by task, in batches of req.Batch, one statement (a transaction)
+// each, so that no transaction holds the rows of a whole prune. The slots
+// table needs nothing: the succeeded_id of a slot whose succeeded run goes
+// keeps the run's id (the sync statements never lower it), so the slot
+// stays done. Space is left to autovacuum.
 func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
@@ -75,9 +91,24 @@ WHERE (settled_through IS NULL OR settled_through < $1)
   AND name NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`, dbTime(req.Before), backend.PruneLeave(req)); err != nil {
 		return store.PruneResult{}, p.wrap("prune ledger", err)
 	}
-	tag, err := p.pool.Exec(ctx, pruneDeleteSQL, args...)
+	rows, err := p.pool.Query(ctx, pruneTasksSQL, backend.PruneLeave(req))
 	if err != nil {
-		return store.PruneResult{}, p.wrap("prune ledger", err)
+		return store.PruneResult{}, p.wrap("read ledger", err)
 	}
-	return store.PruneResult{Runs: tag.RowsAffected()}, nil
+	tasks, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return store.PruneResult{}, p.wrap("read ledger", err)
+	}
+	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
+		rows, err := p.pool.Query(ctx, pruneDeleteSQL, append(args, task, after, limit)...)
+		if err != nil {
+			return 0, 0, p.wrap("prune ledger", err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return 0, 0, p.wrap("prune ledger", err)
+		}
+		return int64(len(ids)), slices.Max(append(ids, 0)), nil
+	})
+	return store.PruneResult{Runs: n}, err
 }

@@ -8,30 +8,35 @@ import (
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
-// pruneWith names the runs Prune deletes, as the CTE doomed. ?1 is
-// the number of newest runs kept per task minus one, ?2 the bound (unix
-// ms), ?3 the records a dry run counts as added first (backend.PruneAdding:
-// task -> n, newer than every run; "{}" for a real prune), ?4 the tasks
-// left whole, ?5 those of the added records that LatestRan counts
+// pruneWith names the runs Prune deletes, as the CTE doomed, among the
+// runs of the tasks listed by tasks (one column, task). ?1 is the number
+// of newest runs kept per task minus one, ?2 the bound (unix ms), ?3 the
+// records a dry run counts as added first (backend.PruneAdding: task -> n,
+// newer than every run; "{}" for a real prune), ?4 the tasks left whole,
+// ?5 those of the added records that LatestRan counts
 // (backend.PruneAddingRan). Keep is counted twice (backend.PruneKeptSQL):
 // below is, for each task, the id of the oldest run kept among the records
 // Tasks takes for the latest (not a duplicate fire's), ran_below among
 // those LatestRan takes (not paused either). A record goes only when below
 // the cut of each count it is in: paused records never push out a run ls
 // shows once the pause is over. A NULL cut (fewer runs than kept) keeps
-// every record of that count.
-var pruneWith = `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
+// every record of that count. cut is MATERIALIZED: flattened into the
+// join, its subqueries ran once per run (12 s for a million runs). more
+// ends doomed's WHERE (a batch's bounds).
+func pruneWith(tasks, more string) string {
+	return `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
 adding_ran(task, n) AS (SELECT key, value FROM json_each(?5)),
-cut AS (
+cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below
-  FROM (SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))) k
+  FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
-    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `)))
+    AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))` + more + `)
 `
+}
 
 // pruneCutSQL is the id of the ?1-th newest run of task k.task among the
 // runs where counted holds, found through the (task, id) index; with n
@@ -48,17 +53,30 @@ func pruneCutSQL(a, counted string) string {
 }
 
 var (
-	pruneCountSQL = pruneWith + `SELECT count(*) FROM doomed`
+	pruneCountSQL = pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))`, ``) +
+		`SELECT count(*) FROM doomed`
+	// A batch: the first ?8 doomed runs of task ?6 after run ?7, in
+	// order of id, through the (task, id) index.
+	pruneBatchWith = pruneWith(`SELECT ?6 AS task WHERE ?6 NOT IN (SELECT value FROM json_each(?4))`, ` AND r.id > ?7 ORDER BY r.id LIMIT ?8`)
 	// A slot whose succeeded run goes stays done, through pruned_slots.
-	pruneKeepSlotsSQL = pruneWith + `INSERT INTO pruned_slots (task, slot, run_id)
+	pruneKeepSlotsSQL = pruneBatchWith + `INSERT INTO pruned_slots (task, slot, run_id)
 SELECT task, slot, max(id) FROM doomed WHERE status = 'succeeded' AND slot IS NOT NULL GROUP BY task, slot
 ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
-	pruneDeleteSQL = pruneWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed)`
+	pruneDeleteSQL = pruneBatchWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed) RETURNING id`
+	// pruneTasksSQL lists the tasks with runs but those left whole (?1),
+	// one index seek each rather than a scan of every run.
+	pruneTasksSQL = `WITH RECURSIVE k(task) AS (SELECT min(task) FROM runs
+  UNION ALL SELECT (SELECT min(task) FROM runs WHERE task > k.task) FROM k WHERE k.task IS NOT NULL)
+SELECT task FROM k WHERE task IS NOT NULL AND task NOT IN (SELECT value FROM json_each(?1))`
 )
 
-// Prune implements store.Store. The runs go in one immediate transaction; then
-// the WAL is checkpointed and the file rewritten (VACUUM, which needs no
-// transaction open), so that the space goes back to the file system.
+// Prune implements store.Store. The watermarks move first; then the runs
+// go task by task, in batches of req.Batch, each one immediate transaction
+// that keeps the slots of its succeeded runs done, so that a fire waits
+// for one batch, never for the whole prune, and a prune stopped between
+// two batches leaves a consistent ledger. Then the WAL is checkpointed and
+// the file rewritten (VACUUM, which needs no transaction open), so that
+// the space goes back to the file system.
 func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
@@ -74,33 +92,24 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)
 		return res, s.wrap("read ledger", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
-	}
-	defer tx.Rollback()
 	// Slots before the cut lose the runs that settled them (failed ones
-	// too): move every watermark up to the cut, so that the missed-slot
-	// rule never takes a pruned slot for a missed one; but not those of the
-	// tasks left whole (req.Leave).
-	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ?1
+	// too): move every watermark up to the cut first, so that the
+	// missed-slot rule never takes a pruned slot for a missed one; but not
+	// those of the tasks left whole (req.Leave).
+	if _, err := s.db.ExecContext(ctx, `UPDATE tasks SET settled_through = ?1
 WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		ms(req.Before), backend.PruneLeave(req)); err != nil {
 		return store.PruneResult{}, s.wrap("prune ledger", err)
 	}
-	if _, err := tx.ExecContext(ctx, pruneKeepSlotsSQL, args...); err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
-	}
-	del, err := tx.ExecContext(ctx, pruneDeleteSQL, args...)
+	tasks, err := s.pruneTasks(ctx, req)
 	if err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
+		return store.PruneResult{}, err
 	}
-	n, err := del.RowsAffected()
+	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
+		return s.pruneBatch(ctx, append(args, task, after, limit))
+	})
 	if err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
+		return store.PruneResult{Runs: n}, err
 	}
 	res := store.PruneResult{Runs: n}
 	if n == 0 {
@@ -115,6 +124,57 @@ WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		return res, fmt.Errorf("deleted %d runs, but %w; catchup prune gives the space back once there is room", n, err)
 	}
 	return res, nil
+}
+
+// pruneTasks lists the tasks whose runs Prune reads, but those left whole.
+func (s *Ledger) pruneTasks(ctx context.Context, req store.PruneRequest) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, pruneTasksSQL, backend.PruneLeave(req))
+	if err != nil {
+		return nil, s.wrap("read ledger", err)
+	}
+	defer rows.Close()
+	var tasks []string
+	for rows.Next() {
+		var task string
+		if err := rows.Scan(&task); err != nil {
+			return nil, s.wrap("read ledger", err)
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, s.wrap("read ledger", rows.Err())
+}
+
+// pruneBatch deletes one batch (pruneBatchWith's arguments) in one
+// transaction, keeping the slots of its succeeded runs done, and returns
+// how many runs went and the largest id among them.
+func (s *Ledger) pruneBatch(ctx context.Context, args []any) (n, last int64, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, s.wrap("prune ledger", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, pruneKeepSlotsSQL, args...); err != nil {
+		return 0, 0, s.wrap("prune ledger", err)
+	}
+	rows, err := tx.QueryContext(ctx, pruneDeleteSQL, args...)
+	if err != nil {
+		return 0, 0, s.wrap("prune ledger", err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, 0, s.wrap("prune ledger", err)
+		}
+		n, last = n+1, max(last, id)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, 0, s.wrap("prune ledger", err)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, 0, s.wrap("prune ledger", err)
+	}
+	return n, last, s.wrap("prune ledger", tx.Commit())
 }
 
 // reclaim gives the free pages of the ledger back to the file system. The
