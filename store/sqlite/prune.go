@@ -112,13 +112,15 @@ WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		return store.PruneResult{Runs: n}, err
 	}
 	res := store.PruneResult{Runs: n}
-	if n == 0 {
-		// Nothing deleted now; pages an earlier prune freed and could not
-		// give back (its VACUUM failed on a full disk) are given back now.
-		var free int64
-		if err := s.db.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil || free == 0 {
-			return res, nil
-		}
+	// VACUUM holds the write lock while it rewrites every page kept (some
+	// seconds a million runs): it runs only when the free pages are a
+	// quarter of the file or more, those this prune freed or those an
+	// earlier one could not give back (its VACUUM failed on a full disk).
+	// Fewer are reused by the runs recorded next.
+	var free, pages int64
+	if err := s.db.QueryRowContext(ctx, `SELECT f.freelist_count, p.page_count FROM pragma_freelist_count f, pragma_page_count p`).
+		Scan(&free, &pages); err != nil || free == 0 || free*4 < pages {
+		return res, nil
 	}
 	if err := s.reclaim(ctx); err != nil {
 		return res, fmt.Errorf("deleted %d runs, but %w; catchup prune gives the space back once there is room", n, err)
