@@ -51,9 +51,10 @@ var plannedQueries = map[string]struct {
 	"LastCheckpoint":          {query: lastCheckpointSQL, args: []any{"task-007", planT0}, noSort: true},
 	"Prune (dry run)":         {query: pruneCountSQL, args: []any{4, planT0.Add(time.Hour), "{}", "[]", "{}"}},
 	"Prune (dry run, adding)": {query: pruneCountSQL, args: []any{4, planT0.Add(time.Hour), `{"task-07": 2, "task-09": 7}`, "[]", `{"task-07": 1, "task-09": 4}`}},
-	"Prune":                   {query: pruneDeleteSQL, args: []any{4, planT0.Add(time.Hour), "{}", "[]", "{}"}},
-	"Prune, keeps none":       {query: pruneDeleteSQL, args: []any{0, planT0.Add(time.Hour), "{}", "[]", "{}"}},
-	"Prune, leaving tasks":    {query: pruneDeleteSQL, args: []any{4, planT0.Add(time.Hour), "{}", `["task-07", "task-09"]`, "{}"}},
+	"Prune":                   {query: pruneDeleteSQL, args: []any{4, planT0.Add(time.Hour), "{}", "[]", "{}", "task-07", 0, 2000}},
+	"Prune, keeps none":       {query: pruneDeleteSQL, args: []any{0, planT0.Add(time.Hour), "{}", "[]", "{}", "task-07", 0, 2000}},
+	"Prune, leaving tasks":    {query: pruneDeleteSQL, args: []any{4, planT0.Add(time.Hour), "{}", `["task-07", "task-09"]`, "{}", "task-07", 0, 2000}},
+	"Prune, its tasks":        {query: pruneTasksSQL, args: []any{`["task-07"]`}},
 	"Expired slot":            {query: expiredSlotSQL, args: []any{"task-007", planT0}},
 	"SetProgress": {query: `UPDATE runs SET progress = $2,
  checkpoint = CASE WHEN $3::text = '' THEN checkpoint ELSE $3::text END

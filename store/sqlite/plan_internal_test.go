@@ -140,12 +140,23 @@ WHERE id = ? AND status = 'running'`,
 		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`, "{}"},
 		scanOK: pruneScanOK,
 	},
+	// A batch reads one task's runs after a cursor, through the (task,
+	// id) index; the task names are read one index seek each.
+	"Prune, a batch": {
+		query:  pruneDeleteSQL,
+		args:   []any{4, int64(2e12), "{}", "[]", "{}", "task-07", 0, 2000},
+		scanOK: append(pruneScanOK, "SCAN CONSTANT ROW", "SCAN cut", "SCAN a", "SCAN ar"),
+	},
+	"Prune, its tasks": {
+		query: pruneTasksSQL, args: []any{`["task-07"]`},
+		scanOK: []string{"SCAN k", "SCAN json_each VIRTUAL TABLE", "SCAN CONSTANT ROW"},
+	},
 	"Expired slot": {
 		query: expiredSlotSQL, args: []any{"task-07", 1},
 	},
 }
 
-var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN json_each VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
+var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN cut", "SCAN json_each VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
 
 func TestQueryPlansUseIndexes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")

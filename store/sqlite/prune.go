@@ -32,7 +32,7 @@ cut AS MATERIALIZED (
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
-  SELECT r.id, r.task, r.slot, r.status FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
+  SELECT r.id, r.task, r.slot, r.status FROM cut CROSS JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))` + more + `)
 `
