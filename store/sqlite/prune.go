@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -106,7 +107,15 @@ WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		return store.PruneResult{}, err
 	}
 	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
-		return s.pruneBatch(ctx, append(args, task, after, limit))
+		start := time.Now()
+		n, last, err := s.pruneBatch(ctx, append(args, task, after, limit))
+		if err == nil && n == int64(limit) {
+			// A writer waiting for the lock polls it every 100 ms at most
+			// (SQLite's busy handler): rest as long as the batch held it,
+			// or the next batch would take it back first, again and again.
+			time.Sleep(min(time.Since(start), 100*time.Millisecond))
+		}
+		return n, last, err
 	})
 	if err != nil {
 		return store.PruneResult{Runs: n}, err
