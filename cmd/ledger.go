@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
@@ -70,10 +71,20 @@ func refuseSharedLedgerDir(g *globals) error {
 // runs and is recorded, but its missed slots would wait for a scan that
 // never replays them.
 func warnUnsafeLedger(w io.Writer, path string, uid int) {
-	if store.IsPostgres(path) {
-		return
+	if store.IsPostgres(path) || !ownedBy(store.RealLedgerPath(path), uid) {
+		return // another user's ledger: the fire's write fails, and says why
 	}
 	if err := store.CheckPrivate(path, uid); errors.Is(err, store.ErrUnsafeLedger) {
 		fmt.Fprintf(w, "catchup: warning: %s; scan will refuse to replay its missed slots\n", printable(err.Error()))
 	}
+}
+
+// ownedBy reports whether the file at path is uid's.
+func ownedBy(path string, uid int) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == uid
 }
