@@ -66,14 +66,25 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 	}
 	defer tx.Rollback(ctx)
 	var holder int64
-	err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID).Scan(&holder)
-	if err == nil {
-		return true, tx.Commit(ctx)
+	for {
+		err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID).Scan(&holder)
+		if err == nil {
+			return true, tx.Commit(ctx)
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return false, err
+		}
+		// Held: read the holder. Its row may be gone meanwhile (its run
+		// ended and let go): the lock is free, and the insert tries again.
+		if p.lockRaced != nil {
+			p.lockRaced()
+		}
+		err = tx.QueryRow(ctx, holderLockSQL, l.Task).Scan(&holder)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			break
+		}
 	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return false, err
-	}
-	if err := tx.QueryRow(ctx, holderLockSQL, l.Task).Scan(&holder); err != nil {
+	if err != nil {
 		return false, err
 	}
 	if holder != l.RunID {

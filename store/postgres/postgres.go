@@ -45,6 +45,7 @@ type Ledger struct {
 	idle       *time.Timer      // closes the connections: see letGo
 	letGoAfter time.Duration
 	closed     bool
+	lockRaced  func() // tests: called when a task lock's insert found it held, before its holder is read
 }
 
 // connectTimeout bounds a connection attempt when the DSN sets no
