@@ -39,8 +39,11 @@ type ScanRequest struct {
 
 // ReplayHooks are told of a scan's replays, one task's one after another.
 type ReplayHooks struct {
-	Start func(task string, slot time.Time) // a replay of slot begins (its job may start, or not)
-	End   func(task string, a SlotAction)   // it ended: a.Status is its run's recorded status
+	// Planned: the task's slots to replay are known (the ledger read for
+	// them), before any replay or alert of the task runs.
+	Planned func(task string)
+	Start   func(task string, slot time.Time) // a replay of slot begins (its job may start, or not)
+	End     func(task string, a SlotAction)   // it ended: a.Status is its run's recorded status
 }
 
 // Parallel is how a scan paces its replays: cmd checks it, Scan builds a

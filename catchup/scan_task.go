@@ -140,6 +140,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)
 		req.gate.Plan(len(replay))
 	}
+	if req.Replays.Planned != nil {
+		req.Replays.Planned(t.Name)
+	}
 	held := &heldOutcome{st: st, m: m}
 	defer func() {
 		if ferr := held.flush(ctx); ferr != nil && err == nil {

@@ -18,7 +18,8 @@ import (
 const scansAtOnce = 4
 
 // planning is one scan's place among the scans that plan at once, given
-// back as its first replay starts or the scan ends, whichever comes first.
+// back once it has planned, as its first replay starts, or as it ends,
+// whichever comes first.
 type planning struct {
 	once    sync.Once
 	planned chan struct{}
@@ -41,9 +42,17 @@ func (d *Daemon) plan(ctx context.Context) *planning {
 // done gives the place back; later calls do nothing.
 func (p *planning) done() { p.once.Do(func() { <-p.planned }) }
 
-// hooks are h, the place given back as the first replay starts.
+// hooks are h, the place given back once the scan has planned (before its
+// replays and its alert: a slow --notify-cmd keeps no other task's scan,
+// nor so that task's fires, waiting), or as the first replay starts.
 func (p *planning) hooks(h catchup.ReplayHooks) catchup.ReplayHooks {
-	start := h.Start
+	planned, start := h.Planned, h.Start
+	h.Planned = func(task string) {
+		p.done()
+		if planned != nil {
+			planned(task)
+		}
+	}
 	h.Start = func(task string, slot time.Time) {
 		p.done()
 		if start != nil {
