@@ -126,11 +126,11 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	srs := make([]*shellReplay, len(tasks))
 	for i, t := range tasks {
 		if t.Shell != "" {
-			if now, changed := cts.lineChanged(ctx, st, t); changed {
+			if _, _, now, changed, _ := cts.lineEdit(ctx, st, t); changed {
 				// Its slots are the old schedule's: the edited line must
 				// not run for them.
-				return nil, fmt.Errorf("task %s: its crontab line now reads %s, not %s (%s) as registered: "+
-					"run catchup scan first, which registers the change, then backfill", t.Name, now, t.Schedule, t.TZ)
+				return nil, fmt.Errorf("task %s: its crontab line now reads %s (%s), not %s (%s) as registered: "+
+					"run catchup scan first, which registers the change, then backfill", t.Name, now.Schedule, now.TZ, t.Schedule, t.TZ)
 			}
 			srs[i] = cts.shellReplay(t)
 		}

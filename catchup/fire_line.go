@@ -56,17 +56,17 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 	if path == "" || !lineFireOffSchedule(l.sched, now) {
 		return
 	}
-	se, why := l.readLine(path)
-	if why == "" {
-		sr, _, err := registerEntry(ctx, l.st, l.m, se, true)
-		switch {
-		case err != nil:
-			why = err.Error()
-		case sr.task.Schedule == t.Schedule && sr.task.TZ == t.TZ:
-			return // the line is unchanged: a late fire of its slot
-		default:
-			why = l.registerLine(ctx, se)
-		}
+	se, sr, _, changed, err := newCrontabs(l.m).lineEdit(ctx, l.st, *t)
+	var why string
+	switch {
+	case sr != nil:
+		why = sr.err.Error()
+	case err != nil:
+		why = err.Error()
+	case !changed:
+		return // the line is unchanged: a late fire of its slot
+	default:
+		why = l.registerLine(ctx, se)
 	}
 	if why == "" {
 		return
@@ -76,22 +76,6 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 			"it stands for slot %s as a late fire; if the line was edited, catchup scan --crontab %s registers it",
 			t.Name, t.Schedule, t.TZ, why, formatSlot(prev, l.sched), path)
 	}
-}
-
-// readLine finds the task's line in the crontab at path, read as scan
-// reads it; why says what kept it from being read, or "".
-func (l *lifecycle) readLine(path string) (sourcedEntry, string) {
-	r := newCrontabs(l.m).file(path)
-	if r.err != nil {
-		return sourcedEntry{}, r.err.Error()
-	}
-	for _, e := range r.entries {
-		if e.Task == l.req.Task {
-			e.File = path
-			return sourcedEntry{e, path, r.user}, ""
-		}
-	}
-	return sourcedEntry{}, "not found in " + path
 }
 
 // registerLine registers the task as its re-read line se says, and reads

@@ -9,6 +9,23 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// lineEdit re-reads the line of task t, registered from a crontab, and
+// reads it as scan --crontab would register it, without writing: next is
+// that registration, changed whether its schedule or zone, as cron reads
+// them, are no longer t's. sr is findLine's when the line cannot be found
+// or read; err, a line that registration refuses.
+func (c *crontabs) lineEdit(ctx context.Context, st store.Store, t store.Task) (se sourcedEntry, sr *shellReplay, next store.Task, changed bool, err error) {
+	se, sr = c.findLine(t)
+	if sr != nil {
+		return se, sr, t, false, nil
+	}
+	reg, _, err := registerEntry(ctx, st, c.m, se, true)
+	if err != nil {
+		return se, nil, t, false, err
+	}
+	return se, nil, reg.task, reg.task.Schedule != t.Schedule || reg.task.TZ != t.TZ, nil
+}
+
 // lineReplay re-reads the line of task t, registered from a crontab, for a
 // scan not given that crontab, and returns the task as the scan is to read
 // it and the way to replay it. When the line's schedule or zone, as cron
@@ -20,12 +37,11 @@ import (
 // scanned. A line that cannot be found or read leaves the shellReplay
 // saying so (gone: scan retires the task), never another line's command.
 func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task, dry bool) (store.Task, *shellReplay, string, error) {
-	se, sr := c.findLine(t)
+	se, sr, _, changed, err := c.lineEdit(ctx, st, t)
 	if sr != nil {
 		return t, sr, "", nil
 	}
-	sr, _, err := registerEntry(ctx, st, c.m, se, true)
-	if err != nil || (sr.task.Schedule == t.Schedule && sr.task.TZ == t.TZ) {
+	if err != nil || !changed {
 		// Unchanged, or refused as registered: replayed, or refused, as
 		// the registration reads it.
 		return t, c.registeredReplay(t, se), "", nil
@@ -43,19 +59,4 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 		nt.PausedAt, nt.PausedUntil = t.PausedAt, t.PausedUntil
 	}
 	return nt, sr, warning, nil
-}
-
-// lineChanged reports whether the line of task t, registered from a
-// crontab, now has another schedule or zone than t's, as cron reads it
-// (nothing is written); the line's schedule and zone when it has.
-func (c *crontabs) lineChanged(ctx context.Context, st store.Store, t store.Task) (string, bool) {
-	se, sr := c.findLine(t)
-	if sr != nil {
-		return "", false // not found or not read: shellReplay says so
-	}
-	sr, _, err := registerEntry(ctx, st, c.m, se, true)
-	if err != nil || (sr.task.Schedule == t.Schedule && sr.task.TZ == t.TZ) {
-		return "", false
-	}
-	return sr.task.Schedule + " (" + sr.task.TZ + ")", true
 }
