@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/redact"
@@ -19,6 +20,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
+	known := err == nil
 	switch {
 	case err == nil:
 		if old.RegisteredAt.Before(t.RegisteredAt) {
@@ -48,5 +50,22 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	if t.SettledThrough.IsZero() {
 		t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	}
+	if known && sameRegistration(old, t) {
+		return t, nil // a start or reload of an unchanged line: no write (one fsync per line)
+	}
 	return t, st.UpsertTask(ctx, t)
+}
+
+// sameRegistration reports whether writing t would leave the ledger's row
+// old as it is, but for its update time: every field UpsertTask writes is
+// equal (times and durations as the ledger keeps them), and old is not
+// retired (the write revives it).
+func sameRegistration(old, t store.Task) bool {
+	return old.RetiredAt.IsZero() &&
+		old.Name == t.Name && old.Schedule == t.Schedule && old.TZ == t.TZ && old.Replay == t.Replay &&
+		slices.Equal(old.Argv, t.Argv) && old.Dir == t.Dir && old.Shell == t.Shell && old.Source == t.Source &&
+		old.Retries == t.Retries && old.RetryDelay == t.RetryDelay && old.RegisteredAt.Equal(t.RegisteredAt) &&
+		old.Timeout == t.Timeout && old.KillAfter == t.KillAfter && old.NoCapture == t.NoCapture &&
+		old.NotifyCmd == t.NotifyCmd && old.OnBusy == t.OnBusy && old.MaxAge == t.MaxAge &&
+		old.SettledThrough.Equal(t.SettledThrough)
 }
