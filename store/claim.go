@@ -1,5 +1,7 @@
 package store
 
+import "time"
+
 // ClaimRequest asks for the right to run Run.Task for Run.Slot.
 type ClaimRequest struct {
 	Run      Run   // the record to insert, status running
@@ -51,4 +53,12 @@ type ClaimResult struct {
 // the claim.
 func HoldsSlot(r Run, force bool) bool {
 	return r.Status == StatusRunning || (!force && r.Status == StatusSucceeded)
+}
+
+// TaskLock asks for a task's fleet-wide lock on behalf of a claimed run.
+type TaskLock struct {
+	Task  string
+	RunID int64         // the claimed, running run that will hold it
+	Now   time.Time     // the caller's clock, to judge the holder's heartbeat
+	Lease time.Duration // a holder whose heartbeat is older is dead; 0: alive while running
 }

@@ -1,0 +1,49 @@
+package store
+
+import "time"
+
+// PruneRequest selects the runs Prune deletes: those that ended before
+// Before, except a running run, the latest run of each task, and the newest
+// Keep runs of each task, counted as TaskSummary.Latest counts them and,
+// on their own, as LatestRan does (paused records never push those out).
+type PruneRequest struct {
+	Before time.Time
+	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
+	DryRun bool // count what would be deleted, delete nothing
+	// Adding, for a dry run only: per task, how many finished records the
+	// caller adds before the real prune (catchup's expired and paused
+	// records). Newer than every run, they count among the Keep newest.
+	Adding map[string]int
+	// AddingRan, for a dry run only: per task, how many of Adding
+	// LatestRan counts (the expired records; the paused ones it does not).
+	AddingRan map[string]int
+	// Leave names the tasks Prune leaves whole: their runs stay and their
+	// watermark does not move (catchup could not tell which of their slots
+	// before the cut were missed: a schedule that does not parse, a clock
+	// behind the ledger).
+	Leave []string
+	// Batch is how many runs each of Prune's transactions deletes at most
+	// (0: the ledger's default), so that a fire waits for one batch, never
+	// for the whole prune.
+	Batch int
+	// Batched, when set, is called after each batch is committed, with
+	// the runs deleted so far; no lock is held while it runs.
+	Batched func(deleted int64)
+}
+
+// PruneBatch is the default of PruneRequest.Batch: a few thousand runs,
+// some tens of milliseconds on a local ledger.
+const PruneBatch = 2000
+
+// PruneResult is what Prune deleted (or, for a dry run, would delete).
+type PruneResult struct {
+	Runs int64
+}
+
+// PrunedSlot is a slot whose succeeded run was pruned: it stays done. A
+// SQLite ledger exports them and a PostgreSQL one imports them, for
+// `catchup migrate`.
+type PrunedSlot struct {
+	Task string
+	Slot time.Time
+}
