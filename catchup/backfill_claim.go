@@ -26,10 +26,10 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run) (RunResult, boo
 		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.ID <= l.req.AfterRun {
 			continue
 		}
-		reason := fmt.Sprintf("slot ran since this backfill began (run %d on %s)", o.ID, o.Host)
+		reason := fmt.Sprintf("slot ran since this backfill began (run %d on %s, %s)", o.ID, o.Host, o.Status)
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
 		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
-		r.Status = store.StatusSkipped
+		r.Status, r.Error = store.StatusSkipped, reason // the report says it, not "done elsewhere: skipped"
 		return RunResult{Run: r, Skipped: true}, true
 	}
 	return RunResult{}, false

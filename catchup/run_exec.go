@@ -195,6 +195,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if res, twin := l.twinOfFailed(ctx, r, claim.Touched); twin {
 		return res, true, nil, nil
 	}
+	if res, folded := l.foldedMeanwhile(ctx, r, claim.Touched); folded {
+		return res, true, nil, nil
+	}
 	if prev != nil {
 		prev.release() // the claim handed the lock to r (a no-op on the row): let go of the failed attempt's
 		prev.release = nil
@@ -220,6 +223,13 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			// the whole gap again.
 			res, err := l.writeFault(ctx, lock, r, err)
 			return res, true, nil, err
+		}
+		if at := l.foldHeld(ctx, folded); !at.IsZero() {
+			if err := l.unfold(ctx, r.Slot, at, folded); err != nil {
+				res, err := l.writeFault(ctx, lock, r, err)
+				return res, true, nil, err
+			}
+			folded = nil
 		}
 	}
 	if r.Attempt == 1 {

@@ -10,44 +10,53 @@ import (
 
 // settleFolds settles the slots scan --replay coalesce folded into the
 // replay of the gap's latest slot, slot (ts.Actions[at:at+n], in slot
-// order; the replay comes after them), but only if that replay ran here, told the whole
-// gap (CATCHUP_PREV_SLOT). A replay that did not run here (its slot taken by
-// another run, which is told only its own slot's predecessor; the budget
-// spent; its claim not recorded) covered nothing of the gap: the folded
-// slots stay missed, and the next scan coalesces them again.
+// order; the replay comes after them), but only if that replay ran here,
+// told the whole gap (CATCHUP_PREV_SLOT), and succeeded. A replay that did
+// not run here (its slot taken by another run, which is told only its own
+// slot's predecessor; the budget spent; its claim not recorded) covered
+// nothing of the gap; one that failed, timed out or was cut short did not
+// settle it: the folded slots stay missed (an argv task's, recorded before
+// its command started, are given back), and the next scan replays them,
+// whatever its policy (a plain scan after a one-off --replay coalesce
+// lost the gap before: no run was told it).
 //
 // An argv task's replay recorded them itself, between its granted claim and
-// its command's start (RunRequest.Fold), so that a power cut in between
-// leaves the claim dead and the gap whole for the next scan. A crontab
-// line's replay runs in another process, which knows nothing of them: they
-// are recorded here once the line has run (readBack). A power cut between
-// that run's record and these leaves the gap to be coalesced again: a
-// repeat, never a loss.
+// its command's start (RunRequest.Fold), so that a scan planning meanwhile
+// (or a backfill's claim: foldedMeanwhile) leaves them to it, and a power
+// cut in between leaves the claim dead and the gap whole for the next scan
+// (one coalescing it again: a scan of another policy then replays the
+// latest slot alone). A crontab line's replay runs in another process,
+// which knows nothing of them: they are recorded here once the line has run
+// and succeeded (readBack). A power cut between that run's record and these
+// leaves the gap to be coalesced again: a repeat, never a loss.
 func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int, slot time.Time) error {
-	var ran *SlotAction // the replay of slot, if it ran for the gap
+	var replay *SlotAction // the replay of slot, if it ran for the gap
 	for i := at + n; i < len(ts.Actions); i++ {
 		a := ts.Actions[i]
 		if !a.Slot.Equal(slot) {
 			continue
 		}
 		if (t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran) {
-			ran = &ts.Actions[i]
+			replay = &ts.Actions[i]
 		}
 	}
 	folds := ts.Actions[at : at+n]
+	settled := replay != nil && replay.Action == ActionReplayed
 	var ids []int64
 	var err error
 	switch {
-	case ran != nil && t.Shell == "":
-		ids = ran.folded
-	case ran != nil:
+	case settled && t.Shell == "":
+		ids = replay.folded
+	case settled:
 		runs := make([]store.Run, n)
 		for i, a := range folds {
 			runs[i] = foldRecord(m, t.Name, a.Slot, a.Reason)
 		}
 		if ids, err = st.AddRuns(ctx, runs); err != nil {
-			err = fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(ran.Slot, nil), err)
+			err = fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(replay.Slot, nil), err)
 		}
+	case replay != nil && t.Shell == "":
+		err = giveBackFolds(ctx, st, m, t.Name, replay.folded, replay.Status, slot)
 	}
 	for i := range folds {
 		folds[i].Action, folds[i].NoExit = ActionSkipped, true
@@ -57,10 +66,38 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		}
 		folds[i].held = true
 		folds[i].Reason = "not folded: the replay of the gap did not run here; the next scan coalesces it again"
+		if replay != nil {
+			folds[i].Reason = fmt.Sprintf("not settled: the replay of the gap %s; the next scan replays this slot", unsettledWhy(replay))
+		}
 		ts.Skipped-- // counted when it was planned: it stays missed, settled by nothing,
-		ts.Left++    // left for the next scan, which coalesces it again
+		ts.Left++    // left for the next scan
 	}
 	return err
+}
+
+// unsettledWhy says how a replay of a gap that ran ended without success.
+func unsettledWhy(a *SlotAction) string {
+	switch {
+	case a.Action == ActionInterrupted:
+		return "was interrupted"
+	case a.Status != "":
+		return a.Status
+	}
+	return "did not succeed"
+}
+
+// giveBackFolds turns the folded records ids (skipped, no exit code: they
+// settled their slots) into skips with exit 0, which settle nothing: the
+// replay of slot that stood for them ended status.
+func giveBackFolds(ctx context.Context, st store.Store, m Machine, task string, ids []int64, status string, slot time.Time) error {
+	out := store.Outcome{Status: store.StatusSkipped, ExitCode: exitCodePtr(0), EndedAt: m.Now(),
+		Error: fmt.Sprintf("coalesced into the replay of slot %s, which ended %s: given back, missed again", formatSlot(slot, nil), status)}
+	for _, id := range ids {
+		if err := st.Finish(ctx, id, out); err != nil {
+			return fmt.Errorf("task %s: give back the slots coalesced into the replay of %s: %w", task, formatSlot(slot, nil), err)
+		}
+	}
+	return nil
 }
 
 // foldRecord is the record of a slot folded into a coalesced replay:

@@ -1,0 +1,98 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// A coalesced replay of slot S folds the gap's older slots: it records
+// them skipped (settled, no exit code) between its granted claim and its
+// command's start, and is told the whole gap. The claim of a slot refuses
+// only running and succeeded holders, so two checks, each made after its
+// own write, keep the gap from running twice when a scan or a backfill
+// claims one of its slots meanwhile:
+//   - foldedMeanwhile, after a replay's or backfill's claim of slot X: a
+//     fold of X recorded since (by the claim's read it is there if the fold
+//     came first) gives the claim back;
+//   - foldHeld, after the coalesced replay recorded its folds: a folded
+//     slot another run holds (claimed first) gives the folds back, and the
+//     replay runs for its own slot's interval only.
+// Whichever write came second, its check sees the first: at most one of
+// them runs the slot's interval (both may give back: the next scan replays
+// what is left).
+
+// isFold reports whether r is the record of a slot folded into a coalesced
+// replay that still stands (skipped, no exit code, by a replay).
+func isFold(r store.Run) bool {
+	return r.Status == store.StatusSkipped && r.ExitCode == nil && r.Trigger == store.TriggerReplay
+}
+
+// foldedMeanwhile gives back a scan replay's or a backfill's granted claim
+// r of a slot that a coalesced replay folded since it was planned (a plain
+// scan or a backfill that read the slot missed before): that replay, told
+// the whole gap, stands for it. Recorded skipped with exit 0, which
+// settles nothing. On a local ledger only a slot that had records before
+// the claim is read again: a replay's normal path is not. A shared ledger's
+// claim counts only the runs that held a slot as having touched it, so
+// there every replay's slot is read again (one round trip).
+func (l *lifecycle) foldedMeanwhile(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
+	if (!touched && !l.st.Shared()) || r.Attempt != 1 || l.req.Force || (l.req.ReplaySlot.IsZero() && !l.req.Backfill) {
+		return RunResult{}, false
+	}
+	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
+	if err != nil {
+		return RunResult{}, false // the claim decides
+	}
+	for _, o := range runs {
+		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || !isFold(o) {
+			continue
+		}
+		reason := fmt.Sprintf("%s (run %d on %s)", o.Error, o.ID, o.Host)
+		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
+		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
+		r.Status, r.Error = store.StatusSkipped, reason
+		return RunResult{Run: r, Skipped: true}, true
+	}
+	return RunResult{}, false
+}
+
+// foldHeld reports which of the slots just folded (records ids) another
+// run holds, running or succeeded, claimed before the folds were recorded;
+// the zero time if none. A read error counts as none: the folds stand, as
+// they did before this check.
+func (l *lifecycle) foldHeld(ctx context.Context, ids []int64) time.Time {
+	fold := l.req.Fold
+	if len(fold) == 0 {
+		return time.Time{}
+	}
+	runs, err := l.st.SlotRuns(ctx, l.req.Task, fold[0], fold[len(fold)-1], 0)
+	if err != nil {
+		return time.Time{}
+	}
+	ours := map[int64]bool{}
+	for _, id := range ids {
+		ours[id] = true
+	}
+	for _, o := range runs {
+		if !ours[o.ID] && store.HoldsSlot(o, false) {
+			return o.Slot
+		}
+	}
+	return time.Time{}
+}
+
+// unfold gives back the folds ids of this replay, whose slot taken by
+// another run (at) cuts its gap: it then runs for its own slot's interval,
+// as a replay that coalesces nothing.
+func (l *lifecycle) unfold(ctx context.Context, slot, at time.Time, ids []int64) error {
+	if err := giveBackFolds(ctx, l.st, l.m, l.req.Task, ids, "for its own slot only (slot "+formatSlot(at, l.sched)+" taken by another run)", slot); err != nil {
+		return err
+	}
+	l.m.notice("slot %s of %s is held by another run: the replay of %s runs for its own slot only, the gap's other slots stay missed",
+		formatSlot(at, l.sched), l.req.Task, formatSlot(slot, l.sched))
+	l.req.PrevSlot, l.req.Coalesced = time.Time{}, 0
+	return nil
+}
