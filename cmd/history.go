@@ -85,8 +85,8 @@ func historyTable(runs []store.Run, wide bool) ([]string, [][]string) {
 	var table [][]string
 	for _, r := range runs {
 		hosts[r.Host] = true
-		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, time.Local), r.Trigger,
-			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, time.Local), durationText(r), dash(r.Host)})
+		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, shownZone()), r.Trigger,
+			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, shownZone()), durationText(r), dash(r.Host)})
 	}
 	header := []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION", "HOST"}
 	keep := []bool{true, true, true, true, true, wide, wide, true, wide || len(hosts) > 1}

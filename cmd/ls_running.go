@@ -40,8 +40,8 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
 			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second)})
-		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, time.Local),
-			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, time.Local), r.For.Round(time.Second).String()})
+		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, shownZone()),
+			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, shownZone()), r.For.Round(time.Second).String()})
 	}
 	out := c.OutOrStdout()
 	if output == "json" {

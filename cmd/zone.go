@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
 )
@@ -89,11 +90,18 @@ func localtimeLink() string {
 	return "/etc/localtime"
 }
 
-// zoneName turns "Europe/Berlin" or a path ending in zoneinfo/Europe/Berlin
-// into a loadable zone name; "" when it is not one.
+// zoneName turns "Europe/Berlin", a path ending in zoneinfo/Europe/Berlin
+// (or a link to one), or a copy of a zone file into a loadable zone name;
+// "" when it is not one.
 func zoneName(s string) string {
 	s = schedule.ZoneSpelling(s)
-	if s == "" || filepath.IsAbs(s) || s == "Local" {
+	if filepath.IsAbs(s) { // a copy of a zone file, as glibc reads TZ=:/etc/localtime
+		if data, err := os.ReadFile(s); err == nil && bytes.HasPrefix(data, []byte("TZif")) {
+			return zoneFileName(data)
+		}
+		return ""
+	}
+	if s == "" || s == "Local" {
 		return ""
 	}
 	if _, err := schedule.LoadZone(s); err != nil {
@@ -140,4 +148,15 @@ func zoneFileName(data []byte) string {
 		found = flat
 	}
 	return found
+}
+
+// shownZone is the zone tables show times in: the host's (hostZone), which
+// may be a POSIX TZ string that Go's time.Local does not read (it is UTC
+// then), as calendar draws its days.
+func shownZone() *time.Location {
+	name, _ := hostZone()
+	if loc, err := schedule.LoadZone(name); err == nil {
+		return loc
+	}
+	return time.Local
 }

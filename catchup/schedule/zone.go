@@ -15,12 +15,19 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // ':' (POSIX's "implementation-defined" form, which glibc reads as a name
 // or a file), and for the path of a zone file, its name below the zoneinfo
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
-// posix/ and right/ trees name the same zones). "Local" is "": no zone
+// posix/ and right/ trees name the same zones), also through links to it
+// (/etc/localtime). "Local" is "": no zone
 // named, so the zone cron fires the line in (CRON_TZ, else cron's own),
 // the same for every command that reads it. Anything else is returned as
 // it is, for LoadZone to take or refuse.
 func ZoneSpelling(s string) string {
 	s = strings.TrimPrefix(s, ":")
+	if filepath.IsAbs(s) && !strings.Contains(s, "zoneinfo/") {
+		// A link into the zoneinfo tree, as /etc/localtime is: its zone.
+		if target, err := filepath.EvalSymlinks(s); err == nil && strings.Contains(target, "zoneinfo/") {
+			s = target
+		}
+	}
 	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 && (i == 0 || s[i-1] == '/') {
 		s = strings.TrimPrefix(strings.TrimPrefix(s[i+len("zoneinfo/"):], "posix/"), "right/")
 	}

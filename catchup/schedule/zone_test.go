@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -46,7 +47,7 @@ func TestZoneSpelling(t *testing.T) {
 		"a flat name":             {"UTC", "UTC"},
 		"empty":                   {"", ""},
 		"a colon alone":           {":", ""},
-		"another file, as it is":  {"/etc/localtime", "/etc/localtime"},
+		"another file, as it is":  {"/no/such/localtime", "/no/such/localtime"},
 		"not a zoneinfo dir":      {"/opt/myzoneinfo/UTC", "/opt/myzoneinfo/UTC"},
 		"an unknown name":         {"Mars/Olympus", "Mars/Olympus"},
 		"Local names no zone":     {"Local", ""},
@@ -58,5 +59,19 @@ func TestZoneSpelling(t *testing.T) {
 				t.Errorf("ZoneSpelling(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestZoneSpellingThroughALink: a link into the zoneinfo tree, as
+// /etc/localtime is (TZ=:/etc/localtime), names the zone it links to.
+func TestZoneSpellingThroughALink(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "localtime")
+	if err := os.Symlink("/usr/share/zoneinfo/Asia/Kathmandu", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{link, ":" + link} {
+		if got := ZoneSpelling(s); got != "Asia/Kathmandu" {
+			t.Errorf("ZoneSpelling(%q) = %q, want Asia/Kathmandu", s, got)
+		}
 	}
 }
