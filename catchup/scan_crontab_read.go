@@ -122,6 +122,16 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 		}
 		for _, e := range r.entries {
 			e.File = src.Name
+			if first, ok := firstOf(entries, e); !ok {
+				// Two different lines for one task flipped its registration at
+				// every scan, each time counting it from now: the slots missed
+				// before were never looked for, and one line's fires were the
+				// other's duplicates. An identical line (a crontab installed
+				// twice) is the same task: its twin fires are duplicates.
+				warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule or command: "+
+					"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
+				continue
+			}
 			entries = append(entries, sourcedEntry{e, src.Path, r.user})
 		}
 		for _, err := range r.errs {
@@ -191,4 +201,16 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 			t.Name, path, strings.Join(why, "; "), lineRefusal("fix them, or remove the task's line"))}
 	}
 	return sourcedEntry{}, &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
+}
+
+// firstOf finds the line of entries that names e's task; ok is false when
+// that line is not the same job as e (schedule, zones or command differ).
+func firstOf(entries []sourcedEntry, e crontab.Entry) (first crontab.Entry, ok bool) {
+	for _, se := range entries {
+		if f := se.Entry; f.Task == e.Task {
+			same := f.Expr == e.Expr && f.TZ == e.TZ && f.Zone == e.Zone && f.Cron == e.Cron && f.Command == e.Command
+			return f, same
+		}
+	}
+	return crontab.Entry{}, true
 }
