@@ -88,7 +88,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	var gaps []replaySpan
 	if ts.Policy == "coalesce" {
 		if len(inWindow) > 0 {
-			if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring]); err != nil {
+			if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring], paused); err != nil {
 				return ts, err
 			}
 		}
@@ -246,15 +246,30 @@ type replaySpan struct {
 // after a failed or coalesced run is covered too), else the slot just
 // before it; but never before the latest slot this scan records expired
 // (those are given up, not coalesced). One replay for gaps a success lies
-// between would settle that success's own span a second time. One ledger
-// read per gap, from the latest back.
+// between would settle that success's own span a second time. A slot a
+// pause settled (paused, recorded by an earlier scan or by this one:
+// paused) divides gaps as a success does: a pause's slots are not
+// replayed, so no gap reaches back across them. One or two ledger reads
+// per gap, from the latest back.
 func coalescedGaps(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
-	missed, expired []time.Time) ([]replaySpan, error) {
+	missed, expired, paused []time.Time) ([]replaySpan, error) {
 	var gaps []replaySpan
 	for end := len(missed); end > 0; {
 		prev, err := st.LastSucceededSlot(ctx, task, missed[end-1])
 		if err != nil {
 			return nil, err
+		}
+		held, err := st.LastPausedSlot(ctx, task, missed[end-1])
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paused {
+			if p.Before(missed[end-1]) && p.After(held) {
+				held = p
+			}
+		}
+		if held.After(prev) {
+			prev = held
 		}
 		start := sort.Search(end, func(i int) bool { return missed[i].After(prev) })
 		g := replaySpan{slot: missed[end-1], prev: prev, n: end - start, fold: missed[start : end-1]}

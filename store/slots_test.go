@@ -107,3 +107,45 @@ func TestLastSucceededSlot(t *testing.T) {
 		}
 	})
 }
+
+// TestLastPausedSlot: the latest slot a pause settled, before a time; a
+// paused record given back by resume --replay-paused no longer counts.
+func TestLastPausedSlot(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		if err := s.UpsertTask(ctx, store.Task{Name: "p", Schedule: "0 0 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"},
+			RegisteredAt: t0, UpdatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		day := 24 * time.Hour
+		paused := func(slot time.Time) {
+			if _, err := s.AddRun(ctx, store.Run{Task: "p", Slot: slot, Trigger: store.TriggerReplay,
+				Status: store.StatusPaused, StartedAt: t0.Add(9 * day), EndedAt: t0.Add(9 * day)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := s.LastPausedSlot(ctx, "p", t0.Add(10*day)); err != nil || !got.IsZero() {
+			t.Fatalf("no pause: %v, %v; want zero", got, err)
+		}
+		paused(t0.Add(2 * day))
+		paused(t0.Add(5 * day))
+		id := mustClaim(t, s, store.Run{Task: "p", Slot: t0.Add(6 * day), Trigger: store.TriggerSchedule, StartedAt: t0.Add(6 * day)})
+		finish(t, s, id, store.StatusSucceeded, t0.Add(6*day+time.Second))
+		for _, c := range []struct{ before, want time.Time }{
+			{t0.Add(10 * day), t0.Add(5 * day)}, // a success after it is not a pause
+			{t0.Add(5 * day), t0.Add(2 * day)},
+			{t0.Add(2 * day), time.Time{}},
+		} {
+			if got, err := s.LastPausedSlot(ctx, "p", c.before); err != nil || !got.Equal(c.want) {
+				t.Errorf("LastPausedSlot(before %v) = %v, %v; want %v", c.before, got, err, c.want)
+			}
+		}
+		if _, err := s.UnsettlePaused(ctx, "p", t0.Add(4*day)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.LastPausedSlot(ctx, "p", t0.Add(10*day)); err != nil || !got.Equal(t0.Add(2*day)) {
+			t.Errorf("after resume --replay-paused from day 4: %v, %v; want %v", got, err, t0.Add(2*day))
+		}
+	})
+}

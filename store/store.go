@@ -282,6 +282,10 @@ type Store interface {
 	// LastSucceededSlot returns the latest slot of task before before
 	// whose run succeeded (a pruned one counts); zero when there is none.
 	LastSucceededSlot(ctx context.Context, task string, before time.Time) (time.Time, error)
+	// LastPausedSlot returns the latest slot of task before before that a
+	// pause settled (recorded paused, not given back by resume
+	// --replay-paused); zero when there is none.
+	LastPausedSlot(ctx context.Context, task string, before time.Time) (time.Time, error)
 	// PrunedSlots returns the slots of task in [from, to] whose succeeded
 	// run was pruned (they stay done: see Prune), oldest first.
 	PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error)

@@ -166,6 +166,17 @@ func (p *Ledger) LastSucceededSlot(ctx context.Context, task string, before time
 	return fromDB(v), nil
 }
 
+// LastPausedSlot implements store.Store.
+func (p *Ledger) LastPausedSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {
+	var v *time.Time
+	err := p.pool.QueryRow(ctx, `SELECT MAX(slot) FROM runs WHERE task = $1 AND status = 'paused' AND slot < $2
+ AND COALESCE(reason, '') <> $3`, task, before.UTC(), store.ReasonReplayPaused).Scan(&v)
+	if err != nil {
+		return time.Time{}, p.wrap("read ledger", err)
+	}
+	return fromDB(v), nil
+}
+
 // ResolveZone implements store.Store.
 func (p *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
 	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET tz = $1 WHERE name = $2 AND tz IN ('', 'Local')`, tz, task)

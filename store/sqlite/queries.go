@@ -158,6 +158,18 @@ func (s *Ledger) LastSucceededSlot(ctx context.Context, task string, before time
 	return time.Unix(v.Int64, 0).UTC(), nil
 }
 
+// LastPausedSlot implements Store.
+func (s *Ledger) LastPausedSlot(ctx context.Context, task string, before time.Time) (time.Time, error) {
+	ctx = uncancelled(ctx)
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT MAX(slot) FROM runs WHERE task = ? AND status = 'paused' AND slot < ?
+ AND COALESCE(reason, '') <> ?`, task, ceilSecond(before), store.ReasonReplayPaused).Scan(&v)
+	if err != nil || !v.Valid {
+		return time.Time{}, s.wrap("read ledger", err)
+	}
+	return time.Unix(v.Int64, 0).UTC(), nil
+}
+
 // PrunedSlots implements Store.
 func (s *Ledger) PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error) {
 	ctx = uncancelled(ctx)
