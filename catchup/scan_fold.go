@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -87,15 +88,15 @@ func unsettledWhy(a *SlotAction) string {
 }
 
 // giveBackFolds turns the folded records ids (skipped, no exit code: they
-// settled their slots) into skips with exit 0, which settle nothing: the
-// replay of slot that stood for them ended status.
+// settled their slots) into skips with exit 0, which settle nothing, and
+// lowers the watermark below them (a scan beside this one may have moved it
+// past them while the replay ran): the replay of slot that stood for them
+// ended status.
 func giveBackFolds(ctx context.Context, st store.Store, m Machine, task string, ids []int64, status string, slot time.Time) error {
 	out := store.Outcome{Status: store.StatusSkipped, ExitCode: exitCodePtr(0), EndedAt: m.Now(),
 		Error: fmt.Sprintf("coalesced into the replay of slot %s, which ended %s: given back, missed again", formatSlot(slot, nil), status)}
-	for _, id := range ids {
-		if err := st.Finish(ctx, id, out); err != nil {
-			return fmt.Errorf("task %s: give back the slots coalesced into the replay of %s: %w", task, formatSlot(slot, nil), err)
-		}
+	if err := st.GiveBack(ctx, ids, out); err != nil {
+		return fmt.Errorf("task %s: give back the slots coalesced into the replay of %s: %w", task, formatSlot(slot, nil), err)
 	}
 	return nil
 }
@@ -106,4 +107,53 @@ func foldRecord(m Machine, task string, slot time.Time, reason string) store.Run
 	now := m.Now()
 	return store.Run{Task: task, Slot: slot, Trigger: store.TriggerReplay, Status: store.StatusSkipped,
 		Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reason}
+}
+
+// standingFolds finds the folds of an earlier coalesced replay of slot
+// that still stand: that replay died with its scan (SIGKILL, a power cut)
+// before anything could give them back, and its slot, interrupted, is
+// replayed now. The replay must be told the whole gap again, whatever the
+// task's policy (a plain scan after a one-off --replay coalesce told it
+// its own slot's interval: the gap was never run). ok is false when there
+// are none. The gap is read back from the last success (or pause) before
+// slot, as coalescedGaps reads it.
+func standingFolds(ctx context.Context, st store.Store, t store.Task, sched *schedule.Schedule, slot time.Time) (replaySpan, bool, error) {
+	prev, err := st.LastSucceededSlot(ctx, t.Name, slot)
+	if err != nil {
+		return replaySpan{}, false, err
+	}
+	paused, err := st.LastPausedSlot(ctx, t.Name, slot)
+	if err != nil {
+		return replaySpan{}, false, err
+	}
+	if paused.After(prev) {
+		prev = paused
+	}
+	from := prev.Add(time.Second)
+	if prev.IsZero() {
+		from = t.RegisteredAt
+	}
+	runs, err := st.SlotRuns(ctx, t.Name, from, slot.Add(-time.Second), 0)
+	if err != nil {
+		return replaySpan{}, false, err
+	}
+	reason := fmt.Sprintf(reasonCoalesced, formatSlot(slot, sched))
+	g := replaySpan{slot: slot, prev: prev, reason: reason}
+	var first time.Time
+	for _, r := range runs {
+		if isFold(r) && r.Error == reason {
+			g.standing = append(g.standing, r.ID)
+			if first.IsZero() || r.Slot.Before(first) {
+				first = r.Slot
+			}
+		}
+	}
+	if len(g.standing) == 0 {
+		return replaySpan{}, false, nil
+	}
+	g.n = len(g.standing) + 1
+	if prev.IsZero() {
+		g.prev, _ = sched.Prev(first.Add(-time.Second))
+	}
+	return g, true, nil
 }

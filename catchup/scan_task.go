@@ -161,10 +161,26 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if req.Replays.Start != nil {
 			req.Replays.Start(t.Name, slot)
 		}
-		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, spans[slot.Unix()], held)
+		span := spans[slot.Unix()]
+		if cause[slot.Unix()] == CauseInterrupted {
+			if g, ok, err := standingFolds(ctx, st, t, sched, slot); err != nil {
+				req.gate.Done(t.Name, slot)
+				return ts, err
+			} else if ok && span.n == 0 {
+				span = g
+			} else if ok {
+				span.standing = g.standing
+			}
+		}
+		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
+		}
+		if len(span.standing) > 0 && (a.Action == ActionFailed || a.Action == ActionInterrupted) {
+			if err := giveBackFolds(context.WithoutCancel(ctx), st, m, t.Name, span.standing, a.Status, slot); err != nil {
+				return ts, err
+			}
 		}
 		if req.Replays.End != nil {
 			req.Replays.End(t.Name, a)
@@ -238,6 +254,10 @@ type replaySpan struct {
 	// the replay's granted claim; see settleFolds.
 	fold   []time.Time
 	reason string
+	// standing: the folds of an earlier replay of slot, killed before it
+	// could give them back (standingFolds); given back if this replay
+	// does not succeed either.
+	standing []int64
 }
 
 // coalescedGaps splits the missed slots (in slot order) into the gaps that

@@ -149,3 +149,50 @@ func TestLastPausedSlot(t *testing.T) {
 		}
 	})
 }
+
+// TestGiveBack: folded slots given back settle nothing again, and the
+// watermark, moved past them meanwhile, comes back below the earliest.
+func TestGiveBack(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		if err := s.UpsertTask(ctx, store.Task{Name: "g", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"},
+			RegisteredAt: t0, UpdatedAt: t0, SettledThrough: t0.Add(-time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		var folds []store.Run
+		for h := 1; h <= 4; h++ {
+			folds = append(folds, store.Run{Task: "g", Slot: t0.Add(time.Duration(h) * time.Hour), Trigger: store.TriggerReplay,
+				Status: store.StatusSkipped, StartedAt: t0.Add(5 * time.Hour), EndedAt: t0.Add(5 * time.Hour), Error: "coalesced"})
+		}
+		ids, err := s.AddRuns(ctx, folds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetSettled(ctx, "g", t0.Add(4*time.Hour+30*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		zero := 0
+		out := store.Outcome{Status: store.StatusSkipped, ExitCode: &zero, EndedAt: t0.Add(6 * time.Hour), Error: "given back"}
+		if err := s.GiveBack(ctx, append([]int64{ids[2], 99999}, ids[0], ids[1]), out); err != nil {
+			t.Fatal(err)
+		}
+		task, err := s.Task(ctx, "g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := t0.Add(time.Hour - time.Second); !task.SettledThrough.Equal(want) {
+			t.Errorf("watermark %v, want %v: below the earliest slot given back", task.SettledThrough, want)
+		}
+		for i, id := range ids {
+			r, err := s.Run(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			given := i < 3
+			if got := r.ExitCode != nil && *r.ExitCode == 0 && r.Error == "given back"; got != given {
+				t.Errorf("run %d (slot %d:00): exit %v, error %q; given back: %v, want %v", id, i+1, r.ExitCode, r.Error, got, given)
+			}
+		}
+	})
+}

@@ -190,6 +190,14 @@ type Store interface {
 	// before it, in the same transaction: the slot is unsettled again.
 	Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error)
 
+	// GiveBack records outcome o on the finished runs ids (skips that
+	// settled their slots, which o does not) and lowers the watermark of
+	// their task to one second before the earliest of their slots if it is
+	// at or after it, in one transaction: those slots are missed again,
+	// also if a scan moved the watermark past them meanwhile. Ids that name
+	// no run are passed over.
+	GiveBack(ctx context.Context, ids []int64, o Outcome) error
+
 	// SetSettled advances the watermark of task to through. It never moves
 	// it back, and it leaves it alone (returning nil) when a run of the task
 	// whose slot lies in (watermark, through] is running or interrupted. The

@@ -41,6 +41,31 @@ lowered AS (
 SELECT count(*) FROM i`
 )
 
+// giveBackSQL records an outcome on run $1 and lowers the watermark of its
+// task below its slot; see GiveBack.
+const giveBackSQL = `WITH g AS (
+  UPDATE runs SET status = $2, exit_code = $3, ended_at = $4, error = $5 WHERE id = $1
+  RETURNING task, slot)
+UPDATE tasks t SET settled_through = g.slot - interval '1 second' FROM g
+WHERE t.name = g.task AND t.settled_through >= g.slot`
+
+// GiveBack implements store.Store. One round trip, one implicit
+// transaction: the task row's lock, then each run and the watermark.
+func (p *Ledger) GiveBack(ctx context.Context, ids []int64, o store.Outcome) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	b.Queue(lockTaskOfRunSQL, ids[0])
+	for _, id := range ids {
+		b.Queue(giveBackSQL, id, o.Status, o.ExitCode, dbNullTime(o.EndedAt), dbText(o.Error))
+	}
+	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+		return p.wrap("write ledger", err)
+	}
+	return nil
+}
+
 // Interrupt implements store.Store. One round trip, one implicit transaction:
 // lock the task, mark the run and lower the watermark, then bring the slot
 // in step as updateRun does.

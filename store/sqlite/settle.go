@@ -42,6 +42,40 @@ WHERE id = ? AND status = 'running' RETURNING task, slot`, ms(at), reason, id).S
 	return true, s.wrap("write ledger", tx.Commit())
 }
 
+// GiveBack implements store.Store. One immediate transaction, as
+// Interrupt: no SetSettled comes between a record and its watermark.
+func (s *Ledger) GiveBack(ctx context.Context, ids []int64, o store.Outcome) error {
+	ctx = uncancelled(ctx)
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := s.unmoved(); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		var task string
+		var slot sql.NullInt64
+		err := tx.QueryRowContext(ctx, `UPDATE runs SET status = ?, exit_code = ?, ended_at = ?, error = ?
+WHERE id = ? RETURNING task, slot`, o.Status, nullInt(o.ExitCode), ms(o.EndedAt), o.Error, id).Scan(&task, &slot)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			continue
+		case err != nil:
+			return s.wrap("write ledger", err)
+		case slot.Valid:
+			if _, err := tx.ExecContext(ctx, lowerSettledSQL, task, slot.Int64); err != nil {
+				return s.wrap("write ledger", err)
+			}
+		}
+	}
+	return s.wrap("write ledger", tx.Commit())
+}
+
 // lowerSettledSQL unsettles slot ?2 (unix seconds) of task ?1: a
 // watermark (unix ms) at or after it moves to one second before it.
 const lowerSettledSQL = `UPDATE tasks SET settled_through = (?2 - 1) * 1000
