@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
 	"time"
 
-	"github.com/catchup/catchup/catchup/schedule"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -242,69 +239,6 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 // refused line.
 func refusedBefore(err error) bool {
 	return errors.Is(err, filetrust.ErrRefused) || errors.Is(err, ErrLineRefused)
-}
-
-// replaySpan is what a coalesced replay stands for: the gap after prev,
-// n slots, replayed as slot, its last; zero for a replay of one slot.
-type replaySpan struct {
-	slot time.Time
-	prev time.Time
-	n    int
-	// fold: the gap's other slots, settled (recorded skipped, reason) with
-	// the replay's granted claim; see settleFolds.
-	fold   []time.Time
-	reason string
-	// standing: the folds of an earlier replay of slot, killed before it
-	// could give them back (standingFolds); given back if this replay
-	// does not succeed either.
-	standing []int64
-}
-
-// coalescedGaps splits the missed slots (in slot order) into the gaps that
-// no succeeded slot divides, each replayed once as its latest slot, told
-// the gap: from the last slot before it whose run succeeded (so that a gap
-// after a failed or coalesced run is covered too), else the slot just
-// before it; but never before the latest slot this scan records expired
-// (those are given up, not coalesced). One replay for gaps a success lies
-// between would settle that success's own span a second time. A slot a
-// pause settled (paused, recorded by an earlier scan or by this one:
-// paused) divides gaps as a success does: a pause's slots are not
-// replayed, so no gap reaches back across them. One or two ledger reads
-// per gap, from the latest back.
-func coalescedGaps(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
-	missed, expired, paused []time.Time) ([]replaySpan, error) {
-	var gaps []replaySpan
-	for end := len(missed); end > 0; {
-		prev, err := st.LastSucceededSlot(ctx, task, missed[end-1])
-		if err != nil {
-			return nil, err
-		}
-		held, err := st.LastPausedSlot(ctx, task, missed[end-1])
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range paused {
-			if p.Before(missed[end-1]) && p.After(held) {
-				held = p
-			}
-		}
-		if held.After(prev) {
-			prev = held
-		}
-		start := sort.Search(end, func(i int) bool { return missed[i].After(prev) })
-		g := replaySpan{slot: missed[end-1], prev: prev, n: end - start, fold: missed[start : end-1]}
-		if prev.IsZero() {
-			g.prev, _ = sched.Prev(missed[start].Add(-time.Second))
-		}
-		if n := len(expired); n > 0 && expired[n-1].After(g.prev) {
-			g.prev = expired[n-1]
-		}
-		g.reason = fmt.Sprintf(reasonCoalesced, formatSlot(g.slot, sched))
-		gaps = append(gaps, g)
-		end = start
-	}
-	slices.Reverse(gaps)
-	return gaps, nil
 }
 
 // plan splits missed slots into those to replay and those to record
