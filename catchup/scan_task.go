@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
