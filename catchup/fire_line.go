@@ -5,6 +5,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -56,7 +57,8 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 	if path == "" || !lineFireOffSchedule(l.sched, now) {
 		return
 	}
-	se, sr, _, changed, err := newCrontabs(l.m).lineEdit(ctx, l.st, *t)
+	cts := newCrontabs(l.m)
+	se, sr, _, changed, err := cts.lineEdit(ctx, l.st, *t)
 	var why string
 	switch {
 	case sr != nil:
@@ -64,6 +66,14 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 	case err != nil:
 		why = err.Error()
 	case !changed:
+		if twin, ok := cts.twinLine(*t, se, now); ok {
+			// A second line naming the task, which scan refuses: its fire
+			// must not run as, or settle, a slot of the registered line.
+			l.refused = fmt.Errorf("task %s: this fire is at a time of %s:%d, which names task %s too but is not its line %s:%d "+
+				"(scan refuses it): not running it as a slot of that line; give the line its own --task",
+				t.Name, twin.File, twin.Line, t.Name, se.path, se.Line)
+			return
+		}
 		return // the line is unchanged: a late fire of its slot
 	default:
 		why = l.registerLine(ctx, se)

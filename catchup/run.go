@@ -118,6 +118,9 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	}
 	if ledgerErr == nil && st != nil {
 		l.relearnLine(ctx)
+		if l.refused != nil {
+			return RunResult{ExitCode: ExitInternal}, l.refused
+		}
 	}
 	if err := l.checkSlot(); err != nil {
 		return RunResult{ExitCode: ExitInternal}, err
@@ -175,6 +178,7 @@ func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
 
 // lifecycle carries one fire through its steps.
 type lifecycle struct {
+	refused    error // this fire is another line's, which scan refuses (relearnLine): nothing runs
 	st         store.Store
 	m          Machine
 	req        RunRequest

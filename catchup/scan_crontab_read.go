@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -128,7 +131,7 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 				// before were never looked for, and one line's fires were the
 				// other's duplicates. An identical line (a crontab installed
 				// twice) is the same task: its twin fires are duplicates.
-				warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule or command: "+
+				warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule, zone, variables or command: "+
 					"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
 				continue
 			}
@@ -204,13 +207,48 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 }
 
 // firstOf finds the line of entries that names e's task; ok is false when
-// that line is not the same job as e (schedule, zones or command differ).
+// that line is not the same job as e (sameJob).
 func firstOf(entries []sourcedEntry, e crontab.Entry) (first crontab.Entry, ok bool) {
 	for _, se := range entries {
 		if f := se.Entry; f.Task == e.Task {
-			same := f.Expr == e.Expr && f.TZ == e.TZ && f.Zone == e.Zone && f.Cron == e.Cron && f.Command == e.Command
-			return f, same
+			return f, sameJob(f, e)
 		}
 	}
 	return crontab.Entry{}, true
+}
+
+// sameJob reports whether two lines naming one task are one job (a
+// crontab installed twice): the same schedule and zones by meaning
+// (@hourly is 0 * * * *, UTC is Etc/UTC), the same variables, and the same
+// command, spacing aside.
+func sameJob(f, e crontab.Entry) bool {
+	return schedule.SameExpr(f.Expr, e.Expr) && schedule.SameExpr(f.Cron, e.Cron) &&
+		schedule.SameZone(schedule.ZoneSpelling(f.TZ), schedule.ZoneSpelling(e.TZ)) &&
+		schedule.SameZone(schedule.ZoneSpelling(f.Zone), schedule.ZoneSpelling(e.Zone)) &&
+		slices.Equal(f.Env, e.Env) && slices.Equal(strings.Fields(f.Command), strings.Fields(e.Command)) && f.Stdin == e.Stdin
+}
+
+// twinLine finds, in the crontab of task t's registered line se, another
+// line naming t that is not the same job (one scan refuses) and whose
+// schedule, in its zone, is at now: a fire at now off t's schedule is
+// that line's, not a late fire of se's slot.
+func (c *crontabs) twinLine(t store.Task, se sourcedEntry, now time.Time) (crontab.Entry, bool) {
+	r := c.file(se.path)
+	if r.err != nil {
+		return crontab.Entry{}, false
+	}
+	for _, e := range r.entries {
+		if e.Task != t.Name || sameJob(se.Entry, e) {
+			continue
+		}
+		loc, err := schedule.LoadZone(firedZone(e, t.TZ))
+		if err != nil {
+			continue
+		}
+		if s, err := schedule.Parse(e.Expr, loc); err == nil && s.Matches(now) {
+			e.File = se.path
+			return e, true
+		}
+	}
+	return crontab.Entry{}, false
 }

@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +62,7 @@ func systemZone() (name, warning string) {
 			}
 		}
 	}
-	if n := zoneFileName(data); n != "" {
+	if n := schedule.ZoneOfFile(data); n != "" {
 		return n, ""
 	}
 	return "UTC", "cannot name the zone of " + link + ": using UTC (pass --tz)"
@@ -90,64 +88,18 @@ func localtimeLink() string {
 	return "/etc/localtime"
 }
 
-// zoneName turns "Europe/Berlin", a path ending in zoneinfo/Europe/Berlin
-// (or a link to one), or a copy of a zone file into a loadable zone name;
-// "" when it is not one.
+// zoneName turns "Europe/Berlin", or any spelling ZoneSpelling reads as a
+// name (a zone file's path, a link to one, a copy of one), into a loadable
+// zone name; "" when it is not one.
 func zoneName(s string) string {
 	s = schedule.ZoneSpelling(s)
-	if filepath.IsAbs(s) { // a copy of a zone file, as glibc reads TZ=:/etc/localtime
-		if data, err := os.ReadFile(s); err == nil && bytes.HasPrefix(data, []byte("TZif")) {
-			return zoneFileName(data)
-		}
-		return ""
-	}
-	if s == "" || s == "Local" {
+	if s == "" || filepath.IsAbs(s) || s == "Local" {
 		return ""
 	}
 	if _, err := schedule.LoadZone(s); err != nil {
 		return ""
 	}
 	return s
-}
-
-// zoneFileName finds the zone file whose content is data (a copied
-// /etc/localtime), preferring names with a region ("Europe/Berlin").
-func zoneFileName(data []byte) string {
-	var found, flat string
-	filepath.WalkDir(zoneinfoDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(zoneinfoDir, p)
-		if d.IsDir() {
-			if rel == "posix" || rel == "right" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if info, err := d.Info(); err != nil || info.Size() != int64(len(data)) {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil || !bytes.Equal(b, data) || zoneName(rel) == "" {
-			return nil
-		}
-		if strings.Contains(rel, "/") && !strings.HasPrefix(rel, "Etc/") {
-			found = rel
-			return fs.SkipAll
-		}
-		if flat == "" {
-			flat = rel
-		}
-		return nil
-	})
-	if found == "" {
-		found = flat
-	}
-	return found
 }
 
 // shownZone is the zone tables show times in: the host's (hostZone), which

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/catchup/catchup/catchup/schedule"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,10 +61,10 @@ func TestHostZone(t *testing.T) {
 		})
 	}
 	// A copy of a zone file, with no /etc/timezone to say which: found by content.
-	if got := zoneFileName(data); zoneName(got) == "" || got == "Local" {
-		t.Errorf("zoneFileName(copy of Asia/Kolkata) = %q", got)
+	if got := schedule.ZoneOfFile(data); zoneName(got) == "" || got == "Local" {
+		t.Errorf("ZoneOfFile(copy of Asia/Kolkata) = %q", got)
 	} else if got != "Asia/Kolkata" && got != "Asia/Calcutta" {
-		t.Errorf("zoneFileName(copy of Asia/Kolkata) = %q, want Asia/Kolkata or its alias", got)
+		t.Errorf("ZoneOfFile(copy of Asia/Kolkata) = %q, want Asia/Kolkata or its alias", got)
 	}
 }
 

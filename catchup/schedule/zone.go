@@ -16,7 +16,8 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // or a file), and for the path of a zone file, its name below the zoneinfo
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
 // posix/ and right/ trees name the same zones), also through links to it
-// (/etc/localtime). "Local" is "": no zone
+// (/etc/localtime), and for a copy of a zone file, the zone whose file it
+// is a copy of. "Local" is "": no zone
 // named, so the zone cron fires the line in (CRON_TZ, else cron's own),
 // the same for every command that reads it. Anything else is returned as
 // it is, for LoadZone to take or refuse.
@@ -26,6 +27,8 @@ func ZoneSpelling(s string) string {
 		// A link into the zoneinfo tree, as /etc/localtime is: its zone.
 		if target, err := filepath.EvalSymlinks(s); err == nil && strings.Contains(target, "zoneinfo/") {
 			s = target
+		} else if name := zoneCopy(s); name != "" {
+			return name
 		}
 	}
 	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 && (i == 0 || s[i-1] == '/') {
