@@ -30,16 +30,17 @@ func isFold(r store.Run) bool {
 	return r.Status == store.StatusSkipped && r.ExitCode == nil && r.Trigger == store.TriggerReplay
 }
 
-// foldedMeanwhile gives back a scan replay's or a backfill's granted claim
-// r of a slot that a coalesced replay folded since it was planned (a plain
-// scan or a backfill that read the slot missed before): that replay, told
-// the whole gap, stands for it. Recorded skipped with exit 0, which
+// foldedMeanwhile gives back a granted claim r of a slot that a coalesced
+// replay folded (a plain scan or a backfill that read the slot missed
+// before the fold; a run by hand with --slot, which --force makes run
+// anyway): that replay, told the whole gap, stands for it, as a success
+// would. Recorded skipped with exit 0, which
 // settles nothing. On a local ledger only a slot that had records before
 // the claim is read again: a replay's normal path is not. A shared ledger's
 // claim counts only the runs that held a slot as having touched it, so
 // there every replay's slot is read again (one round trip).
 func (l *lifecycle) foldedMeanwhile(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
-	if (!touched && !l.st.Shared()) || r.Attempt != 1 || l.req.Force || (l.req.ReplaySlot.IsZero() && !l.req.Backfill) {
+	if (!touched && !l.st.Shared()) || r.Attempt != 1 || l.req.Force {
 		return RunResult{}, false
 	}
 	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
@@ -52,7 +53,11 @@ func (l *lifecycle) foldedMeanwhile(ctx context.Context, r store.Run, touched bo
 		}
 		reason := fmt.Sprintf("%s (run %d on %s)", o.Error, o.ID, o.Host)
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
-		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
+		anyway := ""
+		if l.req.ReplaySlot.IsZero() && !l.req.Backfill {
+			anyway = " (--force to run anyway)"
+		}
+		l.m.notice("slot %s of %s: %s; not running it again%s", formatSlot(r.Slot, l.sched), r.Task, reason, anyway)
 		r.Status, r.Error = store.StatusSkipped, reason
 		return RunResult{Run: r, Skipped: true}, true
 	}
