@@ -101,3 +101,33 @@ func (l *lifecycle) unfold(ctx context.Context, slot, at time.Time, ids []int64)
 	l.req.PrevSlot, l.req.Coalesced = time.Time{}, 0
 	return nil
 }
+
+// foldBeforeLine records the folds of a crontab line's coalesced replay
+// before the line runs, as an argv replay records its own between its
+// claim and its command (the line's `catchup run` knows nothing of them),
+// so that a plain scan or a backfill planning meanwhile leaves them to it
+// (foldedMeanwhile). When another run holds one of them, they are given
+// back and the line runs for its slot's own interval. It returns the span
+// the line is told and the folds' records (nil: none stand).
+func foldBeforeLine(ctx context.Context, st store.Store, m Machine, t store.Task, span replaySpan) (replaySpan, []int64, error) {
+	if t.Shell == "" || len(span.fold) == 0 {
+		return span, nil, nil
+	}
+	runs := make([]store.Run, len(span.fold))
+	for i, s := range span.fold {
+		runs[i] = foldRecord(m, t.Name, s, span.reason)
+	}
+	ids, err := st.AddRuns(ctx, runs)
+	if err != nil {
+		return span, nil, fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(span.slot, nil), err)
+	}
+	l := &lifecycle{st: st, m: m, req: RunRequest{Task: t.Name, Fold: span.fold}}
+	if at := l.foldHeld(ctx, ids); !at.IsZero() {
+		why := "for its own slot only (slot " + formatSlot(at, nil) + " taken by another run)"
+		if err := giveBackFolds(ctx, st, m, t.Name, ids, why, span.slot); err != nil {
+			return span, nil, err
+		}
+		return replaySpan{}, nil, nil
+	}
+	return span, ids, nil
+}

@@ -29,9 +29,9 @@ import (
 // cut in between leaves the claim dead and the gap whole for the next scan
 // (one coalescing it again: a scan of another policy then replays the
 // latest slot alone). A crontab line's replay runs in another process,
-// which knows nothing of them: they are recorded here once the line has run
-// and succeeded (readBack). A power cut between that run's record and these
-// leaves the gap to be coalesced again: a repeat, never a loss.
+// which knows nothing of them: scan records them before it runs the line
+// (foldBeforeLine), and gives them back if the line did not run for the
+// gap or did not succeed (readBack).
 func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int, slot time.Time) error {
 	var replay *SlotAction // the replay of slot, if it ran for the gap
 	for i := at + n; i < len(ts.Actions); i++ {
@@ -39,8 +39,13 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		if !a.Slot.Equal(slot) {
 			continue
 		}
-		if (t.Shell == "" && len(a.folded) == n) || (t.Shell != "" && a.ran) {
+		switch {
+		case len(a.folded) == n && (t.Shell == "" || a.ran):
 			replay = &ts.Actions[i]
+		case len(a.folded) > 0: // a line's, recorded before it: it did not run for the gap
+			if err := giveBackFolds(ctx, st, m, t.Name, a.folded, "without running for the gap", slot); err != nil {
+				return err
+			}
 		}
 	}
 	folds := ts.Actions[at : at+n]
@@ -48,17 +53,9 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	var ids []int64
 	var err error
 	switch {
-	case settled && t.Shell == "":
-		ids = replay.folded
 	case settled:
-		runs := make([]store.Run, n)
-		for i, a := range folds {
-			runs[i] = foldRecord(m, t.Name, a.Slot, a.Reason)
-		}
-		if ids, err = st.AddRuns(ctx, runs); err != nil {
-			err = fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(replay.Slot, nil), err)
-		}
-	case replay != nil && t.Shell == "":
+		ids = replay.folded
+	case replay != nil:
 		err = giveBackFolds(ctx, st, m, t.Name, replay.folded, replay.Status, slot)
 	}
 	for i := range folds {

@@ -168,10 +168,18 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				span.standing = g.standing
 			}
 		}
+		span, lineFolds, err := foldBeforeLine(ctx, st, m, t, span)
+		if err != nil {
+			req.gate.Done(t.Name, slot)
+			return ts, err
+		}
 		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
+		}
+		if lineFolds != nil {
+			a.folded = lineFolds
 		}
 		if len(span.standing) > 0 && (a.Action == ActionFailed || a.Action == ActionInterrupted) {
 			if err := giveBackFolds(context.WithoutCancel(ctx), st, m, t.Name, span.standing, a.Status, slot); err != nil {
