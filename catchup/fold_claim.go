@@ -36,11 +36,13 @@ func isFold(r store.Run) bool {
 // anyway): that replay, told the whole gap, stands for it, as a success
 // would. Recorded skipped with exit 0, which
 // settles nothing. On a local ledger only a slot that had records before
-// the claim is read again: a replay's normal path is not. A shared ledger's
-// claim counts only the runs that held a slot as having touched it, so
-// there every replay's slot is read again (one round trip).
+// the claim is read again: a fire's and a replay's normal path is not. A
+// shared ledger's claim counts only the runs that held a slot as having
+// touched it, so there the slot of every replay, backfill and run by hand
+// is read again (one round trip); a cron fire's never is (scan folds only
+// slots whose fire is long past).
 func (l *lifecycle) foldedMeanwhile(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
-	if (!touched && !l.st.Shared()) || r.Attempt != 1 || l.req.Force {
+	if r.Attempt != 1 || l.req.Force || (!touched && (!l.st.Shared() || r.Trigger == store.TriggerSchedule)) {
 		return RunResult{}, false
 	}
 	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
