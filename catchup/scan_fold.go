@@ -219,3 +219,37 @@ func coalescedGaps(ctx context.Context, st store.Store, task string, sched *sche
 	slices.Reverse(gaps)
 	return gaps, nil
 }
+
+// spanOf is what the replay of slot is told and stands for: the gap
+// coalescedGaps planned (span), or, for an interrupted slot whose killed
+// coalesced replay left its folds standing, that gap again, whatever the
+// policy (standingFolds). A crontab line's folds are recorded here, before
+// the line runs (foldBeforeLine); lineFolds are their records.
+func spanOf(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
+	slot time.Time, span replaySpan, cause string) (_ replaySpan, lineFolds []int64, err error) {
+	if cause == CauseInterrupted {
+		g, ok, err := standingFolds(ctx, st, t, sched, slot)
+		switch {
+		case err != nil:
+			return span, nil, err
+		case ok && span.n == 0:
+			span = g
+		case ok:
+			span.standing = g.standing
+		}
+	}
+	return foldBeforeLine(ctx, st, m, t, span)
+}
+
+// foldsAfter notes a crontab line's folds (lineFolds) on its replay a, for
+// settleFolds, and gives back the standing folds of a killed replay that
+// this one, told their gap, did not settle either.
+func (a *SlotAction) foldsAfter(ctx context.Context, st store.Store, m Machine, task string, span replaySpan, lineFolds []int64) error {
+	if lineFolds != nil {
+		a.folded = lineFolds
+	}
+	if len(span.standing) > 0 && (a.Action == ActionFailed || a.Action == ActionInterrupted) {
+		return giveBackFolds(ctx, st, m, task, span.standing, a.Status, a.Slot)
+	}
+	return nil
+}

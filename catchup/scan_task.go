@@ -157,18 +157,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if req.Replays.Start != nil {
 			req.Replays.Start(t.Name, slot)
 		}
-		span := spans[slot.Unix()]
-		if cause[slot.Unix()] == CauseInterrupted {
-			if g, ok, err := standingFolds(ctx, st, t, sched, slot); err != nil {
-				req.gate.Done(t.Name, slot)
-				return ts, err
-			} else if ok && span.n == 0 {
-				span = g
-			} else if ok {
-				span.standing = g.standing
-			}
-		}
-		span, lineFolds, err := foldBeforeLine(ctx, st, m, t, span)
+		span, lineFolds, err := spanOf(ctx, st, m, t, sched, slot, spans[slot.Unix()], cause[slot.Unix()])
 		if err != nil {
 			req.gate.Done(t.Name, slot)
 			return ts, err
@@ -178,13 +167,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if err != nil {
 			return ts, err
 		}
-		if lineFolds != nil {
-			a.folded = lineFolds
-		}
-		if len(span.standing) > 0 && (a.Action == ActionFailed || a.Action == ActionInterrupted) {
-			if err := giveBackFolds(context.WithoutCancel(ctx), st, m, t.Name, span.standing, a.Status, slot); err != nil {
-				return ts, err
-			}
+		if err := a.foldsAfter(context.WithoutCancel(ctx), st, m, t.Name, span, lineFolds); err != nil {
+			return ts, err
 		}
 		if req.Replays.End != nil {
 			req.Replays.End(t.Name, a)
