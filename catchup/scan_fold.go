@@ -32,7 +32,12 @@ import (
 // which knows nothing of them: scan records them before it runs the line
 // (foldBeforeLine), and gives them back if the line did not run for the
 // gap or did not succeed (readBack).
-func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at, n int, slot time.Time) error {
+//
+// The failed slots before the gap that the replay covered too (g.covered)
+// are recorded folded once it succeeded: --retry-failed must not run
+// their intervals again.
+func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan) error {
+	n, slot := len(g.fold), g.slot
 	var replay *SlotAction // the replay of slot, if it ran for the gap
 	for i := at + n; i < len(ts.Actions); i++ {
 		a := ts.Actions[i]
@@ -55,6 +60,15 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	switch {
 	case settled:
 		ids = replay.folded
+		if len(g.covered) > 0 {
+			runs := make([]store.Run, len(g.covered))
+			for i, s := range g.covered {
+				runs[i] = foldRecord(m, t.Name, s, g.reason)
+			}
+			if _, err = st.AddRuns(ctx, runs); err != nil {
+				err = fmt.Errorf("task %s: record the failed slots the replay of %s covered: %w", t.Name, formatSlot(slot, nil), err)
+			}
+		}
 	case replay != nil:
 		err = giveBackFolds(ctx, st, m, t.Name, replay.folded, replay.Status, slot)
 	}
@@ -171,6 +185,10 @@ type replaySpan struct {
 	// could give them back (standingFolds); given back if this replay
 	// does not succeed either.
 	standing []int64
+	// covered: the failed slots between prev and the gap, whose intervals
+	// the replay covers too (counted in n); recorded folded once it
+	// succeeds (settleFolds).
+	covered []time.Time
 }
 
 // coalescedGaps splits the missed slots (in slot order) into the gaps that
@@ -212,6 +230,10 @@ func coalescedGaps(ctx context.Context, st store.Store, task string, sched *sche
 		if n := len(expired); n > 0 && expired[n-1].After(g.prev) {
 			g.prev = expired[n-1]
 		}
+		if g.covered, err = failedBetween(ctx, st, task, g.prev, missed[start]); err != nil {
+			return nil, err
+		}
+		g.n += len(g.covered)
 		g.reason = fmt.Sprintf(reasonCoalesced, formatSlot(g.slot, sched))
 		gaps = append(gaps, g)
 		end = start
@@ -252,4 +274,33 @@ func (a *SlotAction) foldsAfter(ctx context.Context, st store.Store, m Machine, 
 		return giveBackFolds(ctx, st, m, task, span.standing, a.Status, a.Slot)
 	}
 	return nil
+}
+
+// failedBetween returns the slots of task strictly between after and
+// before whose latest record failed or timed out (settled unless
+// --retry-failed): a coalesced replay told [after, ...) covers their
+// intervals too. One read, and none when after is zero (the gap starts at
+// the task's first slot).
+func failedBetween(ctx context.Context, st store.Store, task string, after, before time.Time) ([]time.Time, error) {
+	if after.IsZero() || !before.After(after.Add(time.Second)) {
+		return nil, nil
+	}
+	runs, err := st.SlotRuns(ctx, task, after.Add(time.Second), before.Add(-time.Second), 0)
+	if err != nil {
+		return nil, err
+	}
+	latest := map[int64]store.Run{}
+	for _, r := range runs {
+		if l, ok := latest[r.Slot.Unix()]; !ok || r.ID > l.ID {
+			latest[r.Slot.Unix()] = r
+		}
+	}
+	var failed []time.Time
+	for _, r := range latest {
+		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
+			failed = append(failed, r.Slot)
+		}
+	}
+	slices.SortFunc(failed, func(a, b time.Time) int { return a.Compare(b) })
+	return failed, nil
 }
