@@ -277,8 +277,8 @@ func (a *SlotAction) foldsAfter(ctx context.Context, st store.Store, m Machine, 
 }
 
 // failedBetween returns the slots of task strictly between after and
-// before whose latest record failed or timed out (settled unless
-// --retry-failed): a coalesced replay told [after, ...) covers their
+// before that a run failed or timed out and nothing else settled (no
+// success, no fold): a coalesced replay told [after, ...) covers their
 // intervals too. One read, and none when after is zero (the gap starts at
 // the task's first slot).
 func failedBetween(ctx context.Context, st store.Store, task string, after, before time.Time) ([]time.Time, error) {
@@ -289,18 +289,21 @@ func failedBetween(ctx context.Context, st store.Store, task string, after, befo
 	if err != nil {
 		return nil, err
 	}
-	latest := map[int64]store.Run{}
+	failed, done := map[int64]bool{}, map[int64]bool{}
 	for _, r := range runs {
-		if l, ok := latest[r.Slot.Unix()]; !ok || r.ID > l.ID {
-			latest[r.Slot.Unix()] = r
+		switch {
+		case r.Status == store.StatusFailed || r.Status == store.StatusTimeout:
+			failed[r.Slot.Unix()] = true
+		case r.Status == store.StatusSucceeded || isFold(r):
+			done[r.Slot.Unix()] = true
 		}
 	}
-	var failed []time.Time
-	for _, r := range latest {
-		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
-			failed = append(failed, r.Slot)
+	var slots []time.Time
+	for s := range failed {
+		if !done[s] {
+			slots = append(slots, time.Unix(s, 0).UTC())
 		}
 	}
-	slices.SortFunc(failed, func(a, b time.Time) int { return a.Compare(b) })
-	return failed, nil
+	slices.SortFunc(slots, func(a, b time.Time) int { return a.Compare(b) })
+	return slots, nil
 }
