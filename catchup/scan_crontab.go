@@ -127,6 +127,15 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
 	retired := err == nil && !old.RetiredAt.IsZero() // registered anew, as of now
+	if other := lineSource(old.Source); err == nil && !retired && other != "" && other != path {
+		// The task is another crontab's line, still there: two scans, each
+		// given one file, would register them in turn (firstOf sees both
+		// only in one scan), each time counting the task from now.
+		if f, gone := newCrontabs(m).findLine(old); gone == nil && !sameJob(f.Entry, e) {
+			return nil, warning, lineRefusal(fmt.Sprintf("%s: task %s is also the line at %s:%d, with another schedule, zone, "+
+				"variables or command: scan does not register this line (give it its own --task)", where, e.Task, other, f.Line))
+		}
+	}
 	switch {
 	case retired:
 		t.SettledThrough = now.Add(-time.Second)
