@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -170,15 +171,29 @@ func slotCause(slot time.Time, sr slotRecords, stale map[int64]bool, u uptime) s
 }
 
 // causeOf says why slot was missed. records are the runs that name the slot,
-// by id; stale holds running records known to be dead.
+// by id; stale holds running records known to be dead. The latest record
+// that says something names the cause, except that a slot whose run failed
+// stays failed: an attempt after the failure that reached no outcome (a
+// retry cut in its delay or while it ran, a replay that found the lock
+// busy) leaves the failure its outcome, as explain and the task's status
+// tell it.
 func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime) string {
+	failedBefore := func(i int) bool {
+		return slices.ContainsFunc(records[:i], failedAttempt)
+	}
 	for i := len(records) - 1; i >= 0; i-- {
 		r := records[i]
 		switch {
 		case r.Status == store.StatusInterrupted, r.Status == store.StatusRunning && stale[r.ID]:
+			if failedBefore(i) {
+				return CauseFailed
+			}
 			return CauseInterrupted
 		case r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == exitLocked:
-			if r.Reason == store.ReasonUnreachable {
+			switch {
+			case failedBefore(i):
+				return CauseFailed
+			case r.Reason == store.ReasonUnreachable:
 				return CauseUnreachable
 			}
 			return CauseLockBusy

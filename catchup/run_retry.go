@@ -67,7 +67,7 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	stopBeats()
 	if !waited {
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
-			Error: "stopped by a signal to catchup during its retry delay"})
+			Error: "stopped by a signal to catchup during its retry delay", Reason: store.ReasonRetryCut})
 		return true
 	}
 	r.StartedAt = l.m.Now()

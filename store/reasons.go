@@ -16,4 +16,9 @@ const (
 	// back: it no longer settles its slot, which is missed again, with the
 	// cause paused (the run stays in the history, status paused).
 	ReasonReplayPaused = "replay-paused"
+	// ReasonRetryCut marks a retry recorded interrupted during its delay,
+	// before its command started: it ran nothing, so the slot keeps the
+	// failed attempt's outcome, for every reader (the task's status, a
+	// missed slot's cause).
+	ReasonRetryCut = "retry-cut"
 )

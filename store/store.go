@@ -133,6 +133,7 @@ type Outcome struct {
 	StdoutTail []byte
 	StderrTail []byte
 	Error      string
+	Reason     string // a reason code (Reason*) to record with it; "" keeps the run's own
 }
 
 // TaskSummary is a task with its latest run, for listings.

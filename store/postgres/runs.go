@@ -275,10 +275,10 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 }
 
 const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
- stdout_tail = $6, stderr_tail = $7, error = $8 WHERE id = $1`
+ stdout_tail = $6, stderr_tail = $7, error = $8, reason = COALESCE(NULLIF($9, ''), reason) WHERE id = $1`
 
 func finishArgs(id int64, o store.Outcome) []any {
-	return []any{id, o.Status, o.ExitCode, o.Signal, dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error)}
+	return []any{id, o.Status, o.ExitCode, o.Signal, dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error), o.Reason}
 }
 
 // settle records run id's outcome in tx, as Finish does.

@@ -253,7 +253,7 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 }
 
 const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
- stdout_tail = ?, stderr_tail = ?, error = ? WHERE id = ?`
+ stdout_tail = ?, stderr_tail = ?, error = ?, reason = COALESCE(NULLIF(?, ''), reason) WHERE id = ?`
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
@@ -272,7 +272,7 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 // transaction).
 func finish(ctx context.Context, e execer, id int64, o store.Outcome) error {
 	_, err := e.ExecContext(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
-		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, id)
+		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, o.Reason, id)
 	return err
 }
 

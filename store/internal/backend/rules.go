@@ -139,10 +139,11 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 // (it settles nothing any more), nor a replay's skipped record without an
 // exit code, which ran nothing (a slot folded into a coalesced replay,
 // recorded after that replay's claim, must not hide the replay's outcome;
-// so too a replay --on-busy skip settled, an older ledger's policy skip):
-// what store.TaskSummary.Latest leaves out.
+// so too a replay --on-busy skip settled, an older ledger's policy skip),
+// nor a retry cut during its delay, which ran nothing (its failed attempt's
+// outcome stands): what store.TaskSummary.Latest leaves out.
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
-	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay')`
+	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay') AND (status <> 'interrupted' OR reason <> 'retry-cut')`
 
 // FailedSQL is the condition, on a runs row, that the run failed
 // (store.FailureStatuses). The partial index runs_task_failure_end has this
