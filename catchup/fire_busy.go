@@ -92,12 +92,20 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 
 // lockSkip records a fire that did not run because the task was busy. A
 // record with exit code 75 leaves its slot missed (scan replays it); one
-// without settles it (--on-busy skip).
+// without settles it (--on-busy skip). The first --cron fire of a task
+// registers its schedule first, as its claim would have: else the slot it
+// leaves missed would belong to no schedule, and no reader would see it.
 func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
 	skip := base
 	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
 	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
 	skip.StartedAt, skip.EndedAt = now, now
+	if l.req.Schedule != nil && l.req.ReplaySlot.IsZero() && l.revive == nil && !skip.Slot.IsZero() &&
+		(l.registered == nil || l.registered.Schedule == "") {
+		if err := l.st.UpsertTask(ctx, *l.registration(ctx, now, skip.Slot)); err != nil {
+			l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
+		}
+	}
 	id, err := l.st.AddRun(ctx, skip)
 	if err != nil {
 		l.m.notice("cannot record the skip: %v", err)
