@@ -55,6 +55,9 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		l.finished(ctx, res)
 		return res, err
 	}
+	if l.notesFirst(ctx, f.slot) {
+		return RunResult{Skipped: true}, nil
+	}
 	// A slot already settled (a duplicate fire) is checked before the lock
 	// counts: a second fire while its slot runs is a duplicate, not a skip.
 	if res, dup := l.checkDuplicate(ctx, f, ok); dup {

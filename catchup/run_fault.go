@@ -57,6 +57,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			lock = nil
 		}
 	}
+	if !slot.IsZero() && hasNotes(l.m) && l.notedSuccess(readPendingNotes(l.m), nil, slot) {
+		return RunResult{Skipped: true}, nil // its note waits for the next scan
+	}
 	res = l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
 	lock.close() // the task is free before the hooks, as after a recorded run
 	l.finished(ctx, res)
