@@ -37,7 +37,9 @@ func Paused(t store.Task, at time.Time) bool {
 
 // Pause pauses a task from now: its fires exit 0 without running, and scan
 // records its slots paused instead of replaying them, until req.Until (or
-// catchup resume). Pausing a paused task moves its end.
+// catchup resume). Pausing a paused task moves its end. A task keeps one
+// pause: a new one replaces a pause that is over, once the slots of that
+// pause which nothing recorded are recorded paused (recordEndedPause).
 func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (PauseResult, error) {
 	t, err := activeTask(ctx, st, req.Task)
 	if err != nil {
@@ -48,8 +50,13 @@ func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (Pa
 		return PauseResult{}, fmt.Errorf("--until %s is not in the future: give a later time, or leave it out to pause until catchup resume", rfc(req.Until))
 	}
 	from := now
-	if Paused(t, now) {
+	switch {
+	case Paused(t, now):
 		from = t.PausedAt // already paused: keep its start, move its end
+	case !t.PausedAt.IsZero():
+		if err := recordEndedPause(ctx, st, m, t); err != nil {
+			return PauseResult{}, fmt.Errorf("record the slots of the pause that ended at %s: %w", rfc(t.PausedUntil), err)
+		}
 	}
 	if err := st.SetPause(ctx, t.Name, from, req.Until); err != nil {
 		return PauseResult{}, err
@@ -160,17 +167,41 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 	return paused
 }
 
+// recordEndedPause records as paused, as the next scan would have, the
+// slots of t's pause (over by now) that nothing recorded: no fire came, no
+// scan ran since. Without it, the pause that replaces it would leave them
+// missed, and scan would run them.
+func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task) error {
+	s, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || s == nil {
+		return nil // no slots to record: scan passes such a task by too
+	}
+	res, err := missedSlots(ctx, st, m, t, s, MissedRule{}, nil, nil, nil)
+	if err != nil {
+		return err
+	}
+	return addPaused(ctx, st, m, t.Name, splitPaused(t, &res))
+}
+
 // recordPaused records the slots of t's pause as paused, in one
 // transaction (in a dry run, only says it would).
 func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, slots []time.Time, dry bool) error {
 	ts.Paused = len(slots)
-	if dry || len(slots) == 0 {
+	if dry {
+		return nil
+	}
+	return addPaused(ctx, st, m, t.Name, slots)
+}
+
+// addPaused records slots of task as paused, in one transaction.
+func addPaused(ctx context.Context, st store.Store, m Machine, task string, slots []time.Time) error {
+	if len(slots) == 0 {
 		return nil
 	}
 	runs := make([]store.Run, len(slots))
 	now := m.Now() // one reading: a record decided at once takes no time
 	for i, s := range slots {
-		runs[i] = store.Run{Task: t.Name, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusPaused,
+		runs[i] = store.Run{Task: task, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusPaused,
 			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reasonPaused}
 	}
 	_, err := st.AddRuns(ctx, runs)
