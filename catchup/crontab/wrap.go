@@ -2,6 +2,7 @@ package crontab
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -38,6 +39,15 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 	taken := map[string]bool{}
 	for _, e := range existingEntries(text, system) {
 		taken[e.Task] = true
+	}
+	// A name a comment gives a later line is not derived for an earlier
+	// one: that would make one task of two lines.
+	derivable := maps.Clone(taken)
+	for _, line := range lines {
+		s := strings.TrimLeft(line, " \t")
+		if name, ok := overrideName(s); ok && strings.HasPrefix(s, "#") && taskname.Valid(name) {
+			derivable[name] = true
+		}
 	}
 	var env variables
 	override := ""
@@ -80,7 +90,7 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 		}
 		name := pending
 		if name == "" {
-			name = uniqueName(DeriveName(cmd), taken)
+			name = uniqueName(DeriveName(cmd), derivable)
 		} else if taken[name] {
 			notes = append(notes, fmt.Sprintf("line %d: task name %q is used by another line too; one task would stand for both", i+1, name))
 		}
@@ -102,7 +112,7 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, err))
 			continue
 		}
-		taken[name] = true
+		taken[name], derivable[name] = true, true
 		lines[i] = wrapped
 		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name})
 	}

@@ -38,6 +38,11 @@ func TestWrap(t *testing.T) {
 			want:  "0 1 * * * catchup run --task backup -- backup.sh a\n0 2 * * * catchup run --task backup-2 -- backup.sh b\n# catchup: task=nightly\n0 3 * * * catchup run --task nightly -- backup.sh c\n",
 			tasks: []string{"backup", "backup-2", "nightly"},
 		},
+		"a later comment's name is not derived for an earlier line": {
+			in:    "@daily /opt/backup.sh\n# catchup: task=backup\n30 2 * * * /opt/other.sh\n",
+			want:  "@daily catchup run --task backup-2 -- /opt/backup.sh\n# catchup: task=backup\n30 2 * * * catchup run --task backup -- /opt/other.sh\n",
+			tasks: []string{"backup-2", "backup"},
+		},
 		"existing catchup names are taken": {
 			in:    "0 1 * * * catchup run --task report -- report.sh\n0 2 * * * report.sh\n",
 			want:  "0 1 * * * catchup run --task report -- report.sh\n0 2 * * * catchup run --task report-2 -- report.sh\n",
