@@ -52,6 +52,7 @@ func TestFleetAtScale(t *testing.T) {
 		p    *catchupProc
 		task string
 		code int
+		done chan struct{} // closed once code is set (the waiter owns ProcessState)
 	}
 	var fires []*fire
 	var wg sync.WaitGroup
@@ -59,7 +60,7 @@ func TestFleetAtScale(t *testing.T) {
 	for h := 0; h < hosts; h++ {
 		host := fleetHost(t, fleetDB, fmt.Sprintf("host-%d", h))
 		for j := h; j < jobs; j += hosts {
-			f := &fire{task: fmt.Sprintf("job-%04d", j)}
+			f := &fire{task: fmt.Sprintf("job-%04d", j), done: make(chan struct{})}
 			f.p = host.catchup("2026-11-20T02:00:05Z", "run", "--task", f.task, "--cron", "0 2 * * *", "--tz", "UTC",
 				"--", "sh", "-c", job)
 			f.p.cmd.Env = append(f.p.cmd.Env, "W="+w, "T="+f.task)
@@ -68,7 +69,12 @@ func TestFleetAtScale(t *testing.T) {
 			}
 			fires = append(fires, f)
 			wg.Add(1)
-			go func() { defer wg.Done(); f.p.cmd.Wait(); f.code = f.p.cmd.ProcessState.ExitCode() }()
+			go func() {
+				defer wg.Done()
+				f.p.cmd.Wait()
+				f.code = f.p.cmd.ProcessState.ExitCode()
+				close(f.done)
+			}()
 		}
 	}
 	t.Cleanup(func() { touch(t, filepath.Join(w, "release")); wg.Wait() })
@@ -87,9 +93,11 @@ func TestFleetAtScale(t *testing.T) {
 			break
 		}
 		for _, f := range fires {
-			if f.p.cmd.ProcessState != nil {
-				t.Fatalf("%s exited %d before it was released (%d of %d running): %s", f.task, f.p.cmd.ProcessState.ExitCode(),
+			select {
+			case <-f.done:
+				t.Fatalf("%s exited %d before it was released (%d of %d running): %s", f.task, f.code,
 					n, jobs, f.p.stderr.String())
+			default:
 			}
 		}
 		if time.Now().After(deadline) {
