@@ -12,9 +12,14 @@ import (
 // is known to be gone, until a scan records why.
 const deadNote = "not recorded yet: its process is gone; the next scan records it interrupted"
 
+// notedNote is the error a reader shows on a run whose outcome is noted on
+// this host (the ledger failed to take it), until a scan records it.
+const notedNote = "outcome not recorded yet: noted on this host; the next scan records it"
+
 // History is the ledger's runs for `catchup history`, as ls reads them: a
-// running record whose process is known to be gone reads interrupted (as
-// the next scan records it), so --status running leaves it out and
+// run whose outcome this host noted reads as that outcome, and a running
+// record whose process is known to be gone otherwise reads interrupted (as
+// the next scan records them), so --status running leaves it out and
 // --status interrupted lists it. A task the ledger does not hold is an
 // error (UnknownTask). The ledger is not written.
 func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter) ([]store.Run, error) {
@@ -45,9 +50,10 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 		}
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
 	}
+	notes := readPendingNotes(m)
 	out := runs[:0]
 	for _, r := range runs {
-		r = readAsScanWould(r, stale)
+		r = readAsScanWould(r, stale, notes)
 		if f.Status == "" || r.Status == f.Status {
 			out = append(out, r)
 		}
@@ -68,19 +74,28 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 
 // ReadRun is run r as ls reads it (see History), for `catchup show`.
 func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store.Run, error) {
-	if r.Status != store.StatusRunning {
+	if r.Status != store.StatusRunning && r.Status != store.StatusInterrupted {
 		return r, nil
 	}
-	stale, err := staleAmong(ctx, st, m, []store.Run{r}, false)
-	if err != nil {
-		return r, err
+	var stale map[int64]bool
+	if r.Status == store.StatusRunning {
+		var err error
+		if stale, err = staleAmong(ctx, st, m, []store.Run{r}, false); err != nil {
+			return r, err
+		}
 	}
-	return readAsScanWould(r, stale), nil
+	return readAsScanWould(r, stale, readPendingNotes(m)), nil
 }
 
-// readAsScanWould is deadAsInterrupted for one record, with a word of
-// why in its error.
-func readAsScanWould(r store.Run, stale map[int64]bool) store.Run {
+// readAsScanWould is one record as the next scan leaves it: with its noted
+// outcome, else deadAsInterrupted; with a word of why in its error.
+func readAsScanWould(r store.Run, stale map[int64]bool, notes *pendingNotes) store.Run {
+	if n := notes.noted(&r); n != &r {
+		if n.Error == "" {
+			n.Error = notedNote
+		}
+		return *n
+	}
 	d := *deadAsInterrupted(&r, stale)
 	if d.Status != r.Status && d.Error == "" {
 		d.Error = deadNote

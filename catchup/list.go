@@ -82,7 +82,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	now := m.Now()
 	out := make([]TaskStatus, 0, len(all))
 	for _, s := range all {
-		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(s.Latest, stale), Counts: counts[s.Task.Name],
+		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(notes.noted(s.Latest), stale), Counts: counts[s.Task.Name],
 			Paused: Paused(s.Task, now)}
 		if req.Counts == CountsExpired {
 			n, err := st.StatusCount(ctx, s.Task.Name, store.StatusExpired)
@@ -103,7 +103,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 				return nil, err
 			}
 		}
-		if err := ts.pastPause(ctx, st, stale); err != nil {
+		if err := ts.pastPause(ctx, st, stale, notes); err != nil {
 			return nil, err
 		}
 		sched, err := parseSchedule(s.Task.Schedule, s.Task.TZ)
@@ -136,7 +136,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 // resume, an --until run out) the latest that ran, not the record of a fire
 // the pause kept from running, which would still say paused; LastSlot is
 // that run's slot. While the pause lasts, its record stays the latest.
-func (ts *TaskStatus) pastPause(ctx context.Context, st store.Store, stale map[int64]bool) error {
+func (ts *TaskStatus) pastPause(ctx context.Context, st store.Store, stale map[int64]bool, notes *pendingNotes) error {
 	if ts.Latest == nil || ts.Latest.Status != store.StatusPaused || ts.Paused {
 		return nil
 	}
@@ -144,7 +144,7 @@ func (ts *TaskStatus) pastPause(ctx context.Context, st store.Store, stale map[i
 	if err != nil {
 		return err
 	}
-	ts.Latest = deadAsInterrupted(r, stale)
+	ts.Latest = deadAsInterrupted(notes.noted(r), stale)
 	switch {
 	case r == nil:
 		ts.LastSlot = time.Time{}

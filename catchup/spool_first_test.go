@@ -72,3 +72,44 @@ func TestFireAfterANotedOutcomeRunsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestNotedOutcomeIsTheTasksStatus: until the next scan records it, the
+// readers take a run whose outcome is noted on the host for that outcome,
+// also as the task's latest status (ls, metrics): not interrupted, which
+// the run's record, running with its process gone, would say (review: a
+// false alert on catchup_last_run_status).
+func TestNotedOutcomeIsTheTasksStatus(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	if res, err := Run(context.Background(), failingFinish{f.st}, nil, f.m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("fire with a full disk: %+v, %v", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:20:00Z")
+	all, err := List(context.Background(), f.st, f.m, ListRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1 || all[0].Latest == nil || all[0].Latest.Status != store.StatusSucceeded || len(all[0].Missed) != 0 {
+		t.Fatalf("List = %+v; want job's latest run succeeded (its noted outcome), nothing missed", all)
+	}
+}
+
+// TestNotedOutcomeInHistory: history and show read a run whose outcome is
+// noted as that outcome, not as interrupted.
+func TestNotedOutcomeInHistory(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	if res, err := Run(context.Background(), failingFinish{f.st}, nil, f.m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("fire with a full disk: %+v, %v", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:20:00Z")
+	runs, err := History(context.Background(), f.st, f.m, store.HistoryFilter{Task: "job"})
+	if err != nil || len(runs) != 1 || runs[0].Status != store.StatusSucceeded || runs[0].Error != notedNote {
+		t.Fatalf("History = %+v, %v; want the run succeeded, its outcome noted", runs, err)
+	}
+	r, err := f.st.Run(context.Background(), runs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadRun(context.Background(), f.st, f.m, r); err != nil || got.Status != store.StatusSucceeded {
+		t.Errorf("ReadRun = %+v, %v; want succeeded", got, err)
+	}
+}

@@ -92,12 +92,8 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 	if n == nil {
 		return runs
 	}
-	for i, r := range runs {
-		if e, ok := n.outcomes[r.ID]; ok && e.Task == r.Task &&
-			(r.Status == store.StatusRunning || r.Status == store.StatusInterrupted) {
-			runs[i].Status, runs[i].ExitCode, runs[i].Signal = e.Status, e.ExitCode, e.Signal
-			runs[i].EndedAt, runs[i].Error = e.EndedAt, e.RunError
-		}
+	for i := range runs {
+		runs[i] = *n.noted(&runs[i])
 	}
 	for i, e := range n.fires {
 		if e.Task != task {
@@ -114,6 +110,22 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 		}
 	}
 	return runs
+}
+
+// noted is run r as the next scan leaves it: with the outcome a note of
+// this host holds for it, when r is still running or was taken for
+// interrupted meanwhile (as recordOutcomes gives it); else r itself.
+func (n *pendingNotes) noted(r *store.Run) *store.Run {
+	if n == nil || r == nil {
+		return r
+	}
+	e, ok := n.outcomes[r.ID]
+	if !ok || e.Task != r.Task || (r.Status != store.StatusRunning && r.Status != store.StatusInterrupted) {
+		return r
+	}
+	c := *r
+	c.Status, c.ExitCode, c.Signal, c.EndedAt, c.Error = e.Status, e.ExitCode, e.Signal, e.EndedAt, e.RunError
+	return &c
 }
 
 // unrecorded reports whether run r, or its outcome, is known from a note
