@@ -158,7 +158,8 @@ func (l *lifecycle) checkSlot() error {
 		return nil
 	}
 	if p, ok := l.sched.Prev(l.req.Slot); !ok || !p.Equal(l.req.Slot) {
-		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339), l.req.Slot, l.sched)
+		// RFC3339Nano: a fraction of a second is what makes such a slot none.
+		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339Nano), l.req.Slot, l.sched)
 	}
 	return nil
 }

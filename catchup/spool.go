@@ -168,10 +168,10 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	}
 	if spare, ok := spareNotes(m); ok {
 		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
-			return n, errors.Join(err, derr)
+			return n, joinErrors(err, derr)
 		}
 		k, serr := importNotes(ctx, st, m, spare, tolerance)
-		n, err = n+k, errors.Join(err, serr)
+		n, err = n+k, joinErrors(err, serr)
 	}
 	return n, err
 }
@@ -208,24 +208,24 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		return 0, err // changed since checkNotes: left taken, refused by every later scan too
 	}
 	if err != nil {
-		return 0, errors.Join(err, putBack(taken, path, m.UID))
+		return 0, joinErrors(err, putBack(taken, path, m.UID))
 	}
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
-		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
 	}
 	if err := registerNoted(ctx, st, entries); err != nil {
-		return 0, errors.Join(fmt.Errorf("register the tasks of unrecorded fires: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		return 0, errors.Join(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
 	if err := backdateLines(ctx, st, runs); err != nil {
-		return 0, errors.Join(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), os.Remove(taken))
+		return 0, joinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), os.Remove(taken))
 	}
 	return outcomes + len(runs), os.Remove(taken)
 }
