@@ -32,11 +32,9 @@ func TestFireAfterANotedOutcomeRunsNothing(t *testing.T) {
 			if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 				t.Fatalf("registering fire: exit %d", res.ExitCode)
 			}
+			f.now = mustTime(t, "2026-03-01T10:00:30Z")
+			f.fireWithAFullDisk(t)
 			m := f.m
-			m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
-			if res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t)); err != nil || !res.Ran {
-				t.Fatalf("fire with a full disk: %+v, %v", res, err)
-			}
 			f.now = mustTime(t, second.at)
 			req := f.request(t)
 			if second.slot {
@@ -80,9 +78,7 @@ func TestFireAfterANotedOutcomeRunsNothing(t *testing.T) {
 // false alert on catchup_last_run_status).
 func TestNotedOutcomeIsTheTasksStatus(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
-	if res, err := Run(context.Background(), failingFinish{f.st}, nil, f.m, f.request(t)); err != nil || !res.Ran {
-		t.Fatalf("fire with a full disk: %+v, %v", res, err)
-	}
+	f.fireWithAFullDisk(t)
 	f.now = mustTime(t, "2026-03-01T10:20:00Z")
 	all, err := List(context.Background(), f.st, f.m, ListRequest{})
 	if err != nil {
@@ -97,9 +93,7 @@ func TestNotedOutcomeIsTheTasksStatus(t *testing.T) {
 // noted as that outcome, not as interrupted.
 func TestNotedOutcomeInHistory(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
-	if res, err := Run(context.Background(), failingFinish{f.st}, nil, f.m, f.request(t)); err != nil || !res.Ran {
-		t.Fatalf("fire with a full disk: %+v, %v", res, err)
-	}
+	f.fireWithAFullDisk(t)
 	f.now = mustTime(t, "2026-03-01T10:20:00Z")
 	runs, err := History(context.Background(), f.st, f.m, store.HistoryFilter{Task: "job"})
 	if err != nil || len(runs) != 1 || runs[0].Status != store.StatusSucceeded || runs[0].Error != notedNote {
@@ -111,5 +105,14 @@ func TestNotedOutcomeInHistory(t *testing.T) {
 	}
 	if got, err := ReadRun(context.Background(), f.st, f.m, r); err != nil || got.Status != store.StatusSucceeded {
 		t.Errorf("ReadRun = %+v, %v; want succeeded", got, err)
+	}
+}
+
+// fireWithAFullDisk fires f's request now on a ledger that takes its claim
+// but not its outcome (the disk filled while it ran): the outcome is noted.
+func (f *runFixture) fireWithAFullDisk(t *testing.T) {
+	t.Helper()
+	if res, err := Run(context.Background(), failingFinish{f.st}, nil, f.m, f.request(t)); err != nil || !res.Ran {
+		t.Fatalf("fire with a full disk: %+v, %v", res, err)
 	}
 }
