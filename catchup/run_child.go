@@ -35,7 +35,11 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 }
 
 // execute runs the command for run r, with the lock passed down.
-func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) runner.Result {
+//
+// held bounds the command (cancelled: SIGTERM to its group, SIGKILL after
+// the grace); a stop signal to catchup reaches the command through the
+// runner instead, which forwards it.
+func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.Run) runner.Result {
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
@@ -62,7 +66,7 @@ func (l *lifecycle) execute(ctx context.Context, lock *taskLock, r store.Run) ru
 	}
 	// The runner forwards signals to the command; catchup must outlive
 	// them to record the outcome, so cancelling ctx does not kill the job.
-	res, err := runner.Run(context.WithoutCancel(ctx), cfg)
+	res, err := runner.Run(held, cfg)
 	if err != nil {
 		res = runner.Result{ExitCode: ExitInternal, StartErr: err}
 	}

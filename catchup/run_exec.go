@@ -239,10 +239,10 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		l.started(ctx)
 		l.checkpoint = l.passableCheckpoint(claim.Checkpoint, formatSlot(r.Slot, l.sched))
 	}
-	stopBeats := l.heartbeats(ctx, r.ID)
-	res := l.execute(ctx, lock, r)
+	held, stopBeats := l.heartbeats(ctx, r.ID)
+	res := l.execute(ctx, held, lock, r)
 	stopBeats()
-	out, stopped := l.attemptOutcome(ctx, res, &r)
+	out, stopped := l.attemptOutcome(ctx, res, &r, leaseLost(held))
 	done := out.Status == store.StatusSucceeded || !res.Started || stopped || !retryDue
 	result := RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}
 	if !done { // its retry's claim records this outcome and takes the lock over

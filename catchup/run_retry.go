@@ -25,12 +25,18 @@ type retryHandoff struct {
 // attemptOutcome is the outcome of attempt r from its command's result,
 // set on r too. When catchup was told to stop (SIGINT/SIGTERM, forwarded to
 // the command; stopped) and the command did not succeed, the slot did not
-// finish: interrupted, and scan replays it. A recorded and an unrecorded
-// run read their attempts alike.
-func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *store.Run) (out store.Outcome, stopped bool) {
+// finish: interrupted, and scan replays it. A command stopped because its
+// run lost its lease (lost: another host took it for dead and replays its
+// slot) is interrupted too, and stopped: it is not retried. A recorded and
+// an unrecorded run read their attempts alike.
+func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *store.Run, lost bool) (out store.Outcome, stopped bool) {
 	out = outcome(res, l.m.Now())
-	stopped = ctx.Err() != nil || res.Forwarded != nil
-	if stopped && out.Status != store.StatusSucceeded {
+	stopped = ctx.Err() != nil || res.Forwarded != nil || lost
+	switch {
+	case stopped && out.Status == store.StatusSucceeded:
+	case lost:
+		out.Status, out.Error = store.StatusInterrupted, "stopped: its lease was lost"
+	case stopped:
 		out.Status, out.Error = store.StatusInterrupted, "stopped by a signal to catchup"
 	}
 	r.Status, r.ExitCode, r.EndedAt, r.Signal = out.Status, out.ExitCode, out.EndedAt, out.Signal
@@ -62,12 +68,16 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	if delay <= 0 {
 		return false // it starts as claimed: no wait, no second write
 	}
-	stopBeats := l.heartbeats(ctx, r.ID)
-	waited := sleepCtx(ctx, delay)
+	held, stopBeats := l.heartbeats(ctx, r.ID)
+	waited := sleepCtx(ctx, delay, held)
 	stopBeats()
 	if !waited {
+		why := "stopped by a signal to catchup during its retry delay"
+		if leaseLost(held) { // taken for dead: another host replays the slot
+			why = "its lease was lost during its retry delay"
+		}
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
-			Error: "stopped by a signal to catchup during its retry delay", Reason: store.ReasonRetryCut})
+			Error: why, Reason: store.ReasonRetryCut})
 		return true
 	}
 	r.StartedAt = l.m.Now()
@@ -77,14 +87,20 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	return false
 }
 
-// sleepCtx waits d; false when ctx ended first.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
+// sleepCtx waits d; false when ctx (or also, if given) ended first.
+func sleepCtx(ctx context.Context, d time.Duration, also ...context.Context) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	var alsoDone <-chan struct{}
+	if len(also) > 0 {
+		alsoDone = also[0].Done()
+	}
 	select {
 	case <-t.C:
 		return true
 	case <-ctx.Done():
+		return false
+	case <-alsoDone:
 		return false
 	}
 }

@@ -105,10 +105,21 @@ func (l *lifecycle) stillClaimed(ctx context.Context, id int64) bool {
 	return err == nil && r.Status == store.StatusRunning
 }
 
+// errLeaseLost is the cause of a held context cancelled because a
+// heartbeat found its run marked interrupted: another host took it for dead
+// (this host, or its link to the ledger, stalled for longer than the lease)
+// and replays its slot.
+var errLeaseLost = errors.New("lease lost")
+
 // heartbeats renews run id's heartbeat until the returned stop is called.
-func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
+// held is the run's command's context: never cancelled by a stop signal
+// (the runner forwards those), it is cancelled when a heartbeat finds the
+// lease lost, with errLeaseLost as its cause (leaseLost): the command must
+// not go on beside the replay of its slot.
+func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Context, stop func()) {
+	held, lose := context.WithCancelCause(context.WithoutCancel(ctx))
 	if !l.st.Shared() {
-		return func() {}
+		return held, func() { lose(nil) }
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
@@ -122,14 +133,27 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := l.st.Heartbeat(ctx, id, l.m.Now()); err != nil && !warned && ctx.Err() == nil {
+				err := l.st.Heartbeat(ctx, id, l.m.Now())
+				if errors.Is(err, store.ErrNotRunning) {
+					l.m.notice("task %s: run %d lost its lease: another host took it for dead and replays its slot; "+
+						"stopping the command (this host or its link to the ledger stalled for longer than --lease %s)",
+						l.req.Task, id, l.m.Lease)
+					lose(errLeaseLost)
+					return
+				}
+				if err != nil && !warned && ctx.Err() == nil {
 					l.m.notice("heartbeat of run %d: %v (the command goes on)", id, err)
 					warned = true
 				}
 			}
 		}
 	}()
-	return func() { cancel(); <-done }
+	return held, func() { cancel(); <-done; lose(nil) }
+}
+
+// leaseLost reports whether held (from heartbeats) ended with the lease.
+func leaseLost(held context.Context) bool {
+	return errors.Is(context.Cause(held), errLeaseLost)
 }
 
 // errRecordStopped marks an outcome whose retries a stop cut short.

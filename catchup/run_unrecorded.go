@@ -23,9 +23,9 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 	var res RunResult
 	var out store.Outcome
 	for {
-		last := l.execute(ctx, lock, r)
+		last := l.execute(ctx, context.WithoutCancel(ctx), lock, r)
 		var stopped bool
-		out, stopped = l.attemptOutcome(ctx, last, &r)
+		out, stopped = l.attemptOutcome(ctx, last, &r, false)
 		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started}
 		if out.Status == store.StatusSucceeded || !last.Started || stopped || r.Attempt > l.req.Retries {
 			break

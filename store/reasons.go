@@ -22,3 +22,8 @@ const (
 	// missed slot's cause).
 	ReasonRetryCut = "retry-cut"
 )
+
+// LateOutcomeNote joins an outcome's own error to the error of the
+// interruption it came after (see Store.Finish): the record keeps that its
+// run was taken for dead, and its slot perhaps replayed meanwhile.
+const LateOutcomeNote = "taken for dead before its outcome came: "

@@ -52,6 +52,9 @@ var (
 	// ErrLedgerMoved: a write found the ledger's path leading to another
 	// file than the one opened (deleted, or replaced by a restore).
 	ErrLedgerMoved = errors.New("the ledger file was deleted or replaced since catchup opened it")
+	// ErrNotRunning: a heartbeat found its run no longer running (another
+	// host took it for dead and marked it interrupted): its lease is lost.
+	ErrNotRunning = errors.New("no longer running")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or
@@ -183,7 +186,10 @@ type Store interface {
 	// expired once, also by two callers at once (a scan and a prune); the
 	// check and the insert are serialised per task.
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
-	// Finish records the outcome of a run.
+	// Finish records the outcome of a run. An outcome that comes after the
+	// run was marked interrupted (taken for dead) lands on it, and its
+	// error keeps why: LateOutcomeNote and the interruption's error follow
+	// the outcome's own. Repeated, it records the same.
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
 	// whether it changed anything. When it does and the run has a slot, the
@@ -317,7 +323,9 @@ type Store interface {
 	// of its connections shortly after (a long job runs holding none). A
 	// local ledger returns ok with a no-op release.
 	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)
-	// Heartbeat records that running run id is alive at at.
+	// Heartbeat records that running run id is alive at at. A run no longer
+	// running (marked interrupted by another host) is left alone, and the
+	// error wraps ErrNotRunning: its lease is lost.
 	Heartbeat(ctx context.Context, id int64, at time.Time) error
 	// Backup writes a consistent copy of the whole ledger (its WAL
 	// included) to dest, a file that must not exist yet, created 0600 and

@@ -100,14 +100,14 @@ func TestPostgresHeartbeat(t *testing.T) {
 		t.Errorf("heartbeat = %v, want %v", hb, beat)
 	}
 	finish(t, s, id, store.StatusSucceeded, t0.Add(time.Minute))
-	if err := s.Heartbeat(ctx, id, t0.Add(time.Hour)); err != nil {
-		t.Fatal(err)
+	if err := s.Heartbeat(ctx, id, t0.Add(time.Hour)); !errors.Is(err, store.ErrNotRunning) {
+		t.Errorf("Heartbeat(finished) = %v, want ErrNotRunning", err)
 	}
 	if got := getRun(t, s, id); !got.Heartbeat.Equal(beat) {
 		t.Errorf("heartbeat of a finished run moved to %v", got.Heartbeat)
 	}
-	if err := s.Heartbeat(ctx, 999999, t0); err != nil {
-		t.Errorf("Heartbeat(unknown) = %v", err)
+	if err := s.Heartbeat(ctx, 999999, t0); !errors.Is(err, store.ErrNotRunning) {
+		t.Errorf("Heartbeat(unknown) = %v, want ErrNotRunning", err)
 	}
 	if !s.Shared() {
 		t.Error("Shared() = false")

@@ -274,8 +274,17 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	return err
 }
 
+// finishSQL records an outcome. Its error keeps an interruption it came
+// after (store.Store.Finish): an outcome repeated (a lost reply) finds the
+// note there already and keeps it.
 const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
- stdout_tail = $6, stderr_tail = $7, error = $8, reason = COALESCE(NULLIF($9, ''), reason) WHERE id = $1`
+ stdout_tail = $6, stderr_tail = $7,
+ error = CASE
+  WHEN status <> 'running' AND strpos(error, '` + store.LateOutcomeNote + `') > 0 THEN error
+  WHEN status = 'interrupted' AND COALESCE(error, '') <> '' THEN
+   concat_ws('; ', NULLIF($8, ''), '` + store.LateOutcomeNote + `' || error)
+  ELSE $8 END,
+ reason = COALESCE(NULLIF($9, ''), reason) WHERE id = $1`
 
 func finishArgs(id int64, o store.Outcome) []any {
 	return []any{id, o.Status, o.ExitCode, o.Signal, dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error), o.Reason}
@@ -299,13 +308,20 @@ func syncSlotOfRun(ctx context.Context, tx pgx.Tx, id int64) error {
 	return nil
 }
 
-// Heartbeat implements store.Store. A run no longer running is left alone.
+// Heartbeat implements store.Store. A run no longer running is left alone
+// (store.ErrNotRunning).
 // A heartbeat is a short connection: it is closed again, so that a run holds
 // no connection between heartbeats.
 func (p *Ledger) Heartbeat(ctx context.Context, id int64, at time.Time) error {
-	_, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
+	tag, err := p.pool.Exec(ctx, `UPDATE runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, id, dbTime(at))
 	p.pool.Reset()
-	return p.wrap("write ledger", err)
+	if err != nil {
+		return p.wrap("write ledger", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("run %d: %w", id, store.ErrNotRunning)
+	}
+	return nil
 }
 
 // Run implements store.Store.

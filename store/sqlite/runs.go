@@ -252,8 +252,17 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	return id, s.wrap("write ledger", err)
 }
 
-const finishSQL = `UPDATE runs SET status = ?, exit_code = ?, signal = ?, ended_at = ?,
- stdout_tail = ?, stderr_tail = ?, error = ?, reason = COALESCE(NULLIF(?, ''), reason) WHERE id = ?`
+// finishSQL records an outcome. Its error keeps an interruption it came
+// after (store.Store.Finish): an outcome repeated (a lost reply) finds the
+// note there already and keeps it.
+const finishSQL = `UPDATE runs SET status = ?1, exit_code = ?2, signal = ?3, ended_at = ?4,
+ stdout_tail = ?5, stderr_tail = ?6,
+ error = CASE
+  WHEN status <> 'running' AND instr(error, '` + store.LateOutcomeNote + `') > 0 THEN error
+  WHEN status = 'interrupted' AND error <> '' THEN
+   (CASE WHEN ?7 = '' THEN '' ELSE ?7 || '; ' END) || '` + store.LateOutcomeNote + `' || error
+  ELSE ?7 END,
+ reason = COALESCE(NULLIF(?8, ''), reason) WHERE id = ?9`
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
