@@ -28,6 +28,14 @@ type ResumeRequest struct {
 type PauseResult struct {
 	Task      store.Task
 	Unsettled int64 // resume --replay-paused: slots recorded paused that scan will now replay
+	// PruneFloor (resume --replay-paused): when not zero, the slots of the
+	// pause through it stay as they are: prune took runs of slots up to it,
+	// and the watermark never goes below them again (store.UnsettlePaused).
+	PruneFloor time.Time
+	// PausedThrough is the last instant of the resumed pause's slots that
+	// the prune floor keeps as they are (at most PruneFloor): with PausedAt,
+	// the range a backfill --include-paused runs them in.
+	PausedAt, PausedThrough time.Time
 }
 
 // Paused reports whether task t is paused at time at.
@@ -81,8 +89,12 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 	if req.ReplayPaused {
 		// The pause is forgotten with its slots, in one transaction, so
 		// that scan sees them as missed (keepResumedPause).
-		if res.Unsettled, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt); err != nil {
+		if res.Unsettled, res.PruneFloor, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt); err != nil {
 			return res, err
+		}
+		res.PausedAt, res.PausedThrough = t.PausedAt, res.PruneFloor
+		if u := t.PausedUntil; !u.IsZero() && u.Before(res.PruneFloor) {
+			res.PausedThrough = u.Add(-time.Second)
 		}
 		t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}
 	} else {
@@ -112,7 +124,7 @@ func keepResumedPause(ctx context.Context, st store.Store, t store.Task) error {
 	if err != nil || !now.PausedAt.IsZero() || !now.RetiredAt.IsZero() {
 		return nil // still paused, retired or unreadable: nothing of a resume to keep
 	}
-	_, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt)
+	_, _, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt)
 	return err
 }
 

@@ -25,8 +25,12 @@ type Lifecycle interface {
 	// their slot, and stay in the history), lowers the task's watermark to
 	// one second before from if it is later, and ends the task's pause (no
 	// pause at all), in one transaction: those slots are missed again. It
-	// returns the number of runs it marked (not those marked before).
-	UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error)
+	// returns the number of runs it marked (not those marked before). The
+	// watermark never goes below the task's prune floor (the latest slot of
+	// a run prune deleted): when that floor is at or after from, the slots
+	// from from through it stay as they are, their paused runs unmarked,
+	// and floor is returned (zero otherwise).
+	UnsettlePaused(ctx context.Context, task string, from time.Time) (n int64, floor time.Time, err error)
 	// Backdate moves the registration of task back to from when it is
 	// later, and with it the watermark to one second before from when it
 	// is at or after from, in one statement: the slots from from on are

@@ -119,7 +119,7 @@ func TestPauseAndUnsettle(t *testing.T) {
 		if err := s.SetSettled(ctx, "old", from.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		n, err := s.UnsettlePaused(ctx, "old", from)
+		n, _, err := s.UnsettlePaused(ctx, "old", from)
 		if err != nil || n != 2 {
 			t.Fatalf("UnsettlePaused = %d, %v; want 2", n, err)
 		}
@@ -139,7 +139,7 @@ func TestPauseAndUnsettle(t *testing.T) {
 				t.Errorf("paused run %d has reason %q, want %q (given back, so no longer settling)", r.ID, r.Reason, store.ReasonReplayPaused)
 			}
 		}
-		if n, err := s.UnsettlePaused(ctx, "old", from); err != nil || n != 0 {
+		if n, _, err := s.UnsettlePaused(ctx, "old", from); err != nil || n != 0 {
 			t.Errorf("UnsettlePaused again = %d, %v; want 0 (marked already)", n, err)
 		}
 		last, err := s.LastFire(ctx, "old")

@@ -141,7 +141,7 @@ func TestLastPausedSlot(t *testing.T) {
 				t.Errorf("LastPausedSlot(before %v) = %v, %v; want %v", c.before, got, err, c.want)
 			}
 		}
-		if _, err := s.UnsettlePaused(ctx, "p", t0.Add(4*day)); err != nil {
+		if _, _, err := s.UnsettlePaused(ctx, "p", t0.Add(4*day)); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.LastPausedSlot(ctx, "p", t0.Add(10*day)); err != nil || !got.Equal(t0.Add(2*day)) {

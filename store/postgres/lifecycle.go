@@ -49,28 +49,37 @@ func (p *Ledger) SetPause(ctx context.Context, task string, from, until time.Tim
 
 // UnsettlePaused implements store.Lifecycle. A paused run holds no slot
 // (it is neither running nor succeeded): the slots table needs nothing.
-func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
+func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, time.Time, error) {
 	tx, err := p.begin(ctx)
 	if err != nil {
-		return 0, p.wrap("write ledger", err)
+		return 0, time.Time{}, p.wrap("write ledger", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	var pruned *time.Time
+	if err := tx.QueryRow(ctx, `SELECT pruned_through FROM tasks WHERE name = $1 FOR UPDATE`, task).Scan(&pruned); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return 0, time.Time{}, p.wrap("read ledger", err)
+	}
+	var floor time.Time
+	if f := fromDB(pruned); !f.IsZero() && !f.Before(from) {
+		floor = f
+		from = floor.Add(time.Second)
+	}
 	tag, err := tx.Exec(ctx, `UPDATE runs SET reason = $3 WHERE task = $1 AND status = 'paused' AND slot >= $2 AND reason <> $3`,
 		task, dbTime(from), store.ReasonReplayPaused)
 	if err != nil {
-		return 0, p.wrap("write ledger", err)
+		return 0, time.Time{}, p.wrap("write ledger", err)
 	}
-	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = LEAST(settled_through, $2), paused_at = NULL, paused_until = NULL WHERE name = $1`,
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = GREATEST(LEAST(settled_through, $2), pruned_through), paused_at = NULL, paused_until = NULL WHERE name = $1`,
 		task, dbTime(from.Add(-time.Second))); err != nil {
-		return 0, p.wrap("write ledger", err)
+		return 0, time.Time{}, p.wrap("write ledger", err)
 	}
-	return tag.RowsAffected(), p.wrap("write ledger", tx.Commit(ctx))
+	return tag.RowsAffected(), floor, p.wrap("write ledger", tx.Commit(ctx))
 }
 
 // Backdate implements store.Lifecycle. A watermark of none (NULL) takes
 // one second before from, as a new registration's.
 func (p *Ledger) Backdate(ctx context.Context, task string, from time.Time) (bool, error) {
-	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET registered_at = $2, settled_through = LEAST(settled_through, $3)
+	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET registered_at = $2, settled_through = GREATEST(LEAST(settled_through, $3), pruned_through)
 WHERE name = $1 AND registered_at > $2`, task, dbTime(from), dbTime(from.Add(-time.Second)))
 	if err != nil {
 		return false, p.wrap("write ledger", err)

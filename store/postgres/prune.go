@@ -54,10 +54,15 @@ var (
 		`SELECT count(*) FROM doomed`
 	// A batch: the first $8 doomed runs of task $6 after run $7, in order
 	// of id. The conditions are checked again on the row deleted: a run
-	// changed since the statement's snapshot is judged as it is now.
+	// changed since the statement's snapshot is judged as it is now. The
+	// task's prune floor (pruned_through) rises to the latest slot deleted:
+	// no command lowers the watermark below it again.
 	pruneDeleteSQL = pruneWith(`SELECT $6::text AS task WHERE $6::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $7 ORDER BY r.id LIMIT $8`) +
-		`DELETE FROM runs d USING doomed
-WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2 RETURNING d.id`
+		`, deleted AS (DELETE FROM runs d USING doomed
+WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2 RETURNING d.id, d.slot),
+floor AS (UPDATE tasks t SET pruned_through = m.slot FROM (SELECT max(slot) AS slot FROM deleted) m
+WHERE t.name = $6 AND m.slot IS NOT NULL AND (t.pruned_through IS NULL OR t.pruned_through < m.slot))
+SELECT id FROM deleted`
 	// pruneTasksSQL lists the tasks with runs but those left whole ($1),
 	// one index seek each rather than a scan of every run.
 	pruneTasksSQL = `WITH RECURSIVE k(task) AS (SELECT min(task) FROM runs

@@ -194,7 +194,10 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 		{`UPDATE runs SET slot = NULL, error = CASE WHEN error = '' THEN ?3 ELSE error || '; ' || ?3 END
 WHERE task = ?1 AND slot > ?2`, []any{req.Task, req.Now.Unix(), req.Note}},
 		{`DELETE FROM pruned_slots WHERE task = ? AND slot > ?`, []any{req.Task, req.Now.Unix()}},
-		{`UPDATE tasks SET settled_through = ?3 WHERE name = ?1 AND settled_through > ?2`, []any{req.Task, now, ms(req.Floor)}},
+		// Not below the slots a prune took (those before now: one a prune
+		// took of a slot the clock had run ahead to is dropped).
+		{`UPDATE tasks SET pruned_through = MIN(pruned_through, ?2) WHERE name = ?1`, []any{req.Task, now}},
+		{`UPDATE tasks SET settled_through = MAX(?3, pruned_through) WHERE name = ?1 AND settled_through > ?2`, []any{req.Task, now, ms(req.Floor)}},
 		// A boot seen "later than now" was seen until now at most.
 		{`UPDATE boots SET first_seen = MIN(first_seen, ?1), last_seen = ?1 WHERE last_seen > ?1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = ?1 AND started_at <= ?2), ?2)

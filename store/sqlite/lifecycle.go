@@ -55,27 +55,36 @@ func (s *Ledger) SetPause(ctx context.Context, task string, from, until time.Tim
 }
 
 // UnsettlePaused implements store.Lifecycle.
-func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, error) {
+func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time) (int64, time.Time, error) {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
-		return 0, err
+		return 0, time.Time{}, err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, s.wrap("write ledger", err)
+		return 0, time.Time{}, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
+	var pruned int64
+	if err := tx.QueryRowContext(ctx, `SELECT pruned_through FROM tasks WHERE name = ?`, task).Scan(&pruned); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, time.Time{}, s.wrap("read ledger", err)
+	}
+	var floor time.Time
+	if pruned > 0 && !fromMS(pruned).Before(from) {
+		floor = fromMS(pruned)
+		from = floor.Add(time.Second)
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE runs SET reason = ?3 WHERE task = ?1 AND status = 'paused' AND slot >= ?2 AND reason <> ?3`,
 		task, from.Unix(), store.ReasonReplayPaused)
 	if err != nil {
-		return 0, s.wrap("write ledger", err)
+		return 0, time.Time{}, s.wrap("write ledger", err)
 	}
 	n, _ := res.RowsAffected()
-	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = MIN(settled_through, ?2), paused_at = ?3, paused_until = ?3 WHERE name = ?1`,
+	if err := execOne(ctx, tx, task, `UPDATE tasks SET settled_through = MAX(MIN(settled_through, ?2), pruned_through), paused_at = ?3, paused_until = ?3 WHERE name = ?1`,
 		task, ms(from.Add(-time.Second)), ms(time.Time{})); err != nil {
-		return 0, s.wrap("write ledger", err)
+		return 0, time.Time{}, s.wrap("write ledger", err)
 	}
-	return n, s.wrap("write ledger", tx.Commit())
+	return n, floor, s.wrap("write ledger", tx.Commit())
 }
 
 // Backdate implements store.Lifecycle.
@@ -84,7 +93,7 @@ func (s *Ledger) Backdate(ctx context.Context, task string, from time.Time) (boo
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET registered_at = ?2, settled_through = MIN(settled_through, ?3)
+	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET registered_at = ?2, settled_through = MAX(MIN(settled_through, ?3), pruned_through)
 WHERE name = ?1 AND registered_at > ?2`, task, ms(from), ms(from.Add(-time.Second)))
 	if err != nil {
 		return false, s.wrap("write ledger", err)

@@ -63,6 +63,10 @@ var (
 	pruneKeepSlotsSQL = pruneBatchWith + `INSERT INTO pruned_slots (task, slot, run_id)
 SELECT task, slot, max(id) FROM doomed WHERE status = 'succeeded' AND slot IS NOT NULL GROUP BY task, slot
 ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
+	// The task's prune floor (pruned_through) rises to the batch's latest
+	// slot: no command lowers the watermark below it again.
+	pruneFloorSQL = pruneBatchWith + `UPDATE tasks SET pruned_through = (SELECT max(slot) FROM doomed) * 1000
+WHERE name = ?6 AND pruned_through < (SELECT max(slot) FROM doomed) * 1000`
 	pruneDeleteSQL = pruneBatchWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed) RETURNING id`
 	// pruneTasksSQL lists the tasks with runs but those left whole (?1),
 	// one index seek each rather than a scan of every run.
@@ -164,8 +168,10 @@ func (s *Ledger) pruneBatch(ctx context.Context, args []any) (n, last int64, err
 		return 0, 0, s.wrap("prune ledger", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, pruneKeepSlotsSQL, args...); err != nil {
-		return 0, 0, s.wrap("prune ledger", err)
+	for _, q := range []string{pruneKeepSlotsSQL, pruneFloorSQL} {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return 0, 0, s.wrap("prune ledger", err)
+		}
 	}
 	rows, err := tx.QueryContext(ctx, pruneDeleteSQL, args...)
 	if err != nil {
