@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/catchup/catchup/catchup"
@@ -42,13 +43,23 @@ func open(ctx context.Context, g *globals, withBoot bool,
 		return nil, m, failure(err)
 	}
 	st, err := openLoc(ctx, loc)
-	if errors.Is(err, store.ErrNoLedger) {
-		err = fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it)", err)
-	}
 	if err != nil {
-		return nil, m, failure(err)
+		return nil, m, failure(openHint(err, path))
 	}
 	return st, m, nil
+}
+
+// openHint adds to the error of opening the ledger at path what to do
+// about it, where that is the location the user gave.
+func openHint(err error, path string) error {
+	switch {
+	case errors.Is(err, store.ErrNoLedger):
+		return fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it)", err)
+	case errors.Is(err, store.ErrLedgerIsDir):
+		return fmt.Errorf("%w; fix: --db (or CATCHUP_DB) takes the ledger file's path, such as %s",
+			err, filepath.Join(path, "catchup.db"))
+	}
+	return err
 }
 
 // refuseSharedLedgerDir refuses, before a scan opens (and so creates) its
@@ -59,6 +70,9 @@ func refuseSharedLedgerDir(g *globals) error {
 	path, err := ledgerPath(g)
 	if err != nil || store.IsPostgres(path) {
 		return nil // the open says why, or there is no file
+	}
+	if err := store.RefuseDirectory(path); err != nil {
+		return failure(openHint(err, path)) // what is wrong, not its directory's mode
 	}
 	if err := store.CheckPrivateDir(path, os.Geteuid()); err != nil {
 		return failure(fmt.Errorf("refusing to replay: %w", err))

@@ -43,6 +43,9 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if !fileExists(cfg.from) {
 		return failure(fmt.Errorf("no ledger at %s", cfg.from))
 	}
+	if err := store.RefuseDirectory(cfg.from); err != nil {
+		return failure(fmt.Errorf("%w; fix: --from takes the ledger file's path, such as %s", err, filepath.Join(cfg.from, "catchup.db")))
+	}
 	abs, err := filepath.Abs(cfg.from)
 	if err != nil {
 		return failure(err)

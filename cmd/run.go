@@ -264,6 +264,9 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 			return
 		}
 		st, err := ledger.Open(ctx, loc)
+		if err != nil {
+			err = openHint(err, path)
+		}
 		done <- result{st, err}
 	}()
 	return func() (store.Store, error) {

@@ -123,6 +123,26 @@ INSERT INTO recipes VALUES ('bread', 'knead');`); err != nil {
 				}
 				return path
 			},
+			want: store.ErrLedgerIsDir,
+		},
+		"path is a symlink to a directory": {
+			setup: func(t *testing.T, dir string) string {
+				path := filepath.Join(dir, "ledger.db")
+				if err := os.Mkdir(filepath.Join(dir, "real"), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("real", path); err != nil {
+					t.Fatal(err)
+				}
+				return path
+			},
+			want: store.ErrLedgerIsDir,
+		},
+		"path ends in a slash": {
+			setup: func(t *testing.T, dir string) string {
+				return filepath.Join(dir, "new") + "/"
+			},
+			want: store.ErrLedgerIsDir,
 		},
 	}
 	for name, tc := range tests {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	driver "modernc.org/sqlite"
+
+	"github.com/catchup/catchup/store"
 )
 
 // Ledger is a SQLite ledger. It implements store.Store.
@@ -51,13 +53,17 @@ const busyTimeoutMS = 30000
 // the umask; a new file appears whole (createLedger), and what a creation
 // killed midway left is removed (removeLeftovers). An empty file, and a
 // SQLite file without the ledger's tables, are refused (errEmptyLedger,
-// notALedger), never made a ledger.
+// notALedger), never made a ledger, as is a path that names a directory
+// (store.ErrLedgerIsDir).
 //
 // A ledger file (or its -wal, -shm) that another user planted is refused:
 // see trustLedgerFiles. The file is opened at its real path.
 func Open(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, false) }
 
 func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
+	if err := store.RefuseDirectory(path); err != nil {
+		return nil, err
+	}
 	real, err := trustLedgerFiles(path, os.Geteuid())
 	if err != nil {
 		return nil, err
