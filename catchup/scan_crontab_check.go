@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	var maxAge time.Duration
 	if e.MaxAge != "" {
 		d, err := ParseDuration(e.MaxAge)
+		if errors.Is(err, ErrDurationTooLong) {
+			return 0, lineRefusal(fmt.Sprintf("--max-age %q: %v", e.MaxAge, ErrDurationTooLong))
+		}
 		if err != nil || d <= 0 {
 			return 0, lineRefusal(fmt.Sprintf("--max-age %q: want a positive duration, like 3d", e.MaxAge))
 		}

@@ -124,7 +124,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	for name, p := range map[string]*time.Duration{"timeout": &req.Timeout, "kill-after": &req.KillAfter, "retry-delay": &req.RetryDelay} {
 		if v := fl(name); v != "" {
 			if *p, err = parseDuration(v); err != nil || *p < 0 {
-				return daemon.Task{}, fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, v)
+				return daemon.Task{}, fmt.Errorf("invalid --%s %q: %s", name, v, durationWant(err, "want a duration like 90s or 10m"))
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
 		if maxAge, err = parseDuration(v); err != nil || maxAge <= 0 {
-			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: want a positive duration like 2h or 3d", v)
+			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: %s", v, durationWant(err, "want a positive duration like 2h or 3d"))
 		}
 	}
 	if v := fl("wait"); v != "" { // as run reads it: bare, =true/false, =unlimited or a limit

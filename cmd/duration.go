@@ -37,6 +37,26 @@ func (d *durationValue) String() string { return formatDuration(time.Duration(*d
 // parseDuration is time.ParseDuration plus a leading whole number of days.
 func parseDuration(s string) (time.Duration, error) { return catchup.ParseDuration(s) }
 
+// tooLong rewrites pflag's error for a duration flag's value past
+// catchup.MaxDuration as "--NAME VALUE: too long (at most 106751d)"; any
+// other error is returned as it is.
+func tooLong(err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) && errors.Is(err, catchup.ErrDurationTooLong) {
+		return fmt.Errorf("--%s %s: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationTooLong)
+	}
+	return err
+}
+
+// durationWant is what a crontab line's duration flag wants, given the
+// error of its value: a shorter one when it is too long, else want.
+func durationWant(err error, want string) string {
+	if errors.Is(err, catchup.ErrDurationTooLong) {
+		return catchup.ErrDurationTooLong.Error()
+	}
+	return want
+}
+
 // formatDuration prints whole days as "7d", the rest as time.Duration does.
 func formatDuration(d time.Duration) string {
 	const day = 24 * time.Hour
@@ -83,6 +103,9 @@ func (w *waitValue) Set(s string) error {
 
 func (w *waitValue) setLimit(s string) error {
 	d, err := parseDuration(s)
+	if errors.Is(err, catchup.ErrDurationTooLong) {
+		return fmt.Errorf("--wait %s: %w", s, catchup.ErrDurationTooLong)
+	}
 	if err != nil {
 		return err
 	}
@@ -125,7 +148,7 @@ func (w *waitValue) takeLimit(args []string, atDash int) ([]string, bool) {
 	if !w.bare || len(args) == 0 || atDash == 0 {
 		return args, false
 	}
-	if _, err := parseDuration(args[0]); err != nil {
+	if _, err := parseDuration(args[0]); err != nil && !errors.Is(err, catchup.ErrDurationTooLong) {
 		return args, false
 	}
 	w.err = w.setLimit(args[0])

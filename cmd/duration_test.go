@@ -33,7 +33,7 @@ func TestParseDuration(t *testing.T) {
 }
 
 func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"7d", "1d12h", "90s", "d", "-1d", "999999d", "1d-5m"} {
+	for _, s := range []string{"7d", "1d12h", "90s", "d", "-1d", "999999d", "1d-5m", "1d2562047h", "2562048h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

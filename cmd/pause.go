@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -49,6 +50,9 @@ func parseUntil(v string, now time.Time) (time.Time, error) {
 		return t.UTC(), nil
 	}
 	d, err := parseDuration(v)
+	if errors.Is(err, catchup.ErrDurationTooLong) {
+		return time.Time{}, fmt.Errorf("--until %s: %w", v, catchup.ErrDurationTooLong)
+	}
 	if err != nil || d <= 0 {
 		return time.Time{}, fmt.Errorf("--until %q: want an RFC 3339 time (2026-12-24T00:00:00Z) or a positive duration (3d)", v)
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/catchup/catchup/catchup/duration"
 )
 
 // errQuote is wrapped by unterminated-quote errors.
@@ -121,19 +122,11 @@ func (l *lexer) takeDuration() string {
 	return ""
 }
 
-// isDuration reports whether w reads as a duration, days allowed.
+// isDuration reports whether w reads as a duration, days allowed, one too
+// long among them (checkValue refuses it as such).
 func isDuration(w string) bool {
-	if days, rest, found := strings.Cut(w, "d"); found {
-		if _, err := strconv.ParseUint(days, 10, 16); err != nil || days == "" {
-			return false
-		}
-		w = rest
-		if w == "" {
-			return true
-		}
-	}
-	_, err := time.ParseDuration(w)
-	return err == nil
+	_, err := duration.Parse(w)
+	return err == nil || errors.Is(err, duration.ErrTooLong)
 }
 
 // checkValue refuses a value that `catchup run` itself refuses for flag
@@ -146,6 +139,9 @@ func checkValue(name, val string) error {
 	}
 	switch name {
 	case "timeout", "kill-after", "retry-delay", "tolerance":
+		if _, err := duration.Parse(val); errors.Is(err, duration.ErrTooLong) {
+			return fmt.Errorf("invalid --%s %q: %w", name, val, duration.ErrTooLong)
+		}
 		if !isDuration(val) {
 			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, val)
 		}
