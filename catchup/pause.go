@@ -87,6 +87,15 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 	}
 	var res PauseResult
 	if req.ReplayPaused {
+		// The slots of the pause that nothing recorded (no fire came, no
+		// scan ran since) are recorded paused first, as the next scan
+		// would have: given back with the others, each is missed with
+		// the cause paused, not not-fired or host-down, once the pause
+		// is forgotten. A crash in between leaves them paused, the pause
+		// on: the resume's to run again.
+		if err := recordEndedPause(ctx, st, m, t); err != nil {
+			return res, fmt.Errorf("record the slots of the pause since %s: %w", rfc(t.PausedAt), err)
+		}
 		// The pause is forgotten with its slots, in one transaction, so
 		// that scan sees them as missed (keepResumedPause).
 		if res.Unsettled, res.PruneFloor, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt); err != nil {
@@ -180,9 +189,10 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 }
 
 // recordEndedPause records as paused, as the next scan would have, the
-// slots of t's pause (over by now) that nothing recorded: no fire came, no
+// slots of t's pause (up to now) that nothing recorded: no fire came, no
 // scan ran since. Without it, the pause that replaces it would leave them
-// missed, and scan would run them.
+// missed, and scan would run them; resume --replay-paused would give them
+// back as not-fired (or host-down) instead of paused.
 func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task) error {
 	s, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil || s == nil {
