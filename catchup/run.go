@@ -186,6 +186,10 @@ type lifecycle struct {
 	sched      *schedule.Schedule // the request's, else the registered one
 	registered *store.Task
 	revive     *store.Task // the registration of a retired task, which this fire registers anew
+	// fleetZone: on a shared ledger, this fire (its zone the host's, not
+	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
+	// in this host's (fleetZoneOf).
+	fleetZone bool
 	pinger     *notify.Pinger
 	checkpoint string       // the note of an interrupted run of the slot, for a replay
 	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
@@ -216,6 +220,9 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 		return l.revival(now, slot)
 	}
 	tz, expr := l.req.TZ, l.req.Schedule.Expr()
+	if l.fleetZone {
+		tz = l.registered.TZ
+	}
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
 		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
