@@ -189,7 +189,7 @@ type lifecycle struct {
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
 	// in this host's (fleetZoneOf).
-	fleetZone bool
+	fleetZone  bool
 	pinger     *notify.Pinger
 	checkpoint string       // the note of an interrupted run of the slot, for a replay
 	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
