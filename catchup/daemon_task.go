@@ -14,8 +14,12 @@ import (
 // RegisterDaemonTask registers a task of `catchup daemon`'s crontab (an
 // argv task: the daemon fires and replays it in-process). As for a crontab
 // line found by scan, registration dates back to the task's first run, and
-// a changed schedule counts from now.
-func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task) (store.Task, error) {
+// a changed schedule counts from now. On a shared ledger a line whose zone
+// is only the host's (zoneFromHost: no --tz, no CRON_TZ) keeps the zone
+// the task is registered in, as a fire does (fleetZoneOf): replicas in
+// several zones run one schedule. The caller reads the returned task's
+// zone.
+func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (store.Task, error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
@@ -27,6 +31,12 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
+		if zoneFromHost && st.Shared() && old.TZ != "" && old.RetiredAt.IsZero() && schedule.SameExpr(old.Schedule, t.Schedule) &&
+			!schedule.SameZone(old.TZ, t.TZ) {
+			m.notice("task %s: registered in %s on the shared ledger; this host's zone is %s: its slots are read in %s "+
+				"(set --tz or CRON_TZ on the line to choose the zone)", t.Name, old.TZ, t.TZ, old.TZ)
+			t.TZ = old.TZ
+		}
 		t.TZ = schedule.ZoneName(old.TZ, t.TZ)                   // UTC for Etc/UTC is no schedule change
 		t.Schedule = schedule.ExprName(old.Schedule, t.Schedule) // nor 1-5 for MON-FRI
 		switch {

@@ -59,8 +59,18 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	}
 	for i, t := range tasks {
 		var err error
-		if tasks[i].Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def); err != nil {
+		if tasks[i].Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost); err != nil {
 			return nil, fmt.Errorf("register task %s: %w", t.Def.Name, err)
+		}
+		if z := tasks[i].Def.TZ; !schedule.SameZone(z, t.Sched.Location().String()) {
+			// A shared ledger's zone for the task (RegisterDaemonTask).
+			loc, err := schedule.LoadZone(z)
+			if err == nil {
+				tasks[i].Sched, err = schedule.Parse(t.Def.Schedule, loc)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("register task %s: its registered zone %s: %w", t.Def.Name, z, err)
+			}
 		}
 	}
 	return tasks, nil
@@ -87,7 +97,8 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	if zone == "" {
 		zone = schedule.ZoneSpelling(j.TZ)
 	}
-	if zone == "" {
+	fromHost := zone == ""
+	if fromHost {
 		zone = m.Zone
 	}
 	loc, err := schedule.LoadZone(zone)
@@ -173,7 +184,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 		Source: daemon.Source(path, j.Line, os.Geteuid(), redacted), Retries: req.Retries, RetryDelay: req.RetryDelay,
 		Timeout: req.Timeout, KillAfter: req.KillAfter, NoCapture: req.NoCapture, NotifyCmd: req.NotifyCmd, OnBusy: req.OnBusy,
 		MaxAge: maxAge}
-	return daemon.Task{Def: def, Sched: sched, Req: req, Env: env}, nil
+	return daemon.Task{Def: def, Sched: sched, Req: req, Env: env, ZoneFromHost: fromHost}, nil
 }
 
 // checkDaemonLineFlags refuses the `catchup run` flags of a line that

@@ -24,6 +24,9 @@ type Task struct {
 	Sched *schedule.Schedule // Def's schedule, parsed
 	Req   catchup.RunRequest // the request each fire makes
 	Env   []string           // the crontab's variables and what cron sets (SHELL, HOME), over the daemon's environment
+	// ZoneFromHost: the line names no zone (no --tz, no CRON_TZ); Def's is
+	// the host's, until a shared ledger's registration says otherwise.
+	ZoneFromHost bool
 }
 
 // Config is one checked `catchup daemon`.
