@@ -45,7 +45,7 @@ func seeBoot(ctx context.Context, e interface {
 // SeeBoot implements store.Store.
 func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
 	ctx = uncancelled(ctx)
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return s.wrap("write ledger", err)
 	}
@@ -96,7 +96,7 @@ func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 	if len(runs) == 0 {
 		return nil, nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return nil, s.wrap("write ledger", err)
 	}
@@ -149,7 +149,7 @@ func (s *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64
 func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.ClockResetResult, error) {
 	ctx = uncancelled(ctx)
 	var res store.ClockResetResult
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return res, s.wrap("write ledger", err)
 	}

@@ -16,7 +16,7 @@ func (s *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 	if err := s.unmoved(); err != nil {
 		return 0, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return 0, s.wrap("write ledger", err)
 	}
@@ -60,7 +60,7 @@ func (s *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 	if err := s.unmoved(); err != nil {
 		return 0, time.Time{}, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return 0, time.Time{}, s.wrap("write ledger", err)
 	}

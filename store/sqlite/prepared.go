@@ -113,6 +113,11 @@ func (p preparedDB) ExecContext(ctx context.Context, query string, args ...any) 
 	return p.s.exec(ctx, query, args...)
 }
 
+// QueryRowContext runs query on the ledger.
+func (p preparedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return p.s.queryRow(ctx, query, args...)
+}
+
 // preparedTx runs a transaction's statements through the ledger's prepared
 // statements, those made by Ledger.prepare before the transaction began
 // (bound to the transaction, database/sql reuses the statement prepared on

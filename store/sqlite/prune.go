@@ -163,7 +163,7 @@ func (s *Ledger) pruneTasks(ctx context.Context, req store.PruneRequest) ([]stri
 // transaction, keeping the slots of its succeeded runs done, and returns
 // how many runs went and the largest id among them.
 func (s *Ledger) pruneBatch(ctx context.Context, args []any) (n, last int64, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return 0, 0, s.wrap("prune ledger", err)
 	}

@@ -196,11 +196,14 @@ func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error)
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local')`, tz, task)
-	if err != nil {
-		return false, s.wrap("write ledger", err)
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err := s.write(ctx, func(ctx context.Context, e readWriter) error {
+		res, err := e.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local')`, tz, task)
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		return err
+	})
 	return n > 0, s.wrap("write ledger", err)
 }
 

@@ -178,7 +178,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		}
 	}
 	s.prepare(ctx, queries...) // only those this claim runs
-	dbtx, err := s.db.BeginTx(ctx, nil)
+	dbtx, err := s.begin(ctx)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
@@ -270,7 +270,7 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	err := finish(ctx, preparedDB{s}, id, o)
+	err := s.write(ctx, func(ctx context.Context, e readWriter) error { return finish(ctx, e, id, o) })
 	if err == nil {
 		s.recorded(ctx)
 	}

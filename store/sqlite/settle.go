@@ -19,7 +19,7 @@ func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return false, s.wrap("write ledger", err)
 	}
@@ -52,7 +52,7 @@ func (s *Ledger) GiveBack(ctx context.Context, ids []int64, o store.Outcome) err
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return s.wrap("write ledger", err)
 	}
@@ -104,14 +104,21 @@ func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time)
 	if through.IsZero() {
 		return s.mustHaveTask(ctx, task)
 	}
-	res, err := s.db.ExecContext(ctx, setSettledSQL, task, ms(through))
-	if err != nil {
-		return s.wrap("write ledger", err)
+	err := s.write(ctx, func(ctx context.Context, e readWriter) error {
+		res, err := e.ExecContext(ctx, setSettledSQL, task, ms(through))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		var one int // nothing changed: is the task there?
+		return e.QueryRowContext(ctx, `SELECT 1 FROM tasks WHERE name = ?`, task).Scan(&one)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return s.wrap("write ledger", err)
-	}
-	return s.mustHaveTask(ctx, task)
+	return s.wrap("write ledger", err)
 }
 
 // mustHaveTask returns an error wrapping ErrNotFound for an unknown task.

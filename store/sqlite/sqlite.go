@@ -124,7 +124,9 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 // timeout, and one cut by a stop (SIGTERM to scan or the daemon) would roll
 // back a claim or an outcome that the stop is about to need. It is also
 // cheaper: given a cancellable context, the driver starts a goroutine to
-// watch it for every statement (4% of a run's time).
+// watch it for every statement (4% of a run's time). A write only waiting
+// for the lock may give up, when its caller asks (store.GiveUpWaitsWhen,
+// see begin): it has written nothing yet.
 func uncancelled(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // OpenExisting opens the ledger at path like Open, but only when it is

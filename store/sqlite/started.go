@@ -11,6 +11,8 @@ func (s *Ledger) SetStarted(ctx context.Context, id int64, at time.Time) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET started_at = ? WHERE id = ? AND status = 'running'`, ms(at), id)
-	return s.wrap("write ledger", err)
+	return s.wrap("write ledger", s.write(ctx, func(ctx context.Context, e readWriter) error {
+		_, err := e.ExecContext(ctx, `UPDATE runs SET started_at = ? WHERE id = ? AND status = 'running'`, ms(at), id)
+		return err
+	}))
 }

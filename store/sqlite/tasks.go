@@ -57,7 +57,7 @@ func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	return s.wrap("write ledger", upsertTask(ctx, s.db, t))
+	return s.wrap("write ledger", s.write(ctx, func(ctx context.Context, e readWriter) error { return upsertTask(ctx, e, t) }))
 }
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
