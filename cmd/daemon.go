@@ -16,6 +16,7 @@ import (
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/store"
 )
 
 // daemonFlags are daemon's flags as given.
@@ -189,16 +190,19 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// The crontabs' stamp before they are read: an edit while the daemon
 	// starts (after the read) is a change its watcher reloads.
 	stamp := daemon.Stamp(watch)
-	tasks, err := daemonTasks(start, st, lm, df.crontabs)
+	// A stop while the tasks are registered ends the start: a write
+	// waiting for a ledger another process holds gives up (nothing fired).
+	tasks, err := daemonTasks(store.GiveUpWaitsWhen(start, start), st, lm, df.crontabs)
 	if startOver() {
 		return stoppedStarting(stopSig)
 	}
 	if err != nil {
 		return failure(err)
 	}
-	// The command's context ends on SIGHUP: a reload must not.
-	load := func() ([]daemon.Task, error) {
-		return daemonTasks(context.WithoutCancel(c.Context()), st, lm, df.crontabs)
+	// Run's context, not the command's, which ends on SIGHUP: a reload
+	// must not; its writes give up waiting for the ledger once a stop came.
+	load := func(ctx context.Context) ([]daemon.Task, error) {
+		return daemonTasks(ctx, st, lm, df.crontabs)
 	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})

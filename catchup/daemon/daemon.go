@@ -43,8 +43,10 @@ type Config struct {
 	Log         *slog.Logger
 	// Load reads the crontabs again (SIGHUP, or a file in Watch changed);
 	// on an error the tasks stay as they were. It runs in a goroutine of
-	// its own, one at a time: a stop does not wait for it (reloads).
-	Load  func() ([]Task, error)
+	// its own, one at a time: a stop does not wait for it (reloads), and
+	// its ledger writes with ctx give up waiting for the ledger once a
+	// stop came (store.GiveUpWaitsWhen).
+	Load  func(ctx context.Context) ([]Task, error)
 	Watch []string
 	// Stamp is Watch's stamp (Stamp) taken before Tasks were read: a
 	// crontab written after it, while the daemon started, is reloaded.
@@ -81,10 +83,26 @@ func New(cfg Config) *Daemon {
 // nothing new, forwards the signal to running jobs (SIGTERM for SIGQUIT), waits up to the grace
 // for them, kills what is left, and returns once their outcomes are
 // recorded (interrupted, so that the next start replays their slots).
+// A ledger write that waits for a ledger another process holds locked
+// gives up (store.GiveUpWaitsWhen): a reload's or a retirement's
+// store.LastChance after the stop came, a fire's or a scan's by the end
+// of the grace (or once all jobs ended), so that the daemon does not
+// outlive its grace waiting for the ledger (but for the outcomes of jobs
+// killed then: each waits store.LastChance). What such a write would have
+// recorded is found again by the next start or scan.
 func (d *Daemon) Run(stop, hup <-chan os.Signal) {
-	ctx, cancel := context.WithCancel(context.Background())
+	stopping, stopSeen := context.WithCancel(context.Background()) // done at the stop signal
+	lastWrites, giveUpWrites := context.WithCancel(context.Background())
+	defer giveUpWrites()
+	signals := make(chan os.Signal, 1)
+	go func() { // the stop is seen also while Run's loop waits for the ledger
+		sig := <-stop
+		stopSeen()
+		signals <- sig
+	}()
+	ctx, cancel := context.WithCancel(store.GiveUpWaitsWhen(context.Background(), lastWrites))
 	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
-	s := &tasks{d: d, ctx: ctx, running: map[string]*scheduled{}}
+	s := &tasks{d: d, ctx: ctx, stopping: stopping, running: map[string]*scheduled{}}
 	s.set(d.cfg.Tasks, time.Time{})
 	changed := make(chan struct{}, 1)
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -96,7 +114,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	go watch(wctx, d.cfg.Watch, stamp, changed)
 	beat := time.NewTicker(time.Second)
 	defer beat.Stop()
-	r := reloads{d: d, done: make(chan reloaded, 1)}
+	r := reloads{d: d, done: make(chan reloaded, 1), ctx: store.GiveUpWaitsWhen(context.Background(), stopping)}
 	var sig os.Signal
 	for sig == nil {
 		d.health.beat.Store(time.Now().UnixNano())
@@ -105,7 +123,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 			if r.retryDue() {
 				r.start()
 			}
-		case sig = <-stop: // acted on at once, also while a reload waits for the ledger: its result is ignored
+		case sig = <-signals: // acted on at once, also while a reload waits for the ledger: its result is ignored
 		case <-hup:
 			r.start()
 		case <-changed:
@@ -116,6 +134,8 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}
 	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
 	cancel()
+	// a write waiting then for the ledger gives up by the grace's end
+	defer time.AfterFunc(max(d.cfg.Grace-store.LastChance, 0), giveUpWrites).Stop()
 	d.mu.Lock()
 	d.stopped = true // from here fires only end: nothing is added beside the Wait below
 	d.mu.Unlock()
@@ -129,6 +149,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 		d.signalJobs(syscall.SIGKILL)
 		<-done
 	}
+	giveUpWrites() // a reload's too: the process exits
 	s.loops.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
 }

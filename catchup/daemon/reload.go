@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 // scheduled is a task's running loop.
@@ -28,6 +29,9 @@ type tasks struct {
 	running map[string]*scheduled
 	loops   sync.WaitGroup
 	loaded  bool // the first set is done: later ones are reloads
+	// stopping is done once a stop came: a retirement waiting for the
+	// ledger then gives up (the next start retires the task again).
+	stopping context.Context
 }
 
 // set schedules ts, read at read: a new task starts, a changed one
@@ -41,6 +45,14 @@ func (s *tasks) set(ts []Task, read time.Time) {
 	keep := map[string]bool{}
 	for _, t := range ts {
 		keep[t.Def.Name] = true
+	}
+	if !s.loaded {
+		// Before any loop starts: its scan's writes, waiting for a
+		// ledger another process holds, would hold back the reads here
+		// (and Run's loop, which acts on a stop, with them).
+		s.retireGone(keep)
+	}
+	for _, t := range ts {
 		from := read
 		if !s.loaded {
 			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
@@ -74,9 +86,6 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			delete(s.running, name)
 			s.retire(name)
 		}
-	}
-	if !s.loaded {
-		s.retireGone(keep)
 	}
 	s.loaded = true
 }
@@ -134,7 +143,11 @@ func (s *tasks) fromOurCrontabs(source string) bool {
 
 // retire retires task name in the ledger, and logs it.
 func (s *tasks) retire(name string) {
-	if _, err := s.d.cfg.Store.Forget(context.WithoutCancel(s.ctx), name, s.d.cfg.Machine.Now(), false); err != nil {
+	ctx := context.WithoutCancel(s.ctx)
+	if s.stopping != nil {
+		ctx = store.GiveUpWaitsWhen(ctx, s.stopping)
+	}
+	if _, err := s.d.cfg.Store.Forget(ctx, name, s.d.cfg.Machine.Now(), false); err != nil {
 		s.d.cfg.Log.Error("task "+name+": cannot retire it in the ledger: "+err.Error(), "event", "error", "task", name)
 		return
 	}

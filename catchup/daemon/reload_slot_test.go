@@ -34,7 +34,7 @@ func TestSlotWhileReloadingIsFired(t *testing.T) {
 	c.set(started)
 	m := f.d.cfg.Machine
 	m.Now = c.now
-	load := func() ([]Task, error) { // the crontab gained the line of task tock
+	load := func(context.Context) ([]Task, error) { // the crontab gained the line of task tock
 		c.set(started.Add(50 * time.Second)) // registered at 10:01:20, after 10:01
 		task := f.task
 		task.Def.Name, task.Req.Task = "tock", "tock"
@@ -73,7 +73,7 @@ func TestChangedTaskGoesOnWhereItsLoopWas(t *testing.T) {
 	c.set(started)
 	m := f.d.cfg.Machine
 	m.Now = c.now
-	load := func() ([]Task, error) {
+	load := func(context.Context) ([]Task, error) {
 		c.set(started.Add(50 * time.Second)) // 10:01 comes while the reload registers: the old loop fires it
 		deadline := time.Now().Add(30 * time.Second)
 		for !strings.Contains(f.fires(), "10:01:00Z schedule") && time.Now().Before(deadline) {

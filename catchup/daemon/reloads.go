@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -19,10 +20,11 @@ var reloadRetry = 10 * time.Second
 // round. Only Run's loop calls its methods; it applies the tasks read.
 type reloads struct {
 	d       *Daemon
-	done    chan reloaded // buffered: a reload a stop abandoned ends without a reader
-	loading bool          // a reload is reading the crontabs
-	again   bool          // another was asked for meanwhile: it starts once this one ends
-	retryAt time.Time     // a reload the ledger refused is tried again then
+	ctx     context.Context // Load's: its writes give up once a stop came
+	done    chan reloaded   // buffered: a reload a stop abandoned ends without a reader
+	loading bool            // a reload is reading the crontabs
+	again   bool            // another was asked for meanwhile: it starts once this one ends
+	retryAt time.Time       // a reload the ledger refused is tried again then
 }
 
 // reloaded is what a reload read, and when it began reading.
@@ -48,7 +50,7 @@ func (r *reloads) start() {
 		read = now()
 	}
 	go func() {
-		ts, err := r.d.cfg.Load()
+		ts, err := r.d.cfg.Load(r.ctx)
 		r.done <- reloaded{ts, err, read}
 	}()
 }
