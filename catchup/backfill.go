@@ -247,7 +247,7 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,
-		Argv: t.Argv, Dir: t.Dir, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
+		Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
 		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: storedNotify(t), Shared: st.Shared(),
 	}}
 	res, err := l.run(ctx)

@@ -66,6 +66,10 @@ type RunRequest struct {
 	Fold       []time.Time
 	FoldReason string
 	Coalesced  int // scan's coalesced replay: how many slots it stands for
+	// DirFromLedger: Dir is the task's registered working directory (a
+	// replay, a backfill), checked before the command starts there
+	// (trustedWorkDir).
+	DirFromLedger bool
 	// ZoneFromHost: TZ is the host's zone, not --tz or CRON_TZ. A crontab
 	// line's fire then reads its schedule in the zone scan registered for
 	// the line: cron's zone, which a crontab TZ= line does not set.

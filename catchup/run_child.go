@@ -40,6 +40,12 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 // the grace); a stop signal to catchup reaches the command through the
 // runner instead, which forwards it.
 func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.Run) runner.Result {
+	if l.req.DirFromLedger {
+		if err := trustedWorkDir(l.req.Dir, l.m.UID); err != nil {
+			l.m.notice("task %s: %v", l.req.Task, err)
+			return runner.Result{ExitCode: 126, StartErr: err}
+		}
+	}
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),

@@ -23,7 +23,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		return replayLine(ctx, st, m, t, sr, slot, span, nil, "the next scan looks again")
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
-		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, Retries: t.Retries,
+		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 		Fold: span.fold, FoldReason: span.reason,

@@ -1,0 +1,59 @@
+package catchup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/catchup/catchup/internal/filetrust"
+)
+
+// trustedWorkDir refuses the working directory a replay or a backfill reads
+// from the ledger when another user controls it: a directory of /tmp that
+// was cleaned away and made again by someone else, holding their ./job.sh,
+// would run their file as the user who registered the task (root, for the
+// packaged scan). The rules are the crontab's (filetrust): the directory,
+// at its real path, is owned by uid or root and writable by no one else;
+// every directory above it likewise, sticky ones (/tmp) allowed; no
+// symlink on the way is another user's. A directory that does not exist is
+// left to the runner (the command cannot start: 126). A fire runs where
+// it is started, and is not checked: its invoker chose the directory.
+func trustedWorkDir(dir string, uid int) error {
+	if dir == "" {
+		return nil
+	}
+	name := "working directory " + dir
+	if err := filetrust.PlantedLink(name, dir, uid); err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil // gone: the runner says so
+	}
+	for p, self := real, true; ; p, self = filepath.Dir(p), false {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil
+		}
+		if err := filetrust.Owned(name, p, fi, uid); err != nil {
+			r := err.(*filetrust.Refusal)
+			r.Fix = "remove it if you did not make it, or fire the task once from a directory of your own (the fire registers it)"
+			if !self {
+				r.Reason = fmt.Sprintf("%s is owned by uid %d, not by uid %d running catchup nor root", p, filetrust.Owner(fi), uid)
+			}
+			return r
+		}
+		if filetrust.WritableByOthers(fi, !self) {
+			what := "it is"
+			if !self {
+				what = p + " is"
+			}
+			return &filetrust.Refusal{Name: name,
+				Reason: fmt.Sprintf("%s writable by others (mode %04o)", what, filetrust.ModeBits(fi.Mode())),
+				Fix:    "chmod go-w " + p}
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}
