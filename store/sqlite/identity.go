@@ -19,32 +19,42 @@ var ErrLedgerMoved = store.ErrLedgerMoved
 // fileID is a file's identity: its device and inode.
 type fileID struct{ dev, ino uint64 }
 
-// identify returns the identity of the file at path.
-func identify(path string) (fileID, error) {
+// identify returns the identity of the file at path, and its size.
+func identify(path string) (fileID, int64, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fileID{}, err
+		return fileID{}, 0, err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileID{}, nil // no inode to compare: never reported moved
+		return fileID{}, fi.Size(), nil // no inode to compare: never reported moved
 	}
-	return fileID{dev: uint64(st.Dev), ino: st.Ino}, nil
+	return fileID{dev: uint64(st.Dev), ino: st.Ino}, fi.Size(), nil
 }
 
+// headerSize is the size of a SQLite database file's header: a ledger
+// file shorter than that, which was longer when opened, was truncated.
+const headerSize = 100
+
 // unmoved returns ErrLedgerMoved (naming the file and the fix) when the
-// ledger's path no longer leads to the file opened; a write checks it first.
+// ledger's path no longer leads to the file opened, or that file was
+// truncated (its header gone: what is written after would reach only its
+// WAL, of a file every later command refuses); a write checks it first.
 func (s *Ledger) unmoved() error {
 	if s.opened == (fileID{}) {
 		return nil
 	}
-	now, err := identify(s.real)
-	if err == nil && now == s.opened {
+	now, size, err := identify(s.real)
+	truncated := err == nil && size < headerSize && s.openedSize >= headerSize
+	if err == nil && now == s.opened && !truncated {
 		return nil
 	}
 	what := "replaced by another file"
-	if errors.Is(err, os.ErrNotExist) {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		what = "deleted"
+	case truncated:
+		what = fmt.Sprintf("truncated to %d bytes", size)
 	}
 	return fmt.Errorf("write ledger %s: %w (it was %s): nothing more is written to it by this catchup; "+
 		"the next catchup opens the file now there", s.path, ErrLedgerMoved, what)

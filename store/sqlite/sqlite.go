@@ -24,10 +24,11 @@ import (
 // commit, so a recorded outcome survives a power cut; with NORMAL the last
 // commits could vanish after one, and a slot that did run would be replayed.
 type Ledger struct {
-	db     *sql.DB
-	path   string
-	real   string // the real path opened
-	opened fileID // the identity of the file opened (see unmoved)
+	db         *sql.DB
+	path       string
+	real       string // the real path opened
+	opened     fileID // the identity of the file opened (see unmoved)
+	openedSize int64  // its size then: a ledger cut below its header since was truncated
 	// creating: the new ledger's file under its temporary name
 	// (createLedger), the only file checkSchema gives the tables to; any
 	// other without them is refused (notALedger).
@@ -115,7 +116,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	keepWALOnClose(uncancelled(ctx), db)
 	// The file as opened (and made a ledger): writes check that the path
 	// still leads to it.
-	s.opened, _ = identify(real)
+	s.opened, s.openedSize, _ = identify(real)
 	return s, nil
 }
 
