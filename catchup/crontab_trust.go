@@ -23,6 +23,7 @@ type CrontabFile struct {
 	Data   []byte
 	System bool   // /etc/crontab or /etc/cron.d/*: each line names its user
 	User   string // a user crontab's user, whose lines they all are; "" for a system crontab
+	Spool  bool   // a user crontab in cron's spool (crontab -e writes it): its lines run in User's passwd home
 }
 
 // spoolDirs hold the user crontabs that `crontab -e` writes, one file per
@@ -121,7 +122,7 @@ func (f *CrontabFile) checkFile(name, real string, fi os.FileInfo, uid int) ([]i
 			return refuse(fmt.Sprintf("it is %s's crontab but owned by %s", spool, filetrust.Describe(owner)),
 				"chown "+spool+" "+real+" (crontab -u "+spool+" writes it so)")
 		}
-		f.User = spool
+		f.User, f.Spool = spool, true
 		return []int{0, id}, nil
 	}
 	if owner == 0 {

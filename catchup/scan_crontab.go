@@ -116,7 +116,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 		warning += fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
 	}
-	sr, err := newShellReplay(m, e, se.user)
+	sr, err := newShellReplay(m, se)
 	if err != nil {
 		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
@@ -190,14 +190,15 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	return sr, warning, nil
 }
 
-// newShellReplay is the replay of crontab line e, run as cron would: in the
+// newShellReplay is the replay of crontab line se, run as cron would: in the
 // user's home (a HOME= line in the crontab overrides it, as in cron). A line
 // whose `catchup run` records into another ledger (--db on the line, or a
 // CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
 // every slot would look missed and run again.
-func newShellReplay(m Machine, e crontab.Entry, fileUser string) (*shellReplay, error) {
+func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
+	e := se.Entry
 	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-	if err := sr.resolveUser(m, e.User, fileUser); err != nil {
+	if err := sr.resolveUser(m, e.User, se.user, se.spool); err != nil {
 		return nil, err
 	}
 	db := e.DB

@@ -33,6 +33,7 @@ type crontabs struct {
 // crontabRead is one crontab as read by this scan.
 type crontabRead struct {
 	user    string // a user crontab's user; "" for a system crontab
+	spool   bool   // the crontab is in cron's spool (CrontabFile.Spool)
 	entries []crontab.Entry
 	errs    []error // malformed catchup lines
 	err     error   // refused, or unreadable
@@ -42,8 +43,9 @@ type crontabRead struct {
 // that file belongs to ("" for a system crontab or stdin).
 type sourcedEntry struct {
 	crontab.Entry
-	path string
-	user string
+	path  string
+	user  string
+	spool bool // the file is in cron's spool: its lines run in user's passwd home
 }
 
 func newCrontabs(m Machine) *crontabs {
@@ -70,7 +72,7 @@ func (c *crontabs) file(path string) *crontabRead {
 		}
 		return r
 	}
-	r.user = f.User
+	r.user, r.spool = f.User, f.Spool
 	r.entries, r.errs = crontab.Parse(bytes.NewReader(f.Data), path, f.System)
 	return r
 }
@@ -135,7 +137,7 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 					"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
 				continue
 			}
-			entries = append(entries, sourcedEntry{e, src.Path, r.user})
+			entries = append(entries, sourcedEntry{e, src.Path, r.user, r.spool})
 		}
 		for _, err := range r.errs {
 			warnings = append(warnings, strings.Replace(err.Error(), src.Path, src.Name, 1))
@@ -161,7 +163,7 @@ func (c *crontabs) registeredReplay(t store.Task, se sourcedEntry) *shellReplay 
 	if _, err := checkLine(se.Entry, firedZone(se.Entry, t.TZ)); err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
-	sr, err := newShellReplay(c.m, se.Entry, se.user)
+	sr, err := newShellReplay(c.m, se)
 	if err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
@@ -192,7 +194,7 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 	for _, e := range r.entries {
 		if e.Task == t.Name {
 			e.File = path
-			return sourcedEntry{e, path, r.user}, nil
+			return sourcedEntry{e, path, r.user, r.spool}, nil
 		}
 	}
 	if len(r.errs) > 0 { // its line may be one of them, broken by an edit: not gone

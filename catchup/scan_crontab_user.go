@@ -15,9 +15,11 @@ import (
 // resolveUser decides whom a crontab line runs as, as cron would: the user
 // field of a system crontab's line, else the user the crontab belongs to,
 // else (stdin) the scanning user. A line of the scanning user runs in its
-// home (from passwd for a system crontab's line, else $HOME). A line of another user runs as that user, which only a root
-// scan can do; a scan run by anyone else refuses it.
-func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string) error {
+// home: from passwd for a system crontab's line and a spool crontab's (as
+// cron runs them, whatever HOME scan has: a root scan from systemd has
+// none), else Machine.HomeDir. A line of another user runs as that user,
+// which only a root scan can do; a scan run by anyone else refuses it.
+func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string, spool bool) error {
 	name := lineUser
 	if name == "" {
 		name = fileUser
@@ -32,7 +34,7 @@ func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string) error {
 		return fmt.Errorf("unknown user %q: %w", name, err)
 	}
 	if u.Uid == strconv.Itoa(m.UID) {
-		if lineUser != "" {
+		if lineUser != "" || spool {
 			sr.dir = u.HomeDir
 			return nil
 		}

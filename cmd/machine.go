@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -196,11 +197,25 @@ func noteDir(uid int) string {
 	return fmt.Sprintf("/dev/shm/catchup-%d", uid)
 }
 
-func homeDir(user string) (string, error) {
-	if user == "" {
-		return os.UserHomeDir()
+// homeDir is a user's home from the passwd database; the current user's
+// ("") is $HOME, else (a systemd system service sets none) the passwd
+// database's.
+func homeDir(name string) (string, error) {
+	if name == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return home, nil
+		}
+		u, err := user.LookupId(strconv.Itoa(os.Geteuid()))
+		if err != nil || u.HomeDir == "" {
+			return "", fmt.Errorf("no home directory: $HOME is not set and uid %d has no passwd entry; set HOME", os.Geteuid())
+		}
+		return u.HomeDir, nil
 	}
-	return "", fmt.Errorf("no home directory for %q", user)
+	u, err := user.Lookup(name)
+	if err != nil || u.HomeDir == "" {
+		return "", fmt.Errorf("no home directory for user %q in the passwd database; add the user, or set HOME in the crontab", name)
+	}
+	return u.HomeDir, nil
 }
 
 // bootID identifies this boot; CATCHUP_BOOT_ID overrides it (tests simulate

@@ -1,6 +1,9 @@
 package cmd
 
-import "testing"
+import (
+	"os/user"
+	"testing"
+)
 
 func TestLedgerIdentity(t *testing.T) {
 	same := []string{
@@ -21,5 +24,31 @@ func TestLedgerIdentity(t *testing.T) {
 		if lockDirKey(dsn) == lockDirKey(same[0]) {
 			t.Errorf("%s: %q taken for the same ledger", name, dsn)
 		}
+	}
+}
+
+// TestHomeDir: the current user's home is $HOME, else (a systemd service
+// sets none) the passwd database's; another user's is the passwd
+// database's.
+func TestHomeDir(t *testing.T) {
+	me, err := user.Current()
+	if err != nil {
+		t.Skip("no passwd entry for the current user")
+	}
+	tests := map[string]struct {
+		home, user, want string
+	}{
+		"$HOME set":            {home: "/from/env", want: "/from/env"},
+		"$HOME unset: passwd":  {home: "", want: me.HomeDir},
+		"a user named: passwd": {home: "/from/env", user: me.Username, want: me.HomeDir},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("HOME", tc.home)
+			got, err := homeDir(tc.user)
+			if err != nil || got != tc.want {
+				t.Errorf("homeDir(%q) = %q, %v; want %q", tc.user, got, err, tc.want)
+			}
+		})
 	}
 }
