@@ -22,12 +22,12 @@ import (
 
 // runFlags are run's flags as given; request checks them.
 type runFlags struct {
-	task, cron, tz, replay, slot, ping, notifyCmd, onBusy string
-	tolerance, timeout, killAfter, retryDelay, maxAge     time.Duration
-	retries                                               int
-	force, strict, noCapture, failOpen, manual            bool
-	wait                                                  waitValue
-	pingFile                                              string
+	task, cron, tz, replay, ping, notifyCmd, onBusy, pingFile string
+	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
+	retries                                                   int
+	force, strict, noCapture, failOpen, manual                bool
+	wait                                                      waitValue
+	slot                                                      slotValue
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -103,7 +103,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
-	f.StringVar(&rf.slot, "slot", "", "run for this explicit slot (RFC 3339)")
+	f.Var(&rf.slot, "slot", "run for this explicit slot (RFC 3339)")
 	f.BoolVar(&rf.force, "force", false, "run even if the slot already succeeded")
 	f.Var(&rf.wait, "wait", "wait for the task's lock instead of skipping (exit 75); --wait DUR gives up after DUR, like flock -w")
 	f.Lookup("wait").NoOptDefVal = waitNoLimit
@@ -152,7 +152,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	default:
 		return req, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", f.onBusy)
 	}
-	if f.manual && f.slot != "" {
+	if f.manual && f.slot.set {
 		return req, errors.New("--manual and --slot exclude each other: a manual run stands for no slot")
 	}
 	if f.pingFile != "" && f.ping != "" {
@@ -163,14 +163,14 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		return req, errors.New("--retries and durations cannot be negative")
 	}
 	var err error
-	if f.slot != "" {
-		if req.Slot, err = time.Parse(time.RFC3339, f.slot); err != nil {
-			return req, fmt.Errorf("invalid --slot %q: want RFC 3339, like 2026-01-02T03:00:00Z", f.slot)
+	if f.slot.set {
+		if req.Slot, err = parseSlot("--slot", f.slot.text); err != nil {
+			return req, err
 		}
 	}
 	if v := getenv("CATCHUP_REPLAY_SLOT"); v != "" {
-		if req.ReplaySlot, err = time.Parse(time.RFC3339, v); err != nil {
-			return req, fmt.Errorf("invalid CATCHUP_REPLAY_SLOT %q: want RFC 3339", v)
+		if req.ReplaySlot, err = parseSlot("CATCHUP_REPLAY_SLOT", v); err != nil {
+			return req, err
 		}
 		// scan's coalesced replay: the range it stands for.
 		if v := getenv("CATCHUP_REPLAY_PREV_SLOT"); v != "" {

@@ -16,16 +16,21 @@ func TestRunRequest(t *testing.T) {
 		wantWarn string
 		check    func(t *testing.T, r requestView)
 	}{
-		"no task":                              {args: []string{"--", "true"}, wantErr: "--task is required"},
-		"bad task name":                        {args: []string{"--task", "../etc", "--", "true"}, wantErr: `invalid task name "../etc"`},
-		"no command":                           {args: []string{"--task", "t"}, wantErr: "no command given"},
-		"bad policy":                           {args: []string{"--task", "t", "--replay", "sometimes", "--", "true"}, wantErr: `invalid --replay "sometimes"`},
-		"negative duration":                    {args: []string{"--task", "t", "--timeout", "-1s", "--", "true"}, wantErr: "cannot be negative"},
-		"bad slot":                             {args: []string{"--task", "t", "--slot", "noon", "--", "true"}, wantErr: `invalid --slot "noon"`},
-		"bad replay slot":                      {args: []string{"--task", "t", "--", "true"}, env: map[string]string{"CATCHUP_REPLAY_SLOT": "soon"}, wantErr: `invalid CATCHUP_REPLAY_SLOT "soon"`},
-		"bad zone":                             {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--", "true"}, wantErr: `unknown time zone "Mars/Olympus"`},
-		"bad cron":                             {args: []string{"--task", "t", "--cron", "@reboot", "--", "true"}, wantErr: `cron expression "@reboot" is not supported`},
-		"a flag error comes before the zone's": {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--retries", "-1", "--", "true"}, wantErr: "cannot be negative"},
+		"no task":                               {args: []string{"--", "true"}, wantErr: "--task is required"},
+		"bad task name":                         {args: []string{"--task", "../etc", "--", "true"}, wantErr: `invalid task name "../etc"`},
+		"no command":                            {args: []string{"--task", "t"}, wantErr: "no command given"},
+		"bad policy":                            {args: []string{"--task", "t", "--replay", "sometimes", "--", "true"}, wantErr: `invalid --replay "sometimes"`},
+		"negative duration":                     {args: []string{"--task", "t", "--timeout", "-1s", "--", "true"}, wantErr: "cannot be negative"},
+		"bad slot":                              {args: []string{"--task", "t", "--slot", "noon", "--", "true"}, wantErr: `invalid --slot "noon"`},
+		"slot at the zero time":                 {args: []string{"--task", "t", "--slot", "0001-01-01T00:00:00Z", "--", "true"}, wantErr: "--slot 0001-01-01T00:00:00Z is not a slot"},
+		"slot at the zero time in another zone": {args: []string{"--task", "t", "--slot", "0001-01-01T09:00:00+09:00", "--", "true"}, wantErr: "--slot 0001-01-01T09:00:00+09:00 is not a slot"},
+		"slot before the year 1":                {args: []string{"--task", "t", "--slot", "0000-12-31T02:00:00Z", "--", "true"}, wantErr: "--slot 0000-12-31T02:00:00Z is not a slot"},
+		"empty slot given":                      {args: []string{"--task", "t", "--slot", "", "--", "true"}, wantErr: `invalid --slot ""`},
+		"replay slot at the zero time":          {args: []string{"--task", "t", "--", "true"}, env: map[string]string{"CATCHUP_REPLAY_SLOT": "0001-01-01T00:00:00Z"}, wantErr: "CATCHUP_REPLAY_SLOT 0001-01-01T00:00:00Z is not a slot"},
+		"bad replay slot":                       {args: []string{"--task", "t", "--", "true"}, env: map[string]string{"CATCHUP_REPLAY_SLOT": "soon"}, wantErr: `invalid CATCHUP_REPLAY_SLOT "soon"`},
+		"bad zone":                              {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--", "true"}, wantErr: `unknown time zone "Mars/Olympus"`},
+		"bad cron":                              {args: []string{"--task", "t", "--cron", "@reboot", "--", "true"}, wantErr: `cron expression "@reboot" is not supported`},
+		"a flag error comes before the zone's":  {args: []string{"--task", "t", "--tz", "Mars/Olympus", "--retries", "-1", "--", "true"}, wantErr: "cannot be negative"},
 		"cron in its zone": {args: []string{"--task", "t", "--cron", "0 2 * * *", "--tz", "Europe/Berlin", "--", "echo", "hi"},
 			check: func(t *testing.T, r requestView) {
 				if r.expr != "0 2 * * *" || r.zone != "Europe/Berlin" || r.tz != "Europe/Berlin" || r.argv != "echo hi" {
