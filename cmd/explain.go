@@ -92,9 +92,9 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	}
 	req := catchup.ExplainRequest{Task: args[0], MissedRule: cfg.rule, MaxReplays: cfg.maxReplays, Replay: cfg.replay}
 	if len(args) == 2 {
-		t, err := time.Parse(time.RFC3339, args[1])
+		t, err := parseSlot("SLOT", args[1])
 		if err != nil {
-			return usageErr(c, fmt.Errorf("invalid SLOT %q: want RFC 3339, like 2026-11-21T02:00:00Z", args[1]))
+			return usageErr(c, err)
 		}
 		req.Slot = t
 	}

@@ -21,7 +21,8 @@ func (v *slotValue) Set(s string) error { v.text, v.set = s, true; return nil }
 // as RFC 3339. A time at or before the zero time is refused: catchup takes
 // the zero time for "no slot", so such a slot would run as another one
 // (a scheduled fire of the latest slot, the task's default slot), and none
-// of the task's slots comes before the year 1.
+// of the task's slots comes before the year 1. run --slot, CATCHUP_REPLAY_SLOT
+// and explain's SLOT read theirs with it.
 func parseSlot(name, v string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil {
