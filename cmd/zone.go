@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,9 +52,12 @@ func systemZone() (name, warning string) {
 			return n, ""
 		}
 	}
-	data, err := os.ReadFile(link)
-	if err != nil {
+	data, err := schedule.ReadZoneFile(link) // never a FIFO, nor without bound
+	if errors.Is(err, fs.ErrNotExist) {
 		return "UTC", "" // no /etc/localtime: UTC, as Go reads it
+	}
+	if err != nil {
+		return "UTC", "cannot read " + link + ": " + err.Error() + ": using UTC (pass --tz)"
 	}
 	if link == "/etc/localtime" {
 		// Debian's companion of a copied /etc/localtime.

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -192,7 +193,11 @@ func LoadZone(name string) (*time.Location, error) {
 		return loc, nil
 	}
 	why := ""
-	if strings.ContainsAny(zone, "0123456789<,") { // meant as a POSIX TZ string
+	if filepath.IsAbs(zone) { // meant as a zone file's path
+		if _, ferr := ReadZoneFile(zone); ferr != nil {
+			why = " (a zone file's path: " + ferr.Error() + ")"
+		}
+	} else if strings.ContainsAny(zone, "0123456789<,") { // meant as a POSIX TZ string
 		why = " (as a POSIX TZ string: " + err.Error() + ")"
 	}
 	return nil, fmt.Errorf("unknown time zone %q%s: name a zone from tzdata like Europe/Berlin, "+

@@ -73,7 +73,7 @@ func zoneFile(name string) []byte {
 		dirs = append([]string{z + "/"}, dirs...)
 	}
 	for _, d := range dirs {
-		if b, err := os.ReadFile(d + name); err == nil && bytes.HasPrefix(b, []byte("TZif")) {
+		if b, err := ReadZoneFile(d + name); err == nil && bytes.HasPrefix(b, []byte("TZif")) {
 			return b
 		}
 	}

@@ -2,10 +2,14 @@ package schedule
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -17,11 +21,74 @@ const zoneinfoRoot = "/usr/share/zoneinfo"
 // a copy of one (not a link: ZoneSpelling follows those), as glibc reads
 // TZ=:/etc/localtime in an image that copied it; "" otherwise.
 func zoneCopy(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := ReadZoneFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte("TZif")) {
 		return ""
 	}
 	return ZoneOfFile(data)
+}
+
+// MaxZoneFile bounds what is read of a zone file: a TZif file of the tz
+// database is a few KB (none reaches 4 KB), so 1 MiB is room to spare.
+const MaxZoneFile = 1 << 20
+
+// ReadZoneFile reads the zone file at path, as a zone spelled as a path
+// (CRON_TZ=, --tz, any user's crontab a root scan reads) makes catchup
+// read it: only a regular file (through symlinks), of at most MaxZoneFile
+// bytes. Anything else is refused unread: opening a FIFO blocks until
+// someone writes to it (SIGTERM or not), a device may never end, and
+// opening one may act on it. The file is looked at before it is opened,
+// opened without blocking, and looked at again through the descriptor.
+// An error says why, without the path: "it is not a regular file".
+func ReadZoneFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, pathReason(err)
+	}
+	if err := zoneFileOK(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, pathReason(err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, pathReason(err)
+	}
+	if err := zoneFileOK(fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxZoneFile+1))
+	if err != nil {
+		return nil, pathReason(err)
+	}
+	if len(data) > MaxZoneFile { // it grew since
+		return nil, errZoneFileSize
+	}
+	return data, nil
+}
+
+var errZoneFileSize = fmt.Errorf("it is larger than %d MiB", MaxZoneFile>>20)
+
+// zoneFileOK refuses what ReadZoneFile must not read.
+func zoneFileOK(fi os.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return errors.New("it is not a regular file")
+	}
+	if fi.Size() > MaxZoneFile {
+		return errZoneFileSize
+	}
+	return nil
+}
+
+// pathReason is err without the path it names, which the caller quotes.
+func pathReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // loadable reports whether name is a zone of the tz database.
