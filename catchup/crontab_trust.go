@@ -1,8 +1,8 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -72,10 +72,27 @@ func OpenCrontab(path string, uid int) (CrontabFile, error) {
 			return f, err
 		}
 	}
-	if f.Data, err = io.ReadAll(fd); err != nil {
-		return f, fmt.Errorf("%s: %w", name, err)
+	f.Data, err = readCapped(name, real, fd, fi)
+	return f, err
+}
+
+// readCapped reads a checked crontab through its descriptor, at most
+// crontab.MaxSize bytes: a larger one (by its size, else by what it
+// holds: it grew, or its size says nothing) is refused, none of it used.
+func readCapped(name, real string, fd *os.File, fi os.FileInfo) ([]byte, error) {
+	var data []byte
+	err := crontab.ErrTooLarge
+	if fi.Size() <= crontab.MaxSize {
+		data, err = crontab.Read(fd)
 	}
-	return f, nil
+	if errors.Is(err, crontab.ErrTooLarge) {
+		return nil, &filetrust.Refusal{Name: name, Reason: err.Error(),
+			Fix: "keep only its cron lines in " + real + " (a crontab is a few KB), or remove it if no one meant it as one"}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, nil
 }
 
 // checkFile applies cron's rules to the crontab file itself and finds whose
@@ -220,11 +237,7 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 			return nil, err
 		}
 	}
-	data, err := io.ReadAll(fd)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return data, nil
+	return readCapped(name, real, fd, fi)
 }
 
 // openResolved opens the file path leads to, through any symlinks (resolved),

@@ -86,9 +86,6 @@ file is renamed to a name ending in ~.`,
 	return c
 }
 
-// maxCrontab bounds what wrap reads.
-const maxCrontab = 16 << 20
-
 func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	name, in := "-", c.InOrStdin()
 	if req.file != "" && req.file != "-" {
@@ -99,12 +96,12 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 		defer f.Close()
 		name, in = req.file, f
 	}
-	old, err := io.ReadAll(io.LimitReader(in, maxCrontab+1))
+	old, err := crontab.Read(in) // at most crontab.MaxSize
+	if errors.Is(err, crontab.ErrTooLarge) {
+		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, crontab.MaxSize>>20))
+	}
 	if err != nil {
 		return failure(fmt.Errorf("read crontab %s: %w", name, err))
-	}
-	if len(old) > maxCrontab {
-		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, maxCrontab>>20))
 	}
 	text, changes, notes := crontab.Wrap(string(old), req.system)
 	if name != "-" {

@@ -3,8 +3,8 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/store"
 )
 
@@ -197,7 +198,10 @@ func readCrontab(name string) (catchup.CrontabSource, error) {
 		return src, err
 	}
 	src.Name = "(stdin)"
-	data, err := io.ReadAll(os.Stdin)
+	data, err := crontab.Read(os.Stdin)
+	if errors.Is(err, crontab.ErrTooLarge) {
+		return src, fmt.Errorf("crontab (stdin): %w; fix: pipe in only its cron lines (a crontab is a few KB)", err)
+	}
 	if err != nil {
 		return src, fmt.Errorf("read crontab: %w", err)
 	}
