@@ -110,6 +110,7 @@ func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 // whether it runs catchup: the lines Wrap wraps, or has wrapped.
 func eachJob(text string, system bool, fn func(cmd string, catchup bool)) {
 	for _, line := range strings.Split(text, "\n") {
+		line = cString(line) // as cron reads it: up to its first NUL
 		s := strings.TrimLeft(line, " \t")
 		if strings.TrimSpace(s) == "" || s[0] == '#' {
 			continue
@@ -117,7 +118,7 @@ func eachJob(text string, system bool, fn func(cmd string, catchup bool)) {
 		if _, _, ok := envLine(s); ok {
 			continue
 		}
-		if _, cmd, ok := jobCommand(cString(line), system); ok {
+		if _, cmd, ok := jobCommand(line, system); ok {
 			fn(cmd, isCatchupCommand(cmd))
 		}
 	}

@@ -44,6 +44,11 @@ func TestDuplicatesOf(t *testing.T) {
 		"a copy with no job line":                   {files: map[string]string{"mysql": mysql, "mysql_bak": "# nothing\nMAILTO=root\n"}, name: "mysql"},
 		"a crontab running nothing through catchup": {files: map[string]string{"mysql": mysqlRaw, "mysql_bak": mysqlRaw}, name: "mysql"},
 		"a directory of that name":                  {files: map[string]string{"mysql": mysql, "mysql_bak/x": mysqlRaw}, name: "mysql"},
+		// cron reads a line up to its first NUL: one that starts with it is empty (it panicked).
+		"a NUL-led line in a copy": {files: map[string]string{"mysql": mysql, "mysql_bak": "\x00\n\x00 x\n" + mysqlRaw}, name: "mysql",
+			want: []Duplicate{{Name: "mysql_bak", Of: "mysql", Jobs: 1}}},
+		"a NUL-led line in the crontab": {files: map[string]string{"mysql": "\x00\n" + mysql, "mysql_bak": mysqlRaw}, name: "mysql",
+			want: []Duplicate{{Name: "mysql_bak", Of: "mysql", Jobs: 1}}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -94,4 +99,19 @@ func TestIsCronDir(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDuplicatesOf: no crontab, nor any file beside it, makes the search
+// for duplicates panic (a root scan runs it on every crontab in a cron.d
+// directory it reads, and on the files another user may put beside it).
+func FuzzDuplicatesOf(f *testing.F) {
+	for _, seed := range []string{"", "\x00", "\x00\n", " \x00x", "-\x00", "@\x00", "0 * * * * root /bin/x\n"} {
+		f.Add(seed, false)
+		f.Add(seed, true)
+	}
+	f.Fuzz(func(t *testing.T, other string, system bool) {
+		const own = "0 * * * * root catchup run --task x -- /bin/x\n"
+		fsys := fstest.MapFS{"own": {Data: []byte(own + other)}, "other": {Data: []byte(other)}}
+		DuplicatesOf(fsys, "own", own+other, system)
+	})
 }

@@ -142,6 +142,9 @@ func jobCommand(line string, system bool) (prefix, cmd string, ok bool) {
 	if strings.HasPrefix(s, "-") && len(s) > 1 && s[1] != ' ' && s[1] != '\t' {
 		s = s[1:]
 	}
+	if s == "" { // nothing before a NUL: cron reads no job there
+		return "", "", false
+	}
 	nTime := 5
 	if s[0] == '@' {
 		if !macros[strings.Fields(s)[0]] || strings.HasPrefix(s, "@reboot") {
