@@ -1,10 +1,13 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/catchup/catchup/catchup/crontab"
 )
@@ -24,7 +27,7 @@ func CrontabBackups(path, text string, system bool) (backups []string, warnings 
 	if path == "" || !crontab.IsCronDir(dir) {
 		return nil, nil
 	}
-	for _, d := range crontab.DuplicatesOf(os.DirFS(dir), filepath.Base(path), text, system) {
+	for _, d := range crontab.DuplicatesOf(cronDir(dir), filepath.Base(path), text, system) {
 		p := filepath.Join(dir, d.Name)
 		who := "cron runs this file too"
 		switch {
@@ -56,4 +59,32 @@ func pronounRuns(n int) string {
 		return "it runs"
 	}
 	return "they run"
+}
+
+// cronDir is the directory of a crontab, as CrontabBackups reads the files
+// beside it: they are listed by type, then opened, and one swapped for a
+// FIFO in between (the directory may be a user's: ~/cron.d) must not block
+// the scan, nor one swapped for a symlink lead it elsewhere. So a file is
+// opened without blocking or following a symlink (the directory itself
+// is reached as the crontab's path reaches it), and anything but a
+// regular file or a directory is closed unread.
+type cronDir string
+
+func (d cronDir) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	flags := os.O_RDONLY | syscall.O_NONBLOCK
+	if name != "." { // the directory itself as the crontab's path reached it
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(filepath.Join(string(d), name), flags, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+	}
+	return f, nil
 }

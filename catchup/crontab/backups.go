@@ -1,6 +1,7 @@
 package crontab
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -63,7 +64,8 @@ func DebianReads(name string) bool {
 // command after `catchup run ... --` of a line of text (a line Wrap made
 // of a shell command compares as that command). Schedules are not
 // compared: an edited one still runs the command twice. A file that
-// cannot be read is not judged. system is the format of them all (a user
+// cannot be read is not judged, nor is one larger than MaxSize (read no
+// further: readBeside). system is the format of them all (a user
 // field). Sorted by name.
 func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 	wrapped := map[string]bool{}
@@ -87,7 +89,7 @@ func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 		if n == name || !e.Type().IsRegular() || !CronieReads(n) {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, n)
+		data, err := readBeside(fsys, n)
 		if err != nil {
 			continue
 		}
@@ -103,6 +105,29 @@ func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 	}
 	slices.SortFunc(out, func(a, b Duplicate) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// readBeside reads the file name of fsys, a regular file of at most
+// MaxSize bytes, reading no more than one byte past it: one whose size is
+// over MaxSize is not read at all (a user's sparse file of gigabytes beside
+// her crontab in her own cron.d directory), nor is anything but a regular
+// file.
+func readBeside(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	case fi.Size() > MaxSize:
+		return nil, ErrTooLarge
+	}
+	return Read(f)
 }
 
 // eachJob calls fn with the command part (as written, after the time
