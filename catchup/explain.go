@@ -314,7 +314,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		return
 	case Paused(x.Task, x.Slot):
 		x.State = StatePaused
-		x.Summary = fmt.Sprintf("in the task's pause (since %s): never missed; the next scan records it paused", rfc(x.Task.PausedAt))
+		x.Summary = fmt.Sprintf("in the task's pause (%s): never missed; the next scan records it paused", pauseSpan(x.Task))
 		return
 	}
 	x.State, x.Cause = StateMissed, slotCause(x.Slot, sr, stale, u)
