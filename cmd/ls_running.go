@@ -17,6 +17,7 @@ type runningJSON struct {
 	PID         int     `json:"pid"`
 	StartedAt   *string `json:"started_at"`
 	RunningForS int64   `json:"running_for_s"`
+	ClockAhead  *string `json:"clock_ahead"`
 }
 
 // runLsRunning is `ls --running [--stuck DUR]`: the runs in progress and
@@ -39,9 +40,13 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 			isStuck = true
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
-			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second)})
+			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second),
+			ClockAhead: jsonTime(r.ClockAhead)})
 		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, shownZone()),
-			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, shownZone()), r.For.Round(time.Second).String()})
+			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, shownZone()), runningForText(r)})
+		if r.Warning != "" {
+			m.Notice("warning: %s", r.Warning)
+		}
 	}
 	out := c.OutOrStdout()
 	if output == "json" {
@@ -61,4 +66,14 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 		return &exitStatus{code: exitFound}
 	}
 	return nil
+}
+
+// runningForText is RUNNING FOR: how long the run has run, or, when its
+// start is later than now, that the clock is behind it (as ls's CAUSE says
+// of a task the ledger holds ahead of the clock).
+func runningForText(r catchup.RunningRun) string {
+	if !r.ClockAhead.IsZero() {
+		return "clock ahead (" + r.ClockAhead.UTC().Format(time.RFC3339) + ")"
+	}
+	return r.For.Round(time.Second).String()
 }

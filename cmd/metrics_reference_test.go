@@ -27,7 +27,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 	ahead := gauge("catchup_clock_ahead_seconds", "How far the ledger holds the task ahead of the clock (a slot, watermark or registration later than now); 0 when it does not. Scan does not replay such a task: see catchup reset-clock.")
 	failure := gauge("catchup_last_failure_timestamp_seconds",
 		"When the task's latest failed, timed-out or interrupted run ended (Unix time), even when a later run succeeded; 0 when the ledger holds none (pruning that run lowers it).")
-	running := gauge("catchup_running_seconds", "How long the task's run in progress has been running; absent when none.")
+	running := gauge("catchup_running_seconds", "How long the task's oldest run in progress has been running (0 while its start is later than now: the clock went back); absent when none.")
 	total := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_runs_total",
 		Help: "Runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
 	expired := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_expired_slots_total",
