@@ -102,7 +102,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 		if !r.EndedAt.IsZero() {
 			end.set(float64(r.EndedAt.UnixMilli())/1000, "task", t.Task)
-			duration.set(r.EndedAt.Sub(r.StartedAt).Seconds(), "task", t.Task)
+			duration.set(runDuration(*r).Seconds(), "task", t.Task)
 		}
 		if r.ExitCode != nil {
 			exit.set(float64(*r.ExitCode), "task", t.Task)

@@ -64,7 +64,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		}
 		if !r.EndedAt.IsZero() {
 			end.WithLabelValues(t.Task).Set(float64(r.EndedAt.UnixMilli()) / 1000)
-			duration.WithLabelValues(t.Task).Set(r.EndedAt.Sub(r.StartedAt).Seconds())
+			duration.WithLabelValues(t.Task).Set(runDuration(*r).Seconds())
 		}
 		if r.ExitCode != nil {
 			exit.WithLabelValues(t.Task).Set(float64(*r.ExitCode))

@@ -136,7 +136,7 @@ func toRunJSON(r store.Run) runJSON {
 		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
 		Host: r.Host, PID: r.PID}
 	if !r.EndedAt.IsZero() {
-		d := r.EndedAt.Sub(r.StartedAt).Milliseconds()
+		d := runDuration(r).Milliseconds()
 		j.DurationMS = &d
 	}
 	if r.Trigger == store.TriggerSchedule && !r.Slot.IsZero() {
@@ -164,7 +164,14 @@ func durationText(r store.Run) string {
 	if r.EndedAt.IsZero() {
 		return "-"
 	}
-	return r.EndedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+	return runDuration(r).Round(time.Millisecond).String()
+}
+
+// runDuration is how long finished run r took, never negative: a ledger
+// may hold an end before the start (recorded before Finish kept the end at
+// or after the start, while the clock went back during the run); it took 0.
+func runDuration(r store.Run) time.Duration {
+	return max(r.EndedAt.Sub(r.StartedAt), 0)
 }
 
 // slotText and timeText are RFC 3339 UTC times, for show's key-value lines.

@@ -189,7 +189,9 @@ type Store interface {
 	// Finish records the outcome of a run. An outcome that comes after the
 	// run was marked interrupted (taken for dead) lands on it, and its
 	// error keeps why: LateOutcomeNote and the interruption's error follow
-	// the outcome's own. Repeated, it records the same.
+	// the outcome's own. Repeated, it records the same. An end before the
+	// run's start (the clock went back during the run) is recorded as the
+	// start, as Interrupt does; a zero end stays zero.
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
 	// whether it changed anything. When it does and the run has a slot, the

@@ -276,8 +276,8 @@ func (p *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 
 // finishSQL records an outcome. Its error keeps an interruption it came
 // after (store.Store.Finish): an outcome repeated (a lost reply) finds the
-// note there already and keeps it.
-const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = $5,
+// note there already and keeps it. An end before the start is the start.
+const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, ended_at = CASE WHEN $5::timestamptz IS NULL THEN NULL ELSE GREATEST($5::timestamptz, started_at) END,
  stdout_tail = $6, stderr_tail = $7,
  error = CASE
   WHEN status <> 'running' AND strpos(error, '` + store.LateOutcomeNote + `') > 0 THEN error

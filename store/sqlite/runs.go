@@ -254,8 +254,8 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 
 // finishSQL records an outcome. Its error keeps an interruption it came
 // after (store.Store.Finish): an outcome repeated (a lost reply) finds the
-// note there already and keeps it.
-const finishSQL = `UPDATE runs SET status = ?1, exit_code = ?2, signal = ?3, ended_at = ?4,
+// note there already and keeps it. An end before the start is the start.
+const finishSQL = `UPDATE runs SET status = ?1, exit_code = ?2, signal = ?3, ended_at = CASE WHEN ?4 = 0 THEN 0 ELSE MAX(?4, started_at) END,
  stdout_tail = ?5, stderr_tail = ?6,
  error = CASE
   WHEN status <> 'running' AND instr(error, '` + store.LateOutcomeNote + `') > 0 THEN error
