@@ -97,3 +97,49 @@ func TestMigrate(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateCarriesThePruneFloor: a host's prune floor (the latest slot of
+// a run it pruned) goes over to the shared ledger, where no command lowers
+// the task's watermark below it either: a resume --replay-paused of a pause
+// that began before it gave the pruned slots back as missed there.
+func TestMigrateCarriesThePruneFloor(t *testing.T) {
+	ctx := context.Background()
+	dst := testPostgres(t)
+	src, path := testLedger(t)
+	reg := mustTime(t, "2026-03-01T00:00:00Z")
+	if err := src.UpsertTask(ctx, store.Task{Name: "job", Schedule: "0 0 * * *", TZ: "UTC", Replay: "all",
+		Argv: []string{"true"}, Source: "run", RegisteredAt: reg, UpdatedAt: reg}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		slot := reg.Add(time.Duration(i) * 24 * time.Hour)
+		status := store.StatusSucceeded
+		if i == 3 {
+			status = store.StatusFailed
+		}
+		if _, err := src.AddRun(ctx, store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule,
+			Status: status, Attempt: 1, StartedAt: slot, EndedAt: slot.Add(time.Minute), Host: "testhost"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := src.Prune(ctx, store.PruneRequest{Before: reg.Add(30 * 24 * time.Hour), Batch: 100}); err != nil {
+		t.Fatal(err)
+	}
+	floor := reg.Add(3 * 24 * time.Hour) // the failed slot: the latest run (day 4) is kept
+	if task, err := src.Task(ctx, "job"); err != nil || !task.PrunedThrough.Equal(floor) {
+		t.Fatalf("host's prune floor %v, %v; want %v", task.PrunedThrough, err, floor)
+	}
+	if _, err := Migrate(ctx, testMachine(path, reg), Migration{From: src, FromPath: path, To: dst, ToWhere: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if task, err := dst.Task(ctx, "job"); err != nil || !task.PrunedThrough.Equal(floor) {
+		t.Fatalf("shared ledger's prune floor %v, %v; want %v", task.PrunedThrough, err, floor)
+	}
+	_, got, err := dst.UnsettlePaused(ctx, "job", reg)
+	if err != nil || !got.Equal(floor) {
+		t.Fatalf("UnsettlePaused on the shared ledger: floor %v, %v; want %v", got, err, floor)
+	}
+	if task, _ := dst.Task(ctx, "job"); !task.SettledThrough.Equal(floor) {
+		t.Errorf("shared ledger's watermark %v; want the floor %v", task.SettledThrough, floor)
+	}
+}

@@ -97,6 +97,11 @@ type Task struct {
 	// before it is settled, as far as scan knows (zero: none). See
 	// UpsertTask, SetSettled and Interrupt for how it moves.
 	SettledThrough time.Time
+	// PrunedThrough is the task's prune floor: the latest slot of a run
+	// prune deleted (zero: none). No command lowers the watermark below it.
+	// Prune sets it; UpsertTask leaves it; an import raises it to the
+	// imported task's.
+	PrunedThrough time.Time
 
 	RetiredAt   time.Time // when forget or scan retired the task (zero: active); see Lifecycle
 	PausedAt    time.Time // when the task's latest pause began (zero: never paused)

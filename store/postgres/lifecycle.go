@@ -119,6 +119,14 @@ func execOne(ctx context.Context, e execer, task, q string, args ...any) error {
 // here that was live then, or is newer, is this ledger's own and stays, and
 // the pause carried before, imported again, changes nothing.
 func importLifecycle(ctx context.Context, e execer, t store.Task) error {
+	if !t.PrunedThrough.IsZero() {
+		// The host pruned runs of slots up to it: the watermark here never
+		// goes below them either (UnsettlePaused, ResetClock, Backdate).
+		if _, err := e.Exec(ctx, `UPDATE tasks SET pruned_through = $2
+WHERE name = $1 AND (pruned_through IS NULL OR pruned_through < $2)`, t.Name, dbTime(t.PrunedThrough)); err != nil {
+			return err
+		}
+	}
 	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
 		return nil
 	}

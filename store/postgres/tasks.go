@@ -71,17 +71,17 @@ func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
  t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
- t.max_age_ms, t.retired_at, t.paused_at, t.paused_until`
+ t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
 	var delay, timeout, kill, maxAge int64
 	var reg, upd time.Time
-	var settled, retired, paused, until *time.Time
+	var settled, retired, paused, until, pruned *time.Time
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
 		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge,
-		&retired, &paused, &until}, extra...)
+		&retired, &paused, &until, &pruned}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -95,6 +95,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)
 	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	t.RetiredAt, t.PausedAt, t.PausedUntil = fromDB(retired), fromDB(paused), fromDB(until)
+	t.PrunedThrough = fromDB(pruned)
 	return t, nil
 }
 

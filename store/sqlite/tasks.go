@@ -62,15 +62,15 @@ func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
  t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
- t.max_age_ms, t.retired_at, t.paused_at, t.paused_until`
+ t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
-	var delay, reg, upd, timeout, kill, settled, maxAge, retired, paused, until int64
+	var delay, reg, upd, timeout, kill, settled, maxAge, retired, paused, until, pruned int64
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
 		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge,
-		&retired, &paused, &until}, extra...)
+		&retired, &paused, &until, &pruned}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -83,6 +83,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromMS(reg), fromMS(upd), fromMS(settled)
 	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	t.RetiredAt, t.PausedAt, t.PausedUntil = fromMS(retired), fromMS(paused), fromMS(until)
+	t.PrunedThrough = fromMS(pruned)
 	return t, nil
 }
 
