@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -273,44 +271,4 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 		r := <-done
 		return r.st, r.err
 	}
-}
-
-// checkedPing is u if it is an http(s) URL with a host; else "" and a
-// warning that names no part of it (it may hold a token): the monitor
-// never costs the job its run, but a typo must not wait for the first
-// ping to show.
-func checkedPing(u string, stderr io.Writer) string {
-	if u == "" {
-		return ""
-	}
-	if !isPingURL(u) {
-		fmt.Fprintln(stderr, "catchup: the --ping URL is not an http:// or https:// URL with a host; not pinging")
-		return ""
-	}
-	return u
-}
-
-// isPingURL reports whether u is an http(s) URL with a host.
-func isPingURL(u string) bool {
-	p, err := url.Parse(u)
-	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
-}
-
-// pingURL is the monitor's URL: --ping, else the first line of --ping-file,
-// else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
-// warning: the monitor never costs the job its run.
-func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) string {
-	if file == "" {
-		if flag != "" {
-			return flag
-		}
-		return getenv("CATCHUP_PING_URL")
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
-		return ""
-	}
-	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return strings.TrimSpace(u)
 }

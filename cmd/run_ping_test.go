@@ -2,30 +2,39 @@ package cmd
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
-// TestCheckedPing: a --ping that is not an http(s) URL with a host is a
-// warning at the fire (naming no part of it: it may hold a token), and no
-// ping; the job still runs.
-func TestCheckedPing(t *testing.T) {
-	for name, tc := range map[string]struct{ in, want string }{
-		"https":        {"https://hc.example/ping/TOKEN", "https://hc.example/ping/TOKEN"},
-		"http":         {"http://127.0.0.1:8080/p", "http://127.0.0.1:8080/p"},
-		"none":         {"", ""},
-		"no scheme":    {"notaurl-TOKEN", ""},
-		"other scheme": {"ftp://hc.example/TOKEN", ""},
-		"no host":      {"https:///TOKEN", ""},
-	} {
+// TestPingFileNeverBlocksTheFire: a --ping-file that is a FIFO (nothing
+// writing it), a directory or a file larger than a URL needs is a warning
+// and no ping, at once: the fire goes on to run its job.
+func TestPingFileNeverBlocksTheFire(t *testing.T) {
+	dir := t.TempDir()
+	tests := map[string]struct {
+		make func(path string) error
+		want string // the URL, or a piece of the warning
+	}{
+		"a URL": {make: func(p string) error { return os.WriteFile(p, []byte(" https://hc.example/x \nmore\n"), 0o600) },
+			want: "https://hc.example/x"},
+		"a FIFO":      {make: func(p string) error { return syscall.Mkfifo(p, 0o600) }, want: "not a regular file"},
+		"a directory": {make: func(p string) error { return os.Mkdir(p, 0o700) }, want: "not a regular file"},
+		"too large": {make: func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("x"), maxPingFile+1), 0o600) },
+			want: "larger than 64 KiB"},
+	}
+	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			var warn bytes.Buffer
-			got := checkedPing(tc.in, &warn)
-			if got != tc.want {
-				t.Errorf("checkedPing(%q) = %q, want %q", tc.in, got, tc.want)
+			path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+			if err := tc.make(path); err != nil {
+				t.Fatal(err)
 			}
-			if (tc.want == "" && tc.in != "") != (warn.Len() > 0) || strings.Contains(warn.String(), "TOKEN") {
-				t.Errorf("warning %q", warn.String())
+			var stderr bytes.Buffer
+			got := pingURL("", path, func(string) string { return "" }, &stderr)
+			if got != tc.want && !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("pingURL = %q, stderr %q; want %q", got, stderr.String(), tc.want)
 			}
 		})
 	}

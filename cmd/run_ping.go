@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"syscall"
+)
+
+// checkedPing is u if it is an http(s) URL with a host; else "" and a
+// warning that names no part of it (it may hold a token): the monitor
+// never costs the job its run, but a typo must not wait for the first
+// ping to show.
+func checkedPing(u string, stderr io.Writer) string {
+	if u == "" {
+		return ""
+	}
+	if !isPingURL(u) {
+		fmt.Fprintln(stderr, "catchup: the --ping URL is not an http:// or https:// URL with a host; not pinging")
+		return ""
+	}
+	return u
+}
+
+// isPingURL reports whether u is an http(s) URL with a host.
+func isPingURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
+}
+
+// pingURL is the monitor's URL: --ping, else the first line of --ping-file,
+// else CATCHUP_PING_URL; "" for none. A ping file that cannot be read is a
+// warning: the monitor never costs the job its run; nor does one that is
+// no regular file (a FIFO would block the fire before its job starts) or
+// is larger than a URL needs (maxPingFile).
+func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) string {
+	if file == "" {
+		if flag != "" {
+			return flag
+		}
+		return getenv("CATCHUP_PING_URL")
+	}
+	b, err := readPingFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
+		return ""
+	}
+	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(u)
+}
+
+// maxPingFile bounds what catchup reads of a --ping-file: a URL.
+const maxPingFile = 64 << 10
+
+// readPingFile reads a --ping-file: a regular file of at most maxPingFile
+// bytes, opened without blocking (a FIFO is refused, not waited on).
+func readPingFile(name string) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxPingFile+1))
+	if err == nil && len(b) > maxPingFile {
+		err = fmt.Errorf("%s is larger than %d KiB, more than a URL needs", name, maxPingFile>>10)
+	}
+	return b, err
+}
