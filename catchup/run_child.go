@@ -85,7 +85,13 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 	if res.TimedOut {
 		l.m.notice("%s", timeoutLine(l.req.Task, l.req.Timeout, res.Signal))
 	}
-	if res.Leftover > 0 {
+	switch {
+	case res.Leftover > 0 && (ctx.Err() != nil || res.Forwarded != nil || held.Err() != nil):
+		// Stopped (a stop signal to catchup or the daemon, the lease
+		// lost): what outlived the job's own process ignored the stop.
+		l.m.notice("task %s: stopped; %s of its group outlived the job, ignoring the stop signal: killed",
+			l.req.Task, processes(res.Leftover))
+	case res.Leftover > 0:
 		l.m.notice("%s", leftoverLine(l.req.Task, res.Leftover))
 	}
 	return res
@@ -95,12 +101,17 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 // group: a background child must not hold the task's lock or run beside
 // the next run, here or on another host.
 func leftoverLine(task string, n int) string {
-	what := "1 process"
-	if n > 1 {
-		what = strconv.Itoa(n) + " processes"
-	}
+	what := processes(n)
 	return "task " + task + ": the job exited leaving " + what + " in its process group; stopped " +
 		"(a daemon must leave the group: setsid cmd 3>&- &)"
+}
+
+// processes is "1 process", or "N processes".
+func processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return strconv.Itoa(n) + " processes"
 }
 
 // timeoutLine says why a job stopped, as timeout --verbose does: cron mail
