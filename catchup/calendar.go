@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -60,7 +61,8 @@ const maxCalendarSlots = 50000
 
 // Calendar passes emit every selected task's slots from req.From to now, each
 // with its state, from what the ledger holds and the notes of this host's
-// unrecorded fires, as the next scan records them. It writes nothing.
+// unrecorded fires, as the next scan records them. It writes nothing. The
+// row's Slots are reused for the next row: emit must not keep them.
 func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest, emit func(CalendarRow) error) error {
 	tasks, err := calendarTasks(ctx, st, req.Tasks)
 	if err != nil {
@@ -70,7 +72,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return err
 	}
-	c := calendarReader{st: st, m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now()}
+	c := &calendarReader{st: st, m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now()}
 	for _, t := range tasks {
 		// One row at a time: a row's slots are let go before the next
 		// task's are read (10,000 every-minute tasks are 100 M slots).
@@ -93,10 +95,11 @@ type calendarReader struct {
 	stale map[int64]bool
 	notes *pendingNotes
 	now   time.Time
+	slots []CalendarSlot // the last row's, reused (10,000 tasks of 10,080 slots each)
 }
 
 // row is task t's slots and their states.
-func (c calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, error) {
+func (c *calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, error) {
 	req, now, stale, m := c.req, c.now, c.stale, c.m
 	row := CalendarRow{Task: t.Name}
 	sched, err := parseSchedule(t.Schedule, t.TZ)
@@ -129,13 +132,25 @@ func (c calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, err
 	if upTo.Before(now) {
 		upTo = now
 	}
+	due := dueBefore(m, req.Rule, now)
+	withRuns, next := slotKeys(byslot, bySlot), 0 // in order, as the slots come
+	row.Slots = c.slots[:0]
+	defer func() { c.slots = row.Slots }()
 	sched.Slots(req.From, upTo, func(slot time.Time) bool {
 		c := CalendarSlot{Slot: slot}
-		sl, has := bySlot[slot.Unix()]
-		settled := slotSettled(byslot[slot.Unix()], sl, has, req.Rule, stale) != notSettled
-		r, ok := decidingRun(byslot[slot.Unix()], stale)
-		if !ok {
-			r, ok = sl, has
+		var r store.Run
+		var ok, settled bool
+		key := slot.Unix()
+		for next < len(withRuns) && withRuns[next] < key {
+			next++
+		}
+		if next < len(withRuns) && withRuns[next] == key { // most slots have no run: no lookups
+			sl, has := bySlot[key]
+			runs := byslot[key]
+			settled = slotSettled(runs, sl, has, req.Rule, stale) != notSettled
+			if r, ok = decidingRun(runs, stale); !ok {
+				r, ok = sl, has
+			}
 		}
 		switch {
 		case ok && (settled || failedAttempt(r)):
@@ -152,7 +167,7 @@ func (c calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, err
 			c.State = CellNone
 		case Paused(t, slot): // the next scan records it paused
 			c.State = CellPaused
-		case slot.After(dueBefore(m, req.Rule, now)):
+		case slot.After(due):
 			c.State = CellPending
 		default: // missed by the same rule (slotSettled)
 			c.State = CellMissed
@@ -188,6 +203,21 @@ func calendarTasks(ctx context.Context, st store.Store, names []string) ([]store
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// slotKeys is the slots (Unix seconds) that have runs in a or b, in order.
+func slotKeys(a map[int64][]store.Run, b map[int64]store.Run) []int64 {
+	keys := make([]int64, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, dup := a[k]; !dup {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // indexRuns splits runs into those naming their slot (by slot) and the

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,11 +21,13 @@ func (c *slotRunsCounter) SlotRuns(ctx context.Context, task string, from, to ti
 	return c.Store.SlotRuns(ctx, task, from, to, grace)
 }
 
-// calendarRows collects every row Calendar emits.
+// calendarRows collects every row Calendar emits (each row's slots copied:
+// Calendar reuses them for the next row).
 func calendarRows(t *testing.T, st store.Store, m Machine, req CalendarRequest) []CalendarRow {
 	t.Helper()
 	var rows []CalendarRow
 	if err := Calendar(context.Background(), st, m, req, func(r CalendarRow) error {
+		r.Slots = slices.Clone(r.Slots)
 		rows = append(rows, r)
 		return nil
 	}); err != nil {
