@@ -71,9 +71,16 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	held, stopBeats := l.heartbeats(ctx, r.ID)
 	waited := sleepCtx(ctx, delay, held)
 	stopBeats()
+	lost := leaseLost(held)
+	if waited && !lost && l.st.Shared() && !l.stillClaimed(ctx, r.ID) {
+		// Frozen past the lease and the delay at once: the timer won the
+		// race with the heartbeat that would have found the lease lost.
+		l.leaseLostNotice(r.ID)
+		waited, lost = false, true
+	}
 	if !waited {
 		why := "stopped by a signal to catchup during its retry delay"
-		if leaseLost(held) { // taken for dead: another host replays the slot
+		if lost { // taken for dead: another host replays the slot
 			why = "its lease was lost during its retry delay"
 		}
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),

@@ -135,9 +135,7 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Cont
 			case <-t.C:
 				err := l.st.Heartbeat(ctx, id, l.m.Now())
 				if errors.Is(err, store.ErrNotRunning) {
-					l.m.notice("task %s: run %d lost its lease: another host took it for dead and replays its slot; "+
-						"stopping the command (this host or its link to the ledger stalled for longer than --lease %s)",
-						l.req.Task, id, l.m.Lease)
+					l.leaseLostNotice(id)
 					lose(errLeaseLost)
 					return
 				}
@@ -149,6 +147,13 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Cont
 		}
 	}()
 	return held, func() { cancel(); <-done; lose(nil) }
+}
+
+// leaseLostNotice says that run id lost its lease.
+func (l *lifecycle) leaseLostNotice(id int64) {
+	l.m.notice("task %s: run %d lost its lease: another host took it for dead and replays its slot; "+
+		"stopping the command (this host or its link to the ledger stalled for longer than --lease %s)",
+		l.req.Task, id, l.m.Lease)
 }
 
 // leaseLost reports whether held (from heartbeats) ended with the lease.
