@@ -36,7 +36,7 @@ WHERE name = $1 AND (settled_through IS NULL OR settled_through < $2) AND NOT EX
   WHERE id = $1 AND status = 'running'
   RETURNING task, slot),
 lowered AS (
-  UPDATE tasks t SET settled_through = i.slot - interval '1 second' FROM i
+  UPDATE tasks t SET settled_through = GREATEST(i.slot - interval '1 second', t.pruned_through) FROM i
   WHERE t.name = i.task AND t.settled_through >= i.slot)
 SELECT count(*) FROM i`
 )
@@ -46,7 +46,7 @@ SELECT count(*) FROM i`
 const giveBackSQL = `WITH g AS (
   UPDATE runs SET status = $2, exit_code = $3, ended_at = $4, error = $5 WHERE id = $1
   RETURNING task, slot)
-UPDATE tasks t SET settled_through = g.slot - interval '1 second' FROM g
+UPDATE tasks t SET settled_through = GREATEST(g.slot - interval '1 second', t.pruned_through) FROM g
 WHERE t.name = g.task AND t.settled_through >= g.slot`
 
 // GiveBack implements store.Store. One round trip, one implicit

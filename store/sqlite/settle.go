@@ -77,8 +77,11 @@ WHERE id = ? RETURNING task, slot`, o.Status, nullInt(o.ExitCode), ms(o.EndedAt)
 }
 
 // lowerSettledSQL unsettles slot ?2 (unix seconds) of task ?1: a
-// watermark (unix ms) at or after it moves to one second before it.
-const lowerSettledSQL = `UPDATE tasks SET settled_through = (?2 - 1) * 1000
+// watermark (unix ms) at or after it moves to one second before it, but
+// never below the task's prune floor: a dead run of a slot at or below it (a
+// run --slot --force of a pruned day) is not replayed, rather than every
+// pruned slot after it coming back missed.
+const lowerSettledSQL = `UPDATE tasks SET settled_through = MAX((?2 - 1) * 1000, pruned_through)
 WHERE name = ?1 AND settled_through >= ?2 * 1000`
 
 // setSettledSQL advances the watermark of task ?1 to ?2 (unix ms)
