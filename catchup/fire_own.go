@@ -12,9 +12,13 @@ import (
 
 // cronShaped reports whether this fire's wall-clock minute matches the
 // schedule: the shape of the slot's own fire, or of its twin (a second
-// cron, another host of a fleet), not of a retry by hand.
+// cron, another host of a fleet), not of a retry by hand. A fleet host in
+// another zone (fleetZone) reads the registered zone's slots, but its cron
+// fires the line in its own: its minute matches the line in this host's
+// zone.
 func (l *lifecycle) cronShaped() bool {
-	return l.sched != nil && l.sched.Matches(l.m.Now())
+	now := l.m.Now()
+	return l.sched != nil && l.sched.Matches(now) || l.fleetZone && l.req.Schedule != nil && l.req.Schedule.Matches(now)
 }
 
 // ownFire reports whether this fire of slot is one cron makes for it: a
