@@ -18,6 +18,7 @@ import (
 
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
+	guardLocalZone() // before anything reads a local time
 	ctx, caught, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer stop()
 	g := globals{signalsCaught: caught}
