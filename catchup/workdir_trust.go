@@ -13,7 +13,9 @@ import (
 // was cleaned away and made again by someone else, holding their ./job.sh,
 // would run their file as the user who registered the task (root, for the
 // packaged scan). The rules are the crontab's (filetrust): the directory,
-// at its real path, is owned by uid or root and writable by no one else;
+// at its real path, is owned by uid or root and writable by no one else
+// (its group may write it when it is its owner's private group, as with
+// Debian's umask 002);
 // every directory above it likewise, sticky ones (/tmp) allowed; no
 // symlink on the way is another user's. A directory that does not exist is
 // left to the runner (the command cannot start: 126). A fire runs where
@@ -43,7 +45,7 @@ func trustedWorkDir(dir string, uid int) error {
 			}
 			return r
 		}
-		if filetrust.WritableByOthers(fi, !self) {
+		if othersCanWrite(fi, !self) {
 			what := "it is"
 			if !self {
 				what = p + " is"
@@ -56,4 +58,14 @@ func trustedWorkDir(dir string, uid int) error {
 			return nil
 		}
 	}
+}
+
+// othersCanWrite reports whether someone besides fi's owner can write it:
+// other users, or a group that is not its owner's private group. With
+// sticky, a sticky directory does not count (filetrust.WritableByOthers).
+func othersCanWrite(fi os.FileInfo, sticky bool) bool {
+	if !filetrust.WritableByOthers(fi, sticky) {
+		return false
+	}
+	return fi.Mode().Perm()&0o002 != 0 || !filetrust.PrivateGroup(fi)
 }

@@ -28,10 +28,15 @@ func TestTrustedWorkDir(t *testing.T) {
 			mustDo(t, os.Chown(dir, other, -1))
 			return dir
 		}, refuse: "it is owned by uid 54321"},
-		"writable by its group": {setup: func(t *testing.T, _, dir string) string {
+		"writable by a group of others": {setup: func(t *testing.T, _, dir string) string {
+			mustDo(t, os.Chown(dir, -1, other))
 			mustDo(t, os.Chmod(dir, 0o775))
 			return dir
 		}, refuse: "it is writable by others (mode 0775)"},
+		"writable by its owner's private group (root's, umask 002)": {setup: func(t *testing.T, _, dir string) string {
+			mustDo(t, os.Chmod(dir, 0o775))
+			return dir
+		}},
 		"sticky itself, writable by all": {setup: func(t *testing.T, _, dir string) string {
 			mustDo(t, os.Chmod(dir, os.ModeSticky|0o777))
 			return dir
