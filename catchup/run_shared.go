@@ -151,7 +151,7 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Cont
 
 // leaseLostNotice says that run id lost its lease.
 func (l *lifecycle) leaseLostNotice(id int64) {
-	l.m.notice("task %s: run %d lost its lease: another host took it for dead and replays its slot; "+
+	l.m.notice("task %s: run %d lost its lease: another host took it for dead (its slot is replayed there, or by a scan); "+
 		"stopping the command (this host or its link to the ledger stalled for longer than --lease %s)",
 		l.req.Task, id, l.m.Lease)
 }

@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +19,8 @@ import (
 // Debian's umask 002);
 // every directory above it likewise, sticky ones (/tmp) allowed; no
 // symlink on the way is another user's. A directory that does not exist is
-// left to the runner (the command cannot start: 126). A fire runs where
+// refused too (the command could not start there anyway: 126), so that no
+// one makes it between this check and the start. A fire runs where
 // it is started, and is not checked: its invoker chose the directory.
 func trustedWorkDir(dir string, uid int) error {
 	if dir == "" {
@@ -30,7 +32,10 @@ func trustedWorkDir(dir string, uid int) error {
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil // gone: the runner says so
+		// Gone (or unreadable): refused here, not left to the runner,
+		// since another user could make it between this check and the start.
+		return &filetrust.Refusal{Name: name, Reason: fmt.Sprintf("it cannot be used: %v", errors.Unwrap(err)),
+			Fix: "make it again, or fire the task once from a directory of your own (the fire registers it)"}
 	}
 	for p, self := real, true; ; p, self = filepath.Dir(p), false {
 		fi, err := os.Stat(p)

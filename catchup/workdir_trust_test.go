@@ -23,7 +23,8 @@ func TestTrustedWorkDir(t *testing.T) {
 			mustDo(t, os.Chmod(top, os.ModeSticky|0o777))
 			return dir
 		}},
-		"gone": {setup: func(t *testing.T, _, dir string) string { mustDo(t, os.Remove(dir)); return dir }},
+		"gone": {setup: func(t *testing.T, _, dir string) string { mustDo(t, os.Remove(dir)); return dir },
+			refuse: "it cannot be used: no such file or directory"},
 		"owned by another user": {setup: func(t *testing.T, _, dir string) string {
 			mustDo(t, os.Chown(dir, other, -1))
 			return dir
