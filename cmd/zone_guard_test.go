@@ -28,6 +28,7 @@ func TestReadLocalZone(t *testing.T) {
 		"a directory":                  {tz: dir},
 		"no such zone":                 {tz: "Nowhere/Atlantis"},
 		"a device":                     {tz: "/dev/zero"},
+		"a pollable /proc file, empty": {tz: "/proc/kmsg"}, // regular, size 0; its read blocks (root)
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

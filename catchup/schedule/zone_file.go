@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,25 +47,42 @@ func ReadZoneFile(path string) ([]byte, error) {
 	if err := zoneFileOK(fi); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	// Raw system calls, not an os.File: Go's poller would wait on a
+	// pollable file (/proc/kmsg is "regular") that has nothing to read.
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, pathReason(err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, pathReason(err)
-	}
-	if err := zoneFileOK(fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxZoneFile+1))
-	if err != nil {
-		return nil, pathReason(err)
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, err
 	}
-	if len(data) > MaxZoneFile { // it grew since
-		return nil, errZoneFileSize
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, errors.New("it is not a regular file")
 	}
-	return data, nil
+	if st.Size == 0 {
+		return nil, errors.New("it is empty") // a zone file never is; /proc's files say 0
+	}
+	var data []byte
+	buf := make([]byte, 64<<10)
+	for len(data) <= MaxZoneFile {
+		n, err := syscall.Read(fd, buf)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if errors.Is(err, syscall.EAGAIN) {
+			return nil, errors.New("its read would block")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return data, nil
+		}
+		data = append(data, buf[:n]...)
+	}
+	return nil, errZoneFileSize // it grew since
 }
 
 var errZoneFileSize = fmt.Errorf("it is larger than %d MiB", MaxZoneFile>>20)

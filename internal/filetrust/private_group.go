@@ -9,14 +9,15 @@ import (
 	"syscall"
 )
 
-// groupFile is the group database PrivateGroup reads members from.
-var groupFile = "/etc/group"
+// The databases PrivateGroup reads a group's members from.
+var groupFile, passwdFile = "/etc/group", "/etc/passwd"
 
 // PrivateGroup reports whether fi's group is its owner's own (a user
 // private group, as Debian gives every user, with umask 002): the owner's
 // primary group, named after the owner, with no member but the owner in
-// the group database. Group write then lets no one else in. A group it
-// cannot read the members of (not in /etc/group) is not private.
+// the group database, and no other user's primary group in the passwd
+// database. Group write then lets no one else in. A group it cannot read
+// the members of (not in /etc/group) is not private.
 func PrivateGroup(fi os.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -26,17 +27,24 @@ func PrivateGroup(fi os.FileInfo) bool {
 	if owner == "" {
 		return false
 	}
-	f, err := os.Open(groupFile)
-	if err != nil {
+	return onlyMember(owner, int(st.Uid), int(st.Gid))
+}
+
+// onlyMember reports whether owner (uid) is the one user in group gid:
+// every group database line of gid (several lines may share it) is named
+// owner and lists no other member, and the passwd database gives gid as
+// primary group to owner alone (members by primary group are listed
+// nowhere in /etc/group).
+func onlyMember(owner string, uid, gid int) bool {
+	if primaryGroup(uid) != gid {
 		return false
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
+	g := strconv.Itoa(gid)
+	named := false
+	ok := eachLine(groupFile, func(fields []string) bool {
 		// name:password:gid:members
-		fields := strings.Split(sc.Text(), ":")
-		if len(fields) != 4 || fields[2] != strconv.Itoa(int(st.Gid)) {
-			continue
+		if len(fields) != 4 || fields[2] != g {
+			return true
 		}
 		if fields[0] != owner {
 			return false
@@ -46,9 +54,33 @@ func PrivateGroup(fi os.FileInfo) bool {
 				return false
 			}
 		}
-		return primaryGroup(int(st.Uid)) == int(st.Gid)
+		named = true
+		return true
+	})
+	if !ok || !named {
+		return false
 	}
-	return false
+	return eachLine(passwdFile, func(fields []string) bool {
+		// name:password:uid:gid:gecos:home:shell
+		return len(fields) < 4 || fields[3] != g || fields[2] == strconv.Itoa(uid)
+	})
+}
+
+// eachLine calls f with the colon-separated fields of each line of file
+// while f returns true; false when f stopped it or the file is unreadable.
+func eachLine(file string, f func(fields []string) bool) bool {
+	fh, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if !f(strings.Split(sc.Text(), ":")) {
+			return false
+		}
+	}
+	return sc.Err() == nil
 }
 
 // primaryGroup is uid's primary gid, or -1.

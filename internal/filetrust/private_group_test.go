@@ -31,26 +31,34 @@ func TestPrivateGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := strconv.Itoa(gid)
+	passwd := me.Username + ":x:" + me.Uid + ":" + g + "::/root:/bin/sh\n"
 	tests := map[string]struct {
-		groups string
-		want   bool
+		groups, passwd string
+		want           bool
 	}{
 		"named after the owner, no members":   {groups: me.Username + ":x:" + g + ":\n", want: true},
 		"named after the owner, only it":      {groups: me.Username + ":x:" + g + ":" + me.Username + "\n", want: true},
-		"another member":                      {groups: me.Username + ":x:" + g + ":" + me.Username + ",mallory\n", want: false},
-		"named otherwise":                     {groups: "staff:x:" + g + ":\n", want: false},
-		"not in the group database":           {groups: "other:x:99999:\n", want: false},
+		"another member":                      {groups: me.Username + ":x:" + g + ":" + me.Username + ",mallory\n"},
+		"named otherwise":                     {groups: "staff:x:" + g + ":\n"},
+		"not in the group database":           {groups: "other:x:99999:\n"},
 		"a malformed line, then the real one": {groups: "junk\n" + me.Username + ":x:" + g + ":\n", want: true},
+		"a second line of the gid, a member":  {groups: me.Username + ":x:" + g + ":\ndevs:x:" + g + ":mallory\n"},
+		"another user's primary group (passwd)": {groups: me.Username + ":x:" + g + ":\n",
+			passwd: "mallory:x:54321:" + g + "::/home/mallory:/bin/sh\n"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "group")
-			if err := os.WriteFile(path, []byte(tc.groups), 0o644); err != nil {
+			dir := t.TempDir()
+			groups, users := filepath.Join(dir, "group"), filepath.Join(dir, "passwd")
+			if err := os.WriteFile(groups, []byte(tc.groups), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			old := groupFile
-			groupFile = path
-			defer func() { groupFile = old }()
+			if err := os.WriteFile(users, []byte(passwd+tc.passwd), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			oldG, oldP := groupFile, passwdFile
+			groupFile, passwdFile = groups, users
+			defer func() { groupFile, passwdFile = oldG, oldP }()
 			if got := PrivateGroup(fi); got != tc.want {
 				t.Errorf("PrivateGroup = %v, want %v", got, tc.want)
 			}
