@@ -32,11 +32,33 @@ func (l *lifecycle) ownFire(slot time.Time) bool {
 	if l.sched == nil {
 		return false
 	}
-	if l.cronShaped() || l.earlyOf(slot) {
+	if l.cronShaped() || l.earlyOf(slot) || l.hostZoneOwnFire() {
 		return true
 	}
 	window := l.sched.CatchUpWindow(slot)
 	since := l.m.Now().Sub(slot)
+	return window > 0 && since >= 0 && since <= window
+}
+
+// hostZoneOwnFire reports whether a fleet host in another zone (fleetZone:
+// it reads the registered zone's slots) fires as its cron does in its own
+// zone: early for the line's next instant there (a clock that lags), or
+// within a spring-forward catch-up window of its latest one there (cronie's
+// fires of the skipped wall times). cronShaped covers its own minute.
+func (l *lifecycle) hostZoneOwnFire() bool {
+	s := l.req.Schedule
+	if !l.fleetZone || s == nil {
+		return false
+	}
+	now := l.m.Now()
+	if next, ok := s.Next(now); ok && next.Sub(now) <= earlyFire {
+		return true
+	}
+	prev, ok := s.Prev(now)
+	if !ok {
+		return false
+	}
+	window, since := s.CatchUpWindow(prev), now.Sub(prev)
 	return window > 0 && since >= 0 && since <= window
 }
 
