@@ -39,11 +39,12 @@ func trustedWorkDir(dir string, uid int) error {
 	}
 	for p, self := real, true; ; p, self = filepath.Dir(p), false {
 		fi, err := os.Stat(p)
-		if err != nil {
-			return nil
+		if err != nil { // gone since EvalSymlinks: refused, as a missing one is
+			return &filetrust.Refusal{Name: name, Reason: fmt.Sprintf("%s cannot be used: %v", p, errors.Unwrap(err)),
+				Fix: "make it again, or fire the task once from a directory of your own (the fire registers it)"}
 		}
-		if err := filetrust.Owned(name, p, fi, uid); err != nil {
-			r := err.(*filetrust.Refusal)
+		var r *filetrust.Refusal
+		if err := filetrust.Owned(name, p, fi, uid); errors.As(err, &r) {
 			r.Fix = "remove it if you did not make it, or fire the task once from a directory of your own (the fire registers it)"
 			if !self {
 				r.Reason = fmt.Sprintf("%s is owned by uid %d, not by uid %d running catchup nor root", p, filetrust.Owner(fi), uid)

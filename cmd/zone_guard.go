@@ -11,7 +11,7 @@ import (
 
 // goZoneSources are the directories Go's time package reads a relative TZ
 // under, in its order: its first existing file is the one it opens.
-var goZoneSources = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"}
+var goZoneSources = []string{zoneinfoDir + "/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"}
 
 // guardLocalZone reads the zone TZ names for Go's time.Local itself, never
 // letting Go open it: Go opens it, blocking, at the process's first local

@@ -23,22 +23,19 @@ func PrivateGroup(fi os.FileInfo) bool {
 	if !ok {
 		return false
 	}
-	owner := UserName(int(st.Uid))
-	if owner == "" {
-		return false
+	u, err := user.LookupId(strconv.Itoa(int(st.Uid)))
+	if err != nil || u.Gid != strconv.Itoa(int(st.Gid)) {
+		return false // no such user, or not its primary group
 	}
-	return onlyMember(owner, int(st.Uid), int(st.Gid))
+	return onlyMember(u.Username, int(st.Uid), int(st.Gid))
 }
 
-// onlyMember reports whether owner (uid) is the one user in group gid:
-// every group database line of gid (several lines may share it) is named
-// owner and lists no other member, and the passwd database gives gid as
-// primary group to owner alone (members by primary group are listed
-// nowhere in /etc/group).
+// onlyMember reports whether owner (uid), whose primary group is gid, is
+// the one user in it: every group database line of gid (several lines may
+// share it) is named owner and lists no other member, and the passwd
+// database gives gid as primary group to owner alone (members by primary
+// group are listed nowhere in /etc/group).
 func onlyMember(owner string, uid, gid int) bool {
-	if primaryGroup(uid) != gid {
-		return false
-	}
 	g := strconv.Itoa(gid)
 	named := false
 	ok := eachLine(groupFile, func(fields []string) bool {
@@ -81,17 +78,4 @@ func eachLine(file string, f func(fields []string) bool) bool {
 		}
 	}
 	return sc.Err() == nil
-}
-
-// primaryGroup is uid's primary gid, or -1.
-func primaryGroup(uid int) int {
-	u, err := user.LookupId(strconv.Itoa(uid))
-	if err != nil {
-		return -1
-	}
-	gid, err := strconv.Atoi(u.Gid)
-	if err != nil {
-		return -1
-	}
-	return gid
 }
