@@ -69,14 +69,21 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 		return false // it starts as claimed: no wait, no second write
 	}
 	held, stopBeats := l.heartbeats(ctx, r.ID)
-	waited := sleepCtx(ctx, delay, held)
+	wait, cancel := context.WithCancel(ctx)
+	context.AfterFunc(held, cancel) // a lost lease ends the wait
+	waited := sleepCtx(wait, delay)
+	cancel()
 	stopBeats()
 	lost := leaseLost(held)
-	if waited && !lost && l.st.Shared() && !l.stillClaimed(ctx, r.ID) {
-		// Frozen past the lease and the delay at once: the timer won the
-		// race with the heartbeat that would have found the lease lost.
-		l.leaseLostNotice(r.ID)
-		waited, lost = false, true
+	if waited && !lost && l.st.Shared() {
+		// Frozen past the lease and the delay at once, the timer may have
+		// won the race with the heartbeat that would find the lease lost.
+		// (A ledger that does not answer is no lost lease: the start's own
+		// writes meet it.)
+		if cur, err := l.st.Run(ctx, r.ID); err == nil && cur.Status != store.StatusRunning {
+			l.leaseLostNotice(r.ID)
+			waited, lost = false, true
+		}
 	}
 	if !waited {
 		why := "stopped by a signal to catchup during its retry delay"
@@ -94,20 +101,14 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	return false
 }
 
-// sleepCtx waits d; false when ctx (or also, if given) ended first.
-func sleepCtx(ctx context.Context, d time.Duration, also ...context.Context) bool {
+// sleepCtx waits d; false when ctx ended first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	var alsoDone <-chan struct{}
-	if len(also) > 0 {
-		alsoDone = also[0].Done()
-	}
 	select {
 	case <-t.C:
 		return true
 	case <-ctx.Done():
-		return false
-	case <-alsoDone:
 		return false
 	}
 }
