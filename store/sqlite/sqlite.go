@@ -83,6 +83,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	// WAL mode is set by checkSchema, once the file is found to be a
 	// ledger: a file refused is left as it was.
 	q.Add("_pragma", "synchronous(FULL)")
+	syncWithFdatasync()
 	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walAutocheckpoint))
 	// Immediate transactions take the write lock at BEGIN: a deferred one
 	// that upgrades later fails with SQLITE_BUSY under concurrent writers

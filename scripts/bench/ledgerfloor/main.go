@@ -2,8 +2,8 @@
 // wrapper of a cron job pays to keep a durable ledger with the design's
 // SQLite (modernc.org/sqlite), and nothing else. It takes flock(2) on
 // LEDGER.lock without waiting (exit 75 when held), opens LEDGER as catchup
-// does (WAL, synchronous=FULL, a busy timeout; the schema checked by
-// user_version, created once), commits a claim (one
+// does (WAL, synchronous=FULL with commits synced by fdatasync(2), a busy
+// timeout; the schema checked by user_version, created once), commits a claim (one
 // INSERT), starts COMMAND with the lock's descriptor handed down, waits for
 // it, commits its outcome (one UPDATE) and exits with its status. The WAL
 // is left in place at exit (no checkpoint on close), as catchup leaves it.
@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	_ "modernc.org/sqlite"
+	driver "modernc.org/sqlite"
 
 	"github.com/catchup/catchup/scripts/bench/internal/spawn"
 )
@@ -62,6 +62,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "ledgerfloor:", err)
 		return 125
 	}
+	driver.Fdatasync(true) // as catchup's ledger syncs (store/sqlite/fdatasync.go)
 	db, err := sql.Open("sqlite", "file:"+args[0]+
 		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
 	if err != nil {
