@@ -2,9 +2,12 @@ package catchup
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // BackupSuffix names the copy of the original that --in-place leaves
@@ -15,6 +18,49 @@ import (
 // cron reads only names of [A-Za-z0-9_-]; a spool crontab is read only
 // under its user's name.
 const BackupSuffix = ".bak~"
+
+// ReadToWrap reads the crontab file that `crontab wrap` is given as scan
+// reads a crontab: opened without blocking (a FIFO with no writer blocked
+// the open for good), then read only if it is a regular file of at most
+// crontab.MaxSize bytes (a device such as /dev/zero never ends; a sparse
+// file of gigabytes uses no disk). A refusal is a *filetrust.Refusal
+// naming the file and the fix. A symlink is followed: wrap only prints,
+// and --in-place refuses one itself (WriteWrapped).
+func ReadToWrap(path string) ([]byte, error) {
+	fd, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read crontab: %w", err)
+	}
+	defer fd.Close()
+	name := "crontab " + path
+	fi, err := fd.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		kind, fix := fileKind(fi.Mode()), "name the crontab file itself, or pipe what it gives: catchup crontab wrap - < "+path
+		if fi.IsDir() {
+			fix = "name the crontab file in it, not the directory"
+		}
+		return nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file (" + kind + ")", Fix: fix}
+	}
+	return readCapped(name, path, fd, fi)
+}
+
+// fileKind names what a file that is not a regular one is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
 
 // WriteWrapped replaces the crontab file path with text, keeping the old
 // contents in path+BackupSuffix first. Both keep the original's mode, owner

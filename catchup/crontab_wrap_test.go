@@ -1,10 +1,16 @@
 package catchup
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // TestWriteWrappedOwner: a caller that is not root is refused another
@@ -95,6 +101,65 @@ func TestWriteWrappedBackupNoCronReads(t *testing.T) {
 			base := filepath.Base(backup)
 			if !strings.HasSuffix(base, "~") || cronieReads(base) || debianReads(base) {
 				t.Errorf("backup %s: a cron would read it (cronie %v, Debian %v)", base, cronieReads(base), debianReads(base))
+			}
+		})
+	}
+}
+
+// TestReadToWrap: wrap reads only a regular file of at most 16 MiB, and a
+// FIFO with no writer is refused at once, not waited on.
+func TestReadToWrap(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, crontab.MaxSize+1); err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(dir, "full")
+	if err := os.WriteFile(full, []byte("0 3 * * * /opt/backup\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		path, want, wantErr string
+	}{
+		"a crontab":   {path: full, want: "0 3 * * * /opt/backup\n"},
+		"a FIFO":      {path: fifo, wantErr: "refused: it is not a regular file (a named pipe)"},
+		"a device":    {path: "/dev/zero", wantErr: "refused: it is not a regular file (a device)"},
+		"a directory": {path: dir, wantErr: "fix: name the crontab file in it, not the directory"},
+		"over 16 MiB": {path: big, wantErr: "refused: it is larger than 16 MiB"},
+		"not there":   {path: filepath.Join(dir, "none"), wantErr: "no such file"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			done := make(chan struct{})
+			var data []byte
+			var err error
+			go func() {
+				defer close(done)
+				data, err = ReadToWrap(tt.path)
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("ReadToWrap(%s) still blocked after 10s", tt.path)
+			}
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one with %q", err, tt.wantErr)
+				}
+				if !errors.Is(err, filetrust.ErrRefused) && tt.path != filepath.Join(dir, "none") {
+					t.Errorf("err = %v, want a refusal", err)
+				}
+				return
+			}
+			if err != nil || string(data) != tt.want {
+				t.Fatalf("ReadToWrap = %q, %v; want %q", data, err, tt.want)
 			}
 		})
 	}

@@ -54,7 +54,9 @@ cron names with a dot); both keep FILE's mode, owner and group (cron refuses a u
 crontab that another user owns), so another user's FILE needs root. Not as root, FILE's
 group is kept if you are in it, else both get your group, and stderr says so. A symlink
 is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
-the system format (a user field), as is any file with --system.
+the system format (a user field), as is any file with --system. FILE is read as scan
+reads a crontab: only a regular file of at most 16 MiB; a FIFO, a device or a directory
+is refused at once (pipe what it gives on standard input instead).
 
 A file beside FILE in a cron.d directory that cron reads too, holding a job line not
 run through catchup whose command FILE runs (once wrapped) through catchup, runs that
@@ -87,21 +89,9 @@ file is renamed to a name ending in ~.`,
 }
 
 func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
-	name, in := "-", c.InOrStdin()
-	if req.file != "" && req.file != "-" {
-		f, err := os.Open(req.file)
-		if err != nil {
-			return failure(fmt.Errorf("read crontab: %w", err))
-		}
-		defer f.Close()
-		name, in = req.file, f
-	}
-	old, err := crontab.Read(in) // at most crontab.MaxSize
-	if errors.Is(err, crontab.ErrTooLarge) {
-		return failure(fmt.Errorf("crontab %s is larger than %d MiB", name, crontab.MaxSize>>20))
-	}
+	name, old, err := readCrontabToWrap(c.InOrStdin(), req.file)
 	if err != nil {
-		return failure(fmt.Errorf("read crontab %s: %w", name, err))
+		return failure(err)
 	}
 	text, changes, notes := crontab.Wrap(string(old), req.system)
 	if name != "-" {
@@ -140,6 +130,24 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 		fmt.Fprintf(c.ErrOrStderr(), "catchup: wrapped %d job lines of %s; the original is in %s\n", len(changes), name, backup)
 	}
 	return nil
+}
+
+// readCrontabToWrap reads the crontab that wrap is given, file (as
+// catchup.ReadToWrap reads one), or stdin when file is "" or "-"; name is
+// how messages call it.
+func readCrontabToWrap(stdin io.Reader, file string) (name string, data []byte, err error) {
+	if file != "" && file != "-" {
+		data, err = catchup.ReadToWrap(file)
+		return file, data, err
+	}
+	data, err = crontab.Read(stdin) // at most crontab.MaxSize
+	if errors.Is(err, crontab.ErrTooLarge) {
+		return "-", nil, fmt.Errorf("crontab (stdin): %w", err)
+	}
+	if err != nil {
+		return "-", nil, fmt.Errorf("read crontab (stdin): %w", err)
+	}
+	return "-", data, nil
 }
 
 // writeWrapDiff prints the changed lines as a unified diff (one hunk per
