@@ -73,6 +73,7 @@ const (
 	ActionPlanned     = "would replay"
 	ActionDropped     = "would skip" // coalesced into the replay of a later slot
 	ActionWouldExpire = "would expire"
+	ActionWouldFail   = "would fail" // its replay would not start: a refusal (planDry)
 )
 
 // SlotAction is what scan did (or would do) with one missed slot.

@@ -145,11 +145,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			err = fmt.Errorf("%w: the outcome of task %s's last replay is not recorded: %w", ErrReplayUnrecorded, t.Name, ferr)
 		}
 	}()
+	if req.DryRun {
+		ts.planDry(m, t, sr, sched, replay, cause)
+		return ts, nil
+	}
 	for i, slot := range replay {
-		if req.DryRun {
-			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause[slot.Unix()]})
-			continue
-		}
 		if !req.gate.Start(ctx, t.Name, slot) {
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
 			break

@@ -34,7 +34,11 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 		if dry {
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused)+stuckSuffix(t.Stuck))
 			for _, a := range t.Actions {
-				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), a.Action, gap(a.Cause), gap(printable(a.Reason)))
+				action := a.Action
+				if a.Action == catchup.ActionWouldFail {
+					action += fmt.Sprintf(", exit %d", a.ExitCode)
+				}
+				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), action, gap(a.Cause), gap(printable(a.Reason)))
 			}
 			continue
 		}
