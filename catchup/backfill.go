@@ -175,7 +175,15 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	}
 	pending := slots.run
 	if req.DryRun {
+		// A refusal the backfill meets at each slot's start (wouldNotStart)
+		// fails every slot, as the real one reports it.
+		code, reason := wouldNotStart(m, t, sr)
 		for _, s := range pending {
+			if reason != "" {
+				tb.Failed++
+				tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionWouldFail, ExitCode: code, Reason: reason})
+				continue
+			}
 			tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionWouldRun})
 		}
 		pending = nil

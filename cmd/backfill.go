@@ -159,7 +159,7 @@ func writeBackfill(w io.Writer, reps []catchup.TaskBackfill, req catchup.Backfil
 	for _, r := range reps {
 		for _, a := range r.Actions {
 			line := fmt.Sprintf("  %s  %s", a.Slot.UTC().Format(time.RFC3339), a.Action)
-			if a.Action == catchup.ActionFailed {
+			if a.Action == catchup.ActionFailed || a.Action == catchup.ActionWouldFail {
 				line += fmt.Sprintf(", exit %d", a.ExitCode)
 			}
 			fmt.Fprintf(w, "%s%s\n", line, reasonSuffix(a.Reason))
