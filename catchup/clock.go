@@ -137,3 +137,13 @@ func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, n
 	}
 	return floor, nil
 }
+
+// clockBound reports whether a slot in state s may owe its state to a time
+// of the task the ledger holds later than now, which catchup reset-clock
+// undoes: a missed slot scan does not replay meanwhile, one before a
+// registration, passed by a watermark or expired by a scan while the clock
+// was ahead. explain then names the clock and the way out, as ls --missed
+// lists the task ("clock ahead").
+func clockBound(s string) bool {
+	return s == StateMissed || s == StateUnregistered || s == StatePassed || s == StateExpired
+}

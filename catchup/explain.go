@@ -170,6 +170,8 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		case x.Policy == "none":
 			x.Summary += `; replay policy "none": the next scan leaves it missed`
 		}
+	}
+	if clockBound(x.State) {
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {
 			return x, err
