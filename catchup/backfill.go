@@ -94,7 +94,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	for i, t := range tasks {
 		sched, err := parseSchedule(t.Schedule, t.TZ)
 		if err != nil {
-			return nil, fmt.Errorf("task %s: bad schedule %q: %w", t.Name, t.Schedule, err)
+			return nil, errBadSchedule(t, err)
 		}
 		if err := checkRangeSize(ctx, t.Name, sched, req); err != nil {
 			return nil, err

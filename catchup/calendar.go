@@ -106,7 +106,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, er
 	row.Zone = zoneOf(t, sched)
 	switch {
 	case err != nil:
-		row.Warning = err.Error()
+		row.Warning = badScheduleWarning(t, err)
 	case sched == nil:
 		row.Warning = "no schedule: its runs have no slots"
 	}

@@ -92,7 +92,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	}
 	sched, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil {
-		return Explanation{}, err
+		return Explanation{}, errBadSchedule(t, err)
 	}
 	if sched == nil {
 		return Explanation{}, fmt.Errorf("task %s has no schedule: it has no slots to explain", t.Name)
