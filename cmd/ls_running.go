@@ -32,15 +32,15 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	if err != nil {
 		return failure(err)
 	}
-	isStuck := false
+	var stuckRuns []catchup.RunningRun
 	rows := []runningJSON{}
 	var table [][]string
 	for _, r := range running {
 		if stuck > 0 && r.For > stuck {
-			isStuck = true
+			stuckRuns = append(stuckRuns, r)
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
-			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: int64(r.For / time.Second),
+			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: runningForS(r),
 			ClockAhead: jsonTime(r.ClockAhead)})
 		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, shownZone()),
 			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, shownZone()), runningForText(r)})
@@ -61,8 +61,13 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	if err != nil {
 		return failure(err)
 	}
-	if isStuck {
-		m.Notice("a run has been running for longer than %s", formatDuration(stuck))
+	// One line per stuck run, naming it: a probe's log (-o json shows no
+	// table) must say which job to look at.
+	for _, r := range stuckRuns {
+		m.Notice("run %d of task %s on host %s has been running for %s, longer than %s",
+			r.Run.ID, r.Run.Task, r.Run.Host, runningFor(r), formatDuration(stuck))
+	}
+	if len(stuckRuns) > 0 {
 		return &exitStatus{code: exitFound}
 	}
 	return nil
@@ -75,5 +80,18 @@ func runningForText(r catchup.RunningRun) string {
 	if !r.ClockAhead.IsZero() {
 		return "clock ahead (" + r.ClockAhead.UTC().Format(time.RFC3339) + ")"
 	}
+	return runningFor(r)
+}
+
+// runningFor is how long r has run, to the nearest second, as
+// running_for_s gives it (runningForS).
+func runningFor(r catchup.RunningRun) string {
 	return r.For.Round(time.Second).String()
+}
+
+// runningForS is running_for_s: RUNNING FOR's seconds. Truncated, a run
+// started a few milliseconds after its CATCHUP_NOW or its cron minute
+// read 599 in JSON where the table said 10m0s.
+func runningForS(r catchup.RunningRun) int64 {
+	return int64(r.For.Round(time.Second) / time.Second)
 }
