@@ -41,6 +41,12 @@ type Ledger struct {
 // ErrNotALedger is returned for a file that is not a catchup ledger.
 var ErrNotALedger = errors.New("file is not a catchup ledger (corrupt or not SQLite)")
 
+// notALedgerFix is the way out of a file SQLite cannot read at the
+// ledger's path, as the other refusals of a file catchup did not make name
+// theirs.
+const notALedgerFix = "if --db, CATCHUP_DB or CATCHUP_STATE_DIR names the wrong file, correct it, " +
+	"else restore it from a backup (docs/ledger.md, backing up and restoring)"
+
 // errBusy is returned when other processes kept the ledger locked for
 // longer than a write waits.
 var errBusy = errors.New("ledger stayed locked by other processes")
@@ -155,7 +161,7 @@ func (s *Ledger) wrap(op string, err error) error {
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
 		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
-			return fmt.Errorf("%s %s: %w", op, s.path, ErrNotALedger)
+			return fmt.Errorf("%s %s: %w; %s", op, s.path, ErrNotALedger, notALedgerFix)
 		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
 			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
 		case 8, 14: // SQLITE_READONLY (a file or the directory), SQLITE_CANTOPEN
