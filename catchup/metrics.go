@@ -21,6 +21,9 @@ type TaskMetrics struct {
 	// LastFailure is when its latest failed, timed-out or interrupted run
 	// ended, even when a later run is its latest (zero: none in the ledger).
 	LastFailure time.Time
+	// BadSchedule: its registered schedule no longer parses, so its missed
+	// slots cannot be counted (Missed is 0) and scan does not replay them.
+	BadSchedule bool
 }
 
 // Metrics gathers every task's latest run, run counts, missed slots (the
@@ -56,7 +59,7 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		d, isRunning := longest[t.Task.Name]
 		tm := TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: t.Counts, Missed: len(t.Missed),
 			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d,
-			LastFailure: failures[t.Task.Name]}
+			LastFailure: failures[t.Task.Name], BadSchedule: t.BadSchedule != ""}
 		for _, c := range t.Causes {
 			tm.Causes[c]++
 		}

@@ -29,6 +29,12 @@ var expiryReasons = []string{store.ReasonMaxAge, store.ReasonMaxReplays, store.R
 var statuses = []string{store.StatusRunning, store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
 	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired, store.StatusPaused}
 
+// finishedStatuses are the statuses catchup_runs_total counts: a run in
+// progress is not one (catchup_running_seconds shows it), or the counter
+// would fall each time one finished, which Prometheus reads as a reset.
+var finishedStatuses = []string{store.StatusSucceeded, store.StatusFailed, store.StatusTimeout,
+	store.StatusInterrupted, store.StatusSkipped, store.StatusExpired, store.StatusPaused}
+
 // family collects one metric family's samples.
 type family struct {
 	mf *dto.MetricFamily
@@ -69,7 +75,8 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		"When the task's latest failed, timed-out or interrupted run ended (Unix time), even when a later run succeeded; 0 when the ledger holds none (pruning that run lowers it).")
 	running := gauge("catchup_running_seconds", "How long the task's oldest run in progress has been running (0 while its start is later than now: the clock went back); absent when none.")
 	total := newFamily("catchup_runs_total",
-		"Runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
+		"Finished runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
+	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
 	expired := newFamily("catchup_expired_slots_total",
 		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it).",
 		dto.MetricType_COUNTER)
@@ -82,9 +89,10 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 		ahead.set(t.ClockAhead.Seconds(), "task", t.Task)
 		failure.set(unixSeconds(t.LastFailure), "task", t.Task)
-		for _, s := range statuses {
+		for _, s := range finishedStatuses {
 			total.set(float64(t.Counts[s]), "task", t.Task, "status", s)
 		}
+		badSchedule.set(boolValue(t.BadSchedule), "task", t.Task)
 		if t.Running {
 			running.set(t.RunningFor.Seconds(), "task", t.Task)
 		}
@@ -109,7 +117,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 	}
 	var out []*dto.MetricFamily
-	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, failure, running, total, expired} {
+	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule} {
 		if len(f.mf.Metric) == 0 {
 			continue
 		}
@@ -118,6 +126,17 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 	}
 	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
 	return out
+}
+
+const scheduleErrorHelp = "1 when the task's registered schedule no longer parses: its missed slots are not counted " +
+	"(catchup_missed_slots reads 0) and scan does not replay them; fix: catchup run --cron with a valid schedule, or catchup forget."
+
+// boolValue is a 0 or 1 sample.
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // unixSeconds is t as a metric's Unix time, to the millisecond; 0 for

@@ -29,12 +29,13 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		"When the task's latest failed, timed-out or interrupted run ended (Unix time), even when a later run succeeded; 0 when the ledger holds none (pruning that run lowers it).")
 	running := gauge("catchup_running_seconds", "How long the task's oldest run in progress has been running (0 while its start is later than now: the clock went back); absent when none.")
 	total := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_runs_total",
-		Help: "Runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
+		Help: "Finished runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
+	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
 	expired := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_expired_slots_total",
 		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy (pruning history lowers it)."},
 		[]string{"task", "reason"})
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired)
+	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule)
 	for _, t := range tasks {
 		for _, c := range catchup.AllCauses {
 			missed.WithLabelValues(t.Task, c).Set(float64(t.Causes[c]))
@@ -44,9 +45,10 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		}
 		ahead.WithLabelValues(t.Task).Set(t.ClockAhead.Seconds())
 		failure.WithLabelValues(t.Task).Set(unixSeconds(t.LastFailure))
-		for _, s := range statuses {
+		for _, s := range finishedStatuses {
 			total.WithLabelValues(t.Task, s).Add(float64(t.Counts[s]))
 		}
+		badSchedule.WithLabelValues(t.Task).Set(boolValue(t.BadSchedule))
 		if t.Running {
 			running.WithLabelValues(t.Task).Set(t.RunningFor.Seconds())
 		}

@@ -23,6 +23,7 @@ func sampleMetrics() []catchup.TaskMetrics {
 		{Task: "backup", Latest: &store.Run{Status: store.StatusRunning, StartedAt: at}, Counts: map[string]int64{"running": 1},
 			Running: true, RunningFor: 90 * time.Second},
 		{Task: "never-ran", ClockAhead: 90 * time.Second},
+		{Task: "broken", BadSchedule: true},
 	}
 }
 
@@ -60,6 +61,8 @@ func TestMetricsValues(t *testing.T) {
 		`catchup_last_failure_timestamp_seconds{task="settle"} 1.7951400065e+09`,
 		`catchup_last_failure_timestamp_seconds{task="never-ran"} 0`,
 		`catchup_missed_slots{cause="host-down",task="never-ran"} 0`,
+		`catchup_schedule_error{task="broken"} 1`,
+		`catchup_schedule_error{task="settle"} 0`,
 	} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, out.String())
@@ -67,5 +70,10 @@ func TestMetricsValues(t *testing.T) {
 	}
 	if strings.Contains(out.String(), `catchup_last_run_end_timestamp_seconds{task="backup"}`) {
 		t.Error("a running job has no end time yet")
+	}
+	// A counter never goes down but by a reset: runs in progress, which
+	// finish, are catchup_running_seconds, not a status of the counter.
+	if strings.Contains(out.String(), `catchup_runs_total{status="running"`) {
+		t.Errorf("catchup_runs_total counts runs in progress, a count that falls as they finish:\n%s", out.String())
 	}
 }
