@@ -20,6 +20,9 @@ type ForgetRequest struct {
 type ForgetResult struct {
 	Task       store.Task // as it was
 	PurgedRuns int64      // runs deleted by --purge
+	// AlreadyRetired: the task was retired before (Task.RetiredAt), and
+	// stays retired as of then; without Purge nothing changed.
+	AlreadyRetired bool
 }
 
 // Forget retires a task: scan stops replaying it and ls --missed stops
@@ -44,6 +47,15 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 				return ForgetResult{}, fmt.Errorf("task %s has a run in progress (run %d): purge it when it has ended", t.Name, r.ID)
 			}
 		}
+	}
+	// A task retired before keeps its retirement's time: scan --task and
+	// ls name it, and nothing else moved since.
+	if !t.RetiredAt.IsZero() {
+		if !req.Purge {
+			return ForgetResult{Task: t, AlreadyRetired: true}, nil
+		}
+		n, err := st.Forget(ctx, t.Name, t.RetiredAt, true)
+		return ForgetResult{Task: t, PurgedRuns: n, AlreadyRetired: true}, err
 	}
 	n, err := st.Forget(ctx, t.Name, m.Now(), req.Purge)
 	return ForgetResult{Task: t, PurgedRuns: n}, err

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +45,10 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 		return failure(err)
 	}
 	out := c.OutOrStdout()
-	if req.Purge {
+	if res.AlreadyRetired && !req.Purge {
+		_, err = fmt.Fprintf(out, "task %s was already retired at %s: nothing changed (--purge deletes its history)\n",
+			req.Task, res.Task.RetiredAt.UTC().Format(time.RFC3339))
+	} else if req.Purge {
 		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %d runs\n", req.Task, res.PurgedRuns)
 	} else {
 		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it; its history is kept (--purge deletes it)\n", req.Task)
