@@ -168,6 +168,7 @@ type HistoryFilter struct {
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {
 	Lifecycle
+	BatchReads
 	// UpsertTask inserts or updates a task. RegisteredAt never moves forward.
 	// A new task gets t.SettledThrough; an existing one keeps its own,
 	// except when t changes its schedule or zone: a new schedule counts from

@@ -55,17 +55,27 @@ WHERE host = $1 ORDER BY id`, dbText(host))
 	defer rows.Close()
 	var out []store.Boot
 	for rows.Next() {
-		var b store.Boot
-		var bt *time.Time
-		var first, last time.Time
-		if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
+		b, err := scanBoot(rows)
+		if err != nil {
 			return nil, p.wrap("read ledger", err)
 		}
-		b.Host, b.ID = fromText(b.Host), fromText(b.ID)
-		b.Time, b.FirstSeen, b.LastSeen = fromDB(bt), fromDB(&first), fromDB(&last)
 		out = append(out, b)
 	}
 	return out, p.wrap("read ledger", rows.Err())
+}
+
+// scanBoot reads a boot span's row: host, boot_id, boot_time, first_seen,
+// last_seen.
+func scanBoot(rows pgx.Rows) (store.Boot, error) {
+	var b store.Boot
+	var bt *time.Time
+	var first, last time.Time
+	if err := rows.Scan(&b.Host, &b.ID, &bt, &first, &last); err != nil {
+		return b, err
+	}
+	b.Host, b.ID = fromText(b.Host), fromText(b.ID)
+	b.Time, b.FirstSeen, b.LastSeen = fromDB(bt), fromDB(&first), fromDB(&last)
+	return b, nil
 }
 
 // AddRuns implements store.Store. The inserts go in one batch; a slot that a

@@ -20,6 +20,8 @@ var plannedQueries = map[string]struct {
 	noSort bool
 	// indexOnly: the runs are read from an index alone.
 	indexOnly bool
+	// incrementalSort: the only sort is an incremental one.
+	incrementalSort bool
 }{
 	"Tasks":                      {query: tasksSQL, noSort: true},
 	"SlotRuns with slot":         {query: slotRunsSQL, args: []any{"task-007", planT0, planT0.Add(time.Hour)}},
@@ -56,6 +58,17 @@ var plannedQueries = map[string]struct {
 	"Prune, leaving tasks":    {query: pruneDeleteSQL, args: []any{4, planT0.Add(time.Hour), "{}", `["task-07", "task-09"]`, "{}", "task-07", 0, 2000}},
 	"Prune, its tasks":        {query: pruneTasksSQL, args: []any{`["task-07"]`}},
 	"Expired slot":            {query: expiredSlotSQL, args: []any{"task-007", planT0}},
+	"LatestSlots":             {query: latestSlotsSQL},
+	"LatestListedSlots":       {query: latestListedSlotsSQL, args: []any{[]string{"task-007", "task-009"}}, noSort: true},
+	"LatestRans":              {query: latestRansSQL, args: []any{[]string{"task-007", "task-009"}}, noSort: true},
+	"LastFires":               {query: lastFiresSQL, noSort: true},
+	"StatusCountByTask":       {query: statusCountByTaskSQL, args: []any{"expired"}, indexOnly: true},
+	"BootsOf":                 {query: bootsOfSQL, args: []any{[]string{"host-a", "host-b"}}},
+	// Each range's runs are sorted on their own (an incremental sort,
+	// the ranges' order presorted), never the whole result at once.
+	"SlotRunsOf": {query: slotRunsOfSQL, args: slotRunsOfArgs([]store.SlotRange{
+		{Task: "task-007", From: planT0, To: planT0.Add(time.Hour)},
+		{Task: "task-009", From: planT0, To: planT0.Add(time.Hour)}}, time.Minute), incrementalSort: true},
 	"SetProgress": {query: `UPDATE runs SET progress = $2,
  checkpoint = CASE WHEN $3::text = '' THEN checkpoint ELSE $3::text END
 WHERE id = $1 AND status = 'running'`, args: []any{int64(5), 50, "note"}},
@@ -151,6 +164,9 @@ func TestPostgresQueryPlansUseIndexes(t *testing.T) {
 				}
 				if pq.noSort && strings.Contains(line, "Sort") {
 					t.Errorf("sort %q not served by an index in plan:\n%s", strings.TrimSpace(line), text)
+				}
+				if op := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "->")); pq.incrementalSort && strings.Contains(op, "Sort  (") && !strings.HasPrefix(op, "Incremental Sort") {
+					t.Errorf("sort %q of the whole result in plan:\n%s", op, text)
 				}
 			}
 			if !usesIndex && !strings.HasPrefix(plan[0], "Insert") {

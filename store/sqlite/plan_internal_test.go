@@ -154,7 +154,16 @@ WHERE id = ? AND status = 'running'`,
 	"Expired slot": {
 		query: expiredSlotSQL, args: []any{"task-07", 1},
 	},
+	// The batched reads: the tasks table (or the names given) in full,
+	// then each task's read through the index its per-task read uses.
+	"LatestSlots":       {query: latestSlotsSQL, scanOK: []string{"SCAN t"}},
+	"LatestListedSlots": {query: latestListedSlotsSQL, args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
+	"LatestRans":        {query: latestRansSQL, args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
+	"LastFires":         {query: lastFiresSQL, scanOK: []string{"SCAN t"}, noTempSort: true},
+	"StatusCountByTask": {query: statusCountByTaskSQL, args: []any{"expired"}, scanOK: []string{"SCAN t"}},
 }
+
+var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}
 
 var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN cut", "SCAN json_each VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
 
