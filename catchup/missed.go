@@ -72,95 +72,40 @@ type missed struct {
 func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule,
 	rule MissedRule, stale map[int64]bool, boots *bootCache, notes *pendingNotes) (missed, error) {
 	now := m.Now()
-	// Slots sit at second 0: one second earlier makes the registration
-	// instant itself inclusive (a task registers as of its first slot).
-	from := t.RegisteredAt.Add(-time.Second)
-	if t.SettledThrough.After(from) {
-		from = t.SettledThrough
-	}
-	upTo := dueBefore(m, rule, now)
-	res := missed{win: window{after: from, upTo: upTo}}
+	from := missedFrom(t)
 	if !now.After(from) {
-		return res, nil
+		return judgeSlots(m, t, s, rule, stale, nil, from, now, nil).missed, nil
 	}
 	// Read up to now: a slot still due whose fire came and died is missed
 	// already (diedFiring).
 	runs, err := st.SlotRuns(ctx, t.Name, from, now, rule.Tolerance)
 	if err != nil {
-		return res, err
+		return missed{win: window{after: from, upTo: dueBefore(m, rule, now)}}, err
 	}
-	runs = notes.runs(runs, t.Name, s, from, now, rule.Tolerance)
-	latest := map[int64]int64{}        // slot unix -> id of its latest run
-	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
-	records := map[int64][]store.Run{} // slot unix -> its runs, by id
-	hosts := []string{m.Host}
-	var slotless []store.Run
-	for _, r := range runs {
-		hosts = appendNew(hosts, r.Host)
-		if r.Slot.IsZero() {
-			if standsForASlot(r) {
-				slotless = append(slotless, r)
-			}
-			continue
-		}
-		k := r.Slot.Unix()
-		records[k] = append(records[k], r)
-		if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || r.Slot.Before(res.win.firstRunning)) {
-			res.win.firstRunning = r.Slot
-		}
-		if r.Status == store.StatusRunning && !stale[r.ID] && (res.win.firstHeld.IsZero() || r.Slot.Before(res.win.firstHeld)) {
-			res.win.firstHeld, res.win.firstHeldBy = r.Slot, r.ID
-		}
-		if r.ID > latest[k] {
-			latest[k] = r.ID
-			lastFailed[k] = failedAttempt(r)
-		}
-	}
-	for k, f := range lastFailed {
-		if _, held := claimHolder(records[k], stale); held {
-			continue // succeeded: no scan retries it (a later failed record is history)
-		}
-		if f && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
-			res.win.firstFailed = time.Unix(k, 0).UTC()
-		}
-	}
-	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
-	bySlot := slotlessBySlot(s, slotless, rule.Tolerance)
-	s.Slots(from, now, func(slot time.Time) bool {
-		if slot.After(upTo) && !diedFiring(records[slot.Unix()], stale) {
-			return true // still due: cron may yet fire it
-		}
-		r, ok := bySlot[slot.Unix()]
-		switch slotSettled(records[slot.Unix()], r, ok, rule, stale) {
-		case byItsRuns:
-			return true
-		case bySlotless:
-			if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
-				res.win.firstRunning = slot // it may yet be interrupted, settling nothing
-			}
-			return true
-		}
-		res.slots = append(res.slots, slot)
-		if slot.Before(edge) {
-			res.expiring++
-		}
-		return true
-	})
-	if len(res.slots) > 0 {
+	j := judgeSlots(m, t, s, rule, stale, notes, from, now, runs)
+	if len(j.slots) > 0 {
 		if boots == nil {
 			boots = newBootCache(st, m)
 		}
-		u, err := boots.uptime(ctx, hosts)
+		u, err := boots.uptime(ctx, j.hosts)
 		if err != nil {
-			return res, err
+			return j.missed, err
 		}
-		for _, slot := range res.slots {
-			r, ok := bySlot[slot.Unix()]
-			sr := slotRecords{named: records[slot.Unix()], slotless: r, has: ok}
-			res.causes = append(res.causes, slotCause(slot, sr, stale, u))
-		}
+		j.addCauses(stale, u)
 	}
-	return res, nil
+	return j.missed, nil
+}
+
+// missedFrom is the instant after which the missed-slot rule looks at t's
+// slots: its watermark, or just before its registration. Slots sit at
+// second 0: one second earlier makes the registration instant itself
+// inclusive (a task registers as of its first slot).
+func missedFrom(t store.Task) time.Time {
+	from := t.RegisteredAt.Add(-time.Second)
+	if t.SettledThrough.After(from) {
+		from = t.SettledThrough
+	}
+	return from
 }
 
 // How a slot is settled, by slotSettled.

@@ -1,0 +1,105 @@
+package catchup
+
+import (
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// judged is what missedSlots found for one task before the causes of its
+// missed slots, which need the boots of the hosts its records name.
+type judged struct {
+	missed
+	hosts []string // this host, then the hosts of the task's records
+	// records are the records of the missed slots that have any (most
+	// have none), by their index in slots.
+	records map[int]slotRecords
+}
+
+// judgeSlots is the missed-slot rule over the runs missedSlots read:
+// runs are SlotRuns(t, from, now, rule.Tolerance) (none when now is not
+// after from: nothing is looked at, and notes are not either). It reads
+// nothing.
+func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, stale map[int64]bool,
+	notes *pendingNotes, from, now time.Time, runs []store.Run) judged {
+	upTo := dueBefore(m, rule, now)
+	res := missed{win: window{after: from, upTo: upTo}}
+	if !now.After(from) {
+		return judged{missed: res}
+	}
+	runs = notes.runs(runs, t.Name, s, from, now, rule.Tolerance)
+	latest := map[int64]int64{}        // slot unix -> id of its latest run
+	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
+	records := map[int64][]store.Run{} // slot unix -> its runs, by id
+	hosts := []string{m.Host}
+	var slotless []store.Run
+	for _, r := range runs {
+		hosts = appendNew(hosts, r.Host)
+		if r.Slot.IsZero() {
+			if standsForASlot(r) {
+				slotless = append(slotless, r)
+			}
+			continue
+		}
+		k := r.Slot.Unix()
+		records[k] = append(records[k], r)
+		if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || r.Slot.Before(res.win.firstRunning)) {
+			res.win.firstRunning = r.Slot
+		}
+		if r.Status == store.StatusRunning && !stale[r.ID] && (res.win.firstHeld.IsZero() || r.Slot.Before(res.win.firstHeld)) {
+			res.win.firstHeld, res.win.firstHeldBy = r.Slot, r.ID
+		}
+		if r.ID > latest[k] {
+			latest[k] = r.ID
+			lastFailed[k] = failedAttempt(r)
+		}
+	}
+	for k, f := range lastFailed {
+		if _, held := claimHolder(records[k], stale); held {
+			continue // succeeded: no scan retries it (a later failed record is history)
+		}
+		if f && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
+			res.win.firstFailed = time.Unix(k, 0).UTC()
+		}
+	}
+	edge := now.Add(-catchupWindow(t, rule)) // slots before it expire
+	bySlot := slotlessBySlot(s, slotless, rule.Tolerance)
+	s.Slots(from, now, func(slot time.Time) bool {
+		if slot.After(upTo) && !diedFiring(records[slot.Unix()], stale) {
+			return true // still due: cron may yet fire it
+		}
+		r, ok := bySlot[slot.Unix()]
+		switch slotSettled(records[slot.Unix()], r, ok, rule, stale) {
+		case byItsRuns:
+			return true
+		case bySlotless:
+			if r.Status == store.StatusRunning && (res.win.firstRunning.IsZero() || slot.Before(res.win.firstRunning)) {
+				res.win.firstRunning = slot // it may yet be interrupted, settling nothing
+			}
+			return true
+		}
+		res.slots = append(res.slots, slot)
+		if slot.Before(edge) {
+			res.expiring++
+		}
+		return true
+	})
+	j := judged{missed: res, hosts: hosts, records: map[int]slotRecords{}}
+	for i, slot := range res.slots {
+		if r, ok := bySlot[slot.Unix()]; ok || len(records[slot.Unix()]) > 0 {
+			j.records[i] = slotRecords{named: records[slot.Unix()], slotless: r, has: ok}
+		}
+	}
+	return j
+}
+
+// addCauses gives each missed slot its cause (slotCause), from u, the
+// uptime of j.hosts (a slot without records has the zero slotRecords);
+// the records it kept for them are let go.
+func (j *judged) addCauses(stale map[int64]bool, u uptime) {
+	for i, slot := range j.slots {
+		j.causes = append(j.causes, slotCause(slot, j.records[i], stale, u))
+	}
+	j.records = nil
+}
