@@ -66,3 +66,28 @@ func (c *bootCache) uptime(ctx context.Context, hosts []string) (uptime, error) 
 	}
 	return buildUptime(all, cur), nil
 }
+
+// prefetch reads the boots of the hosts the cache does not hold yet, in one
+// read of the ledger (BootsOf), so that the uptimes asked of them next read
+// nothing.
+func (c *bootCache) prefetch(ctx context.Context, hosts []string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var missing []string
+	for _, h := range hosts {
+		if _, ok := c.byHost[h]; !ok && h != "" {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	got, err := c.st.BootsOf(ctx, missing)
+	if err != nil {
+		return err
+	}
+	for _, h := range missing {
+		c.byHost[h] = got[h]
+	}
+	return nil
+}

@@ -85,28 +85,23 @@ type silence struct {
 	cron time.Time
 }
 
-// newSilence reads the last fire of every task, for the warnings of the
-// tasks that could have one (mayBeSilent): none when no task does, so that
-// a scan of a crontab's or daemon's tasks (the daemon scans each of its
-// tasks on its own, every rescan) reads no other task's history. A nil
-// silence warns of nothing.
+// newSilence reads the last fire of every task (in one read: LastFires),
+// for the warnings of the tasks that could have one (mayBeSilent): none
+// when no task does, so that a scan of a crontab's or daemon's tasks (the
+// daemon scans each of its tasks on its own, every rescan) reads no other
+// task's history. A nil silence warns of nothing.
 func newSilence(ctx context.Context, st store.Store, tasks []store.Task) (*silence, error) {
 	if !slices.ContainsFunc(tasks, mayBeSilent) {
 		return nil, nil
 	}
-	all, err := st.Tasks(ctx)
+	last, err := st.LastFires(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s := &silence{last: map[string]time.Time{}}
-	for _, ts := range all {
-		last, err := st.LastFire(ctx, ts.Task.Name)
-		if err != nil {
-			return nil, err
-		}
-		s.last[ts.Task.Name] = last
-		if last.After(s.cron) {
-			s.cron = last
+	s := &silence{last: last}
+	for _, at := range last {
+		if at.After(s.cron) {
+			s.cron = at
 		}
 	}
 	return s, nil

@@ -51,7 +51,9 @@ type ListRequest struct {
 // List returns every known task with its latest run, next slot and missed
 // slots with their causes, computed with the same rule as scan, counting
 // this host's notes of unrecorded fires as the next scan records them. It
-// writes nothing.
+// writes nothing. It reads the ledger in a number of statements that does
+// not grow with the number of tasks (store.BatchReads): on a shared
+// ledger, a round trip per task each was most of its time.
 func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]TaskStatus, error) {
 	rule := req.Rule
 	all, err := st.Tasks(ctx)
@@ -60,98 +62,66 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	}
 	notes := readPendingNotes(m)
 	all = notes.tasks(all) // a noted first fire's task, as the next scan registers it
-	var counts map[string]map[string]int64
-	if req.Counts == CountsAll {
-		if counts, err = st.StatusCounts(ctx); err != nil {
-			return nil, err
-		}
+	counts, err := listCounts(ctx, st, req.Counts)
+	if err != nil {
+		return nil, err
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err != nil {
 		return nil, err
 	}
-	boots := newBootCache(st, m)
+	held, err := st.LatestSlots(ctx) // any record's, as scan reads it for the clock
+	if err != nil {
+		return nil, err
+	}
+	now := m.Now()
+	out := make([]TaskStatus, len(all))
 	listed := make([]store.Task, len(all))
 	for i, s := range all {
+		out[i] = TaskStatus{Task: s.Task, Latest: deadAsInterrupted(notes.noted(s.Latest), stale), Counts: counts(s.Task.Name),
+			Paused: Paused(s.Task, now)}
 		listed[i] = s.Task
+	}
+	if err := latestListed(ctx, st, out, all, held, stale, notes); err != nil {
+		return nil, err
 	}
 	silent, err := newSilence(ctx, st, listed)
 	if err != nil {
 		return nil, err
 	}
-	now := m.Now()
-	out := make([]TaskStatus, 0, len(all))
-	for _, s := range all {
-		ts := TaskStatus{Task: s.Task, Latest: deadAsInterrupted(notes.noted(s.Latest), stale), Counts: counts[s.Task.Name],
-			Paused: Paused(s.Task, now)}
-		if req.Counts == CountsExpired {
-			n, err := st.StatusCount(ctx, s.Task.Name, store.StatusExpired)
-			if err != nil {
-				return nil, err
-			}
-			ts.Counts = map[string]int64{store.StatusExpired: n}
+	var asks []missedAsk
+	var asked []int // the task of each ask
+	for i := range out {
+		ts := &out[i]
+		t := ts.Task
+		sched, err := parseSchedule(t.Schedule, t.TZ)
+		if err != nil && t.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
+			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(t, err)
 		}
-		held, err := st.LatestSlot(ctx, s.Task.Name) // any record's, as scan reads it for the clock
-		if err != nil {
-			return nil, err
+		ts.Zone = zoneOf(t, sched)
+		if sched == nil || !t.RetiredAt.IsZero() {
+			continue
 		}
-		switch {
-		case s.Latest != nil && s.Latest.Slot.Equal(held): // the latest run holds the latest slot: no need to look
-			ts.LastSlot = held
-		default:
-			if ts.LastSlot, err = st.LatestListedSlot(ctx, s.Task.Name); err != nil {
-				return nil, err
-			}
+		if next, ok := sched.Next(now); ok {
+			ts.Next = next
 		}
-		if err := ts.pastPause(ctx, st, stale, notes); err != nil {
-			return nil, err
+		if ts.ClockAhead = aheadOf(t, held[t.Name], now); !ts.ClockAhead.IsZero() {
+			ts.Warning = clockAheadWarning(t.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
+		} else {
+			asks, asked = append(asks, missedAsk{t: t, sched: sched}), append(asked, i)
 		}
-		sched, err := parseSchedule(s.Task.Schedule, s.Task.TZ)
-		if err != nil && s.Task.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
-			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(s.Task, err)
-		}
-		ts.Zone = zoneOf(s.Task, sched)
-		if sched != nil && s.Task.RetiredAt.IsZero() {
-			if next, ok := sched.Next(now); ok {
-				ts.Next = next
-			}
-			if ts.ClockAhead = aheadOf(s.Task, held, now); !ts.ClockAhead.IsZero() {
-				ts.Warning = clockAheadWarning(s.Task.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
-			} else {
-				res, err := missedSlots(ctx, st, m, s.Task, sched, rule, stale, boots, notes)
-				if err != nil {
-					return nil, err
-				}
-				splitPaused(s.Task, &res)
-				ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
-			}
-			ts.Warning = joinWarnings(ts.Warning, silent.warning(s.Task, now, rule))
-		}
-		out = append(out, ts)
+		ts.Warning = joinWarnings(ts.Warning, silent.warning(t, now, rule))
+	}
+	found, err := missedOfTasks(ctx, st, m, asks, rule, stale, newBootCache(st, m), notes)
+	if err != nil {
+		return nil, err
+	}
+	for k, res := range found {
+		ts := &out[asked[k]]
+		splitPaused(ts.Task, &res)
+		ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
 	}
 	return out, nil
-}
-
-// pastPause makes the latest run of a task whose pause is over (a plain
-// resume, an --until run out) the latest that ran, not the record of a fire
-// the pause kept from running, which would still say paused; LastSlot is
-// that run's slot. While the pause lasts, its record stays the latest.
-func (ts *TaskStatus) pastPause(ctx context.Context, st store.Store, stale map[int64]bool, notes *pendingNotes) error {
-	if ts.Latest == nil || ts.Latest.Status != store.StatusPaused || ts.Paused {
-		return nil
-	}
-	r, err := st.LatestRan(ctx, ts.Task.Name)
-	if err != nil {
-		return err
-	}
-	ts.Latest = deadAsInterrupted(notes.noted(r), stale)
-	switch {
-	case r == nil:
-		ts.LastSlot = time.Time{}
-	case !r.Slot.IsZero():
-		ts.LastSlot = r.Slot
-	}
-	return nil
 }
 
 // deadAsInterrupted is the latest run as readers show it: a running record

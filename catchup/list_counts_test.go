@@ -9,11 +9,12 @@ import (
 )
 
 // countingCounts is a ledger that counts the readers' calls that read
-// every run of the ledger (StatusCounts, ExpiredCounts), and the per-task
-// seeks that read one task's records of one status.
+// every run of the ledger (StatusCounts, ExpiredCounts), the reads of one
+// status by a seek per task (StatusCountByTask), and the per-task seeks
+// that read one task's records of one status.
 type countingCounts struct {
 	store.Store
-	all, seeks int
+	all, byTask, seeks int
 }
 
 func (c *countingCounts) StatusCounts(ctx context.Context) (map[string]map[string]int64, error) {
@@ -26,6 +27,11 @@ func (c *countingCounts) StatusCount(ctx context.Context, task, status string) (
 	return c.Store.StatusCount(ctx, task, status)
 }
 
+func (c *countingCounts) StatusCountByTask(ctx context.Context, status string) (map[string]int64, error) {
+	c.byTask++
+	return c.Store.StatusCountByTask(ctx, status)
+}
+
 func (c *countingCounts) ExpiredCounts(ctx context.Context) (map[string]map[string]int64, error) {
 	c.all++
 	return c.Store.ExpiredCounts(ctx)
@@ -34,15 +40,16 @@ func (c *countingCounts) ExpiredCounts(ctx context.Context) (map[string]map[stri
 // TestListCountsOnlyWhenAsked: `ls` and `ls --missed` (text) show no run
 // count, so List reads none: counting every run grew their cost with the
 // length of the history. `ls -o json` asks for the expired records, read
-// by a seek per task; metrics asks for every count.
+// by a seek per task, all in one read (not one read per task: a round
+// trip each on a shared ledger); metrics asks for every count.
 func TestListCountsOnlyWhenAsked(t *testing.T) {
 	tests := map[string]struct {
-		counts               ListCounts
-		wantAll, wantSeeks   int
-		wantExpired, wantRan int64
+		counts                         ListCounts
+		wantAll, wantByTask, wantSeeks int
+		wantExpired, wantRan           int64
 	}{
 		"none (text ls)":       {counts: CountsNone},
-		"expired (ls -o json)": {counts: CountsExpired, wantSeeks: 2, wantExpired: 2},
+		"expired (ls -o json)": {counts: CountsExpired, wantByTask: 1, wantExpired: 2},
 		"all (metrics)":        {counts: CountsAll, wantAll: 1, wantExpired: 2, wantRan: 1},
 	}
 	for name, tc := range tests {
@@ -76,8 +83,11 @@ func TestListCountsOnlyWhenAsked(t *testing.T) {
 			if cc.all != tc.wantAll {
 				t.Errorf("%d reads of every run's count, want %d", cc.all, tc.wantAll)
 			}
+			if cc.byTask != tc.wantByTask {
+				t.Errorf("%d reads of every task's count of one status, want %d", cc.byTask, tc.wantByTask)
+			}
 			if cc.seeks != tc.wantSeeks {
-				t.Errorf("%d seeks of one task's count, want %d", cc.seeks, tc.wantSeeks)
+				t.Errorf("%d reads of one task's count, want %d", cc.seeks, tc.wantSeeks)
 			}
 			if got := list[0].Counts[store.StatusExpired]; list[0].Task.Name != "a" || got != tc.wantExpired {
 				t.Errorf("task %s: %d expired, want %d", list[0].Task.Name, got, tc.wantExpired)

@@ -19,9 +19,9 @@ import (
 )
 
 // countingStore counts the ledger reads a scan may make for every task
-// (Tasks, LastFire), and how many scans read the running records
-// (Running: once per scan) at once, holding them there until release is
-// closed (nil: not held).
+// (Tasks, LastFire, LastFires: each reads every task's), and how many
+// scans read the running records (Running: once per scan) at once,
+// holding them there until release is closed (nil: not held).
 type countingStore struct {
 	store.Store
 	tasks, lastFires atomic.Int64
@@ -37,6 +37,16 @@ func (c *countingStore) Tasks(ctx context.Context) ([]store.TaskSummary, error) 
 func (c *countingStore) LastFire(ctx context.Context, task string) (time.Time, error) {
 	c.lastFires.Add(1)
 	return c.Store.LastFire(ctx, task)
+}
+
+// LastFires counts a last fire per task of the ledger: it reads them all.
+func (c *countingStore) LastFires(ctx context.Context) (map[string]time.Time, error) {
+	all, err := c.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.lastFires.Add(int64(len(all)))
+	return c.Store.LastFires(ctx)
 }
 
 func (c *countingStore) Running(ctx context.Context) ([]store.Run, error) {
