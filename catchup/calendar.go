@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -62,7 +63,11 @@ const maxCalendarSlots = 50000
 // Calendar passes emit every selected task's slots from req.From to now, each
 // with its state, from what the ledger holds and the notes of this host's
 // unrecorded fires, as the next scan records them. It writes nothing. The
-// row's Slots are reused for the next row: emit must not keep them.
+// row's Slots are reused for the next row: emit must not keep them. The
+// runs of every task are read in one read of the ledger (SlotRunsOf),
+// each task's row passed to emit as its runs come, before the next
+// task's are read: 10,000 every-minute tasks are 100 M slots, and a
+// shared ledger's round trip per task was most of a calendar's time.
 func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarRequest, emit func(CalendarRow) error) error {
 	tasks, err := calendarTasks(ctx, st, req.Tasks)
 	if err != nil {
@@ -72,59 +77,76 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return err
 	}
-	c := &calendarReader{st: st, m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now()}
-	for _, t := range tasks {
-		// One row at a time: a row's slots are let go before the next
-		// task's are read (10,000 every-minute tasks are 100 M slots).
-		row, err := c.row(ctx, t)
-		if err != nil {
-			return err
-		}
-		if err := emit(row); err != nil {
-			return err
+	held, err := st.LatestSlots(ctx)
+	if err != nil {
+		return err
+	}
+	c := &calendarReader{m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now(), held: held}
+	scheds, errs := make([]*schedule.Schedule, len(tasks)), make([]error, len(tasks))
+	var ranges []store.SlotRange
+	var of []int // the task of each range
+	for i, t := range tasks {
+		if scheds[i], errs[i] = parseSchedule(t.Schedule, t.TZ); scheds[i] != nil {
+			ranges, of = append(ranges, store.SlotRange{Task: t.Name, From: req.From, To: c.now}), append(of, i)
 		}
 	}
-	return nil
+	next := 0 // the next task whose row is emitted
+	// emitUpTo emits the rows before task end (tasks without a schedule:
+	// no runs), then end's, with runs.
+	emitUpTo := func(end int, runs []store.Run) error {
+		for ; next <= end && next < len(tasks); next++ {
+			var these []store.Run
+			if next == end {
+				these = runs
+			}
+			if err := emit(c.row(tasks[next], scheds[next], errs[next], these)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err = st.SlotRunsOf(ctx, ranges, req.Rule.Tolerance, func(k int, runs []store.Run) error {
+		return emitUpTo(of[k], runs)
+	})
+	if err != nil {
+		return err
+	}
+	return emitUpTo(len(tasks), nil)
 }
 
-// calendarReader reads the calendar's rows, one task at a time.
+// calendarReader makes the calendar's rows, one task at a time.
 type calendarReader struct {
-	st    store.Store
 	m     Machine
 	req   CalendarRequest
 	stale map[int64]bool
 	notes *pendingNotes
 	now   time.Time
-	slots []CalendarSlot // the last row's, reused (10,000 tasks of 10,080 slots each)
+	held  map[string]time.Time // every task's latest slot of any record
+	slots []CalendarSlot       // the last row's, reused (10,000 tasks of 10,080 slots each)
 }
 
-// row is task t's slots and their states.
-func (c *calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, error) {
+// row is task t's slots and their states, with its schedule (sched, or
+// why it has none: schedErr) and runs, SlotRuns(t, req.From, now,
+// tolerance). It reads nothing.
+func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr error, runs []store.Run) CalendarRow {
 	req, now, stale, m := c.req, c.now, c.stale, c.m
 	row := CalendarRow{Task: t.Name}
-	sched, err := parseSchedule(t.Schedule, t.TZ)
 	row.Zone = zoneOf(t, sched)
 	switch {
-	case err != nil:
-		row.Warning = badScheduleWarning(t, err)
+	case schedErr != nil:
+		row.Warning = badScheduleWarning(t, schedErr)
 	case sched == nil:
 		row.Warning = "no schedule: its runs have no slots"
 	}
 	if sched == nil {
-		return row, nil
-	}
-	runs, err := c.st.SlotRuns(ctx, t.Name, req.From, now, req.Rule.Tolerance)
-	if err != nil {
-		return row, err
+		return row
 	}
 	runs = c.notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
-	if w, err := clockAheadNote(ctx, c.st, t, sched, now); err != nil {
-		return row, err
-	} else if w != "" {
+	if w := clockAheadNoteAt(t, c.held[t.Name], sched, now); w != "" {
 		// No slot is missed or replayed until the clock passes the
 		// ledger (ls, metrics and scan say none): an empty row.
 		row.Warning = w
-		return row, nil
+		return row
 	}
 	byslot, slotless := indexRuns(runs)
 	bySlot := slotlessBySlot(sched, slotless, req.Rule.Tolerance)
@@ -175,7 +197,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task) (CalendarRow, er
 		row.Slots = append(row.Slots, c)
 		return len(row.Slots) < maxCalendarSlots
 	})
-	return row, nil
+	return row
 }
 
 // calendarTasks returns the named tasks, or every task.
@@ -235,51 +257,4 @@ func indexRuns(runs []store.Run) (map[int64][]store.Run, []store.Run) {
 		byslot[r.Slot.Unix()] = append(byslot[r.Slot.Unix()], r)
 	}
 	return byslot, slotless
-}
-
-// decidingRun is the run that says what became of a slot: the run that
-// holds it against a claim (claimHolder: a success, whatever failed after
-// it), else its latest run that reached an outcome (or is alive).
-func decidingRun(runs []store.Run, stale map[int64]bool) (store.Run, bool) {
-	if h, held := claimHolder(runs, stale); held {
-		return h, true
-	}
-	var best store.Run
-	found := false
-	for _, r := range runs {
-		if settles(r, MissedRule{}, stale) || r.Status == store.StatusFailed || r.Status == store.StatusTimeout || r.Status == "paused" {
-			if !found || r.ID > best.ID {
-				best, found = r, true
-			}
-		}
-	}
-	return best, found
-}
-
-// runState is the calendar state run r gives slot.
-func runState(r store.Run, slot time.Time, stale map[int64]bool) string {
-	switch r.Status {
-	case store.StatusSucceeded:
-		switch {
-		case r.Trigger == store.TriggerReplay, r.Trigger == store.TriggerBackfill, r.Trigger == store.TriggerManual:
-			return CellReplayed // a replay by scan or by backfill, or a run by hand (run --slot): never late
-		case r.StartedAt.Sub(slot) > lateAfter:
-			return CellLate
-		}
-		return CellRan
-	case store.StatusFailed, store.StatusTimeout:
-		return CellFailed
-	case store.StatusExpired:
-		return CellExpired
-	case store.StatusRunning:
-		if stale[r.ID] {
-			return CellMissed
-		}
-		return CellRunning
-	case store.StatusSkipped:
-		return CellSkipped
-	case "paused":
-		return CellPaused
-	}
-	return CellMissed
 }

@@ -10,15 +10,26 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// slotRunsCounter counts the tasks whose runs the calendar has read.
+// slotRunsCounter counts the tasks whose runs the calendar has read, and
+// its reads of one task's runs.
 type slotRunsCounter struct {
 	store.Store
-	reads int
+	reads, perTask int
 }
 
 func (c *slotRunsCounter) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {
 	c.reads++
+	c.perTask++
 	return c.Store.SlotRuns(ctx, task, from, to, grace)
+}
+
+// SlotRunsOf counts each task's runs as they come.
+func (c *slotRunsCounter) SlotRunsOf(ctx context.Context, ranges []store.SlotRange, grace time.Duration,
+	fn func(i int, runs []store.Run) error) error {
+	return c.Store.SlotRunsOf(ctx, ranges, grace, func(i int, runs []store.Run) error {
+		c.reads++
+		return fn(i, runs)
+	})
 }
 
 // calendarRows collects every row Calendar emits (each row's slots copied:
@@ -70,5 +81,8 @@ func TestCalendarEmitsEachRowBeforeTheNext(t *testing.T) {
 	}
 	if emitted != tasks {
 		t.Fatalf("%d rows, want %d", emitted, tasks)
+	}
+	if cc.perTask != 0 {
+		t.Errorf("%d reads of one task's runs, want none: every task's are read at once", cc.perTask)
 	}
 }

@@ -47,11 +47,17 @@ func clockAheadNote(ctx context.Context, st store.Store, t store.Task, s *schedu
 	if err != nil {
 		return "", err
 	}
+	return clockAheadNoteAt(t, latest, s, now), nil
+}
+
+// clockAheadNoteAt is clockAheadNote with the latest slot of any record of
+// t already read.
+func clockAheadNoteAt(t store.Task, latest time.Time, s *schedule.Schedule, now time.Time) string {
 	ahead := aheadOf(t, latest, now)
 	if ahead.IsZero() {
-		return "", nil
+		return ""
 	}
-	return clockAheadWarning(t.Name, ahead, now, s) + "; until then scan replays none of its slots", nil
+	return clockAheadWarning(t.Name, ahead, now, s) + "; until then scan replays none of its slots"
 }
 
 // ClockReset is what ResetClock did (or would do) to one task.
