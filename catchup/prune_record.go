@@ -66,8 +66,13 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	if err != nil {
 		return out, err
 	}
+	held, err := st.LatestSlots(ctx)
+	if err != nil {
+		return out, err
+	}
 	boots, notes, rule := newBootCache(st, m), readPendingNotes(m), MissedRule{Tolerance: DefaultTolerance}
-	var cases []pruneCase
+	var asks []missedAsk
+	var leftBefore []int // how many tasks before each ask were left whole: an error stops there
 	for _, s := range all {
 		t := s.Task
 		if t.Schedule == "" || !t.RetiredAt.IsZero() {
@@ -78,18 +83,22 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			out.left = append(out.left, PruneLeft{Task: t.Name, Why: badScheduleWarning(t, err)})
 			continue
 		}
-		latest, err := st.LatestSlot(ctx, t.Name)
-		if err != nil {
-			return out, err
-		}
-		if ahead := aheadOf(t, latest, m.Now()); !ahead.IsZero() {
+		if ahead := aheadOf(t, held[t.Name], m.Now()); !ahead.IsZero() {
 			out.left = append(out.left, PruneLeft{Task: t.Name, Why: clockAheadWarning(t.Name, ahead, m.Now(), sched)})
 			continue
 		}
-		res, err := missedSlots(ctx, st, m, t, sched, rule, stale, boots, notes)
-		if err != nil {
-			return out, err
+		asks, leftBefore = append(asks, missedAsk{t: t, sched: sched}), append(leftBefore, len(out.left))
+	}
+	found, err := missedOfTasks(ctx, st, m, asks, rule, stale, boots, notes)
+	if err != nil {
+		if len(asks) > 0 {
+			out.left = out.left[:leftBefore[0]]
 		}
+		return out, err
+	}
+	var cases []pruneCase
+	for k, res := range found {
+		t := asks[k].t
 		c := pruneCase{t: t, window: catchupWindow(t, rule), cause: map[int64]string{}}
 		if !t.PausedAt.IsZero() {
 			out.paused = append(out.paused, t)
@@ -100,6 +109,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			}
 		}
 		if inWindow := res.slots[res.expiring:]; len(inWindow) > 0 && !inWindow[0].After(cut) {
+			out.left = out.left[:leftBefore[k]]
 			return out, fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
 				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
 				t.Name, cut.UTC().Format(time.RFC3339))

@@ -13,9 +13,12 @@ import (
 // scanTask finds one task's missed slots and deals with them: the slots
 // older than the task's catch-up window, and those that --replay latest or
 // --max-replays drop, are recorded expired; the rest are replayed per policy
-// (coalesce folds the older ones into one replay of the latest).
+// (coalesce folds the older ones into one replay of the latest). A dry
+// run passes what it read of every task at once (pre); a real scan reads
+// each task as it comes to it (nil), after the replays of the tasks
+// before.
 func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t store.Task,
-	sr *shellReplay, stale map[int64]bool, boots *bootCache) (ts TaskScan, err error) {
+	sr *shellReplay, stale map[int64]bool, boots *bootCache, pre *scanRead) (ts TaskScan, err error) {
 	ts = TaskScan{Task: t.Name, Policy: t.Replay}
 	if req.Replay != "" {
 		ts.Policy = req.Replay
@@ -29,16 +32,20 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+badScheduleWarning(t, err))
 		return ts, nil
 	}
-	latest, err := st.LatestSlot(ctx, t.Name)
-	if err != nil {
+	var latest time.Time
+	if pre != nil {
+		latest = pre.latest
+	} else if latest, err = st.LatestSlot(ctx, t.Name); err != nil {
 		return ts, err
 	}
 	if ts.ClockAhead = aheadOf(t, latest, m.Now()); !ts.ClockAhead.IsZero() {
 		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched)+"; not replaying")
 		return ts, nil
 	}
-	res, err := missedSlots(ctx, st, m, t, sched, req.MissedRule, stale, boots, req.notes)
-	if err != nil {
+	var res missed
+	if pre != nil && pre.read {
+		res = pre.missed
+	} else if res, err = missedSlots(ctx, st, m, t, sched, req.MissedRule, stale, boots, req.notes); err != nil {
 		return ts, err
 	}
 	paused := splitPaused(t, &res)

@@ -17,13 +17,24 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		m.notice("--jitter %s: waiting %s before the first replay (this host's share, the same at every scan)",
 			req.Jitter, wait)
 	}
+	var pre []scanRead
+	if req.DryRun {
+		var err error
+		if pre, err = readForDryRun(ctx, st, m, req, tasks, stale, boots); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]TaskScan, len(tasks))
 	done := make([]bool, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			return nil // stopped by a signal: this task waits for the next scan
 		}
-		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots)
+		var read *scanRead
+		if pre != nil {
+			read = &pre[i]
+		}
+		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots, read)
 		if err != nil && ctx.Err() == nil {
 			return err
 		}
@@ -47,4 +58,44 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		reps = append(reps, out[i])
 	}
 	return reps, err
+}
+
+// scanRead is what a dry run read of a task before scanning it: its latest
+// slot of any record, and its missed slots (read) unless scanTask stops
+// before them (a schedule that does not parse, a ledger ahead of the
+// clock).
+type scanRead struct {
+	latest time.Time
+	missed
+	read bool
+}
+
+// readForDryRun reads, for each of tasks, what scanTask reads of it, in
+// three reads of the ledger whatever the number of tasks (LatestSlots,
+// then missedOfTasks'): a dry run replays nothing, so nothing it reads can
+// change between its tasks.
+func readForDryRun(ctx context.Context, st store.Store, m Machine, req ScanRequest, tasks []store.Task,
+	stale map[int64]bool, boots *bootCache) ([]scanRead, error) {
+	held, err := st.LatestSlots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scanRead, len(tasks))
+	var asks []missedAsk
+	var asked []int // the task of each ask
+	for i, t := range tasks {
+		out[i].latest = held[t.Name]
+		sched, err := parseSchedule(t.Schedule, t.TZ)
+		if err == nil && sched != nil && aheadOf(t, out[i].latest, m.Now()).IsZero() {
+			asks, asked = append(asks, missedAsk{t: t, sched: sched}), append(asked, i)
+		}
+	}
+	found, err := missedOfTasks(ctx, st, m, asks, req.MissedRule, stale, boots, req.notes)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range asked {
+		out[i].missed, out[i].read = found[k], true
+	}
+	return out, nil
 }
