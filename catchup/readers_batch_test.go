@@ -54,14 +54,14 @@ func (p *perTaskReads) Boots(ctx context.Context, host string) ([]store.Boot, er
 	return p.Store.Boots(ctx, host)
 }
 
-// TestReadersReadEveryTaskAtOnce: ls (its three kinds of counts),
-// metrics, calendar, scan --dry-run and prune's look at the missed slots
-// read the ledger in reads of every
-// task at once (store.BatchReads), none of one task's, over tasks that
-// take each of their paths: missed slots whose causes need another host's
-// boots, a latest run that does not hold the latest slot, a pause that is
-// over, a run --cron task whose last fire is read, expired records; and
-// they read what the per-task reads would.
+// TestReadersReadEveryTaskAtOnce: ls (with and without its expired
+// counts), metrics (every count), calendar, scan --dry-run and prune's
+// look at the missed slots read the ledger in reads of every task at once
+// (store.BatchReads), none of one task's, over tasks that take each of
+// their paths: missed slots whose causes need another host's boots, a
+// latest run that does not hold the latest slot, a pause that is over, a
+// run --cron task whose last fire is read, expired records; and they read
+// what the per-task reads would.
 func TestReadersReadEveryTaskAtOnce(t *testing.T) {
 	st, db := testLedger(t)
 	ctx := context.Background()
