@@ -92,18 +92,22 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 
 // lockSkip records a fire that did not run because the task was busy. A
 // record with exit code 75 leaves its slot missed (scan replays it); one
-// without settles it (--on-busy skip). The first --cron fire of a task
-// registers its schedule first, as its claim would have: else the slot it
-// leaves missed would belong to no schedule, and no reader would see it.
+// without settles it (--on-busy skip). The fire registers its task first,
+// as its claim would have: a first --cron fire, one that changes the
+// schedule or zone (the old schedule's long run holds the lock), a fire of
+// a retired task. Else the slot it leaves missed would belong to no
+// schedule (or to a retired task, or lie before the change the next fire
+// makes), and no reader would see it, nor any scan replay it.
 func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
 	skip := base
 	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
 	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
 	skip.StartedAt, skip.EndedAt = now, now
-	if l.req.Schedule != nil && l.req.ReplaySlot.IsZero() && l.revive == nil && !skip.Slot.IsZero() &&
-		(l.registered == nil || l.registered.Schedule == "") {
-		if err := l.st.UpsertTask(ctx, *l.registration(ctx, now, skip.Slot)); err != nil {
-			l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
+	if l.req.ReplaySlot.IsZero() && !skip.Slot.IsZero() {
+		if reg := l.registration(ctx, now, skip.Slot); reg != nil {
+			if err := l.st.UpsertTask(ctx, *reg); err != nil {
+				l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
+			}
 		}
 	}
 	id, err := l.st.AddRun(ctx, skip)
