@@ -230,10 +230,15 @@ func addPaused(ctx context.Context, st store.Store, m Machine, task string, slot
 	return err
 }
 
-// pausedFire records a scheduled fire of a paused task as paused, without
-// running it; ok is false when the task is not paused.
+// pausedFire records a scheduled fire of a slot of the task's pause as
+// paused, without running it; ok is false when the slot is not in the
+// pause. The slot decides, as it does for scan (splitPaused), not the
+// fire's clock: a late fire in the pause of a slot from before it, or a
+// fire early for the slot at the pause's end, stands for a slot the pause
+// does not settle (scan replays it, resume --replay-paused does not give
+// it back), so it runs.
 func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
-	if l.registered == nil || f.trigger != store.TriggerSchedule || !Paused(*l.registered, l.m.Now()) {
+	if l.registered == nil || f.trigger != store.TriggerSchedule || !Paused(*l.registered, f.slot) {
 		return RunResult{}, false
 	}
 	t := l.registered
