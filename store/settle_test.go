@@ -101,7 +101,10 @@ func TestSetSettled(t *testing.T) {
 			task   string // "" is backup
 			slot   time.Time
 			status string // "" leaves it running
+			code   *int   // a skip's exit code (nil: none, a policy's skip or a fold)
+			reason string // a record's reason code
 		}
+		exit := func(c int) *int { return &c }
 		tests := map[string]struct {
 			from  time.Time // the watermark before; zero: none
 			prior []prior
@@ -133,6 +136,32 @@ func TestSetSettled(t *testing.T) {
 				{slot: w.Add(time.Hour), status: store.StatusSucceeded},
 				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
 			}, to: through, want: w},
+			// A record that settles the slot, after its interrupted run: the
+			// slot is done, and the watermark may pass it (before, only a
+			// success, failure, timeout or expiry did, so a fold or a pause
+			// pinned the watermark below the dead run for good).
+			"interrupted run folded since": {from: w, prior: []prior{
+				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
+				{slot: w.Add(time.Hour), status: store.StatusSkipped},
+			}, to: through, want: through},
+			"interrupted run paused since": {from: w, prior: []prior{
+				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
+				{slot: w.Add(time.Hour), status: store.StatusPaused},
+			}, to: through, want: through},
+			// Records that settle nothing: a lock skip, a duplicate fire, a
+			// fold given back, a paused record given back by resume.
+			"interrupted run lock-skipped since": {from: w, prior: []prior{
+				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
+				{slot: w.Add(time.Hour), status: store.StatusSkipped, code: exit(75)},
+			}, to: through, want: w},
+			"interrupted run, a duplicate since": {from: w, prior: []prior{
+				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
+				{slot: w.Add(time.Hour), status: store.StatusSkipped, code: exit(0)},
+			}, to: through, want: w},
+			"interrupted run, paused and given back since": {from: w, prior: []prior{
+				{slot: w.Add(time.Hour), status: store.StatusInterrupted},
+				{slot: w.Add(time.Hour), status: store.StatusPaused, reason: store.ReasonReplayPaused},
+			}, to: through, want: w},
 			"finished runs do not block": {from: w, prior: []prior{
 				{slot: w.Add(time.Hour), status: store.StatusFailed},
 				{slot: w.Add(time.Hour), status: store.StatusTimeout},
@@ -151,8 +180,8 @@ func TestSetSettled(t *testing.T) {
 						task = "backup"
 					}
 					r := store.Run{Task: task, Slot: p.slot, Trigger: store.TriggerSchedule, StartedAt: t0, EndedAt: t0.Add(time.Second)}
-					if p.status == store.StatusSkipped {
-						r.Status = p.status
+					if p.status == store.StatusSkipped || p.status == store.StatusPaused {
+						r.Status, r.ExitCode, r.Reason = p.status, p.code, p.reason
 						if _, err := s.AddRun(ctx, r); err != nil {
 							t.Fatal(err)
 						}

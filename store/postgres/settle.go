@@ -25,7 +25,7 @@ WHERE name = $1 AND (settled_through IS NULL OR settled_through < $2) AND NOT EX
   SELECT 1 FROM runs r WHERE r.task = $1 AND r.status IN ('running', 'interrupted')
   AND r.slot <= $2 AND (tasks.settled_through IS NULL OR r.slot > tasks.settled_through)
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
-    AND o.status IN ('succeeded', 'failed', 'timeout', 'expired')))`
+    AND ` + backend.SettledSlotSQL + `))`
 	// interruptSQL marks run $1 interrupted if it runs, lowers the
 	// watermark of its task below its slot, and counts the runs it marked.
 	// The end is never before the start: a scan whose clock is behind the

@@ -86,8 +86,9 @@ WHERE name = ?1 AND settled_through >= ?2 * 1000`
 
 // setSettledSQL advances the watermark of task ?1 to ?2 (unix ms)
 // unless a run of the task in (watermark, ?2] is running or interrupted and
-// no later run of its slot reached an outcome (a replay that succeeded
-// settles the slot its interrupted run left).
+// no later record of its slot settles it (backend.SettledSlotSQL: a replay
+// that succeeded settles the slot its interrupted run left, and so does a
+// coalesced replay's fold of it, or its paused record).
 // Slots are whole seconds, so "slot*1000 > w" is "slot > w/1000" (integer
 // division, times after 1970). One statement, run under SQLite's write
 // lock: nothing can change the runs between the check and the write.
@@ -96,7 +97,7 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
   SELECT 1 FROM runs r WHERE r.task = ?1 AND r.status IN ('running', 'interrupted')
   AND r.slot > tasks.settled_through / 1000 AND r.slot <= ?2 / 1000
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
-    AND o.status IN ('succeeded', 'failed', 'timeout', 'expired')))`
+    AND ` + backend.SettledSlotSQL + `))`
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {

@@ -145,6 +145,17 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
 	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay') AND (status <> 'interrupted' OR reason <> 'retry-cut')`
 
+// SettledSlotSQL is the condition, on a runs row aliased o, that it gives
+// its slot an outcome (what the readers' missed-slot rule counts settled):
+// a success, a failure or timeout, an expiry, a skip with no exit code (a
+// slot folded into a coalesced replay, an --on-busy skip, an older
+// ledger's policy skip), a paused record that resume --replay-paused did
+// not give back. A lock skip (exit 75) or a duplicate fire (exit 0)
+// settles nothing. The watermark passes a slot whose dead run such a
+// record follows (SetSettled).
+const SettledSlotSQL = `(o.status IN ('succeeded', 'failed', 'timeout', 'expired')` +
+	` OR (o.status = 'skipped' AND o.exit_code IS NULL) OR (o.status = 'paused' AND o.reason <> 'replay-paused'))`
+
 // FailedSQL is the condition, on a runs row, that the run failed
 // (store.FailureStatuses). The partial index runs_task_failure_end has this
 // condition word for word, so that a query with it can use that index.
