@@ -57,7 +57,11 @@ func (l *lifecycle) missedUnder(ctx context.Context, t store.Task) (n int, first
 	if err != nil || s == nil {
 		return 0, first, last, since
 	}
-	res, err := missedSlots(ctx, l.st, l.m, t, s, MissedRule{Tolerance: DefaultTolerance}, nil, nil, nil)
+	stale, err := l.staleOf(ctx, t.Name)
+	if err != nil {
+		return 0, first, last, since
+	}
+	res, err := missedSlots(ctx, l.st, l.m, t, s, MissedRule{Tolerance: DefaultTolerance}, stale, nil, nil)
 	if err != nil {
 		return 0, first, last, since
 	}
@@ -70,4 +74,22 @@ func (l *lifecycle) missedUnder(ctx context.Context, t store.Task) (n int, first
 		since = prev.Add(time.Second) // never before the task was registered
 	}
 	return len(res.slots), first, last, since
+}
+
+// staleOf returns task's running records that cannot be alive, as ls reads
+// them (findStale, without writing): a run of a boot that is over, or
+// whose catchup and command are gone, counts as missed in the warning as
+// it does in ls --missed.
+func (l *lifecycle) staleOf(ctx context.Context, task string) (map[int64]bool, error) {
+	running, err := l.st.Running(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mine []store.Run
+	for _, r := range running {
+		if r.Task == task {
+			mine = append(mine, r)
+		}
+	}
+	return staleAmong(ctx, l.st, l.m, mine, false)
 }
