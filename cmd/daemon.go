@@ -46,7 +46,8 @@ Each fire stands for its slot, however late it starts. At start, the slots at or
 (a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
 spares later ones, which the daemon's own fires may still reach. SIGHUP, or a changed crontab
 once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
-crontab with no job line is refused, at start too); --rescan 0 replays only at start.
+crontab with no job line is refused, at start too); --rescan 0 replays only at start (and
+the slots that passed while the daemon was frozen or the clock stepped ahead, at once).
 
 SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
 for SIGQUIT, whose default action would dump core), wait up to --grace, then kill them;

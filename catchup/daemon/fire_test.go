@@ -130,7 +130,7 @@ func TestDaemonReplaysARedactedLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	*f.now = start.Add(3 * time.Minute)
-	f.d.scan(ctx, f.task, time.Time{})
+	f.d.scan(ctx, f.task, time.Time{}, time.Time{})
 	want := "2026-03-01T10:01:00Z replay\n2026-03-01T10:02:00Z replay\n2026-03-01T10:03:00Z replay\n"
 	if got := f.fires(); got != want {
 		t.Errorf("the daemon's replays ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
@@ -166,7 +166,7 @@ func TestDaemonScanOfARetiredTaskIsQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	*f.now = slot.Add(5 * time.Minute)
-	f.d.scan(ctx, f.task, time.Time{})
+	f.d.scan(ctx, f.task, time.Time{}, time.Time{})
 	if logs := f.logs.String(); strings.Contains(logs, "ERROR") {
 		t.Errorf("the scan of a retired task logged an error:\n%s", logs)
 	}
@@ -223,7 +223,7 @@ func TestDaemonScanLogsWhatItLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	*f.now = start.Add(3 * time.Minute)
-	f.d.scan(ctx, f.task, time.Time{})
+	f.d.scan(ctx, f.task, time.Time{}, time.Time{})
 	if logs := f.logs.String(); !strings.Contains(logs, "event=scan") || !strings.Contains(logs, "missed=3") || !strings.Contains(logs, "left=2") {
 		t.Errorf("the daemon logged\n%swant event=scan with missed=3 and left=2", logs)
 	}

@@ -45,18 +45,18 @@ while [ -e hold ]; do sleep 0.02; done`}
 	release := longFire(time.Date(2026, 3, 1, 10, 2, 0, 0, time.UTC))
 	set(time.Date(2026, 3, 1, 10, 5, 30, 0, time.UTC)) // 10:03 to 10:05 wait behind 10:02
 	for range 3 {
-		f.d.scan(ctx, f.task, time.Time{})
+		f.d.scan(ctx, f.task, time.Time{}, time.Time{})
 	}
 	if n := warned(); n != 1 {
 		release()
 		t.Fatalf("the held slot was warned of %d times in 3 rescans, want once:\n%s", n, logs.String())
 	}
 	release()
-	f.d.scan(ctx, f.task, time.Time{}) // 10:03 to 10:05 replayed
+	f.d.scan(ctx, f.task, time.Time{}, time.Time{}) // 10:03 to 10:05 replayed
 	release = longFire(time.Date(2026, 3, 1, 10, 6, 0, 0, time.UTC))
 	set(time.Date(2026, 3, 1, 10, 8, 30, 0, time.UTC))
 	for range 3 {
-		f.d.scan(ctx, f.task, time.Time{})
+		f.d.scan(ctx, f.task, time.Time{}, time.Time{})
 	}
 	release()
 	if n := warned(); n != 2 {

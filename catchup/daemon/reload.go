@@ -75,6 +75,9 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		lctx, cancel := context.WithCancel(s.ctx)
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{})}
 		sc.through.after = after
+		if old := s.running[t.Def.Name]; old != nil {
+			sc.through.skip(old.through.skippedThrough()) // the old loop's skipped slots stay missed at once
+		}
 		s.running[t.Def.Name] = sc
 		s.loops.Add(1)
 		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()

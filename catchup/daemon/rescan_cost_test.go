@@ -101,7 +101,7 @@ func TestRescanReadsLinearly(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			d, cs, tasks := newCountingDaemon(t, n)
 			for _, task := range tasks {
-				d.scan(t.Context(), task, time.Time{})
+				d.scan(t.Context(), task, time.Time{}, time.Time{})
 			}
 			if reads := cs.tasks.Load() + cs.lastFires.Load(); reads > int64(2*n) {
 				t.Fatalf("a rescan of %d tasks read the task list %d times and a last fire %d times; want at most %d reads in all",
@@ -122,7 +122,7 @@ func TestRescansPlanAFewAtOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, task := range tasks {
 		wg.Add(1)
-		go func() { defer wg.Done(); d.scan(t.Context(), task, time.Time{}) }()
+		go func() { defer wg.Done(); d.scan(t.Context(), task, time.Time{}, time.Time{}) }()
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for cs.inRunning.Load() < scansAtOnce {

@@ -47,7 +47,7 @@ func TestDaemonReplaysPastAHundred(t *testing.T) {
 	f.d.cfg.Rule.FiredAfter = *f.now
 	f.d.cfg.Rule.MaxAge = 7 * 24 * time.Hour
 	f.d.cfg.MaxReplays = 1000
-	f.d.scan(context.Background(), f.task, time.Time{})
+	f.d.scan(context.Background(), f.task, time.Time{}, time.Time{})
 	if got := strings.Count(f.fires(), " replay\n"); got != 150 {
 		t.Errorf("replayed %d slots of 150 minutes of downtime, want 150; log:\n%s", got, f.logs.String())
 	}

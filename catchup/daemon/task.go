@@ -48,7 +48,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 		// The slots the loop has not come to are its own to fire: a scan
 		// replays none of them (read before firing: a fire counted after
 		// this read is of a later slot).
-		upTo := through.get()
+		upTo, skipped := through.get(), through.skippedThrough()
 		// A scan beside the task's own fire would find its lock held and
 		// leave the slots missed: it runs when the fire ends instead.
 		if firing.Load() > 0 {
@@ -69,7 +69,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			defer scanning.Store(false)
 			turn.Lock()
 			defer turn.Unlock()
-			d.scan(ctx, t, upTo)
+			d.scan(ctx, t, upTo, skipped)
 		}()
 	}
 	var ticker <-chan time.Time
@@ -115,9 +115,24 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 		}
 		firing.Add(1)
 		through.set(slot) // after firing counts it: a scan that reads it waits for the fire
+		// A loop that fell behind (frozen, the clock stepped ahead) fires
+		// its slot late and skips to the coming one: no fire comes for the
+		// slots in between, so that fire's goroutine replays them as soon
+		// as it has ended, by the task's --replay (--rescan 0 too), not
+		// left as slots cron may still fire; the next fire waits for them.
+		// The slots before the loop began are each fired.
+		var skipped time.Time
+		next, ok = t.Sched.Next(slot)
+		if now := d.cfg.Machine.Now(); ok && next.After(begun) && next.Before(now) {
+			skipped = now
+			through.set(now) // the slots skipped are the scan's to replay
+			through.skip(now)
+			d.sayBehind(t, next, now)
+			next, ok = t.Sched.Next(now)
+		}
 		prev, mine := queue, make(chan struct{})
 		queue = mine
-		held := !slot.After(begun)
+		held := !slot.After(begun) || !skipped.IsZero()
 		through.work.Add(1)
 		go func() {
 			defer d.fires.Done()
@@ -138,18 +153,15 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 			d.fire(ctx, t, slot)
 			turn.RUnlock()
+			if !skipped.IsZero() && ctx.Err() == nil {
+				turn.Lock()
+				d.scan(ctx, t, skipped, skipped)
+				turn.Unlock()
+			}
 			if firing.Add(-1) == 0 && pending.Swap(false) && ctx.Err() == nil {
 				rescan()
 			}
 		}()
-		// A loop that fell behind skips to the coming slot: the slots in
-		// between are missed, and the next rescan replays them. The slots
-		// before the loop began are each fired.
-		if next, ok = t.Sched.Next(slot); ok && next.After(begun) && next.Before(d.cfg.Machine.Now()) {
-			now := d.cfg.Machine.Now()
-			through.set(now) // the slots skipped are the rescans' to replay
-			next, ok = t.Sched.Next(now)
-		}
 	}
 }
 
@@ -159,9 +171,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 // of them again. A reload that restarts the loop goes on from there, once
 // the old loop's work (its fires and replays, which outlive it) has ended.
 type progress struct {
-	ns    atomic.Int64
-	work  sync.WaitGroup  // the loop's fires and replays
-	after <-chan struct{} // closed once the work of the loops it replaces has ended; nil: none
+	ns      atomic.Int64
+	skipped atomic.Int64    // the loop skipped the slots at or before it (behind.go)
+	work    sync.WaitGroup  // the loop's fires and replays
+	after   <-chan struct{} // closed once the work of the loops it replaces has ended; nil: none
 }
 
 // idle returns a channel closed once the loop's work and that of the loops
@@ -213,8 +226,9 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
-// before upTo only: the later ones are its loop's to fire (zero: no bound).
-func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
+// before upTo only: the later ones are its loop's to fire (zero: no bound);
+// those at or before skipped (its loop skipped them) are missed at once.
+func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 	if !d.acquire(ctx) {
 		return
 	}
@@ -241,6 +255,9 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo time.Time) {
 	}
 	rule := d.cfg.Rule
 	rule.FiringAfter = upTo
+	if skipped.After(rule.FiredAfter) {
+		rule.FiredAfter = skipped // no fire comes for them: --tolerance spares none
+	}
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
 		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks())})
