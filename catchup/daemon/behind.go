@@ -5,29 +5,6 @@ import (
 	"time"
 )
 
-// skip notes that the loop skipped the slots at or before t: no fire comes
-// for them (the loop fell behind the clock), so a scan counts them missed
-// at once, --tolerance or not (MissedRule.FiredAfter).
-func (p *progress) skip(t time.Time) {
-	if t.IsZero() {
-		return
-	}
-	for {
-		old := p.skipped.Load()
-		if t.UnixNano() <= old || p.skipped.CompareAndSwap(old, t.UnixNano()) {
-			return
-		}
-	}
-}
-
-// skippedThrough is the latest skip; zero when the loop skipped none.
-func (p *progress) skippedThrough() time.Time {
-	if ns := p.skipped.Load(); ns != 0 {
-		return time.Unix(0, ns).UTC()
-	}
-	return time.Time{}
-}
-
 // sayBehind logs the slots from first to now that the task's loop skipped:
 // it woke with them past (the daemon frozen, a VM resumed, the wall clock
 // stepped ahead), fired the one before them late, and leaves them to its

@@ -216,6 +216,23 @@ func (d *Daemon) acquire(ctx context.Context) bool {
 	}
 }
 
+// tryAcquire takes a place among the simultaneous jobs if one is free now;
+// false when none is, or when stopped.
+func (d *Daemon) tryAcquire(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if d.limiter == nil {
+		return true
+	}
+	select {
+	case d.limiter <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 func (d *Daemon) release() {
 	if d.limiter != nil {
 		<-d.limiter

@@ -8,11 +8,17 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// fire runs one scheduled fire of the task through the run lifecycle.
+// fire runs one scheduled fire of the task through the run lifecycle,
+// once it has a place among the simultaneous jobs.
 func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
-	if !d.acquire(ctx) {
-		return
+	if d.acquire(ctx) {
+		d.firePlaced(ctx, t, slot)
 	}
+}
+
+// firePlaced is fire once its place is taken (acquire, tryAcquire): it
+// gives the place back.
+func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time) {
 	defer d.release()
 	var pids []int
 	m := d.machine(t, func(pid int) {

@@ -89,9 +89,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	// once, they would meet each other's lock, the daemon lock-skipping
 	// its own fire and leaving its slot to a replay after later slots.
 	// Held back is a fire of a slot that came before the loop began, one
-	// that waits for the task's replays, and one that comes while the
-	// fire before it is held back. A fire on time goes its own way, as
-	// cron's (a job longer than its interval meets its own lock).
+	// that waits for the task's replays or for a place under
+	// --concurrency, one after slots the loop skipped, and one that comes
+	// while the fire before it is held back. A fire on time goes its own
+	// way, as cron's (a job longer than its interval meets its own lock).
 	var queue chan struct{} // the latest fire's: closed once the next may take its turn
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
@@ -145,13 +146,22 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 					<-prev
 				}
 			}
+			placed := false
 			if !held && turn.TryRLock() {
-				close(mine) // on time: the next fire goes its own way
+				if placed = d.tryAcquire(ctx); placed {
+					close(mine) // on time: the next fire goes its own way
+				} else {
+					defer close(mine) // held back for a place under --concurrency
+				}
 			} else {
 				defer close(mine) // held back: the next waits for this one to end
 				turn.RLock()
 			}
-			d.fire(ctx, t, slot)
+			if placed {
+				d.firePlaced(ctx, t, slot)
+			} else {
+				d.fire(ctx, t, slot)
+			}
 			turn.RUnlock()
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
@@ -163,42 +173,6 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 		}()
 	}
-}
-
-// progress is how far a task's loop has come: every slot at or before it
-// has been fired (its fire may still run) or left to the loop's rescans,
-// which replay no later slot (MissedRule.FiringAfter); the loop fires none
-// of them again. A reload that restarts the loop goes on from there, once
-// the old loop's work (its fires and replays, which outlive it) has ended.
-type progress struct {
-	ns      atomic.Int64
-	skipped atomic.Int64    // the loop skipped the slots at or before it (behind.go)
-	work    sync.WaitGroup  // the loop's fires and replays
-	after   <-chan struct{} // closed once the work of the loops it replaces has ended; nil: none
-}
-
-// idle returns a channel closed once the loop's work and that of the loops
-// before it have ended; called once the loop has returned (no more work).
-func (p *progress) idle() <-chan struct{} {
-	c := make(chan struct{})
-	go func() {
-		if p.after != nil {
-			<-p.after
-		}
-		p.work.Wait()
-		close(c)
-	}()
-	return c
-}
-
-func (p *progress) set(t time.Time) { p.ns.Store(t.UnixNano()) }
-
-// get returns the progress; zero before the loop began.
-func (p *progress) get() time.Time {
-	if ns := p.ns.Load(); ns != 0 {
-		return time.Unix(0, ns).UTC()
-	}
-	return time.Time{}
 }
 
 // machine is the daemon's machine for one task: its environment, its
