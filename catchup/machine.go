@@ -49,6 +49,9 @@ type Machine struct {
 	// OnJobStart, if set, is told each job's pid (its process group) as it
 	// starts: the daemon kills what outlives its grace.
 	OnJobStart func(pid int)
+	// OnJobEnd, if set, is told each job's pid once it has ended, what it
+	// left in its process group stopped: no longer the daemon's to signal.
+	OnJobEnd func(pid int)
 }
 
 func (m Machine) notice(format string, args ...any) {

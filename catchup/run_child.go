@@ -76,6 +76,9 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 	if err != nil {
 		res = runner.Result{ExitCode: ExitInternal, StartErr: err}
 	}
+	if res.Started && l.m.OnJobEnd != nil {
+		l.m.OnJobEnd(res.Pid)
+	}
 	if !res.Started && res.StartErr != nil {
 		// It names the program, which may be a secret written in its place
 		// (PGPASSWORD=X psql without sh -c or env).

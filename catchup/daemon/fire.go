@@ -20,10 +20,10 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 // gives the place back.
 func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time) {
 	defer d.release()
-	var pids []int
+	started := false
 	m := d.machine(t, func(pid int) {
-		pids = append(pids, pid)
-		if len(pids) == 1 {
+		if !started { // the first attempt's job
+			started = true
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
 			d.health.observe(late)
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
@@ -33,9 +33,6 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time) {
 	req := t.Req
 	req.FireSlot = slot // however late it starts (a place under --concurrency, the task's replays)
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
-	for _, p := range pids {
-		d.track(p, false)
-	}
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))

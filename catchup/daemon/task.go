@@ -188,6 +188,10 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 			onStart(pid)
 		}
 	}
+	// A job that ended is no longer running, nor signalled at a stop
+	// (its group's id is the kernel's to give again), however long the
+	// fire (its retries) or the scan (its next replays) goes on.
+	m.OnJobEnd = func(pid int) { d.track(pid, false) }
 	m.Notice = func(format string, args ...any) {
 		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
 	}
@@ -212,17 +216,8 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 		return // stopped while waiting: the next start replays what is left
 	}
 	defer p.done()
-	var pids []int
 	replays := &replayLog{d: d, task: t.Def.Name}
-	m := d.machine(t, func(pid int) {
-		pids = append(pids, pid)
-		replays.started(pid)
-	})
-	defer func() {
-		for _, p := range pids {
-			d.track(p, false)
-		}
-	}()
+	m := d.machine(t, replays.started)
 	maxReplays := d.cfg.MaxReplays
 	if maxReplays <= 0 {
 		maxReplays = 100
