@@ -60,6 +60,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		var after <-chan struct{}
 		if old := s.running[t.Def.Name]; old != nil {
 			if sameTask(old.task, t) {
+				old.task = t // its line may have moved: the registration says where
 				continue
 			}
 			old.cancel()
@@ -157,11 +158,14 @@ func (s *tasks) retire(name string) {
 	s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 }
 
-// sameTask compares what a task runs and when, not its registration times;
-// its schedule by meaning (another spelling, 1-5 for MON-FRI, is the same
+// sameTask compares what a task runs and when, not its registration times
+// nor where its line is (a line added above it moves it: its source,
+// daemon:FILE:LINE, is the registration's, which the reload updated); its
+// schedule by meaning (another spelling, 1-5 for MON-FRI, is the same
 // task: its loop runs on), its zone by name.
 func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
+	a.Def.Source = b.Def.Source
 	sameSchedule := a.Sched.SameAs(b.Sched) // Sched is Def.Schedule, parsed
 	a.Def.Schedule, a.Sched, b.Sched = b.Def.Schedule, nil, nil
 	return reflect.DeepEqual(a, b) && sameSchedule
