@@ -60,7 +60,8 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	for i, t := range tasks {
 		var err error
 		if tasks[i].Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost); err != nil {
-			return nil, fmt.Errorf("register task %s: %w", t.Def.Name, err)
+			// The ledger's fault, not the crontab's: a reload is tried again.
+			return nil, daemon.LedgerFault{Err: fmt.Errorf("register task %s: %w", t.Def.Name, err)}
 		}
 		if z := tasks[i].Def.TZ; !schedule.SameZone(z, t.Sched.Location().String()) {
 			// A shared ledger's zone for the task (RegisterDaemonTask).

@@ -9,9 +9,26 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// reloadRetry is how soon a reload refused for an unreachable ledger is
-// tried again.
+// reloadRetry is how soon a reload the ledger refused (retryable) is tried
+// again.
 var reloadRetry = 10 * time.Second
+
+// LedgerFault marks an error of Config.Load as the ledger's, not the
+// crontab's: the tasks read could not be registered (a full disk, a SQLite
+// file locked past its busy timeout or read-only, a server that answered
+// with an error). The reload is tried again, as one refused for an
+// unreachable shared ledger is. Its text is Err's.
+type LedgerFault struct{ Err error }
+
+func (e LedgerFault) Error() string { return e.Err.Error() }
+func (e LedgerFault) Unwrap() error { return e.Err }
+
+// retryable reports whether a refused reload is tried again: the ledger
+// refused it, not the crontab.
+func retryable(err error) bool {
+	var lf LedgerFault
+	return errors.Is(err, store.ErrLedgerUnreachable) || errors.As(err, &lf)
+}
 
 // reloads runs Run's reloads one at a time, each reading the crontabs
 // (Config.Load, which registers their tasks: it may wait for the ledger up
@@ -66,7 +83,7 @@ func (r *reloads) finish(s *tasks, res reloaded) {
 	r.loading = false
 	if res.err != nil {
 		msg := "reload refused, the tasks stay as they were: " + res.err.Error()
-		if errors.Is(res.err, store.ErrLedgerUnreachable) { // not the crontab's fault: try it again
+		if retryable(res.err) { // not the crontab's fault: try it again
 			r.retryAt = time.Now().Add(reloadRetry)
 			msg += fmt.Sprintf("; trying again in %s", reloadRetry)
 		}
