@@ -51,6 +51,8 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		// ledger that cannot take it (read-only) still gets its scan.
 		if err := seeBoot(ctx, st, m); err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
+		} else {
+			rep.BootRecorded = m.BootID != ""
 		}
 		notes, fault, err := recordNotes(ctx, st, m, req.Tolerance, "this scan")
 		switch {

@@ -159,6 +159,9 @@ type ScanReport struct {
 	// recorded (nil: they were, or there were none). They are kept for the
 	// next scan, and counted meanwhile as it will record them.
 	NotesKept error
+	// BootRecorded: the scan wrote this boot's sighting to the ledger, so
+	// the ledger records (the daemon ends a ledger outage on it).
+	BootRecorded bool
 }
 
 // Failed reports whether any replay failed, a crontab or a line of one

@@ -31,9 +31,28 @@ func (d *Daemon) ledgerOutcome(task string, slot time.Time, res catchup.RunResul
 			d.cfg.Log.Error("the ledger cannot record fires: they are not run (a shared ledger, --strict) or run unrecorded "+
 				"until it can; "+res.LedgerFault.Error(), "event", "ledger", "task", task, "slot", slot.Format(time.RFC3339))
 		}
-	case err == nil && res.Run.ID != 0 && !l.failingSince.IsZero():
-		d.cfg.Log.Info("the ledger records fires again", "event", "ledger", "task", task, "slot", slot.Format(time.RFC3339),
-			"unrecorded", l.during, "seconds", time.Since(l.failingSince).Seconds())
-		l.failingSince, l.during = time.Time{}, 0
+	case err == nil && res.Run.ID != 0:
+		d.ledgerBack(task, "slot", slot.Format(time.RFC3339))
 	}
+}
+
+// ledgerRecords notes that a scan of the task found the ledger recording
+// (it wrote this boot's sighting): an outage ends then, not only at the
+// task's next fire (a day away, for a daily task).
+func (d *Daemon) ledgerRecords(task string) {
+	d.health.mu.Lock()
+	defer d.health.mu.Unlock()
+	d.ledgerBack(task, "by", "scan")
+}
+
+// ledgerBack ends the outage in progress, if any, and logs its end; under
+// health.mu.
+func (d *Daemon) ledgerBack(task string, args ...any) {
+	l := &d.health.ledger
+	if l.failingSince.IsZero() {
+		return
+	}
+	d.cfg.Log.Info("the ledger records fires again", append([]any{"event", "ledger", "task", task}, append(args,
+		"unrecorded", l.during, "seconds", time.Since(l.failingSince).Seconds())...)...)
+	l.failingSince, l.during = time.Time{}, 0
 }

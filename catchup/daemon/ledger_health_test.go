@@ -69,3 +69,40 @@ func TestDaemonLedgerOutageVisible(t *testing.T) {
 		t.Errorf("after the outage Lag is %+v; want FiresUnrecorded 3, LedgerFailing 0", lag)
 	}
 }
+
+// TestLedgerOutageEndsWithAScanThatRecords: the outage ends (logged, and
+// catchup_daemon_ledger_failing_seconds back to 0) once the ledger records
+// again, as a rescan finds writing this boot's sighting, not only at the
+// next fire: for a daily task, the gauge grew and the end went unsaid for a
+// day after the ledger came back, an alert on it firing all along.
+func TestLedgerOutageEndsWithAScanThatRecords(t *testing.T) {
+	ctx := context.Background()
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))
+	f.task.Req.Shared = true // refuse a fire the ledger cannot claim, as on PostgreSQL
+	f.d.cfg.Machine.BootID = "boot-1"
+	db, err := sql.Open("sqlite", "file:"+f.d.cfg.Machine.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `ALTER TABLE runs RENAME TO runs_away`); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = slot.Add(time.Second)
+	f.d.fire(ctx, f.task, slot)
+	if lag := f.d.Lag(); lag.LedgerFailing <= 0 {
+		t.Fatalf("during the outage Lag is %+v; want LedgerFailing > 0", lag)
+	}
+	if _, err := db.ExecContext(ctx, `ALTER TABLE runs_away RENAME TO runs`); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = slot.Add(30 * time.Second) // a rescan, long before the next fire of the task
+	f.d.scan(ctx, f.task, slot, time.Time{})
+	if lag := f.d.Lag(); lag.LedgerFailing != 0 || lag.FiresUnrecorded != 1 {
+		t.Errorf("after a rescan that recorded, Lag is %+v; want LedgerFailing 0, FiresUnrecorded 1\nlog:\n%s", lag, f.logs.String())
+	}
+	if !regexp.MustCompile(`msg="the ledger records fires again" event=ledger task=tick .*unrecorded=1`).MatchString(f.logs.String()) {
+		t.Errorf("the outage's end is not logged:\n%s", f.logs.String())
+	}
+}

@@ -240,6 +240,9 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
 		return
 	}
+	if rep.BootRecorded {
+		d.ledgerRecords(t.Def.Name)
+	}
 	for _, w := range rep.Warnings {
 		d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 	}
