@@ -123,6 +123,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 			if r.retryDue() {
 				r.start()
 			}
+			s.retryDue()
 		case sig = <-signals: // acted on at once, also while a reload waits for the ledger: its result is ignored
 		case <-hup:
 			r.start()

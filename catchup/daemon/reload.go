@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/store"
 )
 
 // scheduled is a task's running loop.
@@ -32,6 +30,10 @@ type tasks struct {
 	// stopping is done once a stop came: a retirement waiting for the
 	// ledger then gives up (the next start retires the task again).
 	stopping context.Context
+	// unretired are the removed lines' tasks the ledger refused to retire:
+	// tried again from retryAt (retire.go).
+	unretired map[string]bool
+	retryAt   time.Time
 }
 
 // set schedules ts, read at read: a new task starts, a changed one
@@ -83,12 +85,17 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		s.loops.Add(1)
 		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()
 	}
+	for name := range s.unretired {
+		if keep[name] {
+			delete(s.unretired, name) // its line is back: registered anew
+		}
+	}
 	for name, sc := range s.running {
 		if !keep[name] {
 			sc.cancel()
 			<-sc.done
 			delete(s.running, name)
-			s.retire(name)
+			s.retireOrRetry(name)
 		}
 	}
 	s.loaded = true
@@ -107,55 +114,6 @@ func Source(path string, line, uid int, redacted bool) string {
 		s += catchup.RedactedMark
 	}
 	return s
-}
-
-// retireGone retires, at the daemon's start, the tasks registered from its
-// crontabs (by path) whose lines are no longer there: removed while the
-// daemon was stopped, as a reload retires a line removed while it runs.
-// Not on a shared ledger: the daemons of other services may use it with
-// crontabs of their own at the same path (in their containers), and a
-// path does not tell them apart; there, `catchup forget` retires a line
-// removed while every replica was stopped.
-func (s *tasks) retireGone(keep map[string]bool) {
-	if len(s.d.cfg.Watch) == 0 || s.d.cfg.Store == nil || s.d.cfg.Store.Shared() {
-		return
-	}
-	ctx := context.WithoutCancel(s.ctx)
-	all, err := s.d.cfg.Store.Tasks(ctx)
-	if err != nil {
-		s.d.cfg.Log.Error("cannot read the ledger's tasks to retire removed lines: "+err.Error(), "event", "error")
-		return
-	}
-	for _, ts := range all {
-		t := ts.Task
-		if keep[t.Name] || !t.RetiredAt.IsZero() || !s.fromOurCrontabs(t.Source) {
-			continue
-		}
-		s.retire(t.Name)
-	}
-}
-
-// fromOurCrontabs reports whether source names a line of this daemon's crontabs.
-func (s *tasks) fromOurCrontabs(source string) bool {
-	for _, p := range s.d.cfg.Watch {
-		if strings.HasPrefix(source, "daemon:"+p+":") {
-			return true
-		}
-	}
-	return false
-}
-
-// retire retires task name in the ledger, and logs it.
-func (s *tasks) retire(name string) {
-	ctx := context.WithoutCancel(s.ctx)
-	if s.stopping != nil {
-		ctx = store.GiveUpWaitsWhen(ctx, s.stopping)
-	}
-	if _, err := s.d.cfg.Store.Forget(ctx, name, s.d.cfg.Machine.Now(), false); err != nil {
-		s.d.cfg.Log.Error("task "+name+": cannot retire it in the ledger: "+err.Error(), "event", "error", "task", name)
-		return
-	}
-	s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 }
 
 // sameTask compares what a task runs and when, not its registration times
