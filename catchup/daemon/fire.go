@@ -12,18 +12,21 @@ import (
 // once it has a place among the simultaneous jobs.
 func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
 	if d.acquire(ctx) {
-		d.firePlaced(ctx, t, slot)
+		d.firePlaced(ctx, t, slot, nil)
 	}
 }
 
 // firePlaced is fire once its place is taken (acquire, tryAcquire): it
-// gives the place back.
-func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time) {
+// gives the place back. started, if set, is called as its first job starts.
+func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) {
 	defer d.release()
-	started := false
+	begun := false
 	m := d.machine(t, func(pid int) {
-		if !started { // the first attempt's job
-			started = true
+		if !begun { // the first attempt's job
+			begun = true
+			if started != nil {
+				started()
+			}
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
 			d.health.observe(late)
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)

@@ -94,6 +94,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	// while the fire before it is held back. A fire on time goes its own
 	// way, as cron's (a job longer than its interval meets its own lock).
 	var queue chan struct{} // the latest fire's: closed once the next may take its turn
+	// Fires of a --wait line wait for the lock in slot order: each starts
+	// waiting once the one before it has the lock (its job started), not
+	// all polling at once, the first to catch it running first.
+	waits := t.Req.Wait || t.Req.OnBusy == "wait"
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
 		timer := time.NewTimer(wait)
@@ -146,19 +150,23 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 					<-prev
 				}
 			}
+			var once sync.Once
+			next := func() { once.Do(func() { close(mine) }) } // the next fire may take its turn
+			defer next()                                       // held back: the next waits for this one to end
 			placed := false
+			var started func()
 			if !held && turn.TryRLock() {
-				if placed = d.tryAcquire(ctx); placed {
-					close(mine) // on time: the next fire goes its own way
-				} else {
-					defer close(mine) // held back for a place under --concurrency
-				}
+				switch placed = d.tryAcquire(ctx); {
+				case placed && waits:
+					started = next // on time, --wait: the next waits for the lock once this one has it
+				case placed:
+					next() // on time: the next fire goes its own way
+				} // else held back for a place under --concurrency
 			} else {
-				defer close(mine) // held back: the next waits for this one to end
 				turn.RLock()
 			}
 			if placed {
-				d.firePlaced(ctx, t, slot)
+				d.firePlaced(ctx, t, slot, started)
 			} else {
 				d.fire(ctx, t, slot)
 			}
