@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -21,5 +23,34 @@ func TestRunAsAnotherUser(t *testing.T) {
 	}
 	if got, want := out.String(), "65534 65534 65534\n"; got != want {
 		t.Errorf("id: %q, want %q", got, want)
+	}
+}
+
+// TestRunAsAnotherUserInASessionOfItsOwn: a child run as another user
+// starts a session of its own, without a controlling terminal. In the
+// caller's session it could open /dev/tty, the terminal of the root who
+// ran scan or backfill, and push keystrokes into that root shell's input
+// (TIOCSTI) or read what root types next.
+func TestRunAsAnotherUserInASessionOfItsOwn(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	var out bytes.Buffer
+	// Fields 6 and 7 of /proc/PID/stat (sh's name has no blank): its
+	// session and its controlling terminal (0: none).
+	res := run(t, Config{Argv: sh(`read -r line < /proc/$$/stat; set -- $line; echo "$$ $6 $7"`), Stdout: &out, Dir: "/",
+		Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}})
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d: %v", res.ExitCode, res.StartErr)
+	}
+	f := strings.Fields(out.String())
+	if len(f) != 3 {
+		t.Fatalf("stat fields: %q", out.String())
+	}
+	if pid, sid, tty := f[0], f[1], f[2]; sid != pid || tty != "0" {
+		t.Errorf("child %s runs in session %s with terminal %s, want a session of its own (%s) and no terminal (0)", pid, sid, tty, pid)
+	}
+	if res.Pid == 0 || strconv.Itoa(res.Pid) != f[0] {
+		t.Errorf("Result.Pid %d, child's own pid %s", res.Pid, f[0])
 	}
 }

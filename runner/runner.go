@@ -75,8 +75,8 @@ type Config struct {
 	// group. nil means SIGINT, SIGTERM, SIGHUP, SIGQUIT; an empty non-nil
 	// slice forwards nothing.
 	Signals []os.Signal
-	// Credential, if set, runs the child as another user: uid, gid and
-	// supplementary groups (setting them needs root). nil keeps ours.
+	// Credential, if set, runs the child as another user (uid, gid, groups:
+	// needs root), in a session of its own, no terminal (processAttr).
 	Credential *syscall.Credential
 	// DieWithParent makes the child's process group die when this process
 	// dies, even of SIGKILL: a command that must not outlive its
@@ -126,7 +126,7 @@ type Result struct {
 
 // Run starts cfg.Argv and waits for it.
 //
-// The child runs in its own process group (Setpgid) so that forwarded
+// The child runs in its own process group (processAttr) so that forwarded
 // signals, the timeout and ctx cancellation reach the whole group.
 // Cancelling ctx acts like a kill request without a timeout: SIGTERM to the
 // group, SIGKILL after KillAfter; Result reports the signal observed.
@@ -173,7 +173,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Env:         cfg.Env,
 		Dir:         cfg.Dir,
 		ExtraFiles:  cfg.ExtraFiles,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Credential: cfg.Credential},
+		SysProcAttr: processAttr(cfg.Credential),
 	}
 	if cfg.Stdin != nil {
 		cmd.Stdin = cfg.Stdin

@@ -108,3 +108,17 @@ func exitStatus(st *os.ProcessState) (code, sig int) {
 	}
 	return st.ExitCode(), 0
 }
+
+// processAttr starts the child in a process group of its own, the group
+// Run signals. A child run as another user (cred) starts a session of its
+// own instead (its group too), as cron starts a job: without a controlling
+// terminal. In the caller's session it could open /dev/tty, the terminal
+// of the root who ran scan or backfill by hand, then push keystrokes into
+// the root shell's input (TIOCSTI), run as root once scan exits, or read
+// what root types next.
+func processAttr(cred *syscall.Credential) *syscall.SysProcAttr {
+	if cred != nil {
+		return &syscall.SysProcAttr{Setsid: true, Credential: cred}
+	}
+	return &syscall.SysProcAttr{Setpgid: true}
+}
