@@ -78,8 +78,8 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 // being stopped still alerts, within stoppedAlertBound (alertContext). Its lists are bounded (alertList): the alert of the
 // longest outage still starts.
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
-	if cmd == "" {
-		cmd = storedNotify(t) // never a masked one
+	if cmd == "" && ownNotifyCmd(m.UID, t) {
+		cmd = storedNotify(t) // never a masked one, nor another user's as root
 	}
 	if cmd == "" || len(ts.Missed) == 0 {
 		return

@@ -95,20 +95,44 @@ func refusedAsRoot(m Machine, t store.Task) string {
 	if m.UID != 0 || t.Shell != "" {
 		return ""
 	}
-	v, ok := strings.CutPrefix(strings.TrimSuffix(t.Source, RedactedMark), "run:uid=")
-	by := "catchup run"
-	if !ok && strings.HasPrefix(t.Source, "daemon:") {
-		if i := strings.LastIndex(t.Source, " uid="); i >= 0 {
-			v, ok, by = t.Source[i+len(" uid="):], true, "catchup daemon"
-			v, _, _ = strings.Cut(v, " ") // before RedactedMark
-		}
-	}
-	if !ok {
-		return ""
-	}
-	if uid, err := strconv.Atoi(v); err == nil && uid == 0 {
+	uid, by, ok := registrant(t.Source)
+	if !ok || uid == "0" {
 		return ""
 	}
 	return fmt.Sprintf("task %s was registered by uid %s's %s: a root scan never runs another user's command as root; "+
-		"its slots wait for that user's own scan or daemon", t.Name, v, by)
+		"its slots wait for that user's own scan or daemon", t.Name, uid, by)
+}
+
+// registrant is the uid whose `catchup run --cron` or `catchup daemon`
+// registered a task from source, and which of the two: "0" for root's
+// ("run", a daemon line without uid=); ok is false for any other source (a
+// crontab line's, whose user its crontab tells).
+func registrant(source string) (uid, by string, ok bool) {
+	source = strings.TrimSuffix(source, RedactedMark)
+	switch {
+	case source == "run":
+		return "0", "catchup run", true
+	case strings.HasPrefix(source, "run:uid="):
+		return strings.TrimPrefix(source, "run:uid="), "catchup run", true
+	case strings.HasPrefix(source, "daemon:"):
+		if i := strings.LastIndex(source, " uid="); i >= 0 {
+			return source[i+len(" uid="):], "catchup daemon", true
+		}
+		return "0", "catchup daemon", true
+	}
+	return "", "", false
+}
+
+// ownNotifyCmd reports whether the --notify-cmd stored with task t is one
+// a scan run as uid may run as the task's alert: a root scan runs none that
+// another user's `catchup run --cron` or `catchup daemon` registered (that
+// user's command, as root), as it runs none of their commands
+// (refusedAsRoot). A crontab line's registration keeps only such a one
+// (registerEntry).
+func ownNotifyCmd(uid int, t store.Task) bool {
+	if uid != 0 {
+		return true
+	}
+	by, _, ok := registrant(t.Source)
+	return !ok || by == "0"
 }

@@ -141,7 +141,12 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		t.SettledThrough = now.Add(-time.Second)
 	case err == nil:
 		t.Replay, t.Retries, t.RetryDelay = old.Replay, old.Retries, old.RetryDelay
-		t.Timeout, t.KillAfter, t.NoCapture, t.NotifyCmd = old.Timeout, old.KillAfter, old.NoCapture, old.NotifyCmd
+		t.Timeout, t.KillAfter, t.NoCapture = old.Timeout, old.KillAfter, old.NoCapture
+		if sr.as == nil && ownNotifyCmd(m.UID, old) {
+			// Scan runs it as the task's alert, as itself: never the one
+			// another user registered, nor one for another user's line.
+			t.NotifyCmd = old.NotifyCmd
+		}
 		t.OnBusy, t.MaxAge = old.OnBusy, old.MaxAge
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt

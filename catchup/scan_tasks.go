@@ -42,7 +42,11 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		// (ts is then what it did before the signal): the alert is the
 		// only place CATCHUP_INTERRUPTED and CATCHUP_LEFT are told.
 		if !req.DryRun {
-			alertMissed(ctx, m, req.NotifyCmd, withCommand(tasks[i], req), ts)
+			t := withCommand(tasks[i], req)
+			if sr := srs[i]; sr != nil && sr.as != nil {
+				t.NotifyCmd = "" // another user's line: never its alert as this scan's user
+			}
+			alertMissed(ctx, m, req.NotifyCmd, t, ts)
 		}
 		out[i], done[i] = ts, true
 		return nil
