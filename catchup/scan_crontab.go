@@ -127,6 +127,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
 	retired := err == nil && !old.RetiredAt.IsZero() // registered anew, as of now
+	if err == nil && !retired {
+		if err := sr.checkTakeover(m, old, path); err != nil {
+			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		}
+	}
 	if other := lineSource(old.Source); err == nil && !retired && other != "" && other != path {
 		// The task is another crontab's line, still there: two scans, each
 		// given one file, would register them in turn (firstOf sees both

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -130,3 +131,52 @@ type lineRefusal string
 
 func (e lineRefusal) Error() string        { return string(e) }
 func (e lineRefusal) Is(target error) bool { return target == ErrLineRefused }
+
+// checkTakeover refuses a line of another user (a root scan's, on a shared
+// ledger) whose task old is registered, live, as something not that
+// user's: another user's `catchup run --cron` or daemon line (root's
+// included), or a line of a crontab that is not that user's. Registered,
+// the line would take the task over: its missed slots replayed through the
+// line, as that user, and the owner's own job never again. The user needs
+// no credentials of the ledger for that: root's scan writes the line's
+// registration.
+func (sr *shellReplay) checkTakeover(m Machine, old store.Task, path string) error {
+	if sr.as == nil {
+		return nil
+	}
+	refuse := func(as string) error {
+		return lineRefusal(fmt.Sprintf("task %s is registered by %s, not by %s: scan does not register this line (give it its own --task)",
+			old.Name, as, sr.user))
+	}
+	if uid, by, ok := registrant(old.Source); ok {
+		if uid == sr.as.Uid {
+			return nil
+		}
+		return refuse("uid " + uid + "'s " + by)
+	}
+	other := lineSource(old.Source)
+	if !strings.HasPrefix(old.Source, "crontab:") || other == "" {
+		return refuse(fmt.Sprintf("%q", old.Source))
+	}
+	if other == path {
+		return nil
+	}
+	f, gone := newCrontabs(m).findLine(old)
+	if gone != nil {
+		if gone.gone != "" {
+			return nil // its line is gone: the task is free
+		}
+		return refuse(fmt.Sprintf("the line of %s (which this scan cannot read: %v)", other, gone.err))
+	}
+	owner := f.Entry.User
+	if owner == "" {
+		owner = f.user
+	}
+	if owner == "" {
+		owner = filetrust.UserName(m.UID)
+	}
+	if owner == sr.user {
+		return nil
+	}
+	return refuse(fmt.Sprintf("the line at %s:%d, %s's", other, f.Line, owner))
+}
