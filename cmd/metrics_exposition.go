@@ -171,22 +171,41 @@ func writeMetrics(w io.Writer, families []*dto.MetricFamily) error {
 
 // writeTextfile writes the exposition to path atomically, as
 // node_exporter's textfile collector wants it: a temporary file in the same
-// directory, readable by all, renamed over path.
+// directory, readable by all, renamed over path. Its mode is set through
+// its descriptor, never by name: in a directory another user can write,
+// that user could put a symlink in its place, and a chmod by name (as root)
+// would make the file it points to readable by all. A temporary file so
+// replaced fails the write; nothing is renamed.
 func writeTextfile(path string, families []*dto.MetricFamily) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
 	if err != nil {
 		return fmt.Errorf("--textfile %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
+	defer tmp.Close()
 	if err := writeMetrics(tmp, families); err != nil {
-		tmp.Close()
 		return err
+	}
+	if textfileWritten != nil {
+		textfileWritten(tmp.Name())
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("--textfile %s: %w", path, err)
+	}
+	fi, err := tmp.Stat()
+	if err != nil {
+		return fmt.Errorf("--textfile %s: %w", path, err)
+	}
+	if named, err := os.Lstat(tmp.Name()); err != nil || !os.SameFile(fi, named) {
+		return fmt.Errorf("--textfile %s: its temporary file %s was replaced while it was written (by another user who can write %s?): "+
+			"write the metrics into a directory only you can write, and let node_exporter read them there", path, tmp.Name(), filepath.Dir(path))
 	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// textfileWritten, when set (tests), is called with the temporary file's
+// name once the exposition is written to it, before it is given its mode.
+var textfileWritten func(tmp string)
