@@ -23,7 +23,7 @@ var secretWords = sync.OnceValue(func() *regexp.Regexp {
 // without its password (user info, password=, sslpassword=), a ping URL as
 // its scheme and host only. What runs is always the line as written.
 func Redacted(command string) string {
-	command = redact.Command(command)
+	command = redact.Command(redactWords(command))
 	re := secretWords()
 	return re.ReplaceAllStringFunc(command, func(m string) string {
 		sub := re.FindStringSubmatch(m)

@@ -26,7 +26,19 @@ func TestRedacted(t *testing.T) {
 		"PGPASSWORD from a file": {"PGPASSWORD=$(cat /etc/pg.pass) catchup run --task t -- pg_dump x", "PGPASSWORD=$(cat /etc/pg.pass) catchup run --task t -- pg_dump x"},
 		"PGPASSWORD variable":    {`PGPASSWORD="$PGPASS" catchup run --task t -- pg_dump x`, `PGPASSWORD="$PGPASS" catchup run --task t -- pg_dump x`},
 		"find -prune":            {"catchup run --task t -- find /var/lib/mysql -prune", "catchup run --task t -- find /var/lib/mysql -prune"},
-		"bearer":                 {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
+		"--ping, a tab":          {"catchup run --task t --ping\thttps://hc.example/TOKEN -- true", "catchup run --task t --ping\thttps://hc.example/... -- true"},
+		"--ping quoted":          {`catchup run --task t "--ping" https://hc.example/TOKEN -- true`, `catchup run --task t "--ping" https://hc.example/... -- true`},
+		"--ping URL in part quoted": {`catchup run --task t --ping https://hc.example/"TOKEN" -- true`,
+			`catchup run --task t --ping https://hc.example/... -- true`},
+		"--ping=URL all quoted": {`catchup run "--ping=https://hc.example/TOKEN" -- true`, `catchup run --ping=https://hc.example/... -- true`},
+		"--ping $'URL'":         {`catchup run --ping $'https://hc.example/TOKEN' -- true`, `catchup run --ping (redacted) -- true`},
+		"--ping after ;":        {"true; catchup run --ping\thttps://hc.example/TOKEN -- true", "true; catchup run --ping\thttps://hc.example/... -- true"},
+		"CATCHUP_PING_URL quoted": {`"CATCHUP_PING_URL=https://hc.example/TOKEN" catchup run -- true`,
+			`CATCHUP_PING_URL=https://hc.example/... catchup run -- true`},
+		"PGPASSWORD, an escaped blank": {`catchup run --task t -- env PGPASSWORD=PW\ PW psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
+		"PGPASSWORD all quoted":        {`catchup run --task t -- env 'PGPASSWORD=PW PW' psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
+		"--ping-file":                  {"catchup run --ping-file /etc/catchup/ping -- true", "catchup run --ping-file /etc/catchup/ping -- true"},
+		"bearer":                       {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
