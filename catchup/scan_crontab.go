@@ -136,7 +136,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		// The task is another crontab's line, still there: two scans, each
 		// given one file, would register them in turn (firstOf sees both
 		// only in one scan), each time counting the task from now.
-		if f, gone := newCrontabs(m).findLine(old); gone == nil && !sameJob(f.Entry, e) {
+		// The scanning user's own line takes the task over from another
+		// user's line (which may not take it back: checkTakeover).
+		f, gone := newCrontabs(m).findLine(old)
+		if gone == nil && !sameJob(f.Entry, e) && (sr.as != nil || lineUserName(m, f) == lineUserName(m, se)) {
 			return nil, warning, lineRefusal(fmt.Sprintf("%s: task %s is also the line at %s:%d, with another schedule, zone, "+
 				"variables or command: scan does not register this line (give it its own --task)", where, e.Task, other, f.Line))
 		}

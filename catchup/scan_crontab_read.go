@@ -111,9 +111,11 @@ func (c *crontabs) ownLines(f CrontabFile) error {
 // discover reads every crontab given to scan; malformed catchup lines
 // become warnings (each a refused line: scan exits 1), and so do refused
 // files. A file that cannot be read at
-// all is an error.
+// all is an error. Of two lines naming one task, the scanning user's own
+// is kept over another user's, whatever the order of the files: else a
+// user's crontab listed first kept root's line from registering.
 func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, error) {
-	var entries []sourcedEntry
+	var all []sourcedEntry
 	var warnings []string
 	for _, src := range srcs {
 		r := &crontabRead{}
@@ -127,23 +129,43 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 		}
 		for _, e := range r.entries {
 			e.File = src.Name
-			if first, ok := firstOf(entries, e); !ok {
-				// Two different lines for one task flipped its registration at
-				// every scan, each time counting it from now: the slots missed
-				// before were never looked for, and one line's fires were the
-				// other's duplicates. An identical line (a crontab installed
-				// twice) is the same task: its twin fires are duplicates.
-				warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule, zone, variables or command: "+
-					"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
-				continue
-			}
-			entries = append(entries, sourcedEntry{e, src.Path, r.user, r.spool})
+			all = append(all, sourcedEntry{e, src.Path, r.user, r.spool})
 		}
 		for _, err := range r.errs {
 			warnings = append(warnings, strings.Replace(err.Error(), src.Path, src.Name, 1))
 		}
 	}
+	me := filetrust.UserName(c.m.UID)
+	slices.SortStableFunc(all, func(a, b sourcedEntry) int {
+		return cmpBool(lineUserName(c.m, b) == me, lineUserName(c.m, a) == me)
+	})
+	var entries []sourcedEntry
+	for _, se := range all {
+		e := se.Entry
+		if first, ok := firstOf(entries, e); !ok {
+			// Two different lines for one task flipped its registration at
+			// every scan, each time counting it from now: the slots missed
+			// before were never looked for, and one line's fires were the
+			// other's duplicates. An identical line (a crontab installed
+			// twice) is the same task: its twin fires are duplicates.
+			warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule, zone, variables or command: "+
+				"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
+			continue
+		}
+		entries = append(entries, se)
+	}
 	return entries, warnings, nil
+}
+
+// cmpBool orders true before false.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // shellReplay re-reads the crontab a task was discovered in, for a scan

@@ -168,15 +168,22 @@ func (sr *shellReplay) checkTakeover(m Machine, old store.Task, path string) err
 		}
 		return refuse(fmt.Sprintf("the line of %s (which this scan cannot read: %v)", other, gone.err))
 	}
-	owner := f.Entry.User
-	if owner == "" {
-		owner = f.user
-	}
-	if owner == "" {
-		owner = filetrust.UserName(m.UID)
-	}
+	owner := lineUserName(m, f)
 	if owner == sr.user {
 		return nil
 	}
 	return refuse(fmt.Sprintf("the line at %s:%d, %s's", other, f.Line, owner))
+}
+
+// lineUserName is the user line se runs as: the user field of a system
+// crontab's line, else its crontab's user, else (stdin, a file of root's)
+// the scanning user.
+func lineUserName(m Machine, se sourcedEntry) string {
+	if se.Entry.User != "" {
+		return se.Entry.User
+	}
+	if se.user != "" {
+		return se.user
+	}
+	return filetrust.UserName(m.UID)
 }
