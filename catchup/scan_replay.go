@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/internal/termsafe"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
 )
@@ -109,8 +110,17 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 			"CATCHUP_REPLAY_COALESCED="+strconv.Itoa(span.n))
 	}
 	env = append(env, extra...)
+	stdout, stderr := m.Stderr, m.Stderr
+	if cred != nil {
+		// Another user's output: escaped, so that it cannot drive the
+		// terminal of the root who runs scan (erase or forge its lines).
+		o, e := &termsafe.Writer{W: m.Stderr}, &termsafe.Writer{W: m.Stderr}
+		defer o.Flush()
+		defer e.Flush()
+		stdout, stderr = o, e
+	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
-		Stdout: m.Stderr, Stderr: m.Stderr, Credential: cred}
+		Stdout: stdout, Stderr: stderr, Credential: cred}
 	if sr.stdin != "" {
 		r, w, err := os.Pipe()
 		if err != nil {

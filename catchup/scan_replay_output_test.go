@@ -1,0 +1,50 @@
+package catchup
+
+import (
+	"bytes"
+	"os"
+	"os/user"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// TestReplayOutputOfAnotherUserEscaped: the output of another user's line
+// that a root scan replays reaches scan's stderr with its control
+// characters escaped (newlines and tabs kept), split writes and UTF-8
+// included: raw, a line of an unprivileged user drove the terminal of the
+// root who ran scan by hand, moving the cursor up and erasing scan's own
+// warnings, writing a forged report line in their place. Root's own lines
+// pass through unchanged.
+func TestReplayOutputOfAnotherUserEscaped(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: it runs a line as nobody")
+	}
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		t.Skip("no user nobody")
+	}
+	const script = `printf '\033[1A\033[2Kscanned 0 tasks\r\tz\303'; sleep 0.1; printf '\274rich\n'` // ü split
+	tests := map[string]struct {
+		as   *user.User
+		want string
+	}{
+		"another user's line": {nobody, `\x1b[1A\x1b[2Kscanned 0 tasks\r` + "\tzürich\n"},
+		"root's own line":     {nil, "\x1b[1A\x1b[2Kscanned 0 tasks\r\tzürich\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			m := testMachine(t.TempDir()+"/ledger.db", time.Now())
+			m.Stderr = &out
+			sr := &shellReplay{command: script, dir: "/", as: tc.as, user: "nobody"}
+			if _, err := replayShell(t.Context(), m, store.Task{Name: "t", Shell: script}, sr, time.Now(), replaySpan{}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != tc.want {
+				t.Errorf("scan's stderr got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
