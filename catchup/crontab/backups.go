@@ -2,6 +2,7 @@ package crontab
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -65,8 +66,9 @@ func DebianReads(name string) bool {
 // of a shell command compares as that command). Schedules are not
 // compared: an edited one still runs the command twice. A file that
 // cannot be read is not judged, nor is one larger than MaxSize (read no
-// further: readBeside). system is the format of them all (a user
-// field). Sorted by name.
+// further: readBeside), nor are those past maxBeside files or past MaxSize
+// bytes read in all. system is the format of them all (a user field).
+// Sorted by name.
 func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 	wrapped := map[string]bool{}
 	eachJob(text, system, func(cmd string, catchup bool) {
@@ -84,12 +86,18 @@ func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 		return nil
 	}
 	var out []Duplicate
+	budget, opened := int64(MaxSize), 0
 	for _, e := range entries {
 		n := e.Name()
 		if n == name || !e.Type().IsRegular() || !CronieReads(n) {
 			continue
 		}
-		data, err := readBeside(fsys, n)
+		if opened == maxBeside || budget <= 0 {
+			break // the rest is not judged
+		}
+		opened++
+		data, used, err := readBeside(fsys, n, budget)
+		budget -= used
 		if err != nil {
 			continue
 		}
@@ -107,27 +115,31 @@ func DuplicatesOf(fsys fs.FS, name, text string, system bool) []Duplicate {
 	return out
 }
 
-// readBeside reads the file name of fsys, a regular file of at most
-// MaxSize bytes, reading no more than one byte past it: one whose size is
-// over MaxSize is not read at all (a user's sparse file of gigabytes beside
-// her crontab in her own cron.d directory), nor is anything but a regular
-// file.
-func readBeside(fsys fs.FS, name string) ([]byte, error) {
+// readBeside reads the file name of fsys, a regular file of at most limit
+// bytes (MaxSize at most), reading no more than one byte past it: one
+// whose size is over limit is not read at all (a user's sparse file of
+// gigabytes beside her crontab in her own cron.d directory), nor is
+// anything but a regular file. used is how many bytes it read.
+func readBeside(fsys fs.FS, name string, limit int64) (data []byte, used int64, err error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, 0, err
 	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	case fi.Size() > MaxSize:
-		return nil, ErrTooLarge
+		return nil, 0, fmt.Errorf("%s is not a regular file", name)
+	case fi.Size() > min(limit, MaxSize):
+		return nil, 0, ErrTooLarge
 	}
-	return Read(f)
+	data, err = io.ReadAll(io.LimitReader(f, min(limit, MaxSize)+1))
+	if err == nil && int64(len(data)) > min(limit, MaxSize) {
+		return nil, int64(len(data)), ErrTooLarge
+	}
+	return data, int64(len(data)), err
 }
 
 // eachJob calls fn with the command part (as written, after the time
@@ -181,3 +193,10 @@ func innerCommands(cmd string) []string {
 	}
 	return forms
 }
+
+// maxBeside bounds how many files beside a crontab are read, as MaxSize
+// bounds their bytes in all: a /etc/cron.d holds a few small files, and a
+// user's cron.d directory, beside a crontab of hers a root scan reads, must
+// not cost the scan more (thousands of sparse files of MaxSize took it
+// minutes at every scan). The files past either bound are not judged.
+const maxBeside = 1024
