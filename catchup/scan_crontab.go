@@ -134,7 +134,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	}
 	if other := lineSource(old.Source); err == nil && !retired && other != "" && other != path {
 		// The task is another crontab's line, still there: two scans, each
-		// given one file, would register them in turn (firstOf sees both
+		// given one file, would register them in turn (discover sees both
 		// only in one scan), each time counting the task from now.
 		// The scanning user's own line takes the task over from another
 		// user's line (which may not take it back: checkTakeover).

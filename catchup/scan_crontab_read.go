@@ -140,9 +140,11 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 		return cmpBool(lineUserName(c.m, b) == me, lineUserName(c.m, a) == me)
 	})
 	var entries []sourcedEntry
+	byTask := map[string]int{} // the index in entries of each task's line: no line compared with all before it
 	for _, se := range all {
 		e := se.Entry
-		if first, ok := firstOf(entries, e); !ok {
+		if i, seen := byTask[e.Task]; seen && !sameJob(entries[i].Entry, e) {
+			first := entries[i].Entry
 			// Two different lines for one task flipped its registration at
 			// every scan, each time counting it from now: the slots missed
 			// before were never looked for, and one line's fires were the
@@ -151,6 +153,9 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 			warnings = append(warnings, fmt.Sprintf("%s:%d: task %s is also the line at %s:%d, with another schedule, zone, variables or command: "+
 				"scan does not register this line (give it its own --task)", e.File, e.Line, e.Task, first.File, first.Line))
 			continue
+		}
+		if _, seen := byTask[e.Task]; !seen {
+			byTask[e.Task] = len(entries)
 		}
 		entries = append(entries, se)
 	}
@@ -228,17 +233,6 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 			t.Name, path, strings.Join(why, "; "), lineRefusal("fix them, or remove the task's line"))}
 	}
 	return sourcedEntry{}, &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
-}
-
-// firstOf finds the line of entries that names e's task; ok is false when
-// that line is not the same job as e (sameJob).
-func firstOf(entries []sourcedEntry, e crontab.Entry) (first crontab.Entry, ok bool) {
-	for _, se := range entries {
-		if f := se.Entry; f.Task == e.Task {
-			return f, sameJob(f, e)
-		}
-	}
-	return crontab.Entry{}, true
 }
 
 // sameJob reports whether two lines naming one task are one job (a
