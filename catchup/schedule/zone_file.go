@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -28,8 +29,10 @@ func zoneCopy(path string) string {
 }
 
 // MaxZoneFile bounds what is read of a zone file: a TZif file of the tz
-// database is a few KB (none reaches 4 KB), so 1 MiB is room to spare.
-const MaxZoneFile = 1 << 20
+// database is a few KB (none reaches 4 KB), so 64 KiB is room to spare.
+// It was 1 MiB: a crontab whose lines all named such a file cost a root
+// scan a read of it several times per line (zone_cache.go).
+const MaxZoneFile = 64 << 10
 
 // ReadZoneFile reads the zone file at path, as a zone spelled as a path
 // (CRON_TZ=, --tz, any user's crontab a root scan reads) makes catchup
@@ -46,6 +49,9 @@ func ReadZoneFile(path string) ([]byte, error) {
 	}
 	if err := zoneFileOK(fi); err != nil {
 		return nil, err
+	}
+	if data, ok := cachedZoneFile(path, fi); ok {
+		return data, nil // this version of it, read before (zone_cache.go)
 	}
 	// Raw system calls, not an os.File: Go's poller would wait on a
 	// pollable file (/proc/kmsg is "regular") that has nothing to read.
@@ -78,6 +84,7 @@ func ReadZoneFile(path string) ([]byte, error) {
 			return nil, err
 		}
 		if n == 0 {
+			keepZoneFile(path, &st, data)
 			return data, nil
 		}
 		data = append(data, buf[:n]...)
@@ -85,7 +92,7 @@ func ReadZoneFile(path string) ([]byte, error) {
 	return nil, errZoneFileSize // it grew since
 }
 
-var errZoneFileSize = fmt.Errorf("it is larger than %d MiB", MaxZoneFile>>20)
+var errZoneFileSize = fmt.Errorf("it is larger than %d KiB", MaxZoneFile>>10)
 
 // zoneFileOK refuses what ReadZoneFile must not read.
 func zoneFileOK(fi os.FileInfo) error {
@@ -115,10 +122,32 @@ func loadable(name string) bool {
 
 // ZoneOfFile names the zone of the tz database whose zone file's content is
 // data (a copied /etc/localtime), preferring names with a region
-// ("Europe/Berlin"); "" when none is. It reads the zoneinfo tree: only
-// for a zone spelled as a path that is no link into it.
+// ("Europe/Berlin"); "" when none is. It reads the zoneinfo tree's files
+// of data's size (zoneIndex): only for a zone spelled as a path that is no
+// link into it.
 func ZoneOfFile(data []byte) string {
-	var found, flat string
+	var flat string
+	for _, rel := range zoneIndex()[int64(len(data))] {
+		b, err := os.ReadFile(filepath.Join(zoneinfoRoot, rel))
+		if err != nil || !bytes.Equal(b, data) || !loadable(rel) {
+			continue
+		}
+		if strings.Contains(rel, "/") && !strings.HasPrefix(rel, "Etc/") {
+			return rel
+		}
+		if flat == "" {
+			flat = rel
+		}
+	}
+	return flat
+}
+
+// zoneIndex lists the zoneinfo tree's regular files by size, in the order
+// of a walk of the tree, walked once: it walked at every use of a zone
+// spelled as a path that starts as a zone file does (a crontab's 20,000
+// lines naming one took a root scan 55 s).
+var zoneIndex = sync.OnceValue(func() map[int64][]string {
+	index := map[int64][]string{}
 	filepath.WalkDir(zoneinfoRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -133,24 +162,10 @@ func ZoneOfFile(data []byte) string {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if info, err := d.Info(); err != nil || info.Size() != int64(len(data)) {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil || !bytes.Equal(b, data) || !loadable(rel) {
-			return nil
-		}
-		if strings.Contains(rel, "/") && !strings.HasPrefix(rel, "Etc/") {
-			found = rel
-			return fs.SkipAll
-		}
-		if flat == "" {
-			flat = rel
+		if info, err := d.Info(); err == nil {
+			index[info.Size()] = append(index[info.Size()], rel)
 		}
 		return nil
 	})
-	if found == "" {
-		found = flat
-	}
-	return found
-}
+	return index
+})

@@ -45,7 +45,7 @@ func TestReadZoneFile(t *testing.T) {
 		"a symlink to a FIFO":       {path: toFifo, err: "it is not a regular file"},
 		"a device without end":      {path: "/dev/zero", err: "it is not a regular file"},
 		"a directory":               {path: dir, err: "it is not a regular file"},
-		"one byte over the cap":     {path: big, err: "it is larger than 1 MiB"},
+		"one byte over the cap":     {path: big, err: "it is larger than 64 KiB"},
 		"exactly the cap":           {path: atCap, size: MaxZoneFile},
 		"no such file":              {path: filepath.Join(dir, "none"), err: "no such file or directory"},
 		"a zone of the tz database": {path: "/usr/share/zoneinfo/Asia/Kathmandu", size: -1},

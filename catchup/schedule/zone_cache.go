@@ -1,0 +1,66 @@
+package schedule
+
+import (
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A zone spelled as a path is read once per version of the file, not at
+// every use: every line of a crontab naming one reads it several times (a
+// root scan reads users' crontabs: 20,000 lines naming a file of 1 MiB, the
+// cap then, took one 94 s). A version is the file's identity, size and
+// times as os.Stat tells them: a file written since is read again, so a
+// daemon sees its new content. The cache holds at most zoneCacheMax files
+// (of MaxZoneFile at most), and is emptied when full. What it returns is
+// shared: callers only read it.
+
+const zoneCacheMax = 256
+
+var zoneCache struct {
+	sync.Mutex
+	files map[string]zoneFileVersion // by path
+}
+
+// zoneFileVersion is what ReadZoneFile read at path, and of which version.
+type zoneFileVersion struct {
+	id   fileVersion
+	data []byte
+}
+
+type fileVersion struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime time.Time
+}
+
+// versionOf is the version of the file st describes.
+func versionOf(st *syscall.Stat_t) fileVersion {
+	return fileVersion{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
+		mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix())}
+}
+
+// cachedZoneFile is what ReadZoneFile read at path, if it read the version
+// of it that fi (os.Stat's) describes.
+func cachedZoneFile(path string, fi os.FileInfo) ([]byte, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil, false
+	}
+	zoneCache.Lock()
+	defer zoneCache.Unlock()
+	v, ok := zoneCache.files[path]
+	return v.data, ok && v.id == versionOf(st)
+}
+
+// keepZoneFile keeps what ReadZoneFile read at path, through a descriptor
+// st describes (the version read).
+func keepZoneFile(path string, st *syscall.Stat_t, data []byte) {
+	zoneCache.Lock()
+	defer zoneCache.Unlock()
+	if zoneCache.files == nil || len(zoneCache.files) >= zoneCacheMax {
+		zoneCache.files = map[string]zoneFileVersion{}
+	}
+	zoneCache.files[path] = zoneFileVersion{id: versionOf(st), data: data}
+}
