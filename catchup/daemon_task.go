@@ -30,7 +30,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt
 		}
-		t.SettledThrough, t.PrunedThrough = old.SettledThrough, old.PrunedThrough
+		t.SettledThrough = old.SettledThrough
 		if zoneFromHost && st.Shared() && old.TZ != "" && old.RetiredAt.IsZero() && schedule.SameExpr(old.Schedule, t.Schedule) &&
 			!schedule.SameZone(old.TZ, t.TZ) {
 			m.notice("task %s: registered in %s on the shared ledger; this host's zone is %s: its slots are read in %s "+
@@ -44,9 +44,6 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.SettledThrough = now.Add(-time.Second) // retired (its line was removed), registered anew as of now
 		case old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ):
 			t.SettledThrough = now
-			if t.PrunedThrough.Before(now) {
-				t.PrunedThrough = now // the ledger's floor rises with it (store.Task.PrunedThrough)
-			}
 			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
 				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
 		}

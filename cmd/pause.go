@@ -122,7 +122,7 @@ func runResume(c *cobra.Command, g *globals, req catchup.ResumeRequest) error {
 	case req.ReplayPaused && !res.PruneFloor.IsZero():
 		rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 		msg = fmt.Sprintf("resumed task %s; the next scan replays the slots of its pause after %s (%d recorded paused): "+
-			"the slots up to it stay as they are (prune took runs of them, or the schedule changed then); to run them: catchup backfill --task %s --from %s --to %s --include-paused",
+			"prune took runs of the slots up to it, which stay as they are; to run them: catchup backfill --task %s --from %s --to %s --include-paused",
 			req.Task, rfc(res.PruneFloor), res.Unsettled, req.Task, rfc(res.PausedAt), rfc(res.PausedThrough))
 	case req.ReplayPaused:
 		msg = fmt.Sprintf("resumed task %s; the next scan replays the slots of its pause (%d recorded paused)", req.Task, res.Unsettled)

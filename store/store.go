@@ -97,13 +97,10 @@ type Task struct {
 	// before it is settled, as far as scan knows (zero: none). See
 	// UpsertTask, SetSettled and Interrupt for how it moves.
 	SettledThrough time.Time
-	// PrunedThrough is the task's floor: the latest slot of a run prune
-	// deleted, or, when later, the watermark the task's latest change of
-	// schedule or zone set (its new schedule counts from there); zero:
-	// none. No command lowers the watermark below it, Interrupt neither.
-	// Prune raises it; UpsertTask raises it when it changes the schedule
-	// or zone of a task that had one (not a retired task's, registered
-	// anew); an import raises it to the imported task's.
+	// PrunedThrough is the task's prune floor: the latest slot of a run
+	// prune deleted (zero: none). No command lowers the watermark below it.
+	// Prune sets it; UpsertTask leaves it; an import raises it to the
+	// imported task's.
 	PrunedThrough time.Time
 
 	RetiredAt   time.Time // when forget or scan retired the task (zero: active); see Lifecycle

@@ -195,13 +195,8 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 WHERE task = ?1 AND slot > ?2`, []any{req.Task, req.Now.Unix(), req.Note}},
 		{`DELETE FROM pruned_slots WHERE task = ? AND slot > ?`, []any{req.Task, req.Now.Unix()}},
 		// Not below the slots a prune took (those before now: one a prune
-		// took of a slot the clock had run ahead to is dropped). A floor
-		// later than now was set while the clock was ahead (a schedule
-		// change then): it goes down to where the watermark goes, which
-		// is never below the task's last run before it (scheduleBarrier),
-		// nor so below a slot a prune took before.
-		{`UPDATE tasks SET pruned_through = CASE WHEN ?3 = 0 THEN ?2 ELSE MIN(?2, ?3) END WHERE name = ?1 AND pruned_through > ?2`,
-			[]any{req.Task, now, ms(req.Floor)}},
+		// took of a slot the clock had run ahead to is dropped).
+		{`UPDATE tasks SET pruned_through = MIN(pruned_through, ?2) WHERE name = ?1`, []any{req.Task, now}},
 		{`UPDATE tasks SET settled_through = MAX(?3, pruned_through) WHERE name = ?1 AND settled_through > ?2`, []any{req.Task, now, ms(req.Floor)}},
 		// A boot seen "later than now" was seen until now at most.
 		{`UPDATE boots SET first_seen = MIN(first_seen, ?1), last_seen = ?1 WHERE last_seen > ?1`, []any{now}},

@@ -32,18 +32,13 @@ ON CONFLICT (name) DO UPDATE SET
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   retired_at = 0,
   settled_through = CASE WHEN tasks.retired_at <> 0 OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
-    THEN excluded.settled_through ELSE tasks.settled_through END,
-  pruned_through = CASE WHEN tasks.retired_at = 0 AND tasks.schedule <> '' AND (tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz)
-    THEN MAX(tasks.pruned_through, excluded.settled_through) ELSE tasks.pruned_through END
+    THEN excluded.settled_through ELSE tasks.settled_through END
 WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%' OR tasks.retired_at <> 0`
 
 // upsertTask inserts or updates a task. A task discovered in a crontab keeps
 // its registration when a fire of its line registers again with --cron: the
 // crontab line is the single source of truth. The watermark follows the
-// schedule: kept while the schedule and zone stay, replaced when they change,
-// and then the floor (pruned_through) rises to it: the new schedule counts
-// from there, and a dead run from before the change never takes the
-// watermark back below it (store.Task.PrunedThrough).
+// schedule: kept while the schedule and zone stay, replaced when they change.
 func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	argv, err := backend.EncodeArgv(t.Argv)
 	if err != nil {
