@@ -161,7 +161,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 	sched.Slots(req.From, upTo, func(slot time.Time) bool {
 		c := CalendarSlot{Slot: slot}
 		var r store.Run
-		var ok, settled bool
+		var ok, settled, recorded bool
 		key := slot.Unix()
 		for next < len(withRuns) && withRuns[next] < key {
 			next++
@@ -169,6 +169,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 		if next < len(withRuns) && withRuns[next] == key { // most slots have no run: no lookups
 			sl, has := bySlot[key]
 			runs := byslot[key]
+			recorded = has || len(runs) > 0
 			settled = slotSettled(runs, sl, has, req.Rule, stale) != notSettled
 			if r, ok = decidingRun(runs, stale); !ok {
 				r, ok = sl, has
@@ -182,10 +183,12 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 			if r.ID >= notedRunBase {
 				c.RunID = 0 // no run of the ledger yet
 			}
-		case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero():
+		case slot.Before(t.RegisteredAt.Add(-time.Second)) || !slot.After(t.SettledThrough) || !t.RetiredAt.IsZero() ||
+			beforeSchedule(t, slot, recorded):
 			// Before the task, passed by its watermark (a schedule
-			// or zone change counts from when it was made), or of a
-			// retired task: never missed, as scan reads it.
+			// or zone change counts from when it was made), before its
+			// schedule took effect, or of a retired task: never
+			// missed, as scan reads it.
 			c.State = CellNone
 		case Paused(t, slot): // the next scan records it paused
 			c.State = CellPaused

@@ -119,10 +119,9 @@ func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, n
 			kept = append(kept, r.Slot)
 		}
 	}
-	onSchedule := func(slot time.Time) bool { p, ok := sched.Prev(slot); return ok && p.Equal(slot) }
 	var lastOld, firstNew time.Time
 	for _, slot := range kept {
-		if !onSchedule(slot) && slot.After(lastOld) {
+		if !sched.Has(slot) && slot.After(lastOld) {
 			lastOld = slot
 		}
 	}
@@ -130,7 +129,7 @@ func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, n
 		return floor, nil
 	}
 	for _, slot := range kept {
-		if slot.After(lastOld) && onSchedule(slot) && (firstNew.IsZero() || slot.Before(firstNew)) {
+		if slot.After(lastOld) && sched.Has(slot) && (firstNew.IsZero() || slot.Before(firstNew)) {
 			firstNew = slot
 		}
 	}

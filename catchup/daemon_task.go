@@ -60,10 +60,25 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	if t.SettledThrough.IsZero() {
 		t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	}
+	if known {
+		t.ScheduleSince = scheduleSinceAfter(old, t)
+	}
 	if known && sameRegistration(old, t) {
 		return t, nil // a start or reload of an unchanged line: no write (one fsync per line)
 	}
 	return t, st.UpsertTask(ctx, t)
+}
+
+// scheduleSinceAfter is when task t's schedule took effect once t is
+// registered over old, as the ledger sets it (store.Task.ScheduleSince).
+func scheduleSinceAfter(old, t store.Task) time.Time {
+	switch {
+	case !old.RetiredAt.IsZero():
+		return time.Time{}
+	case old.Schedule != t.Schedule || old.TZ != t.TZ:
+		return t.SettledThrough
+	}
+	return old.ScheduleSince
 }
 
 // sameRegistration reports whether writing t would leave the ledger's row

@@ -21,6 +21,7 @@ const (
 	StateNotDue       = "not-due"      // later than now
 	StateUnregistered = "unregistered" // before the task's registration
 	StatePassed       = "passed"       // at or before the watermark, with no record
+	StateUnscheduled  = "unscheduled"  // before the task's schedule took effect, with no record
 	StatePaused       = "paused"       // in the task's pause: the next scan records it paused
 	StateRetired      = "retired"      // of a retired task: no longer counted
 	StateUnrecorded   = "unrecorded"   // its run, or its outcome, is a note on this host: the next scan records it
@@ -294,6 +295,12 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		if x.Cause != "" {
 			x.Summary += fmt.Sprintf("; it had been missed (%s: %s)", x.Cause, CauseWords(x.Cause))
 		}
+		return
+	}
+	if beforeSchedule(x.Task, x.Slot, len(records) > 0) {
+		x.State = StateUnscheduled
+		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): never missed",
+			rfc(x.Task.ScheduleSince))
 		return
 	}
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {

@@ -143,3 +143,33 @@ func TestMigrateCarriesThePruneFloor(t *testing.T) {
 		t.Errorf("shared ledger's watermark %v; want the floor %v", task.SettledThrough, floor)
 	}
 }
+
+// TestMigrateCarriesScheduleSince: when a task's schedule took effect goes
+// over to the shared ledger with it, so that a dead run of the old
+// schedule found there later brings back none of the new schedule's slots
+// from before the change.
+func TestMigrateCarriesScheduleSince(t *testing.T) {
+	ctx := context.Background()
+	dst := testPostgres(t)
+	src, path := testLedger(t)
+	reg := mustTime(t, "2026-03-01T00:00:00Z")
+	change := reg.Add(50*time.Hour - time.Second)
+	for _, x := range []struct {
+		expr    string
+		settled time.Time
+	}{{"0 0 * * *", reg.Add(-time.Second)}, {"0 6 * * *", change}} {
+		if err := src.UpsertTask(ctx, store.Task{Name: "job", Schedule: x.expr, TZ: "UTC", Replay: "all",
+			Argv: []string{"true"}, Source: "run", RegisteredAt: reg, UpdatedAt: reg, SettledThrough: x.settled}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if task, err := src.Task(ctx, "job"); err != nil || !task.ScheduleSince.Equal(change) {
+		t.Fatalf("host's ScheduleSince %v, %v; want %v", task.ScheduleSince, err, change)
+	}
+	if _, err := Migrate(ctx, testMachine(path, reg), Migration{From: src, FromPath: path, To: dst, ToWhere: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if task, err := dst.Task(ctx, "job"); err != nil || !task.ScheduleSince.Equal(change) {
+		t.Errorf("shared ledger's ScheduleSince %v, %v; want %v", task.ScheduleSince, err, change)
+	}
+}

@@ -42,7 +42,13 @@ type missed struct {
 	slots    []time.Time // oldest first
 	causes   []string    // why each slot was missed, in step with slots
 	expiring int         // the first expiring slots lie before the catch-up window
-	win      window
+	// offSchedule are the slots, oldest first, of runs that died which the
+	// schedule does not have (an older schedule's or zone's, found dead
+	// after the change) and no record settles: no scan replays them, so
+	// scan records them expired (store.ReasonScheduleChanged), or they
+	// would hold the watermark below them for good. Not missed.
+	offSchedule []time.Time
+	win         window
 }
 
 // missedSlots applies the rule to one task. A slot is missed when it lies
@@ -106,6 +112,18 @@ func missedFrom(t store.Task) time.Time {
 		from = t.SettledThrough
 	}
 	return from
+}
+
+// beforeSchedule reports whether slot lies at or before the instant task
+// t's schedule took effect (store.Task.ScheduleSince), with no record of
+// it (recorded: a run names it, or a run without a slot stands for it):
+// the schedule did not have it then, so it is never missed. The watermark
+// is below such a slot only when a record of an older slot moved it back
+// (a run of the old schedule found dead after the change); a slot with a
+// record (that dead run's, when the new schedule has its slot too) is
+// judged by the rule as any other.
+func beforeSchedule(t store.Task, slot time.Time, recorded bool) bool {
+	return !recorded && !t.ScheduleSince.IsZero() && !slot.After(t.ScheduleSince)
 }
 
 // How a slot is settled, by slotSettled.

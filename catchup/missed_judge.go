@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -70,6 +71,9 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 			return true // still due: cron may yet fire it
 		}
 		r, ok := bySlot[slot.Unix()]
+		if beforeSchedule(t, slot, ok || len(records[slot.Unix()]) > 0) {
+			return true
+		}
 		switch slotSettled(records[slot.Unix()], r, ok, rule, stale) {
 		case byItsRuns:
 			return true
@@ -85,6 +89,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 		}
 		return true
 	})
+	res.offSchedule = deadOffSchedule(s, records, rule, stale)
 	j := judged{missed: res, hosts: hosts, records: map[int]slotRecords{}}
 	for i, slot := range res.slots {
 		if r, ok := bySlot[slot.Unix()]; ok || len(records[slot.Unix()]) > 0 {
@@ -102,4 +107,26 @@ func (j *judged) addCauses(stale map[int64]bool, u uptime) {
 		j.causes = append(j.causes, slotCause(slot, j.records[i], stale, u))
 	}
 	j.records = nil
+}
+
+// deadOffSchedule returns, oldest first, the slots of records whose run was
+// interrupted, that schedule s does not have and that no record settles
+// (missed.offSchedule). Only slots with an interrupted run are looked up
+// in s: most records are of its slots.
+func deadOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
+	var out []time.Time
+	for k, rs := range records {
+		died := false
+		for _, r := range rs {
+			died = died || r.Status == store.StatusInterrupted
+		}
+		if !died || slotSettled(rs, store.Run{}, false, rule, stale) != notSettled {
+			continue
+		}
+		if slot := time.Unix(k, 0).UTC(); !s.Has(slot) {
+			out = append(out, slot)
+		}
+	}
+	slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
+	return out
 }

@@ -111,6 +111,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			expire = append(expire, expiry{slot: slot, reason: reason, code: code})
 		}
 	}
+	for _, slot := range res.offSchedule {
+		expire = append(expire, expiry{slot: slot, code: store.ReasonScheduleChanged,
+			reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
+	}
 	if err := ts.expire(ctx, st, m, t, expire, cause, req.DryRun); err != nil {
 		return ts, err
 	}

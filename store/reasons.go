@@ -4,10 +4,14 @@ package store
 // why a slot was given up (status expired), or why a fire did not reach the
 // ledger in time (recorded afterwards).
 const (
-	ReasonMaxAge      = "max-age"            // older than the task's catch-up window
-	ReasonMaxReplays  = "max-replays"        // beyond scan's --max-replays
-	ReasonPolicy      = "policy"             // dropped by the replay policy (latest)
-	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
+	ReasonMaxAge     = "max-age"     // older than the task's catch-up window
+	ReasonMaxReplays = "max-replays" // beyond scan's --max-replays
+	ReasonPolicy     = "policy"      // dropped by the replay policy (latest)
+	// ReasonScheduleChanged: a slot whose run died, of a schedule or zone
+	// the task no longer has (found dead after the change): no scan
+	// replays it.
+	ReasonScheduleChanged = "schedule-changed"
+	ReasonUnreachable     = "ledger-unreachable" // the fire could not reach the ledger
 	// ReasonByHand marks a run made with run --manual: it stands for no slot,
 	// not even the one it started just after (a slotless fire of a line
 	// without a known schedule does).

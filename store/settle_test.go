@@ -244,9 +244,12 @@ func TestInterruptLowersSettled(t *testing.T) {
 				if tc.finished {
 					finish(t, s, id, store.StatusFailed, slot.Add(time.Minute))
 				}
-				// A new schedule moves the watermark anywhere, past a
-				// running run too.
-				task.Schedule, task.SettledThrough = "@daily", tc.w
+				// A task registered anew after its retirement moves the
+				// watermark anywhere, past a running run too.
+				if _, err := s.Forget(ctx, "backup", slot, false); err != nil {
+					t.Fatal(err)
+				}
+				task.SettledThrough = tc.w
 				upsert(t, s, task)
 				if got := watermark(t, s, "backup"); !got.Equal(tc.w) {
 					t.Fatalf("set-up: SettledThrough = %v, want %v", got, tc.w)
@@ -288,9 +291,12 @@ func TestSetSettledInterruptRace(t *testing.T) {
 			name := "task"
 			upsert(t, a, store.Task{Name: name, Schedule: "@hourly", RegisteredAt: t0, UpdatedAt: t0})
 			id := mustClaim(t, a, store.Run{Task: name, Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot})
-			// The watermark is past the running slot (a schedule change),
-			// so SetSettled alone would move it on.
-			upsert(t, a, store.Task{Name: name, Schedule: "@daily", RegisteredAt: t0, UpdatedAt: t0,
+			// The watermark is past the running slot (the task retired and
+			// registered anew), so SetSettled alone would move it on.
+			if _, err := a.Forget(ctx, name, slot, false); err != nil {
+				t.Fatal(err)
+			}
+			upsert(t, a, store.Task{Name: name, Schedule: "@hourly", RegisteredAt: t0, UpdatedAt: t0,
 				SettledThrough: slot.Add(time.Minute)})
 			var wg sync.WaitGroup
 			var ierr, serr error

@@ -102,6 +102,16 @@ type Task struct {
 	// Prune sets it; UpsertTask leaves it; an import raises it to the
 	// imported task's.
 	PrunedThrough time.Time
+	// ScheduleSince is when the task's schedule took effect: the watermark
+	// the latest change of its schedule or zone set (zero: none known).
+	// UpsertTask sets it at a change (to the watermark the change sets),
+	// clears it when a retired task registers anew (its registration bounds
+	// it then), and gives a new task t.ScheduleSince (an import's). The
+	// missed-slot rule never counts a slot at or before it missed unless a
+	// record names that slot: a dead run of the old schedule found after
+	// the change lowers the watermark below it, and the new schedule's
+	// slots from before the change never were.
+	ScheduleSince time.Time
 
 	RetiredAt   time.Time // when forget or scan retired the task (zero: active); see Lifecycle
 	PausedAt    time.Time // when the task's latest pause began (zero: never paused)

@@ -107,6 +107,12 @@ func (s *Schedule) Prev(t time.Time) (slot time.Time, ok bool) {
 	return time.Time{}, false
 }
 
+// Has reports whether t is one of the schedule's slots.
+func (s *Schedule) Has(t time.Time) bool {
+	p, ok := s.Prev(t)
+	return ok && p.Equal(t)
+}
+
 // Next returns the earliest slot strictly after t. ok is false only
 // outside years 1-9999.
 func (s *Schedule) Next(t time.Time) (slot time.Time, ok bool) {

@@ -209,6 +209,9 @@ WHERE task = $1 AND slot > $2`, []any{req.Task, dbSlot(req.Now), dbText(req.Note
 		// took of a slot the clock had run ahead to is dropped).
 		{`UPDATE tasks SET pruned_through = $2 WHERE name = $1 AND pruned_through > $2`, []any{req.Task, now}},
 		{`UPDATE tasks SET settled_through = GREATEST($3, pruned_through) WHERE name = $1 AND settled_through > $2`, []any{req.Task, now, dbNullTime(req.Floor)}},
+		// A schedule that took effect "later than now" (changed while the
+		// clock was ahead) took effect where the watermark goes back to.
+		{`UPDATE tasks SET schedule_since = GREATEST($3, pruned_through) WHERE name = $1 AND schedule_since > $2`, []any{req.Task, now, dbNullTime(req.Floor)}},
 		// A boot seen "later than now" was seen until now at most.
 		{`UPDATE boots SET first_seen = LEAST(first_seen, $1), last_seen = $1 WHERE last_seen > $1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = $1 AND started_at <= $2), $2)

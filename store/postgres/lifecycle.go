@@ -79,7 +79,8 @@ func (p *Ledger) UnsettlePaused(ctx context.Context, task string, from time.Time
 // Backdate implements store.Lifecycle. A watermark of none (NULL) takes
 // one second before from, as a new registration's.
 func (p *Ledger) Backdate(ctx context.Context, task string, from time.Time) (bool, error) {
-	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET registered_at = $2, settled_through = GREATEST(LEAST(settled_through, $3), pruned_through)
+	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET registered_at = $2, settled_through = GREATEST(LEAST(settled_through, $3), pruned_through),
+  schedule_since = CASE WHEN schedule_since IS NULL THEN NULL ELSE LEAST(schedule_since, $3) END
 WHERE name = $1 AND registered_at > $2`, task, dbTime(from), dbTime(from.Add(-time.Second)))
 	if err != nil {
 		return false, p.wrap("write ledger", err)

@@ -19,8 +19,8 @@ import (
 // schedule and zone stay, replaced when they change.
 const upsertTaskSQL = `
 INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
- timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms, schedule_since)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
@@ -32,7 +32,10 @@ ON CONFLICT (name) DO UPDATE SET
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   retired_at = NULL,
   settled_through = CASE WHEN tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
-    THEN excluded.settled_through ELSE tasks.settled_through END
+    THEN excluded.settled_through ELSE tasks.settled_through END,
+  schedule_since = CASE WHEN tasks.retired_at IS NOT NULL THEN NULL
+    WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz THEN excluded.settled_through
+    ELSE tasks.schedule_since END
 WHERE (excluded.source NOT LIKE 'run%%' OR tasks.source NOT LIKE 'crontab:%%' OR tasks.retired_at IS NOT NULL)%s`
 
 var (
@@ -56,7 +59,7 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, dbText(t.Dir), dbText(t.Shell), dbText(t.Source),
 		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
 		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, dbText(t.NotifyCmd), dbNullTime(t.SettledThrough), t.OnBusy,
-		t.MaxAge.Milliseconds())
+		t.MaxAge.Milliseconds(), dbNullTime(t.ScheduleSince))
 	if err == nil && ifNewer {
 		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
 			t.Name, dbTime(t.RegisteredAt))
@@ -71,17 +74,17 @@ func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
  t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
- t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through`
+ t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through, t.schedule_since`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
 	var delay, timeout, kill, maxAge int64
 	var reg, upd time.Time
-	var settled, retired, paused, until, pruned *time.Time
+	var settled, retired, paused, until, pruned, since *time.Time
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
 		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge,
-		&retired, &paused, &until, &pruned}, extra...)
+		&retired, &paused, &until, &pruned, &since}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -95,7 +98,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromDB(&reg), fromDB(&upd), fromDB(settled)
 	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	t.RetiredAt, t.PausedAt, t.PausedUntil = fromDB(retired), fromDB(paused), fromDB(until)
-	t.PrunedThrough = fromDB(pruned)
+	t.PrunedThrough, t.ScheduleSince = fromDB(pruned), fromDB(since)
 	return t, nil
 }
 

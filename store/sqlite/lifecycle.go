@@ -93,7 +93,8 @@ func (s *Ledger) Backdate(ctx context.Context, task string, from time.Time) (boo
 	if err := s.unmoved(); err != nil {
 		return false, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET registered_at = ?2, settled_through = MAX(MIN(settled_through, ?3), pruned_through)
+	res, err := s.db.ExecContext(ctx, `UPDATE tasks SET registered_at = ?2, settled_through = MAX(MIN(settled_through, ?3), pruned_through),
+  schedule_since = CASE WHEN schedule_since = 0 THEN 0 ELSE MIN(schedule_since, ?3) END
 WHERE name = ?1 AND registered_at > ?2`, task, ms(from), ms(from.Add(-time.Second)))
 	if err != nil {
 		return false, s.wrap("write ledger", err)

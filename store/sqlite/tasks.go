@@ -19,8 +19,8 @@ type execer interface {
 // upsertTaskSQL inserts a task or updates its definition (see upsertTask).
 const upsertTaskSQL = `
 INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
- timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms, schedule_since)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET
   schedule = excluded.schedule, tz = excluded.tz, replay = excluded.replay,
   argv = excluded.argv, dir = excluded.dir, shell = excluded.shell, source = excluded.source,
@@ -32,13 +32,18 @@ ON CONFLICT (name) DO UPDATE SET
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   retired_at = 0,
   settled_through = CASE WHEN tasks.retired_at <> 0 OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
-    THEN excluded.settled_through ELSE tasks.settled_through END
+    THEN excluded.settled_through ELSE tasks.settled_through END,
+  schedule_since = CASE WHEN tasks.retired_at <> 0 THEN 0
+    WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz THEN excluded.settled_through
+    ELSE tasks.schedule_since END
 WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%' OR tasks.retired_at <> 0`
 
 // upsertTask inserts or updates a task. A task discovered in a crontab keeps
 // its registration when a fire of its line registers again with --cron: the
 // crontab line is the single source of truth. The watermark follows the
-// schedule: kept while the schedule and zone stay, replaced when they change.
+// schedule: kept while the schedule and zone stay, replaced when they change,
+// and then the change's watermark is when the schedule took effect
+// (store.Task.ScheduleSince).
 func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	argv, err := backend.EncodeArgv(t.Argv)
 	if err != nil {
@@ -47,7 +52,7 @@ func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	_, err = e.ExecContext(ctx, upsertTaskSQL, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, t.Dir,
 		t.Shell, t.Source, t.Retries, t.RetryDelay.Milliseconds(), ms(t.RegisteredAt), ms(t.UpdatedAt),
 		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, t.NotifyCmd, ms(t.SettledThrough), t.OnBusy,
-		t.MaxAge.Milliseconds())
+		t.MaxAge.Milliseconds(), ms(t.ScheduleSince))
 	return err
 }
 
@@ -62,15 +67,15 @@ func (s *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
  t.registered_at, t.updated_at, t.timeout_ms, t.kill_after_ms, t.no_capture, t.notify_cmd, t.settled_through, t.on_busy,
- t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through`
+ t.max_age_ms, t.retired_at, t.paused_at, t.paused_until, t.pruned_through, t.schedule_since`
 
 func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, error) {
 	var t store.Task
 	var argv string
-	var delay, reg, upd, timeout, kill, settled, maxAge, retired, paused, until, pruned int64
+	var delay, reg, upd, timeout, kill, settled, maxAge, retired, paused, until, pruned, since int64
 	dest := append([]any{&t.Name, &t.Schedule, &t.TZ, &t.Replay, &argv, &t.Dir, &t.Shell, &t.Source,
 		&t.Retries, &delay, &reg, &upd, &timeout, &kill, &t.NoCapture, &t.NotifyCmd, &settled, &t.OnBusy, &maxAge,
-		&retired, &paused, &until, &pruned}, extra...)
+		&retired, &paused, &until, &pruned, &since}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
@@ -83,7 +88,7 @@ func scanTask(sc interface{ Scan(...any) error }, extra ...any) (store.Task, err
 	t.RegisteredAt, t.UpdatedAt, t.SettledThrough = fromMS(reg), fromMS(upd), fromMS(settled)
 	t.MaxAge = time.Duration(maxAge) * time.Millisecond
 	t.RetiredAt, t.PausedAt, t.PausedUntil = fromMS(retired), fromMS(paused), fromMS(until)
-	t.PrunedThrough = fromMS(pruned)
+	t.PrunedThrough, t.ScheduleSince = fromMS(pruned), fromMS(since)
 	return t, nil
 }
 
