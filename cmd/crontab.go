@@ -58,6 +58,9 @@ the system format (a user field), as is any file with --system. FILE is read as 
 reads a crontab: only a regular file of at most 16 MiB; a FIFO, a device or a directory
 is refused at once (pipe what it gives on standard input instead).
 
+wrap opens no ledger: the global --db, --host and --lease are refused (a wrapped line's
+catchup run finds its own; CATCHUP_DB= or CATCHUP_HOST= in the crontab chooses them).
+
 A file beside FILE in a cron.d directory that cron reads too, holding a job line not
 run through catchup whose command FILE runs (once wrapped) through catchup, runs that
 command twice, once without catchup, whatever its schedule and name (FILE.bak, written
@@ -69,6 +72,9 @@ file is renamed to a name ending in ~.`,
   catchup crontab wrap --in-place /etc/cron.d/backup`,
 		Args: wantArgs(0, 1, "at most one FILE (- or none: standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseLedgerFlags(c, wrapLedgerFlag); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				req.file = args[0]
 			}
@@ -86,6 +92,18 @@ file is renamed to a name ending in ~.`,
 	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak~ (a name no cron reads)")
 	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields)")
 	return c
+}
+
+// wrapLedgerFlag says where a wrapped line's catchup run gets what a global
+// flag given to wrap would have chosen.
+func wrapLedgerFlag(flag string) string {
+	switch flag {
+	case "db":
+		return "a wrapped line's catchup run finds its own ledger (to choose it, put CATCHUP_DB= in the crontab)"
+	case "host":
+		return "a wrapped line's catchup run names its own host (to choose it, put CATCHUP_HOST= in the crontab)"
+	}
+	return "a wrapped line's catchup run takes its own --" + flag + " (add it to the lines)"
 }
 
 func runCrontabWrap(c *cobra.Command, req wrapRequest) error {

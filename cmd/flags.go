@@ -19,6 +19,25 @@ func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
+// refuseLedgerFlags refuses a global flag that chooses the ledger or how it
+// is used (--db, --host, --lease) given to a command that opens no ledger:
+// accepted, it would be ignored. CATCHUP_DB and CATCHUP_HOST are not
+// refused: the environment is ambient, not asked of this command. more says,
+// for a flag, what the user may want instead ("" for nothing more).
+func refuseLedgerFlags(c *cobra.Command, more func(flag string) string) error {
+	for _, n := range []string{"db", "host", "lease"} {
+		if !c.Flags().Changed(n) {
+			continue
+		}
+		why := "it opens no ledger"
+		if m := more(n); m != "" {
+			why += ", and " + m
+		}
+		return usageErr(c, fmt.Errorf("--%s does not apply to %s: %s; drop --%s", n, c.CommandPath(), why, n))
+	}
+	return nil
+}
+
 // refuseFlags refuses the first of the named flags given on the command
 // line: it would be accepted and do nothing (why says so, after the flag).
 func refuseFlags(c *cobra.Command, why string, names ...string) error {

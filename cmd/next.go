@@ -46,7 +46,8 @@ with cronie's rule for DST changes (a fixed time skipped by a spring-forward run
 once at the change; in a repeated fall-back hour a fixed time runs once and a
 wildcard minute or hour runs at both), except that a slot is an instant: several
 skipped times, and the time at the change when it matches too, are one slot where
-cronie runs each. A slot a DST change moved, merged or repeated says so. Like systemd-analyze calendar. It opens no ledger.
+cronie runs each. A slot a DST change moved, merged or repeated says so. Like systemd-analyze calendar. It opens no
+ledger, so the global --db, --host and --lease are refused (CATCHUP_DB is not).
 
 The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
 reads a --cron line; $TZ only on a host without /etc/localtime). --tz Local is the same as
@@ -59,6 +60,9 @@ no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's pat
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseLedgerFlags(c, func(string) string { return "" }); err != nil {
+				return err
+			}
 			req.expr = args[0]
 			return runNext(c, req)
 		},
