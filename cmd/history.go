@@ -38,7 +38,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	f := c.Flags()
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|wide|json")
 	f.IntVar(&cfg.filter.Limit, "limit", 20, "show at most N runs")
-	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d)")
+	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d; not 0; default: every run)")
 	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired|paused")
 	return c
 }
@@ -52,6 +52,10 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	}
 	if cfg.since < 0 {
 		return usageErr(c, fmt.Errorf("--since must not be negative"))
+	}
+	if cfg.since == 0 && c.Flags().Changed("since") {
+		// Not "no filter": 0 is a value, and it keeps nothing.
+		return usageErr(c, errors.New("--since 0 keeps no run (only runs started within 0 before now): give how far back to look, such as 90m or 7d, or leave --since out for every run"))
 	}
 	st, m, err := openExistingLedger(c.Context(), g, false)
 	if err != nil {
