@@ -154,3 +154,23 @@ func (w *waitValue) takeLimit(args []string, atDash int) ([]string, bool) {
 	w.err = w.setLimit(args[0])
 	return args[1:], true
 }
+
+// givenDurationVar is durationVar for a flag whose 0 given must be told
+// from no flag (run's --max-age): given is set when it is given.
+func givenDurationVar(f *pflag.FlagSet, p *time.Duration, given *bool, name string, usage string) {
+	f.Var(givenDuration{newDuration(p, 0), given}, name, usage)
+	f.Lookup(name).DefValue = "0"
+}
+
+type givenDuration struct {
+	*durationValue
+	given *bool
+}
+
+func (v givenDuration) Set(s string) error {
+	if err := v.durationValue.Set(s); err != nil {
+		return err
+	}
+	*v.given = true
+	return nil
+}

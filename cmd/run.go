@@ -23,7 +23,7 @@ type runFlags struct {
 	task, cron, tz, replay, ping, notifyCmd, onBusy, pingFile string
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
 	retries                                                   int
-	force, strict, noCapture, failOpen, manual                bool
+	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
 	wait                                                      waitValue
 	slot                                                      slotValue
 }
@@ -109,7 +109,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.StringVar(&rf.onBusy, "on-busy", "", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
 	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
 	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|coalesce|none (stored with the task)")
-	durationVar(f, &rf.maxAge, "max-age", 0, "the task's catch-up window: scan replays no slot older than this and records it expired (stored with the task; default: scan's --max-age, else 7d)")
+	givenDurationVar(f, &rf.maxAge, &rf.maxAgeGiven, "max-age", "the task's catch-up window: scan replays no slot older than this and records it expired (stored with the task; default, and 0 with a warning: scan's --max-age, else 7d)")
 	f.IntVar(&rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
@@ -144,6 +144,13 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	}
 	if f.maxAge < 0 {
 		return req, errors.New("--max-age cannot be negative: it is how far back scan replays the task's slots")
+	}
+	if f.maxAge == 0 && f.maxAgeGiven {
+		// Read as no window of the task's own, as it always was: refusing it
+		// would stop the jobs of the lines that have it.
+		fmt.Fprintf(stderr, "catchup: warning: --max-age 0 gives task %s no catch-up window of its own: scan replays its missed slots back to "+
+			"scan's --max-age, else %s, as without --max-age (scan and catchup daemon refuse a crontab line with it); fix: drop --max-age, "+
+			"or give the window, such as 3d\n", f.task, formatDuration(catchup.DefaultMaxAge))
 	}
 	switch f.onBusy {
 	case "", "replay", "skip", "wait":

@@ -81,6 +81,16 @@ func TestRunRequest(t *testing.T) {
 					t.Errorf("request %+v, want Asia/Tokyo", r)
 				}
 			}},
+		"--max-age 0 warns: it reads as no window of the task's own": {args: []string{"--task", "t", "--max-age", "0", "--", "true"},
+			wantWarn: "catchup: warning: --max-age 0 gives task t no catch-up window of its own: scan replays its missed slots back to scan's --max-age, " +
+				"else 7d, as without --max-age (scan and catchup daemon refuse a crontab line with it); fix: drop --max-age, or give the window, such as 3d",
+			check: func(t *testing.T, r requestView) {}},
+		"--max-age 0s warns too": {args: []string{"--task", "t", "--max-age=0s", "--", "true"},
+			wantWarn: "catchup: warning: --max-age 0 gives task t no catch-up window of its own: scan replays its missed slots back to scan's --max-age, " +
+				"else 7d, as without --max-age (scan and catchup daemon refuse a crontab line with it); fix: drop --max-age, or give the window, such as 3d",
+			check: func(t *testing.T, r requestView) {}},
+		"a positive --max-age warns of nothing": {args: []string{"--task", "t", "--max-age", "3d", "--", "true"},
+			check: func(t *testing.T, r requestView) {}},
 		"explicit slot": {args: []string{"--task", "t", "--slot", "2026-01-02T03:00:00Z", "--", "true"},
 			check: func(t *testing.T, r requestView) {
 				if r.slot != "2026-01-02T03:00:00Z" || r.expr != "" {
