@@ -58,10 +58,15 @@ type RunRequest struct {
 	Wait      bool          // --wait: wait for the lock (this fire's on-busy is wait)
 	Manual    bool          // --manual: a run by hand, no slot
 	WaitLimit time.Duration // --wait DUR: give up after DUR (0: no limit)
-	OnBusy    string        // replay | skip | wait; "" = as registered, else replay
-	Backfill  bool          // ReplaySlot is backfill's: trigger backfill
-	AfterRun  int64         // backfill: a run of the slot with a greater id (made since it began) means it is done
-	PrevSlot  time.Time     // scan's coalesced replay: the last settled slot before the gap
+	// Started is when the fire started (real time): --wait DUR counts from
+	// it, so that what the fire spent before its wait (opening the ledger,
+	// a busy one, a shared one's connection) is part of DUR. Zero: when Run
+	// is called.
+	Started  time.Time
+	OnBusy   string    // replay | skip | wait; "" = as registered, else replay
+	Backfill bool      // ReplaySlot is backfill's: trigger backfill
+	AfterRun int64     // backfill: a run of the slot with a greater id (made since it began) means it is done
+	PrevSlot time.Time // scan's coalesced replay: the last settled slot before the gap
 	// Fold: scan's coalesced replay, the gap's other slots, recorded
 	// skipped (FoldReason) once the claim is granted and before the command
 	// starts: a replay whose slot another run took covers none of them.
@@ -116,6 +121,9 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		// replayed line's flags, and take the zone and the previous slot
 		// from the registered schedule.
 		req.Schedule, req.TZ = nil, ""
+	}
+	if req.Started.IsZero() {
+		req.Started = time.Now() // real time: it bounds a real wait (waitLeft)
 	}
 	l := &lifecycle{st: st, m: m, req: req, sched: req.Schedule}
 	ledgerErr := openErr
@@ -199,23 +207,19 @@ type lifecycle struct {
 	pinger     *notify.Pinger
 	checkpoint string       // the note of an interrupted run of the slot, for a replay
 	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
-	// waitUntil is when --wait DUR runs out, counted from this fire's first
-	// wait. Real time, not Machine.Now: it bounds a real wait, as a timer
-	// does; no slot or record depends on it.
-	waitUntil time.Time
 }
 
-// waitLeft is what is left of --wait DUR, which this fire's waits (for its
-// lock here, then for its run on another host) share: 0 for no limit, and
-// never below a nanosecond once spent (so it still means "a limit").
+// waitLeft is what is left of --wait DUR, counted from the fire's start
+// (req.Started), which this fire's waits (for its lock here, then for its
+// run on another host) share with what it did before: 0 for no limit, and
+// never below a nanosecond once spent (so it still means "a limit": the
+// lock is tried once more). Real time, not Machine.Now: it bounds a real
+// wait, as a timer does; no slot or record depends on it.
 func (l *lifecycle) waitLeft() time.Duration {
 	if l.req.WaitLimit <= 0 {
 		return 0
 	}
-	if l.waitUntil.IsZero() {
-		l.waitUntil = time.Now().Add(l.req.WaitLimit)
-	}
-	return max(time.Until(l.waitUntil), time.Nanosecond)
+	return max(time.Until(l.req.Started.Add(l.req.WaitLimit)), time.Nanosecond)
 }
 
 // registration is the task row a --cron fire upserts with its claim. A

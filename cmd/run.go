@@ -56,6 +56,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
   0 2 * * * catchup run --task daily-settle --cron '0 2 * * *' -- /opt/settle.sh`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			started := time.Now() // --wait DUR counts from here: opening the ledger is part of it
 			args, err := runArgs(c, &rf, args)
 			if err != nil {
 				return usageErr(c, err)
@@ -64,6 +65,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 			if err != nil {
 				return usageErr(c, err)
 			}
+			req.Started = started
 			return runRun(c, g, req)
 		},
 	}
@@ -103,7 +105,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
 	f.Var(&rf.slot, "slot", "run for this explicit slot (RFC 3339)")
 	f.BoolVar(&rf.force, "force", false, "run even if the slot already succeeded")
-	f.Var(&rf.wait, "wait", "wait for the task's lock instead of skipping (exit 75); --wait DUR gives up after DUR, like flock -w")
+	f.Var(&rf.wait, "wait", "wait for the task's lock instead of skipping (exit 75); --wait DUR gives up DUR after this fire started, like flock -w")
 	f.Lookup("wait").NoOptDefVal = waitNoLimit
 	f.BoolVar(&rf.manual, "manual", false, "run by hand: trigger manual, no slot, whatever the state of the task's slots")
 	f.StringVar(&rf.onBusy, "on-busy", "", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
