@@ -46,7 +46,10 @@ Each fire stands for its slot, however late it starts. At start, the slots at or
 (a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
 spares later ones, which the daemon's own fires may still reach. SIGHUP, or a changed crontab
 once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
-crontab with no job line is refused, at start too); --rescan 0 replays only at start (and
+crontab with no job line is refused, at start too). A reload reads the host's zone again
+(/etc/localtime, unless TZ names one): after timedatectl set-timezone, send SIGHUP, and
+the lines without --tz or CRON_TZ change to the new zone (a schedule change, warned of
+naming both). --rescan 0 replays only at start (and
 the slots that passed while the daemon was frozen or the clock stepped ahead, at once).
 
 SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
@@ -202,8 +205,12 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	}
 	// Run's context, not the command's, which ends on SIGHUP: a reload
 	// must not; its writes give up waiting for the ledger once a stop came.
+	// The host's zone is read again at each reload (daemonZone).
+	zone := &daemonZone{zone: lm.Zone, shared: st.Shared()}
 	load := func(ctx context.Context) ([]daemon.Task, error) {
-		return daemonTasks(ctx, st, lm, df.crontabs)
+		rm := lm
+		rm.Zone = zone.reread(lm.Notice)
+		return daemonTasks(ctx, st, rm, df.crontabs)
 	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})
