@@ -23,7 +23,7 @@ func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
 		spent time.Duration // how long before Run the fire started
 	}{
 		"a fire that spent longer than DUR before its wait gives up at once": {limit: 10 * time.Minute, spent: time.Hour},
-		"a fire that spent most of DUR waits only for what is left":         {limit: 10 * time.Minute, spent: 10*time.Minute - 300*time.Millisecond},
+		"a fire that spent most of DUR waits only for what is left":          {limit: 10 * time.Minute, spent: 10*time.Minute - 300*time.Millisecond},
 		"no start given: DUR counts from the call (the daemon's fires)":      {limit: 300 * time.Millisecond},
 	}
 	for name, tc := range tests {
