@@ -11,8 +11,12 @@ import (
 )
 
 // aheadOf returns the latest time the ledger holds of task t that is later
-// than now (its latest slot, its watermark, its registration), or zero.
-// Such a time means the clock went back, or was ahead when it was recorded.
+// than now (its latest slot, its watermark, its registration, when its
+// schedule took effect), or zero. Such a time means the clock went back, or
+// was ahead when it was recorded. The instant a schedule took effect counts
+// on its own: a dead run of the old schedule takes the watermark back below
+// it, and a ScheduleSince left later than now would pass every slot until
+// then by, never missed (reset-clock brings it back).
 // Each counts only when more than clockSlack ahead: the watermark and the
 // registration are instants of a process's clock, so that a command run in
 // the same second as the fire that registered the task sees nothing; and a
@@ -20,7 +24,7 @@ import (
 // few seconds ahead (skew well under the lease is allowed).
 func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
 	var ahead time.Time
-	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt} {
+	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt, t.ScheduleSince} {
 		if v.After(now.Add(clockSlack)) && v.After(ahead) {
 			ahead = v
 		}
@@ -150,5 +154,5 @@ func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, n
 // was ahead. explain then names the clock and the way out, as ls --missed
 // lists the task ("clock ahead").
 func clockBound(s string) bool {
-	return s == StateMissed || s == StateUnregistered || s == StatePassed || s == StateExpired
+	return s == StateMissed || s == StateUnregistered || s == StatePassed || s == StateExpired || s == StateUnscheduled
 }

@@ -23,8 +23,8 @@ hide the task from every scan until then; ls --missed shows such a task with the
 
 reset-clock takes the present clock as right: each run recorded for a slot later than now
 is detached from its slot (it stays in the history, without a slot, with a note in its
-error), expiries decided at a time later than now are deleted, and a watermark or a
-registration later than now is brought back (the watermark to the start of the task's
+error), expiries decided at a time later than now are deleted, and a watermark, a
+registration or a schedule change (when it took effect) later than now is brought back (the watermark to the start of the task's
 catch-up window). The next scan replays the task's missed slots again.
 
 Do not use it after a legitimate step back of a correct clock: the slots recorded ahead
@@ -79,7 +79,11 @@ func writeReset(w io.Writer, r catchup.ClockReset, dry bool) {
 	if !r.Registered.IsZero() {
 		say("registration moved back from %s", "registration would move back from %s", rfc(r.Registered))
 	}
-	if len(r.Detached) == 0 && r.DeletedExpired == 0 && r.Settled.IsZero() && r.Registered.IsZero() {
+	if !r.ScheduleSince.IsZero() {
+		say("its schedule counts from %s again (it counted from %s, set while the clock was ahead)",
+			"its schedule would count from %s again (it counts from %s, set while the clock was ahead)", rfc(r.Floor.Add(time.Second)), rfc(r.ScheduleSince))
+	}
+	if len(r.Detached) == 0 && r.DeletedExpired == 0 && r.Settled.IsZero() && r.Registered.IsZero() && r.ScheduleSince.IsZero() {
 		fmt.Fprintf(w, "%s: nothing recorded later than now\n", r.Task)
 	}
 }

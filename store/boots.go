@@ -46,4 +46,5 @@ type ClockResetResult struct {
 	DeletedExpired int64     // expired records decided later than now
 	Settled        time.Time // the watermark before, when it was later than now (else zero)
 	Registered     time.Time // the registration before, when it was later than now (else zero)
+	ScheduleSince  time.Time // when the schedule took effect before, when it was later than now (else zero)
 }

@@ -121,8 +121,12 @@ func TestScheduleSinceMovesBack(t *testing.T) {
 			upsert(t, s, store.Task{Name: "d", Schedule: "30 * * * *", TZ: "UTC", Source: "run", RegisteredAt: t0, UpdatedAt: glitch,
 				SettledThrough: glitch})
 			now, floor := t0.Add(48*time.Hour), t0.Add(24*time.Hour)
-			if _, err := s.ResetClock(t.Context(), store.ClockReset{Task: "d", Now: now, Floor: floor, Note: "detached"}); err != nil {
+			res, err := s.ResetClock(t.Context(), store.ClockReset{Task: "d", Now: now, Floor: floor, Note: "detached"})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if !res.ScheduleSince.Equal(glitch) {
+				t.Errorf("ClockResetResult.ScheduleSince = %v, want %v (reset-clock says what it moved)", res.ScheduleSince, glitch)
 			}
 			if got := scheduleSince(t, s, "d"); !got.Equal(floor) {
 				t.Errorf("ScheduleSince = %v, want %v (the watermark reset-clock gives back)", got, floor)

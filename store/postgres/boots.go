@@ -174,8 +174,8 @@ func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	}
 	defer tx.Rollback(ctx)
 	var reg time.Time
-	var settled *time.Time
-	err = tx.QueryRow(ctx, `SELECT registered_at, settled_through FROM tasks WHERE name = $1 FOR UPDATE`, req.Task).Scan(&reg, &settled)
+	var settled, since *time.Time
+	err = tx.QueryRow(ctx, `SELECT registered_at, settled_through, schedule_since FROM tasks WHERE name = $1 FOR UPDATE`, req.Task).Scan(&reg, &settled, &since)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return res, fmt.Errorf("task %q: %w", req.Task, store.ErrNotFound)
 	}
@@ -188,6 +188,9 @@ func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	}
 	if r := fromDB(&reg); r.After(now) {
 		res.Registered = r
+	}
+	if s := fromDB(since); s.After(now) {
+		res.ScheduleSince = s
 	}
 	if res.Detached, err = p.queryRuns(ctx, tx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.task = $1 AND r.slot > $2
  AND NOT (r.status = 'expired' AND r.started_at > $3) ORDER BY r.id`, req.Task, dbSlot(req.Now), now); err != nil {

@@ -154,8 +154,8 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 		return res, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
-	var reg, settled int64
-	err = tx.QueryRowContext(ctx, `SELECT registered_at, settled_through FROM tasks WHERE name = ?`, req.Task).Scan(&reg, &settled)
+	var reg, settled, since int64
+	err = tx.QueryRowContext(ctx, `SELECT registered_at, settled_through, schedule_since FROM tasks WHERE name = ?`, req.Task).Scan(&reg, &settled, &since)
 	if errors.Is(err, sql.ErrNoRows) {
 		return res, fmt.Errorf("task %q: %w", req.Task, store.ErrNotFound)
 	}
@@ -185,6 +185,9 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	}
 	if reg > now {
 		res.Registered = fromMS(reg)
+	}
+	if since > now {
+		res.ScheduleSince = fromMS(since)
 	}
 	stmts := []struct {
 		q    string
