@@ -121,6 +121,11 @@ func (n *pendingNotes) registered(name string, t store.Task, found bool) (store.
 			if !t.SettledThrough.Before(r.RegisteredAt) {
 				t.SettledThrough = r.RegisteredAt.Add(-time.Second)
 			}
+			// Backdate moves when the schedule took effect back with
+			// them: the readers count the slots the scan will.
+			if !t.ScheduleSince.IsZero() && !t.ScheduleSince.Before(r.RegisteredAt) {
+				t.ScheduleSince = r.RegisteredAt.Add(-time.Second)
+			}
 		}
 		break // the first note that registers the task, as registerNoted
 	}
