@@ -42,9 +42,10 @@ type missed struct {
 	slots    []time.Time // oldest first
 	causes   []string    // why each slot was missed, in step with slots
 	expiring int         // the first expiring slots lie before the catch-up window
-	// offSchedule are the slots, oldest first, of runs that died which the
-	// schedule does not have (an older schedule's or zone's, found dead
-	// after the change) and no record settles: no scan replays them, so
+	// offSchedule are the slots, oldest first, owed to an older schedule
+	// or zone (a run of it found dead after the change, a paused record
+	// resume --replay-paused gave back) that the schedule does not have and
+	// no record settles: no scan replays them, so
 	// scan records them expired (store.ReasonScheduleChanged), or they
 	// would hold the watermark below them for good. Not missed.
 	offSchedule []time.Time

@@ -109,18 +109,19 @@ func (j *judged) addCauses(stale map[int64]bool, u uptime) {
 	j.records = nil
 }
 
-// deadOffSchedule returns, oldest first, the slots of records whose run was
-// interrupted, that schedule s does not have and that no record settles
-// (missed.offSchedule). Only slots with an interrupted run are looked up
-// in s: most records are of its slots.
+// deadOffSchedule returns, oldest first, the slots owed to an older
+// schedule that schedule s does not have and that no record settles
+// (missed.offSchedule): a run of it was interrupted, or its paused record
+// given back by resume --replay-paused. Only such slots are looked up in
+// s: most records are of its slots.
 func deadOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
 	var out []time.Time
 	for k, rs := range records {
-		died := false
+		owed := false
 		for _, r := range rs {
-			died = died || r.Status == store.StatusInterrupted
+			owed = owed || r.Status == store.StatusInterrupted || r.Status == store.StatusPaused && r.Reason == store.ReasonReplayPaused
 		}
-		if !died || slotSettled(rs, store.Run{}, false, rule, stale) != notSettled {
+		if !owed || slotSettled(rs, store.Run{}, false, rule, stale) != notSettled {
 			continue
 		}
 		if slot := time.Unix(k, 0).UTC(); !s.Has(slot) {

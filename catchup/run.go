@@ -34,7 +34,7 @@ const (
 	reasonCoalesced  = "coalesced into the replay of slot %s"
 	reasonMaxAge     = "older than the catch-up window (%s)"
 	// reasonScheduleChanged: missed.offSchedule.
-	reasonScheduleChanged = "its run died, and the task's schedule (now %q in %s) has no such slot: no scan replays it"
+	reasonScheduleChanged = "no slot of the task's schedule since it changed (now %q in %s): no scan replays it"
 )
 
 // RunRequest is one checked `catchup run`: cmd builds it from the flags and

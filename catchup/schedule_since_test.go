@@ -61,6 +61,16 @@ func TestScheduleSinceRule(t *testing.T) {
 			expr: "30 * * * *", tz: "Asia/Kolkata", since: since, runs: []store.Run{dead("09:30")},
 			wantMissed: []string{"11:00"}, wantOffSlot: []string{"09:30"},
 		},
+		"a paused slot given back that the new schedule lacks is off it": {
+			expr: "0 * * * *", tz: "UTC", since: since, runs: []store.Run{{ID: 4, Task: "n", Slot: at("09:30"),
+				Trigger: store.TriggerSchedule, Status: store.StatusPaused, Reason: store.ReasonReplayPaused, StartedAt: at("09:30")}},
+			wantMissed: []string{"11:00"}, wantOffSlot: []string{"09:30"},
+		},
+		"a paused slot not given back settles it": {
+			expr: "0 * * * *", tz: "UTC", since: since, runs: []store.Run{{ID: 4, Task: "n", Slot: at("09:30"),
+				Trigger: store.TriggerSchedule, Status: store.StatusPaused, StartedAt: at("09:30")}},
+			wantMissed: []string{"11:00"},
+		},
 		"once recorded expired it is off it no more": {
 			expr: "0 * * * *", tz: "UTC", since: since, runs: []store.Run{dead("09:30"), expired("09:30")},
 			wantMissed: []string{"11:00"},

@@ -7,9 +7,9 @@ const (
 	ReasonMaxAge     = "max-age"     // older than the task's catch-up window
 	ReasonMaxReplays = "max-replays" // beyond scan's --max-replays
 	ReasonPolicy     = "policy"      // dropped by the replay policy (latest)
-	// ReasonScheduleChanged: a slot whose run died, of a schedule or zone
-	// the task no longer has (found dead after the change): no scan
-	// replays it.
+	// ReasonScheduleChanged: a slot owed to a schedule or zone the task no
+	// longer has (its run found dead after the change, or its paused
+	// record given back): no scan replays it.
 	ReasonScheduleChanged = "schedule-changed"
 	ReasonUnreachable     = "ledger-unreachable" // the fire could not reach the ledger
 	// ReasonByHand marks a run made with run --manual: it stands for no slot,
