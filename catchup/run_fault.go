@@ -46,12 +46,21 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			l.spoolFire(f, nil, errLocked)
 			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 		case err == nil && !ok:
-			if err := lock.wait(ctx); err != nil {
-				if ctx.Err() != nil {
-					l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-					return RunResult{ExitCode: exitLocked, Skipped: true}, nil
-				}
+			// --wait DUR bounds this wait as a recorded fire's (waitLeft,
+			// from the fire's start): once DUR has passed, a lock skip,
+			// noted for the next scan, which replays the slot.
+			got, err := lock.waitFor(ctx, l.waitLeft())
+			switch {
+			case ctx.Err() != nil:
+				l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
+			case err != nil:
 				lock = nil
+			case !got:
+				l.m.notice("task %s is still running after waiting %s (--wait); skipped, exit %d",
+					l.req.Task, l.req.WaitLimit, exitLocked)
+				l.spoolFire(f, nil, errLocked)
+				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			}
 		case err != nil:
 			lock = nil
