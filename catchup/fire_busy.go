@@ -42,7 +42,13 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 	limit := lockGrace
 	switch {
 	case policy == "wait":
-		limit = l.waitLeft()
+		// What is left of --wait DUR, yet never less than the moment any
+		// fire gives the lock (R2): a --wait fire whose DUR passed before
+		// its wait (a slow ledger open), or a DUR under that moment, must
+		// not skip its slot for a lock a reader holds for a moment.
+		if limit = l.waitLeft(); limit > 0 {
+			limit = max(limit, lockGrace)
+		}
 	case !l.req.ReplaySlot.IsZero():
 		limit = -1
 	}

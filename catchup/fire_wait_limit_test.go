@@ -104,3 +104,43 @@ func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
 		})
 	}
 }
+
+// TestSpentWaitLimitStillGivesTheLockItsMoment: a --wait fire whose DUR
+// has passed before it found the lock held (a slow ledger open) gives the
+// lock the moment any fire gives it (lockGrace) before it counts as held:
+// a lock held for a moment (a reader telling a dead record from a live
+// one, a replay's child between fork and exec) is not a running task. A
+// fire without --wait runs there; a --wait fire must not do worse and
+// lock-skip its slot. The lock is released 100 ms after the fire starts,
+// well within lockGrace.
+func TestSpentWaitLimitStillGivesTheLockItsMoment(t *testing.T) {
+	for name, wait := range map[string]bool{"without --wait": false, "--wait 10m, spent before its wait": true} {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-03-01T10:00:30Z")
+			lock, err := openTaskLock(f.m.LockDir, "job", f.m.UID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.close()
+			if ok, err := lock.tryLock(); !ok || err != nil {
+				t.Fatalf("tryLock = %v, %v", ok, err)
+			}
+			req := f.request(t)
+			if wait {
+				req.Wait, req.WaitLimit = true, 10*time.Minute
+				req.Started = time.Now().Add(-time.Hour)
+			}
+			released := make(chan struct{})
+			go func() {
+				time.Sleep(100 * time.Millisecond) // a moment, well within lockGrace
+				lock.close()
+				close(released)
+			}()
+			res := f.run(t, req)
+			<-released
+			if !res.Ran || res.ExitCode != 0 {
+				t.Fatalf("Run = %+v; want the slot run: the lock was held only for a moment (%s)", res, lockGrace)
+			}
+		})
+	}
+}
