@@ -44,6 +44,8 @@ func TestDaemonZoneReread(t *testing.T) {
 		"the link gone for a moment keeps the zone":  {localtime: filepath.Join(dir, "missing"), was: "Asia/Tokyo", want: "Asia/Tokyo"},
 		"a file that names no zone keeps the zone, and says so": {localtime: garbage, was: "Asia/Tokyo", want: "Asia/Tokyo",
 			notice: "cannot name the zone of " + garbage + "; the lines without --tz or CRON_TZ stay in Asia/Tokyo"},
+		"a dangling link (a mistyped target) keeps the zone, and says so": {localtime: link("typo", filepath.Join(zoneinfoDir, "Europe/Berln")), was: "Asia/Tokyo", want: "Asia/Tokyo",
+			notice: "cannot read the zone of " + filepath.Join(dir, "typo") + ": it links to " + filepath.Join(zoneinfoDir, "Europe/Berln") + ", which does not exist; the lines without --tz or CRON_TZ stay in Asia/Tokyo"},
 		"a TZ that names a zone names it for good": {tz: ptr("Asia/Tokyo"), localtime: berlin, was: "Asia/Tokyo", want: "Asia/Tokyo"},
 		"a TZ that names none: the link is read": {tz: ptr("Mars/Olympus"), localtime: berlin, was: "America/New_York", want: "Europe/Berlin",
 			notice: "the host's zone changed from America/New_York to Europe/Berlin: the lines without --tz or CRON_TZ are read in Europe/Berlin"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -32,7 +33,15 @@ func (z *daemonZone) reread(notice func(format string, args ...any)) string {
 	if tz, set := os.LookupEnv("TZ"); set && (strings.TrimPrefix(tz, ":") == "" || zoneName(tz) != "") {
 		return z.zone
 	}
-	if _, err := os.Lstat(localtimeLink()); errors.Is(err, fs.ErrNotExist) {
+	link := localtimeLink()
+	if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
+		return z.zone
+	}
+	if target, dangling := danglingZoneLink(link); dangling {
+		// systemZone reads it as no /etc/localtime at all (UTC): a link
+		// whose target is gone (mistyped) names no zone, and keeps it.
+		notice("cannot read the zone of %s: it links to %s, which does not exist; the lines without --tz or CRON_TZ stay in %s",
+			link, target, z.zone)
 		return z.zone
 	}
 	zone, warning := systemZone()
@@ -48,4 +57,22 @@ func (z *daemonZone) reread(notice func(format string, args ...any)) string {
 		z.zone = zone
 	}
 	return z.zone
+}
+
+// danglingZoneLink reports whether link is a symbolic link whose target
+// does not exist and whose path names no zone either (Go's embedded zone
+// data names /nonexistent/zoneinfo/Europe/Berlin; not Europe/Berln).
+func danglingZoneLink(link string) (target string, dangling bool) {
+	target, err := os.Readlink(link)
+	if err != nil {
+		return "", false
+	}
+	if _, err := os.Stat(link); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	abs := target
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(filepath.Dir(link), abs)
+	}
+	return target, zoneName(abs) == ""
 }
