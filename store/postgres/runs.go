@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -9,12 +10,32 @@ import (
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code, r.signal,
  r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint, r.reason`
 
-const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
+// runColumnsFull adds the tails, read as hex text (hexBytes): pgx reads a
+// result as text in the exec mode (see execMode), and bytea's text is the
+// server's bytea_output, which may be escape; encode is hex whatever it is.
+const runColumnsFull = runColumnsLight + `, encode(r.stdout_tail, 'hex'), encode(r.stderr_tail, 'hex')`
+
+// hexBytes scans a bytea column read as encode(column, 'hex'): NULL is nil.
+type hexBytes []byte
+
+func (b *hexBytes) ScanText(v pgtype.Text) error {
+	if !v.Valid {
+		*b = nil
+		return nil
+	}
+	d, err := hex.DecodeString(v.String)
+	if err != nil {
+		return fmt.Errorf("bytea as hex: %w", err)
+	}
+	*b = d
+	return nil
+}
 
 // runRow scans a run whose columns may all be NULL (a LEFT JOIN miss).
 type runRow struct {
@@ -23,7 +44,7 @@ type runRow struct {
 	reason                                           *string
 	slot, started, ended, heartbeat                  *time.Time
 	attempt, exit, signal, pid, progress             *int
-	stdout, stderr                                   []byte
+	stdout, stderr                                   hexBytes
 }
 
 func (n *runRow) dest() []any {
@@ -52,7 +73,7 @@ func (n *runRow) run() *store.Run {
 	r := &store.Run{ID: *n.id, Task: str(n.task), Slot: fromDB(n.slot), Trigger: str(n.trigger), Status: str(n.status),
 		Attempt: num(n.attempt), ExitCode: n.exit, Signal: num(n.signal), StartedAt: fromDB(n.started),
 		EndedAt: fromDB(n.ended), Host: fromText(str(n.host)), PID: num(n.pid), BootID: fromText(str(n.boot)),
-		StdoutTail: n.stdout, StderrTail: n.stderr, Error: fromText(str(n.e)), Heartbeat: fromDB(n.heartbeat),
+		StdoutTail: []byte(n.stdout), StderrTail: []byte(n.stderr), Error: fromText(str(n.e)), Heartbeat: fromDB(n.heartbeat),
 		Progress: n.progress, Checkpoint: fromText(str(n.checkpoint)), Reason: fromText(str(n.reason))}
 	if !r.Slot.IsZero() {
 		r.Slot = r.Slot.Truncate(time.Second)
