@@ -10,7 +10,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +34,7 @@ import (
 // its slot done. A task's watermark is written under its task row's lock
 // (see settle.go).
 type Ledger struct {
-	pool  *pgxpool.Pool
+	pool  *pool
 	where string // the location's Redacted name: never the credentials
 	// mustExist: opened by OpenExisting, so checkSchema creates nothing.
 	mustExist bool
@@ -69,23 +68,6 @@ func (p *Ledger) begin(ctx context.Context) (pgx.Tx, error) {
 		"BEGIN; SET LOCAL idle_in_transaction_session_timeout = %d", idleInTransaction.Milliseconds())})
 }
 
-// execMode is how statements are sent: each in one round trip (Parse,
-// Bind, Execute and Sync sent together; the server infers the parameters'
-// types as it would preparing the statement, and pgx sends them, and reads
-// the results, as text). pgx's default prepares a statement the first time
-// a connection sees it, a round trip of its own: every statement of a fire
-// is new to its connection (a new process), so a fire paid two round trips
-// for each. A process that runs the same statement many times (a scan's
-// replays, the daemon) has the server parse and plan it each time, which
-// costs no round trip. A DSN's own default_query_exec_mode wins.
-const execMode = pgx.QueryExecModeExec
-
-// setsExecMode reports whether the DSN chooses pgx's exec mode itself.
-func setsExecMode(dsn string) bool {
-	u, err := url.Parse(dsn)
-	return err == nil && u.Query().Has("default_query_exec_mode")
-}
-
 // Open connects to the ledger at dsn, a postgres:// URL, and brings its
 // schema up to date. It refuses, touching nothing, a schema newer than this
 // catchup. Errors name the ledger by its store.Location's Redacted name,
@@ -111,10 +93,12 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	if !setsExecMode(dsn) {
-		cfg.ConnConfig.DefaultQueryExecMode = execMode
+	var counted *runs
+	if !setsExecMode(dsn) { // see execmode.go
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
+		counted = &runs{}
 	}
-	// Times are read as text in that mode, which pgx parses in the ISO
+	// Times are read as text in the exec mode, which pgx parses in the ISO
 	// style only: a server, database or role may set another DateStyle
 	// ('SQL, DMY'). Sent in the startup message, so it costs no round trip
 	// (and poolers such as PgBouncer pass DateStyle on).
@@ -135,7 +119,8 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 		locks:      map[string]int64{},
 		letGoAfter: letGoAfter,
 	}
-	p.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	pl, err := pgxpool.NewWithConfig(ctx, cfg)
+	p.pool = &pool{Pool: pl, runs: counted}
 	if err != nil {
 		return nil, p.wrap("open ledger", err)
 	}
