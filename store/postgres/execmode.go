@@ -22,7 +22,7 @@ import (
 // and the tails selected as hex: runColumnsFull). But the server then
 // parses and plans the statement each time, which a process that runs a
 // statement many times (a scan's replays, the daemon) pays for on every
-// run: such a statement is prepared on its second run in the process, and
+// run: such a statement is prepared on its second run on the connection, and
 // each later run on that connection is one round trip without the parse
 // and plan. pgx takes a batch's mode from the connection (exec), but runs
 // a statement prepared under its own text as prepared in any mode: a
@@ -36,9 +36,18 @@ func setsExecMode(dsn string) bool {
 	return err == nil && u.Query().Has("default_query_exec_mode")
 }
 
-// runs counts the statements this process has run: the first run of one
-// goes in the exec mode, the later ones prepared. nil: the DSN's mode.
+// runs counts the statements run since the pool last opened a connection
+// (forget): the first run of one goes in the exec mode, the later ones
+// prepared. A CLI process has one connection at a time, so these are the
+// statements its connection ran: a scan whose replays each open a new one
+// (letGo closes it while a job runs longer than letGoAfter, and on a
+// distant ledger a replay's statements alone take that long) runs every
+// statement in the exec mode, where preparing it on each new connection
+// would cost a round trip more each time. nil: the DSN's mode.
 type runs struct{ seen sync.Map }
+
+// forget forgets the statements run: a new connection has none prepared.
+func (r *runs) forget() { r.seen.Clear() }
 
 // again reports whether the process ran sql before, and counts this run.
 func (r *runs) again(sql string) bool {

@@ -97,6 +97,10 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 	if !setsExecMode(dsn) { // see execmode.go
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
 		counted = &runs{}
+		cfg.AfterConnect = func(context.Context, *pgx.Conn) error {
+			counted.forget()
+			return nil
+		}
 	}
 	// Times are read as text in the exec mode, which pgx parses in the ISO
 	// style only: a server, database or role may set another DateStyle
