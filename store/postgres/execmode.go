@@ -43,7 +43,9 @@ func setsExecMode(dsn string) bool {
 // (letGo closes it while a job runs longer than letGoAfter, and on a
 // distant ledger a replay's statements alone take that long) runs every
 // statement in the exec mode, where preparing it on each new connection
-// would cost a round trip more each time. nil: the DSN's mode.
+// would cost a round trip more each time. nil: the DSN's mode, or the exec
+// mode alone when the DSN disables pgx's statement cache
+// (statement_cache_capacity=0), which refuses the cache-statement mode.
 type runs struct{ seen sync.Map }
 
 // forget forgets the statements run: a new connection has none prepared.

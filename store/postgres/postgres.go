@@ -96,6 +96,10 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 	var counted *runs
 	if !setsExecMode(dsn) { // see execmode.go
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
+	}
+	// A DSN without statement cache (statement_cache_capacity=0) prepares
+	// nothing: pgx refuses the cache-statement mode then.
+	if !setsExecMode(dsn) && cfg.ConnConfig.StatementCacheCapacity > 0 {
 		counted = &runs{}
 		cfg.AfterConnect = func(context.Context, *pgx.Conn) error {
 			counted.forget()

@@ -126,3 +126,38 @@ func TestDSNExecModes(t *testing.T) {
 		})
 	}
 }
+
+// TestDSNWithoutStatementCache: a DSN that disables pgx's statement cache
+// (statement_cache_capacity=0, as behind a pooler that keeps no prepared
+// statements) and picks no mode works on every run of a statement, not on
+// its first alone: the later runs of a statement must not ask for the
+// cache-statement mode ("cannot use QueryExecModeCacheStatement with
+// disabled statement cache"), which made a scan claim its first replay
+// and fail the others, exit 0.
+func TestDSNWithoutStatementCache(t *testing.T) {
+	dsn := pgLedger(t)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("statement_cache_capacity", "0")
+	u.RawQuery = q.Encode()
+	s := openPG(t, u.String())
+	ctx := t.Context()
+	for n := range 3 { // the later runs of a statement take another path (execmode.go)
+		slot := t0.Add(time.Duration(n) * time.Hour)
+		id := mustClaim(t, s, store.Run{Task: "nocache", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot,
+			Host: "h1", BootID: "b1"})
+		if err := s.Finish(ctx, id, store.Outcome{Status: store.StatusSucceeded, ExitCode: intp(0),
+			EndedAt: slot.Add(time.Second), StdoutTail: []byte("ok")}); err != nil {
+			t.Fatalf("run %d: %v", n, err)
+		}
+		if got := getRun(t, s, id); got.Status != store.StatusSucceeded || !got.Slot.Equal(slot) {
+			t.Errorf("run %d read back as %+v", id, got)
+		}
+		if _, err := s.SlotRuns(ctx, "nocache", t0, slot, time.Minute); err != nil { // a batch
+			t.Fatalf("run %d: %v", n, err)
+		}
+	}
+}
