@@ -45,9 +45,9 @@ type missed struct {
 	// offSchedule are the slots, oldest first, owed to an older schedule
 	// or zone (a run of it found dead after the change, a paused record
 	// resume --replay-paused gave back) that the schedule does not have and
-	// no record settles: no scan replays them, so
-	// scan records them expired (store.ReasonScheduleChanged), or they
-	// would hold the watermark below them for good. Not missed.
+	// no record settles: no scan replays them, so scan records them expired
+	// (store.ReasonScheduleChanged), or they would hold the watermark below
+	// them for good. Not missed.
 	offSchedule []time.Time
 	win         window
 }

@@ -89,7 +89,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 		}
 		return true
 	})
-	res.offSchedule = deadOffSchedule(s, records, rule, stale)
+	res.offSchedule = owedOffSchedule(s, records, rule, stale)
 	j := judged{missed: res, hosts: hosts, records: map[int]slotRecords{}}
 	for i, slot := range res.slots {
 		if r, ok := bySlot[slot.Unix()]; ok || len(records[slot.Unix()]) > 0 {
@@ -109,12 +109,12 @@ func (j *judged) addCauses(stale map[int64]bool, u uptime) {
 	j.records = nil
 }
 
-// deadOffSchedule returns, oldest first, the slots owed to an older
+// owedOffSchedule returns, oldest first, the slots owed to an older
 // schedule that schedule s does not have and that no record settles
 // (missed.offSchedule): a run of it was interrupted, or its paused record
 // given back by resume --replay-paused. Only such slots are looked up in
 // s: most records are of its slots.
-func deadOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
+func owedOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
 	var out []time.Time
 	for k, rs := range records {
 		owed := false
