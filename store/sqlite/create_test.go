@@ -90,8 +90,8 @@ func TestOpenEmptyLedgerFileRefused(t *testing.T) {
 // 0-byte file to block every later open. Racing first opens all succeed on
 // one ledger, and leave nothing but it (and its -wal, -shm) behind.
 func TestNewLedgerNeverEmpty(t *testing.T) {
-	const rounds, procs = 20, 4
-	for round := range rounds {
+	const procs = 4
+	for round := range racingRounds() {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "ledger.db")
 		var sawEmpty atomic.Bool

@@ -91,6 +91,7 @@ func TestGiveUpWaitingForALockedLedger(t *testing.T) {
 func TestGiveUpWritesAFreeLedger(t *testing.T) {
 	for name, write := range ledgerWrites {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each on its own ledgers; most of the time is the wait below
 			s, _ := newWLedger(t)
 			before := ledgerState(t, s)
 			given, stop := context.WithCancel(context.Background())

@@ -182,8 +182,8 @@ func TestOpenSQLiteOddPath(t *testing.T) {
 // yet: each must open it, none may see the others' half-made schema as a
 // foreign database.
 func TestOpenSQLiteConcurrentFirstOpen(t *testing.T) {
-	const rounds, procs = 20, 8
-	for round := range rounds {
+	const procs = 8
+	for round := range racingRounds() {
 		path := filepath.Join(t.TempDir(), "ledger.db")
 		var wg sync.WaitGroup
 		errs := make([]error, procs)
@@ -204,6 +204,16 @@ func TestOpenSQLiteConcurrentFirstOpen(t *testing.T) {
 			}
 		}
 	}
+}
+
+// racingRounds is how many rounds a test of racing first opens plays: 20,
+// and 5 under -short, which CI's race detector runs (a round there takes
+// about a second, and the race shows in any round just as well).
+func racingRounds() int {
+	if testing.Short() {
+		return 5
+	}
+	return 20
 }
 
 func writeFile(t *testing.T, path string, b []byte) string {
