@@ -52,6 +52,7 @@ func TestShellBackfillOfHeldSlot(t *testing.T) {
 		"given back before the line exits":     {giveBackIn: "line", ran: 2, skipped: 1, jobRuns: 2, skippedReasonIn: "no outcome"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each on its own ledger; most of the time is the lines' processes
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
 			f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
 			bin := lineCatchupDir(t)

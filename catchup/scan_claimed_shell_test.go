@@ -137,6 +137,7 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 		"given back before the line exits": {giveBackIn: "line", first: want{5, 1, 1}, second: want{4, 4, 0}},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each on its own ledger; most of the time is the lines' processes
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
 			f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil } // where the line runs
 			bin := lineCatchupDir(t)
