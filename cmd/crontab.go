@@ -36,8 +36,9 @@ func newCrontabCmd() *cobra.Command {
 func newCrontabWrapCmd() *cobra.Command {
 	var req wrapRequest
 	c := &cobra.Command{
-		Use:   "wrap [FILE|-] [--diff] [--in-place]",
-		Short: "Print a crontab with each job line run through catchup run",
+		Use:         "wrap [FILE|-] [--diff] [--in-place]",
+		Annotations: map[string]string{opensNoLedger: "true"},
+		Short:       "Print a crontab with each job line run through catchup run",
 		Long: `Read a crontab (FILE, or standard input) and print it with each job line's command
 prefixed by "catchup run --task NAME --". Variables, comments, blank lines, @reboot
 lines and lines already running catchup are kept as they are. A command that is more

@@ -19,6 +19,11 @@ func addMissedFlags(c *cobra.Command, rule *catchup.MissedRule) {
 	f.BoolVar(&rule.RetryFailed, "retry-failed", false, "count slots whose latest attempt failed or timed out as missed")
 }
 
+// opensNoLedger marks a command that opens no ledger (an annotation): it
+// refuses the global ledger flags with refuseLedgerFlags, so the root does
+// not first judge --lease's value, a flag the command will refuse anyway.
+const opensNoLedger = "opens-no-ledger"
+
 // refuseLedgerFlags refuses a global flag that chooses the ledger or how it
 // is used (--db, --host, --lease) given to a command that opens no ledger:
 // accepted, it would be ignored. CATCHUP_DB and CATCHUP_HOST are not

@@ -37,9 +37,10 @@ type nextJSON struct {
 func newNextCmd() *cobra.Command {
 	var req nextRequest
 	c := &cobra.Command{
-		Use:     "next EXPR [--tz ZONE] [-n N] [-o text|json]",
-		Aliases: []string{"slots"},
-		Short:   "Preview a cron expression's next slots, with the DST rule applied",
+		Use:         "next EXPR [--tz ZONE] [-n N] [-o text|json]",
+		Annotations: map[string]string{opensNoLedger: "true"},
+		Aliases:     []string{"slots"},
+		Short:       "Preview a cron expression's next slots, with the DST rule applied",
 		Long: `Print the next N slots (default 5) of a cron expression after now (CATCHUP_NOW
 moves now), in the schedule's zone and in UTC, the way run and scan count them:
 with cronie's rule for DST changes (a fixed time skipped by a spring-forward runs

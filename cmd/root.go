@@ -85,7 +85,7 @@ status (see catchup run --help).`,
 		if c.Name() != "run" { // run waits once its ledger is open (runRun)
 			g.awaitSignals()
 		}
-		if g.lease <= 0 {
+		if g.lease <= 0 && c.Annotations[opensNoLedger] == "" {
 			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
 		}
 		return nil
