@@ -65,3 +65,70 @@ func TestBackupHoldsUncheckpointedRuns(t *testing.T) {
 		t.Fatalf("a backup onto an existing file exited %d: %s", code, again.stderr.String())
 	}
 }
+
+// TestCopyReadableReadOnly: a copy of the ledger in one file, no -wal or
+// -shm beside it, that its reader cannot write (a 0400 file in a 0555
+// directory: a restored copy on a read-only mount, or on a full disk)
+// stays readable by the commands that only read (L4), and is left as it
+// was. A copy `catchup backup` made is in rollback mode: turning it to WAL
+// at the open, as a writer does, is a write. A copy of a checkpointed
+// ledger's file is in WAL mode: SQLite reads one only through a -wal and
+// -shm, which the reader cannot create; with no -wal, every run is in the
+// file, read as immutable.
+func TestCopyReadableReadOnly(t *testing.T) {
+	for name, copyTo := range map[string]func(t *testing.T, db, dest string){
+		"catchup backup": func(t *testing.T, db, dest string) {
+			if code := newCatchup(t, db, "", "backup", dest).run(t); code != 0 {
+				t.Fatalf("backup exited %d", code)
+			}
+		},
+		"the file of a checkpointed ledger": func(t *testing.T, db, dest string) {
+			ledgerRows(t, db, `PRAGMA wal_checkpoint(TRUNCATE)`)
+			data, err := os.ReadFile(db)
+			if err != nil || os.WriteFile(dest, data, 0o600) != nil {
+				t.Fatalf("copy the ledger: %v", err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := reachableTempDir(t)
+			db := filepath.Join(dir, "state", "catchup.db")
+			healthyLedger(t, db)
+			dest := filepath.Join(dir, "copy", "catchup.db")
+			if err := os.Mkdir(filepath.Dir(dest), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			copyTo(t, db, dest)
+			cred := asNobody(t, dir)
+			giveTo(t, filepath.Dir(dest), cred)
+			if err := os.Chmod(dest, 0o400); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(filepath.Dir(dest), 0o555); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(filepath.Dir(dest), 0o700) })
+			before, err := os.ReadFile(dest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			as := runningAs(t, dir, cred)
+			for _, args := range [][]string{{"ls"}, {"ls", "--missed"}, {"history", "seed"}, {"show", "--task", "seed", "--last"}, {"metrics"}} {
+				p := as(newCatchup(t, dest, "", args...))
+				want := "seed" // seed ran by hand: nothing of it is missed
+				if args[len(args)-1] == "--missed" {
+					want = ""
+				}
+				if code := p.run(t); code != 0 || !strings.Contains(p.stdout.String(), want) || p.stderr.String() != "" {
+					t.Errorf("catchup %s on a copy it cannot write exited %d, want 0 and %q:\n%s%s",
+						strings.Join(args, " "), code, want, p.stdout.String(), p.stderr.String())
+				}
+			}
+			names, _ := filepath.Glob(dest + "*")
+			after, err := os.ReadFile(dest)
+			if err != nil || string(after) != string(before) || len(names) != 1 {
+				t.Errorf("the copy changed (%v), or files appeared beside it: %q", err, names)
+			}
+		})
+	}
+}

@@ -49,9 +49,13 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 	}
 	// Only a file found to be a ledger is turned to WAL mode: a refused
 	// one is left as it was.
-	if _, err := s.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+	if _, err := s.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil && !(s.reader && cannotWriteCode(err)) {
 		return s.wrap("open ledger", err)
 	}
+	// A reader of a ledger it cannot write (a read-only file or file
+	// system, a full disk) reads it in the mode it is in: a copy that
+	// `catchup backup` made is in rollback mode, and turning it to WAL is a
+	// write. The next writer turns it.
 	if current == backend.LatestVersion(ms) {
 		return nil
 	}

@@ -33,6 +33,9 @@ type Ledger struct {
 	// (createLedger), the only file checkSchema gives the tables to; any
 	// other without them is refused (notALedger).
 	creating bool
+	// reader: opened by OpenExisting, for a command that only reads; it
+	// reads a ledger it cannot turn to WAL as it is (checkSchema).
+	reader bool
 
 	prepared preparedStatements
 	outcomes atomic.Int64 // outcomes recorded by this process (see recorded)
@@ -104,7 +107,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: real}
+	s := &Ledger{db: db, path: path, real: real, reader: mustExist}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -115,6 +118,12 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil && s.reader && cannotWriteCode(err) {
+		if idb := s.openImmutable(ctx, q); idb != nil {
+			db.Close()
+			db, err = idb, nil
+		}
 	}
 	if err != nil {
 		db.Close()
@@ -153,6 +162,21 @@ func (s *Ledger) Close() error {
 
 // wrap names the ledger file in every error and turns SQLite's result codes
 // into the package's errors where a caller acts on them.
+// cannotWriteCode reports whether err is SQLite's for a ledger this
+// process cannot write: SQLITE_READONLY, SQLITE_CANTOPEN (a -wal it cannot
+// create) or SQLITE_FULL.
+func cannotWriteCode(err error) bool {
+	var se *driver.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 8, 13, 14:
+		return true
+	}
+	return false
+}
+
 func (s *Ledger) wrap(op string, err error) error {
 	if err == nil {
 		return nil
