@@ -29,6 +29,17 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 	if old == nil || old.Schedule == "" || (old.Schedule == expr && old.TZ == tz) || strings.HasPrefix(old.Source, "crontab:") {
 		return
 	}
+	if !old.PausedAt.IsZero() {
+		// The slots of its pause under the old schedule before this fire's
+		// that no scan has recorded yet are recorded paused now, as a scan
+		// would have: the new watermark passes them, and resume
+		// --replay-paused gives them back, to be recorded expired
+		// (schedule-changed) by the next scan, whether or not a scan ran
+		// during the pause. The fire records its own slot.
+		if err := recordEndedPause(ctx, l.st, l.m, *old, from); err != nil {
+			l.m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", l.req.Task, err)
+		}
+	}
 	msg := scheduleChange(l.req.Task, *old, "", expr, tz) + ": it counts from this fire"
 	if l.req.ZoneNotTZ != "" && tz != old.TZ && old.Schedule == expr && schedule.SameZone(old.TZ, l.req.ZoneNotTZ) {
 		// An older catchup registered the TZ the fire was given.

@@ -156,6 +156,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			t.NotifyCmd = old.NotifyCmd
 		}
 		t.OnBusy, t.MaxAge = old.OnBusy, old.MaxAge
+		// What the ledger keeps beside the line: its pause, its prune
+		// floor (this scan judges the task by them, as by a task it reads).
+		t.PausedAt, t.PausedUntil, t.PrunedThrough = old.PausedAt, old.PausedUntil, old.PrunedThrough
 		if old.RegisteredAt.Before(t.RegisteredAt) {
 			t.RegisteredAt = old.RegisteredAt
 		}
@@ -165,6 +168,14 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		// MON-FRI): the registered text stays, and with it the watermark.
 		t.Schedule = schedule.ExprName(old.Schedule, e.Expr)
 		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
+			if !old.PausedAt.IsZero() && !dry {
+				// The slots of its pause under the old schedule that no
+				// scan recorded are recorded paused first, as a fire that
+				// changes the schedule records them (lifecycle.rescheduled).
+				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
+					return nil, warning, err
+				}
+			}
 			t.SettledThrough = now // the line's new schedule counts from now
 			if warning != "" {
 				warning += "; "
@@ -174,6 +185,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err
+	}
+	if err == nil && !retired {
+		t.ScheduleSince = scheduleSinceAfter(old, t) // as the ledger sets it
 	}
 	if e.Replay != "" {
 		t.Replay = e.Replay
