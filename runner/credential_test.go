@@ -54,3 +54,46 @@ func TestRunAsAnotherUserInASessionOfItsOwn(t *testing.T) {
 		t.Errorf("Result.Pid %d, child's own pid %s", res.Pid, f[0])
 	}
 }
+
+// TestRunAsAnotherUserInheritsNoDescriptor: a child run as another user
+// gets no descriptor of this process but its standard streams and
+// ExtraFiles. Descriptors this process inherited without close-on-exec (a
+// root shell's `exec 9>file; flock 9; catchup scan`) would give that user
+// root's open files (write them, read them, keep root's lock after the
+// scan). A child of the same user keeps inheriting them: catchup run is a
+// transparent prefix.
+func TestRunAsAnotherUserInheritsNoDescriptor(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	inherited, err := os.OpenFile(t.TempDir()+"/root-only", os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inherited.Close()
+	extra, err := os.Open("/dev/null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	fd := int(inherited.Fd())
+	// As if this process had inherited it: without close-on-exec.
+	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETFD, 0); errno != 0 {
+		t.Fatal(errno)
+	}
+	list := sh(`cd /proc/self/fd && for f in *; do [ "$f" -ge 3 ] 2>/dev/null && [ -e "$f" ] && printf '%s ' "$f"; done; echo`)
+	var own bytes.Buffer
+	run(t, Config{Argv: list, Stdout: &own, Dir: "/"})
+	if !strings.Contains(" "+own.String(), " "+strconv.Itoa(fd)+" ") {
+		t.Fatalf("a child of this user's does not get the inherited fd %d (has %q): the test cannot tell", fd, own.String())
+	}
+	var out bytes.Buffer
+	res := run(t, Config{Argv: list, Stdout: &out, Dir: "/", ExtraFiles: []*os.File{extra},
+		Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}})
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d: %v", res.ExitCode, res.StartErr)
+	}
+	if got := strings.TrimSpace(out.String()); got != "3" {
+		t.Errorf("the child run as another user has descriptors %q from 3 up, want only its ExtraFiles' 3 (not the inherited %d)", got, fd)
+	}
+}

@@ -76,7 +76,9 @@ type Config struct {
 	// slice forwards nothing.
 	Signals []os.Signal
 	// Credential, if set, runs the child as another user (uid, gid, groups:
-	// needs root), in a session of its own, no terminal (processAttr).
+	// needs root), in a session of its own, no terminal (processAttr), with
+	// no descriptor of this process but its streams and ExtraFiles
+	// (closeInheritedOnExec).
 	Credential *syscall.Credential
 	// DieWithParent makes the child's process group die when this process
 	// dies, even of SIGKILL: a command that must not outlive its
@@ -167,6 +169,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return notStarted(exitCannotExec, fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
 	}
 
+	if cfg.Credential != nil {
+		if err := closeInheritedOnExec(); err != nil {
+			return notStarted(exitCannotExec, fmt.Errorf("start %s: keep this process's descriptors from its user: %w", cfg.Argv[0], err)), nil
+		}
+	}
 	cmd := &exec.Cmd{
 		Path:        path,
 		Args:        cfg.Argv,
