@@ -43,6 +43,14 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 		case !old.RetiredAt.IsZero():
 			t.SettledThrough = now.Add(-time.Second) // retired (its line was removed), registered anew as of now
 		case old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ):
+			if !old.PausedAt.IsZero() {
+				// The old schedule's slots of its pause that nothing
+				// recorded, recorded paused first, as scan does for an
+				// edited line (registerEntry) and a fire for --cron.
+				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
+					return t, err
+				}
+			}
 			t.SettledThrough = now
 			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
 				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
