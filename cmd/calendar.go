@@ -72,7 +72,7 @@ none, are refused).
 }
 
 func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []string) error {
-	st, m, err := openExistingLedger(c.Context(), g, true) // the boot: a slot of the downtime is not pending
+	st, m, err := openReadingLedger(c.Context(), g, true) // the boot: a slot of the downtime is not pending
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func completeTasks(g *globals) func(*cobra.Command, []string, string) ([]string,
 		if err != nil || (!store.IsPostgres(path) && !fileExists(path)) {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		st, _, err := openExistingLedger(c.Context(), g, false)
+		st, _, err := openReadingLedger(c.Context(), g, false)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -98,7 +98,7 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 		}
 		req.Slot = t
 	}
-	st, m, err := openExistingLedger(c.Context(), g, true)
+	st, m, err := openReadingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

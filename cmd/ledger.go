@@ -28,6 +28,12 @@ func openExistingLedger(ctx context.Context, g *globals, withBoot bool) (store.S
 	return open(ctx, g, withBoot, ledger.OpenExisting)
 }
 
+// openReadingLedger is openExistingLedger for a command that only reads:
+// a SQLite ledger this user cannot write is read as it is (L4).
+func openReadingLedger(ctx context.Context, g *globals, withBoot bool) (store.Store, catchup.Machine, error) {
+	return open(ctx, g, withBoot, ledger.OpenReader)
+}
+
 func open(ctx context.Context, g *globals, withBoot bool,
 	openLoc func(context.Context, store.Location) (store.Store, error)) (store.Store, catchup.Machine, error) {
 	path, err := ledgerPath(g)

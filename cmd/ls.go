@@ -97,7 +97,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		}
 		return runLsRunning(c, g, cfg.output, cfg.stuck)
 	}
-	st, m, err := openExistingLedger(c.Context(), g, true)
+	st, m, err := openReadingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ type runningJSON struct {
 // runLsRunning is `ls --running [--stuck DUR]`: the runs in progress and
 // how long they have run; with --stuck, exit 1 when one ran longer.
 func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Duration) error {
-	st, m, err := openExistingLedger(c.Context(), g, true)
+	st, m, err := openReadingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
 	if err := checkTextfile(c, cfg.textfile); err != nil {
 		return usageErr(c, err)
 	}
-	st, m, err := openExistingLedger(c.Context(), g, true)
+	st, m, err := openReadingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}

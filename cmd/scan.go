@@ -104,7 +104,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 		// A probe: a mistyped --db fails instead of reporting nothing
 		// missed. With --crontab it previews a crontab's lines, on a new
 		// ledger too.
-		openFn = openExistingLedger
+		openFn = openReadingLedger
 	}
 	if !sf.req.DryRun {
 		if err := refuseSharedLedgerDir(g); err != nil {

@@ -95,7 +95,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 }
 
 func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw bool) error {
-	st, m, err := openExistingLedger(c.Context(), g, false)
+	st, m, err := openReadingLedger(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

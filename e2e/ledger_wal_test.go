@@ -74,7 +74,8 @@ func TestBackupHoldsUncheckpointedRuns(t *testing.T) {
 // at the open, as a writer does, is a write. A copy of a checkpointed
 // ledger's file is in WAL mode: SQLite reads one only through a -wal and
 // -shm, which the reader cannot create; with no -wal, every run is in the
-// file, read as immutable.
+// file, read as immutable. A command that changes the ledger is refused as
+// before, naming the fix.
 func TestCopyReadableReadOnly(t *testing.T) {
 	for name, copyTo := range map[string]func(t *testing.T, db, dest string){
 		"catchup backup": func(t *testing.T, db, dest string) {
@@ -94,6 +95,9 @@ func TestCopyReadableReadOnly(t *testing.T) {
 			dir := reachableTempDir(t)
 			db := filepath.Join(dir, "state", "catchup.db")
 			healthyLedger(t, db)
+			if code := newCatchup(t, db, "", "run", "--task", "s", "--cron", "0 0 1 1 *", "--tz", "UTC", "--", "true").run(t); code != 0 {
+				t.Fatalf("registering task s exited %d", code)
+			}
 			dest := filepath.Join(dir, "copy", "catchup.db")
 			if err := os.Mkdir(filepath.Dir(dest), 0o700); err != nil {
 				t.Fatal(err)
@@ -122,6 +126,14 @@ func TestCopyReadableReadOnly(t *testing.T) {
 				if code := p.run(t); code != 0 || !strings.Contains(p.stdout.String(), want) || p.stderr.String() != "" {
 					t.Errorf("catchup %s on a copy it cannot write exited %d, want 0 and %q:\n%s%s",
 						strings.Join(args, " "), code, want, p.stdout.String(), p.stderr.String())
+				}
+			}
+			// A command that changes the ledger is refused at the open,
+			// naming the file in the way and the fix (L4).
+			for _, args := range [][]string{{"pause", "seed"}, {"backfill", "--task", "s", "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T00:00:00Z"}} {
+				w := as(newCatchup(t, dest, "", args...))
+				if code := w.run(t); code != 2 || !strings.Contains(w.stderr.String(), "cannot be written by") {
+					t.Errorf("%s on a copy it cannot write exited %d, want 2 naming the file or directory and the fix:\n%s", args[0], code, w.stderr.String())
 				}
 			}
 			names, _ := filepath.Glob(dest + "*")

@@ -52,3 +52,17 @@ func OpenExisting(ctx context.Context, loc store.Location) (store.Store, error) 
 	}
 	return Open(ctx, loc)
 }
+
+// OpenReader is OpenExisting for a command that only reads the ledger: a
+// SQLite ledger this user cannot write (a copy on a read-only mount, a full
+// disk) is read as it is, where a command that changes it is refused.
+func OpenReader(ctx context.Context, loc store.Location) (store.Store, error) {
+	if loc.Kind == store.SQLite {
+		s, err := sqlite.OpenReader(ctx, loc.Path)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	return OpenExisting(ctx, loc)
+}

@@ -33,8 +33,9 @@ type Ledger struct {
 	// (createLedger), the only file checkSchema gives the tables to; any
 	// other without them is refused (notALedger).
 	creating bool
-	// reader: opened by OpenExisting, for a command that only reads; it
-	// reads a ledger it cannot turn to WAL as it is (checkSchema).
+	// reader: opened by OpenReader, for a command that only reads; it
+	// reads a ledger it cannot turn to WAL as it is (checkSchema,
+	// openImmutable).
 	reader bool
 
 	prepared preparedStatements
@@ -68,9 +69,9 @@ const busyTimeoutMS = 30000
 //
 // A ledger file (or its -wal, -shm) that another user planted is refused:
 // see trustLedgerFiles. The file is opened at its real path.
-func Open(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, false) }
+func Open(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, false, false) }
 
-func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
+func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, error) {
 	if err := store.RefuseDirectory(path); err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func open(ctx context.Context, path string, mustExist bool) (*Ledger, error) {
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: real, reader: mustExist}
+	s := &Ledger{db: db, path: path, real: real, reader: reader}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
@@ -151,7 +152,16 @@ func uncancelled(ctx context.Context) context.Context { return context.WithoutCa
 // that nothing was missed. A missing file is store.ErrNoLedger; an empty
 // one, or one without the ledger's tables, is refused like a corrupt one
 // (errEmptyLedger, notALedger).
-func OpenExisting(ctx context.Context, path string) (*Ledger, error) { return open(ctx, path, true) }
+func OpenExisting(ctx context.Context, path string) (*Ledger, error) {
+	return open(ctx, path, true, false)
+}
+
+// OpenReader is OpenExisting for a command that only reads: a ledger it
+// cannot write is read as it is (see reader), where a command that writes
+// is refused at the open, naming the file and the fix.
+func OpenReader(ctx context.Context, path string) (*Ledger, error) {
+	return open(ctx, path, true, true)
+}
 
 // Close closes the ledger.
 func (s *Ledger) Close() error {
