@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,5 +143,56 @@ func TestCopyReadableReadOnly(t *testing.T) {
 				t.Errorf("the copy changed (%v), or files appeared beside it: %q", err, names)
 			}
 		})
+	}
+}
+
+// TestCopyReadableOnAFullDisk: the copies of TestCopyReadableReadOnly on a
+// full file system. SQLite can still create an empty -wal and -shm there,
+// then fails to grow the -shm (SQLITE_IOERR_SHMSIZE): a reader reads the
+// file as it is all the same (an empty -wal holds no run), and a command
+// that changes the ledger says to free space.
+func TestCopyReadableOnAFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "state", "catchup.db")
+	healthyLedger(t, db)
+	backup := filepath.Join(dir, "backup.db")
+	if code := newCatchup(t, db, "", "backup", backup).run(t); code != 0 {
+		t.Fatalf("backup exited %d", code)
+	}
+	checkpointed(t, db)
+	mnt := filepath.Join(dir, "full")
+	os.Mkdir(mnt, 0o700)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	copies := map[string]string{"catchup backup": backup, "the file of a checkpointed ledger": db}
+	for name, src := range copies {
+		data, err := os.ReadFile(src)
+		dest := filepath.Join(mnt, strings.ReplaceAll(name, " ", "-")+".db")
+		if err != nil || os.WriteFile(dest, data, 0o600) != nil {
+			t.Fatalf("copy %s: %v", name, err)
+		}
+		copies[name] = dest
+	}
+	f, _ := os.Create(filepath.Join(mnt, "filler"))
+	for buf := make([]byte, 4096); ; {
+		if _, err := f.Write(buf); err != nil {
+			break
+		}
+	}
+	f.Close()
+	for name, dest := range copies {
+		h := newCatchup(t, dest, "", "history", "seed")
+		if code := h.run(t); code != 0 || !strings.Contains(h.stdout.String(), "seed") {
+			t.Errorf("%s: history on a full disk exited %d, want 0 and the seed run:\n%s%s", name, code, h.stdout.String(), h.stderr.String())
+		}
+		p := newCatchup(t, dest, "", "pause", "seed")
+		if code := p.run(t); code != 2 || !strings.Contains(p.stderr.String(), "free space on the filesystem holding") {
+			t.Errorf("%s: pause on a full disk exited %d, want 2 and to free space:\n%s", name, code, p.stderr.String())
+		}
 	}
 }

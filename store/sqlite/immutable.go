@@ -15,13 +15,16 @@ import (
 // only through its -wal and -shm, and cannot create them. With no -wal,
 // every committed run is in the file itself, so it is read as immutable
 // (no locks, no -wal, no -shm; SQLite assumes nothing changes it meanwhile,
-// which no writer can do without creating the -wal first). q is the DSN's
+// which no writer can do without writing the -wal first). q is the DSN's
 // query of the first open. It returns the ledger's new handle, now s.db,
-// or nil, s.db unchanged, when a -wal is there (reading the file alone
+// or nil, s.db unchanged, when a -wal with frames is there (reading the file alone
 // would miss its runs) or the file cannot be read this way either: the
 // first open's error then stands.
 func (s *Ledger) openImmutable(ctx context.Context, q url.Values) *sql.DB {
-	if _, err := os.Lstat(s.real + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+	// An empty -wal holds no run either: SQLite may have just made one,
+	// on a full disk, before it failed to grow the -shm.
+	if fi, err := os.Lstat(s.real + "-wal"); err == nil && (!fi.Mode().IsRegular() || fi.Size() > 0) ||
+		err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	q.Set("mode", "ro")

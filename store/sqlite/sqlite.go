@@ -174,7 +174,7 @@ func (s *Ledger) Close() error {
 // into the package's errors where a caller acts on them.
 // cannotWriteCode reports whether err is SQLite's for a ledger this
 // process cannot write: SQLITE_READONLY, SQLITE_CANTOPEN (a -wal it cannot
-// create) or SQLITE_FULL.
+// create), SQLITE_FULL, or SQLITE_IOERR_SHMSIZE (a -shm it cannot grow).
 func cannotWriteCode(err error) bool {
 	var se *driver.Error
 	if !errors.As(err, &se) {
@@ -184,8 +184,12 @@ func cannotWriteCode(err error) bool {
 	case 8, 13, 14:
 		return true
 	}
-	return false
+	return se.Code() == sqliteIOErrShmSize
 }
+
+// sqliteIOErrShmSize is SQLITE_IOERR_SHMSIZE: the -shm file could not be
+// grown, as on a full disk.
+const sqliteIOErrShmSize = 10 | 19<<8
 
 func (s *Ledger) wrap(op string, err error) error {
 	if err == nil {
@@ -193,6 +197,9 @@ func (s *Ledger) wrap(op string, err error) error {
 	}
 	var se *driver.Error
 	if errors.As(err, &se) {
+		if se.Code() == sqliteIOErrShmSize {
+			return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
+		}
 		switch se.Code() & 0xff {
 		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
 			return fmt.Errorf("%s %s: %w; %s", op, s.path, ErrNotALedger, notALedgerFix)
