@@ -171,8 +171,8 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if !old.PausedAt.IsZero() && !dry {
 				// The slots of its pause under the old schedule that no
 				// scan recorded are recorded paused first, as a fire that
-				// changes the schedule records them (lifecycle.rescheduled), and the
-				// daemon at a reload (RegisterDaemonTask).
+				// changes the schedule (lifecycle.rescheduled) and the
+				// daemon at a reload (RegisterDaemonTask) record them.
 				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
 					return nil, warning, err
 				}

@@ -99,9 +99,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	// that upgrades later fails with SQLITE_BUSY under concurrent writers
 	// instead of waiting.
 	q.Set("_txlock", "immediate")
-	// The DSN is a URI: escape the path, or a '?', '#' or '%' in it would
-	// make SQLite open (and create) some other file than the one above.
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: real}).EscapedPath()+"?"+q.Encode())
+	db, err := sql.Open("sqlite", ledgerDSN(real, q))
 	if err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
@@ -137,6 +135,13 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	return s, nil
 }
 
+// ledgerDSN is the driver's name of the SQLite file at real with the
+// query q. It is a URI: the path is escaped, or a '?', '#' or '%' in it
+// would make SQLite open (and create) some other file.
+func ledgerDSN(real string, q url.Values) string {
+	return "file:" + (&url.URL{Path: real}).EscapedPath() + "?" + q.Encode()
+}
+
 // uncancelled is ctx without its cancellation, for every call into the
 // ledger: a SQLite call is a local read or write bounded by the busy
 // timeout, and one cut by a stop (SIGTERM to scan or the daemon) would roll
@@ -170,46 +175,46 @@ func (s *Ledger) Close() error {
 	return s.db.Close()
 }
 
-// wrap names the ledger file in every error and turns SQLite's result codes
-// into the package's errors where a caller acts on them.
-// cannotWriteCode reports whether err is SQLite's for a ledger this
-// process cannot write: SQLITE_READONLY, SQLITE_CANTOPEN (a -wal it cannot
-// create), SQLITE_FULL, or SQLITE_IOERR_SHMSIZE (a -shm it cannot grow).
-func cannotWriteCode(err error) bool {
+// resultCode is the primary SQLite result code of err (0 if it is not
+// SQLite's), with SQLITE_IOERR_SHMSIZE, a -shm that could not be grown,
+// read as the full disk it comes from (SQLITE_FULL).
+func resultCode(err error) int {
 	var se *driver.Error
 	if !errors.As(err, &se) {
-		return false
+		return 0
 	}
-	switch se.Code() & 0xff {
+	if se.Code() == 10|19<<8 { // SQLITE_IOERR_SHMSIZE
+		return 13
+	}
+	return se.Code() & 0xff
+}
+
+// cannotWriteCode reports whether err is SQLite's for a ledger this
+// process cannot write: SQLITE_READONLY, SQLITE_CANTOPEN (a -wal it cannot
+// create) or SQLITE_FULL (resultCode).
+func cannotWriteCode(err error) bool {
+	switch resultCode(err) {
 	case 8, 13, 14:
 		return true
 	}
-	return se.Code() == sqliteIOErrShmSize
+	return false
 }
 
-// sqliteIOErrShmSize is SQLITE_IOERR_SHMSIZE: the -shm file could not be
-// grown, as on a full disk.
-const sqliteIOErrShmSize = 10 | 19<<8
-
+// wrap names the ledger file in every error and turns SQLite's result codes
+// into the package's errors where a caller acts on them.
 func (s *Ledger) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *driver.Error
-	if errors.As(err, &se) {
-		if se.Code() == sqliteIOErrShmSize {
-			return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
-		}
-		switch se.Code() & 0xff {
-		case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
-			return fmt.Errorf("%s %s: %w; %s", op, s.path, ErrNotALedger, notALedgerFix)
-		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
-			return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
-		case 8, 14: // SQLITE_READONLY (a file or the directory), SQLITE_CANTOPEN
-			return s.cannotWrite(op, err)
-		case 13: // SQLITE_FULL
-			return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
-		}
+	switch resultCode(err) {
+	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+		return fmt.Errorf("%s %s: %w; %s", op, s.path, ErrNotALedger, notALedgerFix)
+	case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
+		return fmt.Errorf("%s %s: %w", op, s.path, errBusy)
+	case 8, 14: // SQLITE_READONLY (a file or the directory), SQLITE_CANTOPEN
+		return s.cannotWrite(op, err)
+	case 13: // SQLITE_FULL
+		return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
 	}
 	return fmt.Errorf("%s %s: %w", op, s.path, err)
 }
