@@ -12,7 +12,7 @@ import (
 
 // aheadOf returns the latest time the ledger holds of task t that is later
 // than now (its latest slot, its watermark, its registration, when its
-// schedule took effect), or zero. Such a time means the clock went back, or
+// schedule took effect, when its pause began), or zero. Such a time means the clock went back, or
 // was ahead when it was recorded. The instant a schedule took effect counts
 // on its own: a dead run of the old schedule takes the watermark back below
 // it, and a ScheduleSince left later than now would pass every slot until
@@ -21,10 +21,14 @@ import (
 // registration are instants of a process's clock, so that a command run in
 // the same second as the fire that registered the task sees nothing; and a
 // slot may have been claimed by another host of a fleet whose clock is a
-// few seconds ahead (skew well under the lease is allowed).
+// few seconds ahead (skew well under the lease is allowed). A pause always
+// begins at the clock's now (`pause`), so one that begins later than now
+// was recorded while the clock was ahead: it would not be in effect until
+// then, and would begin by itself years later (reset-clock brings it back).
+// Its end may lie ahead (`pause --until`), so it does not count.
 func aheadOf(t store.Task, latestSlot, now time.Time) time.Time {
 	var ahead time.Time
-	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt, t.ScheduleSince} {
+	for _, v := range []time.Time{latestSlot, t.SettledThrough, t.RegisteredAt, t.ScheduleSince, t.PausedAt} {
 		if v.After(now.Add(clockSlack)) && v.After(ahead) {
 			ahead = v
 		}

@@ -83,7 +83,15 @@ func writeReset(w io.Writer, r catchup.ClockReset, dry bool) {
 		say("its schedule counts from %s again (it counted from %s, set while the clock was ahead)",
 			"its schedule would count from %s again (it counts from %s, set while the clock was ahead)", rfc(r.Floor.Add(time.Second)), rfc(r.ScheduleSince))
 	}
-	if len(r.Detached) == 0 && r.DeletedExpired == 0 && r.Settled.IsZero() && r.Registered.IsZero() && r.ScheduleSince.IsZero() {
+	if !r.PausedAt.IsZero() {
+		say("its pause counts from %s again (it began at %s, set while the clock was ahead)",
+			"its pause would count from %s again (it begins at %s, set while the clock was ahead)", rfc(r.PausedFrom), rfc(r.PausedAt))
+	}
+	if !r.PausedUntil.IsZero() {
+		say("its pause lasts until catchup resume %s (its end, %s, was set while the clock was ahead)",
+			"its pause would last until catchup resume %s (its end, %s, was set while the clock was ahead)", r.Task, rfc(r.PausedUntil))
+	}
+	if len(r.Detached) == 0 && r.DeletedExpired == 0 && r.Settled.IsZero() && r.Registered.IsZero() && r.ScheduleSince.IsZero() && r.PausedAt.IsZero() {
 		fmt.Fprintf(w, "%s: nothing recorded later than now\n", r.Task)
 	}
 }

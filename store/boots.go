@@ -47,4 +47,9 @@ type ClockResetResult struct {
 	Settled        time.Time // the watermark before, when it was later than now (else zero)
 	Registered     time.Time // the registration before, when it was later than now (else zero)
 	ScheduleSince  time.Time // when the schedule took effect before, when it was later than now (else zero)
+	// PausedAt is when the pause began before, when that was later than
+	// now (else zero); PausedFrom is when it begins now: at the watermark,
+	// so that it covers every slot not settled. PausedUntil is the end set
+	// then, when later than now too: it is dropped (until catchup resume).
+	PausedAt, PausedFrom, PausedUntil time.Time
 }

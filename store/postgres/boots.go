@@ -174,8 +174,9 @@ func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	}
 	defer tx.Rollback(ctx)
 	var reg time.Time
-	var settled, since *time.Time
-	err = tx.QueryRow(ctx, `SELECT registered_at, settled_through, schedule_since FROM tasks WHERE name = $1 FOR UPDATE`, req.Task).Scan(&reg, &settled, &since)
+	var settled, since, pausedAt, pausedUntil *time.Time
+	err = tx.QueryRow(ctx, `SELECT registered_at, settled_through, schedule_since, paused_at, paused_until FROM tasks WHERE name = $1 FOR UPDATE`,
+		req.Task).Scan(&reg, &settled, &since, &pausedAt, &pausedUntil)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return res, fmt.Errorf("task %q: %w", req.Task, store.ErrNotFound)
 	}
@@ -191,6 +192,12 @@ func (p *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	}
 	if s := fromDB(since); s.After(now) {
 		res.ScheduleSince = s
+	}
+	if a := fromDB(pausedAt); a.After(now) {
+		res.PausedAt = a
+		if u := fromDB(pausedUntil); u.After(now) {
+			res.PausedUntil = u
+		}
 	}
 	if res.Detached, err = p.queryRuns(ctx, tx, `SELECT `+runColumnsLight+` FROM runs r WHERE r.task = $1 AND r.slot > $2
  AND NOT (r.status = 'expired' AND r.started_at > $3) ORDER BY r.id`, req.Task, dbSlot(req.Now), now); err != nil {
@@ -219,10 +226,22 @@ WHERE task = $1 AND slot > $2`, []any{req.Task, dbSlot(req.Now), dbText(req.Note
 		{`UPDATE boots SET first_seen = LEAST(first_seen, $1), last_seen = $1 WHERE last_seen > $1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = $1 AND started_at <= $2), $2)
 WHERE name = $1 AND registered_at > $2`, []any{req.Task, now}},
+		// A pause that began "later than now" (paused while the clock was
+		// ahead) began at the watermark, so that it covers every slot not
+		// settled; an end set then too is dropped (until catchup resume).
+		{`UPDATE tasks SET paused_at = GREATEST(settled_through, pruned_through, registered_at),
+ paused_until = CASE WHEN paused_until > $2 THEN NULL ELSE paused_until END WHERE name = $1 AND paused_at > $2`, []any{req.Task, now}},
 	} {
 		if _, err := tx.Exec(ctx, st.q, st.args...); err != nil {
 			return res, p.wrap("write ledger", err)
 		}
+	}
+	if !res.PausedAt.IsZero() {
+		var from *time.Time
+		if err := tx.QueryRow(ctx, `SELECT paused_at FROM tasks WHERE name = $1`, req.Task).Scan(&from); err != nil {
+			return res, p.wrap("read ledger", err)
+		}
+		res.PausedFrom = fromDB(from)
 	}
 	if req.DryRun {
 		return res, nil

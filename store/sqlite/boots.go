@@ -154,8 +154,9 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 		return res, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
-	var reg, settled, since int64
-	err = tx.QueryRowContext(ctx, `SELECT registered_at, settled_through, schedule_since FROM tasks WHERE name = ?`, req.Task).Scan(&reg, &settled, &since)
+	var reg, settled, since, pausedAt, pausedUntil int64
+	err = tx.QueryRowContext(ctx, `SELECT registered_at, settled_through, schedule_since, paused_at, paused_until FROM tasks WHERE name = ?`,
+		req.Task).Scan(&reg, &settled, &since, &pausedAt, &pausedUntil)
 	if errors.Is(err, sql.ErrNoRows) {
 		return res, fmt.Errorf("task %q: %w", req.Task, store.ErrNotFound)
 	}
@@ -189,6 +190,12 @@ func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.Cl
 	if since > now {
 		res.ScheduleSince = fromMS(since)
 	}
+	if pausedAt > now {
+		res.PausedAt = fromMS(pausedAt)
+		if pausedUntil > now {
+			res.PausedUntil = fromMS(pausedUntil)
+		}
+	}
 	stmts := []struct {
 		q    string
 		args []any
@@ -208,6 +215,11 @@ WHERE task = ?1 AND slot > ?2`, []any{req.Task, req.Now.Unix(), req.Note}},
 		{`UPDATE boots SET first_seen = MIN(first_seen, ?1), last_seen = ?1 WHERE last_seen > ?1`, []any{now}},
 		{`UPDATE tasks SET registered_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE task = ?1 AND started_at <= ?2), ?2)
 WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
+		// A pause that began "later than now" (paused while the clock was
+		// ahead) began at the watermark, so that it covers every slot not
+		// settled; an end set then too is dropped (until catchup resume).
+		{`UPDATE tasks SET paused_at = MAX(settled_through, pruned_through, registered_at),
+ paused_until = CASE WHEN paused_until > ?2 THEN 0 ELSE paused_until END WHERE name = ?1 AND paused_at > ?2`, []any{req.Task, now}},
 	}
 	for i, st := range stmts {
 		r, err := tx.ExecContext(ctx, st.q, st.args...)
@@ -217,6 +229,13 @@ WHERE name = ?1 AND registered_at > ?2`, []any{req.Task, now}},
 		if i == 0 {
 			res.DeletedExpired, _ = r.RowsAffected()
 		}
+	}
+	if !res.PausedAt.IsZero() {
+		var from int64
+		if err := tx.QueryRowContext(ctx, `SELECT paused_at FROM tasks WHERE name = ?`, req.Task).Scan(&from); err != nil {
+			return res, s.wrap("read ledger", err)
+		}
+		res.PausedFrom = fromMS(from)
 	}
 	if req.DryRun {
 		return res, nil
