@@ -97,6 +97,12 @@ func ParseLocation(s string) (Location, error) {
 		if isKeywordValue(s) {
 			return Location{}, errKeywordValue
 		}
+		if head, _, ok := strings.Cut(s, "//"); ok && isPostgresScheme(head) {
+			// "postgres//u:pw@h/db", the URL's colon left out, would name
+			// a local file: a ledger apart from the fleet's, the password
+			// in its path, in the job's CATCHUP_DB and in messages.
+			return Location{}, errBadDSN
+		}
 		return Location{Kind: SQLite, Path: s}, nil
 	case !isPostgresScheme(scheme):
 		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",
