@@ -108,8 +108,15 @@ func buildUptime(boots []store.Boot, current store.Boot) uptime {
 			prev, b := g[i-1], g[i]
 			if gap := (span{from: prev.LastSeen, to: b.FirstSeen, host: k[0], id: k[1]}); gap.to.After(gap.from) {
 				// The same boot on both sides: the host was up throughout,
-				// unless the boot time moved forward (a clock step).
-				if !prev.Time.IsZero() && !b.Time.IsZero() && b.Time.Sub(prev.Time) > store.BootStep {
+				// unless the boot time moved forward (a clock step). The
+				// step skipped that much of the gap's wall time, where in
+				// it nothing says: the gap is the clock's when the step is
+				// the larger part of it (each slot in it more likely
+				// stepped over than not), else up time, cron up for most
+				// of it (an NTP correction of minutes inside a day with no
+				// sighting is no reason for the day's misses).
+				if step := b.Time.Sub(prev.Time); !prev.Time.IsZero() && !b.Time.IsZero() && step > store.BootStep &&
+					2*step >= gap.to.Sub(gap.from) {
 					u.clock = append(u.clock, gap)
 				} else {
 					u.up = append(u.up, gap)

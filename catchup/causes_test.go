@@ -71,8 +71,16 @@ func TestBuildUptimeCurrentBoot(t *testing.T) {
 			store.Boot{Host: "h", ID: "b2", Time: at("2026-11-23T07:58:00Z"), FirstSeen: at("2026-11-23T08:00:00Z"),
 				LastSeen: at("2026-11-23T08:00:00Z")}, "2026-11-22T02:00:00Z", CauseHostDown},
 		{"the current boot seen with a later boot time: a step", []store.Boot{seen},
-			store.Boot{Host: "h", ID: "b1", Time: at("2026-11-03T00:00:00Z"), FirstSeen: at("2026-11-23T08:00:00Z"),
+			store.Boot{Host: "h", ID: "b1", Time: at("2026-11-04T00:00:00Z"), FirstSeen: at("2026-11-23T08:00:00Z"),
 				LastSeen: at("2026-11-23T08:00:00Z")}, "2026-11-22T02:00:00Z", CauseClock},
+		// 2 days of the 4 days and 6 hours since the last sighting were
+		// stepped over: less likely than not this slot.
+		{"a step of less than half the time since the last sighting", []store.Boot{seen},
+			store.Boot{Host: "h", ID: "b1", Time: at("2026-11-03T00:00:00Z"), FirstSeen: at("2026-11-23T08:00:00Z"),
+				LastSeen: at("2026-11-23T08:00:00Z")}, "2026-11-22T02:00:00Z", CauseNotFired},
+		{"an NTP correction of minutes in a day", []store.Boot{seen},
+			store.Boot{Host: "h", ID: "b1", Time: at("2026-11-01T00:08:00Z"), FirstSeen: at("2026-11-20T02:30:00Z"),
+				LastSeen: at("2026-11-20T02:30:00Z")}, "2026-11-19T14:00:00Z", CauseNotFired},
 		{"unknown boot time: from the first sighting", nil,
 			store.Boot{Host: "h", ID: "b1", FirstSeen: at("2026-11-23T08:00:00Z"), LastSeen: at("2026-11-23T08:00:00Z")},
 			"2026-11-22T02:00:00Z", CauseUnknown},
