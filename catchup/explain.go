@@ -299,8 +299,11 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	}
 	if beforeSchedule(x.Task, x.Slot, len(records) > 0) {
 		x.State = StateUnscheduled
-		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): never missed",
-			rfc(x.Task.ScheduleSince))
+		// Not "never missed": the slot may have been one of the earlier
+		// schedule's too, missed then (the fire that changed it said so),
+		// and the ledger keeps only the current schedule.
+		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): "+
+			"not counted under it, and catchup does not look for an earlier schedule's missed slots", rfc(x.Task.ScheduleSince))
 		return
 	}
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
