@@ -31,7 +31,7 @@ func (l *lifecycle) reread(ctx context.Context, h store.Run) store.Run {
 func holderState(h store.Run) string {
 	switch h.Status {
 	case store.StatusSucceeded:
-		return fmt.Sprintf("already succeeded (run %d)", h.ID)
+		return fmt.Sprintf("already succeeded (%s)", succeededRun(h))
 	case store.StatusRunning:
 		return fmt.Sprintf("is running (run %d on %s)", h.ID, h.Host)
 	case store.StatusSkipped:
@@ -42,4 +42,15 @@ func holderState(h store.Run) string {
 	default:
 		return fmt.Sprintf("already %s (run %d)", h.Status, h.ID)
 	}
+}
+
+// succeededRun names the succeeded run that holds a slot: "run N", or, for
+// one since pruned (a holder with no record left: no start; its id is 0 in a
+// ledger that migrate filled), "its run was pruned", as backfill says it:
+// `catchup show` has nothing to show of it.
+func succeededRun(h store.Run) string {
+	if h.StartedAt.IsZero() {
+		return "its run was pruned"
+	}
+	return fmt.Sprintf("run %d", h.ID)
 }

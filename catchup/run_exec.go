@@ -184,8 +184,8 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			if l.req.Backfill { // backfill has no --force: --only all is its
 				anyway = "backfill --only all runs it anyway"
 			}
-			l.m.notice("slot %s of %s already succeeded (run %d); not running it again (%s)",
-				formatSlot(r.Slot, l.sched), l.req.Task, h.ID, anyway)
+			l.m.notice("slot %s of %s already succeeded (%s); not running it again (%s)",
+				formatSlot(r.Slot, l.sched), l.req.Task, succeededRun(h), anyway)
 		} else {
 			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.req.Task, h.Host, h.ID)
 		}
