@@ -46,6 +46,12 @@ type Machine struct {
 	// JobSignals are the signals forwarded to a running job (nil: the
 	// runner's default); the daemon forwards them itself and passes none.
 	JobSignals []os.Signal
+	// Stop, if set, ends the command's context as a stop signal to
+	// catchup does: the runner calls it with each signal it forwards to a
+	// job, before the job can die of it, so that a scan starts no next
+	// replay (which the signal never reaches) while the command's own
+	// handler has yet to run.
+	Stop func(os.Signal)
 	// OnJobStart, if set, is told each job's pid (its process group) as it
 	// starts: the daemon kills what outlives its grace.
 	OnJobStart func(pid int)

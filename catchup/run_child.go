@@ -49,7 +49,7 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 	cfg := runner.Config{
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
-		Signals: l.m.JobSignals, OnStart: l.m.OnJobStart,
+		Signals: l.m.JobSignals, OnSignal: l.m.Stop, OnStart: l.m.OnJobStart,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
 		// once the lease has expired.

@@ -26,6 +26,9 @@ type globals struct {
 	// signalsCaught is closed once catchup's stop signals are caught
 	// (signalContext); nil when nothing installs them (NewRootCommand).
 	signalsCaught <-chan struct{}
+	// stopWith ends the command's context with a stop signal the runner
+	// forwards to a job (catchup.Machine.Stop); nil with signalsCaught.
+	stopWith func(os.Signal)
 }
 
 // awaitSignals returns once catchup's stop signals are caught, so that a
@@ -162,6 +165,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
 		},
 		HomeDir: homeDir,
+		Stop:    g.stopWith,
 	}
 	if withBoot {
 		if m.BootTime, err = bootTime(); err != nil {

@@ -19,9 +19,9 @@ import (
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
 	guardLocalZone() // before anything reads a local time
-	ctx, caught, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	ctx, caught, stopWith, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer stop()
-	g := globals{signalsCaught: caught}
+	g := globals{signalsCaught: caught, stopWith: stopWith}
 	root := newRoot(&g, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

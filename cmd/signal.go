@@ -25,8 +25,19 @@ func (s stopSignal) Is(target error) bool { return target == context.Canceled }
 // caught is closed once they are in place; until then a signal ends
 // catchup as it would any program, so a command waits for caught before
 // it writes anything (see awaitSignals).
-func signalContext(sigs ...os.Signal) (ctx context.Context, caught <-chan struct{}, stop func()) {
+//
+// stopWith ends ctx as that signal would have: the runner calls it
+// (catchup.Machine.Stop) with a signal it forwards to a job, which this
+// handler's goroutine may not have seen yet. The first cause stays.
+func signalContext(sigs ...os.Signal) (ctx context.Context, caught <-chan struct{}, stopWith func(os.Signal), stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
+	stopWith = func(s os.Signal) {
+		if sig, ok := s.(syscall.Signal); ok {
+			cancel(stopSignal{sig})
+		} else {
+			cancel(context.Canceled)
+		}
+	}
 	ch := make(chan os.Signal, 1)
 	ready := make(chan struct{})
 	go func() {
@@ -34,15 +45,11 @@ func signalContext(sigs ...os.Signal) (ctx context.Context, caught <-chan struct
 		close(ready)
 		select {
 		case s := <-ch:
-			if sig, ok := s.(syscall.Signal); ok {
-				cancel(stopSignal{sig})
-			} else {
-				cancel(context.Canceled)
-			}
+			stopWith(s)
 		case <-ctx.Done():
 		}
 	}()
-	return ctx, ready, func() {
+	return ctx, ready, stopWith, func() {
 		<-ready
 		signal.Stop(ch)
 		cancel(nil)

@@ -75,6 +75,10 @@ type Config struct {
 	// group. nil means SIGINT, SIGTERM, SIGHUP, SIGQUIT; an empty non-nil
 	// slice forwards nothing.
 	Signals []os.Signal
+	// OnSignal, if set, is told of each signal caught for forwarding,
+	// before it is forwarded: the caller knows of a stop before the job
+	// can end by it (its own handler, in another goroutine, may run later).
+	OnSignal func(os.Signal)
 	// Credential, if set, runs the child as another user (uid, gid, groups:
 	// needs root), in a session of its own, no terminal (processAttr), with
 	// no descriptor of this process but its streams and ExtraFiles
@@ -264,6 +268,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		outputWait: cfg.OutputWait,
 
 		keepLeftovers: cfg.KeepLeftovers,
+		onSignal:      cfg.OnSignal,
 	}
 	state := sv.loop(ctx, cfg.Timeout, sigCh, exited, ss.done())
 

@@ -40,6 +40,7 @@ type supervisor struct {
 	// keepLeftovers leaves the group's other processes alone once the
 	// main child exited (Config.KeepLeftovers).
 	keepLeftovers bool
+	onSignal      func(os.Signal) // Config.OnSignal
 
 	leftover    int // live processes of the group when the main child exited
 	timedOut    bool
@@ -79,6 +80,9 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 		select {
 		case sig := <-sigCh:
 			s.forwarded = sig // from outside, unlike the timeout's own signals
+			if s.onSignal != nil {
+				s.onSignal(sig)
+			}
 			s.signal(sig)
 		case <-timeoutC:
 			timeoutC = nil
