@@ -111,6 +111,14 @@ type RunResult struct {
 	cutInDelay bool
 }
 
+// LeftMissed reports a fire that ran nothing and left its slot missed, for
+// a replay to run: its task's lock was held by another run (exit 75), or
+// the ledger could not record it. Not a duplicate, a pause or a policy's
+// skip: those settle their slot.
+func (r RunResult) LeftMissed() bool {
+	return !r.Ran && (r.LedgerFault != nil || (r.Skipped && r.ExitCode == exitLocked))
+}
+
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,
 // execute, record, retry. st may be nil when the ledger could not be opened
 // (openErr says why): the command then still runs unless req.Strict.

@@ -49,8 +49,11 @@ once it has stayed the same for about 2s, reloads it (a removed line's task is r
 crontab with no job line is refused, at start too). A reload reads the host's zone again
 (/etc/localtime, unless TZ names one): after timedatectl set-timezone, send SIGHUP, and
 the lines without --tz or CRON_TZ change to the new zone (a schedule change, warned of
-naming both). --rescan 0 replays only at start (and
-the slots that passed while the daemon was frozen or the clock stepped ahead, at once).
+naming both). A fire that ran nothing (the task's lock held by another run, a replica's;
+the ledger unreachable) leaves its slot to a replay that runs before the task's next fire,
+and at the next rescan, --tolerance or not: no later slot runs before it. --rescan 0
+replays only at start (and those slots, and the slots that passed while the daemon was
+frozen or the clock stepped ahead, at once).
 
 SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
 for SIGQUIT, whose default action would dump core), wait up to --grace, then kill them;

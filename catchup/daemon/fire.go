@@ -9,16 +9,20 @@ import (
 )
 
 // fire runs one scheduled fire of the task through the run lifecycle,
-// once it has a place among the simultaneous jobs.
-func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) {
+// once it has a place among the simultaneous jobs. owed is as firePlaced's.
+func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) (owed bool) {
 	if d.acquire(ctx) {
-		d.firePlaced(ctx, t, slot, nil)
+		return d.firePlaced(ctx, t, slot, nil)
 	}
+	return false
 }
 
 // firePlaced is fire once its place is taken (acquire, tryAcquire): it
 // gives the place back. started, if set, is called as its first job starts.
-func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) {
+// owed reports a fire that ran nothing and left its slot missed, for a
+// replay to run (the task's lock held by another run, the ledger
+// unreachable): no other fire comes for that slot.
+func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) (owed bool) {
 	defer d.release()
 	begun := false
 	m := d.machine(t, func(pid int) {
@@ -39,17 +43,19 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
-		return
+		return false
 	}
+	owed = res.LedgerFault != nil || res.LeftMissed()
 	e := ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
 		trigger: triggerSchedule, seconds: time.Since(start).Seconds()}
 	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
 		if res.LedgerFault != nil {
 			d.cfg.Log.Error("not run: the ledger cannot record it", "event", "skip", "task", t.Def.Name,
 				"slot", slot.Format(time.RFC3339), "exit", res.ExitCode, "trigger", triggerSchedule)
-			return
+			return owed
 		}
 		e = ended{slot: slot, exit: res.ExitCode, trigger: triggerSchedule}
 	}
 	d.logEnded(t.Def.Name, e)
+	return owed
 }

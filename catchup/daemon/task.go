@@ -43,6 +43,11 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	var scanning atomic.Bool
 	var firing atomic.Int32
 	var pending atomic.Bool
+	// owed is the latest slot a fire left missed (unix ns; 0: none): the
+	// task's lock held by another run, the ledger unreachable. No fire
+	// comes for it again, so the task's next fire replays it first, and
+	// the loop's rescans at once, --tolerance or not (progress.skip).
+	var owed atomic.Int64
 	var rescan func()
 	rescan = func() {
 		// The slots the loop has not come to are its own to fire: a scan
@@ -153,6 +158,14 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			var once sync.Once
 			next := func() { once.Do(func() { close(mine) }) } // the next fire may take its turn
 			defer next()                                       // held back: the next waits for this one to end
+			if o := owed.Swap(0); o != 0 && ctx.Err() == nil {
+				// A slot before this one ran nothing: it runs first, so
+				// that no later slot runs before it (--rescan 0 too).
+				held = true
+				turn.Lock()
+				d.scan(ctx, t, time.Unix(0, o).UTC(), time.Unix(0, o).UTC())
+				turn.Unlock()
+			}
 			placed := false
 			var started func()
 			if !held && turn.TryRLock() {
@@ -165,12 +178,18 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			} else {
 				turn.RLock()
 			}
+			var left bool
 			if placed {
-				d.firePlaced(ctx, t, slot, started)
+				left = d.firePlaced(ctx, t, slot, started)
 			} else {
-				d.fire(ctx, t, slot)
+				left = d.fire(ctx, t, slot)
 			}
 			turn.RUnlock()
+			if left {
+				through.skip(slot) // the rescans replay it at once
+				for o := owed.Load(); o < slot.UnixNano() && !owed.CompareAndSwap(o, slot.UnixNano()); o = owed.Load() {
+				}
+			}
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
 				d.scan(ctx, t, skipped, skipped)

@@ -1,0 +1,77 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
+)
+
+// TestLockSkippedFireRunsBeforeTheNextFire: a fire of the daemon that
+// found its task's lock held by another run (another replica's, or a run
+// by hand) and ran nothing is replayed before the task's next fire, with
+// no wait for --tolerance, also under --rescan 0. Before, the next fires
+// ran on time and the skipped slot waited out the tolerance for the next
+// rescan (with --rescan 0, for the next start): newer slots ran first.
+func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", start)
+	set := f.movableClock(start)
+	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
+	f.d.cfg.Rescan = 0
+
+	// A run by hand holds the task's lock until the file release-hold.
+	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
+		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
+	held := make(chan error, 1)
+	go func() {
+		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
+		held <- err
+	}()
+	waitFor := f.waiter(t)
+	waitFor("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
+
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	through := new(progress)
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	runs := func() []store.Run {
+		r, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// 10:04's fire finds the lock held: recorded skipped, nothing run.
+	set(time.Date(2026, 3, 1, 10, 4, 5, 0, time.UTC))
+	waitFor("10:04's fire to be lock-skipped", func() bool {
+		for _, r := range runs() {
+			if r.Status == store.StatusSkipped && r.Slot.Equal(time.Date(2026, 3, 1, 10, 4, 0, 0, time.UTC)) {
+				return true
+			}
+		}
+		return false
+	})
+	if err := os.WriteFile(filepath.Join(f.dir, "release-hold"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	// 10:05's fire comes a minute later, well within the tolerance.
+	set(time.Date(2026, 3, 1, 10, 5, 5, 0, time.UTC))
+	waitFor("10:05's fire", func() bool { return strings.Contains(f.fires(), "10:05:00Z schedule") })
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	want := "2026-03-01T10:04:00Z replay\n2026-03-01T10:05:00Z schedule\n"
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
+}
