@@ -20,7 +20,7 @@ const (
 	StateDue          = "due"          // cron may still fire it
 	StateNotDue       = "not-due"      // later than now
 	StateUnregistered = "unregistered" // before the task's registration
-	StatePassed       = "passed"       // at or before the watermark, with no record
+	StatePassed       = "passed"       // at or before the watermark, with no record that settles it
 	StateUnscheduled  = "unscheduled"  // before the task's schedule took effect, with no record
 	StatePaused       = "paused"       // in the task's pause: the next scan records it paused
 	StateRetired      = "retired"      // of a retired task: no longer counted
@@ -309,6 +309,14 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
 		x.State = StatePassed
 		x.Summary = fmt.Sprintf("passed by the task's watermark (%s): catchup no longer counts it", rfc(x.Task.SettledThrough))
+		if len(records) > 0 {
+			// A record of its miss (a lock skip, an interruption) that no
+			// replay followed: a schedule change passed it by.
+			if c := causeOf(x.Slot, records, stale, uptime{}); c != CauseUnknown {
+				x.Cause = c
+				x.Summary += fmt.Sprintf("; it had been missed (%s: %s)", c, CauseWords(c))
+			}
+		}
 		return
 	}
 	// As in the missed-slot rule: cron may still fire a slot younger than
