@@ -75,3 +75,32 @@ func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
 	}
 }
+
+// TestOwedSlot: the latest slot noted wins, take clears it.
+func TestOwedSlot(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC) }
+	for name, tc := range map[string]struct {
+		noted []time.Time
+		want  time.Time
+		ok    bool
+	}{
+		"none":                 {nil, time.Time{}, false},
+		"one":                  {[]time.Time{at(4)}, at(4), true},
+		"a later one wins":     {[]time.Time{at(4), at(6)}, at(6), true},
+		"an earlier one loses": {[]time.Time{at(6), at(4)}, at(6), true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var o owedSlot
+			for _, s := range tc.noted {
+				o.note(s)
+			}
+			got, ok := o.take()
+			if ok != tc.ok || (ok && !got.Equal(tc.want)) {
+				t.Errorf("take() = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			}
+			if _, again := o.take(); again {
+				t.Error("a second take() found a slot: take clears it")
+			}
+		})
+	}
+}

@@ -43,11 +43,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	var scanning atomic.Bool
 	var firing atomic.Int32
 	var pending atomic.Bool
-	// owed is the latest slot a fire left missed (unix ns; 0: none): the
-	// task's lock held by another run, the ledger unreachable. No fire
-	// comes for it again, so the task's next fire replays it first, and
-	// the loop's rescans at once, --tolerance or not (progress.skip).
-	var owed atomic.Int64
+	var owed owedSlot
 	var rescan func()
 	rescan = func() {
 		// The slots the loop has not come to are its own to fire: a scan
@@ -158,13 +154,8 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			var once sync.Once
 			next := func() { once.Do(func() { close(mine) }) } // the next fire may take its turn
 			defer next()                                       // held back: the next waits for this one to end
-			if o := owed.Swap(0); o != 0 && ctx.Err() == nil {
-				// A slot before this one ran nothing: it runs first, so
-				// that no later slot runs before it (--rescan 0 too).
+			if d.replayOwed(ctx, t, &owed, &turn) {
 				held = true
-				turn.Lock()
-				d.scan(ctx, t, time.Unix(0, o).UTC(), time.Unix(0, o).UTC())
-				turn.Unlock()
 			}
 			placed := false
 			var started func()
@@ -187,8 +178,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			turn.RUnlock()
 			if left {
 				through.skip(slot) // the rescans replay it at once
-				for o := owed.Load(); o < slot.UnixNano() && !owed.CompareAndSwap(o, slot.UnixNano()); o = owed.Load() {
-				}
+				owed.note(slot)
 			}
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
@@ -233,14 +223,16 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 // scan replays the task's missed slots through catchup's scan, those at or
 // before upTo only: the later ones are its loop's to fire (zero: no bound);
 // those at or before skipped (its loop skipped them) are missed at once.
-func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
+// settled reports a scan that left none of them missed: it ran, and
+// replayed each (none skipped, cut short or left for later).
+func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (settled bool) {
 	if !d.acquire(ctx) {
-		return
+		return false
 	}
 	defer d.release()
 	p := d.plan(ctx)
 	if p == nil {
-		return // stopped while waiting: the next start replays what is left
+		return false // stopped while waiting: the next start replays what is left
 	}
 	defer p.done()
 	replays := &replayLog{d: d, task: t.Def.Name}
@@ -258,15 +250,16 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
 		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks())})
 	if err != nil && ctx.Err() != nil {
-		return // stopped: the next start replays what is left
+		return false // stopped: the next start replays what is left
 	}
 	if errors.Is(err, catchup.ErrRetired) {
-		return // its line removed by a reload meanwhile (or forgotten): nothing to replay
+		return true // its line removed by a reload meanwhile (or forgotten): nothing to replay
 	}
 	if err != nil {
 		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
-		return
+		return false
 	}
+	settled = true
 	if rep.BootRecorded {
 		d.ledgerRecords(t.Def.Name)
 	}
@@ -277,6 +270,9 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 		d.cfg.Log.Warn(rep.NotesKept.Error(), "event", "warning", "task", t.Def.Name)
 	}
 	for _, ts := range rep.Tasks {
+		if ts.Skipped > 0 || ts.Interrupted > 0 || ts.Left > 0 {
+			settled = false
+		}
 		sayHeld := d.heldNews(ts.Task, ts.Held)
 		for _, w := range ts.Warnings {
 			if w == ts.Held.Warning && !sayHeld {
@@ -294,4 +290,5 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) {
 				"paused", ts.Paused, "left", ts.Left) // left: for the next scan (the next rescan, or start)
 		}
 	}
+	return settled
 }

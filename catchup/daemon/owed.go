@@ -1,0 +1,46 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// owedSlot is the latest slot a task's fire left missed (fire's owed: the
+// task's lock held by another run, the ledger unreachable). No fire comes
+// for it again, so the task's next fire replays it first (replayOwed), and
+// the loop's rescans at once, --tolerance or not (progress.skip): no later
+// slot runs before it, also under --rescan 0.
+type owedSlot struct{ ns atomic.Int64 } // unix ns; 0: none
+
+// note records that the fire of slot ran nothing; the latest slot wins
+// (a replay up to it takes the earlier ones too).
+func (o *owedSlot) note(slot time.Time) {
+	for old := o.ns.Load(); old < slot.UnixNano() && !o.ns.CompareAndSwap(old, slot.UnixNano()); old = o.ns.Load() {
+	}
+}
+
+// take returns the owed slot and clears it; false when there is none.
+func (o *owedSlot) take() (time.Time, bool) {
+	ns := o.ns.Swap(0)
+	return time.Unix(0, ns).UTC(), ns != 0
+}
+
+// replayOwed replays the slots up to the owed one, if any, holding the
+// task's turn (its fires wait), and reports whether it did: the fire that
+// called it is then held back. A scan that left any of them missed (the
+// ledger still unreachable, the lock still held) notes the slot again, for
+// the next fire, or the next rescan, to try.
+func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex) bool {
+	slot, ok := owed.take()
+	if !ok || ctx.Err() != nil {
+		return false
+	}
+	turn.Lock()
+	defer turn.Unlock()
+	if !d.scan(ctx, t, slot, slot) {
+		owed.note(slot)
+	}
+	return true
+}
