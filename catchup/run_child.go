@@ -138,11 +138,13 @@ var hiddenFromJobs = map[string]bool{
 	"CATCHUP_CHECKPOINT": true, "CATCHUP_RESUMED": true, "CATCHUP_COALESCED": true,
 }
 
-// jobEnviron is catchup's environment without hiddenFromJobs.
+// jobEnviron is catchup's environment without hiddenFromJobs, nor any
+// CATCHUP_REPLAY_* (scan's word to a replayed line's catchup run, never a
+// job's).
 func jobEnviron(m Machine) []string {
 	env := make([]string, 0, len(m.Environ))
 	for _, kv := range m.Environ {
-		if k, _, _ := strings.Cut(kv, "="); !hiddenFromJobs[k] {
+		if k, _, _ := strings.Cut(kv, "="); !hiddenFromJobs[k] && !strings.HasPrefix(k, "CATCHUP_REPLAY_") {
 			env = append(env, kv)
 		}
 	}
