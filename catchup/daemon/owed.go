@@ -27,20 +27,35 @@ func (o *owedSlot) take() (time.Time, bool) {
 	return time.Unix(0, ns).UTC(), ns != 0
 }
 
-// replayOwed replays the slots up to the owed one, if any, holding the
-// task's turn (its fires wait), and reports whether it did: the fire that
-// called it is then held back. A scan that left any of them missed (the
-// ledger still unreachable, the lock still held) notes the slot again, for
-// the next fire, or the next rescan, to try.
-func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex) bool {
-	slot, ok := owed.take()
+// What replayOwed did before a fire.
+const (
+	owedNone     = iota // nothing was owed: fire
+	owedReplayed        // the owed slots are replayed (or expired by --replay): fire, held back
+	owedTookSlot        // they are still missed: the fire's slot was left behind them, not fired
+)
+
+// replayOwed replays the slots up to the owed one, if any, before the fire
+// of slot, holding the task's turn (its fires wait). When that leaves any
+// of them missed (the lock still held, the ledger still unreachable), the
+// fire's own slot goes behind them: one scan up to it replays them all in
+// order if the lock has come free meanwhile, and else leaves them all,
+// slot too, owed, for the next fire or the next rescan. So no slot runs
+// before one the task owes.
+func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex, slot time.Time) int {
+	o, ok := owed.take()
 	if !ok || ctx.Err() != nil {
-		return false
+		if ok {
+			owed.note(o)
+		}
+		return owedNone
 	}
 	turn.Lock()
 	defer turn.Unlock()
+	if d.scan(ctx, t, o, o) {
+		return owedReplayed
+	}
 	if !d.scan(ctx, t, slot, slot) {
 		owed.note(slot)
 	}
-	return true
+	return owedTookSlot
 }

@@ -104,3 +104,52 @@ func TestOwedSlot(t *testing.T) {
 		})
 	}
 }
+
+// TestFireWaitsBehindOwedSlots: while the owed slot is still held by
+// another run, the task's next fires are not fired on their own (a lock
+// skip each, or worse, run the moment the lock frees, before the owed
+// slot: found by review); each leaves its slot behind the owed ones, and
+// the first fire after the lock frees replays them all, in slot order.
+func TestFireWaitsBehindOwedSlots(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", start)
+	set := f.movableClock(start)
+	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
+	f.d.cfg.Rescan = 0
+
+	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
+		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
+	held := make(chan error, 1)
+	go func() {
+		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
+		held <- err
+	}()
+	waitFor := f.waiter(t)
+	waitFor("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	through := new(progress)
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	for _, m := range []int{4, 5, 6} {
+		slot := time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC)
+		set(slot.Add(5 * time.Second))
+		waitFor("the loop to come to "+slot.Format(time.Kitchen), func() bool { return !through.get().Before(slot) })
+		f.d.fires.Wait() // no fire of the loop in flight: each finds the lock held
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, "release-hold"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	set(time.Date(2026, 3, 1, 10, 7, 5, 0, time.UTC))
+	waitFor("10:07's fire", func() bool { return strings.Contains(f.fires(), "10:07:00Z schedule") })
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	want := "2026-03-01T10:04:00Z replay\n2026-03-01T10:05:00Z replay\n2026-03-01T10:06:00Z replay\n2026-03-01T10:07:00Z schedule\n"
+	if got := f.fires(); got != want {
+		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
+}

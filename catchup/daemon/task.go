@@ -154,31 +154,17 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			var once sync.Once
 			next := func() { once.Do(func() { close(mine) }) } // the next fire may take its turn
 			defer next()                                       // held back: the next waits for this one to end
-			if d.replayOwed(ctx, t, &owed, &turn) {
+			switch d.replayOwed(ctx, t, &owed, &turn, slot) {
+			case owedTookSlot:
+				through.skip(slot) // left missed behind the owed ones: the rescans replay it at once
+			case owedReplayed:
 				held = true
-			}
-			placed := false
-			var started func()
-			if !held && turn.TryRLock() {
-				switch placed = d.tryAcquire(ctx); {
-				case placed && waits:
-					started = next // on time, --wait: the next waits for the lock once this one has it
-				case placed:
-					next() // on time: the next fire goes its own way
-				} // else held back for a place under --concurrency
-			} else {
-				turn.RLock()
-			}
-			var left bool
-			if placed {
-				left = d.firePlaced(ctx, t, slot, started)
-			} else {
-				left = d.fire(ctx, t, slot)
-			}
-			turn.RUnlock()
-			if left {
-				through.skip(slot) // the rescans replay it at once
-				owed.note(slot)
+				fallthrough
+			default:
+				if d.fireInTurn(ctx, t, slot, held, waits, &turn, next) {
+					through.skip(slot) // the rescans replay it at once
+					owed.note(slot)
+				}
 			}
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
@@ -190,6 +176,30 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 		}()
 	}
+}
+
+// fireInTurn fires the slot in the task's turn: a fire on time (not
+// held) goes its own way when it gets a place at once (next: the next fire
+// may take its turn), else it waits for the turn and a place. owed is
+// firePlaced's.
+func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, waits bool, turn *sync.RWMutex, next func()) (owed bool) {
+	placed := false
+	var started func()
+	if !held && turn.TryRLock() {
+		switch placed = d.tryAcquire(ctx); {
+		case placed && waits:
+			started = next // on time, --wait: the next waits for the lock once this one has it
+		case placed:
+			next() // on time: the next fire goes its own way
+		} // else held back for a place under --concurrency
+	} else {
+		turn.RLock()
+	}
+	defer turn.RUnlock()
+	if placed {
+		return d.firePlaced(ctx, t, slot, started)
+	}
+	return d.fire(ctx, t, slot)
 }
 
 // machine is the daemon's machine for one task: its environment, its
