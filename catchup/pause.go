@@ -83,6 +83,12 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 		return PauseResult{}, err
 	}
 	now := m.Now()
+	if t.PausedAt.After(now.Add(clockSlack)) {
+		// Paused while the clock was ahead: neither ended nor given back
+		// here (which slots would be its?), but by reset-clock.
+		return PauseResult{}, fmt.Errorf("task %s's pause begins at %s, later than now: the clock was ahead when it was paused; "+
+			"catchup reset-clock %s brings it back", t.Name, rfc(t.PausedAt), t.Name)
+	}
 	if t.PausedAt.IsZero() || (!Paused(t, now) && !req.ReplayPaused) {
 		return PauseResult{}, fmt.Errorf("task %s is not paused", t.Name)
 	}

@@ -103,6 +103,12 @@ func ParseLocation(s string) (Location, error) {
 			// in its path, in the job's CATCHUP_DB and in messages.
 			return Location{}, errBadDSN
 		}
+		if credentialsLike(s) {
+			// "postgres;//u:pw@h/db", "pg//u:pw@h/db": the same, for any
+			// mistyped scheme.
+			return Location{}, errors.New("the ledger location holds USER:PASSWORD@HOST, as a URL does, but is no postgres:// URL; " +
+				"fix the URL (a file of such a name: write file:PATH)")
+		}
 		return Location{Kind: SQLite, Path: s}, nil
 	case !isPostgresScheme(scheme):
 		return Location{}, fmt.Errorf("unknown ledger scheme %q: want a file path, file:PATH or postgres://USER@HOST/DATABASE",
@@ -110,10 +116,28 @@ func ParseLocation(s string) (Location, error) {
 	}
 	// A scheme is case-insensitive; the driver knows it in lower case.
 	dsn := strings.ToLower(scheme) + s[len(scheme):]
-	if _, err := pgxpool.ParseConfig(dsn); err != nil {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
 		return Location{}, badDSN(dsn, err)
 	}
+	if strings.Contains(cfg.ConnConfig.Database, "@") {
+		// "postgres:///u:pw@h/db", a slash too many: the socket's
+		// database "u:pw@h/db", the password in every message.
+		return Location{}, fmt.Errorf("%w: a database name with an @ (a slash too many after postgres:?)", errBadDSN)
+	}
 	return Location{Kind: Postgres, DSN: dsn}, nil
+}
+
+// credentialsLike reports whether a path has a component shaped as a
+// URL's USER:PASSWORD@HOST (a ':' before an '@'): the text of a mistyped
+// URL, never to become a file (or a lock directory) named after it.
+func credentialsLike(path string) bool {
+	for _, part := range strings.Split(path, "/") {
+		if colon := strings.IndexByte(part, ':'); colon >= 0 && strings.IndexByte(part[colon:], '@') > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func isPostgresScheme(scheme string) bool {
