@@ -120,7 +120,7 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		stdout, stderr = o, e
 	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
-		Stdout: stdout, Stderr: stderr, Credential: cred, OnSignal: m.Stop}
+		Stdout: stdout, Stderr: stderr, Credential: cred, Signals: m.JobSignals, OnSignal: m.Stop}
 	if sr.stdin != "" {
 		r, w, err := os.Pipe()
 		if err != nil {
