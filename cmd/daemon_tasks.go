@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -54,6 +56,9 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
+			if w := lineWarning(j); w != "" {
+				m.Notice("%s: %s", where, w)
+			}
 			tasks = append(tasks, t)
 		}
 	}
@@ -75,6 +80,27 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 		}
 	}
 	return tasks, nil
+}
+
+// lineWarning says why a line the daemon runs as written was most likely
+// meant otherwise ("" when it was not): a command that runs catchup run
+// inside it (crontab.Job.Warning), or one that starts with the name of a
+// user of this host that is no command, a system crontab's user field
+// (the daemon reads user-format crontabs: it would run "root" as the
+// command, each slot failing with exit 127).
+func lineWarning(j crontab.Job) string {
+	if j.Warning != "" || j.Flags != nil {
+		return j.Warning
+	}
+	word := strings.Fields(j.Run)[0]
+	if _, err := user.Lookup(word); err != nil || strings.Contains(word, "/") {
+		return ""
+	}
+	if _, err := exec.LookPath(word); err == nil {
+		return ""
+	}
+	return fmt.Sprintf("the command starts with %q, a user of this host and no command: a system crontab's user field? "+
+		"The daemon reads user-format crontabs (no user field), and runs it as the command", word)
 }
 
 // readDaemonCrontab reads a crontab that no other user can have written,

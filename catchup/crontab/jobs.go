@@ -18,6 +18,9 @@ type Job struct {
 	Entry                   // File, Line, Expr, Env, TZ, Task, and the flags scan reads
 	Run   string            // the shell command the daemon runs: the line's command, or what follows `catchup run [flags] --`
 	Flags map[string]string // the line's `catchup run` flags by name ("true" for a bare boolean); nil for a plain line
+	// Warning, when set, says why a line the daemon runs as written was
+	// most likely meant otherwise: for the daemon to log, not refuse.
+	Warning string
 }
 
 // ParseJobs reads a user-format crontab in which every job line is a task:
@@ -132,6 +135,11 @@ func parseJobLine(s, name string) (Job, error) {
 	}
 	if j.Run == "" {
 		return Job{}, errors.New("the line has no command to run")
+	}
+	if j.Flags == nil && mentionsCatchupRun(cmd) {
+		j.Warning = "the command runs catchup run, but does not start with it: the daemon runs the line as its task, " +
+			"and that catchup run records a task of its own, with no slot; start the command with catchup run " +
+			"(the daemon then uses its flags), or leave catchup run out"
 	}
 	switch {
 	case name != "":

@@ -3,6 +3,7 @@ package crontab
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -202,6 +203,19 @@ func splitFields(s string, n int) (fields []string, rest string) {
 }
 
 // isCatchupWord reports whether w names the catchup binary.
+// mentionsCatchupRun reports whether a command runs `catchup ... run`
+// somewhere in it (cd DIR && catchup run, VAR=value catchup run): run
+// within the five words after a word naming catchup, as misplaced reads it.
+func mentionsCatchupRun(cmd string) bool {
+	toks := strings.Fields(cmd)
+	for i, t := range toks {
+		if isCatchupWord(t) && slices.Contains(toks[i+1:min(i+6, len(toks))], "run") {
+			return true
+		}
+	}
+	return false
+}
+
 func isCatchupWord(w string) bool {
 	return w[strings.LastIndexByte(w, '/')+1:] == "catchup"
 }
