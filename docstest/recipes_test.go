@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -94,6 +95,13 @@ func TestRecipeFiles(t *testing.T) {
 		}
 		if last := string(froms[len(froms)-1][1]); regexp.MustCompile(`^scratch$|distroless/static`).MatchString(last) {
 			t.Errorf("Dockerfile: runtime base %s has no /bin/sh to run the jobs with", last)
+		}
+		// The crontab names a zone (CRON_TZ): catchup reads zones from the
+		// system, and an alpine image has none without tzdata (the daemon
+		// would refuse the crontab at every start: a crash loop).
+		if last := string(froms[len(froms)-1][1]); strings.HasPrefix(last, "alpine") &&
+			!regexp.MustCompile(`(?m)^RUN apk add .*\btzdata\b`).Match(b) {
+			t.Errorf("Dockerfile: an alpine runtime stage without apk add tzdata: the crontab's CRON_TZ is an unknown zone there")
 		}
 	})
 }

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -200,6 +201,27 @@ func LoadZone(name string) (*time.Location, error) {
 	} else if strings.ContainsAny(zone, "0123456789<,") { // meant as a POSIX TZ string
 		why = " (as a POSIX TZ string: " + err.Error() + ")"
 	}
+	if why == "" && !hasZoneDatabase(zoneDatabases) {
+		why = " (this system has no zone database, " + zoneDatabases[0] + ": install tzdata, as apk add tzdata does in an Alpine image)"
+	}
 	return nil, fmt.Errorf("unknown time zone %q%s: name a zone from tzdata like Europe/Berlin, "+
 		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", name, why)
+}
+
+// zoneDatabases are where Go's time package looks for the zone database
+// on Unix, after $ZONEINFO.
+var zoneDatabases = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"}
+
+// hasZoneDatabase reports whether $ZONEINFO or one of dirs exists: with
+// none, every zone name is unknown (a container image without tzdata).
+func hasZoneDatabase(dirs []string) bool {
+	if z := os.Getenv("ZONEINFO"); z != "" {
+		dirs = append([]string{z}, dirs...)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err == nil {
+			return true
+		}
+	}
+	return false
 }
