@@ -112,11 +112,13 @@ type RunResult struct {
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for
-// a replay to run: its task's lock was held by another run (exit 75), or
-// the ledger could not record it. Not a duplicate, a pause or a policy's
-// skip: those settle their slot.
+// a replay to run: its task's lock was held by another run (a lock skip,
+// recorded with exit 75), or the ledger could not record it. Not a
+// duplicate, a pause or a policy's skip (--on-busy skip: exit 75 too, but
+// recorded with no exit code): those settle their slot.
 func (r RunResult) LeftMissed() bool {
-	return !r.Ran && (r.LedgerFault != nil || (r.Skipped && r.ExitCode == exitLocked))
+	lockSkip := r.Skipped && r.ExitCode == exitLocked && r.Run.ExitCode != nil
+	return !r.Ran && (r.LedgerFault != nil || lockSkip)
 }
 
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,

@@ -3,6 +3,8 @@ package catchup
 import (
 	"errors"
 	"testing"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestLeftMissed: a fire leaves its slot to a replay only when it ran
@@ -13,7 +15,8 @@ func TestLeftMissed(t *testing.T) {
 		res  RunResult
 		want bool
 	}{
-		"lock held by another run":    {RunResult{Skipped: true, ExitCode: exitLocked}, true},
+		"lock held by another run":    {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{ExitCode: exitCodePtr(exitLocked)}}, true},
+		"--on-busy skip, settled":     {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{Status: store.StatusSkipped}}, false},
 		"ledger unreachable, not run": {RunResult{ExitCode: ExitInternal, LedgerFault: errors.New("down")}, true},
 		"ran unrecorded":              {RunResult{Ran: true, LedgerFault: errors.New("down")}, false},
 		"duplicate fire":              {RunResult{Skipped: true}, false},

@@ -127,6 +127,11 @@ type TaskScan struct {
 	// replays waited, and its warning (one of Warnings); zero: none. The
 	// daemon says it once per slot and holder, not at every rescan.
 	Held HeldSlot
+	// Busy is the slot whose replay found the task's lock held (a run by
+	// hand, another scan), after which the task's replays waited, and its
+	// warning (one of Warnings; RunID 0); zero: none. The daemon says it
+	// once per slot, not at each scan while the lock stays held.
+	Busy HeldSlot
 }
 
 // HeldSlot is a slot held by a run still running (RunID: 0 when unknown).

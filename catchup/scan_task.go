@@ -201,8 +201,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			// later slots wait for the next scan, so that none runs before
 			// this one, which stays missed.
 			ts.Left = withheld + len(replay) - i - 1
-			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
-				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched)))
+			ts.Busy = HeldSlot{Slot: slot, Warning: fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
+				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched))}
+			ts.Warnings = append(ts.Warnings, ts.Busy.Warning)
 			break
 		}
 		if a.held && i < len(replay)-1 {

@@ -65,6 +65,7 @@ type Daemon struct {
 	stopped  bool         // set under mu once stopping: begin counts nothing more
 	health   health
 	held     map[string]heldKey // per task: the held slot its last scan warned of (under mu)
+	busy     map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
 }
 
 // New returns a daemon for cfg.
@@ -72,7 +73,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

@@ -14,16 +14,28 @@ type heldKey struct {
 // second on each replica while a long job runs). A scan that finds none
 // forgets it, so that the next hold is said again.
 func (d *Daemon) heldNews(task string, h catchup.HeldSlot) bool {
+	return d.news(d.held, task, h)
+}
+
+// busyNews is heldNews for the slot whose replay found the task's lock
+// held (TaskScan.Busy): said once per slot, not at each scan before a fire
+// and each rescan while the lock stays held.
+func (d *Daemon) busyNews(task string, h catchup.HeldSlot) bool {
+	return d.news(d.busy, task, h)
+}
+
+// news reports whether h is not what seen holds for task, and keeps it.
+func (d *Daemon) news(seen map[string]heldKey, task string, h catchup.HeldSlot) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if h.Slot.IsZero() {
-		delete(d.held, task)
+		delete(seen, task)
 		return false
 	}
 	k := heldKey{slot: h.Slot.UnixNano(), run: h.RunID}
-	if d.held[task] == k {
+	if seen[task] == k {
 		return false
 	}
-	d.held[task] = k
+	seen[task] = k
 	return true
 }

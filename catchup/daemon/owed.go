@@ -27,20 +27,29 @@ func (o *owedSlot) take() (time.Time, bool) {
 	return time.Unix(0, ns).UTC(), ns != 0
 }
 
+// How a daemon scan ended (Daemon.scan).
+const (
+	scanSettled = iota // none of its slots left missed
+	scanLeft           // some left missed: skipped (the lock held), cut short, left for later
+	scanFailed         // the ledger could not be read, or the daemon is stopping
+)
+
 // What replayOwed did before a fire.
 const (
-	owedNone     = iota // nothing was owed: fire
-	owedReplayed        // the owed slots are replayed (or expired by --replay): fire, held back
+	owedNone     = iota // nothing was owed, or the ledger could not be read: fire
+	owedReplayed        // the owed slots are replayed (or expired by --replay): fire
 	owedTookSlot        // they are still missed: the fire's slot was left behind them, not fired
 )
 
 // replayOwed replays the slots up to the owed one, if any, before the fire
 // of slot, holding the task's turn (its fires wait). When that leaves any
-// of them missed (the lock still held, the ledger still unreachable), the
-// fire's own slot goes behind them: one scan up to it replays them all in
-// order if the lock has come free meanwhile, and else leaves them all,
-// slot too, owed, for the next fire or the next rescan. So no slot runs
-// before one the task owes.
+// of them missed (the lock still held), the fire's own slot goes behind
+// them: one scan up to it replays them all in order if the lock has come
+// free meanwhile, and else leaves them all, slot too, owed, for the next
+// fire or the next rescan. So no slot runs before one the task owes. When
+// the ledger cannot be read, the slots stay owed and the fire goes on: it
+// cannot run either, and it says so, is counted and noted as every fire
+// the ledger cannot record (a shared ledger's fire runs nothing unclaimed).
 func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex, slot time.Time) int {
 	o, ok := owed.take()
 	if !ok || ctx.Err() != nil {
@@ -51,10 +60,14 @@ func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *s
 	}
 	turn.Lock()
 	defer turn.Unlock()
-	if d.scan(ctx, t, o, o) {
+	switch d.scan(ctx, t, o, o) {
+	case scanSettled:
 		return owedReplayed
+	case scanFailed:
+		owed.note(o)
+		return owedNone
 	}
-	if !d.scan(ctx, t, slot, slot) {
+	if d.scan(ctx, t, slot, slot) != scanSettled {
 		owed.note(slot)
 	}
 	return owedTookSlot

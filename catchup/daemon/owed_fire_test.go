@@ -2,8 +2,11 @@ package daemon
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +154,51 @@ func TestFireWaitsBehindOwedSlots(t *testing.T) {
 	want := "2026-03-01T10:04:00Z replay\n2026-03-01T10:05:00Z replay\n2026-03-01T10:06:00Z replay\n2026-03-01T10:07:00Z schedule\n"
 	if got := f.fires(); got != want {
 		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
+	// The lock held before 10:04's replay is said once, not at each of the
+	// scans before the fires that found it still held (found by review).
+	if n := strings.Count(f.logs.String(), "none runs before slot 2026-03-01T10:04:00Z"); n != 1 {
+		t.Errorf("the lock held at 10:04 is said %d times, want once:\n%s", n, f.logs.String())
+	}
+}
+
+// TestOwedFiresDuringAnOutageAreCounted: while the ledger cannot record
+// fires, each fire of the loop still tries, is logged with its slot and
+// counted (FiresUnrecorded): the owed slots' replay before it cannot read
+// the ledger either, and does not take the fire's slot away silently
+// (found by review: only the first fire of an outage was counted).
+func TestOwedFiresDuringAnOutageAreCounted(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", start)
+	f.task.Req.Shared = true // refuse a fire the ledger cannot claim, as on PostgreSQL
+	set := f.movableClock(start)
+	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
+	f.d.cfg.Rescan = 0
+	db, err := sql.Open("sqlite", "file:"+f.d.cfg.Machine.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`ALTER TABLE runs RENAME TO runs_away`); err != nil {
+		t.Fatal(err)
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	through := new(progress)
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	waitFor := f.waiter(t)
+	for i, m := range []int{4, 5, 6} {
+		set(time.Date(2026, 3, 1, 10, m, 5, 0, time.UTC))
+		waitFor(fmt.Sprintf("fire %d to be counted", i+1), func() bool { return f.d.Lag().FiresUnrecorded == int64(i+1) })
+	}
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	logs := f.logs.String()
+	for _, m := range []string{"04", "05", "06"} {
+		if !regexp.MustCompile(`level=ERROR .*event=skip task=tick slot=2026-03-01T10:` + m + `:00Z`).MatchString(logs) {
+			t.Errorf("no ERROR line for 10:%s's fire:\n%s", m, logs)
+		}
 	}
 }

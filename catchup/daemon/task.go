@@ -157,10 +157,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			switch d.replayOwed(ctx, t, &owed, &turn, slot) {
 			case owedTookSlot:
 				through.skip(slot) // left missed behind the owed ones: the rescans replay it at once
-			case owedReplayed:
-				held = true
-				fallthrough
-			default:
+			default: // after a replay of the owed slots, the fire goes its own way, as on time
 				if d.fireInTurn(ctx, t, slot, held, waits, &turn, next) {
 					through.skip(slot) // the rescans replay it at once
 					owed.note(slot)
@@ -233,16 +230,17 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 // scan replays the task's missed slots through catchup's scan, those at or
 // before upTo only: the later ones are its loop's to fire (zero: no bound);
 // those at or before skipped (its loop skipped them) are missed at once.
-// settled reports a scan that left none of them missed: it ran, and
-// replayed each (none skipped, cut short or left for later).
-func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (settled bool) {
+// It says how it ended: scanSettled (none of them left missed),
+// scanLeft (some skipped, cut short or left for later: the lock held),
+// scanFailed (the ledger could not be read, or the daemon is stopping).
+func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (ended int) {
 	if !d.acquire(ctx) {
-		return false
+		return scanFailed
 	}
 	defer d.release()
 	p := d.plan(ctx)
 	if p == nil {
-		return false // stopped while waiting: the next start replays what is left
+		return scanFailed // stopped while waiting: the next start replays what is left
 	}
 	defer p.done()
 	replays := &replayLog{d: d, task: t.Def.Name}
@@ -260,16 +258,16 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (set
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
 		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks())})
 	if err != nil && ctx.Err() != nil {
-		return false // stopped: the next start replays what is left
+		return scanFailed // stopped: the next start replays what is left
 	}
 	if errors.Is(err, catchup.ErrRetired) {
-		return true // its line removed by a reload meanwhile (or forgotten): nothing to replay
+		return scanSettled // its line removed by a reload meanwhile (or forgotten): nothing to replay
 	}
 	if err != nil {
 		d.cfg.Log.Error("scan: "+err.Error(), "event", "error", "task", t.Def.Name)
-		return false
+		return scanFailed
 	}
-	settled = true
+	ended = scanSettled
 	if rep.BootRecorded {
 		d.ledgerRecords(t.Def.Name)
 	}
@@ -281,12 +279,13 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (set
 	}
 	for _, ts := range rep.Tasks {
 		if ts.Skipped > 0 || ts.Interrupted > 0 || ts.Left > 0 {
-			settled = false
+			ended = scanLeft
 		}
 		sayHeld := d.heldNews(ts.Task, ts.Held)
+		sayBusy := d.busyNews(ts.Task, ts.Busy)
 		for _, w := range ts.Warnings {
-			if w == ts.Held.Warning && !sayHeld {
-				continue // said at an earlier rescan: the same slot, the same holder
+			if w == ts.Held.Warning && !sayHeld || w == ts.Busy.Warning && !sayBusy {
+				continue // said at an earlier scan: the same slot, the same holder (or the lock still held)
 			}
 			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 		}
@@ -300,5 +299,5 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (set
 				"paused", ts.Paused, "left", ts.Left) // left: for the next scan (the next rescan, or start)
 		}
 	}
-	return settled
+	return ended
 }
