@@ -33,6 +33,7 @@ func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[
 // staleAmong is findStale over running records already read.
 func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool) (map[int64]bool, error) {
 	stale := map[int64]bool{}
+	var notes *pendingNotes // read once a run's lock is found free, after: its note is written before its lock is let go
 	for _, r := range running {
 		if !thisHost(st, m, r) {
 			// Another host's run: only its lease can tell (shared ledgers).
@@ -62,6 +63,18 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 		}
 		free, err := lock.tryLock()
 		if err == nil && free && !outcomeHeld(m, r) && !aliveElsewhere(st, m, r) {
+			if write {
+				// Its outcome noted on the host (the ledger did not take it)
+				// after this scan recorded the notes: the next scan records
+				// it; taken for dead, its slot would run again.
+				if notes == nil {
+					notes = readPendingNotes(m)
+				}
+				if _, noted := notes.outcomes[r.ID]; noted {
+					lock.close()
+					continue
+				}
+			}
 			stale[r.ID] = true
 			if write {
 				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {

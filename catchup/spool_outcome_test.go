@@ -106,3 +106,32 @@ func TestOutcomeNoteLandsOnAnInterruptedRun(t *testing.T) {
 		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 	}
 }
+
+// TestNotedRunIsNotTakenForDead: a run whose outcome is noted on the host
+// (its ledger write failed; its lock is free once it ended) is not marked
+// interrupted by a scan that read the notes before that note was written
+// (a daemon's scans of other tasks run beside its fires): the note says
+// how it ended, and the next scan records it. Before, the scan found the
+// run's lock free, marked it interrupted and replayed its slot, which had
+// run and succeeded (found by review: a slot ran twice after an outage).
+func TestNotedRunIsNotTakenForDead(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, "2026-03-01T10:00:30Z") }
+	res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t))
+	if err != nil || !res.Ran {
+		t.Fatalf("fire with a failing outcome write: %+v, %v", res, err)
+	}
+	f.now = mustTime(t, "2026-03-01T10:01:00Z")
+	stale, err := findStale(context.Background(), f.st, f.m, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale[res.Run.ID] {
+		t.Errorf("run %d, its outcome noted, was taken for dead", res.Run.ID)
+	}
+	if r, err := f.st.Run(context.Background(), res.Run.ID); err != nil || r.Status != store.StatusRunning {
+		t.Errorf("run %d is %s (%v); want running until its note is recorded", res.Run.ID, r.Status, err)
+	}
+}
