@@ -202,3 +202,45 @@ func TestOwedFiresDuringAnOutageAreCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestLongJobRunsItsSlotsInOrder: a job longer than its period (the
+// default --on-busy; the clock here runs ahead of it) meets its own lock; the slots it owes are replayed
+// before the next fire, and that fire, held back, lets the one queued
+// behind it go only once it has run: released at once, that later fire
+// raced it for the lock, won, and ran its slot first (found by review of
+// cf5eef7, 4 runs in 6 of a 3.5 s job on a 1 s test minute). This test
+// pins the order of a long job's slots; it did not catch that race on the
+// code before the fix in 6 runs (the race needs a fire queued behind the
+// one that replays the owed slots at that moment): no deterministic test.
+func TestLongJobRunsItsSlotsInOrder(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "long", "all", start)
+	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log; sleep 0.25`}
+	set := f.movableClock(start)
+	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	through := new(progress)
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	waitFor := f.waiter(t)
+	last := start
+	for m := 1; m <= 12; m++ { // the clock runs ahead of the jobs: each lasts 0.25 s
+		last = start.Add(time.Duration(m)*time.Minute - 30*time.Second)
+		set(last.Add(time.Second))
+		waitFor("the loop to come to "+last.Format(time.Kitchen), func() bool { return !through.get().Before(last) })
+	}
+	waitFor("every slot to run", func() bool { return strings.Count(f.fires(), "\n") >= 12 })
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	var prev string
+	for _, line := range strings.Split(strings.TrimSpace(f.fires()), "\n") {
+		slot := strings.Fields(line)[0]
+		if slot <= prev {
+			t.Errorf("slot %s ran after %s:\n%slog:\n%s", slot, prev, f.fires(), f.logs.String())
+			break
+		}
+		prev = slot
+	}
+}

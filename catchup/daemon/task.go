@@ -157,7 +157,13 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			switch d.replayOwed(ctx, t, &owed, &turn, slot) {
 			case owedTookSlot:
 				through.skip(slot) // left missed behind the owed ones: the rescans replay it at once
-			default: // after a replay of the owed slots, the fire goes its own way, as on time
+			case owedReplayed:
+				// Held back: a later fire may be queued behind this one
+				// (a job longer than its period); released at once, it
+				// would race this one for the lock, and win.
+				held = true
+				fallthrough
+			default:
 				if d.fireInTurn(ctx, t, slot, held, waits, &turn, next) {
 					through.skip(slot) // the rescans replay it at once
 					owed.note(slot)
