@@ -84,9 +84,11 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 			fmt.Sprintf("task %s is still running after waiting %s (--wait); skipped, exit %d",
 				l.req.Task, l.req.WaitLimit, exitLocked)), false, nil
 	case "skip":
-		return l.lockSkip(ctx, base, reasonOnBusySkip, nil,
+		res := l.lockSkip(ctx, base, reasonOnBusySkip, nil,
 			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",
-				l.req.Task, exitLocked)), false, nil
+				l.req.Task, exitLocked))
+		res.policySkip = true
+		return res, false, nil
 	}
 	res = l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
 		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked))

@@ -109,15 +109,17 @@ type RunResult struct {
 	LedgerFault error
 	// cutInDelay: a retry stopped during its delay (recorded interrupted)
 	cutInDelay bool
+	// policySkip: skipped by --on-busy skip, its slot settled (exit 75 too)
+	policySkip bool
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for
-// a replay to run: its task's lock was held by another run (a lock skip,
-// recorded with exit 75), or the ledger could not record it. Not a
-// duplicate, a pause or a policy's skip (--on-busy skip: exit 75 too, but
-// recorded with no exit code): those settle their slot.
+// a replay to run: its task's lock was held by another run (here, or on
+// another host of a fleet: a lock skip, exit 75), or the ledger could not
+// record it. Not a duplicate, a pause or a policy's skip (--on-busy skip:
+// exit 75 too): those settle their slot.
 func (r RunResult) LeftMissed() bool {
-	lockSkip := r.Skipped && r.ExitCode == exitLocked && r.Run.ExitCode != nil
+	lockSkip := r.Skipped && r.ExitCode == exitLocked && !r.policySkip
 	return !r.Ran && (r.LedgerFault != nil || lockSkip)
 }
 

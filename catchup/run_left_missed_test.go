@@ -15,8 +15,10 @@ func TestLeftMissed(t *testing.T) {
 		res  RunResult
 		want bool
 	}{
-		"lock held by another run":    {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{ExitCode: exitCodePtr(exitLocked)}}, true},
-		"--on-busy skip, settled":     {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{Status: store.StatusSkipped}}, false},
+		"lock held by another run": {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{ExitCode: exitCodePtr(exitLocked)}}, true},
+		// A fleet's claim given back: the run as claimed (no exit code).
+		"lock held on another host":   {RunResult{Skipped: true, ExitCode: exitLocked, Run: store.Run{Status: store.StatusRunning}}, true},
+		"--on-busy skip, settled":     {RunResult{Skipped: true, ExitCode: exitLocked, policySkip: true}, false},
 		"ledger unreachable, not run": {RunResult{ExitCode: ExitInternal, LedgerFault: errors.New("down")}, true},
 		"ran unrecorded":              {RunResult{Ran: true, LedgerFault: errors.New("down")}, false},
 		"duplicate fire":              {RunResult{Skipped: true}, false},
