@@ -23,27 +23,9 @@ import (
 // rescan (with --rescan 0, for the next start): newer slots ran first.
 func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
-	f := newFireFixture(t, "tick", "all", start)
-	set := f.movableClock(start)
-	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
-	f.d.cfg.Rescan = 0
-
-	// A run by hand holds the task's lock until the file release-hold.
-	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
-		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
-	held := make(chan error, 1)
-	go func() {
-		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
-		held <- err
-	}()
-	waitFor := f.waiter(t)
-	waitFor("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
-
-	lctx, cancel := context.WithCancel(context.Background())
+	f, set, held, _, cancel, done := heldLockLoop(t, start)
 	defer cancel()
-	through := new(progress)
-	done := make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	waitFor := f.waiter(t)
 	runs := func() []store.Run {
 		r, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
 		if err != nil {
@@ -115,25 +97,9 @@ func TestOwedSlot(t *testing.T) {
 // the first fire after the lock frees replays them all, in slot order.
 func TestFireWaitsBehindOwedSlots(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
-	f := newFireFixture(t, "tick", "all", start)
-	set := f.movableClock(start)
-	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
-	f.d.cfg.Rescan = 0
-
-	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
-		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
-	held := make(chan error, 1)
-	go func() {
-		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
-		held <- err
-	}()
-	waitFor := f.waiter(t)
-	waitFor("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
-	lctx, cancel := context.WithCancel(context.Background())
+	f, set, held, through, cancel, done := heldLockLoop(t, start)
 	defer cancel()
-	through := new(progress)
-	done := make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	waitFor := f.waiter(t)
 	for _, m := range []int{4, 5, 6} {
 		slot := time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC)
 		set(slot.Add(5 * time.Second))
@@ -243,4 +209,29 @@ func TestLongJobRunsItsSlotsInOrder(t *testing.T) {
 		}
 		prev = slot
 	}
+}
+
+// heldLockLoop starts task tick's loop at start (--rescan 0, its clock
+// set by set) once a run by hand holds the task's lock; that run ends, and
+// sends its error on held, once the file release-hold exists. cancel ends
+// the loop, done is closed once it has returned.
+func heldLockLoop(t *testing.T, start time.Time) (f *fireFixture, set func(time.Time), held chan error,
+	through *progress, cancel func(), done chan struct{}) {
+	t.Helper()
+	f = newFireFixture(t, "tick", "all", start)
+	set = f.movableClock(start)
+	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
+	f.d.cfg.Rescan = 0
+	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
+		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
+	held = make(chan error, 1)
+	go func() {
+		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
+		held <- err
+	}()
+	f.waiter(t)("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
+	lctx, cancelLoop := context.WithCancel(context.Background())
+	through, done = new(progress), make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
+	return f, set, held, through, cancelLoop, done
 }
