@@ -23,8 +23,7 @@ import (
 // rescan (with --rescan 0, for the next start): newer slots ran first.
 func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
-	f, set, held, _, cancel, done := heldLockLoop(t, start)
-	defer cancel()
+	f := heldLockLoop(t, start)
 	waitFor := f.waiter(t)
 	runs := func() []store.Run {
 		r, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
@@ -34,7 +33,7 @@ func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 		return r
 	}
 	// 10:04's fire finds the lock held: recorded skipped, nothing run.
-	set(time.Date(2026, 3, 1, 10, 4, 5, 0, time.UTC))
+	f.set(time.Date(2026, 3, 1, 10, 4, 5, 0, time.UTC))
 	waitFor("10:04's fire to be lock-skipped", func() bool {
 		for _, r := range runs() {
 			if r.Status == store.StatusSkipped && r.Slot.Equal(time.Date(2026, 3, 1, 10, 4, 0, 0, time.UTC)) {
@@ -43,18 +42,11 @@ func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 		}
 		return false
 	})
-	if err := os.WriteFile(filepath.Join(f.dir, "release-hold"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
+	f.release(t)
 	// 10:05's fire comes a minute later, well within the tolerance.
-	set(time.Date(2026, 3, 1, 10, 5, 5, 0, time.UTC))
+	f.set(time.Date(2026, 3, 1, 10, 5, 5, 0, time.UTC))
 	waitFor("10:05's fire", func() bool { return strings.Contains(f.fires(), "10:05:00Z schedule") })
-	cancel()
-	<-done
-	f.d.fires.Wait()
+	f.stop()
 	want := "2026-03-01T10:04:00Z replay\n2026-03-01T10:05:00Z schedule\n"
 	if got := f.fires(); got != want {
 		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
@@ -97,26 +89,18 @@ func TestOwedSlot(t *testing.T) {
 // the first fire after the lock frees replays them all, in slot order.
 func TestFireWaitsBehindOwedSlots(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
-	f, set, held, through, cancel, done := heldLockLoop(t, start)
-	defer cancel()
+	f := heldLockLoop(t, start)
 	waitFor := f.waiter(t)
 	for _, m := range []int{4, 5, 6} {
 		slot := time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC)
-		set(slot.Add(5 * time.Second))
-		waitFor("the loop to come to "+slot.Format(time.Kitchen), func() bool { return !through.get().Before(slot) })
+		f.set(slot.Add(5 * time.Second))
+		waitFor("the loop to come to "+slot.Format(time.Kitchen), func() bool { return !f.through.get().Before(slot) })
 		f.d.fires.Wait() // no fire of the loop in flight: each finds the lock held
 	}
-	if err := os.WriteFile(filepath.Join(f.dir, "release-hold"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
-	set(time.Date(2026, 3, 1, 10, 7, 5, 0, time.UTC))
+	f.release(t)
+	f.set(time.Date(2026, 3, 1, 10, 7, 5, 0, time.UTC))
 	waitFor("10:07's fire", func() bool { return strings.Contains(f.fires(), "10:07:00Z schedule") })
-	cancel()
-	<-done
-	f.d.fires.Wait()
+	f.stop()
 	want := "2026-03-01T10:04:00Z replay\n2026-03-01T10:05:00Z replay\n2026-03-01T10:06:00Z replay\n2026-03-01T10:07:00Z schedule\n"
 	if got := f.fires(); got != want {
 		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
@@ -211,27 +195,54 @@ func TestLongJobRunsItsSlotsInOrder(t *testing.T) {
 	}
 }
 
-// heldLockLoop starts task tick's loop at start (--rescan 0, its clock
-// set by set) once a run by hand holds the task's lock; that run ends, and
-// sends its error on held, once the file release-hold exists. cancel ends
-// the loop, done is closed once it has returned.
-func heldLockLoop(t *testing.T, start time.Time) (f *fireFixture, set func(time.Time), held chan error,
-	through *progress, cancel func(), done chan struct{}) {
+// heldLoop is task tick's loop (--rescan 0, its clock moved by set),
+// started once a run by hand holds the task's lock.
+type heldLoop struct {
+	*fireFixture
+	set     func(time.Time)
+	through *progress
+	held    chan error // the run by hand's error, once it ended
+	cancel  func()
+	done    chan struct{} // closed once the loop has returned
+}
+
+// heldLockLoop starts task tick's loop at start, once a run by hand holds
+// the task's lock (until release).
+func heldLockLoop(t *testing.T, start time.Time) *heldLoop {
 	t.Helper()
-	f = newFireFixture(t, "tick", "all", start)
-	set = f.movableClock(start)
+	f := newFireFixture(t, "tick", "all", start)
+	h := &heldLoop{fireFixture: f, set: f.movableClock(start), through: new(progress), held: make(chan error, 1),
+		done: make(chan struct{})}
 	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
 	f.d.cfg.Rescan = 0
 	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
 		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
-	held = make(chan error, 1)
 	go func() {
 		_, err := catchup.Run(context.Background(), f.st, nil, f.d.cfg.Machine, hold)
-		held <- err
+		h.held <- err
 	}()
 	f.waiter(t)("the run by hand to hold the lock", func() bool { _, err := os.Stat(filepath.Join(f.dir, "holding")); return err == nil })
-	lctx, cancelLoop := context.WithCancel(context.Background())
-	through, done = new(progress), make(chan struct{})
-	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
-	return f, set, held, through, cancelLoop, done
+	lctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	go func() { defer close(h.done); f.d.loop(context.Background(), lctx, f.task, start, h.through) }()
+	t.Cleanup(cancel)
+	return h
+}
+
+// release ends the run by hand, and waits for it.
+func (h *heldLoop) release(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(h.dir, "release-hold"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-h.held; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stop ends the loop and waits for it and its fires.
+func (h *heldLoop) stop() {
+	h.cancel()
+	<-h.done
+	h.d.fires.Wait()
 }
