@@ -93,12 +93,11 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	// that waits for the task's replays or for a place under
 	// --concurrency, one after slots the loop skipped, and one that comes
 	// while the fire before it is held back. A fire on time goes its own
-	// way, as cron's (a job longer than its interval meets its own lock).
+	// way, as cron's (a job longer than its interval meets its own lock),
+	// once the fire before it has tried the lock (see fireInTurn): so the
+	// fires of a --wait line, too, wait for the lock in slot order, each
+	// once the one before it has the lock (its job started).
 	var queue chan struct{} // the latest fire's: closed once the next may take its turn
-	// Fires of a --wait line wait for the lock in slot order: each starts
-	// waiting once the one before it has the lock (its job started), not
-	// all polling at once, the first to catch it running first.
-	waits := t.Req.Wait || t.Req.OnBusy == "wait"
 	for ok {
 		wait, due := untilDue(d.cfg.Machine.Now(), next, d.cfg.Rate)
 		timer := time.NewTimer(wait)
@@ -164,7 +163,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 				held = true
 				fallthrough
 			default:
-				if d.fireInTurn(ctx, t, slot, held, waits, &turn, next) {
+				if d.fireInTurn(ctx, t, slot, held, &turn, next) {
 					through.skip(slot) // the rescans replay it at once
 					owed.note(slot)
 				}
@@ -182,25 +181,23 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 }
 
 // fireInTurn fires the slot in the task's turn: a fire on time (not
-// held) goes its own way when it gets a place at once (next: the next fire
-// may take its turn), else it waits for the turn and a place. owed is
-// firePlaced's.
-func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, waits bool, turn *sync.RWMutex, next func()) (owed bool) {
+// held) goes its own way when it gets a place at once, else it waits for
+// the turn and a place. A fire on time lets the next fire take its turn
+// (next) once its job has started, or it has ended having run nothing:
+// never before it has tried the task's lock. Released sooner, the next
+// fire could pass it on the way to the lock (this one slowed before it,
+// reading the ledger) and run its later slot first, leaving this one's
+// to a replay after it. owed is firePlaced's.
+func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held bool, turn *sync.RWMutex, next func()) (owed bool) {
 	placed := false
-	var started func()
 	if !held && turn.TryRLock() {
-		switch placed = d.tryAcquire(ctx); {
-		case placed && waits:
-			started = next // on time, --wait: the next waits for the lock once this one has it
-		case placed:
-			next() // on time: the next fire goes its own way
-		} // else held back for a place under --concurrency
+		placed = d.tryAcquire(ctx) // else held back for a place under --concurrency
 	} else {
 		turn.RLock()
 	}
 	defer turn.RUnlock()
 	if placed {
-		return d.firePlaced(ctx, t, slot, started)
+		return d.firePlaced(ctx, t, slot, next)
 	}
 	return d.fire(ctx, t, slot)
 }
