@@ -51,23 +51,8 @@ func TestFireOnTimeKeepsItsTurnToTheLock(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, start, through) }()
 	waitFor := f.waiter(t)
-	ended := func(n int) func() bool {
-		return func() bool {
-			runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
-			if err != nil {
-				t.Fatal(err)
-			}
-			k := 0
-			for _, r := range runs {
-				if r.Status != store.StatusRunning {
-					k++
-				}
-			}
-			return k >= n
-		}
-	}
 	set(time.Date(2026, 3, 1, 10, 1, 1, 0, time.UTC))
-	waitFor("the fire of 10:01 to end", ended(1))
+	waitFor("the fire of 10:01 to end", f.runsEnded(t, 1))
 	select { // its goroutine too: the next read of the task is 10:02's fire's
 	case <-through.idle():
 	case <-time.After(30 * time.Second):
@@ -92,7 +77,7 @@ func TestFireOnTimeKeepsItsTurnToTheLock(t *testing.T) {
 		}
 	}
 	close(ledger.release)
-	waitFor("the three fires to end", ended(3))
+	waitFor("the three fires to end", f.runsEnded(t, 3))
 	cancel()
 	<-done
 	f.d.fires.Wait()

@@ -92,6 +92,24 @@ func (f *fireFixture) waiter(t *testing.T) func(what string, cond func() bool) {
 	}
 }
 
+// runsEnded returns a condition for waiter: at least n of the task's runs
+// have ended (none of them still running).
+func (f *fireFixture) runsEnded(t *testing.T, n int) func() bool {
+	return func() bool {
+		runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: f.task.Def.Name, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended := 0
+		for _, r := range runs {
+			if r.Status != store.StatusRunning {
+				ended++
+			}
+		}
+		return ended >= n
+	}
+}
+
 // checkRanInOrder checks that the job ran for the slots of want, in its
 // order, and that every run of runs succeeded: none was a lock skip of the
 // daemon's own fire.

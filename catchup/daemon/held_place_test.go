@@ -32,21 +32,7 @@ func TestFiresHeldForAPlaceRunInSlotOrder(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, through) }()
 	waitFor := f.waiter(t)
-	ended := func(n int) func() bool {
-		return func() bool {
-			runs, err := f.st.History(context.Background(), store.HistoryFilter{Task: "tick", Limit: 100})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range runs {
-				if r.Status != store.StatusRunning {
-					n--
-				}
-			}
-			return n <= 0
-		}
-	}
-	waitFor("the start's replay to end", ended(1))
+	waitFor("the start's replay to end", f.runsEnded(t, 1))
 	f.d.limiter <- struct{}{} // other tasks' jobs take both places (once the scan gave its own back)
 	f.d.limiter <- struct{}{}
 	for _, slot := range []time.Time{started.Add(30 * time.Second), started.Add(90 * time.Second)} {
@@ -55,7 +41,7 @@ func TestFiresHeldForAPlaceRunInSlotOrder(t *testing.T) {
 	}
 	<-f.d.limiter // the other jobs end at once: two places free
 	<-f.d.limiter
-	waitFor("the two fires to end", ended(3))
+	waitFor("the two fires to end", f.runsEnded(t, 3))
 	cancel()
 	<-done
 	f.d.fires.Wait()
