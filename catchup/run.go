@@ -143,6 +143,9 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		ledgerErr = l.loadRegistered(ctx)
 	}
 	if ledgerErr == nil && st != nil {
+		if err := l.daemonOwned(); err != nil {
+			return RunResult{ExitCode: ExitInternal}, err
+		}
 		l.relearnLine(ctx)
 		if l.refused != nil {
 			return RunResult{ExitCode: ExitInternal}, l.refused

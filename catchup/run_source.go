@@ -136,3 +136,20 @@ func ownNotifyCmd(uid int, t store.Task) bool {
 	by, _, ok := registrant(t.Source)
 	return !ok || by == "0"
 }
+
+// daemonOwned refuses a `catchup run --cron` fire of a task that a catchup
+// daemon's line registered, live: it would take the task over (its
+// registration re-written as run's, with this line's command and schedule,
+// and back at the daemon's next reload), two schedulers firing one task.
+// A run by hand (no --cron), the daemon's own fires and replays, and a
+// task the daemon no longer has (retired: forget, or its line removed)
+// are no takeover.
+func (l *lifecycle) daemonOwned() error {
+	t, req := l.registered, l.req
+	if t == nil || req.Schedule == nil || !req.FireSlot.IsZero() || !req.ReplaySlot.IsZero() || !strings.HasPrefix(t.Source, "daemon:") {
+		return nil
+	}
+	return fmt.Errorf("task %s is a line of a catchup daemon's crontab (%s): a catchup run --cron of it would take it over "+
+		"from the daemon; not running it (give this line its own --task; if no daemon runs that line any more, catchup forget %s first)",
+		t.Name, daemonLine(*t), t.Name)
+}
