@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -18,6 +19,7 @@ type MigrateSource interface {
 // MigrateTarget is the shared ledger that migrate copies into.
 type MigrateTarget interface {
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
+	RunsElsewhere(ctx context.Context, task, origin string) (bool, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
 	ImportBoots(ctx context.Context, boots []store.Boot) error
 }
@@ -56,12 +58,16 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err != nil {
 		return Migrated{}, err
 	}
+	origin := m.Host + ":" + mg.FromPath
 	tasks := make([]store.Task, 0, len(summaries))
 	for _, s := range summaries {
-		tasks = append(tasks, s.Task)
+		t, err := ownLifecycle(ctx, m, mg, origin, s.Task)
+		if err != nil {
+			return Migrated{}, err
+		}
+		tasks = append(tasks, t)
 	}
 	done := Migrated{Tasks: len(summaries)}
-	origin := m.Host + ":" + mg.FromPath
 	for after := int64(0); ; {
 		runs, err := mg.From.ExportRuns(ctx, after, migratePage)
 		if err != nil {
@@ -96,6 +102,30 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
 	return done, nil
+}
+
+// ownLifecycle is task t as migrate carries it: without its retirement and
+// pause when the shared ledger holds runs of it from elsewhere (its own
+// hosts', another host's import). There the task lives on, and a forget or
+// pause made on this host alone, older or not, would retire or pause it
+// for the whole fleet, its missed slots no longer replayed; so the shared
+// ledger's own lifecycle stands, and migrate says so.
+func ownLifecycle(ctx context.Context, m Machine, mg Migration, origin string, t store.Task) (store.Task, error) {
+	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
+		return t, nil
+	}
+	elsewhere, err := mg.To.RunsElsewhere(ctx, t.Name, origin)
+	if err != nil || !elsewhere {
+		return t, err
+	}
+	what, fix := "pause", "pause"
+	if !t.RetiredAt.IsZero() {
+		what, fix = "retirement (catchup forget)", "forget"
+	}
+	m.notice("task %s: its %s on this host is not carried to %s, where other hosts run it: catchup %s %s there, if it is meant for them all",
+		t.Name, what, mg.ToWhere, fix, t.Name)
+	t.RetiredAt, t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}, time.Time{}
+	return t, nil
 }
 
 // noRunInProgress refuses a migration while a run of the source is in

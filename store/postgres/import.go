@@ -139,3 +139,17 @@ ON CONFLICT (task, slot) DO UPDATE SET succeeded_id = COALESCE(slots.succeeded_i
 	}
 	return nil
 }
+
+// RunsElsewhere reports whether the ledger holds a run of task that was not
+// imported from origin: one of its own hosts', or another host's import.
+// catchup migrate carries a host's retirement or pause of a task onto
+// none such: the task lives on there, and its own lifecycle stands.
+func (p *Ledger) RunsElsewhere(ctx context.Context, task, origin string) (bool, error) {
+	var found bool
+	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND origin IS DISTINCT FROM $2)`,
+		task, origin).Scan(&found)
+	if err != nil {
+		return false, p.wrap("read the task's runs", err)
+	}
+	return found, nil
+}
