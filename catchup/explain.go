@@ -261,8 +261,10 @@ func (sr slotRecords) settledBefore(id int64, rule MissedRule, stale map[int64]b
 func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pendingNotes, u uptime, m Machine,
 	rule MissedRule) {
 	now := m.Now()
-	switch {
-	case x.Slot.Before(x.Task.RegisteredAt.Truncate(time.Second)):
+	// A slot from before the registration that a run stands for (a
+	// backfill of it, a --slot by hand) is settled by it, as any slot is.
+	unregistered := x.Slot.Before(x.Task.RegisteredAt.Truncate(time.Second))
+	if unregistered && sr.decider(rule, stale) == nil {
 		x.State = StateUnregistered
 		x.Summary = fmt.Sprintf("before the task's registration (%s): never missed", rfc(x.Task.RegisteredAt))
 		return
@@ -271,7 +273,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	if d := sr.decider(rule, stale); d != nil {
 		r := *d
 		x.Run = d
-		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !sr.settledBefore(r.ID, rule, stale) {
+		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !unregistered && !sr.settledBefore(r.ID, rule, stale) {
 			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
 		}
 		switch {
