@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 func newResetClockCmd(g *globals) *cobra.Command {
@@ -38,6 +40,11 @@ did run, and would run again when their time comes. Exit 0, or 2 on error.`,
 				return err
 			}
 			defer st.Close()
+			for _, name := range args { // every one known, before any changes
+				if _, err := st.Task(c.Context(), name); errors.Is(err, store.ErrNotFound) {
+					return failure(catchup.UnknownTask(name))
+				}
+			}
 			out := c.OutOrStdout()
 			for _, name := range args {
 				res, err := catchup.ResetClock(c.Context(), st, m, name, dry)
