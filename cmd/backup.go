@@ -26,7 +26,7 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 			if _, err := os.Lstat(dest); err == nil {
 				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
 			}
-			st, _, err := openExistingLedger(c.Context(), g, false)
+			st, _, err := openReadingLedger(c.Context(), g, false) // a copy reads it only: a read-only ledger is backed up
 			if err != nil {
 				return err
 			}

@@ -53,7 +53,11 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	}
-	st, m, err := openExistingLedger(c.Context(), g, false)
+	opener := openExistingLedger
+	if req.DryRun {
+		opener = openReadingLedger // a dry run reads it only: a read-only ledger says what prune would do
+	}
+	st, m, err := opener(c.Context(), g, false)
 	if err != nil {
 		return err
 	}

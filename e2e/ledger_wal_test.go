@@ -129,6 +129,24 @@ func TestCopyReadableReadOnly(t *testing.T) {
 						strings.Join(args, " "), code, want, p.stdout.String(), p.stderr.String())
 				}
 			}
+			// A backup and a prune --dry-run change nothing either: they
+			// read it as it is (found by review: refused at the open, the
+			// ledger read-only).
+			out := filepath.Join(dir, "out")
+			if err := os.Mkdir(out, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			giveTo(t, out, cred)
+			for _, args := range [][]string{{"backup", filepath.Join(out, "b.db")}, {"prune", "--dry-run", "--older-than", "30d"}} {
+				p := as(newCatchup(t, dest, "", args...))
+				if code := p.run(t); code != 0 || p.stderr.String() != "" {
+					t.Errorf("catchup %s on a copy it cannot write exited %d, want 0:\n%s%s",
+						strings.Join(args, " "), code, p.stdout.String(), p.stderr.String())
+				}
+			}
+			if b := as(newCatchup(t, filepath.Join(out, "b.db"), "", "ls")); b.run(t) != 0 || !strings.Contains(b.stdout.String(), "seed") {
+				t.Errorf("the backup of a copy it cannot write does not list task seed:\n%s%s", b.stdout.String(), b.stderr.String())
+			}
 			// A command that changes the ledger is refused at the open,
 			// naming the file in the way and the fix (L4).
 			for _, args := range [][]string{{"pause", "seed"}, {"backfill", "--task", "s", "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T00:00:00Z"}} {

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -57,8 +59,19 @@ func (s *Ledger) Backup(ctx context.Context, dest string) error {
 // directory: no one else can swap it), named as a new ledger's temporary
 // file so that removeLeftovers removes it if this process dies; it is
 // copied to w, then removed.
+//
+// A ledger whose directory this user cannot write (a read-only copy, read
+// as it is) is snapshot in a directory of this process's own instead,
+// created 0700 in the temporary directory: no one else can enter it.
 func (s *Ledger) snapshot(ctx context.Context, w io.Writer) error {
 	tmp, err := createTemp(s.real)
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		var dir string
+		if dir, err = os.MkdirTemp("", "catchup-backup-"); err == nil {
+			defer os.RemoveAll(dir)
+			tmp, err = os.Create(filepath.Join(dir, "snapshot.db"))
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("back up ledger %s: %w", s.path, err)
 	}
