@@ -82,8 +82,15 @@ func (p *Ledger) Import(ctx context.Context, origin string, tasks []store.Task, 
 	}
 	held := map[slotKey]bool{}
 	imported := 0
+	copied, err := copiedElsewhere(ctx, tx, origin, runs)
+	if err != nil {
+		return 0, p.wrap("import into ledger", err)
+	}
 	b := &pgx.Batch{}
-	for _, r := range runs {
+	for i, r := range runs {
+		if copied[i] {
+			continue // there already, copied from this ledger under another origin
+		}
 		b.Queue(insertRunSQL+importConflictSQL, insertArgs(0, r, origin)...).Exec(func(tag pgconn.CommandTag) error {
 			if tag.RowsAffected() == 1 {
 				imported++
