@@ -16,6 +16,18 @@ type progress struct {
 	skipped atomic.Int64    // the loop skipped the slots at or before it (behind.go)
 	work    sync.WaitGroup  // the loop's fires and replays
 	after   <-chan struct{} // closed once the work of the loops it replaces has ended; nil: none
+	prev    *progress       // the progress of the loop it replaces; nil once inherited
+}
+
+// inherit takes over, once the loops it replaces have ended (after), the
+// slots they skipped or left missed (skip): their fires, which outlive
+// them, may have left some after the reload. A loop that never began
+// passes on those of the loop before it. Called by the loop's goroutine.
+func (p *progress) inherit() {
+	for q := p.prev; q != nil; q = q.prev {
+		p.skip(q.skippedThrough())
+	}
+	p.prev = nil
 }
 
 // idle returns a channel closed once the loop's work and that of the loops

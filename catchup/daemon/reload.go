@@ -17,6 +17,7 @@ type scheduled struct {
 	task    Task
 	cancel  context.CancelFunc
 	done    chan struct{}
+	from    time.Time // where the loop fires from (loop's from)
 	through progress
 }
 
@@ -68,7 +69,13 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			old.cancel()
 			<-old.done
 			after = old.through.idle() // the new loop waits for the old one's fires
-			if came := old.through.get(); came.After(from) {
+			switch came := old.through.get(); {
+			case came.IsZero():
+				// It never began (it waited for the fires of the loop
+				// before it): the new one goes on from where it would
+				// have; from the read, no loop fired the slots between.
+				from = old.from
+			case came.After(from):
 				from = came
 			}
 			s.d.cfg.Log.Info("task changed", "event", "reload", "task", t.Def.Name)
@@ -76,10 +83,10 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			s.d.cfg.Log.Info("task added", "event", "reload", "task", t.Def.Name)
 		}
 		lctx, cancel := context.WithCancel(s.ctx)
-		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{})}
+		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{}), from: from}
 		sc.through.after = after
 		if old := s.running[t.Def.Name]; old != nil {
-			sc.through.skip(old.through.skippedThrough()) // the old loop's skipped slots stay missed at once
+			sc.through.prev = &old.through // its skipped slots stay missed at once (progress.inherit)
 		}
 		s.running[t.Def.Name] = sc
 		s.loops.Add(1)

@@ -36,6 +36,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			return
 		}
 	}
+	through.inherit()
 	// A fire waits for the task's own replays to end (it would find its
 	// lock held, and leave its slot missed); replays wait for no fire.
 	// Fires held back (see queue) run one after another, in slot order.
