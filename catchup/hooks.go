@@ -68,7 +68,7 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 	// command, and the alert of a job that printed binary would be lost.
 	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
 		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
-	runAlert(ctx, l.m, l.req.NotifyCmd, env)
+	runAlert(ctx, l.m, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
 }
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
@@ -104,13 +104,14 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 		"CATCHUP_EXPIRED_SLOTS="+alertList(expired))
 	actx, cancel := alertContext(ctx)
 	defer cancel()
-	runAlert(actx, m, cmd, env)
+	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
 }
 
 // runAlert runs an alert command, its output on catchup's stderr; its
-// own failure is reported, nothing more.
-func runAlert(ctx context.Context, m Machine, cmd string, env []string) {
+// own failure is reported, between what and so (what the alert was for,
+// what stays as it was), nothing more.
+func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) {
 	if err := notify.Command(ctx, cmd, env, m.Stderr); err != nil {
-		m.notice("%v", err)
+		m.notice("%s%v%s", what, err, so)
 	}
 }

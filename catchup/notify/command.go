@@ -29,13 +29,13 @@ func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
 	case err != nil:
 		return fmt.Errorf("notify command: %w", err)
 	case !res.Started:
-		return fmt.Errorf("notify command could not start: %w (the job's status is unchanged)", res.StartErr)
+		return fmt.Errorf("notify command could not start: %w", res.StartErr)
 	case ctx.Err() != nil && res.ExitCode != 0:
-		return fmt.Errorf("notify command cut short: %w (the job's status is unchanged)", context.Cause(ctx))
+		return fmt.Errorf("notify command cut short: %w", context.Cause(ctx))
 	case res.TimedOut:
 		return fmt.Errorf("notify command timed out after %s", commandTimeout)
 	case res.ExitCode != 0:
-		return fmt.Errorf("notify command failed with exit %d (the job's status is unchanged)", res.ExitCode)
+		return fmt.Errorf("notify command failed with exit %d", res.ExitCode)
 	}
 	return nil
 }
