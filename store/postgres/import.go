@@ -154,7 +154,7 @@ ON CONFLICT (task, slot) DO UPDATE SET succeeded_id = COALESCE(slots.succeeded_i
 func (p *Ledger) RunsElsewhere(ctx context.Context, task, origin string) (bool, error) {
 	var found bool
 	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND origin IS DISTINCT FROM $2)`,
-		task, origin).Scan(&found)
+		task, dbText(origin)).Scan(&found) // origin as stored
 	if err != nil {
 		return false, p.wrap("read the task's runs", err)
 	}

@@ -23,7 +23,7 @@ func copiedElsewhere(ctx context.Context, tx pgx.Tx, origin string, runs []store
 	var slots, starts []time.Time
 	var pids []int64
 	for i, r := range runs {
-		idx, tasks, hosts, pids = append(idx, int32(i)), append(tasks, r.Task), append(hosts, r.Host), append(pids, int64(r.PID))
+		idx, tasks, hosts, pids = append(idx, int32(i)), append(tasks, r.Task), append(hosts, dbText(r.Host)), append(pids, int64(r.PID)) // as stored
 		slot, _ := dbSlot(r.Slot).(time.Time) // zero: no slot
 		slots, starts = append(slots, slot), append(starts, dbTime(r.StartedAt))
 	}
@@ -37,7 +37,7 @@ WHERE EXISTS (SELECT 1 FROM runs r WHERE r.task = k.task AND r.slot = k.slot AND
   AND r.host = k.host AND r.pid = k.pid AND r.origin IS DISTINCT FROM $7 AND k.slot <> $8)
  OR EXISTS (SELECT 1 FROM runs r WHERE k.slot = $8 AND r.task = k.task AND r.slot IS NULL AND r.started_at = k.started
   AND r.host = k.host AND r.pid = k.pid AND r.origin IS DISTINCT FROM $7)`,
-		idx, tasks, slots, starts, hosts, pids, origin, time.Time{})
+		idx, tasks, slots, starts, hosts, pids, dbText(origin), time.Time{}) // origin as stored
 	if err != nil {
 		return nil, err
 	}
