@@ -22,9 +22,9 @@ func copiedElsewhere(ctx context.Context, tx pgx.Tx, origin string, runs []store
 	var tasks, hosts []string
 	var slots, starts []time.Time
 	var pids []int64
-	for i, r := range runs {
-		idx, tasks, hosts, pids = append(idx, int32(i)), append(tasks, r.Task), append(hosts, dbText(r.Host)), append(pids, int64(r.PID)) // as stored
-		slot, _ := dbSlot(r.Slot).(time.Time)                                                                                             // zero: no slot
+	for i, r := range runs { // each as stored (insertArgs)
+		idx, tasks, hosts, pids = append(idx, int32(i)), append(tasks, r.Task), append(hosts, dbText(r.Host)), append(pids, int64(r.PID))
+		slot, _ := dbSlot(r.Slot).(time.Time) // zero: no slot
 		slots, starts = append(slots, slot), append(starts, dbTime(r.StartedAt))
 	}
 	copied := map[int]bool{}
