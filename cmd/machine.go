@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -110,7 +111,10 @@ func stateDir() (string, error) {
 }
 
 // clock returns the command's clock: the real one, or CATCHUP_NOW moving
-// forward from the given instant at the real rate (so durations stay real).
+// forward from the given instant at the real rate (so durations stay real),
+// from the command's first reading of it: the time it took to get there
+// (opening a ledger on a loaded server: a second, at times) is not counted,
+// so a command that reads its clock once reads the instant given.
 func clock() (func() time.Time, error) {
 	v := os.Getenv("CATCHUP_NOW")
 	if v == "" {
@@ -120,8 +124,12 @@ func clock() (func() time.Time, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CATCHUP_NOW=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
 	}
-	start := time.Now()
-	return func() time.Time { return base.Add(time.Since(start)) }, nil
+	var once sync.Once
+	var start time.Time
+	return func() time.Time {
+		once.Do(func() { start = time.Now() })
+		return base.Add(time.Since(start))
+	}, nil
 }
 
 // newMachine describes this host and process to the domain. Boot time is
