@@ -22,6 +22,7 @@ import (
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (store.Task, error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
+	notify := t.NotifyCmd                     // as written: the alert for the slots a schedule change leaves
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
 	known := err == nil
@@ -52,8 +53,16 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				}
 			}
 			t.SettledThrough = now
-			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, false)
+			if err != nil {
+				return t, err
+			}
+			dropped := "slots missed before now are not looked for"
+			if len(left.slots) > 0 {
+				dropped = left.describe(false)
+			}
+			m.notice("%s: it counts from now, and %s (catchup backfill --task %s runs a past range)",
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), dropped, t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, err

@@ -3,6 +3,8 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -133,5 +135,57 @@ func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
 				t.Errorf("returned %+v\nstored   %+v", got, stored)
 			}
 		})
+	}
+}
+
+// TestDaemonScheduleChangeRecordsLeftSlotsExpired: a daemon line whose
+// schedule changed (across a restart, at a reload) leaves the slots missed
+// under the old one behind: they are recorded expired (schedule-changed)
+// and the line's --notify-cmd, as written, hears of them once, never
+// silently. Registering the line again records and alerts nothing more.
+func TestDaemonScheduleChangeRecordsLeftSlotsExpired(t *testing.T) {
+	st, db := testLedger(t)
+	dir := t.TempDir()
+	def := store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
+		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
+	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
+		t.Fatal(err)
+	}
+	// Down for two days: 06:30 on the 17th and the 18th missed.
+	def.Schedule = "0 7 * * *"
+	for i := range 2 {
+		m := testMachine(db, mustTime(t, "2026-11-18T12:00:00Z"))
+		var said strings.Builder
+		m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
+		if _, err := RegisterDaemonTask(t.Context(), st, m, def, false); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 && !strings.Contains(said.String(),
+			"2 slots missed under the old one (2026-11-17T06:30:00Z to 2026-11-18T06:30:00Z) are recorded expired (schedule-changed)") {
+			t.Errorf("the change said %q; want it to name the two slots it records expired", said.String())
+		}
+		if i == 1 && said.Len() > 0 {
+			t.Errorf("the same line registered again said %q; want nothing", said.String())
+		}
+	}
+	runs, err := st.History(t.Context(), store.HistoryFilter{Task: "job", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expired []string
+	for _, r := range runs {
+		if r.Status == store.StatusExpired && r.Reason == store.ReasonScheduleChanged {
+			expired = append(expired, rfc(r.Slot))
+		}
+	}
+	if want := []string{"2026-11-18T06:30:00Z", "2026-11-17T06:30:00Z"}; !reflect.DeepEqual(expired, want) {
+		t.Errorf("recorded expired (schedule-changed): %v, want %v (of %d runs)", expired, want, len(runs))
+	}
+	alerts, err := os.ReadFile(filepath.Join(dir, "alert.log"))
+	if err != nil {
+		t.Fatalf("the line's --notify-cmd did not run: %v", err)
+	}
+	if want := "missed 2 2026-11-17T06:30:00Z 2026-11-18T06:30:00Z\n"; string(alerts) != want {
+		t.Errorf("alerts = %q, want %q (once)", alerts, want)
 	}
 }

@@ -32,7 +32,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	replays := map[string]*shellReplay{}
 	refused := map[string]bool{} // tasks whose line this scan refused, and said so
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e, req.DryRun)
+		sr, warning, err := registerEntry(ctx, st, m, e, req.DryRun, req.NotifyCmd)
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
@@ -104,7 +104,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		sr := replays[t.Name]
 		if sr == nil && t.Shell != "" {
 			var warning string
-			t, sr, warning, err = cts.lineReplay(ctx, st, t, req.DryRun)
+			t, sr, warning, err = cts.lineReplay(ctx, st, t, req.DryRun, req.NotifyCmd)
 			if warning != "" {
 				rep.Warnings = append(rep.Warnings, warning)
 			}

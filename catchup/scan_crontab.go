@@ -70,8 +70,11 @@ func (sr *shellReplay) env(m Machine) []string {
 
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
-// recorded run, so fires made before any scan saw the line still count.
-func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool) (*shellReplay, string, error) {
+// recorded run, so fires made before any scan saw the line still count. A
+// line whose schedule changed records the slots missed under the old one
+// expired, and alerts for them by notify (else the task's own; never
+// another user's line's), as scan alerts.
+func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool, notify string) (*shellReplay, string, error) {
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
@@ -178,11 +181,22 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				}
 			}
 			t.SettledThrough = now // the line's new schedule counts from now
+			if sr.as != nil {
+				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
+			}
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, dry)
+			if err != nil {
+				return nil, warning, err
+			}
+			dropped := "slots missed before now are not looked for"
+			if len(left.slots) > 0 {
+				dropped = left.describe(dry)
+			}
 			if warning != "" {
 				warning += "; "
 			}
-			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and slots missed before now are not looked for "+
-				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), e.Task)
+			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and %s "+
+				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), dropped, e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err

@@ -19,7 +19,7 @@ func (c *crontabs) lineEdit(ctx context.Context, st store.Store, t store.Task) (
 	if sr != nil {
 		return se, sr, t, false, nil
 	}
-	reg, _, err := registerEntry(ctx, st, c.m, se, true)
+	reg, _, err := registerEntry(ctx, st, c.m, se, true, "")
 	if err != nil {
 		return se, nil, t, false, err
 	}
@@ -36,7 +36,7 @@ func (c *crontabs) lineEdit(ctx context.Context, st store.Store, t store.Task) (
 // the warning beside it, is a registration that failed: the task is not
 // scanned. A line that cannot be found or read leaves the shellReplay
 // saying so (gone: scan retires the task), never another line's command.
-func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task, dry bool) (store.Task, *shellReplay, string, error) {
+func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task, dry bool, notify string) (store.Task, *shellReplay, string, error) {
 	se, sr, _, changed, err := c.lineEdit(ctx, st, t)
 	if sr != nil {
 		return t, sr, "", nil
@@ -46,7 +46,7 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 		// the registration reads it.
 		return t, c.registeredReplay(t, se), "", nil
 	}
-	sr, warning, err := registerEntry(ctx, st, c.m, se, dry)
+	sr, warning, err := registerEntry(ctx, st, c.m, se, dry, notify)
 	if err != nil {
 		return t, nil, warning, err
 	}

@@ -1,0 +1,111 @@
+package catchup
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// reasonLeftByChange is why a slot missed under a task's old schedule is
+// recorded expired when the schedule changes (old, then new, each with its
+// zone): the new one has no such slot, and no scan replays it.
+const reasonLeftByChange = "its schedule changed from %q in %s to %q in %s before it ran: no scan replays it"
+
+// leftByChange is what a schedule change leaves behind: the slots of the
+// old schedule that ls showed missed at the change, oldest first, and
+// since, where the gap they leave opens (just after the old slot before
+// the first, never before the task's registration).
+type leftByChange struct {
+	slots []time.Time
+	since time.Time
+}
+
+// describe says what became of the slots left behind, for the change's
+// notice ("" when none): recorded expired, or (dry) what would be.
+func (lb leftByChange) describe(dry bool) string {
+	n := len(lb.slots)
+	if n == 0 {
+		return ""
+	}
+	what, verb := fmt.Sprintf("%d slots missed under the old one (%s to %s)", n, rfc(lb.slots[0]), rfc(lb.slots[n-1])), "are"
+	if n == 1 {
+		what, verb = fmt.Sprintf("1 slot missed under the old one (%s)", rfc(lb.slots[0])), "is"
+	}
+	if dry {
+		verb = "would be"
+	}
+	return what + " " + verb + " recorded expired (schedule-changed)"
+}
+
+// expireLeftBehind deals with the slots a change of task old's schedule to
+// expr in tz leaves behind: each slot of the old schedule that ls shows
+// missed now (its paused ones aside: recordEndedPause records those) is
+// recorded expired, reason schedule-changed, in one transaction, and the
+// task's missed-slot alert runs for them (notify, else the task's own), as
+// for the slots scan gives up. Without a record they would vanish from
+// every reader, the new watermark passing them, with only the change's
+// notice (guarantees S8). dry records nothing and alerts nothing. A slot
+// another process recorded expired meanwhile is not recorded nor alerted
+// again. The slots are returned also when recording them failed.
+func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
+	dry bool) (leftByChange, error) {
+	var lb leftByChange
+	s, err := parseSchedule(old.Schedule, old.TZ)
+	if err != nil || s == nil {
+		return lb, nil // no slots to leave: scan passes such a task by too
+	}
+	stale, err := staleOfTask(ctx, st, m, old.Name)
+	if err != nil {
+		return lb, err
+	}
+	res, err := missedSlots(ctx, st, m, old, s, MissedRule{Tolerance: DefaultTolerance}, stale, nil, nil)
+	if err != nil {
+		return lb, err
+	}
+	splitPaused(old, &res)
+	if len(res.slots) == 0 {
+		return lb, nil
+	}
+	lb.slots, lb.since = res.slots, res.slots[0]
+	if prev, ok := s.Prev(lb.since.Add(-time.Second)); ok && !prev.Before(old.RegisteredAt) {
+		lb.since = prev.Add(time.Second)
+	}
+	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
+	ex := make([]expiry, len(res.slots))
+	cause := map[int64]string{}
+	for i, slot := range res.slots {
+		ex[i] = expiry{slot: slot, reason: reason, code: store.ReasonScheduleChanged}
+		cause[slot.Unix()] = res.causes[i]
+	}
+	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
+	if err := ts.expire(ctx, st, m, old, ex, cause, dry); err != nil || dry {
+		return lb, err
+	}
+	for _, a := range ts.Actions {
+		if a.Action == ActionExpired {
+			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
+		}
+	}
+	alertMissed(ctx, m, notify, old, ts)
+	return lb, nil
+}
+
+// staleOfTask returns task's running records that cannot be alive, as ls
+// reads them (findStale, without writing): a run of a boot that is over,
+// or whose catchup and command are gone, counts as missed.
+func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (map[int64]bool, error) {
+	running, err := st.Running(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mine []store.Run
+	for _, r := range running {
+		if r.Task == task {
+			mine = append(mine, r)
+		}
+	}
+	return staleAmong(ctx, st, m, mine, false)
+}
