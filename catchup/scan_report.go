@@ -170,13 +170,15 @@ type ScanReport struct {
 }
 
 // Failed reports whether any replay failed, a crontab or a line of one
-// was refused, or cron runs a copy of a crontab too.
+// was refused, cron runs a copy of a crontab too, or a task was not
+// scanned because the ledger holds a time of it later than now (its
+// missed slots are not even counted: ls --missed exits 1 for it too).
 func (r ScanReport) Failed() bool {
 	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.CronBackups > 0 {
 		return true
 	}
 	for _, t := range r.Tasks {
-		if t.Failed > 0 || t.Stuck > 0 {
+		if t.Failed > 0 || t.Stuck > 0 || !t.ClockAhead.IsZero() {
 			return true
 		}
 	}
