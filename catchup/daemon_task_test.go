@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -187,5 +188,42 @@ func TestDaemonScheduleChangeRecordsLeftSlotsExpired(t *testing.T) {
 	}
 	if want := "missed 2 2026-11-17T06:30:00Z 2026-11-18T06:30:00Z\n"; string(alerts) != want {
 		t.Errorf("alerts = %q, want %q (once)", alerts, want)
+	}
+}
+
+// TestRetireDaemonTaskRecordsItsMissedSlots: a daemon line removed from
+// its crontab retires its task; the slots it missed until then are
+// recorded expired (reason retired) and its --notify-cmd hears of them,
+// where before they vanished with the task from every reader.
+func TestRetireDaemonTaskRecordsItsMissedSlots(t *testing.T) {
+	st, db := testLedger(t)
+	dir := t.TempDir()
+	def := store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
+		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
+	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
+		t.Fatal(err)
+	}
+	m := testMachine(db, mustTime(t, "2026-11-18T12:00:00Z"))
+	n, err := RetireDaemonTask(t.Context(), st, m, "job")
+	if err != nil || n != 2 {
+		t.Fatalf("RetireDaemonTask = %d, %v; want 2 slots recorded", n, err)
+	}
+	task, err := st.Task(t.Context(), "job")
+	if err != nil || task.RetiredAt.IsZero() {
+		t.Fatalf("task after retirement: %+v, %v; want it retired", task, err)
+	}
+	runs, err := st.History(t.Context(), store.HistoryFilter{Task: "job", Status: store.StatusExpired})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Reason != store.ReasonRetired || runs[1].Reason != store.ReasonRetired {
+		t.Errorf("expired records: %+v; want 2, reason retired", runs)
+	}
+	alerts, err := os.ReadFile(filepath.Join(dir, "alert.log"))
+	if want := "missed 2 2026-11-17T06:30:00Z 2026-11-18T06:30:00Z\n"; err != nil || string(alerts) != want {
+		t.Errorf("alerts = %q, %v; want %q", alerts, err, want)
+	}
+	if _, err := RetireDaemonTask(t.Context(), st, m, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("retiring an unknown task: %v, want store.ErrNotFound", err)
 	}
 }

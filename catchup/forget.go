@@ -63,17 +63,58 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 
 // retireGone retires a crontab-discovered task whose line is gone from the
 // crontab it was found in, with a notice (a dry run only says it would).
-func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path string, dry bool) error {
+// Its slots missed until then are recorded expired first (reason retired)
+// and alerted by notify (else the task's own), as a schedule change
+// records the old schedule's: nothing can replay them once the line is
+// gone, and they would vanish from every reader.
+func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) error {
+	why := expiry{reason: fmt.Sprintf(reasonLineGone, path), code: store.ReasonRetired}
+	left, err := expireMissed(ctx, st, m, t, why, notify, dry)
+	if err != nil {
+		return err
+	}
 	if dry {
-		m.notice("task %s: its line is gone from %s; a scan retires it", t.Name, path)
+		m.notice("task %s: its line is gone from %s; a scan retires it%s", t.Name, path, leftRetired(left, true))
 		return nil
 	}
 	if _, err := st.Forget(ctx, t.Name, m.Now(), false); err != nil {
 		return err
 	}
-	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed "+
-		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, t.Name)
+	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed%s "+
+		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, leftRetired(left, false), t.Name)
 	return nil
+}
+
+// reasonLineGone is why a slot missed before its task's line was removed
+// from crontab %s is recorded expired.
+const reasonLineGone = "its line was removed from %s before it ran: nothing replays it"
+
+// leftRetired says what became of the slots a retirement left behind,
+// for its notice: "" when none.
+func leftRetired(left leftByChange, dry bool) string {
+	if len(left.slots) == 0 {
+		return ""
+	}
+	return "; " + left.describe(dry, "until then", store.ReasonRetired)
+}
+
+// RetireDaemonTask retires task name, whose line is gone from the crontabs
+// of the daemon that registered it, after recording its slots missed until
+// then expired (reason retired) and alerting for them by the task's own
+// --notify-cmd, as a scan retiring a gone crontab line does. n is how many
+// it recorded.
+func RetireDaemonTask(ctx context.Context, st store.Store, m Machine, name string) (n int, err error) {
+	t, err := st.Task(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	why := expiry{reason: fmt.Sprintf(reasonLineGone, "the daemon's crontabs"), code: store.ReasonRetired}
+	left, err := expireMissed(ctx, st, m, t, why, "", false)
+	if err != nil {
+		return 0, err
+	}
+	_, err = st.Forget(ctx, name, m.Now(), false)
+	return len(left.slots), err
 }
 
 // silence knows when each task last had a fire of its own (trigger

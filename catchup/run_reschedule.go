@@ -56,7 +56,7 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 	case err != nil:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be read (%v): they are not looked for", err)
 	case len(left.slots) > 0:
-		msg += ", and " + left.describe(false)
+		msg += ", and " + left.describe(false, "under the old one", store.ReasonScheduleChanged)
 	}
 	if len(left.slots) > 0 {
 		msg += fmt.Sprintf("; catchup backfill --task %s --from %s --to %s runs the new one's slots in that gap",

@@ -113,7 +113,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 				continue
 			}
 			if sr.gone != "" {
-				if err := retireGone(ctx, st, m, t, sr.gone, req.DryRun); err != nil {
+				if m.UID == 0 {
+					// Whose line it was is gone with it: root's scan
+					// never runs a stored alert that may be another
+					// user's (scan's own --notify-cmd still runs).
+					t.NotifyCmd = ""
+				}
+				if err := retireGone(ctx, st, m, t, sr.gone, req.NotifyCmd, req.DryRun); err != nil {
 					return rep, err
 				}
 				continue

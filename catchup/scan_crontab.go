@@ -190,7 +190,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			}
 			dropped := "slots missed before now are not looked for"
 			if len(left.slots) > 0 {
-				dropped = left.describe(dry)
+				dropped = left.describe(dry, "under the old one", store.ReasonScheduleChanged)
 			}
 			if warning != "" {
 				warning += "; "

@@ -23,21 +23,22 @@ type leftByChange struct {
 	since time.Time
 }
 
-// describe says what became of the slots left behind, for the change's
-// notice ("" when none): recorded expired, or (dry) what would be.
-func (lb leftByChange) describe(dry bool) string {
+// describe says what became of the slots left behind, for a notice (""
+// when none): missed where ("under the old one"), recorded expired with
+// reason code, or (dry) what would be.
+func (lb leftByChange) describe(dry bool, where, code string) string {
 	n := len(lb.slots)
 	if n == 0 {
 		return ""
 	}
-	what, verb := fmt.Sprintf("%d slots missed under the old one (%s to %s)", n, rfc(lb.slots[0]), rfc(lb.slots[n-1])), "are"
+	what, verb := fmt.Sprintf("%d slots missed %s (%s to %s)", n, where, rfc(lb.slots[0]), rfc(lb.slots[n-1])), "are"
 	if n == 1 {
-		what, verb = fmt.Sprintf("1 slot missed under the old one (%s)", rfc(lb.slots[0])), "is"
+		what, verb = fmt.Sprintf("1 slot missed %s (%s)", where, rfc(lb.slots[0])), "is"
 	}
 	if dry {
 		verb = "would be"
 	}
-	return what + " " + verb + " recorded expired (schedule-changed)"
+	return fmt.Sprintf("%s %s recorded expired (%s)", what, verb, code)
 }
 
 // expireLeftBehind deals with the slots a change of task old's schedule to
@@ -51,6 +52,16 @@ func (lb leftByChange) describe(dry bool) string {
 // another process recorded expired meanwhile is not recorded nor alerted
 // again. The slots are returned also when recording them failed.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
+	dry bool) (leftByChange, error) {
+	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
+	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, dry)
+}
+
+// expireMissed records each slot of task t's registered schedule that ls
+// shows missed now (its paused ones aside) expired, why (its reason and
+// code), in one transaction, and runs the task's missed-slot alert for
+// them, as expireLeftBehind says.
+func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
 	dry bool) (leftByChange, error) {
 	var lb leftByChange
 	s, err := parseSchedule(old.Schedule, old.TZ)
@@ -73,11 +84,10 @@ func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.
 	if prev, ok := s.Prev(lb.since.Add(-time.Second)); ok && !prev.Before(old.RegisteredAt) {
 		lb.since = prev.Add(time.Second)
 	}
-	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
 	ex := make([]expiry, len(res.slots))
 	cause := map[int64]string{}
 	for i, slot := range res.slots {
-		ex[i] = expiry{slot: slot, reason: reason, code: store.ReasonScheduleChanged}
+		ex[i] = expiry{slot: slot, reason: why.reason, code: why.code}
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}

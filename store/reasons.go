@@ -11,7 +11,10 @@ const (
 	// longer has (its run found dead after the change, or its paused
 	// record given back): no scan replays it.
 	ReasonScheduleChanged = "schedule-changed"
-	ReasonUnreachable     = "ledger-unreachable" // the fire could not reach the ledger
+	// ReasonRetired: a slot missed before its task's crontab line was
+	// removed (scan or the daemon retired the task): nothing replays it.
+	ReasonRetired     = "retired"
+	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
 	// ReasonByHand marks a run made with run --manual: it stands for no slot,
 	// not even the one it started just after (a slotless fire of a line
 	// without a known schedule does).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -56,9 +57,14 @@ func (s *tasks) retireOrRetry(name string) {
 	if s.stopping != nil {
 		ctx = store.GiveUpWaitsWhen(ctx, s.stopping)
 	}
-	_, err := s.d.cfg.Store.Forget(ctx, name, s.d.cfg.Machine.Now(), false)
+	n, err := catchup.RetireDaemonTask(ctx, s.d.cfg.Store, s.d.cfg.Machine, name)
 	if err == nil {
 		delete(s.unretired, name)
+		if n > 0 {
+			s.d.cfg.Log.Warn(fmt.Sprintf("task retired: no longer in the crontabs; its %d missed slots are recorded expired (retired)", n),
+				"event", "retire", "task", name)
+			return
+		}
 		s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 		return
 	}
