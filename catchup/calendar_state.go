@@ -30,8 +30,11 @@ func runState(r store.Run, slot time.Time, stale map[int64]bool) string {
 	switch r.Status {
 	case store.StatusSucceeded:
 		switch {
-		case r.Trigger == store.TriggerReplay, r.Trigger == store.TriggerBackfill, r.Trigger == store.TriggerManual:
+		case r.Trigger == store.TriggerReplay, r.Trigger == store.TriggerBackfill, r.Trigger == store.TriggerManual && !r.Slot.IsZero():
 			return CellReplayed // a replay by scan or by backfill, or a run by hand (run --slot): never late
+			// A run without a slot (a fire of a line no schedule was known
+			// for yet) stands for the slot it started just after, as cron's
+			// fire of it: ran, or late.
 		case r.StartedAt.Sub(slot) > lateAfter:
 			return CellLate
 		}
