@@ -58,9 +58,12 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 			continue
 		}
 		k := r.Slot.Unix()
-		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning && !(req.Paused && r.Status == store.StatusPaused) {
+		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning && r.Status != store.StatusExpired &&
+			!(req.Paused && r.Status == store.StatusPaused) {
 			// A run in progress has settled nothing yet: backfill waits
 			// for it (the slot's lock, its claim) and goes by its outcome.
+			// An expired slot never ran (scan gave it up, a schedule
+			// change or a retirement left it): backfill is how it runs.
 			settled[k] = true
 		}
 		if r.Status == store.StatusSucceeded && r.ID > done[k].ID {

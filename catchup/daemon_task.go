@@ -53,10 +53,11 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				}
 			}
 			t.SettledThrough = now
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, false)
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, time.Time{}, false)
 			if err != nil {
 				return t, err
 			}
+			left.alert()
 			dropped := "slots missed before now are not looked for"
 			if len(left.slots) > 0 {
 				dropped = left.describe(false, "under the old one", store.ReasonScheduleChanged)

@@ -69,10 +69,11 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 // gone, and they would vanish from every reader.
 func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) error {
 	why := expiry{reason: fmt.Sprintf(reasonLineGone, path), code: store.ReasonRetired}
-	left, err := expireMissed(ctx, st, m, t, why, notify, dry)
+	left, err := expireMissed(ctx, st, m, t, why, notify, time.Time{}, dry)
 	if err != nil {
 		return err
 	}
+	left.alert()
 	if dry {
 		m.notice("task %s: its line is gone from %s; a scan retires it%s", t.Name, path, leftRetired(left, true))
 		return nil
@@ -109,10 +110,11 @@ func RetireDaemonTask(ctx context.Context, st store.Store, m Machine, name strin
 		return 0, err
 	}
 	why := expiry{reason: fmt.Sprintf(reasonLineGone, "the daemon's crontabs"), code: store.ReasonRetired}
-	left, err := expireMissed(ctx, st, m, t, why, "", false)
+	left, err := expireMissed(ctx, st, m, t, why, "", time.Time{}, false)
 	if err != nil {
 		return 0, err
 	}
+	left.alert()
 	_, err = st.Forget(ctx, name, m.Now(), false)
 	return len(left.slots), err
 }

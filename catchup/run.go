@@ -165,7 +165,11 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	if st == nil || ledgerErr != nil {
 		return l.unrecorded(ctx, ledgerErr)
 	}
-	return l.run(ctx)
+	res, err := l.run(ctx)
+	if l.leftAlert != nil {
+		l.leftAlert()
+	}
+	return res, err
 }
 
 // PrepareRun starts, in the background, the set-up of this process that
@@ -222,6 +226,10 @@ type lifecycle struct {
 	pinger     *notify.Pinger
 	checkpoint string       // the note of an interrupted run of the slot, for a replay
 	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
+	// leftAlert, when this fire changed its task's schedule, is the
+	// missed-slot alert for the slots it left behind (rescheduled): run
+	// when the fire is over, its lock released, never before the job.
+	leftAlert func()
 }
 
 // waitLeft is what is left of --wait DUR, counted from the fire's start

@@ -20,11 +20,12 @@ func scheduleChange(task string, old store.Task, whose, expr, tz string) string 
 // rescheduled says, once, that this --cron fire changes its task's
 // registered schedule or zone to expr in tz, counting from (the new
 // watermark is a second before it): the slots missed under the old one are
-// not looked for from now on. It records them expired (schedule-changed)
-// and runs the task's missed-slot alert for them (expireLeftBehind), before
-// the claim that registers the change: a fire whose claim then fails
-// leaves them recorded, and the line's next fire changes the schedule all
-// the same. It names the backfill that runs the span in the new schedule.
+// not looked for from now on. It records them expired (schedule-changed),
+// every old slot before this fire's (expireLeftBehind), before the claim
+// that registers the change: a fire whose claim then fails leaves them
+// recorded, and the line's next fire changes the schedule all the same.
+// The task's missed-slot alert for them runs once the fire is over
+// (leftAlert). It names the backfill that runs the span in the new schedule.
 // A task read from a crontab keeps its registration (scan's is the
 // line's), so nothing changes there.
 func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.Time) {
@@ -49,7 +50,8 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 		msg = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
 			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
 	}
-	left, err := expireLeftBehind(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, false)
+	left, err := expireLeftBehind(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, false)
+	l.leftAlert = left.alert // once the job has ended: the alert never holds the job back
 	switch {
 	case err != nil && len(left.slots) > 0:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be recorded expired (%v): they are not looked for", err)

@@ -184,10 +184,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, dry)
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, time.Time{}, dry)
 			if err != nil {
 				return nil, warning, err
 			}
+			left.alert()
 			dropped := "slots missed before now are not looked for"
 			if len(left.slots) > 0 {
 				dropped = left.describe(dry, "under the old one", store.ReasonScheduleChanged)

@@ -21,6 +21,9 @@ const reasonLeftByChange = "its schedule changed from %q in %s to %q in %s befor
 type leftByChange struct {
 	slots []time.Time
 	since time.Time
+	// alert runs the task's missed-slot alert for the slots recorded (a
+	// no-op when none was): the caller runs it when it may wait for it.
+	alert func()
 }
 
 // describe says what became of the slots left behind, for a notice (""
@@ -45,25 +48,29 @@ func (lb leftByChange) describe(dry bool, where, code string) string {
 // expr in tz leaves behind: each slot of the old schedule that ls shows
 // missed now (its paused ones aside: recordEndedPause records those) is
 // recorded expired, reason schedule-changed, in one transaction, and the
-// task's missed-slot alert runs for them (notify, else the task's own), as
-// for the slots scan gives up. Without a record they would vanish from
-// every reader, the new watermark passing them, with only the change's
-// notice (guarantees S8). dry records nothing and alerts nothing. A slot
-// another process recorded expired meanwhile is not recorded nor alerted
-// again. The slots are returned also when recording them failed.
+// returned alert runs the task's missed-slot alert for them (notify, else
+// the task's own), as for the slots scan gives up. Without a record they
+// would vanish from every reader, the new watermark passing them, with
+// only the change's notice (guarantees S8). A non-zero cut (a fire's: its
+// own slot) takes every old slot before it, however recent: the line no
+// longer fires the old schedule, so none is on its way (a fire waiting
+// for the task's lock with --wait is, and then runs its slot, which its
+// record settles). dry records nothing and alerts nothing. A slot another
+// process recorded expired meanwhile is not recorded nor alerted again.
+// The slots are returned also when recording them failed.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
-	dry bool) (leftByChange, error) {
+	cut time.Time, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
-	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, dry)
+	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, dry)
 }
 
-// expireMissed records each slot of task t's registered schedule that ls
-// shows missed now (its paused ones aside) expired, why (its reason and
-// code), in one transaction, and runs the task's missed-slot alert for
-// them, as expireLeftBehind says.
+// expireMissed records each slot of task old's registered schedule that ls
+// shows missed now (its paused ones aside; with a cut, every unsettled
+// slot before it) expired, why (its reason and code), in one
+// transaction, as expireLeftBehind says.
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
-	dry bool) (leftByChange, error) {
-	var lb leftByChange
+	cut time.Time, dry bool) (leftByChange, error) {
+	lb := leftByChange{alert: func() {}}
 	s, err := parseSchedule(old.Schedule, old.TZ)
 	if err != nil || s == nil {
 		return lb, nil // no slots to leave: scan passes such a task by too
@@ -72,11 +79,22 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err != nil {
 		return lb, err
 	}
-	res, err := missedSlots(ctx, st, m, old, s, MissedRule{Tolerance: DefaultTolerance}, stale, nil, nil)
+	rule := MissedRule{Tolerance: DefaultTolerance}
+	if !cut.IsZero() {
+		rule.Tolerance = 0
+	}
+	res, err := missedSlots(ctx, st, m, old, s, rule, stale, nil, nil)
 	if err != nil {
 		return lb, err
 	}
 	splitPaused(old, &res)
+	if !cut.IsZero() {
+		n := len(res.slots)
+		for n > 0 && !res.slots[n-1].Before(cut) {
+			n--
+		}
+		res.slots, res.causes = res.slots[:n], res.causes[:n]
+	}
 	if len(res.slots) == 0 {
 		return lb, nil
 	}
@@ -99,7 +117,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
 		}
 	}
-	alertMissed(ctx, m, notify, old, ts)
+	lb.alert = func() { alertMissed(ctx, m, notify, old, ts) }
 	return lb, nil
 }
 

@@ -46,7 +46,7 @@ left, and a backfill again runs them (stopped while planning: nothing ran).`,
 	f.StringArrayVar(&bf.req.Tasks, "task", nil, "the task (repeatable: several tasks run in parallel up to --concurrency)")
 	f.StringVar(&bf.from, "from", "", "first instant of the range (RFC 3339)")
 	f.StringVar(&bf.to, "to", "", "last instant of the range (RFC 3339), not in the future")
-	f.StringVar(&bf.req.Only, "only", "missing", "which slots: missing (no outcome yet), failed (latest attempt failed or timed out), all (run again even if done)")
+	f.StringVar(&bf.req.Only, "only", "missing", "which slots: missing (no outcome yet; expired ones too: they never ran), failed (latest attempt failed or timed out), all (run again even if done)")
 	f.StringVar(&bf.req.Order, "order", "oldest", "oldest|newest: the order of a task's slots")
 	f.BoolVar(&bf.req.DryRun, "dry-run", false, "print the slots that would run and change nothing")
 	f.BoolVar(&bf.req.Paused, "include-paused", false, "run the slots of the task's pause too (catchup pause), also those a fire recorded paused")
