@@ -58,12 +58,8 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				return t, err
 			}
 			left.alert()
-			dropped := "slots missed before now are not looked for"
-			if len(left.slots) > 0 {
-				dropped = left.describe(false, "under the old one", store.ReasonScheduleChanged)
-			}
 			m.notice("%s: it counts from now, and %s (catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), dropped, t.Name)
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), left.lineNotice(false), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, err

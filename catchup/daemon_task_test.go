@@ -145,13 +145,7 @@ func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
 // and the line's --notify-cmd, as written, hears of them once, never
 // silently. Registering the line again records and alerts nothing more.
 func TestDaemonScheduleChangeRecordsLeftSlotsExpired(t *testing.T) {
-	st, db := testLedger(t)
-	dir := t.TempDir()
-	def := store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
-		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
-	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
-		t.Fatal(err)
-	}
+	st, db, dir, def := registerAlertingDaemonTask(t)
 	// Down for two days: 06:30 on the 17th and the 18th missed.
 	def.Schedule = "0 7 * * *"
 	for i := range 2 {
@@ -196,13 +190,7 @@ func TestDaemonScheduleChangeRecordsLeftSlotsExpired(t *testing.T) {
 // recorded expired (reason retired) and its --notify-cmd hears of them,
 // where before they vanished with the task from every reader.
 func TestRetireDaemonTaskRecordsItsMissedSlots(t *testing.T) {
-	st, db := testLedger(t)
-	dir := t.TempDir()
-	def := store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
-		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
-	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
-		t.Fatal(err)
-	}
+	st, db, dir, _ := registerAlertingDaemonTask(t)
 	m := testMachine(db, mustTime(t, "2026-11-18T12:00:00Z"))
 	n, err := RetireDaemonTask(t.Context(), st, m, "job")
 	if err != nil || n != 2 {
@@ -226,4 +214,19 @@ func TestRetireDaemonTaskRecordsItsMissedSlots(t *testing.T) {
 	if _, err := RetireDaemonTask(t.Context(), st, m, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("retiring an unknown task: %v, want store.ErrNotFound", err)
 	}
+}
+
+// registerAlertingDaemonTask registers, at 2026-11-16T12:00:00Z, a daemon
+// line run daily at 06:30 UTC whose --notify-cmd appends "STATUS EXPIRED
+// SLOTS" to dir/alert.log.
+func registerAlertingDaemonTask(t *testing.T) (st store.Store, db, dir string, def store.Task) {
+	t.Helper()
+	st, db = testLedger(t)
+	dir = t.TempDir()
+	def = store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
+		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
+	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
+		t.Fatal(err)
+	}
+	return st, db, dir, def
 }

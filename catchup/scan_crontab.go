@@ -189,15 +189,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				return nil, warning, err
 			}
 			left.alert()
-			dropped := "slots missed before now are not looked for"
-			if len(left.slots) > 0 {
-				dropped = left.describe(dry, "under the old one", store.ReasonScheduleChanged)
-			}
 			if warning != "" {
 				warning += "; "
 			}
 			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and %s "+
-				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), dropped, e.Task)
+				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), left.lineNotice(dry), e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err

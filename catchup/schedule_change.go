@@ -44,6 +44,15 @@ func (lb leftByChange) describe(dry bool, where, code string) string {
 	return fmt.Sprintf("%s %s recorded expired (%s)", what, verb, code)
 }
 
+// lineNotice says, for the notice of a crontab or daemon line's change,
+// what became of the slots the change left behind.
+func (lb leftByChange) lineNotice(dry bool) string {
+	if len(lb.slots) == 0 {
+		return "slots missed before now are not looked for"
+	}
+	return lb.describe(dry, "under the old one", store.ReasonScheduleChanged)
+}
+
 // expireLeftBehind deals with the slots a change of task old's schedule to
 // expr in tz leaves behind: each slot of the old schedule that ls shows
 // missed now (its paused ones aside: recordEndedPause records those) is
