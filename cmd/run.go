@@ -43,7 +43,10 @@ CATCHUP_PROGRESS_FD (for catchup progress); a coalesced replay also gets CATCHUP
 (the number of slots it stands for). It does not get CATCHUP_DB_FILE nor CATCHUP_PING_URL.
 
 A fire stands for the latest slot at or before now, however late, when that slot is
-the task's; a fire whose slot already ran is a duplicate and runs nothing.
+the task's; a fire whose slot already ran is a duplicate and runs nothing. A --cron
+or --tz other than the registered one changes the task's schedule from this fire: the
+slots missed under the old one are recorded expired (schedule-changed) and the task's
+--notify-cmd hears of them after the job (catchup backfill runs that gap again).
 
 Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
 125 catchup failed before starting it; 126 not executable; 127 not found;
