@@ -58,12 +58,10 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 			continue
 		}
 		k := r.Slot.Unix()
-		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning && r.Status != store.StatusExpired &&
+		if settles(r, MissedRule{}, nil) && r.Status != store.StatusRunning && !runnableExpiry(r) &&
 			!(req.Paused && r.Status == store.StatusPaused) {
 			// A run in progress has settled nothing yet: backfill waits
 			// for it (the slot's lock, its claim) and goes by its outcome.
-			// An expired slot never ran (scan gave it up, a schedule
-			// change or a retirement left it): backfill is how it runs.
 			settled[k] = true
 		}
 		if r.Status == store.StatusSucceeded && r.ID > done[k].ID {
@@ -117,4 +115,12 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 		slices.Reverse(rs.run)
 	}
 	return rs, nil
+}
+
+// runnableExpiry reports whether r is an expiry backfill runs its slot
+// for (--only missing): the slot never ran, and backfill, explicit, runs
+// it as it runs slots older than the catch-up window. Not a slot the
+// task's --replay latest dropped: the task does not want it run.
+func runnableExpiry(r store.Run) bool {
+	return r.Status == store.StatusExpired && r.Reason != store.ReasonPolicy
 }

@@ -22,7 +22,6 @@ import (
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (store.Task, error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
-	notify := t.NotifyCmd                     // as written: the alert for the slots a schedule change leaves
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
 	known := err == nil
@@ -53,13 +52,12 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				}
 			}
 			t.SettledThrough = now
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, time.Time{}, false)
-			if err != nil {
-				return t, err
-			}
-			left.alert()
-			m.notice("%s: it counts from now, and %s (catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), left.lineNotice(false), t.Name)
+			// The old schedule's missed slots are not recorded expired
+			// here, as a fire or scan records them: the old loop's replays
+			// may still be running them, and an alert would hold up the
+			// reload (left open).
+			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, err

@@ -2,10 +2,7 @@ package catchup
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -137,96 +134,4 @@ func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestDaemonScheduleChangeRecordsLeftSlotsExpired: a daemon line whose
-// schedule changed (across a restart, at a reload) leaves the slots missed
-// under the old one behind: they are recorded expired (schedule-changed)
-// and the line's --notify-cmd, as written, hears of them once, never
-// silently. Registering the line again records and alerts nothing more.
-func TestDaemonScheduleChangeRecordsLeftSlotsExpired(t *testing.T) {
-	st, db, dir, def := registerAlertingDaemonTask(t)
-	// Down for two days: 06:30 on the 17th and the 18th missed.
-	def.Schedule = "0 7 * * *"
-	for i := range 2 {
-		m := testMachine(db, mustTime(t, "2026-11-18T12:00:00Z"))
-		var said strings.Builder
-		m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
-		if _, err := RegisterDaemonTask(t.Context(), st, m, def, false); err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 && !strings.Contains(said.String(),
-			"2 slots missed under the old one (2026-11-17T06:30:00Z to 2026-11-18T06:30:00Z) are recorded expired (schedule-changed)") {
-			t.Errorf("the change said %q; want it to name the two slots it records expired", said.String())
-		}
-		if i == 1 && said.Len() > 0 {
-			t.Errorf("the same line registered again said %q; want nothing", said.String())
-		}
-	}
-	runs, err := st.History(t.Context(), store.HistoryFilter{Task: "job", Limit: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var expired []string
-	for _, r := range runs {
-		if r.Status == store.StatusExpired && r.Reason == store.ReasonScheduleChanged {
-			expired = append(expired, rfc(r.Slot))
-		}
-	}
-	if want := []string{"2026-11-18T06:30:00Z", "2026-11-17T06:30:00Z"}; !reflect.DeepEqual(expired, want) {
-		t.Errorf("recorded expired (schedule-changed): %v, want %v (of %d runs)", expired, want, len(runs))
-	}
-	alerts, err := os.ReadFile(filepath.Join(dir, "alert.log"))
-	if err != nil {
-		t.Fatalf("the line's --notify-cmd did not run: %v", err)
-	}
-	if want := "missed 2 2026-11-17T06:30:00Z 2026-11-18T06:30:00Z\n"; string(alerts) != want {
-		t.Errorf("alerts = %q, want %q (once)", alerts, want)
-	}
-}
-
-// TestRetireDaemonTaskRecordsItsMissedSlots: a daemon line removed from
-// its crontab retires its task; the slots it missed until then are
-// recorded expired (reason retired) and its --notify-cmd hears of them,
-// where before they vanished with the task from every reader.
-func TestRetireDaemonTaskRecordsItsMissedSlots(t *testing.T) {
-	st, db, dir, _ := registerAlertingDaemonTask(t)
-	m := testMachine(db, mustTime(t, "2026-11-18T12:00:00Z"))
-	n, err := RetireDaemonTask(t.Context(), st, m, "job")
-	if err != nil || n != 2 {
-		t.Fatalf("RetireDaemonTask = %d, %v; want 2 slots recorded", n, err)
-	}
-	task, err := st.Task(t.Context(), "job")
-	if err != nil || task.RetiredAt.IsZero() {
-		t.Fatalf("task after retirement: %+v, %v; want it retired", task, err)
-	}
-	runs, err := st.History(t.Context(), store.HistoryFilter{Task: "job", Status: store.StatusExpired})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 2 || runs[0].Reason != store.ReasonRetired || runs[1].Reason != store.ReasonRetired {
-		t.Errorf("expired records: %+v; want 2, reason retired", runs)
-	}
-	alerts, err := os.ReadFile(filepath.Join(dir, "alert.log"))
-	if want := "missed 2 2026-11-17T06:30:00Z 2026-11-18T06:30:00Z\n"; err != nil || string(alerts) != want {
-		t.Errorf("alerts = %q, %v; want %q", alerts, err, want)
-	}
-	if _, err := RetireDaemonTask(t.Context(), st, m, "nope"); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("retiring an unknown task: %v, want store.ErrNotFound", err)
-	}
-}
-
-// registerAlertingDaemonTask registers, at 2026-11-16T12:00:00Z, a daemon
-// line run daily at 06:30 UTC whose --notify-cmd appends "STATUS EXPIRED
-// SLOTS" to dir/alert.log.
-func registerAlertingDaemonTask(t *testing.T) (st store.Store, db, dir string, def store.Task) {
-	t.Helper()
-	st, db = testLedger(t)
-	dir = t.TempDir()
-	def = store.Task{Name: "job", Schedule: "30 6 * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1",
-		NotifyCmd: `echo "$CATCHUP_STATUS $CATCHUP_EXPIRED $CATCHUP_EXPIRED_SLOTS" >> ` + dir + `/alert.log`}
-	if _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, mustTime(t, "2026-11-16T12:00:00Z")), def, false); err != nil {
-		t.Fatal(err)
-	}
-	return st, db, dir, def
 }

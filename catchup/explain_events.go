@@ -67,7 +67,7 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 		}
 		return []Event{e}
 	case store.StatusExpired:
-		e.Kind, e.Text = "expired", fmt.Sprintf("run %d: the slot was given up, never to run: %s", r.ID, r.Error)
+		e.Kind, e.Text = "expired", fmt.Sprintf("run %d: the slot was given up: %s", r.ID, r.Error)
 		return []Event{e}
 	case store.StatusPaused:
 		e.Kind, e.Text = "paused", fmt.Sprintf("run %d: the slot was not run: %s (catchup pause)", r.ID, r.Error)

@@ -88,7 +88,7 @@ func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, pa
 
 // reasonLineGone is why a slot missed before its task's line was removed
 // from crontab %s is recorded expired.
-const reasonLineGone = "its line was removed from %s before it ran: nothing replays it"
+const reasonLineGone = "its line was removed from %s before it ran: no scan replays it"
 
 // leftRetired says what became of the slots a retirement left behind,
 // for its notice: "" when none.
@@ -97,26 +97,6 @@ func leftRetired(left leftByChange, dry bool) string {
 		return ""
 	}
 	return "; " + left.describe(dry, "until then", store.ReasonRetired)
-}
-
-// RetireDaemonTask retires task name, whose line is gone from the crontabs
-// of the daemon that registered it, after recording its slots missed until
-// then expired (reason retired) and alerting for them by the task's own
-// --notify-cmd, as a scan retiring a gone crontab line does. n is how many
-// it recorded.
-func RetireDaemonTask(ctx context.Context, st store.Store, m Machine, name string) (n int, err error) {
-	t, err := st.Task(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	why := expiry{reason: fmt.Sprintf(reasonLineGone, "the daemon's crontabs"), code: store.ReasonRetired}
-	left, err := expireMissed(ctx, st, m, t, why, "", time.Time{}, false)
-	if err != nil {
-		return 0, err
-	}
-	left.alert()
-	_, err = st.Forget(ctx, name, m.Now(), false)
-	return len(left.slots), err
 }
 
 // silence knows when each task last had a fire of its own (trigger

@@ -84,6 +84,15 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err != nil || s == nil {
 		return lb, nil // no slots to leave: scan passes such a task by too
 	}
+	latest, err := st.LatestSlot(ctx, old.Name)
+	if err != nil {
+		return lb, err
+	}
+	if !aheadOf(old, latest, m.Now()).IsZero() {
+		// The ledger holds a time of the task later than now: its missed
+		// slots are not computed (ls, scan), so none is recorded.
+		return lb, nil
+	}
 	stale, err := staleOfTask(ctx, st, m, old.Name)
 	if err != nil {
 		return lb, err

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -57,14 +56,9 @@ func (s *tasks) retireOrRetry(name string) {
 	if s.stopping != nil {
 		ctx = store.GiveUpWaitsWhen(ctx, s.stopping)
 	}
-	n, err := catchup.RetireDaemonTask(ctx, s.d.cfg.Store, s.d.cfg.Machine, name)
+	_, err := s.d.cfg.Store.Forget(ctx, name, s.d.cfg.Machine.Now(), false)
 	if err == nil {
 		delete(s.unretired, name)
-		if n > 0 {
-			s.d.cfg.Log.Warn(fmt.Sprintf("task retired: no longer in the crontabs; its %d missed slots are recorded expired (retired)", n),
-				"event", "retire", "task", name)
-			return
-		}
 		s.d.cfg.Log.Info("task retired: no longer in the crontabs", "event", "retire", "task", name)
 		return
 	}
