@@ -91,10 +91,11 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 // registerLine registers the task as its re-read line se says, and reads
 // the new registration back as this fire's schedule; why says what failed.
 func (l *lifecycle) registerLine(ctx context.Context, se sourcedEntry) (why string) {
-	_, warning, err := registerEntry(ctx, l.st, l.m, se, false, l.req.NotifyCmd)
+	sr, warning, err := registerEntry(ctx, l.st, l.m, se, false, l.req.NotifyCmd)
 	if err != nil {
 		return err.Error()
 	}
+	l.leftAlert = sr.alertLeft // once the fire is over: never before its job
 	l.m.notice("%s; this fire stands for the line's schedule", warning)
 	l.registered, l.sched = nil, nil
 	if err := l.loadRegistered(ctx); err != nil {

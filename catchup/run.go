@@ -138,6 +138,11 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		req.Started = time.Now() // real time: it bounds a real wait (waitLeft)
 	}
 	l := &lifecycle{st: st, m: m, req: req, sched: req.Schedule}
+	defer func() {
+		if l.leftAlert != nil {
+			l.leftAlert() // the fire is over, its lock released
+		}
+	}()
 	ledgerErr := openErr
 	if st != nil {
 		ledgerErr = l.loadRegistered(ctx)
@@ -165,11 +170,7 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 	if st == nil || ledgerErr != nil {
 		return l.unrecorded(ctx, ledgerErr)
 	}
-	res, err := l.run(ctx)
-	if l.leftAlert != nil {
-		l.leftAlert()
-	}
-	return res, err
+	return l.run(ctx)
 }
 
 // PrepareRun starts, in the background, the set-up of this process that

@@ -36,6 +36,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}
+		if sr != nil && sr.alertLeft != nil {
+			sr.alertLeft()
+		}
 		if err != nil {
 			if errors.Is(err, ErrLineRefused) {
 				rep.RefusedLines++

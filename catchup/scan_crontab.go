@@ -31,6 +31,10 @@ type shellReplay struct {
 	// err says why the line cannot be replayed (its crontab was refused or
 	// is gone); nothing runs.
 	err error
+	// alertLeft, when registering the line changed its schedule, runs the
+	// missed-slot alert for the old schedule's slots it recorded expired:
+	// the caller runs it when it may wait for it (a fire: after its job).
+	alertLeft func()
 	// gone is the crontab the task was found in when its line is no
 	// longer there (or the file itself is gone): scan retires the task.
 	gone string
@@ -188,7 +192,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if err != nil {
 				return nil, warning, err
 			}
-			left.alert()
+			sr.alertLeft = left.alert
 			if warning != "" {
 				warning += "; "
 			}

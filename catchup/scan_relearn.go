@@ -50,6 +50,9 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 	if err != nil {
 		return t, nil, warning, err
 	}
+	if sr.alertLeft != nil {
+		sr.alertLeft()
+	}
 	nt := sr.task
 	if !dry {
 		if nt, err = st.Task(ctx, t.Name); err != nil {
