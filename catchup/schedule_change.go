@@ -44,7 +44,7 @@ func (lb leftByChange) describe(dry bool, where, code string) string {
 	return fmt.Sprintf("%s %s recorded expired (%s)", what, verb, code)
 }
 
-// lineNotice says, for the notice of a crontab or daemon line's change,
+// lineNotice says, for the notice of a crontab line's change,
 // what became of the slots the change left behind.
 func (lb leftByChange) lineNotice(dry bool) string {
 	if len(lb.slots) == 0 {
