@@ -107,6 +107,18 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
 }
 
+// alertExpired runs the task's missed-slot alert (alertMissed) for the
+// slots ts recorded expired, as its missed slots: what prune and a
+// schedule change or retirement record, outside a scan.
+func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
+	for _, a := range ts.Actions {
+		if a.Action == ActionExpired {
+			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
+		}
+	}
+	alertMissed(ctx, m, cmd, t, ts)
+}
+
 // runAlert runs an alert command, its output on catchup's stderr; its
 // own failure is reported, between what and so (what the alert was for,
 // what stays as it was), nothing more.

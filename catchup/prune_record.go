@@ -142,12 +142,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if !req.DryRun && ts.Expired > 0 {
 			// As loud as scan's expiries: the task's alert, with the
 			// slots this prune recorded expired.
-			for _, a := range ts.Actions {
-				if a.Action == ActionExpired {
-					ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
-				}
-			}
-			alertMissed(ctx, m, req.NotifyCmd, c.t, ts)
+			alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
 		}
 	}
 	return out, nil

@@ -130,12 +130,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err := ts.expire(ctx, st, m, old, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
-	for _, a := range ts.Actions {
-		if a.Action == ActionExpired {
-			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
-		}
-	}
-	lb.alert = func() { alertMissed(ctx, m, notify, old, ts) }
+	lb.alert = func() { alertExpired(ctx, m, notify, old, ts) }
 	return lb, nil
 }
 
