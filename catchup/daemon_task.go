@@ -18,8 +18,11 @@ import (
 // is only the host's (zoneFromHost: no --tz, no CRON_TZ) keeps the zone
 // the task is registered in, as a fire does (fleetZoneOf): replicas in
 // several zones run one schedule. The caller reads the returned task's
-// zone.
-func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (store.Task, error) {
+// zone. When the line's schedule or zone changed, replaced is the
+// registration it replaced (its Name is "" otherwise): the slots that one
+// missed are the daemon's to record expired (RecordLeftBehind) once its
+// old loop's fires and replays have ended.
+func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (_, replaced store.Task, err error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
@@ -48,23 +51,24 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				// recorded, recorded paused first, as scan does for an
 				// edited line (registerEntry) and a fire for --cron.
 				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
-					return t, err
+					return t, store.Task{}, err
 				}
 			}
 			t.SettledThrough = now
-			// The old schedule's missed slots are not recorded expired
-			// here, as a fire or scan records them: the old loop's replays
-			// may still be running them, and an alert would hold up the
-			// reload (left open).
-			m.notice("%s: it counts from now, and slots missed before now are not looked for (catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), t.Name)
+			// The old schedule's missed slots are recorded expired by the
+			// daemon (RecordLeftBehind), not here: its old loop's fires
+			// and replays may still run some of them.
+			replaced = old
+			m.notice("%s: it counts from now, and the slots the old one missed are recorded expired (%s) "+
+				"(catchup backfill --task %s runs a past range)",
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), store.ReasonScheduleChanged, t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
-		return t, err
+		return t, store.Task{}, err
 	}
 	first, err := st.EarliestRun(ctx, t.Name)
 	if err != nil {
-		return t, err
+		return t, store.Task{}, err
 	}
 	if !first.IsZero() && first.Before(t.RegisteredAt) {
 		t.RegisteredAt = first
@@ -76,9 +80,9 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 		t.ScheduleSince = scheduleSinceAfter(old, t)
 	}
 	if known && sameRegistration(old, t) {
-		return t, nil // a start or reload of an unchanged line: no write (one fsync per line)
+		return t, replaced, nil // a start or reload of an unchanged line: no write (one fsync per line)
 	}
-	return t, st.UpsertTask(ctx, t)
+	return t, replaced, st.UpsertTask(ctx, t)
 }
 
 // scheduleSinceAfter is when task t's schedule took effect once t is

@@ -150,3 +150,35 @@ func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (m
 	}
 	return staleAmong(ctx, st, m, mine, false)
 }
+
+// LeftBehind is a registration of a `catchup daemon` line that a reload or
+// start replaced with another schedule or zone (RegisterDaemonTask's
+// replaced), or retired (its line removed): the slots it missed before Cut
+// have no fire and no replay to come.
+type LeftBehind struct {
+	Old      store.Task // the registration as it was
+	Expr, TZ string     // the line's new schedule and zone; "" when the line was removed
+	Path     string     // the crontab the line was removed from
+	Cut      time.Time  // when it was replaced or retired
+	// Notify is the line's --notify-cmd as written, for the alert; "":
+	// the ledger's (never a masked one).
+	Notify string
+}
+
+// RecordLeftBehind records expired (reason schedule-changed, or retired)
+// each slot lb.Old missed before lb.Cut, as a fire or scan records those
+// of a crontab line that changed or went (expireLeftBehind, retireGone).
+// The daemon calls it once nothing of its own may still run them (the old
+// line's fires and replays have ended): a slot never gets an expired
+// record and then a run. It returns what was recorded, for a log ("" when
+// nothing was), and the alert for it, for the caller to run off any path
+// that must not wait for it.
+func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
+	if lb.Expr == "" {
+		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
+		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, false)
+		return left.describe(false, "until its line was removed", store.ReasonRetired), left.alert, err
+	}
+	left, err := expireLeftBehind(ctx, st, m, lb.Old, lb.Expr, lb.TZ, lb.Notify, lb.Cut, false)
+	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alert, err
+}

@@ -46,7 +46,9 @@ Each fire stands for its slot, however late it starts. At start, the slots at or
 (a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
 spares later ones, which the daemon's own fires may still reach. SIGHUP, or a changed crontab
 once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
-crontab with no job line is refused, at start too). A reload reads the host's zone again
+crontab with no job line is refused, at start too). The slots a removed line, or an edited
+line's old schedule, missed are recorded expired and alerted (the line's --notify-cmd),
+across a restart too: no replay comes for them, catchup backfill runs them. A reload reads the host's zone again
 (/etc/localtime, unless TZ names one): after timedatectl set-timezone, send SIGHUP, and
 the lines without --tz or CRON_TZ change to the new zone (a schedule change, warned of
 naming both). A fire that ran nothing (the task's lock held by another run, a replica's;

@@ -64,7 +64,7 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	}
 	for i, t := range tasks {
 		var err error
-		if tasks[i].Def, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost); err != nil {
+		if tasks[i].Def, tasks[i].Replaced, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost); err != nil {
 			// The ledger's fault, not the crontab's: a reload is tried again.
 			return nil, daemon.LedgerFault{Err: fmt.Errorf("register task %s: %w", t.Def.Name, err)}
 		}

@@ -27,6 +27,11 @@ type Task struct {
 	// ZoneFromHost: the line names no zone (no --tz, no CRON_TZ); Def's is
 	// the host's, until a shared ledger's registration says otherwise.
 	ZoneFromHost bool
+	// Replaced is the registration a change of the line's schedule or
+	// zone replaced when the line was read (RegisterDaemonTask; its Name
+	// is "" when none): the slots it missed are recorded expired once its
+	// old loop's fires and replays have ended (left.go).
+	Replaced store.Task
 }
 
 // Config is one checked `catchup daemon`.
@@ -103,7 +108,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}()
 	ctx, cancel := context.WithCancel(store.GiveUpWaitsWhen(context.Background(), lastWrites))
 	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
-	s := &tasks{d: d, ctx: ctx, stopping: stopping, running: map[string]*scheduled{}}
+	s := &tasks{d: d, ctx: ctx, stopping: stopping, gone: lastWrites, running: map[string]*scheduled{}}
 	s.set(d.cfg.Tasks, time.Time{})
 	changed := make(chan struct{}, 1)
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -153,6 +158,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}
 	giveUpWrites() // a reload's too: the process exits
 	s.loops.Wait()
+	s.left.Wait()
 	d.cfg.Log.Info("daemon stopped", "event", "exit")
 }
 

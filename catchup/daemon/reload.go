@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 // scheduled is a task's running loop.
@@ -35,6 +36,11 @@ type tasks struct {
 	// tried again from retryAt (retire.go).
 	unretired map[string]bool
 	retryAt   time.Time
+	// left counts the records of the slots a changed or removed line left
+	// (left.go): a stop waits for them. gone is done once the daemon gives
+	// up (its grace over): their alerts are cut then.
+	left sync.WaitGroup
+	gone context.Context
 }
 
 // set schedules ts, read at read: a new task starts, a changed one
@@ -61,7 +67,8 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			from = s.d.cfg.Rule.FiredAfter // the first: from the daemon's start
 		}
 		var after <-chan struct{}
-		if old := s.running[t.Def.Name]; old != nil {
+		old := s.running[t.Def.Name]
+		if old != nil {
 			if sameTask(old.task, t) {
 				old.task = t // its line may have moved: the registration says where
 				continue
@@ -82,10 +89,11 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		} else if s.loaded {
 			s.d.cfg.Log.Info("task added", "event", "reload", "task", t.Def.Name)
 		}
+		s.leaveChanged(t, old, after, read)
 		lctx, cancel := context.WithCancel(s.ctx)
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{}), from: from}
 		sc.through.after = after
-		if old := s.running[t.Def.Name]; old != nil {
+		if old != nil {
 			sc.through.prev = &old.through // its skipped slots stay missed at once (progress.inherit)
 		}
 		s.running[t.Def.Name] = sc
@@ -102,7 +110,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			sc.cancel()
 			<-sc.done
 			delete(s.running, name)
-			s.retireOrRetry(name)
+			s.retire(name, &sc.task, sc.through.idle())
 		}
 	}
 	s.loaded = true
@@ -131,6 +139,7 @@ func Source(path string, line, uid int, redacted bool) string {
 func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
 	a.Def.Source = b.Def.Source
+	a.Replaced, b.Replaced = store.Task{}, store.Task{}
 	sameSchedule := a.Sched.SameAs(b.Sched) // Sched is Def.Schedule, parsed
 	a.Def.Schedule, a.Sched, b.Sched = b.Def.Schedule, nil, nil
 	return reflect.DeepEqual(a, b) && sameSchedule

@@ -39,7 +39,7 @@ func TestSlotWhileReloadingIsFired(t *testing.T) {
 		task := f.task
 		task.Def.Name, task.Req.Task = "tock", "tock"
 		var err error
-		task.Def, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
+		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
 		return []Task{task}, err
 	}
 	logs := &safeBuffer{b: &bytes.Buffer{}}
@@ -83,7 +83,7 @@ func TestChangedTaskGoesOnWhereItsLoopWas(t *testing.T) {
 		task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER changed" >> fires.log`}
 		task.Def.Argv = task.Req.Argv
 		var err error
-		task.Def, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
+		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
 		return []Task{task}, err
 	}
 	logs := &safeBuffer{b: &bytes.Buffer{}}

@@ -32,7 +32,7 @@ func (s *tasks) retireGone(keep map[string]bool) {
 		if keep[t.Name] || !t.RetiredAt.IsZero() || !s.fromOurCrontabs(t.Source) {
 			continue
 		}
-		s.retireOrRetry(t.Name)
+		s.retire(t.Name, nil, nil)
 	}
 }
 
@@ -44,6 +44,20 @@ func (s *tasks) fromOurCrontabs(source string) bool {
 		}
 	}
 	return false
+}
+
+// retire retires task name, whose line is gone (t: the line, when this
+// daemon ran it), and records the slots it missed until then expired, once
+// after is closed (its loop's fires and replays have ended; nil: at once).
+func (s *tasks) retire(name string, t *Task, after <-chan struct{}) {
+	now := s.d.cfg.Machine.Now()
+	reg, err := s.d.cfg.Store.Task(context.WithoutCancel(s.ctx), name)
+	s.retireOrRetry(name)
+	if err != nil {
+		s.d.cfg.Log.Error("task "+name+": cannot read its registration to record the slots it missed: "+err.Error(), "event", "error", "task", name)
+		return
+	}
+	s.leaveRetired(name, t, reg, after, now)
 }
 
 // retireOrRetry retires task name in the ledger, and logs it; one the

@@ -1,0 +1,98 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// leaveChanged records, for task t whose loop a reload restarts (old: the
+// loop it replaces; nil at the daemon's start or for a line new to it), the
+// slots its replaced registration missed (Task.Replaced), once after is
+// closed (the old loop's fires and replays have ended; nil: at once). A
+// line whose schedule the ledger already held (another replica registered
+// it first, or a reload the ledger refused halfway) leaves the slots of the
+// schedule its old loop ran.
+func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, read time.Time) {
+	prev := t.Replaced
+	if prev.Name == "" && old != nil && !sameSchedule(old.task, t) {
+		prev = old.task.Def
+	}
+	if prev.Name == "" {
+		return
+	}
+	cut := t.Def.ScheduleSince // the new schedule's slots are its own scans' from then
+	if cut.IsZero() {
+		cut = read
+	}
+	s.leave(t, catchup.LeftBehind{Old: prev, Expr: t.Def.Schedule, TZ: t.Def.TZ, Cut: cut, Notify: t.Req.NotifyCmd}, after)
+}
+
+// leaveRetired records the slots that task name (t: its line's, when this
+// daemon runs it; nil for a line removed while it was stopped) missed
+// until its retirement now, once after is closed; reg is its registration
+// read just before it was retired.
+func (s *tasks) leaveRetired(name string, t *Task, reg store.Task, after <-chan struct{}, now time.Time) {
+	if !reg.RetiredAt.IsZero() {
+		return // retired before: what it missed until then was recorded then
+	}
+	line := Task{Def: reg}
+	if t != nil {
+		line = *t
+	}
+	s.leave(line, catchup.LeftBehind{Old: reg, Path: sourcePath(reg.Source), Cut: now, Notify: line.Req.NotifyCmd}, after)
+}
+
+// leave records expired, in a goroutine of its own once after is closed,
+// the slots lb's registration left missed, logs how many, and runs their
+// alert (the line's --notify-cmd as written, else the ledger's): a reload,
+// /healthz and the loops go on meanwhile, however long the alert takes. A
+// stop waits for the records; the alert is cut once the daemon gives up
+// (its grace over).
+func (s *tasks) leave(t Task, lb catchup.LeftBehind, after <-chan struct{}) {
+	s.left.Add(1)
+	go func() {
+		defer s.left.Done()
+		if after != nil {
+			<-after
+		}
+		ctx, cancel := context.WithCancel(context.WithoutCancel(s.ctx))
+		defer cancel()
+		name := lb.Old.Name
+		said, alert, err := catchup.RecordLeftBehind(ctx, s.d.cfg.Store, s.d.machine(t, nil), lb)
+		if err != nil {
+			s.d.cfg.Log.Error("task "+name+": cannot record expired the slots its old line missed: "+err.Error()+
+				" (catchup ls --missed does not show them; catchup backfill --task "+name+" runs a past range)", "event", "error", "task", name)
+			return
+		}
+		if said == "" {
+			return
+		}
+		s.d.cfg.Log.Warn("task "+name+": "+said+": no replay comes for them (catchup backfill --task "+name+" --only missing runs them)",
+			"event", "expired", "task", name)
+		if s.gone != nil {
+			defer context.AfterFunc(s.gone, cancel)()
+		}
+		alert()
+	}()
+}
+
+// sameSchedule reports whether a and b fire at the same slots: the same
+// schedule, however written, in the same zone.
+func sameSchedule(a, b Task) bool {
+	return a.Sched.SameAs(b.Sched) && schedule.SameZone(a.Def.TZ, b.Def.TZ)
+}
+
+// sourcePath is the crontab a daemon line's registered source names
+// (Source: daemon:PATH:LINE, and what follows the line's number).
+func sourcePath(source string) string {
+	p := strings.TrimPrefix(source, "daemon:")
+	if i := strings.LastIndex(p, ":"); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
