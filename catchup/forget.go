@@ -23,6 +23,9 @@ type ForgetResult struct {
 	// AlreadyRetired: the task was retired before (Task.RetiredAt), and
 	// stays retired as of then; without Purge nothing changed.
 	AlreadyRetired bool
+	// Expired are the slots it missed, oldest first, recorded expired
+	// (reason retired) as it was retired; none with Purge.
+	Expired []time.Time
 }
 
 // Forget retires a task: scan stops replaying it and ls --missed stops
@@ -57,9 +60,26 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		n, err := st.Forget(ctx, t.Name, t.RetiredAt, true)
 		return ForgetResult{Task: t, PurgedRuns: n, AlreadyRetired: true}, err
 	}
+	var res ForgetResult
+	if !req.Purge {
+		// What it missed is recorded expired first, as scan's retirement
+		// of a removed line records it (retireGone), without its alert:
+		// the operator who forgets the task is told here.
+		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
+		left, err := expireMissed(ctx, st, m, t, why, "", time.Time{}, false)
+		if err != nil {
+			return ForgetResult{}, err
+		}
+		res.Expired = left.slots
+	}
 	n, err := st.Forget(ctx, t.Name, m.Now(), req.Purge)
-	return ForgetResult{Task: t, PurgedRuns: n}, err
+	res.Task, res.PurgedRuns = t, n
+	return res, err
 }
+
+// reasonForgotten is why a slot missed before its task was forgotten is
+// recorded expired.
+const reasonForgotten = "its task was retired by catchup forget before it ran: no scan replays it"
 
 // retireGone retires a crontab-discovered task whose line is gone from the
 // crontab it was found in, with a notice (a dry run only says it would).

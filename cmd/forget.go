@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 func newForgetCmd(g *globals) *cobra.Command {
@@ -15,6 +16,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 		Use:   "forget TASK [--purge]",
 		Short: "Retire a task: scan stops replaying it; its history stays unless --purge",
 		Long: `Retire TASK: scan no longer replays its slots and ls --missed no longer lists it.
+The slots it missed until then are recorded expired (reason retired), and it says which.
 Its run history stays (history, show) unless --purge deletes the task and every run of it.
 
 Remove the task's crontab line (or its catchup run --cron line) first: a later fire of
@@ -51,7 +53,21 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 	} else if req.Purge {
 		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %d runs\n", req.Task, res.PurgedRuns)
 	} else {
-		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it; its history is kept (--purge deletes it)\n", req.Task)
+		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s its history is kept (--purge deletes it)\n",
+			req.Task, expiredSlots(res.Expired))
 	}
 	return failure(err)
+}
+
+// expiredSlots says which slots forget recorded expired, "" when none.
+func expiredSlots(slots []time.Time) string {
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	switch n := len(slots); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" the slot it missed (%s) is recorded expired (%s);", rfc(slots[0]), store.ReasonRetired)
+	default:
+		return fmt.Sprintf(" the %d slots it missed (%s to %s) are recorded expired (%s);", n, rfc(slots[0]), rfc(slots[n-1]), store.ReasonRetired)
+	}
 }
