@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,10 +20,11 @@ import (
 
 // scanFlags are scan's flags; the request in it is checked by runScan.
 type scanFlags struct {
-	output   string
-	crontabs []string
-	verbose  bool
-	req      catchup.ScanRequest
+	output     string
+	crontabs   []string
+	verbose    bool
+	readyAfter time.Duration
+	req        catchup.ScanRequest
 }
 
 func newScanCmd(g *globals) *cobra.Command {
@@ -44,10 +46,10 @@ replayed: it is recorded once as expired, with the reason. The report says why e
 slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
 failed (with --retry-failed), paused (given back by resume --replay-paused) or unknown; catchup explain TASK SLOT tells one slot's story.
 
-Run it at boot (systemd: the packaged catchup-scan.service, a oneshot unit before
-cron; or, in cron's unit, ExecStartPre=-/usr/bin/catchup scan: the "-" is required,
-since without it a scan that exits 1 or 2 keeps cron, and every cron job, from starting)
-and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
+Run it at boot (systemd: the packaged catchup-scan.service, ordered before cron, which
+starts once scan says so, with --ready-after; or, in cron's unit,
+ExecStartPre=-/usr/bin/catchup scan: the "-" is required, since without it a scan that
+exits 1 or 2 keeps cron, and every cron job, from starting) and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
 replay failed, or a task was not scanned because the ledger holds a time of it later
@@ -68,6 +70,7 @@ without catchup); 2 error; 128+N stopped by signal N.`,
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "print the report also when there was nothing to do")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_INTERRUPTED, CATCHUP_LEFT, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (a list over 200 slots keeps its first and last 100 around \"...\"; also sent, within 5s, for the tasks a stopped scan had started; default: the task's own --notify-cmd)")
+	durationVar(f, &sf.readyAfter, "ready-after", defaultReadyAfter, "under systemd (Type=notify: NOTIFY_SOCKET), say the scan has started after DUR, or at its end if sooner: the units ordered after it (cron) start then, its replays running on")
 	addMissedFlags(c, &sf.req.MissedRule)
 	addParallelFlags(c, &sf.req.Parallel)
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
@@ -93,6 +96,10 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if err := checkParallel(sf.req.Parallel); err != nil {
 		return usageErr(c, err)
 	}
+	if sf.readyAfter < 0 {
+		return usageErr(c, fmt.Errorf("--ready-after cannot be negative"))
+	}
+	defer systemdReady(sf.readyAfter, c.ErrOrStderr())() // before the ledger's open takes the environment
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {

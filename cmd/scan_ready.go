@@ -1,0 +1,49 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/catchup/catchup/internal/sdnotify"
+)
+
+// defaultReadyAfter is how long a scan under systemd (a Type=notify unit)
+// replays before it says it has started, so that the units ordered after
+// it (cron, in the packaged unit) start while its replays run on.
+const defaultReadyAfter = 5 * time.Minute
+
+// systemdReady tells systemd that scan has started (sd_notify READY=1),
+// when NOTIFY_SOCKET says a Type=notify unit runs it: once readyAfter has
+// passed, or at done (scan's end), whichever comes first. The packaged
+// unit orders cron after the boot scan, so that cron's fires find the
+// backlog replayed; as a oneshot, one replayed job that hangs kept cron,
+// and every cron job of the host, from starting until it ended. It takes
+// NOTIFY_SOCKET out of the environment the replayed jobs inherit (a job
+// that spoke to it would speak for scan's unit). Without NOTIFY_SOCKET it
+// does nothing. A failure to send is a warning on stderr, once.
+func systemdReady(readyAfter time.Duration, stderr io.Writer) (done func()) {
+	socket, ok := os.LookupEnv("NOTIFY_SOCKET")
+	if !ok {
+		return func() {}
+	}
+	os.Unsetenv("NOTIFY_SOCKET")
+	n := sdnotify.New(socket)
+	var warned sync.Once
+	ready := func(status string) {
+		if err := n.Ready(status); err != nil {
+			warned.Do(func() {
+				fmt.Fprintf(stderr, "catchup: warning: cannot tell systemd that scan has started (NOTIFY_SOCKET): %v\n", err)
+			})
+		}
+	}
+	t := time.AfterFunc(readyAfter, func() {
+		ready(fmt.Sprintf("replaying missed slots for %s: started (--ready-after), its replays run on", readyAfter))
+	})
+	return func() {
+		t.Stop()
+		ready("missed slots replayed")
+	}
+}
