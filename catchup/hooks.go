@@ -123,7 +123,7 @@ func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts T
 // own failure is reported, between what and so (what the alert was for,
 // what stays as it was), nothing more.
 func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) {
-	if err := notify.Command(ctx, cmd, env, m.Stderr); err != nil {
+	if err := notify.Command(ctx, cmd, env, m.Stderr, m.AlertSignals); err != nil {
 		m.notice("%s%v%s", what, err, so)
 	}
 }

@@ -46,6 +46,10 @@ type Machine struct {
 	// JobSignals are the signals forwarded to a running job (nil: the
 	// runner's default); the daemon forwards them itself and passes none.
 	JobSignals []os.Signal
+	// AlertSignals are the signals forwarded to a running alert command
+	// (nil: the runner's default); the daemon's SIGHUP is a reload, which
+	// must not kill an alert, so it passes its stop signals only.
+	AlertSignals []os.Signal
 	// Stop, if set, ends the command's context as a stop signal to
 	// catchup does: the runner calls it with each signal it forwards to a
 	// job, before the job can die of it, so that a scan starts no next

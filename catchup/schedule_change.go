@@ -70,15 +70,15 @@ func (lb leftByChange) lineNotice(dry bool) string {
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
 	cut time.Time, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
-	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, dry)
+	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, nil, dry)
 }
 
 // expireMissed records each slot of task old's registered schedule that ls
 // shows missed now (its paused ones aside; with a cut, every unsettled
-// slot before it) expired, why (its reason and code), in one
-// transaction, as expireLeftBehind says.
+// slot before it; those spare reports true for aside too) expired, why
+// (its reason and code), in one transaction, as expireLeftBehind says.
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
-	cut time.Time, dry bool) (leftByChange, error) {
+	cut time.Time, spare func(time.Time) bool, dry bool) (leftByChange, error) {
 	lb := leftByChange{alert: func() {}}
 	s, err := parseSchedule(old.Schedule, old.TZ)
 	if err != nil || s == nil {
@@ -112,6 +112,16 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 			n--
 		}
 		res.slots, res.causes = res.slots[:n], res.causes[:n]
+	}
+	if spare != nil {
+		var slots []time.Time
+		var causes []string
+		for i, slot := range res.slots {
+			if !spare(slot) {
+				slots, causes = append(slots, slot), append(causes, res.causes[i])
+			}
+		}
+		res.slots, res.causes = slots, causes
 	}
 	if len(res.slots) == 0 {
 		return lb, nil
@@ -151,34 +161,3 @@ func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (m
 	return staleAmong(ctx, st, m, mine, false)
 }
 
-// LeftBehind is a registration of a `catchup daemon` line that a reload or
-// start replaced with another schedule or zone (RegisterDaemonTask's
-// replaced), or retired (its line removed): the slots it missed before Cut
-// have no fire and no replay to come.
-type LeftBehind struct {
-	Old      store.Task // the registration as it was
-	Expr, TZ string     // the line's new schedule and zone; "" when the line was removed
-	Path     string     // the crontab the line was removed from
-	Cut      time.Time  // when it was replaced or retired
-	// Notify is the line's --notify-cmd as written, for the alert; "":
-	// the ledger's (never a masked one).
-	Notify string
-}
-
-// RecordLeftBehind records expired (reason schedule-changed, or retired)
-// each slot lb.Old missed before lb.Cut, as a fire or scan records those
-// of a crontab line that changed or went (expireLeftBehind, retireGone).
-// The daemon calls it once nothing of its own may still run them (the old
-// line's fires and replays have ended): a slot never gets an expired
-// record and then a run. It returns what was recorded, for a log ("" when
-// nothing was), and the alert for it, for the caller to run off any path
-// that must not wait for it.
-func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
-	if lb.Expr == "" {
-		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
-		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, false)
-		return left.describe(false, "until its line was removed", store.ReasonRetired), left.alert, err
-	}
-	left, err := expireLeftBehind(ctx, st, m, lb.Old, lb.Expr, lb.TZ, lb.Notify, lb.Cut, false)
-	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alert, err
-}

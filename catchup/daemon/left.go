@@ -13,11 +13,13 @@ import (
 // leaveChanged records, for task t whose loop a reload restarts (old: the
 // loop it replaces; nil at the daemon's start or for a line new to it), the
 // slots its replaced registration missed (Task.Replaced), once after is
-// closed (the old loop's fires and replays have ended; nil: at once). A
-// line whose schedule the ledger already held (another replica registered
-// it first, or a reload the ledger refused halfway) leaves the slots of the
-// schedule its old loop ran.
-func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, read time.Time) {
+// closed (the old loop's fires and replays have ended; nil: at once): those
+// before now, when the old loop stops, but the slots the new line takes
+// (its loop fires the new schedule's slots after from; its scans replay
+// those after the registration's change). A line whose schedule the ledger
+// already held (another replica registered it first, or a reload the
+// ledger refused halfway) leaves the slots of the schedule its old loop ran.
+func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, from time.Time) {
 	prev := t.Replaced
 	if prev.Name == "" && old != nil && !sameSchedule(old.task, t) {
 		prev = old.task.Def
@@ -25,11 +27,13 @@ func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, read
 	if prev.Name == "" {
 		return
 	}
-	cut := t.Def.ScheduleSince // the new schedule's slots are its own scans' from then
-	if cut.IsZero() {
-		cut = read
+	taken := from
+	if since := t.Def.ScheduleSince; !since.IsZero() && (taken.IsZero() || since.Before(taken)) {
+		taken = since
 	}
-	s.leave(t, catchup.LeftBehind{Old: prev, Expr: t.Def.Schedule, TZ: t.Def.TZ, Cut: cut, Notify: t.Req.NotifyCmd}, after)
+	lb := catchup.LeftBehind{Old: prev, Expr: t.Def.Schedule, TZ: t.Def.TZ, Cut: s.d.cfg.Machine.Now(), Taken: taken,
+		Notify: t.Req.NotifyCmd}
+	s.leave(t, lb, after)
 }
 
 // leaveRetired records the slots that task name (t: its line's, when this
@@ -50,9 +54,10 @@ func (s *tasks) leaveRetired(name string, t *Task, reg store.Task, after <-chan 
 // leave records expired, in a goroutine of its own once after is closed,
 // the slots lb's registration left missed, logs how many, and runs their
 // alert (the line's --notify-cmd as written, else the ledger's): a reload,
-// /healthz and the loops go on meanwhile, however long the alert takes. A
-// stop waits for the records; the alert is cut once the daemon gives up
-// (its grace over).
+// /healthz and the loops go on meanwhile, however long the alert takes,
+// and a SIGHUP is never the alert's (Machine.AlertSignals). A stop waits
+// for the records; an alert running then gets the stop signal, as the
+// daemon's other alerts do, and is cut once the daemon gives up.
 func (s *tasks) leave(t Task, lb catchup.LeftBehind, after <-chan struct{}) {
 	s.left.Add(1)
 	go func() {

@@ -89,7 +89,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		} else if s.loaded {
 			s.d.cfg.Log.Info("task added", "event", "reload", "task", t.Def.Name)
 		}
-		s.leaveChanged(t, old, after, read)
+		s.leaveChanged(t, old, after, from)
 		lctx, cancel := context.WithCancel(s.ctx)
 		sc := &scheduled{task: t, cancel: cancel, done: make(chan struct{}), from: from}
 		sc.through.after = after

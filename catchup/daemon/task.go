@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -210,6 +211,9 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	m := d.cfg.Machine
 	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
 	m.JobSignals = []os.Signal{}
+	// An alert is not tracked as a job: it gets the stop signals, as it
+	// would without the daemon, but never a SIGHUP, the daemon's reload.
+	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}
 	m.OnJobStart = func(pid int) {
 		d.track(pid, true)
 		if onStart != nil {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/catchup/catchup/runner"
@@ -20,9 +21,11 @@ const commandTimeout = 30 * time.Second
 // command exited 0. A command that never started (exec refused it: an
 // environment too large, no /bin/sh) is reported as such, never by the
 // 126 or 127 a shell would give it. Ending ctx ends the command (SIGTERM,
-// SIGKILL a second later); the error then gives ctx's cause.
-func Command(ctx context.Context, cmd string, env []string, w io.Writer) error {
-	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env,
+// SIGKILL a second later); the error then gives ctx's cause. signals are
+// forwarded to it as to a job (runner.Config.Signals; nil: the default
+// ones, SIGHUP among them).
+func Command(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal) error {
+	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env, Signals: signals,
 		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second,
 		KeepLeftovers: true}) // an alert holds no lock: what it left runs on
 	switch {

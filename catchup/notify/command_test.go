@@ -22,7 +22,7 @@ func TestCommand(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := Command(context.Background(), tc.cmd, tc.env, &out)
+			err := Command(context.Background(), tc.cmd, tc.env, &out, nil)
 			if got := errText(err); got != tc.wantErr {
 				t.Errorf("error %q, want %q", got, tc.wantErr)
 			}
@@ -44,7 +44,7 @@ func errText(err error) string {
 // 128 KiB MAX_ARG_STRLEN) never ran: the error says so, not "exit 126".
 func TestCommandThatCannotStart(t *testing.T) {
 	var out bytes.Buffer
-	err := Command(context.Background(), "echo alerted", []string{"CATCHUP_BIG=" + strings.Repeat("x", 200<<10)}, &out)
+	err := Command(context.Background(), "echo alerted", []string{"CATCHUP_BIG=" + strings.Repeat("x", 200<<10)}, &out, nil)
 	got := errText(err)
 	if !strings.HasPrefix(got, "notify command could not start: ") || !strings.Contains(got, "argument list too long") ||
 		strings.Contains(got, "exit 126") {

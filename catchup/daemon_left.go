@@ -1,0 +1,54 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// LeftBehind is a registration of a `catchup daemon` line that a reload or
+// start replaced with another schedule or zone (RegisterDaemonTask's
+// replaced), or retired (its line removed): the slots it missed before Cut
+// have no fire and no replay to come, but those the new line takes.
+type LeftBehind struct {
+	Old      store.Task // the registration as it was
+	Expr, TZ string     // the line's new schedule and zone; "" when the line was removed
+	Path     string     // the crontab the line was removed from
+	Cut      time.Time  // when the old line stopped firing: the slots before it are its
+	// Taken: after it the new schedule's slots are the new line's (its loop
+	// fires them, late if need be; its scans replay them), so an old slot
+	// the new schedule has too, after Taken, is not left.
+	Taken time.Time
+	// Notify is the line's --notify-cmd as written, for the alert; "":
+	// the ledger's (never a masked one).
+	Notify string
+}
+
+// RecordLeftBehind records expired (reason schedule-changed, or retired)
+// each slot lb.Old missed before lb.Cut that the new line does not take,
+// as a fire or scan records those of a crontab line that changed or went
+// (expireLeftBehind, retireGone). The daemon calls it once nothing of its
+// own may still run them (the old line's fires and replays have ended): a
+// slot never gets an expired record and then a run. It returns what was
+// recorded, for a log ("" when nothing was), and the alert for it, for the
+// caller to run off any path that must not wait for it.
+func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
+	if lb.Expr == "" {
+		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
+		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, nil, false)
+		return left.describe(false, "until its line was removed", store.ReasonRetired), left.alert, err
+	}
+	s, err := parseSchedule(lb.Expr, lb.TZ)
+	if err != nil {
+		return "", func() {}, err
+	}
+	taken := func(slot time.Time) bool {
+		next, ok := s.Next(slot.Add(-time.Second))
+		return ok && next.Equal(slot) && slot.After(lb.Taken)
+	}
+	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged}
+	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
+	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alert, err
+}
