@@ -160,4 +160,3 @@ func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (m
 	}
 	return staleAmong(ctx, st, m, mine, false)
 }
-
