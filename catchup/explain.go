@@ -1,9 +1,11 @@
 package catchup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -103,13 +105,19 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return Explanation{}, err
 	}
 	now := m.Now()
-	slot := req.Slot
+	slot, offSchedule := req.Slot, false
 	if slot.IsZero() {
 		if slot, err = defaultSlot(ctx, st, m, t, sched, req.MissedRule, stale, notes); err != nil {
 			return Explanation{}, err
 		}
 	} else if p, ok := sched.Prev(slot); !ok || !p.Equal(slot) {
-		return Explanation{}, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched)
+		// A slot of an earlier schedule that the ledger holds records of
+		// (its runs; its expiry at the change) is told from them.
+		held, err := namesSlot(ctx, st, t.Name, slot)
+		if err != nil || !held {
+			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched))
+		}
+		offSchedule = true
 	}
 	slot = slot.UTC()
 	x := Explanation{Task: t, Slot: slot, Policy: req.policy(t)}
@@ -172,6 +180,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			x.Summary += `; replay policy "none": the next scan leaves it missed`
 		}
 	}
+	if offSchedule {
+		x.Summary += fmt.Sprintf("; a slot of an earlier schedule: the task's is %q in %s", sched.Expr(), sched.Location())
+	}
 	if clockBound(x.State) {
 		w, err := clockAheadNote(ctx, st, t, sched, now)
 		if err != nil {
@@ -182,6 +193,12 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		}
 	}
 	return x, nil
+}
+
+// namesSlot reports whether a run of the task names slot.
+func namesSlot(ctx context.Context, st store.Store, task string, slot time.Time) (bool, error) {
+	runs, err := st.SlotRuns(ctx, task, slot, slot, 0)
+	return slices.ContainsFunc(runs, func(r store.Run) bool { return r.Slot.Equal(slot) }), err
 }
 
 // defaultSlot is the task's latest missed slot, else its latest slot.
@@ -305,7 +322,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// schedule's too, missed then (the fire that changed it said so),
 		// and the ledger keeps only the current schedule.
 		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): "+
-			"not counted under it, and catchup does not look for an earlier schedule's missed slots", rfc(x.Task.ScheduleSince))
+			"not counted under it (the change recorded the earlier schedule's missed slots expired)", rfc(x.Task.ScheduleSince))
 		return
 	}
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
