@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
-	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -193,26 +191,6 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		}
 	}
 	return x, nil
-}
-
-// namesSlot reports whether a run of the task names slot.
-func namesSlot(ctx context.Context, st store.Store, task string, slot time.Time) (bool, error) {
-	runs, err := st.SlotRuns(ctx, task, slot, slot, 0)
-	return slices.ContainsFunc(runs, func(r store.Run) bool { return r.Slot.Equal(slot) }), err
-}
-
-// defaultSlot is the task's latest missed slot, else its latest slot.
-func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
-	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
-	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, notes)
-	if err != nil {
-		return time.Time{}, err
-	}
-	if n := len(res.slots); n > 0 {
-		return res.slots[n-1], nil
-	}
-	p, _ := s.Prev(m.Now())
-	return p, nil
 }
 
 // slotRecords are a slot's records: the runs that name it, by id, and the

@@ -3,13 +3,9 @@ package daemon
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -202,37 +198,6 @@ func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held bo
 		return d.firePlaced(ctx, t, slot, next)
 	}
 	return d.fire(ctx, t, slot)
-}
-
-// machine is the daemon's machine for one task: its environment, its
-// notices in the log, and its jobs' process groups tracked (the daemon
-// forwards signals itself: SIGHUP is not the jobs').
-func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
-	m := d.cfg.Machine
-	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
-	m.JobSignals = []os.Signal{}
-	// An alert is not tracked as a job: it gets the stop signals, as it
-	// would without the daemon, but never a SIGHUP, the daemon's reload.
-	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}
-	m.OnJobStart = func(pid int) {
-		d.track(pid, true)
-		if onStart != nil {
-			onStart(pid)
-		}
-	}
-	// A job that ended is no longer running, nor signalled at a stop
-	// (its group's id is the kernel's to give again), however long the
-	// fire (its retries) or the scan (its next replays) goes on.
-	m.OnJobEnd = func(pid int) { d.track(pid, false) }
-	m.Notice = func(format string, args ...any) {
-		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
-	}
-	if u, ok := m.Stderr.(interface{ Underlying() io.Writer }); ok && t.Req.NoCapture {
-		// --no-capture: the job gets stderr itself (a file), so that
-		// nothing of its output is kept, as for catchup run.
-		m.Stderr = u.Underlying()
-	}
-	return m
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
