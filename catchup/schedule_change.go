@@ -140,6 +140,12 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err := ts.expire(ctx, st, m, old, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
+	lb.slots = nil // those recorded: not those another process recorded meanwhile
+	for _, a := range ts.Actions {
+		if a.Action == ActionExpired {
+			lb.slots = append(lb.slots, a.Slot)
+		}
+	}
 	lb.alert = func() { alertExpired(ctx, m, notify, old, ts) }
 	return lb, nil
 }

@@ -25,18 +25,17 @@ func Execute(args []string) int {
 	root := newRoot(&g, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
-	}
 	var es *exitStatus
-	if errors.As(err, &es) {
+	switch {
+	case err == nil:
+	case errors.As(err, &es):
 		if es.err != nil {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(es.err.Error()))
 		}
-		return es.code
+	default:
+		fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(err.Error()))
 	}
-	fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(err.Error()))
-	return exitError
+	return exitCodeOf(err)
 }
 
 // NewRootCommand returns catchup's command tree, for generating man pages

@@ -77,7 +77,7 @@ without catchup); 2 error; 128+N stopped by signal N.`,
 	return c
 }
 
-func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
+func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	if err := checkOutput(sf.output, "table", "json"); err != nil {
 		return usageErr(c, err)
 	}
@@ -99,7 +99,8 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) error {
 	if sf.readyAfter < 0 {
 		return usageErr(c, fmt.Errorf("--ready-after cannot be negative"))
 	}
-	defer systemdReady(sf.readyAfter, c.ErrOrStderr())() // before the ledger's open takes the environment
+	ready := systemdReady(sf.readyAfter, c.ErrOrStderr()) // before the ledger's open takes the environment
+	defer func() { ready(exitCodeOf(err) == exitError) }()
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -41,6 +42,18 @@ func usageErr(c *cobra.Command, err error) error {
 }
 
 // failure maps a domain error to exit 2 with its message.
+// exitCodeOf is the exit status err makes Execute return.
+func exitCodeOf(err error) int {
+	var es *exitStatus
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &es):
+		return es.code
+	}
+	return exitError
+}
+
 func failure(err error) error {
 	if err == nil {
 		return nil

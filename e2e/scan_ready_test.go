@@ -93,4 +93,16 @@ func TestBootScanTellsSystemdItStarted(t *testing.T) {
 	if n, err := conn.Read(buf); err != nil || !strings.HasPrefix(string(buf[:n]), "READY=1\n") {
 		t.Errorf("a scan with nothing to replay sent %q (%v), want READY=1 at its end", buf[:max(n, 0)], err)
 	}
+
+	// An error (exit 2) says nothing: systemd fails the start and restarts
+	// the scan, cron waiting for that (an unreachable shared ledger at boot).
+	bad := newCatchup(t, db, "2026-03-01T12:30:00Z", "scan", "--task", "nosuch")
+	bad.cmd.Env = append(bad.cmd.Env, "NOTIFY_SOCKET="+socket)
+	if code := bad.run(t); code != 2 {
+		t.Fatalf("scan --task nosuch exited %d, want 2: %s", code, bad.stderr.String())
+	}
+	conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	if n, err := conn.Read(buf); err == nil {
+		t.Errorf("a scan that exits 2 sent %q: systemd would start cron at once, not retry the scan first", buf[:n])
+	}
 }
