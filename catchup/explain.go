@@ -109,9 +109,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			return Explanation{}, err
 		}
 	} else if p, ok := sched.Prev(slot); !ok || !p.Equal(slot) {
-		// A slot of an earlier schedule that the ledger holds records of
-		// (its runs; its expiry at the change) is told from them.
-		held, err := namesSlot(ctx, st, t.Name, slot)
+		// A slot of an earlier schedule that a change left, recorded
+		// expired (an alert named it), is told from its records.
+		held, err := leftByAChange(ctx, st, t.Name, slot)
 		if err != nil || !held {
 			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched))
 		}
@@ -300,7 +300,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// schedule's too, missed then (the fire that changed it said so),
 		// and the ledger keeps only the current schedule.
 		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): "+
-			"not counted under it (the change recorded the earlier schedule's missed slots expired)", rfc(x.Task.ScheduleSince))
+			"not counted under it (a schedule change records the slots the earlier one missed expired, with the reason)", rfc(x.Task.ScheduleSince))
 		return
 	}
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {

@@ -9,10 +9,14 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// namesSlot reports whether a run of the task names slot.
-func namesSlot(ctx context.Context, st store.Store, task string, slot time.Time) (bool, error) {
+// leftByAChange reports whether the ledger holds slot of task recorded
+// expired because its schedule changed (a slot of the earlier schedule
+// that the change, or a scan after it, left: an alert named it).
+func leftByAChange(ctx context.Context, st store.Store, task string, slot time.Time) (bool, error) {
 	runs, err := st.SlotRuns(ctx, task, slot, slot, 0)
-	return slices.ContainsFunc(runs, func(r store.Run) bool { return r.Slot.Equal(slot) }), err
+	return slices.ContainsFunc(runs, func(r store.Run) bool {
+		return r.Slot.Equal(slot) && r.Status == store.StatusExpired && r.Reason == store.ReasonScheduleChanged
+	}), err
 }
 
 // defaultSlot is the task's latest missed slot, else its latest slot.

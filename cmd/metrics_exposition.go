@@ -78,7 +78,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		"Finished runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
 	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
 	expired := newFamily("catchup_expired_slots_total",
-		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab line was removed) (pruning history lowers it).",
+		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab or daemon line was removed, or the task was forgotten) (pruning history lowers it).",
 		dto.MetricType_COUNTER)
 	for _, t := range tasks {
 		for _, c := range catchup.AllCauses {

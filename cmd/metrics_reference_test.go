@@ -32,7 +32,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		Help: "Finished runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
 	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
 	expired := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_expired_slots_total",
-		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab line was removed) (pruning history lowers it)."},
+		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab or daemon line was removed, or the task was forgotten) (pruning history lowers it)."},
 		[]string{"task", "reason"})
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule)
