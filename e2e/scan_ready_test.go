@@ -20,7 +20,7 @@ func TestBootScanTellsSystemdItStarted(t *testing.T) {
 	dir, db := tempLedger(t)
 	released := filepath.Join(dir, "release")
 	job := `echo "$CATCHUP_SLOT ${NOTIFY_SOCKET:-none}" >> ` + filepath.Join(dir, "ran") +
-		`; [ "$CATCHUP_TRIGGER" = replay ] || exit 0; while [ ! -e ` + released + ` ]; do sleep 0.05; done`
+		`; [ "$CATCHUP_TRIGGER" = replay ] || exit 0; i=0; while [ ! -e ` + released + ` ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done`
 	if code := newCatchup(t, db, "2026-03-01T10:00:10Z", "run", "--task", "hang", "--cron", "0 * * * *", "--", "sh", "-c", job).run(t); code != 0 {
 		t.Fatalf("first fire exited %d", code)
 	}

@@ -43,10 +43,10 @@ func newLeftFixture(t *testing.T, load func(*leftFixture) []Task) *leftFixture {
 	lf.m = lf.d.cfg.Machine
 	lf.m.Now = lf.c.now
 	task := lf.task
-	task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT" >> fires.log; [ "$CATCHUP_SLOT" = 2026-03-01T10:00:00Z ] || while [ ! -e go ]; do sleep 0.02; done`}
+	task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT" >> fires.log; [ "$CATCHUP_SLOT" = 2026-03-01T10:00:00Z ] || ` + waitFile("go")}
 	task.Def.Argv = task.Req.Argv
 	task.Req.NotifyCmd = `[ -z "$CATCHUP_EXPIRED_SLOTS" ] && exit 0; echo "$CATCHUP_STATUS $CATCHUP_EXPIRED_SLOTS" >> ` + lf.file("alerts") +
-		`; : --password=hunter2; while [ ! -e ` + lf.file("alert-go") + ` ]; do sleep 0.02; done; echo done >> ` + lf.file("alerted")
+		`; : --password=hunter2; ` + waitFile(lf.file("alert-go")) + `; echo done >> ` + lf.file("alerted")
 	task.Def.NotifyCmd = task.Req.NotifyCmd
 	lf.task = lf.reg(task)
 	d := New(Config{Store: lf.st, Machine: lf.m, Log: slog.New(slog.NewTextHandler(lf.logs, nil)), Grace: time.Second,
@@ -67,6 +67,12 @@ func newLeftFixture(t *testing.T, load func(*leftFixture) []Task) *leftFixture {
 }
 
 func (lf *leftFixture) file(name string) string { return filepath.Join(lf.dir, name) }
+
+// waitFile is a shell loop that waits for file to exist, 60s at most: a
+// test that fails before it creates the file leaves no process behind.
+func waitFile(file string) string {
+	return `{ i=0; while [ ! -e ` + file + ` ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i+1)); done; }`
+}
 
 // reg registers task as a (re)read of its line does, Replaced set.
 func (lf *leftFixture) reg(task Task) Task {
