@@ -66,7 +66,7 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// of a removed line records it (retireGone), without its alert:
 		// the operator who forgets the task is told here.
 		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
-		left, err := expireMissed(ctx, st, m, t, why, "", time.Time{}, nil, false)
+		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), nil, false)
 		if err != nil {
 			return ForgetResult{}, err
 		}
@@ -89,7 +89,7 @@ const reasonForgotten = "its task was retired by catchup forget before it ran: n
 // gone, and they would vanish from every reader.
 func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) error {
 	why := expiry{reason: fmt.Sprintf(reasonLineGone, path), code: store.ReasonRetired}
-	left, err := expireMissed(ctx, st, m, t, why, notify, time.Time{}, nil, dry)
+	left, err := expireMissed(ctx, st, m, t, why, notify, leftAt(m.Now()), nil, dry)
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, time.Time{}, dry)
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), dry)
 			if err != nil {
 				return nil, warning, err
 			}

@@ -61,12 +61,15 @@ func (lb leftByChange) lineNotice(dry bool) string {
 // the task's own), as for the slots scan gives up. Without a record they
 // would vanish from every reader, the new watermark passing them, with
 // only the change's notice (guarantees S8). A non-zero cut (a fire's: its
-// own slot) takes every old slot before it, however recent: the line no
-// longer fires the old schedule, so none is on its way (a fire waiting
-// for the task's lock with --wait is, and then runs its slot, which its
-// record settles). dry records nothing and alerts nothing. A slot another
-// process recorded expired meanwhile is not recorded nor alerted again.
-// The slots are returned also when recording them failed.
+// own slot; scan's, leftAt(now)) takes every old slot before it, however
+// recent: the line no longer fires the old schedule (cron reads its
+// crontab again before it fires), so none is on its way, and the
+// tolerance, which waits for a fire on its way, would drop a recent one
+// without a word (a fire waiting for the task's lock with --wait is on its
+// way, and then runs its slot, which its record settles). dry records
+// nothing and alerts nothing. A slot another process recorded expired
+// meanwhile is not recorded nor alerted again. The slots are returned
+// also when recording them failed.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
 	cut time.Time, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
@@ -149,6 +152,11 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	lb.alert = func() { alertExpired(ctx, m, notify, old, ts) }
 	return lb, nil
 }
+
+// leftAt is the cut that leaves every slot at or before now behind: a
+// line that changed or went, or a task forgotten, fires none of them any
+// more, however recent.
+func leftAt(now time.Time) time.Time { return now.Add(time.Nanosecond) }
 
 // staleOfTask returns task's running records that cannot be alive, as ls
 // reads them (findStale, without writing): a run of a boot that is over,
