@@ -128,7 +128,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	r.StartedAt = now
 	// A replay resumes where an interrupted run of its slot stopped: the
 	// claim reads that run's checkpoint.
-	req := store.ClaimRequest{Run: r, Force: l.req.Force,
+	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay,
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
 	if r.Attempt == 1 {
 		req.Register = l.registration(ctx, now, r.Slot)
@@ -175,21 +175,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		}
 	}
 	if !claim.Claimed {
-		h := claim.Run
-		if r.Trigger == store.TriggerSchedule {
-			return l.duplicate(ctx, r.Slot, h), true, nil, nil
-		}
-		if h.Status == store.StatusSucceeded {
-			anyway := "--force to run anyway"
-			if l.req.Backfill { // backfill has no --force: --only all is its
-				anyway = "backfill --only all runs it anyway"
-			}
-			l.m.notice("slot %s of %s already succeeded (%s); not running it again (%s)",
-				formatSlot(r.Slot, l.sched), l.req.Task, succeededRun(h), anyway)
-		} else {
-			l.m.notice("slot %s of %s claimed by %s (run %d)", formatSlot(r.Slot, l.sched), l.req.Task, h.Host, h.ID)
-		}
-		return RunResult{Run: h, Skipped: true}, true, nil, nil
+		return l.claimRefused(ctx, r, claim.Run), true, nil, nil
 	}
 	r = claim.Run
 	if res, taken := l.takenSince(ctx, r); taken {

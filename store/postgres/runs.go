@@ -182,6 +182,14 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		r.Attempt = 1
 	}
 	var touched bool
+	if req.Replay && !r.Slot.IsZero() {
+		switch given, err := givenUp(ctx, tx, r); {
+		case err != nil:
+			return store.ClaimResult{}, p.wrap("read ledger", err)
+		case given != nil: // refused, as a slot that ran
+			return store.ClaimResult{Run: *given}, p.wrap("write ledger", tx.Commit(ctx))
+		}
+	}
 	if !r.Slot.IsZero() {
 		var id int64
 		// The holder is read under the slot's row lock that the refused

@@ -1,0 +1,35 @@
+package catchup
+
+import (
+	"cmp"
+	"context"
+	"strconv"
+
+	"github.com/catchup/catchup/store"
+)
+
+// claimRefused is what an attempt whose claim of run r's slot was refused
+// comes to, h being the record that holds the slot: a fire's duplicate
+// record, else a skip with a line naming h (nothing is recorded).
+func (l *lifecycle) claimRefused(ctx context.Context, r, h store.Run) RunResult {
+	slot := formatSlot(r.Slot, l.sched)
+	switch {
+	case r.Trigger == store.TriggerSchedule:
+		return l.duplicate(ctx, r.Slot, h)
+	case h.Status == store.StatusExpired:
+		// A replay's (store.ClaimRequest.Replay): given up since the scan
+		// read it (forget, a schedule change, another host's scan), so
+		// that no slot holds both an expired record and a replay's run.
+		l.m.notice("slot %s of %s was recorded expired meanwhile (%s); not replaying it",
+			slot, l.req.Task, cmp.Or(h.Reason, "run "+strconv.FormatInt(h.ID, 10)))
+	case h.Status == store.StatusSucceeded:
+		anyway := "--force to run anyway"
+		if l.req.Backfill { // backfill has no --force: --only all is its
+			anyway = "backfill --only all runs it anyway"
+		}
+		l.m.notice("slot %s of %s already succeeded (%s); not running it again (%s)", slot, l.req.Task, succeededRun(h), anyway)
+	default:
+		l.m.notice("slot %s of %s claimed by %s (run %d)", slot, l.req.Task, h.Host, h.ID)
+	}
+	return RunResult{Run: h, Skipped: true}
+}

@@ -1,0 +1,35 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/catchup/catchup/store"
+)
+
+// lastRecordSQL reads a slot's latest record but its skips.
+const lastRecordSQL = `SELECT r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r.exit_code,
+ r.signal, r.started_at, r.ended_at, r.host, r.pid, r.boot_id, r.error, r.heartbeat_at, r.progress, r.checkpoint, r.reason
+FROM runs r WHERE r.task = $1 AND r.slot = $2 AND r.status <> 'skipped' ORDER BY r.id DESC LIMIT 1`
+
+// givenUp returns run r's slot's latest record (skips aside) when it is
+// expired, for a replay's claim to refuse (store.ClaimRequest.Replay): the
+// slot was given up since the scan read it. It is read in the claim's
+// transaction, before the slot's row is taken; an expiry that commits
+// after this read and before the claim's commit is not seen (the claim is
+// then granted, and the slot holds both records, as before).
+func givenUp(ctx context.Context, tx pgx.Tx, r store.Run) (*store.Run, error) {
+	var n runRow
+	err := tx.QueryRow(ctx, lastRecordSQL, r.Task, dbSlot(r.Slot)).Scan(n.dest()...)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case n.run().Status != store.StatusExpired:
+		return nil, nil
+	}
+	return n.run(), nil
+}
