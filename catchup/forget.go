@@ -26,6 +26,9 @@ type ForgetResult struct {
 	// Expired are the slots it missed, oldest first, recorded expired
 	// (reason retired) as it was retired; none with Purge.
 	Expired []time.Time
+	// Unknown says why its missed slots are not known, so that none was
+	// recorded (the ledger holds a time of it later than now); "" else.
+	Unknown string
 }
 
 // Forget retires a task: scan stops replaying it and ls --missed stops
@@ -70,7 +73,7 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		if err != nil {
 			return ForgetResult{}, err
 		}
-		res.Expired = left.slots
+		res.Expired, res.Unknown = left.slots, left.aheadNote()
 	}
 	n, err := st.Forget(ctx, t.Name, m.Now(), req.Purge)
 	res.Task, res.PurgedRuns = t, n
@@ -113,6 +116,9 @@ const reasonLineGone = "its line was removed from %s before it ran: no scan repl
 // leftRetired says what became of the slots a retirement left behind,
 // for its notice: "" when none.
 func leftRetired(left leftByChange, dry bool) string {
+	if note := left.aheadNote(); note != "" {
+		return "; " + note
+	}
 	if len(left.slots) == 0 {
 		return ""
 	}

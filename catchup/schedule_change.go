@@ -24,6 +24,19 @@ type leftByChange struct {
 	// alert runs the task's missed-slot alert for the slots recorded (a
 	// no-op when none was): the caller runs it when it may wait for it.
 	alert func()
+	// ahead, when set, is a time of the task the ledger holds later than
+	// now (at now): its missed slots are not known, none is recorded.
+	ahead, now time.Time
+}
+
+// aheadNote says that the task's missed slots are not known, the ledger
+// holding a time of it later than now; "" when they are.
+func (lb leftByChange) aheadNote() string {
+	if lb.ahead.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("the ledger holds %s, later than now (%s): its missed slots are not known, and none is recorded expired",
+		rfc(lb.ahead), rfc(lb.now))
 }
 
 // describe says what became of the slots left behind, for a notice (""
@@ -47,6 +60,9 @@ func (lb leftByChange) describe(dry bool, where, code string) string {
 // lineNotice says, for the notice of a crontab line's change,
 // what became of the slots the change left behind.
 func (lb leftByChange) lineNotice(dry bool) string {
+	if note := lb.aheadNote(); note != "" {
+		return note
+	}
 	if len(lb.slots) == 0 {
 		return "slots missed before now are not looked for"
 	}
@@ -91,9 +107,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err != nil {
 		return lb, err
 	}
-	if !aheadOf(old, latest, m.Now()).IsZero() {
+	if ahead := aheadOf(old, latest, m.Now()); !ahead.IsZero() {
 		// The ledger holds a time of the task later than now: its missed
 		// slots are not computed (ls, scan), so none is recorded.
+		lb.ahead, lb.now = ahead, m.Now()
 		return lb, nil
 	}
 	stale, err := staleOfTask(ctx, st, m, old.Name)

@@ -53,8 +53,12 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 	} else if req.Purge {
 		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %d runs\n", req.Task, res.PurgedRuns)
 	} else {
-		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s its history is kept (--purge deletes it)\n",
-			req.Task, expiredSlots(res.Expired))
+		unknown := ""
+		if res.Unknown != "" {
+			unknown = " " + res.Unknown + ";"
+		}
+		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s%s its history is kept (--purge deletes it)\n",
+			req.Task, unknown, expiredSlots(res.Expired))
 	}
 	return failure(err)
 }
