@@ -132,12 +132,15 @@ func Source(path string, line, uid int, redacted bool) string {
 }
 
 // sameTask compares what a task runs and when, not its registration times
-// nor where its line is (a line added above it moves it: its source,
+// (when its schedule took effect among them: a reload that registered a
+// change holds its own, finer than the ledger's that the next reload
+// reads) nor where its line is (a line added above it moves it: its source,
 // daemon:FILE:LINE, is the registration's, which the reload updated); its
 // schedule by meaning (another spelling, 1-5 for MON-FRI, is the same
 // task: its loop runs on), its zone by name.
 func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
+	a.Def.ScheduleSince = b.Def.ScheduleSince
 	a.Def.Source = b.Def.Source
 	a.Replaced, b.Replaced = store.Task{}, store.Task{}
 	sameSchedule := a.Sched.SameAs(b.Sched) // Sched is Def.Schedule, parsed
