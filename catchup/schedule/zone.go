@@ -17,12 +17,24 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
 // posix/ and right/ trees name the same zones), also through links to it
 // (/etc/localtime), and for a copy of a zone file, the zone whose file it
-// is a copy of. "Local" is "": no zone
+// is a copy of. A path is read as the kernel reads it: a doubled slash or
+// a ./ in it is the same file; one that ends in / (or /.) names no file,
+// and is returned as it is, for LoadZone to refuse (cron's glibc reads no
+// zone from it, and fires the line in UTC; taken for "", it was the
+// host's zone). "Local" is "": no zone
 // named, so the zone cron fires the line in (CRON_TZ, else cron's own),
 // the same for every command that reads it. Anything else is returned as
 // it is, for LoadZone to take or refuse.
 func ZoneSpelling(s string) string {
 	s = strings.TrimPrefix(s, ":")
+	if filepath.IsAbs(s) {
+		if strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.") {
+			return s
+		}
+		if !strings.Contains(s, "..") { // which the kernel reads through links, and Clean would not
+			s = filepath.Clean(s)
+		}
+	}
 	if filepath.IsAbs(s) && !strings.Contains(s, "zoneinfo/") {
 		// A link into the zoneinfo tree, as /etc/localtime is: its zone.
 		if target, err := filepath.EvalSymlinks(s); err == nil && strings.Contains(target, "zoneinfo/") {

@@ -91,9 +91,12 @@ func TestLoadZoneRefusesNoZoneFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := map[string]struct{ zone, want string }{
-		"a FIFO":           {fifo, `unknown time zone "` + fifo + `" (a zone file's path: it is not a regular file): name a zone`},
-		"a FIFO, with ':'": {":" + fifo, `(a zone file's path: it is not a regular file)`},
-		"/dev/zero":        {"/dev/zero", `unknown time zone "/dev/zero" (a zone file's path: it is not a regular file)`},
+		"a FIFO":                       {fifo, `unknown time zone "` + fifo + `" (a zone file's path: it is not a regular file): name a zone`},
+		"a FIFO, with ':'":             {":" + fifo, `(a zone file's path: it is not a regular file)`},
+		"/dev/zero":                    {"/dev/zero", `unknown time zone "/dev/zero" (a zone file's path: it is not a regular file)`},
+		"the zoneinfo dir, trailing /": {"/usr/share/zoneinfo/", `unknown time zone "/usr/share/zoneinfo/" (a zone file's path: `},
+		"a zone file, trailing /":      {"/usr/share/zoneinfo/UTC/", `unknown time zone "/usr/share/zoneinfo/UTC/" (a zone file's path: `},
+		"the zoneinfo dir, /.":         {"/usr/share/zoneinfo/.", `unknown time zone "/usr/share/zoneinfo/." (a zone file's path: it is not a regular file)`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

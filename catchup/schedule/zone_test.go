@@ -51,7 +51,16 @@ func TestZoneSpelling(t *testing.T) {
 		"not a zoneinfo dir":      {"/opt/myzoneinfo/UTC", "/opt/myzoneinfo/UTC"},
 		"an unknown name":         {"Mars/Olympus", "Mars/Olympus"},
 		"Local names no zone":     {"Local", ""},
-		"nor does :Local":         {":Local", ""},
+		// The path as the kernel reads it: a doubled slash or a ./ is the
+		// same file (glibc opens it, so cron fires the line in its zone);
+		// a trailing slash is no file at all: kept, for LoadZone to refuse
+		// (it named no zone, "", the host's: cron fires it in UTC).
+		"a doubled slash":          {"/usr/share/zoneinfo//Asia/Kathmandu", "Asia/Kathmandu"},
+		"a ./":                     {"/usr/share/zoneinfo/./Asia/Kathmandu", "Asia/Kathmandu"},
+		"the zoneinfo dir":         {"/usr/share/zoneinfo/", "/usr/share/zoneinfo/"},
+		"a zone file, trailing /":  {"/usr/share/zoneinfo/Asia/Kathmandu/", "/usr/share/zoneinfo/Asia/Kathmandu/"},
+		"the zoneinfo dir, with :": {":/usr/share/zoneinfo/", "/usr/share/zoneinfo/"},
+		"nor does :Local":          {":Local", ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
