@@ -29,6 +29,9 @@ type ForgetResult struct {
 	// Unknown says why its missed slots are not known, so that none was
 	// recorded (the ledger holds a time of it later than now); "" else.
 	Unknown string
+	// Recent are the slots it missed that are younger than the tolerance,
+	// oldest first: a fire of them may still come, so none is recorded.
+	Recent []time.Time
 }
 
 // Forget retires a task: scan stops replaying it and ls --missed stops
@@ -68,8 +71,11 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// What it missed is recorded expired first, as scan's retirement
 		// of a removed line records it (retireGone), without its alert:
 		// the operator who forgets the task is told here.
+		// Those younger than the tolerance are named, not recorded: the
+		// task's line, if still in a crontab, may yet fire them (late),
+		// and a slot never holds both an expiry and a run.
 		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
-		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), nil, false)
+		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), mayStillFire(nil, m.Now(), &res.Recent), false)
 		if err != nil {
 			return ForgetResult{}, err
 		}

@@ -50,7 +50,7 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 		msg = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
 			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
 	}
-	left, err := expireLeftBehind(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, false)
+	left, err := expireLeftBehind(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, nil, false)
 	l.leftAlert = left.alert // once the job has ended: the alert never holds the job back
 	switch {
 	case err != nil && len(left.slots) > 0:

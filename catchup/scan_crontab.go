@@ -188,7 +188,12 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), dry)
+			var spare func(time.Time) bool
+			var spared []time.Time
+			if s, err := parseSchedule(t.Schedule, t.TZ); err == nil && s != nil {
+				spare = mayStillFire(s, now, &spared) // the edited line fires them, late
+			}
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, dry)
 			if err != nil {
 				return nil, warning, err
 			}
@@ -196,8 +201,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if warning != "" {
 				warning += "; "
 			}
-			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and %s "+
-				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ), left.lineNotice(dry), e.Task)
+			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and %s%s "+
+				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ),
+				left.lineNotice(dry), leftToTheLine(spared), e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err

@@ -39,6 +39,7 @@ import (
 func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan) error {
 	n, slot := len(g.fold), g.slot
 	var replay *SlotAction // the replay of slot, if it ran for the gap
+	var givenUp *store.Run // its slot's expiry, if it was given up meanwhile (a line's)
 	for i := at + n; i < len(ts.Actions); i++ {
 		a := ts.Actions[i]
 		if !a.Slot.Equal(slot) {
@@ -50,6 +51,16 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		case len(a.folded) > 0: // a line's, recorded before it: it did not run for the gap
 			if err := giveBackFolds(ctx, st, m, t.Name, a.folded, "without running for the gap", slot); err != nil {
 				return err
+			}
+			if a.givenUp != nil {
+				// Its slot was given up meanwhile (forget, a change), which
+				// read the gap settled by these folds: the gap is given up
+				// with it, or its slots would be missed again with no scan
+				// to replay them, and no record.
+				if err := giveUpFolds(ctx, st, m, t.Name, g.fold, *a.givenUp); err != nil {
+					return err
+				}
+				givenUp = a.givenUp
 			}
 		}
 	}
@@ -74,6 +85,13 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	}
 	for i := range folds {
 		folds[i].Action, folds[i].NoExit = ActionSkipped, true
+		if givenUp != nil {
+			folds[i].Action, folds[i].Reason = ActionExpired, fmt.Sprintf("given up with slot %s, recorded expired meanwhile (%s)",
+				formatSlot(slot, nil), givenUp.Reason)
+			ts.Skipped--
+			ts.Expired++
+			continue
+		}
 		if len(ids) == n {
 			folds[i].RunID = ids[i]
 			continue
@@ -110,6 +128,21 @@ func giveBackFolds(ctx context.Context, st store.Store, m Machine, task string, 
 		Error: fmt.Sprintf("coalesced into the replay of slot %s, which ended %s: given back, missed again", formatSlot(slot, nil), status)}
 	if err := st.GiveBack(ctx, ids, out); err != nil {
 		return fmt.Errorf("task %s: give back the slots coalesced into the replay of %s: %w", task, formatSlot(slot, nil), err)
+	}
+	return nil
+}
+
+// giveUpFolds records the slots of a coalesced line's gap expired, as its
+// own slot was meanwhile (rec: that record's reason and code).
+func giveUpFolds(ctx context.Context, st store.Store, m Machine, task string, slots []time.Time, rec store.Run) error {
+	now := m.Now()
+	runs := make([]store.Run, len(slots))
+	for i, s := range slots {
+		runs[i] = store.Run{Task: task, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusExpired, Attempt: 1,
+			StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: rec.Error, Reason: rec.Reason}
+	}
+	if _, err := st.AddRuns(ctx, runs); err != nil {
+		return fmt.Errorf("task %s: record expired the slots coalesced into a replay given up meanwhile: %w", task, err)
 	}
 	return nil
 }

@@ -71,8 +71,8 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		case err != nil || !r.Slot.Equal(a.Slot):
 		case r.Status == store.StatusRunning:
 			running = true
-		case mine && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted:
-			own = &runs[i]
+		case mine && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted && r.Status != store.StatusExpired:
+			own = &runs[i] // an expiry is never the line's run: forget or a change here while it started
 		case mine && r.Status == store.StatusInterrupted:
 			ownCut = &runs[i] // cut short when the scan was stopped
 		case mine && r.Status == store.StatusSkipped && r.Error != "":
@@ -102,6 +102,10 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		return a
 	case a.Action == ActionFailed:
 		return a // the line failed before any run of the slot was recorded
+	case settled != nil && settled.Status == store.StatusExpired:
+		a.Action, a.RunID, a.givenUp = ActionSkipped, settled.ID, settled
+		a.Reason = fmt.Sprintf("recorded expired meanwhile (%s): not replayed", settled.Reason)
+		return a
 	case settled != nil:
 		a.Action, a.RunID = ActionSkipped, settled.ID
 		a.Reason = fmt.Sprintf("done elsewhere: run %d on %s, %s", settled.ID, settled.Host, settled.Status)

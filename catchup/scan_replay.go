@@ -47,6 +47,10 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
+	if res.Skipped && res.Run.Status == store.StatusExpired { // its claim refused: given up meanwhile
+		a.givenUp = &res.Run
+		a.Reason = fmt.Sprintf("recorded expired meanwhile (%s): not replayed", res.Run.Reason)
+	}
 	return a, nil
 }
 

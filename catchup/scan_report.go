@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // ScanRequest is one checked `catchup scan`: cmd checks its flags, and
@@ -101,6 +103,10 @@ type SlotAction struct {
 	// ran: a replay through a crontab line whose own run of the slot is
 	// recorded (readBack).
 	ran bool
+	// givenUp: not run because the slot was recorded expired since scan
+	// read it (forget, a schedule change): that record. A coalesced
+	// line's folds, recorded before it, are given up with it.
+	givenUp *store.Run
 	// lockSkipped: not run because the task was running (a lock skip),
 	// not because its job exited 75 itself.
 	lockSkipped bool

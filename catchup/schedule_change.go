@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -82,14 +83,45 @@ func (lb leftByChange) lineNotice(dry bool) string {
 // crontab again before it fires), so none is on its way, and the
 // tolerance, which waits for a fire on its way, would drop a recent one
 // without a word (a fire waiting for the task's lock with --wait is on its
-// way, and then runs its slot, which its record settles). dry records
-// nothing and alerts nothing. A slot another process recorded expired
-// meanwhile is not recorded nor alerted again. The slots are returned
-// also when recording them failed.
+// way, and then runs its slot, which its record settles). Those spare
+// reports true for are left too: scan spares an old slot the new schedule
+// has, younger than the tolerance (mayStillFire), which the edited line
+// fires, late, or whose fire registers the change. dry records nothing and alerts nothing.
+// A slot another process recorded expired meanwhile is not recorded nor
+// alerted again. The slots are returned also when recording them failed.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
-	cut time.Time, dry bool) (leftByChange, error) {
+	cut time.Time, spare func(time.Time) bool, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
-	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, nil, dry)
+	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, spare, dry)
+}
+
+// leftToTheLine names the old schedule's slots a change left to the new
+// line's fire (mayStillFire); "" when none.
+func leftToTheLine(slots []time.Time) string {
+	switch n := len(slots); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire", rfc(slots[0]))
+	default:
+		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires", n, rfc(slots[0]), rfc(slots[n-1]))
+	}
+}
+
+// mayStillFire reports the slots younger than the tolerance at now that a
+// line may still fire (late, as cron may), so that they are not recorded
+// expired: those of s, the line's schedule (nil: any), each added to
+// spared when given.
+func mayStillFire(s *schedule.Schedule, now time.Time, spared *[]time.Time) func(time.Time) bool {
+	return func(slot time.Time) bool {
+		if !slot.After(now.Add(-DefaultTolerance)) || (s != nil && !s.Has(slot)) {
+			return false
+		}
+		if spared != nil {
+			*spared = append(*spared, slot)
+		}
+		return true
+	}
 }
 
 // expireMissed records each slot of task old's registered schedule that ls
@@ -113,7 +145,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		lb.ahead, lb.now = ahead, m.Now()
 		return lb, nil
 	}
-	stale, err := staleOfTask(ctx, st, m, old.Name)
+	stale, err := staleOfTask(ctx, st, m, old.Name, !dry)
 	if err != nil {
 		return lb, err
 	}
@@ -176,9 +208,12 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 func leftAt(now time.Time) time.Time { return now.Add(time.Nanosecond) }
 
 // staleOfTask returns task's running records that cannot be alive, as ls
-// reads them (findStale, without writing): a run of a boot that is over,
-// or whose catchup and command are gone, counts as missed.
-func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (map[int64]bool, error) {
+// reads them (findStale): a run of a boot that is over, or whose catchup
+// and command are gone, counts as missed. With write, it marks them
+// interrupted, as scan does, before their slots are recorded expired: a
+// slot that a run holds running is never recorded expired (AddRuns), and
+// a dead run's, left missed, is.
+func staleOfTask(ctx context.Context, st store.Store, m Machine, task string, write bool) (map[int64]bool, error) {
 	running, err := st.Running(ctx)
 	if err != nil {
 		return nil, err
@@ -189,5 +224,5 @@ func staleOfTask(ctx context.Context, st store.Store, m Machine, task string) (m
 			mine = append(mine, r)
 		}
 	}
-	return staleAmong(ctx, st, m, mine, false)
+	return staleAmong(ctx, st, m, mine, write)
 }

@@ -57,10 +57,25 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 		if res.Unknown != "" {
 			unknown = " " + res.Unknown + ";"
 		}
-		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s%s its history is kept (--purge deletes it)\n",
-			req.Task, unknown, expiredSlots(res.Expired))
+		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s%s%s its history is kept (--purge deletes it)\n",
+			req.Task, unknown, expiredSlots(res.Expired), recentSlots(res.Recent))
 	}
 	return failure(err)
+}
+
+// recentSlots names the missed slots forget left unrecorded, younger than
+// the tolerance; "" when none.
+func recentSlots(slots []time.Time) string {
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	switch n := len(slots); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" the slot %s, younger than the tolerance, is not recorded: a fire of it may still come;", rfc(slots[0]))
+	default:
+		return fmt.Sprintf(" the %d slots younger than the tolerance (%s to %s) are not recorded: a fire of them may still come;",
+			n, rfc(slots[0]), rfc(slots[n-1]))
+	}
 }
 
 // expiredSlots says which slots forget recorded expired, "" when none.

@@ -200,7 +200,11 @@ type Store interface {
 	// and returns their ids, in order. An expired record of a slot that
 	// already has one is not added (its id is 0): a slot is recorded
 	// expired once, also by two callers at once (a scan and a prune); the
-	// check and the insert are serialised per task.
+	// check and the insert are serialised per task. Nor is one of a slot a
+	// run holds, running or succeeded: it was claimed after the caller read
+	// it missed (a replay while forget or a schedule change computed what
+	// to expire), and a slot never holds both (on PostgreSQL, a claim that
+	// commits within the check's milliseconds is not seen).
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
 	// Finish records the outcome of a run. An outcome that comes after the
 	// run was marked interrupted (taken for dead) lands on it, and its

@@ -80,7 +80,8 @@ func scanBoot(rows pgx.Rows) (store.Boot, error) {
 
 // AddRuns implements store.Store. The inserts go in one batch; a slot that a
 // running or succeeded record holds is then brought in step as AddRun does.
-// An expired record of a slot recorded expired already is left out (id 0).
+// An expired record of a slot recorded expired already, or held by a run
+// (running, succeeded), is left out (id 0).
 func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
 	if len(runs) == 0 {
 		return nil, nil
@@ -120,11 +121,13 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 	return ids, p.wrap("write ledger", tx.Commit(ctx))
 }
 
-// expiredSlotSQL tells whether a slot is recorded expired already.
-const expiredSlotSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND slot = $2 AND status = 'expired')`
+// expiredSlotSQL tells whether a slot is recorded expired already, or a
+// run holds it (running or succeeded): see store.Store.AddRuns.
+const expiredSlotSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND slot = $2
+ AND status IN ('expired', 'running', 'succeeded'))`
 
 // expiredAlready tells, for each expired record of runs, whether its slot
-// is recorded expired already. It first locks the rows of their tasks
+// is recorded expired already, or held by a run. It first locks the rows of their tasks
 // (in name order), so that two callers recording one slot expired at once
 // (a scan, a prune) take turns: the second sees the first's record.
 func (p *Ledger) expiredAlready(ctx context.Context, tx pgx.Tx, runs []store.Run) ([]bool, error) {

@@ -84,13 +84,14 @@ func (s *Ledger) queryBoots(ctx context.Context, query string, args ...any) ([]s
 	return out, s.wrap("read ledger", rows.Err())
 }
 
-// expiredSlotSQL counts a slot's expired records, through the (task, slot)
+// expiredSlotSQL counts a slot's expired records and the runs that hold it
+// (running, succeeded: see store.Store.AddRuns), through the (task, slot)
 // index (+status: not the (task, status) one, which reads every expiry of
 // the task).
-const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AND +status = 'expired'`
+const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AND +status IN ('expired', 'running', 'succeeded')`
 
 // AddRuns implements store.Store. An expired record of a slot recorded
-// expired already is left out (id 0).
+// expired already, or held by a run, is left out (id 0).
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
 	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
