@@ -109,24 +109,29 @@ func runNext(c *cobra.Command, req nextRequest) error {
 		doc := nextJSON{Expr: s.Expr(), TZ: zone, Now: t.UTC().Format(time.RFC3339), Slots: []nextSlotJSON{}}
 		for _, u := range slots {
 			doc.Slots = append(doc.Slots, nextSlotJSON{Slot: u.Slot.In(loc).Format(time.RFC3339), UTC: u.Slot.Format(time.RFC3339),
-				InSeconds: int64(u.Slot.Sub(t) / time.Second), Note: u.Note})
+				InSeconds: u.Slot.Unix() - t.Unix(), Note: u.Note})
 		}
 		return failure(renderJSON(out, doc))
 	}
 	fmt.Fprintf(out, "expression: %s\nzone:       %s\nnow:        %s\n", s.Expr(), zone, t.In(loc).Format("2006-01-02 15:04:05 MST"))
 	for i, u := range slots {
 		fmt.Fprintf(out, "%4s  %s  %s  in %s\n", strconv.Itoa(i+1), u.Slot.In(loc).Format("Mon 2006-01-02 15:04 MST"),
-			u.Slot.Format("15:04Z"), roughDuration(u.Slot.Sub(t)))
+			u.Slot.Format("15:04Z"), roughDuration(u.Slot.Unix()-t.Unix()))
 		if u.Note != "" {
 			fmt.Fprintf(out, "      %s\n", u.Note)
 		}
 	}
+	if len(slots) < req.count {
+		// The horizon NextSlots looks to: a list it cuts short says so.
+		fmt.Fprintf(out, "%d of the %d slots asked for: the schedule has no more in the next 400 years\n", len(slots), req.count)
+	}
 	return nil
 }
 
-// roughDuration is d for people: "3d 4h", "2h 5m", "45s".
-func roughDuration(d time.Duration) string {
-	switch days, h, m := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60; {
+// roughDuration is a span of secs seconds for people: "3d 4h", "2h 5m",
+// "45s" (seconds, not a time.Duration, which ends at 292 years).
+func roughDuration(secs int64) string {
+	switch days, h, m := secs/86400, secs/3600%24, secs/60%60; {
 	case days > 0:
 		return fmt.Sprintf("%dd %dh", days, h)
 	case h > 0:
@@ -134,5 +139,5 @@ func roughDuration(d time.Duration) string {
 	case m > 0:
 		return fmt.Sprintf("%dm", m)
 	}
-	return fmt.Sprintf("%ds", int(d/time.Second))
+	return fmt.Sprintf("%ds", secs)
 }
