@@ -204,6 +204,12 @@ func formatSlot(t time.Time, s *schedule.Schedule) string {
 	if s != nil {
 		t = t.In(s.Location())
 	}
+	if _, off := t.Zone(); off%60 != 0 {
+		// RFC 3339 has no seconds in an offset (a zone's local mean time
+		// before 1972, Africa/Monrovia's -00:44:30): the instant in UTC,
+		// not the string that names another one.
+		t = t.UTC()
+	}
 	return t.Format(time.RFC3339)
 }
 
