@@ -44,7 +44,7 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 	if err != nil {
 		return "", func() {}, err
 	}
-	taken := func(slot time.Time) bool { return slot.After(lb.Taken) && s.Has(slot) }
+	taken := func(slot time.Time, _ string) bool { return slot.After(lb.Taken) && s.Has(slot) }
 	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
 	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alert, err

@@ -75,7 +75,7 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// task's line, if still in a crontab, may yet fire them (late),
 		// and a slot never holds both an expiry and a run.
 		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
-		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), mayStillFire(nil, m.Now(), &res.Recent), false)
+		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), mayStillFire(nil, m.Now(), DefaultTolerance, &res.Recent), false)
 		if err != nil {
 			return ForgetResult{}, err
 		}

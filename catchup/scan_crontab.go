@@ -78,7 +78,7 @@ func (sr *shellReplay) env(m Machine) []string {
 // line whose schedule changed records the slots missed under the old one
 // expired, and alerts for them by notify (else the task's own; never
 // another user's line's), as scan alerts.
-func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, dry bool, notify string) (*shellReplay, string, error) {
+func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, tol time.Duration, dry bool, notify string) (*shellReplay, string, error) {
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
@@ -188,10 +188,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
-			var spare func(time.Time) bool
+			var spare func(time.Time, string) bool
 			var spared []time.Time
 			if s, err := parseSchedule(t.Schedule, t.TZ); err == nil && s != nil {
-				spare = mayStillFire(s, now, &spared) // the edited line fires them, late
+				spare = mayStillFire(s, now, tol, &spared) // the edited line fires them, late
 			}
 			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, dry)
 			if err != nil {

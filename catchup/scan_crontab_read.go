@@ -28,6 +28,9 @@ type crontabs struct {
 	// that run its commands without catchup (CrontabBackups), each warned
 	// about once.
 	backups map[string]bool
+	// tolerance is the scan's (--tolerance): how late cron may fire a
+	// line, for the slots a line's change leaves to the edited line.
+	tolerance time.Duration
 }
 
 // crontabRead is one crontab as read by this scan.
@@ -49,7 +52,7 @@ type sourcedEntry struct {
 }
 
 func newCrontabs(m Machine) *crontabs {
-	return &crontabs{m: m, read: map[string]*crontabRead{}, backups: map[string]bool{}}
+	return &crontabs{m: m, read: map[string]*crontabRead{}, backups: map[string]bool{}, tolerance: DefaultTolerance}
 }
 
 // file reads the crontab at path, once per scan.

@@ -90,7 +90,7 @@ func (lb leftByChange) lineNotice(dry bool) string {
 // A slot another process recorded expired meanwhile is not recorded nor
 // alerted again. The slots are returned also when recording them failed.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
-	cut time.Time, spare func(time.Time) bool, dry bool) (leftByChange, error) {
+	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
 	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, spare, dry)
 }
@@ -108,13 +108,14 @@ func leftToTheLine(slots []time.Time) string {
 	}
 }
 
-// mayStillFire reports the slots younger than the tolerance at now that a
-// line may still fire (late, as cron may), so that they are not recorded
-// expired: those of s, the line's schedule (nil: any), each added to
-// spared when given.
-func mayStillFire(s *schedule.Schedule, now time.Time, spared *[]time.Time) func(time.Time) bool {
-	return func(slot time.Time) bool {
-		if !slot.After(now.Add(-DefaultTolerance)) || (s != nil && !s.Has(slot)) {
+// mayStillFire reports the missed slots that a line may still fire, late
+// as cron may be, so that they are not recorded expired: those nothing
+// fired yet (cause not-fired: a slot whose fire came and died, or that
+// passed while the host was down, gets no other) younger than tol at now,
+// of s, the line's schedule (nil: any); each added to spared when given.
+func mayStillFire(s *schedule.Schedule, now time.Time, tol time.Duration, spared *[]time.Time) func(time.Time, string) bool {
+	return func(slot time.Time, cause string) bool {
+		if cause != CauseNotFired || !slot.After(now.Add(-tol)) || (s != nil && !s.Has(slot)) {
 			return false
 		}
 		if spared != nil {
@@ -129,7 +130,7 @@ func mayStillFire(s *schedule.Schedule, now time.Time, spared *[]time.Time) func
 // slot before it; those spare reports true for aside too) expired, why
 // (its reason and code), in one transaction, as expireLeftBehind says.
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
-	cut time.Time, spare func(time.Time) bool, dry bool) (leftByChange, error) {
+	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	lb := leftByChange{alert: func() {}}
 	s, err := parseSchedule(old.Schedule, old.TZ)
 	if err != nil || s == nil {
@@ -169,7 +170,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		var slots []time.Time
 		var causes []string
 		for i, slot := range res.slots {
-			if !spare(slot) {
+			if !spare(slot, res.causes[i]) {
 				slots, causes = append(slots, slot), append(causes, res.causes[i])
 			}
 		}

@@ -86,6 +86,11 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if c.Flags().Changed("stuck") && !cfg.running {
 		return usageErr(c, fmt.Errorf("--stuck needs --running"))
 	}
+	if c.Flags().Changed("stuck") && cfg.stuck == 0 {
+		// Zero is a value: read as "no probe", it switched the probe off
+		// without a word.
+		return usageErr(c, fmt.Errorf("--stuck 0 would call every run stuck: give how long a run may take, like --stuck 2h"))
+	}
 	if cfg.running && cfg.onlyMissed {
 		// A probe given both would pass on the running table alone.
 		return usageErr(c, fmt.Errorf("--missed and --running are two probes: give one"))
