@@ -36,7 +36,11 @@ func TestFiresHeldForAPlaceRunInSlotOrder(t *testing.T) {
 	f.d.limiter <- struct{}{} // other tasks' jobs take both places (once the scan gave its own back)
 	f.d.limiter <- struct{}{}
 	for _, slot := range []time.Time{started.Add(30 * time.Second), started.Add(90 * time.Second)} {
-		set(slot.Add(10 * time.Second)) // 10:02 and 10:03 come, and wait for a place
+		// The clock at the slot itself, not past it: read by the loop just
+		// after the fire before (this wait sees it before that read), a
+		// clock past the next slot is a loop fallen behind, which leaves the
+		// slot to a replay (a flaky CI run: 10:04 replayed, not fired).
+		set(slot) // 10:02 and 10:03 come, and wait for a place
 		waitFor("the loop to fire "+slot.Format(time.Kitchen), func() bool { return !through.get().Before(slot) })
 	}
 	<-f.d.limiter // the other jobs end at once: two places free
