@@ -133,6 +133,10 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 		if perDay {
 			mark = "*"
 		}
+		if r.warning != "" { // no slot is known (no schedule, the clock behind the ledger): an empty row
+			b.WriteString(truncate(printable(r.task), nameW) + "\n")
+			continue
+		}
 		b.WriteString(pad(truncate(printable(r.task), nameW), nameW) + mark)
 		for d, day := range r.days {
 			var cells []string

@@ -222,3 +222,93 @@ func TestTasksEmpty(t *testing.T) {
 		}
 	})
 }
+
+// TestTasksLatestPassesAnOlderExpiry: an expiry of a slot older than one a
+// run holds, recorded after that run (prune, a scan, forget giving up the
+// past), is not the task's latest: it would hide a newer failure from ls,
+// catchup_last_run_status and the recipes' alert. An expiry of the latest
+// slot still is.
+func TestTasksLatestPassesAnOlderExpiry(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		h := time.Hour
+		for _, name := range []string{"failed-then-older", "success-after", "running", "newer-expired", "only-expired", "same-slot"} {
+			if err := s.UpsertTask(ctx, store.Task{Name: name, RegisteredAt: t0, UpdatedAt: t0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		expire := func(task string, slot time.Time) int64 {
+			t.Helper()
+			at := t0.Add(20 * h)
+			id, err := s.AddRun(ctx, store.Run{Task: task, Slot: slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
+				Reason: store.ReasonMaxAge, Attempt: 1, Host: "h1", StartedAt: at, EndedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		ran := func(task string, slot time.Time, status string) int64 {
+			t.Helper()
+			id := mustClaim(t, s, store.Run{Task: task, Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot})
+			if status != store.StatusRunning {
+				finish(t, s, id, status, slot.Add(time.Minute))
+			}
+			return id
+		}
+		want := map[string]int64{}
+		// The failure of 10:00, then 08:00 and 09:00 given up.
+		want["failed-then-older"] = ran("failed-then-older", t0.Add(10*h), store.StatusFailed)
+		expire("failed-then-older", t0.Add(8*h))
+		expire("failed-then-older", t0.Add(9*h))
+		// The same, ended by a success of 11:00 and an older expiry.
+		ran("success-after", t0.Add(10*h), store.StatusFailed)
+		want["success-after"] = ran("success-after", t0.Add(11*h), store.StatusSucceeded)
+		expire("success-after", t0.Add(9*h))
+		// A run still running at 10:00; 09:00 given up meanwhile.
+		want["running"] = ran("running", t0.Add(10*h), store.StatusRunning)
+		expire("running", t0.Add(9*h))
+		// Slots after the last run given up: the task's latest word is expired.
+		ran("newer-expired", t0.Add(10*h), store.StatusFailed)
+		expire("newer-expired", t0.Add(9*h))
+		want["newer-expired"] = expire("newer-expired", t0.Add(12*h))
+		expire("newer-expired", t0.Add(8*h))
+		// Only expiries: the latest of them.
+		expire("only-expired", t0.Add(9*h))
+		want["only-expired"] = expire("only-expired", t0.Add(8*h))
+		// An expiry of the failed slot itself is that slot's latest word.
+		ran("same-slot", t0.Add(10*h), store.StatusFailed)
+		want["same-slot"] = expire("same-slot", t0.Add(10*h))
+
+		got, err := s.Tasks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, ts := range got {
+			wantID, ok := want[ts.Task.Name]
+			if !ok {
+				continue
+			}
+			seen++
+			if ts.Latest == nil || ts.Latest.ID != wantID {
+				t.Errorf("%s: Latest = %+v, want run %d", ts.Task.Name, ts.Latest, wantID)
+			}
+		}
+		if seen != len(want) {
+			t.Errorf("Tasks listed %d of the %d tasks", seen, len(want))
+		}
+		ran2, err := s.LatestRans(ctx, []string{"failed-then-older", "newer-expired"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for task, id := range map[string]int64{"failed-then-older": want["failed-then-older"], "newer-expired": want["newer-expired"]} {
+			if r := ran2[task]; r == nil || r.ID != id {
+				t.Errorf("LatestRans[%s] = %+v, want run %d", task, r, id)
+			}
+			if r, err := s.LatestRan(ctx, task); err != nil || r == nil || r.ID != id {
+				t.Errorf("LatestRan(%s) = %+v, %v, want run %d", task, r, err, id)
+			}
+		}
+	})
+}

@@ -19,9 +19,7 @@ const (
 	// latestListedSlotsSQL is latestListedSlotSQL for each name.
 	latestListedSlotsSQL = `SELECT q.name, (SELECT slot FROM runs WHERE task = q.name AND slot IS NOT NULL AND ` +
 		backend.NotADuplicateSQL + ` ORDER BY slot DESC LIMIT 1) FROM unnest($1::text[]) AS q(name)`
-	// latestRansSQL is latestRanSQL for each name.
-	latestRansSQL = `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
- CROSS JOIN LATERAL (SELECT * FROM runs WHERE task = q.name AND ` + backend.RanSQL + ` ORDER BY id DESC LIMIT 1) r`
+
 	lastFiresSQL = `SELECT t.name, (SELECT started_at FROM runs WHERE task = t.name AND trigger = 'schedule'
  ORDER BY id DESC LIMIT 1) FROM tasks t`
 	// statusCountByTaskSQL is statusCountSQL for each task.
@@ -29,6 +27,11 @@ const (
 	bootsOfSQL           = `SELECT host, boot_id, boot_time, first_seen, last_seen FROM boots
 WHERE host = ANY($1::text[]) ORDER BY id`
 )
+
+// latestRansSQL is latestRanSQL for each name.
+var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
+ CROSS JOIN LATERAL (SELECT * FROM runs WHERE task = q.name AND ` + backend.RanSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("q.name") + ` ORDER BY id DESC LIMIT 1) r`
 
 // LatestSlots implements store.Store.
 func (p *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {

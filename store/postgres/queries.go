@@ -75,7 +75,8 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
-const latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
+var latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("r.task") + `
  ORDER BY r.id DESC LIMIT 1`
 
 // LatestRan implements store.Store, through the (task, id) index.

@@ -114,8 +114,9 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 
 // tasksSQL finds each task's latest run through the (task, id) index,
 // walked back past any duplicate's records.
-const tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
+var tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + backend.NotADuplicateSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("t.name") + `
  ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 

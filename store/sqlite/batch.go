@@ -20,9 +20,7 @@ const (
 	// latestListedSlotsSQL is latestListedSlotSQL for each name.
 	latestListedSlotsSQL = `SELECT q.value, (SELECT slot FROM runs WHERE task = q.value AND slot IS NOT NULL AND ` +
 		backend.NotADuplicateSQL + ` ORDER BY slot DESC LIMIT 1) FROM json_each(?) q`
-	// latestRansSQL is latestRanSQL for each name.
-	latestRansSQL = `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
- WHERE task = q.value AND ` + backend.RanSQL + ` ORDER BY id DESC LIMIT 1)`
+
 	lastFiresSQL = `SELECT t.name, (SELECT started_at FROM runs WHERE task = t.name AND trigger = 'schedule'
  ORDER BY id DESC LIMIT 1) FROM tasks t`
 	// statusCountByTaskSQL is statusCountSQL for each task.
@@ -32,6 +30,10 @@ WHERE r.task = ? AND r.slot BETWEEN ? AND ? ORDER BY r.slot, r.id`
 	slotlessRunsSQL = `SELECT ` + runColumnsLight + ` FROM runs r
 WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.started_at, r.id`
 )
+
+// latestRansSQL is latestRanSQL for each name.
+var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
+ WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value") + ` ORDER BY id DESC LIMIT 1)`
 
 // LatestSlots implements store.Store.
 func (s *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {

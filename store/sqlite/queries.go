@@ -81,7 +81,8 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 	return append(withSlot, slotless...), nil
 }
 
-const latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ? AND ` + backend.RanSQL + `
+var latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ? AND ` + backend.RanSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("r.task") + `
  ORDER BY r.id DESC LIMIT 1`
 
 // LatestRan implements store.Store, through the (task, id) index.

@@ -110,6 +110,7 @@ func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
 FROM tasks t LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE task = t.name AND `+backend.NotADuplicateSQL+`
+ AND `+backend.NotAnOlderExpirySQL("t.name")+`
  ORDER BY id DESC LIMIT 1)
 ORDER BY t.name`)
 	if err != nil {

@@ -145,6 +145,20 @@ func CollectCounts(rows RowScanner) (map[string]map[string]int64, error) {
 const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code <> 0) AND (status <> 'paused' OR reason <> 'replay-paused')` +
 	` AND (status <> 'skipped' OR exit_code IS NOT NULL OR trigger <> 'replay') AND (status <> 'interrupted' OR reason <> 'retry-cut')`
 
+// NotAnOlderExpirySQL is the condition, on a runs row of the task the SQL
+// expression task names, that it is not an expiry of a slot older than one
+// a record that is not an expiry holds (among those NotADuplicateSQL
+// keeps). Such an expiry (prune, a scan, forget giving up the past after a
+// newer fire) settles the past: as the task's latest run it would hide that
+// newer fire's failure from ls, catchup_last_run_status and the recipes'
+// alert. An expiry of the latest slot still is the task's latest word. The
+// subquery walks the (task, slot) index back from the latest slot, and is
+// only read for an expiry, so a task whose latest record ran pays nothing.
+func NotAnOlderExpirySQL(task string) string {
+	return `(status <> 'expired' OR slot >= COALESCE((SELECT n.slot FROM runs n WHERE n.task = ` + task +
+		` AND n.slot IS NOT NULL AND n.status <> 'expired' AND ` + NotADuplicateSQL + ` ORDER BY n.slot DESC LIMIT 1), slot))`
+}
+
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
 // a success, a failure or timeout, an expiry, a skip with no exit code (a
