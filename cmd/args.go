@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 )
@@ -16,6 +18,24 @@ func wantArgs(min, max int, what string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) < min || max >= 0 && len(args) > max {
 			return usageErr(c, fmt.Errorf("want %s, got %d arguments", what, len(args)))
+		}
+		return nil
+	}
+}
+
+// errEmptyTask is the usage error of an empty TASK argument, which names
+// no task: said as such, not as "no task "" in the ledger".
+var errEmptyTask = errors.New("empty TASK: name a task (catchup ls lists them)")
+
+// wantTasks is wantArgs for TASK arguments, and refuses an empty one.
+func wantTasks(min, max int, what string) cobra.PositionalArgs {
+	count := wantArgs(min, max, what)
+	return func(c *cobra.Command, args []string) error {
+		if err := count(c, args); err != nil {
+			return err
+		}
+		if slices.Contains(args, "") {
+			return usageErr(c, errEmptyTask)
 		}
 		return nil
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -23,6 +24,9 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 		Args:    wantArgs(1, 1, "one PATH (the file to write the copy to)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			dest := args[0]
+			if dest == "" {
+				return usageErr(c, errors.New("empty PATH: name the new file to write the copy to"))
+			}
 			if _, err := os.Lstat(dest); err == nil {
 				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
 			}

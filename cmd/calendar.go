@@ -24,6 +24,7 @@ func newCalendarCmd(g *globals) *cobra.Command {
 	var cfg calendarConfig
 	c := &cobra.Command{
 		Use:   "calendar [TASK...] [--days N] [-o text|json]",
+		Args:  wantTasks(0, -1, "any TASKs"),
 		Short: "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
 		Long: `Draw the slots of the last N days (default 7, today included, in the local zone) as a
 grid that fits 80 columns: a row per task (all tasks, or those named), a column per day,

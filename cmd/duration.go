@@ -38,12 +38,23 @@ func (d *durationValue) String() string { return formatDuration(time.Duration(*d
 func parseDuration(s string) (time.Duration, error) { return catchup.ParseDuration(s) }
 
 // tooLong rewrites pflag's error for a duration flag's value past
-// catchup.MaxDuration as "--NAME VALUE: too long (at most 106751d)"; any
-// other error is returned as it is.
+// catchup.MaxDuration as "--NAME VALUE: too long (at most 106751d)", and
+// for a number flag's value that is no number or out of range as
+// "--NAME VALUE: not a whole number" or "...: out of range" (not Go's
+// strconv message); any other error is returned as it is.
 func tooLong(err error) error {
 	var bad *pflag.InvalidValueError
-	if errors.As(err, &bad) && errors.Is(err, catchup.ErrDurationTooLong) {
+	if !errors.As(err, &bad) {
+		return err
+	}
+	var num *strconv.NumError
+	switch {
+	case errors.Is(err, catchup.ErrDurationTooLong):
 		return fmt.Errorf("--%s %s: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationTooLong)
+	case errors.As(err, &num) && errors.Is(num.Err, strconv.ErrRange):
+		return fmt.Errorf("--%s %s: out of range", bad.GetFlag().Name, bad.GetValue())
+	case errors.As(err, &num):
+		return fmt.Errorf("--%s %s: not a whole number", bad.GetFlag().Name, bad.GetValue())
 	}
 	return err
 }

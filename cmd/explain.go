@@ -38,6 +38,9 @@ slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
 			if len(args) < 1 || len(args) > 2 {
 				return usageErr(c, fmt.Errorf("want TASK [SLOT], got %d arguments", len(args)))
 			}
+			if args[0] == "" {
+				return usageErr(c, errEmptyTask)
+			}
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {

@@ -11,12 +11,7 @@ import (
 )
 
 // oneTask checks that a command got exactly one TASK argument.
-func oneTask(c *cobra.Command, args []string) error {
-	if len(args) != 1 {
-		return usageErr(c, fmt.Errorf("want one TASK, got %d arguments", len(args)))
-	}
-	return nil
-}
+var oneTask = wantTasks(1, 1, "one TASK")
 
 func newPauseCmd(g *globals) *cobra.Command {
 	var until string

@@ -33,7 +33,7 @@ Do not use it after a legitimate step back of a correct clock: the slots recorde
 did run, and would run again when their time comes. Exit 0, or 2 on error.`,
 		Example: `  catchup reset-clock --dry-run daily-settle
   catchup reset-clock daily-settle`,
-		Args: wantArgs(1, -1, "one TASK or more"),
+		Args: wantTasks(1, -1, "one TASK or more"),
 		RunE: func(c *cobra.Command, args []string) error {
 			st, m, err := openExistingLedger(c.Context(), g, false)
 			if err != nil {

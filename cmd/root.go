@@ -84,6 +84,11 @@ status (see catchup run --help).`,
 		if c.Name() != "run" { // run waits once its ledger is open (runRun)
 			g.awaitSignals()
 		}
+		if f := c.Flags().Lookup("db"); f != nil && f.Changed && g.db == "" {
+			// "--db $LEDGER" with LEDGER unset: the default ledger would
+			// quietly take runs meant for another.
+			return usageErr(c, errors.New("--db is empty: name the ledger (a file, or postgres://...), or drop --db for the default one"))
+		}
 		if g.lease <= 0 && c.Annotations[opensNoLedger] == "" {
 			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
 		}
