@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -35,6 +36,17 @@ func TestReadOnlyLedgerSaysTheFix(t *testing.T) {
 				os.Chmod(db, 0o644)
 			},
 			fix:     func(db string, cred *syscall.Credential) string { return "chown 65534 " + db },
+			readers: true,
+		},
+		"immutable ledger file": { // chattr +i: its mode says writable, and chmod would not help
+			fault: func(t *testing.T, db string, cred *syscall.Credential) {
+				giveTo(t, filepath.Dir(db), cred)
+				if out, err := exec.Command("chattr", "+i", db).CombinedOutput(); err != nil {
+					t.Skipf("chattr +i: %v: %s (needs root, chattr and a file system with the flag)", err, out)
+				}
+				t.Cleanup(func() { exec.Command("chattr", "-i", db).Run() })
+			},
+			fix:     func(db string, _ *syscall.Credential) string { return "chattr -i " + db },
 			readers: true,
 		},
 		"read-only directory": {

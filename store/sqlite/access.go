@@ -40,6 +40,11 @@ func accessHint(real string) string {
 		{"ledger directory", dir, accessW | accessX},
 	} {
 		err := syscall.Access(c.path, c.mode)
+		if flag := lockedAttr(c.path); flag != "" && (err == nil || errors.Is(err, syscall.EPERM)) {
+			// Its mode may say writable: chmod would not help.
+			return fmt.Sprintf("the %s %s is %s (chattr +%s); fix: chattr -%s %s, %s",
+				c.what, c.path, map[string]string{"i": "immutable", "a": "append-only"}[flag], flag, flag, c.path, elsewhere)
+		}
 		switch {
 		case err == nil || errors.Is(err, syscall.ENOENT):
 			continue
