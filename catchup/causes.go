@@ -221,3 +221,11 @@ func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime
 	}
 	return CauseHostDown
 }
+
+// lockSkippedFire reports whether records hold a fire of their slot that a
+// run of the task holding the lock skipped (exit 75).
+func lockSkippedFire(records []store.Run) bool {
+	return slices.ContainsFunc(records, func(r store.Run) bool {
+		return r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == exitLocked
+	})
+}
