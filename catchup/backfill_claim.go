@@ -9,14 +9,24 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// reasonRanSince begins the reason of a claim takenSince gave back.
+const reasonRanSince = "slot ran since "
+
 // takenSince gives back a backfill's claim of a slot that another process
 // ran since the backfill began (another host's backfill of the same range,
-// or a fire): the claim refuses only running and succeeded holders, and a
-// run that failed meanwhile must not run a second time. The claimed run is
-// recorded skipped with exit 0, which settles nothing.
-func (l *lifecycle) takenSince(ctx context.Context, r store.Run) (RunResult, bool) {
-	if !l.req.Backfill || r.Attempt != 1 {
+// or a fire), and a scan's replay's claim of a slot that another process
+// ran since the scan read the task (a second scan at once): the claim
+// refuses only running, succeeded and expired holders, and a run that
+// failed meanwhile must not run a second time. The claimed run is recorded
+// skipped with exit 0, which settles nothing. A replay's slot that had no
+// run before the claim (touched false) is not read again: the usual path.
+func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
+	if !(l.req.Backfill || l.req.ReadRuns && touched) || r.Attempt != 1 {
 		return RunResult{}, false
+	}
+	since := "this backfill began"
+	if !l.req.Backfill {
+		since = "this scan read the task"
 	}
 	runs, err := l.st.SlotRuns(ctx, r.Task, r.Slot, r.Slot, 0)
 	if err != nil {
@@ -26,7 +36,7 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run) (RunResult, boo
 		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.ID <= l.req.AfterRun {
 			continue
 		}
-		reason := fmt.Sprintf("slot ran since this backfill began (run %d on %s, %s)", o.ID, o.Host, o.Status)
+		reason := fmt.Sprintf(reasonRanSince+"%s (run %d on %s, %s)", since, o.ID, o.Host, o.Status)
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
 		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
 		r.Status, r.Error = store.StatusSkipped, reason // the report says it, not "done elsewhere: skipped"

@@ -50,6 +50,9 @@ type missed struct {
 	// them for good. Not missed.
 	offSchedule []time.Time
 	win         window
+	// read is the newest run id among the runs the rule read (0: none): a
+	// run of one of these slots with a greater id was made since.
+	read int64
 }
 
 // missedSlots applies the rule to one task. A slot is missed when it lies
@@ -90,6 +93,9 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		return missed{win: window{after: from, upTo: dueBefore(m, rule, now)}}, err
 	}
 	j := judgeSlots(m, t, s, rule, stale, notes, from, now, runs)
+	for _, r := range runs {
+		j.read = max(j.read, r.ID)
+	}
 	if len(j.slots) > 0 {
 		if boots == nil {
 			boots = newBootCache(st, m)

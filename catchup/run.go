@@ -63,9 +63,13 @@ type RunRequest struct {
 	// a busy one, a shared one's connection) is part of DUR. Zero: when Run
 	// is called.
 	Started  time.Time
-	OnBusy   string    // replay | skip | wait; "" = as registered, else replay
-	Backfill bool      // ReplaySlot is backfill's: trigger backfill
-	AfterRun int64     // backfill: a run of the slot with a greater id (made since it began) means it is done
+	OnBusy   string // replay | skip | wait; "" = as registered, else replay
+	Backfill bool   // ReplaySlot is backfill's: trigger backfill
+	AfterRun int64  // backfill, or a replay with ReadRuns: a run of the slot with a greater id (made since) means it is done
+	// ReadRuns: scan's replay, and AfterRun is the newest run id the scan
+	// read of the task (0: none): another scan's run of the slot since then,
+	// a failed one too, settles it (CATCHUP_REPLAY_AFTER for a crontab line).
+	ReadRuns bool
 	PrevSlot time.Time // scan's coalesced replay: the last settled slot before the gap
 	// Fold: scan's coalesced replay, the gap's other slots, recorded
 	// skipped (FoldReason) once the claim is granted and before the command

@@ -178,7 +178,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		return l.claimRefused(ctx, r, claim.Run), true, nil, nil
 	}
 	r = claim.Run
-	if res, taken := l.takenSince(ctx, r); taken {
+	if res, taken := l.takenSince(ctx, r, claim.Touched); taken {
 		return res, true, nil, nil
 	}
 	if res, twin := l.twinOfFailed(ctx, r, claim.Touched); twin {

@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -80,6 +81,13 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		case settles(r, MissedRule{}, nil) && r.Status != store.StatusFailed && r.Status != store.StatusTimeout:
 			settled = &runs[i]
 		}
+	}
+	if ownSkip != nil && strings.HasPrefix(ownSkip.Error, reasonRanSince) && (own == nil || ownSkip.ID > own.ID) {
+		// The line's run gave its claim back: another run of the slot was
+		// made since the scan read the task (that run, of this host too,
+		// is not the line's), and it settles the slot.
+		a.Action, a.RunID, a.Reason = ActionSkipped, ownSkip.ID, ownSkip.Error
+		return a
 	}
 	switch {
 	case own != nil && (own.Status == store.StatusFailed || own.Status == store.StatusTimeout):

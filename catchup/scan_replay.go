@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -16,18 +17,19 @@ import (
 // replaySlot runs one missed slot: a crontab task through its crontab line
 // (so that what runs is exactly what cron runs), an argv task through the
 // run lifecycle in this process. Job output goes to stderr, keeping scan's
-// stdout for its report.
+// stdout for its report. read is the newest run id the scan read of the
+// task: a run of the slot made since (another scan's) settles it.
 func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
-	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome) (SlotAction, error) {
+	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome, read int64) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		return replayLine(ctx, st, m, t, sr, slot, span, nil, "the next scan looks again")
+		return replayLine(ctx, st, m, t, sr, slot, span, []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10)}, "the next scan looks again")
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
-		Fold: span.fold, FoldReason: span.reason,
+		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, AfterRun: read,
 	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {
@@ -47,6 +49,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
+	if res.Skipped && res.Run.Status == store.StatusSkipped && strings.HasPrefix(res.Run.Error, reasonRanSince) {
+		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
+	}
 	if res.Skipped && res.Run.Status == store.StatusExpired { // its claim refused: given up meanwhile
 		a.givenUp = &res.Run
 		a.Reason = fmt.Sprintf("recorded expired meanwhile (%s): not replayed", res.Run.Reason)

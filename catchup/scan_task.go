@@ -173,7 +173,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			req.gate.Done(t.Name, slot)
 			return ts, err
 		}
-		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held)
+		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err

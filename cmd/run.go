@@ -195,6 +195,13 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 			}
 			req.Backfill, req.Force, req.Wait = true, getenv("CATCHUP_BACKFILL_FORCE") == "1", true
 		}
+		// scan's replay: the newest run id it read of the task.
+		if v := getenv("CATCHUP_REPLAY_AFTER"); v != "" && !req.Backfill {
+			if req.AfterRun, err = strconv.ParseInt(v, 10, 64); err != nil || req.AfterRun < 0 {
+				return req, fmt.Errorf("invalid CATCHUP_REPLAY_AFTER %q: want a run id", v)
+			}
+			req.ReadRuns = true
+		}
 		if v := getenv("CATCHUP_REPLAY_COALESCED"); v != "" {
 			if req.Coalesced, err = strconv.Atoi(v); err != nil || req.Coalesced < 1 {
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)
