@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -36,9 +37,19 @@ type LeftBehind struct {
 // caller to run off any path that must not wait for it.
 func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
 	if lb.Expr == "" {
+		// The slots of its pause that nothing recorded: paused, as a scan
+		// would have (retireGone), not left with no record at all.
+		paused, err := recordEndedPause(ctx, st, m, lb.Old, lb.Cut)
+		if err != nil {
+			return "", func() {}, err
+		}
 		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
 		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, nil, false)
-		return left.describe(false, "until its line was removed", store.ReasonRetired), left.alert, err
+		desc := left.describe(false, "until its line was removed", store.ReasonRetired)
+		if p := pausedSlots(paused); p != "" {
+			desc = strings.TrimPrefix(desc+p, "; ")
+		}
+		return desc, left.alert, err
 	}
 	s, err := parseSchedule(lb.Expr, lb.TZ)
 	if err != nil {

@@ -50,7 +50,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				// The old schedule's slots of its pause that nothing
 				// recorded, recorded paused first, as scan does for an
 				// edited line (registerEntry) and a fire for --cron.
-				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
+				if _, err := recordEndedPause(ctx, st, m, old, now); err != nil {
 					return t, store.Task{}, err
 				}
 			}

@@ -29,6 +29,9 @@ type ForgetResult struct {
 	// Unknown says why its missed slots are not known, so that none was
 	// recorded (the ledger holds a time of it later than now); "" else.
 	Unknown string
+	// Paused are the slots of its pause that nothing recorded, oldest
+	// first, recorded paused as a scan would have before it was retired.
+	Paused []time.Time
 	// Recent are the slots it missed that are younger than the tolerance,
 	// oldest first: a fire of them may still come, so none is recorded.
 	Recent []time.Time
@@ -74,6 +77,9 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// Those younger than the tolerance are named, not recorded: the
 		// task's line, if still in a crontab, may yet fire them (late),
 		// and a slot never holds both an expiry and a run.
+		if res.Paused, err = recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
+			return ForgetResult{}, err
+		}
 		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
 		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), mayStillFire(nil, m.Now(), DefaultTolerance, &res.Recent), false)
 		if err != nil {
@@ -97,6 +103,15 @@ const reasonForgotten = "its task was retired by catchup forget before it ran: n
 // records the old schedule's: nothing can replay them once the line is
 // gone, and they would vanish from every reader.
 func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) error {
+	var paused []time.Time
+	if !dry {
+		// The slots of its pause that no scan recorded: paused, as the
+		// scan would have, not left with no record at all.
+		var err error
+		if paused, err = recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
+			return err
+		}
+	}
 	why := expiry{reason: fmt.Sprintf(reasonLineGone, path), code: store.ReasonRetired}
 	left, err := expireMissed(ctx, st, m, t, why, notify, leftAt(m.Now()), nil, dry)
 	if err != nil {
@@ -110,8 +125,8 @@ func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, pa
 	if _, err := st.Forget(ctx, t.Name, m.Now(), false); err != nil {
 		return err
 	}
-	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed%s "+
-		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, leftRetired(left, false), t.Name)
+	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed%s%s "+
+		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, leftRetired(left, false), pausedSlots(paused), t.Name)
 	return nil
 }
 
@@ -200,4 +215,17 @@ func (l *lifecycle) revival(now, slot time.Time) *store.Task {
 	t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	t.RetiredAt, t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}, time.Time{}
 	return &t
+}
+
+// pausedSlots names the slots of a pause that a retirement recorded
+// paused, for its notice: "" when none.
+func pausedSlots(slots []time.Time) string {
+	switch n := len(slots); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; the slot of its pause (%s) is recorded paused", rfc(slots[0]))
+	default:
+		return fmt.Sprintf("; the %d slots of its pause (%s to %s) are recorded paused", n, rfc(slots[0]), rfc(slots[n-1]))
+	}
 }

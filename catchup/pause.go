@@ -63,7 +63,7 @@ func Pause(ctx context.Context, st store.Store, m Machine, req PauseRequest) (Pa
 	case Paused(t, now):
 		from = t.PausedAt // already paused: keep its start, move its end
 	case !t.PausedAt.IsZero():
-		if err := recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
+		if _, err := recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
 			return PauseResult{}, fmt.Errorf("record the slots of the pause that ended at %s: %w", rfc(t.PausedUntil), err)
 		}
 	}
@@ -100,7 +100,7 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 		// the cause paused, not not-fired or host-down, once the pause
 		// is forgotten. A crash in between leaves them paused, the pause
 		// on: the resume's to run again.
-		if err := recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
+		if _, err := recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
 			return res, fmt.Errorf("record the slots of the pause since %s: %w", rfc(t.PausedAt), err)
 		}
 		// The pause is forgotten with its slots, in one transaction, so
@@ -200,21 +200,25 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 // nothing recorded: no fire came, no scan ran since. Without it, the pause
 // that replaces it would leave them missed, and scan would run them;
 // resume --replay-paused would give them back as not-fired (or host-down)
-// instead of paused.
-func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time) error {
+// instead of paused; forget, and scan's retirement of a removed line,
+// would leave them with no record at all. It returns the slots recorded.
+func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time) ([]time.Time, error) {
+	if t.PausedAt.IsZero() {
+		return nil, nil
+	}
 	s, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil || s == nil {
-		return nil // no slots to record: scan passes such a task by too
+		return nil, nil // no slots to record: scan passes such a task by too
 	}
 	res, err := missedSlots(ctx, st, m, t, s, MissedRule{}, nil, nil, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	paused := splitPaused(t, &res)
 	if !before.IsZero() {
 		paused = slices.DeleteFunc(paused, func(slot time.Time) bool { return !slot.Before(before) })
 	}
-	return addPaused(ctx, st, m, t.Name, paused)
+	return paused, addPaused(ctx, st, m, t.Name, paused)
 }
 
 // recordPaused records the slots of t's pause as paused, in one

@@ -40,7 +40,7 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 		// --replay-paused gives them back, to be recorded expired
 		// (schedule-changed) by the next scan, whether or not a scan ran
 		// during the pause. The fire records its own slot.
-		if err := recordEndedPause(ctx, l.st, l.m, *old, from); err != nil {
+		if _, err := recordEndedPause(ctx, l.st, l.m, *old, from); err != nil {
 			l.m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", l.req.Task, err)
 		}
 	}

@@ -180,7 +180,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				// scan recorded are recorded paused first, as a fire that
 				// changes the schedule (lifecycle.rescheduled) and the
 				// daemon at a reload (RegisterDaemonTask) record them.
-				if err := recordEndedPause(ctx, st, m, old, now); err != nil {
+				if _, err := recordEndedPause(ctx, st, m, old, now); err != nil {
 					return nil, warning, err
 				}
 			}

@@ -57,8 +57,8 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 		if res.Unknown != "" {
 			unknown = " " + res.Unknown + ";"
 		}
-		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s%s%s its history is kept (--purge deletes it)\n",
-			req.Task, unknown, expiredSlots(res.Expired), recentSlots(res.Recent))
+		_, err = fmt.Fprintf(out, "forgot task %s: scan no longer replays it;%s%s%s%s its history is kept (--purge deletes it)\n",
+			req.Task, unknown, pausedSlots(res.Paused), expiredSlots(res.Expired), recentSlots(res.Recent))
 	}
 	return failure(err)
 }
@@ -88,5 +88,19 @@ func expiredSlots(slots []time.Time) string {
 		return fmt.Sprintf(" the slot it missed (%s) is recorded expired (%s);", rfc(slots[0]), store.ReasonRetired)
 	default:
 		return fmt.Sprintf(" the %d slots it missed (%s to %s) are recorded expired (%s);", n, rfc(slots[0]), rfc(slots[n-1]), store.ReasonRetired)
+	}
+}
+
+// pausedSlots names the slots of the task's pause that forget recorded
+// paused; "" when none.
+func pausedSlots(slots []time.Time) string {
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	switch n := len(slots); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" the slot of its pause (%s) is recorded paused;", rfc(slots[0]))
+	default:
+		return fmt.Sprintf(" the %d slots of its pause (%s to %s) are recorded paused;", n, rfc(slots[0]), rfc(slots[n-1]))
 	}
 }
