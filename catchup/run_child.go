@@ -134,7 +134,7 @@ func timeoutLine(task string, timeout time.Duration, signal int) string {
 var hiddenFromJobs = map[string]bool{
 	"CATCHUP_DB": true, "CATCHUP_DB_FILE": true, "CATCHUP_PING_URL": true, EnvProgressFD: true,
 	"CATCHUP_REPLAY_SLOT": true, "CATCHUP_REPLAY_PREV_SLOT": true, "CATCHUP_REPLAY_COALESCED": true,
-	"CATCHUP_BACKFILL_AFTER": true, "CATCHUP_REPLAY_AFTER": true, "CATCHUP_BACKFILL_FORCE": true,
+	"CATCHUP_BACKFILL_AFTER": true, "CATCHUP_REPLAY_AFTER": true, EnvLineReport: true, "CATCHUP_BACKFILL_FORCE": true,
 	"CATCHUP_CHECKPOINT": true, "CATCHUP_RESUMED": true, "CATCHUP_COALESCED": true,
 }
 

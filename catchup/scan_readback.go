@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	running := false
 	for i, r := range runs {
 		mine := r.ID > before && r.Host == host
+		if a.lineRuns != nil { // the line's catchup run said which is its own
+			mine = r.ID > before && slices.Contains(a.lineRuns, r.ID)
+		}
 		switch {
 		case err != nil || !r.Slot.Equal(a.Slot):
 		case r.Status == store.StatusRunning:

@@ -139,11 +139,17 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		defer r.Close()
 		cfg.Stdin = r
 	}
+	report, err := newLineReport(&cfg)
+	if err != nil {
+		return SlotAction{}, fmt.Errorf("replay %s: %w", t.Name, err)
+	}
 	res, err := runner.Run(ctx, cfg)
+	ids := report.read()
 	if err != nil {
 		return SlotAction{}, fmt.Errorf("replay %s: %w", t.Name, err)
 	}
 	a := slotAction(slot, res.ExitCode, false, 0)
+	a.lineRuns = ids
 	if !res.Started && res.StartErr != nil {
 		a.Reason = res.StartErr.Error()
 	}

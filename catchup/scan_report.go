@@ -110,6 +110,11 @@ type SlotAction struct {
 	// lockSkipped: not run because the task was running (a lock skip),
 	// not because its job exited 75 itself.
 	lockSkipped bool
+	// lineRuns: the runs a crontab line's catchup run reported as its own
+	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
+	// did not get that far, or is an older catchup): readBack then goes
+	// by host and id.
+	lineRuns []int64
 }
 
 // TaskScan is one task's part of a scan.

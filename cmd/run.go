@@ -256,7 +256,9 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	}
 	req.Shared = store.IsPostgres(path)
 	g.awaitSignals() // caught while the ledger opened
+	report := lineReport(os.Getenv)
 	res, err := catchup.Run(ctx, st, openErr, m, req)
+	reportLineRun(report, res, m)
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
