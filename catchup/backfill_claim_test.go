@@ -10,20 +10,25 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// doneBeforeClaim is a ledger where host b runs a slot, and succeeds, just
-// before backfill claims it: after backfill listed the slot as missing.
+// doneBeforeClaim is a ledger where host b runs a slot, and succeeds (or
+// fails: failed), just before this process claims it: after a backfill
+// listed the slot as missing, or a scan read it missed.
 type doneBeforeClaim struct {
 	store.Store
-	slot time.Time
-	done bool
+	slot   time.Time
+	failed bool
+	done   bool
 }
 
 func (d *doneBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	if !d.done && req.Run.Slot.Equal(d.slot) {
 		d.done = true
-		code := 0
+		code, status := 0, store.StatusSucceeded
+		if d.failed {
+			code, status = 3, store.StatusFailed
+		}
 		if _, err := d.Store.AddRun(ctx, store.Run{Task: req.Run.Task, Slot: d.slot, Trigger: store.TriggerManual,
-			Status: store.StatusSucceeded, Attempt: 1, ExitCode: &code, StartedAt: req.Run.StartedAt,
+			Status: status, Attempt: 1, ExitCode: &code, StartedAt: req.Run.StartedAt,
 			EndedAt: req.Run.StartedAt, Host: "b"}); err != nil {
 			return store.ClaimResult{}, err
 		}

@@ -4,36 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/catchup/catchup/store"
 )
-
-// failsMeanwhile is a real ledger where, just before this process's claim
-// of slot at, another process (a second scan that read the task at the
-// same moment) claims at, runs it and records it failed.
-type failsMeanwhile struct {
-	store.Store
-	at   time.Time
-	done bool
-}
-
-func (l *failsMeanwhile) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	if !l.done && req.Run.Slot.Equal(l.at) {
-		l.done = true
-		other := store.Run{Task: req.Run.Task, Slot: l.at, Trigger: store.TriggerReplay, Status: store.StatusRunning,
-			Attempt: 1, StartedAt: req.Run.StartedAt, Host: "b", PID: 1}
-		res, err := l.Store.Claim(ctx, store.ClaimRequest{Run: other, Replay: true})
-		if err != nil {
-			return store.ClaimResult{}, err
-		}
-		code := 3
-		if err := l.Store.Finish(ctx, res.Run.ID, store.Outcome{Status: store.StatusFailed, EndedAt: req.Run.StartedAt, ExitCode: &code}); err != nil {
-			return store.ClaimResult{}, err
-		}
-	}
-	return l.Store.Claim(ctx, req)
-}
 
 // TestReplayFailedMeanwhileRunsOnce: two scans read a task's missed slots
 // at once; the other one replays a slot and it fails before this one
@@ -49,7 +20,7 @@ func TestReplayFailedMeanwhileRunsOnce(t *testing.T) {
 	}
 	f.now = mustTime(t, "2026-03-01T13:30:00Z")
 	at := mustTime(t, "2026-03-01T12:00:00Z")
-	ledger := &failsMeanwhile{Store: f.st, at: at}
+	ledger := &doneBeforeClaim{Store: f.st, slot: at, failed: true}
 	rep, err := Scan(context.Background(), ledger, f.m, scanRequest())
 	if err != nil {
 		t.Fatal(err)
