@@ -15,6 +15,7 @@ type PruneRecorded struct {
 	Task    string
 	Window  time.Duration // the task's catch-up window
 	Expired int           // older than the window: recorded expired (reason max-age)
+	Last    time.Time     // the latest slot recorded expired (zero: none)
 	Paused  int           // slots of the task's pause: recorded paused
 }
 
@@ -138,7 +139,11 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if err := ts.expire(ctx, st, m, c.t, c.expire, c.cause, req.DryRun); err != nil {
 			return out, err
 		}
-		out.recorded = append(out.recorded, PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused})
+		rec := PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused}
+		if len(c.expire) > 0 {
+			rec.Last = c.expire[len(c.expire)-1].slot // recorded after the paused ones, in slot order
+		}
+		out.recorded = append(out.recorded, rec)
 		if !req.DryRun && ts.Expired > 0 {
 			// As loud as scan's expiries: the task's alert, with the
 			// slots this prune recorded expired.

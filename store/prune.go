@@ -17,6 +17,11 @@ type PruneRequest struct {
 	// AddingRan, for a dry run only: per task, how many of Adding
 	// LatestRan counts (the expired records; the paused ones it does not).
 	AddingRan map[string]int
+	// AddingLast, for a dry run only: per task, the latest slot of the
+	// expired records among Adding, added after the paused ones (each in
+	// slot order): whether one of them becomes the run ls shows, which
+	// prune keeps, in place of a run of the ledger.
+	AddingLast map[string]time.Time
 	// Leave names the tasks Prune leaves whole: their runs stay and their
 	// watermark does not move (catchup could not tell which of their slots
 	// before the cut were missed: a schedule that does not parse, a clock

@@ -84,13 +84,32 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 		}
 		return -1
 	}
+	// shown is the latest id among the records counted, but an expiry of
+	// a slot older than one a counted record that is not an expiry holds:
+	// the run ls shows (Tasks, or LatestRan past a pause), always kept.
+	shown := func(ids []int64, counted func(store.Run) bool) int64 {
+		var top time.Time
+		for _, id := range ids {
+			if r := runs[id]; counted(r) && r.Status != store.StatusExpired && r.Slot.After(top) {
+				top = r.Slot
+			}
+		}
+		for i := len(ids) - 1; i >= 0; i-- {
+			if r := runs[ids[i]]; counted(r) && (r.Status != store.StatusExpired || !r.Slot.Before(top)) {
+				return ids[i]
+			}
+		}
+		return -1
+	}
 	var out []int64
 	for _, ids := range byTask {
-		listed := below(ids, func(r store.Run) bool { return !duplicate(r) })
+		notDuplicate := func(r store.Run) bool { return !duplicate(r) }
+		listed := below(ids, notDuplicate)
 		ran := below(ids, ranForLatest)
+		keptShown := []int64{shown(ids, notDuplicate), shown(ids, ranForLatest)}
 		for _, id := range ids {
 			r := runs[id]
-			if id < listed && (!ranForLatest(r) || id < ran) &&
+			if id < listed && (!ranForLatest(r) || id < ran) && !slices.Contains(keptShown, id) &&
 				r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
 				out = append(out, id)
 			}
@@ -278,11 +297,12 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 				}
 				// The added records are expired and paused in turn, the
 				// first expired: LatestRan counts only the expired ones.
-				addingRan := map[string]int{}
+				addingRan, addingLast := map[string]int{}, map[string]time.Time{}
 				for task, n := range tc.adding {
-					addingRan[task] = (n + 1) / 2
+					addingRan[task], addingLast[task] = (n+1)/2, hour(-300)
 				}
-				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding, AddingRan: addingRan}
+				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding, AddingRan: addingRan,
+					AddingLast: addingLast}
 				dry, err := s.Prune(ctx, req)
 				if err != nil {
 					t.Fatalf("Prune (dry run): %v", err)
@@ -297,7 +317,7 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 					}
 				}
 				before := allRuns(t, s)
-				req.DryRun, req.Adding, req.AddingRan = false, nil, nil
+				req.DryRun, req.Adding, req.AddingRan, req.AddingLast = false, nil, nil, nil
 				want := pruned(before, req)
 				res, err := s.Prune(ctx, req)
 				if err != nil {

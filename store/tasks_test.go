@@ -233,7 +233,7 @@ func TestTasksLatestPassesAnOlderExpiry(t *testing.T) {
 		s := be.fresh(t)
 		ctx := t.Context()
 		h := time.Hour
-		for _, name := range []string{"failed-then-older", "success-after", "running", "newer-expired", "only-expired", "same-slot"} {
+		for _, name := range []string{"failed-then-older", "success-after", "running", "newer-expired", "only-expired", "same-slot", "paused"} {
 			if err := s.UpsertTask(ctx, store.Task{Name: name, RegisteredAt: t0, UpdatedAt: t0}); err != nil {
 				t.Fatal(err)
 			}
@@ -280,6 +280,23 @@ func TestTasksLatestPassesAnOlderExpiry(t *testing.T) {
 		ran("same-slot", t0.Add(10*h), store.StatusFailed)
 		want["same-slot"] = expire("same-slot", t0.Add(10*h))
 
+		// A pause's records (12:00, 13:00), then the slots before it given up
+		// (09:00, 10:00): while the pause stands its record is the latest;
+		// once it is over (LatestRan: no paused record) the 10:00 expiry is
+		// newer than the 08:00 run that ran, and is the task's latest word.
+		ran("paused", t0.Add(8*h), store.StatusSucceeded)
+		for _, slot := range []time.Time{t0.Add(12 * h), t0.Add(13 * h)} {
+			at := t0.Add(14 * h)
+			id, err := s.AddRun(ctx, store.Run{Task: "paused", Slot: slot, Trigger: store.TriggerReplay, Status: store.StatusPaused,
+				Attempt: 1, Host: "h1", StartedAt: at, EndedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want["paused"] = id
+		}
+		expire("paused", t0.Add(9*h))
+		pausedRan := expire("paused", t0.Add(10*h))
+
 		got, err := s.Tasks(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -298,11 +315,11 @@ func TestTasksLatestPassesAnOlderExpiry(t *testing.T) {
 		if seen != len(want) {
 			t.Errorf("Tasks listed %d of the %d tasks", seen, len(want))
 		}
-		ran2, err := s.LatestRans(ctx, []string{"failed-then-older", "newer-expired"})
+		ran2, err := s.LatestRans(ctx, []string{"failed-then-older", "newer-expired", "paused"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for task, id := range map[string]int64{"failed-then-older": want["failed-then-older"], "newer-expired": want["newer-expired"]} {
+		for task, id := range map[string]int64{"failed-then-older": want["failed-then-older"], "newer-expired": want["newer-expired"], "paused": pausedRan} {
 			if r := ran2[task]; r == nil || r.ID != id {
 				t.Errorf("LatestRans[%s] = %+v, want run %d", task, r, id)
 			}

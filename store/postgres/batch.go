@@ -31,7 +31,7 @@ WHERE host = ANY($1::text[]) ORDER BY id`
 // latestRansSQL is latestRanSQL for each name.
 var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
  CROSS JOIN LATERAL (SELECT * FROM runs WHERE task = q.name AND ` + backend.RanSQL + `
- AND ` + backend.NotAnOlderExpirySQL("q.name") + ` ORDER BY id DESC LIMIT 1) r`
+ AND ` + backend.NotAnOlderExpirySQL("q.name", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1) r`
 
 // LatestSlots implements store.Store.
 func (p *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {

@@ -75,14 +75,23 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
-var latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
- AND ` + backend.NotAnOlderExpirySQL("r.task") + `
- ORDER BY r.id DESC LIMIT 1`
+var (
+	latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("$1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
+	// latestShownSQL is the latest run of task $1 as Tasks shows it.
+	latestShownSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.NotADuplicateSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("$1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
+)
 
 // LatestRan implements store.Store, through the (task, id) index.
 func (p *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error) {
+	return p.latestOf(ctx, latestRanSQL, task)
+}
+
+// latestOf is the run query (of task $1) reads, nil when none.
+func (p *Ledger) latestOf(ctx context.Context, query, task string) (*store.Run, error) {
 	var n runRow
-	err := p.pool.QueryRow(ctx, latestRanSQL, task).Scan(n.dest()...)
+	err := p.pool.QueryRow(ctx, query, task).Scan(n.dest()...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}

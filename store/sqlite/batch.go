@@ -33,7 +33,7 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 
 // latestRansSQL is latestRanSQL for each name.
 var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
- WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value") + ` ORDER BY id DESC LIMIT 1)`
+ WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1)`
 
 // LatestSlots implements store.Store.
 func (s *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {

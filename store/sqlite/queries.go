@@ -81,15 +81,24 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 	return append(withSlot, slotless...), nil
 }
 
-var latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ? AND ` + backend.RanSQL + `
- AND ` + backend.NotAnOlderExpirySQL("r.task") + `
- ORDER BY r.id DESC LIMIT 1`
+var (
+	latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.RanSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("?1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
+	// latestShownSQL is the latest run of task ?1 as Tasks shows it.
+	latestShownSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.NotADuplicateSQL + `
+ AND ` + backend.NotAnOlderExpirySQL("?1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
+)
 
 // LatestRan implements store.Store, through the (task, id) index.
 func (s *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error) {
+	return s.latestOf(ctx, latestRanSQL, task)
+}
+
+// latestOf is the run query (of task ?1) reads, nil when none.
+func (s *Ledger) latestOf(ctx context.Context, query, task string) (*store.Run, error) {
 	ctx = uncancelled(ctx)
 	var n nullRun
-	err := s.db.QueryRowContext(ctx, latestRanSQL, task).Scan(n.dest()...)
+	err := s.db.QueryRowContext(ctx, query, task).Scan(n.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -90,10 +90,26 @@ func PruneAdding(req store.PruneRequest) string {
 	return string(b)
 }
 
-// PruneAddingRan is req.AddingRan as a JSON object, as PruneAdding is
-// req.Adding.
+// PruneAddingRan is req.AddingRan with req.AddingLast as a JSON object
+// (task -> [n, the last slot in Unix seconds, or null]) for the prune
+// statements to read: "{}" unless a dry run.
 func PruneAddingRan(req store.PruneRequest) string {
-	return PruneAdding(store.PruneRequest{DryRun: req.DryRun, Adding: req.AddingRan})
+	if !req.DryRun || len(req.AddingRan) == 0 {
+		return "{}"
+	}
+	out := make(map[string][2]any, len(req.AddingRan))
+	for task, n := range req.AddingRan {
+		var last any
+		if t, ok := req.AddingLast[task]; ok && n > 0 {
+			last = t.Unix()
+		}
+		out[task] = [2]any{n, last}
+	}
+	b, err := json.Marshal(out) // numbers and nulls always marshal
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
 }
 
 // PruneLeave is req.Leave as a JSON array (of task names) for the prune
@@ -147,17 +163,51 @@ const NotADuplicateSQL = `(status <> 'skipped' OR exit_code IS NULL OR exit_code
 
 // NotAnOlderExpirySQL is the condition, on a runs row of the task the SQL
 // expression task names, that it is not an expiry of a slot older than one
-// a record that is not an expiry holds (among those NotADuplicateSQL
-// keeps). Such an expiry (prune, a scan, forget giving up the past after a
-// newer fire) settles the past: as the task's latest run it would hide that
-// newer fire's failure from ls, catchup_last_run_status and the recipes'
-// alert. An expiry of the latest slot still is the task's latest word. The
-// subquery walks the (task, slot) index back from the latest slot, and is
-// only read for an expiry, so a task whose latest record ran pays nothing.
-func NotAnOlderExpirySQL(task string) string {
-	return `(status <> 'expired' OR slot >= COALESCE((SELECT n.slot FROM runs n WHERE n.task = ` + task +
-		` AND n.slot IS NOT NULL AND n.status <> 'expired' AND ` + NotADuplicateSQL + ` ORDER BY n.slot DESC LIMIT 1), slot))`
+// a record that is not an expiry holds, among the records kept picks (the
+// same as the query's own: NotADuplicateSQL, or RanSQL once a pause is
+// over). Such an expiry (prune, a scan, forget giving up the past after a
+// newer fire) settles the past: as the task's latest run it would hide
+// that newer fire's failure from ls, catchup_last_run_status and the
+// recipes' alert. An expiry of the latest slot still is the task's latest
+// word. The subquery walks the (task, slot) index back from the latest
+// slot and is read only for an expiry; with task a parameter it does not
+// depend on the row, and runs once.
+func NotAnOlderExpirySQL(task, kept string) string {
+	return `(status <> 'expired' OR slot >= COALESCE(` + latestHeldSlotSQL(task, kept) + `, slot))`
 }
+
+// latestHeldSlotSQL is the latest slot a record of the task the SQL
+// expression task names holds that is not an expiry, among the records
+// kept picks; NULL when none does.
+func latestHeldSlotSQL(task, kept string) string {
+	return `(SELECT n.slot FROM runs n WHERE n.task = ` + task + ` AND n.slot IS NOT NULL AND n.status <> 'expired' AND ` +
+		kept + ` ORDER BY n.slot DESC LIMIT 1)`
+}
+
+// PruneShownSQL is, for prune's cut (a row k per task), the id of the run
+// ls shows of task k.task among the records kept picks (NotADuplicateSQL:
+// Tasks; RanSQL: LatestRan, once a pause is over), which prune never
+// deletes: the latest, but an expiry of a slot older than a run's
+// (NotAnOlderExpirySQL). A dry run finds it among the records already in
+// the ledger only.
+//
+// In a dry run the records Adding counts are not in the ledger: one of
+// them is the run shown, so that no run of the ledger is kept for it, when
+// a paused one is added (pausedAdded: one it counts: Tasks's), or the
+// latest added expiry (ar.last) is of a slot no older than the latest a
+// run holds.
+func PruneShownSQL(kept, pausedAdded string) string {
+	added := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latestHeldSlotSQL("k.task", kept) + `, ar.last)`
+	if pausedAdded != "" {
+		added = pausedAdded + ` OR ` + added
+	}
+	return `CASE WHEN ` + added + ` THEN NULL ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
+		NotAnOlderExpirySQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1) END`
+}
+
+// PrunePausedAddedSQL is, in prune's cut, whether a dry run counts
+// paused records added for task k.task (Adding counts more than AddingRan).
+const PrunePausedAddedSQL = `COALESCE(a.n, 0) > COALESCE(ar.n, 0)`
 
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
