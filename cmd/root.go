@@ -84,10 +84,8 @@ status (see catchup run --help).`,
 		if c.Name() != "run" { // run waits once its ledger is open (runRun)
 			g.awaitSignals()
 		}
-		if f := c.Flags().Lookup("db"); f != nil && f.Changed && g.db == "" {
-			// "--db $LEDGER" with LEDGER unset: the default ledger would
-			// quietly take runs meant for another.
-			return usageErr(c, errors.New("--db is empty: name the ledger (a file, or postgres://...), or drop --db for the default one"))
+		if c.Name() != "run" && dbGivenEmpty(c, g) { // run runs its command unrecorded (runRun)
+			return usageErr(c, errEmptyDB)
 		}
 		if g.lease <= 0 && c.Annotations[opensNoLedger] == "" {
 			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
@@ -164,4 +162,15 @@ func commandName(global *pflag.FlagSet, args []string) string {
 		}
 	}
 	return ""
+}
+
+// errEmptyDB is the error of an empty --db: "--db $LEDGER" with LEDGER
+// unset, where the default ledger would quietly take runs meant for
+// another.
+var errEmptyDB = errors.New("--db is empty: name the ledger (a file, or postgres://...), or drop --db for the default one")
+
+// dbGivenEmpty reports whether --db was given, empty.
+func dbGivenEmpty(c *cobra.Command, g *globals) bool {
+	f := c.Flags().Lookup("db")
+	return f != nil && f.Changed && g.db == ""
 }

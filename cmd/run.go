@@ -231,8 +231,12 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	}
 	ctx := c.Context()
 	// Opening the ledger is most of a run's start; the host's identity is
-	// read meanwhile.
-	opened := openLedgerAsync(ctx, path)
+	// read meanwhile. An empty --db names no ledger: the command runs
+	// unrecorded, as for a --db that does not parse (L4).
+	opened := func() (store.Store, error) { return nil, errEmptyDB }
+	if !dbGivenEmpty(c, g) {
+		opened = openLedgerAsync(ctx, path)
+	}
 	m, err := newMachine(g, path, true)
 	if err == nil {
 		err = zoneFromHost(&req, m)
