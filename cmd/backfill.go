@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"syscall"
 	"time"
 
@@ -89,6 +90,9 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 }
 
 func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
+	if slices.Contains(bf.req.Tasks, "") {
+		return usageErr(c, fmt.Errorf("empty --task: name a task (catchup ls lists them)"))
+	}
 	// The boot time too: each slot's claim records this host's boot, and a
 	// boot recorded without it starts when first seen, blaming the slots it
 	// covered before on the host being down (as run and scan read it).

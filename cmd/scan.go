@@ -87,6 +87,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	if sf.req.MaxReplays < 1 {
 		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
 	}
+	if slices.Contains(sf.req.Tasks, "") {
+		return usageErr(c, fmt.Errorf("empty --task: name a task (catchup ls lists them)"))
+	}
 	if sf.req.Replay != "" {
 		if err := catchup.CheckPolicy(sf.req.Replay); err != nil {
 			return usageErr(c, err)
