@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/catchup/catchup/internal/filetrust"
 )
@@ -23,8 +24,10 @@ func ledgerFile(g *globals) string {
 // that a PostgreSQL password stays off the command line and out of the
 // environment. Like libpq's .pgpass, the file must be this user's (or
 // root's) and readable by no one else.
+// It is opened without blocking: a FIFO (another user's, in a shared
+// directory) would wait for a writer, and every command with it.
 func readLedgerFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return "", fmt.Errorf("CATCHUP_DB_FILE: %w", err)
 	}
@@ -34,6 +37,10 @@ func readLedgerFile(path string) (string, error) {
 		return "", fmt.Errorf("CATCHUP_DB_FILE: %w", err)
 	}
 	name := "CATCHUP_DB_FILE " + path
+	if !fi.Mode().IsRegular() {
+		return "", &filetrust.Refusal{Name: name, Reason: "it is not a regular file",
+			Fix: "name a file of your own holding the ledger's path or postgres:// URL, mode 600"}
+	}
 	if err := filetrust.Owned(name, path, fi, os.Geteuid()); err != nil {
 		return "", err
 	}
