@@ -45,6 +45,11 @@ var rules = sync.OnceValue(func() []rule {
 			}
 			return m[1] + Mask + "@"
 		}},
+		// A webhook whose path is its secret (Slack, Discord): an alert's
+		// URL in --notify-cmd.
+		{regexp.MustCompile(`(https?://(?:hooks\.slack\.com/services|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks)/)[^\s'"]+`), func(m []string) string {
+			return keep(m, m[0][len(m[1]):], m[1]+Mask)
+		}},
 		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., ?pwd=X
 		{regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|[?&]pwd)=)` + value), func(m []string) string {
 			return keep(m, m[2], m[1]+masked(m[2]))
@@ -114,7 +119,7 @@ func tokenUser(u string) bool {
 
 // secretVar reports whether an assignment's name has a part (between _)
 // PASS, PASSWORD, PASSWD, SECRET, TOKEN or APIKEY, or API_KEY or
-// PRIVATE_KEY; a name ending in _FILE, _PATH or _DIR names where a secret
+// PRIVATE_KEY, or ends in _PWD (MYSQL_PWD); a name ending in _FILE, _PATH or _DIR names where a secret
 // is, not the secret.
 func secretVar(name string) bool {
 	parts := strings.Split(strings.ToUpper(name), "_")
@@ -128,6 +133,10 @@ func secretVar(name string) bool {
 			return true
 		case "KEY":
 			if i > 0 && (parts[i-1] == "API" || parts[i-1] == "PRIVATE") {
+				return true
+			}
+		case "PWD": // MYSQL_PWD; not PWD (the shell's directory) alone
+			if i > 0 {
 				return true
 			}
 		}
