@@ -82,6 +82,13 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
+	// Whom the line runs as first: another user's line this scan refuses
+	// has none of its zone paths checked by this scan's user (root's
+	// warnings would tell that user what lies behind a path it cannot read).
+	sr, err := newShellReplay(m, se)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", where, err)
+	}
 	// The zone cron fires the line in: --tz on the line (the fire's own
 	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
 	// name, so that every reader reads the same slots.
@@ -122,10 +129,6 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			warning += "; "
 		}
 		warning += fmt.Sprintf("%s: --cron %q disagrees with the line's schedule %q; using the line's", where, e.Cron, e.Expr)
-	}
-	sr, err := newShellReplay(m, se)
-	if err != nil {
-		return nil, warning, fmt.Errorf("%s: %w", where, err)
 	}
 	now := m.Now()
 	// The command as stored: without the secrets a line can carry (replays

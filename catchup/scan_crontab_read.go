@@ -190,11 +190,13 @@ func (c *crontabs) shellReplay(t store.Task) *shellReplay {
 // registeredReplay is the replay of task t through its re-read line se, as
 // registered (its zone the registered one unless the line names one).
 func (c *crontabs) registeredReplay(t store.Task, se sourcedEntry) *shellReplay {
-	if _, err := checkLine(se.Entry, firedZone(se.Entry, t.TZ)); err != nil {
-		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
-	}
+	// Whom it runs as first, as registerEntry: another user's refused line
+	// has no zone path checked with this scan's rights.
 	sr, err := newShellReplay(c.m, se)
 	if err != nil {
+		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
+	}
+	if _, err := checkLine(se.Entry, firedZone(se.Entry, t.TZ)); err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
 	return sr
