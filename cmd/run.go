@@ -259,7 +259,7 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return err
 	}
 	req.Shared = store.IsPostgres(path) && !dbGivenEmpty(c, g) // an empty --db names no ledger, shared or not
-	g.awaitSignals() // caught while the ledger opened
+	g.awaitSignals()                                           // caught while the ledger opened
 	report := lineReport(os.Getenv)
 	res, err := catchup.Run(ctx, st, openErr, m, req)
 	reportLineRun(report, res, m)
