@@ -258,8 +258,9 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return err
 	}
-	req.Shared = store.IsPostgres(path) && !dbGivenEmpty(c, g) // an empty --db names no ledger, shared or not
-	g.awaitSignals()                                           // caught while the ledger opened
+	// An empty --db names no ledger, shared or not.
+	req.Shared = store.IsPostgres(path) && !dbGivenEmpty(c, g)
+	g.awaitSignals() // caught while the ledger opened
 	report := lineReport(os.Getenv)
 	res, err := catchup.Run(ctx, st, openErr, m, req)
 	reportLineRun(report, res, m)
