@@ -15,6 +15,10 @@ const MaxDuration = duration.Max
 // MaxDuration.
 var ErrDurationTooLong = duration.ErrTooLong
 
+// ErrDurationInvalid is wrapped by ParseDuration's error for what is no
+// duration: its words are the fix.
+var ErrDurationInvalid = duration.ErrInvalid
+
 // ParseDuration is time.ParseDuration plus a leading whole number of days
 // ("7d", "1d12h"), the unit people use for catch-up windows and retention:
 // see package duration.

@@ -51,6 +51,8 @@ func tooLong(err error) error {
 	switch {
 	case errors.Is(err, catchup.ErrDurationTooLong):
 		return fmt.Errorf("--%s %s: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationTooLong)
+	case errors.Is(err, catchup.ErrDurationInvalid):
+		return fmt.Errorf("--%s %s: not a duration: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationInvalid)
 	case errors.As(err, &num) && errors.Is(num.Err, strconv.ErrRange):
 		return fmt.Errorf("--%s %s: out of range", bad.GetFlag().Name, bad.GetValue())
 	case errors.As(err, &num):

@@ -21,6 +21,12 @@ const maxDays = 106751
 // ErrTooLong is returned by Parse for a duration past Max.
 var ErrTooLong = errors.New("too long (at most 106751d)")
 
+// ErrInvalid is wrapped by Parse's error for what is no duration.
+var ErrInvalid = errors.New("use e.g. 90s, 5m, 12h, 7d, 1d12h")
+
+// invalid is Parse's error for s, which is no duration.
+func invalid(s string) error { return fmt.Errorf("invalid duration %q: %w", s, ErrInvalid) }
+
 // Parse is time.ParseDuration plus a leading whole number of days
 // ("7d", "1d12h"), the unit people use for catch-up windows and retention.
 // A duration past Max is ErrTooLong, never wrapped around to a negative
@@ -32,14 +38,17 @@ func Parse(s string) (time.Duration, error) {
 		if err != nil && overflows(s) || err == nil && d > Max {
 			return 0, tooLong(s)
 		}
-		return d, err
+		if err != nil { // not Go's wording ("time: missing unit in duration")
+			return 0, invalid(s)
+		}
+		return d, nil
 	}
 	n, err := strconv.ParseUint(days, 10, 64)
 	if errors.Is(err, strconv.ErrRange) || err == nil && n > maxDays {
 		return 0, tooLong(s)
 	}
 	if err != nil || days == "" {
-		return 0, fmt.Errorf("invalid duration %q: use e.g. 90s, 5m, 12h, 7d, 1d12h", s)
+		return 0, invalid(s)
 	}
 	d := time.Duration(n) * 24 * time.Hour
 	if rest == "" {
@@ -50,7 +59,7 @@ func Parse(s string) (time.Duration, error) {
 		return 0, tooLong(s)
 	}
 	if err != nil || r < 0 {
-		return 0, fmt.Errorf("invalid duration %q: use e.g. 90s, 5m, 12h, 7d, 1d12h", s)
+		return 0, invalid(s)
 	}
 	return d + r, nil
 }
