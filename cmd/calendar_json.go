@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"time"
@@ -94,12 +95,14 @@ func (j *calendarJSONWriter) marshal(v any, prefix string) {
 	if j.err != nil {
 		return
 	}
-	b, err := json.MarshalIndent(v, prefix, "  ")
-	if err != nil {
-		j.err = err
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false) // as renderJSON
+	if j.err = enc.Encode(v); j.err != nil {
 		return
 	}
-	_, j.err = j.w.Write(b)
+	_, j.err = j.w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 func (j *calendarJSONWriter) write(s string) {

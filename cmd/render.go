@@ -60,10 +60,13 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	return nil
 }
 
-// renderJSON writes v as indented JSON.
+// renderJSON writes v as indented JSON, < > & as themselves: it is read by
+// people and scripts, not embedded in HTML (a POSIX zone "<+0545>-5:45"
+// stays readable).
 func renderJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
