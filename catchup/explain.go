@@ -113,7 +113,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		// expired (an alert named it), is told from its records.
 		held, err := leftByAChange(ctx, st, t.Name, slot)
 		if err != nil || !held {
-			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339), slot, sched))
+			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339Nano), slot, sched))
 		}
 		offSchedule = true
 	}

@@ -86,6 +86,11 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 	case req.MaxSlots < 1:
 		return req, fmt.Errorf("--max-slots must be at least 1")
 	}
+	// Slots are whole seconds: the range's first is the first whole second
+	// at or after --from (a slot before a --from with a fraction is not in it).
+	if f := req.From.Truncate(time.Second); f.Before(req.From) {
+		req.From = f.Add(time.Second)
+	}
 	return req, nil
 }
 
