@@ -89,8 +89,14 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 		return PauseResult{}, fmt.Errorf("task %s's pause begins at %s, later than now: the clock was ahead when it was paused; "+
 			"catchup reset-clock %s brings it back", t.Name, rfc(t.PausedAt), t.Name)
 	}
-	if t.PausedAt.IsZero() || (!Paused(t, now) && !req.ReplayPaused) {
+	if t.PausedAt.IsZero() {
 		return PauseResult{}, fmt.Errorf("task %s is not paused", t.Name)
+	}
+	if !Paused(t, now) && !req.ReplayPaused {
+		// Ended by its --until: not "not paused" alone, which reads as if
+		// it never was, nor without the way to its slots.
+		return PauseResult{}, fmt.Errorf("task %s is not paused: its pause (%s) is over, its slots stay paused; "+
+			"catchup resume %s --replay-paused gives them to scan to replay", t.Name, pauseSpan(t), t.Name)
 	}
 	var res PauseResult
 	if req.ReplayPaused {
