@@ -62,10 +62,11 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	if req.DryRun {
 		// The records a real prune adds first, counted among the kept;
 		// the expired ones also among those LatestRan counts.
-		preq.Adding, preq.AddingRan, preq.AddingLast = map[string]int{}, map[string]int{}, map[string]time.Time{}
+		preq.Adding, preq.AddingRan = map[string]int{}, map[string]int{}
+		preq.AddingLast, preq.AddingLastPaused = map[string]time.Time{}, map[string]time.Time{}
 		for _, r := range read.recorded {
 			preq.Adding[r.Task] = r.Expired + r.Paused
-			preq.AddingRan[r.Task], preq.AddingLast[r.Task] = r.Expired, r.Last
+			preq.AddingRan[r.Task], preq.AddingLast[r.Task], preq.AddingLastPaused[r.Task] = r.Expired, r.Last, r.LastPaused
 		}
 	}
 	res, err := st.Prune(ctx, preq)

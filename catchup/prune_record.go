@@ -16,7 +16,9 @@ type PruneRecorded struct {
 	Window  time.Duration // the task's catch-up window
 	Expired int           // older than the window: recorded expired (reason max-age)
 	Last    time.Time     // the latest slot recorded expired (zero: none)
-	Paused  int           // slots of the task's pause: recorded paused
+	// LastPaused is the latest slot recorded paused (zero: none).
+	LastPaused time.Time
+	Paused     int // slots of the task's pause: recorded paused
 }
 
 // PruneLeft is a task prune left whole (its runs and its watermark), and
@@ -142,6 +144,11 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		rec := PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused}
 		if len(c.expire) > 0 {
 			rec.Last = c.expire[len(c.expire)-1].slot // recorded after the paused ones, in slot order
+		}
+		for _, p := range c.paused {
+			if p.After(rec.LastPaused) {
+				rec.LastPaused = p
+			}
 		}
 		out.recorded = append(out.recorded, rec)
 		if !req.DryRun && ts.Expired > 0 {

@@ -22,6 +22,9 @@ type PruneRequest struct {
 	// slot order): whether one of them becomes the run ls shows, which
 	// prune keeps, in place of a run of the ledger.
 	AddingLast map[string]time.Time
+	// AddingLastPaused, for a dry run only: per task, the latest slot of
+	// the paused records among Adding.
+	AddingLastPaused map[string]time.Time
 	// Leave names the tasks Prune leaves whole: their runs stay and their
 	// watermark does not move (catchup could not tell which of their slots
 	// before the cut were missed: a schedule that does not parse, a clock

@@ -86,27 +86,40 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	}
 	// shown is the latest id among the records counted, but an expiry of
 	// a slot older than one a counted record that is not an expiry holds:
-	// the run ls shows (Tasks, or LatestRan past a pause), always kept.
-	shown := func(ids []int64, counted func(store.Run) bool) int64 {
+	// the run ls shows (Tasks, or LatestRan past a pause); held is the
+	// (latest) record holding that latest slot, which keeps those older
+	// expiries hidden. Both always kept.
+	shown := func(ids []int64, counted func(store.Run) bool) []int64 {
 		var top time.Time
+		held := int64(-1)
 		for _, id := range ids {
-			if r := runs[id]; counted(r) && r.Status != store.StatusExpired && r.Slot.After(top) {
-				top = r.Slot
+			if r := runs[id]; counted(r) && r.Status != store.StatusExpired && !r.Slot.IsZero() && !r.Slot.Before(top) {
+				top, held = r.Slot, id
 			}
 		}
 		for i := len(ids) - 1; i >= 0; i-- {
-			if r := runs[ids[i]]; counted(r) && (r.Status != store.StatusExpired || !r.Slot.Before(top)) {
-				return ids[i]
+			r := runs[ids[i]]
+			if !counted(r) {
+				continue
+			}
+			if r.Status != store.StatusExpired || !r.Slot.Before(top) {
+				if i < len(ids)-1 && slices.ContainsFunc(ids[i+1:], func(id int64) bool {
+					e := runs[id]
+					return counted(e) && e.Status == store.StatusExpired && e.Slot.Before(top)
+				}) {
+					return []int64{ids[i], held} // an expiry newer than it is hidden by held
+				}
+				return []int64{ids[i]}
 			}
 		}
-		return -1
+		return nil
 	}
 	var out []int64
 	for _, ids := range byTask {
 		notDuplicate := func(r store.Run) bool { return !duplicate(r) }
 		listed := below(ids, notDuplicate)
 		ran := below(ids, ranForLatest)
-		keptShown := []int64{shown(ids, notDuplicate), shown(ids, ranForLatest)}
+		keptShown := append(shown(ids, notDuplicate), shown(ids, ranForLatest)...)
 		for _, id := range ids {
 			r := runs[id]
 			if id < listed && (!ranForLatest(r) || id < ran) && !slices.Contains(keptShown, id) &&
@@ -297,12 +310,12 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 				}
 				// The added records are expired and paused in turn, the
 				// first expired: LatestRan counts only the expired ones.
-				addingRan, addingLast := map[string]int{}, map[string]time.Time{}
+				addingRan, addingLast, addingLastPaused := map[string]int{}, map[string]time.Time{}, map[string]time.Time{}
 				for task, n := range tc.adding {
-					addingRan[task], addingLast[task] = (n+1)/2, hour(-300)
+					addingRan[task], addingLast[task], addingLastPaused[task] = (n+1)/2, hour(-300), hour(-301)
 				}
 				req := store.PruneRequest{Before: hour(100), Keep: tc.keep, DryRun: true, Adding: tc.adding, AddingRan: addingRan,
-					AddingLast: addingLast}
+					AddingLast: addingLast, AddingLastPaused: addingLastPaused}
 				dry, err := s.Prune(ctx, req)
 				if err != nil {
 					t.Fatalf("Prune (dry run): %v", err)
@@ -317,7 +330,7 @@ func TestPruneDryRunCountsAdded(t *testing.T) {
 					}
 				}
 				before := allRuns(t, s)
-				req.DryRun, req.Adding, req.AddingRan, req.AddingLast = false, nil, nil, nil
+				req.DryRun, req.Adding, req.AddingRan, req.AddingLast, req.AddingLastPaused = false, nil, nil, nil, nil
 				want := pruned(before, req)
 				res, err := s.Prune(ctx, req)
 				if err != nil {
@@ -423,4 +436,55 @@ func pruneByTheRule(t *testing.T, s store.Store, cut time.Time, keep int, wantN 
 		t.Errorf("Prune = %+v, %v; want %d runs", res, err, wantN)
 	}
 	return before, want
+}
+
+// TestPruneKeepsWhatHidesAnOlderExpiry: the run ls shows is a backfill of
+// an older slot, and the fire of the latest slot keeps a newer record, an
+// expiry of a slot between them, hidden (Tasks). Prune keeps both, in
+// every batch (each reads its cut again): deleting the fire would let the
+// expiry show, and the failure go from ls and metrics. Its dry run counts
+// the same; a second prune deletes nothing.
+func TestPruneKeepsWhatHidesAnOlderExpiry(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		s := be.fresh(t)
+		ctx := t.Context()
+		hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+		ran := func(slot time.Time, trigger, status string) int64 {
+			t.Helper()
+			id := mustClaim(t, s, store.Run{Task: "u", Slot: slot, Trigger: trigger, StartedAt: hour(10)})
+			finish(t, s, id, status, hour(10).Add(time.Minute))
+			return id
+		}
+		first := ran(hour(7), store.TriggerSchedule, store.StatusFailed)
+		fire := ran(hour(10), store.TriggerSchedule, store.StatusFailed)
+		backfill := ran(hour(8), store.TriggerBackfill, store.StatusFailed)
+		if _, err := s.AddRun(ctx, store.Run{Task: "u", Slot: hour(9), Trigger: store.TriggerReplay, Status: store.StatusExpired,
+			Reason: store.ReasonMaxAge, Attempt: 1, StartedAt: hour(11), EndedAt: hour(11)}); err != nil {
+			t.Fatal(err)
+		}
+		req := store.PruneRequest{Before: hour(100), Batch: 1, DryRun: true}
+		dry, err := s.Prune(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := allRuns(t, s)
+		req.DryRun = false
+		res, err := s.Prune(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gone := deletedSince(t, s, before); !slices.Equal(gone, []int64{first}) || res.Runs != 1 || dry.Runs != 1 {
+			t.Errorf("Prune deleted %v (%d; dry run %d), want only run %d: not the fire %d nor the backfill %d", gone, res.Runs, dry.Runs, first, fire, backfill)
+		}
+		tasks, err := s.Tasks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tasks) != 1 || tasks[0].Latest == nil || tasks[0].Latest.ID != backfill {
+			t.Errorf("after the prune, Tasks = %+v; want the failed backfill %d the latest", tasks, backfill)
+		}
+		if again, err := s.Prune(ctx, req); err != nil || again.Runs != 0 {
+			t.Errorf("a second prune = %+v, %v; want nothing deleted", again, err)
+		}
+	})
 }

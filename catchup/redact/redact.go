@@ -47,8 +47,14 @@ var rules = sync.OnceValue(func() []rule {
 		}},
 		// A webhook whose path is its secret (Slack, Discord): an alert's
 		// URL in --notify-cmd.
-		{regexp.MustCompile(`(https?://(?:hooks\.slack\.com/services|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks)/)[^\s'"]+`), func(m []string) string {
-			return keep(m, m[0][len(m[1]):], m[1]+Mask)
+		// The whole path is masked, a $ in it or not; only a path that is
+		// one variable reference, no secret itself, is left whole.
+		{regexp.MustCompile(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
+			`(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks)/)([^\s'"\\;|&<>()]+)`), func(m []string) string {
+			if wholeReference.MatchString(m[2]) {
+				return m[0]
+			}
+			return m[1] + Mask
 		}},
 		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., ?pwd=X
 		{regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|[?&]pwd)=)` + value), func(m []string) string {
@@ -77,6 +83,9 @@ var rules = sync.OnceValue(func() []rule {
 		}},
 	}
 })
+
+// wholeReference is a value that is one shell variable reference.
+var wholeReference = regexp.MustCompile(`^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$`)
 
 type rule struct {
 	re   *regexp.Regexp
@@ -119,9 +128,12 @@ func tokenUser(u string) bool {
 
 // secretVar reports whether an assignment's name has a part (between _)
 // PASS, PASSWORD, PASSWD, SECRET, TOKEN or APIKEY, or API_KEY or
-// PRIVATE_KEY, or ends in _PWD (MYSQL_PWD); a name ending in _FILE, _PATH or _DIR names where a secret
+// PRIVATE_KEY, or is MYSQL_PWD; a name ending in _FILE, _PATH or _DIR names where a secret
 // is, not the secret.
 func secretVar(name string) bool {
+	if strings.EqualFold(name, "MYSQL_PWD") { // its _PWD alone: START_PWD=/srv/app is a directory
+		return true
+	}
 	parts := strings.Split(strings.ToUpper(name), "_")
 	switch parts[len(parts)-1] {
 	case "FILE", "PATH", "DIR":
@@ -133,10 +145,6 @@ func secretVar(name string) bool {
 			return true
 		case "KEY":
 			if i > 0 && (parts[i-1] == "API" || parts[i-1] == "PRIVATE") {
-				return true
-			}
-		case "PWD": // MYSQL_PWD; not PWD (the shell's directory) alone
-			if i > 0 {
 				return true
 			}
 		}

@@ -26,19 +26,19 @@ import (
 // record of that count. more ends doomed's WHERE (a batch's bounds).
 func pruneWith(tasks, more string) string {
 	return `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
-adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>1)::bigint) AS last FROM jsonb_each($5::jsonb)),
+adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>1)::bigint) AS last,
+  to_timestamp((value->>2)::bigint) AS lastp FROM jsonb_each($5::jsonb)),
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneShownSQL(backend.NotADuplicateSQL, backend.PrunePausedAddedSQL) + ` AS shown,
-    ` + backend.PruneShownSQL(backend.RanSQL, "") + ` AS ran_shown
+    ` + backend.PruneKeptSQL() + `
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at < $2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
-    AND r.id <> COALESCE(cut.shown, 0) AND r.id <> COALESCE(cut.ran_shown, 0)` + more + `)
+    AND ` + backend.PruneNotKeptSQL + more + `)
 `
 }
 

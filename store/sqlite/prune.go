@@ -26,19 +26,18 @@ import (
 // ends doomed's WHERE (a batch's bounds).
 func pruneWith(tasks, more string) string {
 	return `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
-adding_ran(task, n, last) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?5)),
+adding_ran(task, n, last, lastp) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?5)),
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneShownSQL(backend.NotADuplicateSQL, backend.PrunePausedAddedSQL) + ` AS shown,
-    ` + backend.PruneShownSQL(backend.RanSQL, "") + ` AS ran_shown
+    ` + backend.PruneKeptSQL() + `
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut CROSS JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
-    AND r.id <> COALESCE(cut.shown, 0) AND r.id <> COALESCE(cut.ran_shown, 0)` + more + `)
+    AND ` + backend.PruneNotKeptSQL + more + `)
 `
 }
 

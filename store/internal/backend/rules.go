@@ -90,20 +90,24 @@ func PruneAdding(req store.PruneRequest) string {
 	return string(b)
 }
 
-// PruneAddingRan is req.AddingRan with req.AddingLast as a JSON object
-// (task -> [n, the last slot in Unix seconds, or null]) for the prune
+// PruneAddingRan is req.AddingRan with req.AddingLast and
+// req.AddingLastPaused as a JSON object (task -> [n, the last expired
+// slot, the last paused slot], in Unix seconds or null) for the prune
 // statements to read: "{}" unless a dry run.
 func PruneAddingRan(req store.PruneRequest) string {
 	if !req.DryRun || len(req.AddingRan) == 0 {
 		return "{}"
 	}
-	out := make(map[string][2]any, len(req.AddingRan))
+	out := make(map[string][3]any, len(req.AddingRan))
 	for task, n := range req.AddingRan {
-		var last any
+		var last, lastPaused any
 		if t, ok := req.AddingLast[task]; ok && n > 0 {
 			last = t.Unix()
 		}
-		out[task] = [2]any{n, last}
+		if t, ok := req.AddingLastPaused[task]; ok && req.Adding[task] > n {
+			lastPaused = t.Unix()
+		}
+		out[task] = [3]any{n, last, lastPaused}
 	}
 	b, err := json.Marshal(out) // numbers and nulls always marshal
 	if err != nil {
@@ -184,30 +188,61 @@ func latestHeldSlotSQL(task, kept string) string {
 		kept + ` ORDER BY n.slot DESC LIMIT 1)`
 }
 
-// PruneShownSQL is, for prune's cut (a row k per task), the id of the run
-// ls shows of task k.task among the records kept picks (NotADuplicateSQL:
-// Tasks; RanSQL: LatestRan, once a pause is over), which prune never
-// deletes: the latest, but an expiry of a slot older than a run's
-// (NotAnOlderExpirySQL). A dry run finds it among the records already in
-// the ledger only.
+// PruneShownSQL is, for prune's cut (a row k per task), the ids of the
+// runs that decide what ls shows of task k.task among the records kept
+// picks (NotADuplicateSQL: Tasks; RanSQL: LatestRan, once a pause is
+// over), which prune never deletes: the run shown (the latest, but an
+// expiry of a slot older than a run's: NotAnOlderExpirySQL), and, when an
+// expiry newer than it is hidden so, the run that holds the latest slot
+// (latestHeldSlotSQL): deleted, it would let that expiry show. Each batch
+// of a prune reads them again, and finds the same.
 //
-// In a dry run the records Adding counts are not in the ledger: one of
-// them is the run shown, so that no run of the ledger is kept for it, when
-// a paused one is added (pausedAdded: one it counts: Tasks's), or the
-// latest added expiry (ar.last) is of a slot no older than the latest a
-// run holds.
-func PruneShownSQL(kept, pausedAdded string) string {
-	added := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latestHeldSlotSQL("k.task", kept) + `, ar.last)`
+// In a dry run the records Adding counts are not in the ledger; a real
+// prune adds the paused ones first, then the expired ones in slot order
+// (adding_ran ar: their count n, the last expired slot, last, and the last
+// paused one, lastp). The run shown is one of them (none of the ledger's
+// kept for it) when a paused one is added (pausedAdded, for a count that
+// takes paused records: Tasks's), or the last expiry is of a slot no older
+// than the latest a run holds. The run holding the latest slot is kept when
+// the added expiries are hidden by it, or, with nothing added shown, an
+// expiry of the ledger is; it is an added paused one when its slot is no
+// older than that (for Tasks's count).
+func PruneShownSQL(kept, pausedAdded string) (shown, held string) {
+	latest := latestHeldSlotSQL("k.task", kept)
+	lastShown := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last)`
+	tableShown := `(SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
+		NotAnOlderExpirySQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1)`
+	hidden := `EXISTS (SELECT 1 FROM runs e WHERE e.task = k.task AND e.status = 'expired' AND ` + kept +
+		` AND e.slot < ` + latest + ` AND e.id > COALESCE(` + tableShown + `, 0))`
+	addedShown, heldAdded, tableHidden := lastShown, "false", hidden
 	if pausedAdded != "" {
-		added = pausedAdded + ` OR ` + added
+		addedShown = pausedAdded + ` OR ` + lastShown
+		heldAdded = `ar.lastp IS NOT NULL AND ar.lastp >= COALESCE(` + latest + `, ar.lastp)`
+		tableHidden = `NOT (` + pausedAdded + `) AND ` + hidden
 	}
-	return `CASE WHEN ` + added + ` THEN NULL ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
-		NotAnOlderExpirySQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1) END`
+	shown = `CASE WHEN ` + addedShown + ` THEN NULL ELSE ` + tableShown + ` END`
+	held = `CASE WHEN (` + heldAdded + `) OR (` + lastShown + `) OR NOT (ar.last IS NOT NULL OR ` + tableHidden + `) THEN NULL` +
+		` ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND x.slot IS NOT NULL AND x.status <> 'expired' AND ` + kept +
+		` ORDER BY x.slot DESC, x.id DESC LIMIT 1) END`
+	return shown, held
 }
 
 // PrunePausedAddedSQL is, in prune's cut, whether a dry run counts
 // paused records added for task k.task (Adding counts more than AddingRan).
 const PrunePausedAddedSQL = `COALESCE(a.n, 0) > COALESCE(ar.n, 0)`
+
+// PruneKeptSQL is the cut's columns of the runs PruneShownSQL names, for
+// Tasks's count and LatestRan's: shown, held, ran_shown, ran_held.
+func PruneKeptSQL() string {
+	shown, held := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL)
+	ranShown, ranHeld := PruneShownSQL(RanSQL, "")
+	return shown + ` AS shown, ` + held + ` AS held,
+    ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held`
+}
+
+// PruneNotKeptSQL is doomed's condition that run r is none of those
+// PruneKeptSQL names.
+const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0))`
 
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
