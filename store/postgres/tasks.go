@@ -139,14 +139,5 @@ func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 		return nil, p.wrap("read ledger", err)
 	}
 	rows.Close()
-	// An expiry read as the latest may be of a slot older than a run's:
-	// the task's own latest is read again, by the full rule.
-	for i, ts := range out {
-		if ts.Latest != nil && ts.Latest.Status == store.StatusExpired {
-			if out[i].Latest, err = p.latestOf(ctx, latestShownSQL, ts.Task.Name); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return p.latestOf(ctx, latestShownSQL, task) })
 }

@@ -129,16 +129,7 @@ ORDER BY t.name`)
 		return nil, s.wrap("read ledger", err)
 	}
 	rows.Close()
-	// An expiry read as the latest may be of a slot older than a run's:
-	// the task's own latest is read again, by the full rule.
-	for i, ts := range out {
-		if ts.Latest != nil && ts.Latest.Status == store.StatusExpired {
-			if out[i].Latest, err = s.latestOf(ctx, latestShownSQL, ts.Task.Name); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return s.latestOf(ctx, latestShownSQL, task) })
 }
 
 // ms is a time as stored in a NOT NULL column: Unix milliseconds, 0 for none.

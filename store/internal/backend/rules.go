@@ -180,6 +180,25 @@ func NotAnOlderExpirySQL(task, kept string) string {
 	return `(status <> 'expired' OR slot >= COALESCE(` + latestHeldSlotSQL(task, kept) + `, slot))`
 }
 
+// ShowLatest makes each task's Latest in out the run Tasks shows: one read
+// as the latest by NotADuplicateSQL alone that is an expiry may be of a
+// slot older than a run's (NotAnOlderExpirySQL), so the task's latest is
+// read again by read, which applies the full rule. A task whose latest
+// record is not an expiry costs nothing. On an error, out is not to be used.
+func ShowLatest(out []store.TaskSummary, read func(task string) (*store.Run, error)) error {
+	for i, ts := range out {
+		if ts.Latest == nil || ts.Latest.Status != store.StatusExpired {
+			continue
+		}
+		r, err := read(ts.Task.Name)
+		if err != nil {
+			return err
+		}
+		out[i].Latest = r
+	}
+	return nil
+}
+
 // latestHeldSlotSQL is the latest slot a record of the task the SQL
 // expression task names holds that is not an expiry, among the records
 // kept picks; NULL when none does.
