@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,5 +35,33 @@ func TestNoInitHeavyPackagesLinked(t *testing.T) {
 				t.Errorf("catchup links %s, whose init every command pays: %s", pkg, fix)
 			}
 		}
+	}
+}
+
+// TestLinkerKeepsDroppingUnusedMethods: the linker leaves out the methods
+// nothing calls unless a reachable function looks a method up by a name
+// it cannot know at build time. text/template's executor does (its
+// evalField calls reflect's MethodByName with a template's field names),
+// and once it is linked every exported method of every linked type is
+// kept: 2.6 MB more binary, whose pages every command's start maps
+// (docs/performance.md, twentieth pass). cobra links the executor only
+// when a usage, help or version template is set.
+func TestLinkerKeepsDroppingUnusedMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds catchup")
+	}
+	bin := filepath.Join(t.TempDir(), "catchup")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "github.com/catchup/catchup")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	const executor = "text/template.(*state).evalField"
+	if strings.Contains(string(out), executor) {
+		t.Errorf("catchup links %s, which keeps every exported method of every type linked: set no cobra template (root.SetVersionTemplate and the like); print with a function instead", executor)
 	}
 }
