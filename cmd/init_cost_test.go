@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,15 +40,10 @@ func TestNoInitHeavyPackagesLinked(t *testing.T) {
 	}
 }
 
-// TestLinkerKeepsDroppingUnusedMethods: the linker leaves out the methods
-// nothing calls unless a reachable function looks a method up by a name
-// it cannot know at build time. text/template's executor does (its
-// evalField calls reflect's MethodByName with a template's field names),
-// and once it is linked every exported method of every linked type is
-// kept: 2.6 MB more binary, whose pages every command's start maps
-// (docs/performance.md, twentieth pass). cobra links the executor only
-// when a usage, help or version template is set.
-func TestLinkerKeepsDroppingUnusedMethods(t *testing.T) {
+// TestReleasedStart checks two things about catchup's start, which every
+// command and every fire pays, on catchup built as released (with its
+// symbols, which go tool nm reads).
+func TestReleasedStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds catchup")
 	}
@@ -56,6 +53,19 @@ func TestLinkerKeepsDroppingUnusedMethods(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	t.Run("linker drops unused methods", func(t *testing.T) { linkerDropsUnusedMethods(t, bin) })
+	t.Run("own init allocates little", func(t *testing.T) { ownInitAllocatesLittle(t, bin) })
+}
+
+// linkerDropsUnusedMethods: the linker leaves out the methods nothing
+// calls unless a reachable function looks a method up by a name it cannot
+// know at build time. text/template's executor does (its evalField calls
+// reflect's MethodByName with a template's field names), and once it is
+// linked every exported method of every linked type is kept: 2.6 MB more
+// binary, whose pages the start maps (docs/performance.md, twentieth
+// pass). cobra links the executor only when a usage, help or version
+// template is set.
+func linkerDropsUnusedMethods(t *testing.T, bin string) {
 	out, err := exec.Command("go", "tool", "nm", bin).Output()
 	if err != nil {
 		t.Fatalf("go tool nm: %v", err)
@@ -63,5 +73,44 @@ func TestLinkerKeepsDroppingUnusedMethods(t *testing.T) {
 	const executor = "text/template.(*state).evalField"
 	if strings.Contains(string(out), executor) {
 		t.Errorf("catchup links %s, which keeps every exported method of every type linked: set no cobra template (root.SetVersionTemplate and the like); print with a function instead", executor)
+	}
+}
+
+// ownInitAllocatesLittle: catchup's own packages build nothing much
+// before main: a query put together from pieces, a regexp, a table is
+// built on first use (sync.OnceValue). The store's prune and latest-run
+// queries, built eagerly, were 245 KB of a 490 KB init
+// (docs/performance.md, twentieth pass).
+func ownInitAllocatesLittle(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var trace strings.Builder
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("catchup version: %v\n%s", err, trace.String())
+	}
+	const most = 32 << 10
+	total, seen := 0, 0
+	var each []string
+	for _, line := range strings.Split(trace.String(), "\n") {
+		// init PKG @0.5 ms, 0.01 ms clock, 584 bytes, 9 allocs
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/catchup/catchup") {
+			continue
+		}
+		n, err := strconv.Atoi(f[7])
+		if err != nil || f[8] != "bytes," {
+			t.Fatalf("unexpected inittrace line: %q", line)
+		}
+		seen++
+		total += n
+		each = append(each, fmt.Sprintf("%s %d B", f[1], n))
+	}
+	if seen == 0 {
+		t.Fatalf("no init of catchup's packages in the trace:\n%s", trace.String())
+	}
+	if total > most {
+		t.Errorf("catchup's own packages allocate %d bytes before main (at most %d): build what they build on first use\n%s",
+			total, most, strings.Join(each, "\n"))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -243,7 +244,7 @@ func uniqueName(name string, taken map[string]bool) string {
 // userName is what a system crontab's user field holds: a login name
 // (useradd's rule, with the '@' of directory users), never a path or a
 // command's word such as "./job.sh".
-var userName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.@-]*\$?$`)
+var userName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.@-]*\$?$`) })
 
 // wrappable reports why the job line e (as wrapped) is better left as it
 // is: a schedule that cron refuses or that never fires (catchup would run
@@ -254,7 +255,7 @@ func wrappable(e Entry, system bool) error {
 	if _, err := schedule.Parse(e.Expr, time.UTC); err != nil {
 		return err
 	}
-	if system && !userName.MatchString(e.User) {
+	if system && !userName().MatchString(e.User) {
 		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", e.User)
 	}
 	return nil

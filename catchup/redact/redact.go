@@ -51,7 +51,7 @@ var rules = sync.OnceValue(func() []rule {
 		// one variable reference, no secret itself, is left whole.
 		{regexp.MustCompile(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
 			`(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks)/)([^\s'"\\;|&<>()]+)`), func(m []string) string {
-			if wholeReference.MatchString(m[2]) {
+			if wholeReference().MatchString(m[2]) {
 				return m[0]
 			}
 			return m[1] + Mask
@@ -85,7 +85,9 @@ var rules = sync.OnceValue(func() []rule {
 })
 
 // wholeReference is a value that is one shell variable reference.
-var wholeReference = regexp.MustCompile(`^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$`)
+var wholeReference = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$`)
+})
 
 type rule struct {
 	re   *regexp.Regexp

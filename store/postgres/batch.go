@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -29,9 +30,11 @@ WHERE host = ANY($1::text[]) ORDER BY id`
 )
 
 // latestRansSQL is latestRanSQL for each name.
-var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
+var latestRansSQL = sync.OnceValue(func() string {
+	return `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
  CROSS JOIN LATERAL (SELECT * FROM runs WHERE task = q.name AND ` + backend.RanSQL + `
  AND ` + backend.NotAnOlderExpirySQL("q.name", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1) r`
+})
 
 // LatestSlots implements store.Store.
 func (p *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {
@@ -78,7 +81,7 @@ func (p *Ledger) LatestRans(ctx context.Context, tasks []string) (map[string]*st
 	if len(tasks) == 0 {
 		return out, nil
 	}
-	runs, err := p.queryRuns(ctx, p.pool, latestRansSQL, tasks)
+	runs, err := p.queryRuns(ctx, p.pool, latestRansSQL(), tasks)
 	for i := range runs {
 		out[runs[i].Task] = &runs[i]
 	}

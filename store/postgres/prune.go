@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -53,19 +54,23 @@ func pruneCutSQL(a, counted string) string {
 }
 
 var (
-	pruneCountSQL = pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ``) +
-		`SELECT count(*) FROM doomed`
+	pruneCountSQL = sync.OnceValue(func() string {
+		return pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ``) +
+			`SELECT count(*) FROM doomed`
+	})
 	// A batch: the first $8 doomed runs of task $6 after run $7, in order
 	// of id. The conditions are checked again on the row deleted: a run
 	// changed since the statement's snapshot is judged as it is now. The
 	// task's prune floor (pruned_through) rises to the latest slot deleted:
 	// no command lowers the watermark below it again.
-	pruneDeleteSQL = pruneWith(`SELECT $6::text AS task WHERE $6::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $7 ORDER BY r.id LIMIT $8`) +
-		`, deleted AS (DELETE FROM runs d USING doomed
+	pruneDeleteSQL = sync.OnceValue(func() string {
+		return pruneWith(`SELECT $6::text AS task WHERE $6::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $7 ORDER BY r.id LIMIT $8`) +
+			`, deleted AS (DELETE FROM runs d USING doomed
 WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2 RETURNING d.id, d.slot),
 floor AS (UPDATE tasks t SET pruned_through = m.slot FROM (SELECT max(slot) AS slot FROM deleted) m
 WHERE t.name = $6 AND m.slot IS NOT NULL AND (t.pruned_through IS NULL OR t.pruned_through < m.slot))
 SELECT id FROM deleted`
+	})
 	// pruneTasksSQL lists the tasks with runs but those left whole ($1),
 	// one index seek each rather than a scan of every run.
 	pruneTasksSQL = `WITH RECURSIVE k(task) AS (SELECT min(task) FROM runs
@@ -87,7 +92,7 @@ func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
-		err := p.pool.QueryRow(ctx, pruneCountSQL, args...).Scan(&res.Runs)
+		err := p.pool.QueryRow(ctx, pruneCountSQL(), args...).Scan(&res.Runs)
 		return res, p.wrap("read ledger", err)
 	}
 	// Slots before the cut lose the runs that settled them (failed ones
@@ -108,7 +113,7 @@ WHERE (settled_through IS NULL OR settled_through < $1)
 		return store.PruneResult{}, p.wrap("read ledger", err)
 	}
 	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
-		rows, err := p.pool.Query(ctx, pruneDeleteSQL, append(args, task, after, limit)...)
+		rows, err := p.pool.Query(ctx, pruneDeleteSQL(), append(args, task, after, limit)...)
 		if err != nil {
 			return 0, 0, p.wrap("prune ledger", err)
 		}

@@ -139,5 +139,5 @@ func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 		return nil, p.wrap("read ledger", err)
 	}
 	rows.Close()
-	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return p.latestOf(ctx, latestShownSQL, task) })
+	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return p.latestOf(ctx, latestShownSQL(), task) })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -32,8 +33,10 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 )
 
 // latestRansSQL is latestRanSQL for each name.
-var latestRansSQL = `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
+var latestRansSQL = sync.OnceValue(func() string {
+	return `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
  WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1)`
+})
 
 // LatestSlots implements store.Store.
 func (s *Ledger) LatestSlots(ctx context.Context) (map[string]time.Time, error) {
@@ -95,7 +98,7 @@ func (s *Ledger) LatestRans(ctx context.Context, tasks []string) (map[string]*st
 	if err != nil {
 		return nil, err
 	}
-	runs, err := s.queryRuns(uncancelled(ctx), latestRansSQL, string(names))
+	runs, err := s.queryRuns(uncancelled(ctx), latestRansSQL(), string(names))
 	for i := range runs {
 		out[runs[i].Task] = &runs[i]
 	}

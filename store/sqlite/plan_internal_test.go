@@ -43,7 +43,7 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 		args: []any{"backup", 1, 2},
 	},
 	"LatestRan": {
-		query:      latestRanSQL,
+		query:      latestRanSQL(),
 		args:       []any{"backup"},
 		noTempSort: true,
 	},
@@ -126,24 +126,24 @@ WHERE id = ? AND status = 'running'`,
 	// with some finds its cut among its newest runs (w, at most ?1+1 rows
 	// read from the index).
 	"Prune": {
-		query:  pruneCountSQL,
+		query:  pruneCountSQL(),
 		args:   []any{4, int64(2e12), "{}", "[]", "{}"},
 		scanOK: pruneScanOK,
 	},
 	"Prune (dry run, adding)": {
-		query:  pruneCountSQL,
+		query:  pruneCountSQL(),
 		args:   []any{4, int64(2e12), `{"task-07": 2, "task-09": 7}`, "[]", `{"task-07": 1, "task-09": 4}`},
 		scanOK: pruneScanOK,
 	},
 	"Prune, leaving tasks": {
-		query:  pruneCountSQL,
+		query:  pruneCountSQL(),
 		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`, "{}"},
 		scanOK: pruneScanOK,
 	},
 	// A batch reads one task's runs after a cursor, through the (task,
 	// id) index; the task names are read one index seek each.
 	"Prune, a batch": {
-		query:  pruneDeleteSQL,
+		query:  pruneDeleteSQL(),
 		args:   []any{4, int64(2e12), "{}", "[]", "{}", "task-07", 0, 2000},
 		scanOK: append(pruneScanOK, "SCAN CONSTANT ROW", "SCAN cut", "SCAN a", "SCAN ar"),
 	},
@@ -158,7 +158,7 @@ WHERE id = ? AND status = 'running'`,
 	// then each task's read through the index its per-task read uses.
 	"LatestSlots":       {query: latestSlotsSQL, scanOK: []string{"SCAN t"}},
 	"LatestListedSlots": {query: latestListedSlotsSQL, args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
-	"LatestRans":        {query: latestRansSQL, args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
+	"LatestRans":        {query: latestRansSQL(), args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
 	"LastFires":         {query: lastFiresSQL, scanOK: []string{"SCAN t"}, noTempSort: true},
 	"StatusCountByTask": {query: statusCountByTaskSQL, args: []any{"expired"}, scanOK: []string{"SCAN t"}},
 }

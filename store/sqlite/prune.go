@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -56,20 +57,30 @@ func pruneCutSQL(a, counted string) string {
 }
 
 var (
-	pruneCountSQL = pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))`, ``) +
-		`SELECT count(*) FROM doomed`
+	pruneCountSQL = sync.OnceValue(func() string {
+		return pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))`, ``) +
+			`SELECT count(*) FROM doomed`
+	})
 	// A batch: the first ?8 doomed runs of task ?6 after run ?7, in
 	// order of id, through the (task, id) index.
-	pruneBatchWith = pruneWith(`SELECT ?6 AS task WHERE ?6 NOT IN (SELECT value FROM json_each(?4))`, ` AND r.id > ?7 ORDER BY r.id LIMIT ?8`)
+	pruneBatchWith = sync.OnceValue(func() string {
+		return pruneWith(`SELECT ?6 AS task WHERE ?6 NOT IN (SELECT value FROM json_each(?4))`, ` AND r.id > ?7 ORDER BY r.id LIMIT ?8`)
+	})
 	// A slot whose succeeded run goes stays done, through pruned_slots.
-	pruneKeepSlotsSQL = pruneBatchWith + `INSERT INTO pruned_slots (task, slot, run_id)
+	pruneKeepSlotsSQL = sync.OnceValue(func() string {
+		return pruneBatchWith() + `INSERT INTO pruned_slots (task, slot, run_id)
 SELECT task, slot, max(id) FROM doomed WHERE status = 'succeeded' AND slot IS NOT NULL GROUP BY task, slot
 ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
+	})
 	// The task's prune floor (pruned_through) rises to the batch's latest
 	// slot: no command lowers the watermark below it again.
-	pruneFloorSQL = pruneBatchWith + `UPDATE tasks SET pruned_through = (SELECT max(slot) FROM doomed) * 1000
+	pruneFloorSQL = sync.OnceValue(func() string {
+		return pruneBatchWith() + `UPDATE tasks SET pruned_through = (SELECT max(slot) FROM doomed) * 1000
 WHERE name = ?6 AND pruned_through < (SELECT max(slot) FROM doomed) * 1000`
-	pruneDeleteSQL = pruneBatchWith + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed) RETURNING id`
+	})
+	pruneDeleteSQL = sync.OnceValue(func() string {
+		return pruneBatchWith() + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed) RETURNING id`
+	})
 	// pruneTasksSQL lists the tasks with runs but those left whole (?1),
 	// one index seek each rather than a scan of every run.
 	pruneTasksSQL = `WITH RECURSIVE k(task) AS (SELECT min(task) FROM runs
@@ -96,7 +107,7 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
-		err := s.db.QueryRowContext(ctx, pruneCountSQL, args...).Scan(&res.Runs)
+		err := s.db.QueryRowContext(ctx, pruneCountSQL(), args...).Scan(&res.Runs)
 		return res, s.wrap("read ledger", err)
 	}
 	// Slots before the cut lose the runs that settled them (failed ones
@@ -170,12 +181,12 @@ func (s *Ledger) pruneBatch(ctx context.Context, args []any) (n, last int64, err
 		return 0, 0, s.wrap("prune ledger", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{pruneKeepSlotsSQL, pruneFloorSQL} {
+	for _, q := range []string{pruneKeepSlotsSQL(), pruneFloorSQL()} {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return 0, 0, s.wrap("prune ledger", err)
 		}
 	}
-	rows, err := tx.QueryContext(ctx, pruneDeleteSQL, args...)
+	rows, err := tx.QueryContext(ctx, pruneDeleteSQL(), args...)
 	if err != nil {
 		return 0, 0, s.wrap("prune ledger", err)
 	}

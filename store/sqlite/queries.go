@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -82,16 +83,20 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 }
 
 var (
-	latestRanSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.RanSQL + `
+	latestRanSQL = sync.OnceValue(func() string {
+		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.RanSQL + `
  AND ` + backend.NotAnOlderExpirySQL("?1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
+	})
 	// latestShownSQL is the latest run of task ?1 as Tasks shows it.
-	latestShownSQL = `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.NotADuplicateSQL + `
+	latestShownSQL = sync.OnceValue(func() string {
+		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.NotADuplicateSQL + `
  AND ` + backend.NotAnOlderExpirySQL("?1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
+	})
 )
 
 // LatestRan implements store.Store, through the (task, id) index.
 func (s *Ledger) LatestRan(ctx context.Context, task string) (*store.Run, error) {
-	return s.latestOf(ctx, latestRanSQL, task)
+	return s.latestOf(ctx, latestRanSQL(), task)
 }
 
 // latestOf is the run query (of task ?1) reads, nil when none.

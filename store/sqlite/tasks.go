@@ -129,7 +129,7 @@ ORDER BY t.name`)
 		return nil, s.wrap("read ledger", err)
 	}
 	rows.Close()
-	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return s.latestOf(ctx, latestShownSQL, task) })
+	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return s.latestOf(ctx, latestShownSQL(), task) })
 }
 
 // ms is a time as stored in a NOT NULL column: Unix milliseconds, 0 for none.
