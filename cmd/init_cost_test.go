@@ -55,6 +55,39 @@ func TestReleasedStart(t *testing.T) {
 	}
 	t.Run("linker drops unused methods", func(t *testing.T) { linkerDropsUnusedMethods(t, bin) })
 	t.Run("own init allocates little", func(t *testing.T) { ownInitAllocatesLittle(t, bin) })
+	t.Run("stack reserved before the deep inits", func(t *testing.T) { stackReservedFirst(t, bin) })
+}
+
+// stackReservedFirst: internal/deepstack's init grows the main goroutine's
+// stack before the packages whose init grows it deep run.
+func stackReservedFirst(t *testing.T, bin string) {
+	order := map[string]int{}
+	for i, line := range strings.Split(initTrace(t, bin), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+			order[f[1]] = i + 1
+		}
+	}
+	first := order["github.com/catchup/catchup/internal/deepstack"]
+	if first == 0 {
+		t.Fatal("internal/deepstack is not initialized: is it still linked (cmd/run.go)?")
+	}
+	for _, deep := range []string{"modernc.org/libc", "modernc.org/sqlite/lib", "google.golang.org/protobuf/types/known/timestamppb", "github.com/spf13/cobra"} {
+		if at := order[deep]; at != 0 && at < first {
+			t.Errorf("%s is initialized before internal/deepstack: keep deepstack free of imports", deep)
+		}
+	}
+}
+
+// initTrace is what GODEBUG=inittrace=1 prints for catchup version.
+func initTrace(t *testing.T, bin string) string {
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var trace strings.Builder
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("catchup version: %v\n%s", err, trace.String())
+	}
+	return trace.String()
 }
 
 // linkerDropsUnusedMethods: the linker leaves out the methods nothing
@@ -82,17 +115,11 @@ func linkerDropsUnusedMethods(t *testing.T, bin string) {
 // queries, built eagerly, were 245 KB of a 490 KB init
 // (docs/performance.md, twentieth pass).
 func ownInitAllocatesLittle(t *testing.T, bin string) {
-	cmd := exec.Command(bin, "version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	var trace strings.Builder
-	cmd.Stderr = &trace
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("catchup version: %v\n%s", err, trace.String())
-	}
+	trace := initTrace(t, bin)
 	const most = 32 << 10
 	total, seen := 0, 0
 	var each []string
-	for _, line := range strings.Split(trace.String(), "\n") {
+	for _, line := range strings.Split(trace, "\n") {
 		// init PKG @0.5 ms, 0.01 ms clock, 584 bytes, 9 allocs
 		f := strings.Fields(line)
 		if len(f) < 9 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/catchup/catchup") {
@@ -107,7 +134,7 @@ func ownInitAllocatesLittle(t *testing.T, bin string) {
 		each = append(each, fmt.Sprintf("%s %d B", f[1], n))
 	}
 	if seen == 0 {
-		t.Fatalf("no init of catchup's packages in the trace:\n%s", trace.String())
+		t.Fatalf("no init of catchup's packages in the trace:\n%s", trace)
 	}
 	if total > most {
 		t.Errorf("catchup's own packages allocate %d bytes before main (at most %d): build what they build on first use\n%s",

@@ -14,6 +14,7 @@ import (
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
+	"github.com/catchup/catchup/internal/deepstack"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/ledger"
 )
@@ -282,6 +283,7 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 	}
 	done := make(chan result, 1)
 	go func() {
+		deepstack.Reserve() // the ledger opens on a new goroutine
 		loc, err := store.ParseLocation(path)
 		if err != nil {
 			done <- result{err: err}
