@@ -24,11 +24,12 @@ func migrations() fs.FS {
 
 // checkSchema creates the schema of a new ledger, or migrates an older one.
 func (p *Ledger) checkSchema(ctx context.Context) error {
-	ms, err := backend.LoadMigrations(migrations())
+	latest, err := backend.LatestMigration(migrations())
 	if err != nil {
 		return err
 	}
-	// The common case, an up-to-date ledger, costs two reads and no write.
+	// The common case, an up-to-date ledger, costs two reads and no write,
+	// and reads no migration.
 	var exists bool
 	err = p.pool.QueryRow(ctx,
 		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL`).Scan(&exists)
@@ -38,14 +39,20 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 	if !exists && p.mustExist {
 		return fmt.Errorf("%w at %s", store.ErrNoLedger, p.where)
 	}
+	var current int
 	if exists {
-		var current int
 		if err := p.pool.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current); err != nil {
 			return p.wrap("read ledger", err)
 		}
-		if current == backend.LatestVersion(ms) {
+		if current == latest {
 			return nil
 		}
+	}
+	ms, err := backend.LoadMigrations(migrations())
+	if err != nil {
+		return err
+	}
+	if exists {
 		if err := backend.CheckNotNewer(ms, current); err != nil {
 			return p.wrap("open ledger", err)
 		}

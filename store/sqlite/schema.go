@@ -25,12 +25,13 @@ func migrations() fs.FS {
 
 // checkSchema creates the schema of a new ledger, or migrates an older one.
 func (s *Ledger) checkSchema(ctx context.Context) error {
-	ms, err := backend.LoadMigrations(migrations())
+	latest, err := backend.LatestMigration(migrations())
 	if err != nil {
 		return err
 	}
 	// The common case, an up-to-date ledger, costs this query and the
-	// pragma below (a no-op on a ledger in WAL mode).
+	// pragma below (a no-op on a ledger in WAL mode), and reads no
+	// migration.
 	var current int
 	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&current)
 	noTable := err != nil && strings.Contains(err.Error(), "no such table")
@@ -56,8 +57,12 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 	// system, a full disk) reads it in the mode it is in: a copy that
 	// `catchup backup` made is in rollback mode, and turning it to WAL is a
 	// write. The next writer turns it.
-	if current == backend.LatestVersion(ms) {
+	if current == latest {
 		return nil
+	}
+	ms, err := backend.LoadMigrations(migrations())
+	if err != nil {
+		return err
 	}
 	if err := migrate(ctx, s.db, ms, current); err != nil {
 		return s.wrap("migrate ledger", err)

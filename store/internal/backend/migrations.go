@@ -29,13 +29,12 @@ func LoadMigrations(fsys fs.FS) ([]Migration, error) {
 	}
 	var ms []Migration
 	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
+		v, ok, err := migrationVersion(e.Name())
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			continue
-		}
-		v, err := strconv.Atoi(num)
-		if err != nil {
-			return nil, fmt.Errorf("migration %s: bad version: %w", e.Name(), err)
 		}
 		body, err := fs.ReadFile(fsys, e.Name())
 		if err != nil {
@@ -45,6 +44,41 @@ func LoadMigrations(fsys fs.FS) ([]Migration, error) {
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
 	return ms, nil
+}
+
+// LatestMigration is LatestVersion(LoadMigrations(fsys)) from the files
+// names alone: opening an up-to-date ledger, every command's case, reads
+// no migration.
+func LatestMigration(fsys fs.FS) (int, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return 0, fmt.Errorf("read embedded migrations: %w", err)
+	}
+	latest := 0
+	for _, e := range entries {
+		v, ok, err := migrationVersion(e.Name())
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			latest = max(latest, v)
+		}
+	}
+	return latest, nil
+}
+
+// migrationVersion is the NNNN of a file named NNNN_title.sql; ok is false
+// for a name without "_", which is no migration.
+func migrationVersion(name string) (v int, ok bool, err error) {
+	num, _, ok := strings.Cut(name, "_")
+	if !ok {
+		return 0, false, nil
+	}
+	v, err = strconv.Atoi(num)
+	if err != nil {
+		return 0, false, fmt.Errorf("migration %s: bad version: %w", name, err)
+	}
+	return v, true, nil
 }
 
 // LatestVersion is the schema version this binary writes.
