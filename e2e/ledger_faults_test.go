@@ -57,7 +57,7 @@ func giveTo(t *testing.T, dir string, cred *syscall.Credential) {
 	}
 }
 
-// reachableTempDir is a temporary directory, open to everyone, whose
+// reachableTempDir is a temporary directory, open to everyone (sticky), whose
 // parents others may traverse: a child switched to another user works
 // there. $TMPDIR may lie under a private directory; /tmp is tried next,
 // and a directory others cannot reach is the last resort.
@@ -76,7 +76,9 @@ func reachableTempDir(t *testing.T) string {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	if err := os.Chmod(dir, 0o777); err != nil { // the job, maybe as nobody, writes here
+	// Sticky, as /tmp: writable by all, yet no one else can move the
+	// ledger's directory in it (store.CheckPrivate refuses it otherwise).
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil { // the job, maybe as nobody, writes here
 		t.Fatal(err)
 	}
 	return dir

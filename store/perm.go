@@ -16,8 +16,10 @@ var ErrUnsafeLedger = errors.New("ledger is writable by others")
 // CheckPrivate refuses a ledger file or directory that another user could
 // write: the ledger holds commands that scan executes, so such a ledger is a
 // privilege escalation (the same rule as sshd's StrictModes). Both must be
-// owned by uid and not group- or other-writable. It looks at the real file
-// and the real directory, through any symlink.
+// owned by uid and not group- or other-writable, and each directory above
+// them owned by uid or root and writable by no one else unless sticky
+// (checkAncestors). It looks at the real file and the real directory,
+// through any symlink.
 func CheckPrivate(path string, uid int) error {
 	path = RealLedgerPath(path)
 	for _, p := range []string{path, filepath.Dir(path)} {
@@ -29,7 +31,7 @@ func CheckPrivate(path string, uid int) error {
 			return err
 		}
 	}
-	return nil
+	return checkAncestors(filepath.Dir(path), uid)
 }
 
 // CheckPrivateDir is CheckPrivate of the directory that holds the ledger at
@@ -44,7 +46,36 @@ func CheckPrivateDir(path string, uid int) error {
 	if err != nil {
 		return fmt.Errorf("check ledger permissions: %w", err)
 	}
-	return checkPrivate(dir, fi, uid)
+	if err := checkPrivate(dir, fi, uid); err != nil {
+		return err
+	}
+	return checkAncestors(dir, uid)
+}
+
+// checkAncestors refuses a directory above dir, up to /, that lets another
+// user move dir aside and put theirs in its place: one owned by neither
+// uid nor root, or one that others can write without the sticky bit (in
+// /tmp only an entry's owner can rename it).
+func checkAncestors(dir string, uid int) error {
+	for p := filepath.Dir(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("check ledger permissions: %w", err)
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid && st.Uid != 0 {
+			return fmt.Errorf("%w: %s is owned by uid %d, neither uid %d running catchup nor root, and holds the ledger's directory %s: "+
+				"its owner could put another ledger in its place; fix: keep the ledger in a directory of your own (--db or CATCHUP_DB)",
+				ErrUnsafeLedger, p, st.Uid, uid, dir)
+		}
+		if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
+			return fmt.Errorf("%w: %s has mode %04o and holds the ledger's directory %s: another user could put another ledger in its place; "+
+				"fix: chmod go-w %s, or keep the ledger in a directory of your own (--db or CATCHUP_DB)",
+				ErrUnsafeLedger, p, filetrust.ModeBits(fi.Mode()), dir, p)
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }
 
 // checkPrivate is CheckPrivate's rule for one file or directory p.

@@ -210,3 +210,60 @@ func TestCheckPrivateDir(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPrivateAncestors: a directory above the ledger's that another
+// user can write (without the sticky bit) or owns lets them move the
+// ledger's directory aside and put theirs in its place, whose commands
+// scan then runs: the same refusal as for the ledger's own directory.
+func TestCheckPrivateAncestors(t *testing.T) {
+	tests := map[string]struct {
+		mode       os.FileMode
+		otherOwner bool
+		wantErr    string
+	}{
+		"private ancestor":                {mode: 0o755},
+		"sticky world-writable ancestor":  {mode: 0o777 | os.ModeSticky},
+		"world-writable ancestor":         {mode: 0o777, wantErr: "has mode 0777"},
+		"group-writable ancestor":         {mode: 0o775, wantErr: "has mode 0775"},
+		"ancestor owned by another user":  {mode: 0o755, otherOwner: true, wantErr: "is owned by uid 65534"},
+		"sticky ancestor of another user": {mode: 0o777 | os.ModeSticky, otherOwner: true, wantErr: "is owned by uid 65534"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if tc.otherOwner && os.Getuid() != 0 {
+				t.Skip("gives a directory to another user")
+			}
+			above := filepath.Join(t.TempDir(), "above")
+			dir := filepath.Join(above, "state")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "catchup.db")
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(above, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if tc.otherOwner {
+				if err := os.Chown(above, 65534, 65534); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, check := range []struct {
+				name string
+				err  error
+			}{{"CheckPrivate", CheckPrivate(path, os.Getuid())}, {"CheckPrivateDir", CheckPrivateDir(path, os.Getuid())}} {
+				if tc.wantErr == "" {
+					if check.err != nil {
+						t.Errorf("%s = %v, want no error", check.name, check.err)
+					}
+					continue
+				}
+				if !errors.Is(check.err, ErrUnsafeLedger) || !strings.Contains(check.err.Error(), above+" "+tc.wantErr) {
+					t.Errorf("%s = %v, want ErrUnsafeLedger naming %s %s", check.name, check.err, above, tc.wantErr)
+				}
+			}
+		})
+	}
+}
