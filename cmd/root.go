@@ -72,12 +72,12 @@ status (see catchup run --help).`,
 		// Not cobra's Version: printing it as a bare line takes a version
 		// template, which links text/template's executor and with it every
 		// method of every linked type (TestLinkerKeepsDroppingUnusedMethods).
-		Run: func(c *cobra.Command, _ []string) {
+		RunE: func(c *cobra.Command, _ []string) error {
 			if v, _ := c.Flags().GetBool("version"); v {
-				fmt.Fprintln(c.OutOrStdout(), version())
-				return
+				_, err := fmt.Fprintln(c.OutOrStdout(), version())
+				return err
 			}
-			_ = c.Help()
+			return c.Help()
 		},
 	}
 	root.Flags().Bool("version", false, "print catchup's version (same as catchup version)")
@@ -89,6 +89,9 @@ status (see catchup run --help).`,
 		return usageErr(c, tooLong(err))
 	})
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if !c.HasParent() {
+			return nil // --version or the help: no ledger, no lease
+		}
 		if c.Name() != "run" { // run waits once its ledger is open (runRun)
 			g.awaitSignals()
 		}
