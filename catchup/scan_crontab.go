@@ -187,19 +187,18 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 					return nil, warning, err
 				}
 			}
-			t.SettledThrough = now // the line's new schedule counts from now
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
-			var spare func(time.Time, string) bool
 			var spared []time.Time
-			if s, err := parseSchedule(t.Schedule, t.TZ); err == nil && s != nil {
-				spare = mayStillFire(s, now, tol, &spared) // the edited line fires them, late
-			}
+			s, _ := parseSchedule(t.Schedule, t.TZ)
+			was, _ := parseSchedule(old.Schedule, old.TZ)
+			spare := lineMayStillFire(s, was, now, tol, &spared) // the edited line fires them, late
 			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, dry)
 			if err != nil {
 				return nil, warning, err
 			}
+			t.SettledThrough = countsFrom(now, spared) // now, or before the slots left to the line's fire
 			sr.alertLeft = left.alert
 			if warning != "" {
 				warning += "; "

@@ -96,16 +96,53 @@ func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.
 }
 
 // leftToTheLine names the old schedule's slots a change left to the new
-// line's fire (mayStillFire); "" when none.
+// line's fire (lineMayStillFire); "" when none.
 func leftToTheLine(slots []time.Time) string {
 	switch n := len(slots); n {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire", rfc(slots[0]))
+		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire "+
+			"(should none come, a scan replays it once --tolerance has passed)", rfc(slots[0]))
 	default:
-		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires", n, rfc(slots[0]), rfc(slots[n-1]))
+		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires "+
+			"(a scan replays those none comes for once --tolerance has passed)", n, rfc(slots[0]), rfc(slots[n-1]))
 	}
+}
+
+// lineMayStillFire is mayStillFire for a crontab line edited from schedule
+// old to s: a slot is left to the line's fire only when every slot s has
+// after it, up to now, old has too. The new schedule counts from the
+// oldest slot left (countsFrom), so that a slot whose fire never comes is
+// missed once tol has passed, and replayed, never dropped unrecorded; and
+// it owes no slot of its own from before the change.
+func lineMayStillFire(s, old *schedule.Schedule, now time.Time, tol time.Duration, spared *[]time.Time) func(time.Time, string) bool {
+	may := mayStillFire(s, now, tol, nil)
+	return func(slot time.Time, cause string) bool {
+		if s == nil || old == nil || !may(slot, cause) {
+			return false
+		}
+		both := true
+		s.Slots(slot, now, func(n time.Time) bool {
+			both = old.Has(n)
+			return both
+		})
+		if both && spared != nil {
+			*spared = append(*spared, slot)
+		}
+		return both
+	}
+}
+
+// countsFrom is the watermark an edited line's new schedule starts from:
+// now, or just before the oldest slot the change left to the line's fire
+// (spared, oldest first), which stays above it until a fire or a replay
+// settles it.
+func countsFrom(now time.Time, spared []time.Time) time.Time {
+	if len(spared) == 0 {
+		return now
+	}
+	return spared[0].Add(-time.Second)
 }
 
 // mayStillFire reports the missed slots that a line may still fire, late
