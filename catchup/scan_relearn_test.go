@@ -14,8 +14,9 @@ import (
 // scan --crontab does (the warning, the watermark at now) before it looks
 // for missed slots: none of the old schedule's slots is replayed with the
 // new line, but a slot the new line has too, younger than the tolerance, is
-// left above the watermark for its fire (or, failing it, a later scan). Another spelling of the schedule is no change; a removed line's
-// task is retired, never replayed with the line now at its line number.
+// left above the watermark for its fire (or, failing it, a later scan).
+// Another spelling of the schedule is no change; a removed line's task is
+// retired, never replayed with the line now at its line number.
 func TestPlainScanOfEditedLine(t *testing.T) {
 	const job = " catchup run --task job -- true\n"
 	tests := map[string]struct {
