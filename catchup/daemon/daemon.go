@@ -66,8 +66,9 @@ type Daemon struct {
 	planners chan struct{} // the scans planning at once (scan_gate.go)
 	fires    sync.WaitGroup
 	mu       sync.Mutex
-	groups   map[int]bool // process groups of running jobs
-	stopped  bool         // set under mu once stopping: begin counts nothing more
+	groups   map[int]bool            // process groups of running jobs
+	jobsOf   map[string]map[int]bool // per task: the process groups of its running jobs (under mu)
+	stopped  bool                    // set under mu once stopping: begin counts nothing more
 	health   health
 	held     map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 	busy     map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
@@ -78,7 +79,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]bool{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
+	d := &Daemon{cfg: cfg, groups: map[int]bool{}, jobsOf: map[string]map[int]bool{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}
@@ -205,6 +206,30 @@ func (d *Daemon) track(pid int, on bool) {
 	} else {
 		delete(d.groups, pid)
 	}
+}
+
+// trackTask counts the job pid of task as running (on) or ended, for taskBusy.
+func (d *Daemon) trackTask(task string, pid int, on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if on {
+		if d.jobsOf[task] == nil {
+			d.jobsOf[task] = map[int]bool{}
+		}
+		d.jobsOf[task][pid] = true
+		return
+	}
+	delete(d.jobsOf[task], pid)
+	if len(d.jobsOf[task]) == 0 {
+		delete(d.jobsOf, task)
+	}
+}
+
+// taskBusy reports whether a job of task (a fire's or a replay's) is running.
+func (d *Daemon) taskBusy(task string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.jobsOf[task]) > 0
 }
 
 // acquire takes a place among the simultaneous jobs; false when stopped first.

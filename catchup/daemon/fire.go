@@ -59,3 +59,27 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	d.logEnded(t.Def.Name, e)
 	return owed
 }
+
+// heldStopped deals with a fire of slot that never had its turn: the
+// daemon stopped while it was held back (behind the task's replays or the
+// fire before it, or waiting for a place under --concurrency). When a job
+// of the task was running as its slot came (busy), its fire found the
+// task busy: it is recorded a lock skip (exit 75), as cron's fire that met
+// the lock is, so that the slot is lock-busy for ls --missed, explain,
+// scan and metrics alike, not not-fired ("nothing fired it"); the next
+// start replays it. Else nothing is recorded: the slot came while the
+// daemon held its fire for a reason of its own (not-fired).
+func (d *Daemon) heldStopped(ctx context.Context, t Task, slot time.Time, busy bool) {
+	if !busy {
+		return
+	}
+	// The stop cancelled ctx; a write still gives up by the grace's end.
+	r, err := catchup.RecordHeldFire(context.WithoutCancel(ctx), d.cfg.Store, d.cfg.Machine, t.Def.Name, slot)
+	if err != nil {
+		d.cfg.Log.Error("cannot record the held fire: "+err.Error(), "event", "error", "task", t.Def.Name,
+			"slot", slot.Format(time.RFC3339))
+		return
+	}
+	d.cfg.Log.Info("not run: "+catchup.ReasonHeldStopped, "event", "skip", "task", t.Def.Name,
+		"slot", slot.Format(time.RFC3339), "run", r.ID, "exit", *r.ExitCode, "trigger", triggerSchedule)
+}

@@ -133,6 +133,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			d.sayBehind(t, next, now)
 			next, ok = t.Sched.Next(now)
 		}
+		busy := d.taskBusy(t.Def.Name) // its fire found the task running (see heldStopped)
 		prev, mine := queue, make(chan struct{})
 		queue = mine
 		held := !slot.After(begun) || !skipped.IsZero()
@@ -161,7 +162,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 				held = true
 				fallthrough
 			default:
-				if d.fireInTurn(ctx, t, slot, held, &turn, next) {
+				if d.fireInTurn(ctx, t, slot, held, busy, &turn, next) {
 					through.skip(slot) // the rescans replay it at once
 					owed.note(slot)
 				}
@@ -185,8 +186,10 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 // never before it has tried the task's lock. Released sooner, the next
 // fire could pass it on the way to the lock (this one slowed before it,
 // reading the ledger) and run its later slot first, leaving this one's
-// to a replay after it. owed is firePlaced's.
-func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held bool, turn *sync.RWMutex, next func()) (owed bool) {
+// to a replay after it. owed is firePlaced's. busy says that a job of the
+// task was running when the slot came: a fire that never has its turn
+// (the daemon stopped first) is then recorded a lock skip (heldStopped).
+func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, busy bool, turn *sync.RWMutex, next func()) (owed bool) {
 	placed := false
 	if !held && turn.TryRLock() {
 		placed = d.tryAcquire(ctx) // else held back for a place under --concurrency
@@ -197,7 +200,11 @@ func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held bo
 	if placed {
 		return d.firePlaced(ctx, t, slot, next)
 	}
-	return d.fire(ctx, t, slot)
+	if !d.acquire(ctx) {
+		d.heldStopped(ctx, t, slot, busy)
+		return false
+	}
+	return d.firePlaced(ctx, t, slot, nil)
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
