@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -14,15 +15,19 @@ import (
 // RegisterDaemonTask registers a task of `catchup daemon`'s crontab (an
 // argv task: the daemon fires and replays it in-process). As for a crontab
 // line found by scan, registration dates back to the task's first run, and
-// a changed schedule counts from now. On a shared ledger a line whose zone
-// is only the host's (zoneFromHost: no --tz, no CRON_TZ) keeps the zone
-// the task is registered in, as a fire does (fleetZoneOf): replicas in
-// several zones run one schedule. The caller reads the returned task's
+// a changed schedule counts from now (but see firesFrom). On a shared
+// ledger a line whose zone is only the host's (zoneFromHost: no --tz, no
+// CRON_TZ) keeps the zone the task is registered in, as a fire does
+// (fleetZoneOf): replicas in several zones run one schedule. The caller reads the returned task's
 // zone. When the line's schedule or zone changed, replaced is the
 // registration it replaced (its Name is "" otherwise): the slots that one
 // missed are the daemon's to record expired (RecordLeftBehind) once its
-// old loop's fires and replays have ended.
-func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool) (_, replaced store.Task, err error) {
+// old loop's fires and replays have ended. firesFrom is where the line's
+// new loop may fire from, late (no later than where it does: the daemon's
+// start, a reload's read, or where a loop that never began would have;
+// zero: now): a changed schedule counts from just before the oldest old
+// slot after it that the new one has too (leftToTheLoop), not from now.
+func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_, replaced store.Task, err error) {
 	now := m.Now()
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
@@ -54,14 +59,16 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 					return t, store.Task{}, err
 				}
 			}
-			t.SettledThrough = now
+			left := leftToTheLoop(old, t, firesFrom, now)
+			t.SettledThrough = countsFrom(now, left)
 			// The old schedule's missed slots are recorded expired by the
 			// daemon (RecordLeftBehind), not here: its old loop's fires
 			// and replays may still run some of them.
 			replaced = old
-			m.notice("%s: it counts from now, and the slots the old one missed are recorded expired (%s) "+
+			m.notice("%s: it counts from %s, and the slots the old one missed are recorded expired (%s)%s "+
 				"(catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), store.ReasonScheduleChanged, t.Name)
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), countsFromSaid(left), store.ReasonScheduleChanged,
+				leftToTheLoopSaid(left), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, store.Task{}, err
@@ -83,6 +90,63 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 		return t, replaced, nil // a start or reload of an unchanged line: no write (one fsync per line)
 	}
 	return t, replaced, st.UpsertTask(ctx, t)
+}
+
+// leftToTheLoop is the old schedule's slots after firesFrom (and after
+// its watermark), up to now, that the new one has too: the line's new loop
+// fires them, late, and RecordLeftBehind leaves them to it. The new
+// schedule counts from just before the oldest (countsFrom): counted from
+// now, such a slot lay at or before the new watermark with no record, so a
+// daemon stopped or killed before that fire dropped it without a word.
+// Between it and now the new schedule owes no slot its new loop would not
+// fire (it fires every slot after firesFrom).
+func leftToTheLoop(old, t store.Task, firesFrom, now time.Time) []time.Time {
+	if firesFrom.IsZero() {
+		return nil
+	}
+	was, err := parseSchedule(old.Schedule, old.TZ)
+	if err != nil || was == nil {
+		return nil
+	}
+	s, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || s == nil {
+		return nil
+	}
+	after := firesFrom
+	for _, w := range []time.Time{old.SettledThrough, old.ScheduleSince} {
+		if w.After(after) {
+			after = w // its settled slots, and those before it took effect, are none of its own to leave
+		}
+	}
+	var left []time.Time
+	was.Slots(after, now, func(slot time.Time) bool {
+		if s.Has(slot) {
+			left = append(left, slot)
+		}
+		return true
+	})
+	return left
+}
+
+// countsFromSaid and leftToTheLoopSaid word a daemon line's change for
+// its notice (left: leftToTheLoop's).
+func countsFromSaid(left []time.Time) string {
+	if len(left) == 0 {
+		return "now"
+	}
+	return "just before " + rfc(left[0])
+}
+
+func leftToTheLoopSaid(left []time.Time) string {
+	switch n := len(left); n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire (should none come, the next start replays it)", rfc(left[0]))
+	default:
+		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires (should none come, the next start replays them)",
+			n, rfc(left[0]), rfc(left[n-1]))
+	}
 }
 
 // scheduleSinceAfter is when task t's schedule took effect once t is

@@ -30,7 +30,7 @@ func TestRegisterDaemonTaskSameScheduleOtherSpelling(t *testing.T) {
 			st, db := testLedger(t)
 			t0 := mustTime(t, "2026-11-16T12:00:00Z")
 			def := store.Task{Name: "job", Schedule: "30 6 * * MON-FRI", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1"}
-			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false); err != nil {
+			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			before, err := st.Task(t.Context(), "job")
@@ -42,7 +42,7 @@ func TestRegisterDaemonTaskSameScheduleOtherSpelling(t *testing.T) {
 			m := testMachine(db, t1)
 			var said strings.Builder
 			m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
-			got, _, err := RegisterDaemonTask(t.Context(), st, m, def, false)
+			got, _, err := RegisterDaemonTask(t.Context(), st, m, def, false, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
 			t0 := mustTime(t, "2026-11-16T12:00:00Z")
 			def := store.Task{Name: "job", Schedule: "30 6 * * MON-FRI", TZ: "UTC", Replay: "all", Argv: []string{"true"},
 				Source: "daemon:/c:1", NotifyCmd: "mail -s x ops"}
-			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false); err != nil {
+			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			if c.retire {
@@ -115,7 +115,7 @@ func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
 			}
 			c.change(&def)
 			counted := &upsertCounter{Store: st}
-			got, _, err := RegisterDaemonTask(t.Context(), counted, testMachine(db, mustTime(t, "2026-11-18T12:00:00Z")), def, false)
+			got, _, err := RegisterDaemonTask(t.Context(), counted, testMachine(db, mustTime(t, "2026-11-18T12:00:00Z")), def, false, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}

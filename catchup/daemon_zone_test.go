@@ -35,14 +35,14 @@ func TestDaemonReplicasInTwoZones(t *testing.T) {
 			}
 			t0 := mustTime(t, "2026-11-16T12:00:00Z")
 			def := store.Task{Name: "job", Schedule: "0 2 * * *", TZ: "Europe/Berlin", Replay: "all", Argv: []string{"true"}, Source: "daemon:/c:1"}
-			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, true); err != nil {
+			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, true, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			m := testMachine(db, t0.Add(time.Hour))
 			var said strings.Builder
 			m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
 			def.TZ = "America/New_York"
-			got, _, err := RegisterDaemonTask(t.Context(), st, m, def, c.fromHost)
+			got, _, err := RegisterDaemonTask(t.Context(), st, m, def, c.fromHost, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}

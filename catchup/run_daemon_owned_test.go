@@ -1,6 +1,8 @@
 package catchup
 
 import (
+	"time"
+
 	"errors"
 	"strings"
 	"testing"
@@ -30,7 +32,7 @@ func TestRunCronOfADaemonTaskIsRefused(t *testing.T) {
 			st, db := testLedger(t)
 			t0 := mustTime(t, "2026-11-16T12:00:00Z")
 			def := store.Task{Name: "job", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Argv: []string{"true"}, Source: "daemon:/etc/catchup/crontab:3"}
-			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false); err != nil {
+			if _, _, err := RegisterDaemonTask(t.Context(), st, testMachine(db, t0), def, false, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			if c.retire {

@@ -103,7 +103,7 @@ func TestDaemonReplaysRunTheLinesNotifyCmd(t *testing.T) {
 	argv := []string{"sh", "-c", "exit 3"}
 	def := store.Task{Name: "job", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Argv: argv, Dir: f.job.dir,
 		Source: "daemon:/c:1", NotifyCmd: notifySecret(f.job.dir)}
-	if _, _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def, false); err != nil {
+	if _, _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def, false, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if task, err := f.st.Task(t.Context(), "job"); err != nil || strings.Contains(task.NotifyCmd, "S3cret") {

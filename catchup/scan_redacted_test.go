@@ -30,7 +30,7 @@ func testScanLeavesADaemonTask(t *testing.T, source string) {
 	redactedRan := filepath.Join(f.job.dir, "redacted-ran")
 	def := store.Task{Name: "d", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Dir: f.job.dir,
 		Argv: []string{"sh", "-c", "touch " + redactedRan}, Source: source}
-	if _, _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def, false); err != nil {
+	if _, _, err := RegisterDaemonTask(t.Context(), f.st, f.m, def, false, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	f.now = f.now.Add(3*time.Hour + 10*time.Minute)

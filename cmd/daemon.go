@@ -201,7 +201,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	stamp := daemon.Stamp(watch)
 	// A stop while the tasks are registered ends the start: a write
 	// waiting for a ledger another process holds gives up (nothing fired).
-	tasks, err := daemonTasks(store.GiveUpWaitsWhen(start, start), st, lm, df.crontabs)
+	fromStart := func(string) time.Time { return df.rule.FiredAfter } // the first loops fire from the start
+	tasks, err := daemonTasks(store.GiveUpWaitsWhen(start, start), st, lm, df.crontabs, fromStart)
 	if startOver() {
 		return stoppedStarting(stopSig)
 	}
@@ -212,10 +213,10 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// must not; its writes give up waiting for the ledger once a stop came.
 	// The host's zone is read again at each reload (daemonZone).
 	zone := &daemonZone{zone: lm.Zone, shared: st.Shared()}
-	load := func(ctx context.Context) ([]daemon.Task, error) {
+	load := func(ctx context.Context, firesFrom func(string) time.Time) ([]daemon.Task, error) {
 		rm := lm
 		rm.Zone = zone.reread(lm.Notice)
-		return daemonTasks(ctx, st, rm, df.crontabs)
+		return daemonTasks(ctx, st, rm, df.crontabs, firesFrom)
 	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})

@@ -43,7 +43,7 @@ func TestDaemonReloadRetriedAfterALedgerWriteFault(t *testing.T) {
 	m := catchup.Machine{Now: func() time.Time { return now }, Zone: "UTC", Host: "h", UID: os.Geteuid(), PID: os.Getpid(),
 		LockDir: filepath.Join(dir, "locks"), DB: filepath.Join(dir, "catchup.db"), Stdout: io.Discard, Stderr: io.Discard,
 		HomeDir: func(string) (string, error) { return dir, nil }}
-	tasks, err := daemonTasks(ctx, st, m, []string{file})
+	tasks, err := daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,9 @@ func TestDaemonReloadRetriedAfterALedgerWriteFault(t *testing.T) {
 	must(t, os.WriteFile(file, []byte("# catchup: task=a\n0 0 1 1 * true\n# catchup: task=b\n0 0 1 1 * true\n"), 0o600))
 	logs := &lockedBuffer{}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Grace: time.Second, Log: slog.New(slog.NewTextHandler(logs, nil)),
-		Load: func(ctx context.Context) ([]daemon.Task, error) { return daemonTasks(ctx, st, m, []string{file}) }})
+		Load: func(ctx context.Context, _ func(string) time.Time) ([]daemon.Task, error) {
+			return daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} })
+		}})
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	done := make(chan struct{})
 	go func() { defer close(done); d.Run(stop, hup) }()

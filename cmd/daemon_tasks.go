@@ -26,8 +26,9 @@ import (
 // writer rewrites it in place is empty, and its tasks must not be retired
 // for that (nor, at start, those registered from it). Every line is
 // checked before any task is registered: a refused reload leaves the
-// ledger as it was, as it leaves the tasks.
-func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string) ([]daemon.Task, error) {
+// ledger as it was, as it leaves the tasks. firesFrom is where a task's
+// loop may fire from (RegisterDaemonTask's).
+func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string, firesFrom func(string) time.Time) ([]daemon.Task, error) {
 	var tasks []daemon.Task
 	seen := map[string]string{}
 	for _, name := range files {
@@ -64,7 +65,7 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	}
 	for i, t := range tasks {
 		var err error
-		if tasks[i].Def, tasks[i].Replaced, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost); err != nil {
+		if tasks[i].Def, tasks[i].Replaced, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost, firesFrom(t.Def.Name)); err != nil {
 			// The ledger's fault, not the crontab's: a reload is tried again.
 			return nil, daemon.LedgerFault{Err: fmt.Errorf("register task %s: %w", t.Def.Name, err)}
 		}

@@ -50,8 +50,9 @@ type Config struct {
 	// on an error the tasks stay as they were. It runs in a goroutine of
 	// its own, one at a time: a stop does not wait for it (reloads), and
 	// its ledger writes with ctx give up waiting for the ledger once a
-	// stop came (store.GiveUpWaitsWhen).
-	Load  func(ctx context.Context) ([]Task, error)
+	// stop came (store.GiveUpWaitsWhen). firesFrom says where each task's
+	// new loop may fire from (its registration's: RegisterDaemonTask).
+	Load  func(ctx context.Context, firesFrom func(task string) time.Time) ([]Task, error)
 	Watch []string
 	// Stamp is Watch's stamp (Stamp) taken before Tasks were read: a
 	// crontab written after it, while the daemon started, is reloaded.
@@ -121,7 +122,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	go watch(wctx, d.cfg.Watch, stamp, changed)
 	beat := time.NewTicker(time.Second)
 	defer beat.Stop()
-	r := reloads{d: d, done: make(chan reloaded, 1), ctx: store.GiveUpWaitsWhen(context.Background(), stopping)}
+	r := reloads{d: d, tasks: s, done: make(chan reloaded, 1), ctx: store.GiveUpWaitsWhen(context.Background(), stopping)}
 	var sig os.Signal
 	for sig == nil {
 		d.health.beat.Store(time.Now().UnixNano())

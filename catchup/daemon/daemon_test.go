@@ -67,7 +67,7 @@ func TestReloadRetriedAfterALedgerFault(t *testing.T) {
 	reloadRetry = 10 * time.Millisecond
 	var loads atomic.Int32
 	reloaded := make(chan struct{})
-	load := func(context.Context) ([]Task, error) {
+	load := func(context.Context, func(string) time.Time) ([]Task, error) {
 		if loads.Add(1) == 1 {
 			return nil, fmt.Errorf("register task h: %w", store.ErrLedgerUnreachable)
 		}
@@ -86,7 +86,7 @@ func TestReloadRetriedAfterALedgerFault(t *testing.T) {
 
 // runReloading runs a daemon without tasks whose reloads call load, and
 // sends it a SIGHUP; a signal on stop ends it, done is closed once it has.
-func runReloading(load func(context.Context) ([]Task, error)) (stop chan os.Signal, done chan struct{}) {
+func runReloading(load func(context.Context, func(string) time.Time) ([]Task, error)) (stop chan os.Signal, done chan struct{}) {
 	d := New(Config{Log: slog.New(slog.NewTextHandler(&safeBuffer{b: &bytes.Buffer{}}, nil)), Grace: time.Second, Load: load})
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	done = make(chan struct{})

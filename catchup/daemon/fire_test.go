@@ -48,7 +48,7 @@ func newFireFixture(t *testing.T, name, replay string, now time.Time) *fireFixtu
 	}
 	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log`}
 	def := store.Task{Name: name, Schedule: "* * * * *", TZ: "UTC", Replay: replay, Argv: argv, Dir: f.dir, Source: "daemon:test:1"}
-	if def, _, err = catchup.RegisterDaemonTask(t.Context(), st, m, def, false); err != nil {
+	if def, _, err = catchup.RegisterDaemonTask(t.Context(), st, m, def, false, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	f.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: name, Argv: argv, Dir: f.dir}}
@@ -126,7 +126,7 @@ func TestDaemonReplaysARedactedLine(t *testing.T) {
 	def := f.task.Def
 	def.Argv, def.Source = []string{"/bin/sh", "-c", "touch redacted-ran"}, def.Source+catchup.RedactedMark
 	var err error
-	if f.task.Def, _, err = catchup.RegisterDaemonTask(ctx, f.st, f.d.cfg.Machine, def, false); err != nil {
+	if f.task.Def, _, err = catchup.RegisterDaemonTask(ctx, f.st, f.d.cfg.Machine, def, false, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	*f.now = start.Add(3 * time.Minute)

@@ -116,6 +116,26 @@ func (s *tasks) set(ts []Task, read time.Time) {
 	s.loaded = true
 }
 
+// firesFrom is, for a reload that reads the crontabs at read, where each
+// task's new loop may fire from at the earliest (set's from: read, or
+// where a loop that never began would have; zero: no read time), for its
+// registration (RegisterDaemonTask's firesFrom). Taken on Run's loop when
+// the reload starts: a loop that begins meanwhile fires from later.
+func (s *tasks) firesFrom(read time.Time) func(string) time.Time {
+	early := map[string]time.Time{}
+	for name, sc := range s.running {
+		if sc.through.get().IsZero() && !sc.from.IsZero() && sc.from.Before(read) {
+			early[name] = sc.from
+		}
+	}
+	return func(name string) time.Time {
+		if from, ok := early[name]; ok {
+			return from
+		}
+		return read
+	}
+}
+
 // Source is the registered source of the task of a line of a daemon's
 // crontab: "daemon:PATH:LINE", " uid=N" when the daemon is not root's (a
 // root scan does not run such a task: catchup.refusedAsRoot), and

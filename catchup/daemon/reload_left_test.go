@@ -33,6 +33,9 @@ type leftFixture struct {
 	stop    chan os.Signal
 	hup     chan os.Signal
 	done    chan struct{}
+	// from is the reload's RegisterDaemonTask firesFrom (Load's); nil at
+	// the start: the daemon's start.
+	from func(string) time.Time
 }
 
 func newLeftFixture(t *testing.T, load func(*leftFixture) []Task) *leftFixture {
@@ -51,7 +54,10 @@ func newLeftFixture(t *testing.T, load func(*leftFixture) []Task) *leftFixture {
 	lf.task = lf.reg(task)
 	d := New(Config{Store: lf.st, Machine: lf.m, Log: slog.New(slog.NewTextHandler(lf.logs, nil)), Grace: time.Second,
 		Rule: catchup.MissedRule{FiredAfter: started}, Tasks: []Task{lf.task},
-		Load:   func(context.Context) ([]Task, error) { return load(lf), nil },
+		Load: func(_ context.Context, from func(string) time.Time) ([]Task, error) {
+			lf.from = from
+			return load(lf), nil
+		},
 		Rescan: time.Hour, Rate: 600}) // a loop reads the test clock again every 50ms (real) at most
 	go func() { d.Run(lf.stop, lf.hup); close(lf.done) }()
 	t.Cleanup(func() {
@@ -76,8 +82,12 @@ func waitFile(file string) string {
 
 // reg registers task as a (re)read of its line does, Replaced set.
 func (lf *leftFixture) reg(task Task) Task {
+	from := lf.started
+	if lf.from != nil {
+		from = lf.from(task.Def.Name)
+	}
 	var err error
-	if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), lf.st, lf.m, task.Def, false); err != nil {
+	if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), lf.st, lf.m, task.Def, false, from); err != nil {
 		lf.t.Fatal(err)
 	}
 	return task

@@ -30,7 +30,7 @@ func TestRetirementRetriedAfterALedgerFault(t *testing.T) {
 	logs := &safeBuffer{b: &bytes.Buffer{}}
 	d := New(Config{Store: st, Machine: f.d.cfg.Machine, Tasks: []Task{f.task}, Grace: time.Second,
 		Log:  slog.New(slog.NewTextHandler(logs, nil)),
-		Load: func(context.Context) ([]Task, error) { return nil, nil }}) // the line removed
+		Load: func(context.Context, func(string) time.Time) ([]Task, error) { return nil, nil }}) // the line removed
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	done := make(chan struct{})
 	go func() { d.Run(stop, hup); close(done) }()

@@ -34,12 +34,12 @@ func TestSlotWhileReloadingIsFired(t *testing.T) {
 	c.set(started)
 	m := f.d.cfg.Machine
 	m.Now = c.now
-	load := func(context.Context) ([]Task, error) { // the crontab gained the line of task tock
+	load := func(_ context.Context, firesFrom func(string) time.Time) ([]Task, error) { // the crontab gained the line of task tock
 		c.set(started.Add(50 * time.Second)) // registered at 10:01:20, after 10:01
 		task := f.task
 		task.Def.Name, task.Req.Task = "tock", "tock"
 		var err error
-		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
+		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false, firesFrom(task.Def.Name))
 		return []Task{task}, err
 	}
 	logs := &safeBuffer{b: &bytes.Buffer{}}
@@ -73,7 +73,7 @@ func TestChangedTaskGoesOnWhereItsLoopWas(t *testing.T) {
 	c.set(started)
 	m := f.d.cfg.Machine
 	m.Now = c.now
-	load := func(context.Context) ([]Task, error) {
+	load := func(_ context.Context, firesFrom func(string) time.Time) ([]Task, error) {
 		c.set(started.Add(50 * time.Second)) // 10:01 comes while the reload registers: the old loop fires it
 		deadline := time.Now().Add(30 * time.Second)
 		for !strings.Contains(f.fires(), "10:01:00Z schedule") && time.Now().Before(deadline) {
@@ -83,7 +83,7 @@ func TestChangedTaskGoesOnWhereItsLoopWas(t *testing.T) {
 		task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER changed" >> fires.log`}
 		task.Def.Argv = task.Req.Argv
 		var err error
-		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false)
+		task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), f.st, m, task.Def, false, firesFrom(task.Def.Name))
 		return []Task{task}, err
 	}
 	logs := &safeBuffer{b: &bytes.Buffer{}}

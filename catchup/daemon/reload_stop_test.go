@@ -16,7 +16,7 @@ import (
 func TestStopDuringABlockedReload(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	load := func(context.Context) ([]Task, error) {
+	load := func(context.Context, func(string) time.Time) ([]Task, error) {
 		close(entered)
 		<-release
 		return nil, nil
@@ -41,7 +41,7 @@ func TestStopDuringABlockedReload(t *testing.T) {
 // exit: the next start registers its tasks again.
 func TestStopGivesUpABlockedReload(t *testing.T) {
 	entered, gaveUp := make(chan struct{}), make(chan struct{})
-	load := func(ctx context.Context) ([]Task, error) {
+	load := func(ctx context.Context, _ func(string) time.Time) ([]Task, error) {
 		close(entered)
 		giveUp := store.GiveUpOn(ctx)
 		if giveUp == nil {

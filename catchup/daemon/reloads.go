@@ -37,6 +37,7 @@ func retryable(err error) bool {
 // round. Only Run's loop calls its methods; it applies the tasks read.
 type reloads struct {
 	d       *Daemon
+	tasks   *tasks          // the loops running: where a changed line's new loop may fire from (firesFrom)
 	ctx     context.Context // Load's: its writes give up once a stop came
 	done    chan reloaded   // buffered: a reload a stop abandoned ends without a reader
 	loading bool            // a reload is reading the crontabs
@@ -66,8 +67,9 @@ func (r *reloads) start() {
 	if now := r.d.cfg.Machine.Now; now != nil {
 		read = now()
 	}
+	from := r.tasks.firesFrom(read)
 	go func() {
-		ts, err := r.d.cfg.Load(r.ctx)
+		ts, err := r.d.cfg.Load(r.ctx, from)
 		r.done <- reloaded{ts, err, read}
 	}()
 }

@@ -83,7 +83,7 @@ func newCountingDaemon(t *testing.T, n int) (*Daemon, *countingStore, []Task) {
 		}
 		name, argv := fmt.Sprintf("job%d", i), []string{"/bin/sh", "-c", "/bin/true"}
 		def := store.Task{Name: name, Schedule: spec, TZ: "UTC", Argv: argv, Dir: dir, Source: fmt.Sprintf("daemon:test:%d", i+1)}
-		if def, _, err = catchup.RegisterDaemonTask(t.Context(), st, m, def, false); err != nil {
+		if def, _, err = catchup.RegisterDaemonTask(t.Context(), st, m, def, false, time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 		tasks = append(tasks, Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: name, Argv: argv, Dir: dir}})
