@@ -18,8 +18,8 @@ import (
 // a changed schedule counts from now (but see firesFrom). On a shared
 // ledger a line whose zone is only the host's (zoneFromHost: no --tz, no
 // CRON_TZ) keeps the zone the task is registered in, as a fire does
-// (fleetZoneOf): replicas in several zones run one schedule. The caller reads the returned task's
-// zone. When the line's schedule or zone changed, replaced is the
+// (fleetZoneOf): replicas in several zones run one schedule. The caller
+// reads the returned task's zone. When the line's schedule or zone changed, replaced is the
 // registration it replaced (its Name is "" otherwise): the slots that one
 // missed are the daemon's to record expired (RecordLeftBehind) once its
 // old loop's fires and replays have ended. firesFrom is where the line's
