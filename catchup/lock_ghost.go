@@ -2,8 +2,6 @@ package catchup
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,9 +63,10 @@ func (l *taskLock) shadowed(fi os.FileInfo) bool {
 // deletedLockHeld reports whether a flock(2) lock is held on a deleted
 // file that was at path. /proc/locks lists every such lock (its file's
 // inode, and the pid that took it): each lock of another inode is looked up
-// among its taker's descriptors. A taker gone, or that no longer has it
-// open (its lock kept by a child: a job that outlived its catchup), sends
-// it to the slow way: every process's descriptors of that inode (a fire
+// among its taker's descriptors: one that has it open under the deleted
+// name says yes at once. Else the slow way decides: every process's
+// descriptors of the deleted file, and the locks each holds (a taker gone,
+// its lock kept by a child: a job that outlived its catchup; a fire
 // waiting on the deleted file has it open, and holds no lock). Another user's process
 // cannot have this user's lock file open (0600, in a 0700 directory).
 // Without /proc (not Linux) it cannot tell, and says no, as before the check.
@@ -90,24 +89,23 @@ func deletedLockHeld(path string, self os.FileInfo) bool {
 		}
 	}
 	want := deletedNames(path)
-	unexplained := map[uint64]bool{} // locked inodes their takers no longer have open
 	for pid, inodes := range takers {
 		open, err := openedBy(pid)
-		if errors.Is(err, fs.ErrPermission) {
+		if err != nil {
 			continue
 		}
 		for _, ino := range inodes {
-			target, ok := open[ino]
-			if err != nil || !ok {
-				unexplained[ino] = true
-				continue
-			}
-			if want[target] {
+			if target, ok := open[ino]; ok && want[target] {
 				return true
 			}
 		}
 	}
-	return len(unexplained) > 0 && anyOpens(want, unexplained)
+	// /proc/locks is no proof of absence: it is read a page at a time, each
+	// page listed afresh, so a lock let go meanwhile in an earlier page
+	// moves the rest up and one line is never seen (many processes taking
+	// and letting go locks: a CI host). Its "yes" stands; a "no" is
+	// confirmed by each descriptor's own locks (anyHolds).
+	return anyHolds(want)
 }
 
 // openedBy maps the inodes that process pid has open to their names.
@@ -133,10 +131,12 @@ func openedBy(pid string) (map[uint64]string, error) {
 	return open, nil
 }
 
-// anyOpens reports whether a process that this one may inspect has open a
-// file named in want whose inode is one of locked: a descriptor of the
-// deleted file that holds no lock (a fire still waiting on it) is not one.
-func anyOpens(want map[string]bool, locked map[uint64]bool) bool {
+// anyHolds reports whether a process that this one may inspect has open a
+// file named in want and holds a flock(2) lock through that descriptor
+// (its fdinfo lists the lock; the kernel reads it under the file's lock
+// list, at once): a descriptor of the deleted file that holds no lock (a
+// fire still waiting on it) is not one.
+func anyHolds(want map[string]bool) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
@@ -145,18 +145,21 @@ func anyOpens(want map[string]bool, locked map[uint64]bool) bool {
 		if _, err := strconv.Atoi(p.Name()); err != nil {
 			continue
 		}
-		dir := "/proc/" + p.Name() + "/fd"
-		fds, err := os.ReadDir(dir) // another user's: not readable, and not one of this user's runs
+		dir := "/proc/" + p.Name()
+		fds, err := os.ReadDir(dir + "/fd") // another user's: not readable, and not one of this user's runs
 		if err != nil {
 			continue
 		}
 		for _, fd := range fds {
-			fdPath := dir + "/" + fd.Name()
-			if target, err := os.Readlink(fdPath); err != nil || !want[target] {
+			if target, err := os.Readlink(dir + "/fd/" + fd.Name()); err != nil || !want[target] {
 				continue
 			}
-			if fi, err := os.Stat(fdPath); err == nil {
-				if st, ok := fi.Sys().(*syscall.Stat_t); ok && locked[uint64(st.Ino)] {
+			info, err := os.ReadFile(dir + "/fdinfo/" + fd.Name())
+			if err != nil {
+				continue
+			}
+			for _, line := range bytes.Split(info, []byte("\n")) {
+				if f := bytes.Fields(line); len(f) > 2 && string(f[0]) == "lock:" && string(f[2]) == "FLOCK" {
 					return true
 				}
 			}
