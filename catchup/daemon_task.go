@@ -3,7 +3,6 @@ package catchup
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -68,7 +67,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			m.notice("%s: it counts from %s, and the slots the old one missed are recorded expired (%s)%s "+
 				"(catchup backfill --task %s runs a past range)",
 				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), countsFromSaid(left), store.ReasonScheduleChanged,
-				leftToTheLoopSaid(left), t.Name)
+				leftToTheLine(left, "the next start", ""), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return t, store.Task{}, err
@@ -128,25 +127,13 @@ func leftToTheLoop(old, t store.Task, firesFrom, now time.Time) []time.Time {
 	return left
 }
 
-// countsFromSaid and leftToTheLoopSaid word a daemon line's change for
-// its notice (left: leftToTheLoop's).
+// countsFromSaid words where a daemon line's new schedule counts from,
+// for its notice (left: leftToTheLoop's).
 func countsFromSaid(left []time.Time) string {
 	if len(left) == 0 {
 		return "now"
 	}
 	return "just before " + rfc(left[0])
-}
-
-func leftToTheLoopSaid(left []time.Time) string {
-	switch n := len(left); n {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire (should none come, the next start replays it)", rfc(left[0]))
-	default:
-		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires (should none come, the next start replays them)",
-			n, rfc(left[0]), rfc(left[n-1]))
-	}
 }
 
 // scheduleSinceAfter is when task t's schedule took effect once t is

@@ -205,7 +205,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			}
 			warning += fmt.Sprintf("%s: %s, as cron reads it: it counts from now, and %s%s "+
 				"(catchup backfill --task %s runs a past range)", where, scheduleChange(e.Task, old, "the line's ", e.Expr, t.TZ),
-				left.lineNotice(dry), leftToTheLine(spared), e.Task)
+				left.lineNotice(dry), leftToTheLine(spared, "a scan", " once --tolerance has passed"), e.Task)
 		}
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, warning, err

@@ -96,17 +96,19 @@ func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.
 }
 
 // leftToTheLine names the old schedule's slots a change left to the new
-// line's fire (lineMayStillFire); "" when none.
-func leftToTheLine(slots []time.Time) string {
+// line's fire (lineMayStillFire, leftToTheLoop), and who replays one whose
+// fire never comes, and when (who, when: "a scan", " once --tolerance has
+// passed"; "the next start", ""); "" when none.
+func leftToTheLine(slots []time.Time, who, when string) string {
 	switch n := len(slots); n {
 	case 0:
 		return ""
 	case 1:
 		return fmt.Sprintf("; slot %s, which the new one has too, is left to its fire "+
-			"(should none come, a scan replays it once --tolerance has passed)", rfc(slots[0]))
+			"(should none come, %s replays it%s)", rfc(slots[0]), who, when)
 	default:
 		return fmt.Sprintf("; %d slots the new one has too (%s to %s) are left to its fires "+
-			"(a scan replays those none comes for once --tolerance has passed)", n, rfc(slots[0]), rfc(slots[n-1]))
+			"(should none come, %s replays them%s)", n, rfc(slots[0]), rfc(slots[n-1]), who, when)
 	}
 }
 

@@ -67,9 +67,8 @@ type Daemon struct {
 	planners chan struct{} // the scans planning at once (scan_gate.go)
 	fires    sync.WaitGroup
 	mu       sync.Mutex
-	groups   map[int]bool            // process groups of running jobs
-	jobsOf   map[string]map[int]bool // per task: the process groups of its running jobs (under mu)
-	stopped  bool                    // set under mu once stopping: begin counts nothing more
+	groups   map[int]string // process groups of running jobs, and their tasks (under mu)
+	stopped  bool           // set under mu once stopping: begin counts nothing more
 	health   health
 	held     map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 	busy     map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
@@ -80,7 +79,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]bool{}, jobsOf: map[string]map[int]bool{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
+	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}
@@ -196,33 +195,18 @@ func (d *Daemon) signalJobs(sig syscall.Signal) {
 	}
 }
 
-func (d *Daemon) track(pid int, on bool) {
+// track counts the job pid of task as running (on) or ended.
+func (d *Daemon) track(task string, pid int, on bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if on != d.groups[pid] {
+	_, was := d.groups[pid]
+	if on != was {
 		d.health.running.Add(map[bool]int64{true: 1, false: -1}[on])
 	}
 	if on {
-		d.groups[pid] = true
+		d.groups[pid] = task
 	} else {
 		delete(d.groups, pid)
-	}
-}
-
-// trackTask counts the job pid of task as running (on) or ended, for taskBusy.
-func (d *Daemon) trackTask(task string, pid int, on bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if on {
-		if d.jobsOf[task] == nil {
-			d.jobsOf[task] = map[int]bool{}
-		}
-		d.jobsOf[task][pid] = true
-		return
-	}
-	delete(d.jobsOf[task], pid)
-	if len(d.jobsOf[task]) == 0 {
-		delete(d.jobsOf, task)
 	}
 }
 
@@ -230,7 +214,12 @@ func (d *Daemon) trackTask(task string, pid int, on bool) {
 func (d *Daemon) taskBusy(task string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.jobsOf[task]) > 0
+	for _, t := range d.groups {
+		if t == task {
+			return true
+		}
+	}
+	return false
 }
 
 // acquire takes a place among the simultaneous jobs; false when stopped first.

@@ -20,8 +20,7 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	// would without the daemon, but never a SIGHUP, the daemon's reload.
 	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}
 	m.OnJobStart = func(pid int) {
-		d.track(pid, true)
-		d.trackTask(t.Def.Name, pid, true)
+		d.track(t.Def.Name, pid, true)
 		if onStart != nil {
 			onStart(pid)
 		}
@@ -30,8 +29,7 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	// (its group's id is the kernel's to give again), however long the
 	// fire (its retries) or the scan (its next replays) goes on.
 	m.OnJobEnd = func(pid int) {
-		d.track(pid, false)
-		d.trackTask(t.Def.Name, pid, false)
+		d.track(t.Def.Name, pid, false)
 	}
 	m.Notice = func(format string, args ...any) {
 		d.cfg.Log.Info(fmt.Sprintf(format, args...), "event", "notice", "task", t.Def.Name)
