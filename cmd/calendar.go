@@ -27,7 +27,8 @@ func newCalendarCmd(g *globals) *cobra.Command {
 		Args:  wantTasks(0, -1, "any TASKs"),
 		Short: "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
 		Long: `Draw the slots of the last N days (default 7, today included, in the local zone) as a
-grid that fits 80 columns: a row per task (all tasks, or those named), a column per day,
+grid that fits 80 columns: a row per task (all tasks, or those named), a column per day
+(a date the zone skipped, as Pacific/Apia's 2011-12-30, is no day: a note names it),
 and in each day a cell per slot, or one cell for the whole day (its worst slot) when a
 task has more slots in a day than the day has room for (the task is marked with *).
 
@@ -82,14 +83,12 @@ func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []strin
 	if err != nil {
 		loc = time.UTC
 	}
-	now := m.Now().In(loc)
-	// Days are local dates, counted in UTC (every day 24h long); each
-	// starts at its first instant, which a DST change skipping midnight
-	// moves to 01:00.
-	first := time.Date(now.Year(), now.Month(), now.Day()-cfg.days+1, 0, 0, 0, 0, time.UTC)
-	grid := calendarGrid{first: first, from: dayStart(first, loc), now: now, days: cfg.days, loc: loc, zone: m.Zone}
-	end := dayStart(first.AddDate(0, 0, cfg.days), loc)
-	req := catchup.CalendarRequest{Tasks: tasks, From: grid.from.Add(-time.Second), To: end.Add(-time.Second), Rule: cfg.rule}
+	// Days are the local dates that exist in loc (a date the zone
+	// skipped crossing the date line has none); each starts at its first
+	// instant, which a DST change skipping midnight moves to 01:00.
+	grid := calendarGrid{days: catchup.NewCalendarDays(m.Now(), cfg.days, loc), now: m.Now().In(loc), zone: m.Zone}
+	from, to := grid.days.Range()
+	req := catchup.CalendarRequest{Tasks: tasks, From: from, To: to, Rule: cfg.rule}
 	out := c.OutOrStdout()
 	if cfg.output == "json" { // streamed: each task's slots are written as they come
 		doc := grid.newCalendarJSONWriter(out)
@@ -108,9 +107,4 @@ func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []strin
 	}
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && out == os.Stdout && isTerminal(os.Stdout)
 	return failure(grid.writeRows(out, rows, color))
-}
-
-// dayStart is the first instant of date (a midnight UTC) in loc.
-func dayStart(date time.Time, loc *time.Location) time.Time {
-	return schedule.DayStart(date.Year(), date.Month(), date.Day(), loc)
 }

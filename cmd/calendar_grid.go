@@ -30,21 +30,17 @@ var (
 const calendarLegend = "r ran  y replayed  l late  M missed  F failed  x expired  z paused\n" +
 	"s skipped  a running  - not due  . no slot  * a cell per day (its worst slot)\n"
 
-// calendarGrid lays out the local dates first to first+days-1 in loc.
+// calendarGrid lays out the days of a calendar: a column each. A date its
+// zone skipped is no day (catchup.CalendarDays): it has no column, and a
+// note under the legend names it.
 type calendarGrid struct {
-	first     time.Time // the first date, as midnight UTC: dates count in whole days
-	from, now time.Time // from: the first instant of the first date in loc
-	days      int
-	loc       *time.Location
-	zone      string
+	days catchup.CalendarDays
+	now  time.Time
+	zone string
 }
 
-// dayOf is the index of t's local date in the grid.
-func (g calendarGrid) dayOf(t time.Time) int {
-	l := t.In(g.loc)
-	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
-	return int(d.Sub(g.first) / (24 * time.Hour))
-}
+// n is how many days (columns) the grid has.
+func (g calendarGrid) n() int { return len(g.days.Dates) }
 
 // gridRow is one task's row reduced to what the grid draws: per day, its
 // slots' states while each may still get a cell, else their count and the
@@ -63,15 +59,15 @@ type gridDay struct {
 
 // maxCells is the most cells a day can get: with the shortest column of
 // names.
-func (g calendarGrid) maxCells() int { return (calendarWidth-4-1+1)/g.days - 1 }
+func (g calendarGrid) maxCells() int { return (calendarWidth-4-1+1)/g.n() - 1 }
 
 // reduce is r as the grid draws it.
 func (g calendarGrid) reduce(r catchup.CalendarRow) gridRow {
-	row := gridRow{task: r.Task, warning: r.Warning, days: make([]gridDay, g.days)}
+	row := gridRow{task: r.Task, warning: r.Warning, days: make([]gridDay, g.n())}
 	maxCells := g.maxCells()
 	for _, s := range r.Slots {
-		d := g.dayOf(s.Slot)
-		if d < 0 || d >= g.days {
+		d := g.days.Of(s.Slot)
+		if d < 0 {
 			continue
 		}
 		day := &row.days[d]
@@ -102,11 +98,12 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 	for _, r := range rows {
 		nameW = max(nameW, min(len(r.task), 16))
 	}
-	cellW := (calendarWidth-nameW-1+1)/g.days - 1
+	dates := g.days.Dates
+	cellW := (calendarWidth-nameW-1+1)/len(dates) - 1
 	var b strings.Builder
-	last := g.first.AddDate(0, 0, g.days-1)
-	if g.days > 1 {
-		fmt.Fprintf(&b, "%s to ", g.first.Format("Mon 2006-01-02"))
+	last := dates[len(dates)-1]
+	if len(dates) > 1 {
+		fmt.Fprintf(&b, "%s to ", dates[0].Format("Mon 2006-01-02"))
 	}
 	fmt.Fprintf(&b, "%s (%s)\n", last.Format("Mon 2006-01-02"), g.zone)
 	for i, label := range dayLabels(cellW) {
@@ -115,9 +112,9 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 			head = ""
 		}
 		b.WriteString(pad(head, nameW) + " ")
-		for d := range g.days {
-			b.WriteString(pad(label(g.first.AddDate(0, 0, d)), cellW))
-			if d < g.days-1 {
+		for d, date := range dates {
+			b.WriteString(pad(label(date), cellW))
+			if d < len(dates)-1 {
 				b.WriteByte(' ')
 			}
 		}
@@ -151,13 +148,17 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 				}
 			}
 			b.WriteString(strings.Join(cells, ""))
-			if d < g.days-1 {
+			if d < len(dates)-1 {
 				b.WriteString(strings.Repeat(" ", cellW-len(cells)+1))
 			}
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString(calendarLegend)
+	for _, d := range g.days.Skipped {
+		fmt.Fprintf(&b, "note: %s has no column: that date never came in %s (its clocks skipped it)\n",
+			d.Format("Mon 2006-01-02"), g.zone)
+	}
 	for _, wmsg := range warnings {
 		b.WriteString("warning: " + wmsg + "\n")
 	}

@@ -10,7 +10,8 @@ import (
 
 func TestCalendarGridColors(t *testing.T) {
 	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	g := calendarGrid{first: from, from: from, now: from.Add(30 * time.Hour), days: 2, loc: time.UTC, zone: "UTC"}
+	now := from.Add(30 * time.Hour)
+	g := calendarGrid{days: catchup.NewCalendarDays(now, 2, time.UTC), now: now, zone: "UTC"}
 	rows := []catchup.CalendarRow{{Task: "a-very-long-task-name-indeed", Zone: time.UTC, Slots: []catchup.CalendarSlot{
 		{Slot: from.Add(2 * time.Hour), State: catchup.CellRan},
 		{Slot: from.Add(26 * time.Hour), State: catchup.CellMissed},

@@ -26,10 +26,14 @@ type calendarTaskJSON struct {
 // calendarJSON is the document calendar -o json writes; calendarJSONWriter
 // writes it a task at a time, byte for byte as renderJSON writes it whole.
 type calendarJSON struct {
-	From  string             `json:"from"`
-	To    string             `json:"to"`
-	Zone  string             `json:"zone"`
-	Tasks []calendarTaskJSON `json:"tasks"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Zone string `json:"zone"`
+	// SkippedDates are the dates (YYYY-MM-DD) between from's and to's
+	// that the zone skipped: no slot is on them, and the grid has no
+	// column for them.
+	SkippedDates []string           `json:"skipped_dates,omitempty"`
+	Tasks        []calendarTaskJSON `json:"tasks"`
 }
 
 // calendarJSONWriter writes the calendar's JSON document as its rows come:
@@ -51,13 +55,28 @@ func (g calendarGrid) newCalendarJSONWriter(w io.Writer) *calendarJSONWriter {
 func (j *calendarJSONWriter) head() {
 	g := j.g
 	j.write("{\n")
-	for _, f := range []struct{ name, value string }{{"from", g.from.UTC().Format(time.RFC3339)},
+	for _, f := range []struct{ name, value string }{{"from", g.days.Start(0).UTC().Format(time.RFC3339)},
 		{"to", g.now.UTC().Format(time.RFC3339)}, {"zone", g.zone}} {
 		j.write(`  "` + f.name + `": `)
 		j.marshal(f.value, "")
 		j.write(",\n")
 	}
+	if skipped := g.skippedDates(); len(skipped) > 0 {
+		j.write(`  "skipped_dates": `)
+		j.marshal(skipped, "  ")
+		j.write(",\n")
+	}
 	j.write(`  "tasks": [`)
+}
+
+// skippedDates are the dates the grid's zone skipped between its days, as
+// JSON names them.
+func (g calendarGrid) skippedDates() []string {
+	var out []string
+	for _, d := range g.days.Skipped {
+		out = append(out, d.Format(time.DateOnly))
+	}
+	return out
 }
 
 // add writes one task's row.

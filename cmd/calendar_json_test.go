@@ -16,19 +16,33 @@ func TestCalendarJSONStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := calendarGrid{first: from, from: from, now: from.Add(30 * time.Hour), days: 2, loc: time.UTC, zone: "Europe/Paris <&>"}
+	now := from.Add(30 * time.Hour)
+	g := calendarGrid{days: catchup.NewCalendarDays(now, 2, time.UTC), now: now, zone: "Europe/Paris <&>"}
+	apia, err := time.LoadLocation("Pacific/Apia")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := time.Date(2012, 1, 1, 6, 0, 0, 0, time.UTC) // Apia skipped 2011-12-30
+	gs := calendarGrid{days: catchup.NewCalendarDays(skipped, 3, apia), now: skipped, zone: "Pacific/Apia"}
 	ran := catchup.CalendarRow{Task: "a<b>&c", Zone: paris, Slots: []catchup.CalendarSlot{
 		{Slot: from.Add(2 * time.Hour), State: catchup.CellRan, RunID: 7},
 		{Slot: from.Add(26 * time.Hour), State: catchup.CellMissed}}}
 	bare := catchup.CalendarRow{Task: "bare", Zone: time.UTC, Warning: "no schedule: its runs have no slots"}
-	tests := map[string][]catchup.CalendarRow{
-		"no task":     nil,
-		"one task":    {ran},
-		"three tasks": {ran, bare, ran},
+	tests := map[string]struct {
+		g    calendarGrid
+		rows []catchup.CalendarRow
+	}{
+		"no task":                   {g, nil},
+		"one task":                  {g, []catchup.CalendarRow{ran}},
+		"three tasks":               {g, []catchup.CalendarRow{ran, bare, ran}},
+		"a skipped date, no task":   {gs, nil},
+		"a skipped date, two tasks": {gs, []catchup.CalendarRow{ran, bare}},
 	}
-	for name, rows := range tests {
+	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			doc := calendarJSON{From: g.from.UTC().Format(time.RFC3339), To: g.now.UTC().Format(time.RFC3339), Zone: g.zone, Tasks: []calendarTaskJSON{}}
+			g, rows := tc.g, tc.rows
+			doc := calendarJSON{From: g.days.Start(0).UTC().Format(time.RFC3339), To: g.now.UTC().Format(time.RFC3339), Zone: g.zone,
+				SkippedDates: g.skippedDates(), Tasks: []calendarTaskJSON{}}
 			for _, r := range rows {
 				task := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: []calendarSlotJSON{}}
 				for _, s := range r.Slots {
@@ -61,7 +75,8 @@ func TestCalendarJSONStreamed(t *testing.T) {
 // a long name narrows the cells (rows are reduced before all names are known).
 func TestCalendarGridReducedDay(t *testing.T) {
 	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	g := calendarGrid{first: from, from: from, now: from.Add(7 * 24 * time.Hour), days: 7, loc: time.UTC, zone: "UTC"}
+	now := from.Add(6*24*time.Hour + 12*time.Hour) // the 7th: the days are the 1st to the 7th
+	g := calendarGrid{days: catchup.NewCalendarDays(now, 7, time.UTC), now: now, zone: "UTC"}
 	var slots []catchup.CalendarSlot
 	for i := range g.maxCells() { // 9: one more than a cell each with a 16-letter name
 		state := catchup.CellRan
