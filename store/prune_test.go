@@ -65,7 +65,8 @@ func allRuns(t *testing.T, s store.Store) map[int64]store.Run {
 // are not paused either (what ls shows once a pause is over). A record goes
 // only when older than the oldest kept of each count it is in: a duplicate
 // fire's record newer than the oldest kept stays, and paused records never
-// push out a run LatestRan counts.
+// push out a run LatestRan counts. The record holding ls's LAST SLOT (the
+// latest slot among the records Tasks takes) is kept too.
 func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	byTask := map[string][]int64{}
 	for _, id := range slices.Sorted(maps.Keys(runs)) {
@@ -114,12 +115,25 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 		}
 		return nil
 	}
+	// lastSlot is the (latest) record holding the latest slot among the
+	// records counted, an expiry too: ls's LAST SLOT, always kept.
+	lastSlot := func(ids []int64, counted func(store.Run) bool) int64 {
+		var top time.Time
+		held := int64(-1)
+		for _, id := range ids {
+			if r := runs[id]; counted(r) && !r.Slot.IsZero() && !r.Slot.Before(top) {
+				top, held = r.Slot, id
+			}
+		}
+		return held
+	}
 	var out []int64
 	for _, ids := range byTask {
 		notDuplicate := func(r store.Run) bool { return !duplicate(r) }
 		listed := below(ids, notDuplicate)
 		ran := below(ids, ranForLatest)
 		keptShown := append(shown(ids, notDuplicate), shown(ids, ranForLatest)...)
+		keptShown = append(keptShown, lastSlot(ids, notDuplicate))
 		for _, id := range ids {
 			r := runs[id]
 			if id < listed && (!ranForLatest(r) || id < ran) && !slices.Contains(keptShown, id) &&
@@ -208,7 +222,9 @@ func TestPruneKeepsSlotsDone(t *testing.T) {
 		finish(t, s, done, store.StatusSucceeded, t0.Add(time.Minute))
 		failed := mustClaim(t, s, store.Run{Task: "backup", Slot: t0.Add(time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0})
 		finish(t, s, failed, store.StatusFailed, t0.Add(time.Hour))
-		latest := mustClaim(t, s, store.Run{Task: "backup", Trigger: store.TriggerManual, StartedAt: t0.Add(2 * time.Hour)})
+		// The latest run holds the latest slot (ls's LAST SLOT, which prune
+		// keeps), so the two before it go.
+		latest := mustClaim(t, s, store.Run{Task: "backup", Slot: t0.Add(2 * time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0.Add(2 * time.Hour)})
 		finish(t, s, latest, store.StatusSucceeded, t0.Add(2*time.Hour))
 		if res, err := s.Prune(ctx, store.PruneRequest{Before: t0.Add(24 * time.Hour)}); err != nil || res.Runs != 2 {
 			t.Fatalf("Prune = %+v, %v; want 2 runs", res, err)

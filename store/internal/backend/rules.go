@@ -250,18 +250,41 @@ func PruneShownSQL(kept, pausedAdded string) (shown, held string) {
 // paused records added for task k.task (Adding counts more than AddingRan).
 const PrunePausedAddedSQL = `COALESCE(a.n, 0) > COALESCE(ar.n, 0)`
 
-// PruneKeptSQL is the cut's columns of the runs PruneShownSQL names, for
-// Tasks's count and LatestRan's: shown, held, ran_shown, ran_held.
+// PruneLastSlotSQL is, for prune's cut (a row k per task), the id of the
+// record holding ls's LAST SLOT (store.Store.LatestListedSlot: the latest
+// slot among the records Tasks picks from, an expiry's too; the latest
+// such record when several hold it), which prune never deletes: the run ls
+// shows may be of an older slot (a --force rerun or a backfill of an old
+// slot after a newer fire, an expiry of the newest slot before it), and
+// deleting the other would move LAST SLOT back. In a dry run, NULL when a
+// record a real prune adds (adding_ran ar: its last expired slot, last, or
+// last paused one, lastp) holds a slot no older: added after every run, it
+// then holds LAST SLOT itself.
+func PruneLastSlotSQL() string {
+	latest := `(SELECT n.slot FROM runs n WHERE n.task = k.task AND n.slot IS NOT NULL AND ` + NotADuplicateSQL +
+		` ORDER BY n.slot DESC LIMIT 1)`
+	return `CASE WHEN (ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last))
+      OR (ar.lastp IS NOT NULL AND ar.lastp >= COALESCE(` + latest + `, ar.lastp)) THEN NULL
+    ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND x.slot IS NOT NULL AND ` + NotADuplicateSQL +
+		` ORDER BY x.slot DESC, x.id DESC LIMIT 1) END`
+}
+
+// PruneKeptSQL is the cut's columns of the runs PruneShownSQL and
+// PruneLastSlotSQL name, for Tasks's count and LatestRan's: shown, held,
+// ran_shown, ran_held, last_slot. (Past a pause ls's LAST SLOT is the slot
+// of ran_shown, or, when that run has none, last_slot's.)
 func PruneKeptSQL() string {
 	shown, held := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL)
 	ranShown, ranHeld := PruneShownSQL(RanSQL, "")
 	return shown + ` AS shown, ` + held + ` AS held,
-    ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held`
+    ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held,
+    ` + PruneLastSlotSQL() + ` AS last_slot`
 }
 
 // PruneNotKeptSQL is doomed's condition that run r is none of those
 // PruneKeptSQL names.
-const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0))`
+const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0),` +
+	` COALESCE(cut.last_slot, 0))`
 
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
