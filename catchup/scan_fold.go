@@ -36,7 +36,12 @@ import (
 // The failed slots before the gap that the replay covered too (g.covered)
 // are recorded folded once it succeeded: --retry-failed must not run
 // their intervals again.
-func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan) error {
+//
+// A folded slot whose replay did not run here, that another run took since
+// the scan read the task (read: the newest run id it read; above all a
+// second scan's coalesced replay of the same gap, which recorded it folded
+// and runs it) is that run's: it stays skipped, not left for the next scan.
+func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan, read int64) error {
 	n, slot := len(g.fold), g.slot
 	var replay *SlotAction // the replay of slot, if it ran for the gap
 	var givenUp *store.Run // its slot's expiry, if it was given up meanwhile (a line's)
@@ -83,6 +88,10 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	case replay != nil:
 		err = giveBackFolds(ctx, st, m, t.Name, replay.folded, replay.Status, slot)
 	}
+	var taken map[int64]store.Run
+	if replay == nil && givenUp == nil && len(ids) != n {
+		taken = takenSinceRead(ctx, st, t.Name, g.fold, read)
+	}
 	for i := range folds {
 		folds[i].Action, folds[i].NoExit = ActionSkipped, true
 		if givenUp != nil {
@@ -96,7 +105,11 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 			folds[i].RunID = ids[i]
 			continue
 		}
-		folds[i].held = true
+		folds[i].held = true // the watermark stays below it: that run may yet give it back
+		if o, ok := taken[folds[i].Slot.Unix()]; ok {
+			folds[i].RunID, folds[i].Reason = o.ID, takenReason(o)
+			continue // counted skipped when planned: another run's, nothing left
+		}
 		folds[i].Reason = "not folded: the replay of the gap did not run here; the next scan coalesces it again"
 		if replay != nil {
 			folds[i].Reason = fmt.Sprintf("not settled: the replay of the gap %s; the next scan replays this slot", unsettledWhy(replay))
