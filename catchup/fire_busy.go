@@ -58,8 +58,7 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 		case got:
 			return RunResult{}, true, nil
 		case ctx.Err() != nil: // told to stop while waiting: run nothing
-			l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-			return RunResult{ExitCode: exitLocked, Skipped: true}, false, nil
+			return l.stoppedWaiting(ctx, base), false, nil
 		case err != nil:
 			res, err := l.writeFault(ctx, nil, base, err)
 			return res, false, err
@@ -107,17 +106,49 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 // schedule (or to a retired task, or lie before the change the next fire
 // makes), and no reader would see it, nor any scan replay it.
 func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
-	skip := base
-	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
-	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
-	skip.StartedAt, skip.EndedAt = now, now
+	skip := skipRecord(base, reason, code, l.m.Now())
 	if l.req.ReplaySlot.IsZero() && !skip.Slot.IsZero() {
-		if reg := l.registration(ctx, now, skip.Slot); reg != nil {
+		if reg := l.registration(ctx, skip.StartedAt, skip.Slot); reg != nil {
 			if err := l.st.UpsertTask(ctx, *reg); err != nil {
 				l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
 			}
 		}
 	}
+	return l.addSkip(ctx, skip, notice)
+}
+
+// stoppedWaiting ends a fire told to stop while it waited for its task's
+// lock (SIGTERM to run --wait, a stopped daemon's --on-busy wait line):
+// it runs nothing and records a lock skip (exit 75), as a wait that ran
+// out does, so that its slot reads lock-busy for every reader (its fire
+// came, and found the task busy), not not-fired, and scan replays it. The
+// stop cancelled ctx, so the record is written without its cancellation
+// (a stopping daemon's give-up mark, a value, still bounds the write's
+// wait for a locked ledger). That record is all it writes: a stopped fire
+// registers nothing (lockSkip's registration). A replay (scan's,
+// backfill's) records nothing: its slot keeps the cause it was missed
+// for, and its scan or backfill reports it left.
+func (l *lifecycle) stoppedWaiting(ctx context.Context, base store.Run) RunResult {
+	if !l.req.ReplaySlot.IsZero() {
+		l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+		return RunResult{ExitCode: exitLocked, Skipped: true}
+	}
+	skip := skipRecord(base, reasonStoppedWaiting, exitCodePtr(exitLocked), l.m.Now())
+	return l.addSkip(context.WithoutCancel(ctx), skip,
+		fmt.Sprintf("task %s: stopped while waiting for the lock; not run, recorded skipped, exit %d", l.req.Task, exitLocked))
+}
+
+// skipRecord is base recorded skipped at now, for reason, with exit code
+// code (nil: the skip settles its slot).
+func skipRecord(base store.Run, reason string, code *int, now time.Time) store.Run {
+	skip := base
+	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
+	skip.StartedAt, skip.EndedAt = now, now // one reading: the docs show a skip's duration as 0s
+	return skip
+}
+
+// addSkip records skip and says notice.
+func (l *lifecycle) addSkip(ctx context.Context, skip store.Run, notice string) RunResult {
 	id, err := l.st.AddRun(ctx, skip)
 	if err != nil {
 		l.m.notice("cannot record the skip: %v", err)

@@ -35,6 +35,9 @@ const (
 	reasonMaxAge     = "older than the catch-up window (%s)"
 	// reasonScheduleChanged: missed.offSchedule.
 	reasonScheduleChanged = "no slot of the task's schedule since it changed (now %q in %s): no scan replays it"
+	// reasonStoppedWaiting: the lock skip (exit 75) of a fire told to stop
+	// while it waited for the lock (stoppedWaiting).
+	reasonStoppedWaiting = reasonLocked + "; stopped while waiting for it"
 )
 
 // RunRequest is one checked `catchup run`: cmd builds it from the flags and

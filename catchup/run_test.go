@@ -145,20 +145,6 @@ func TestRunLockHeld(t *testing.T) {
 		t.Errorf("recorded %s %q exit %s; want a lock skip with exit 75", rec.Status, rec.Error, exitText(rec.ExitCode))
 	}
 
-	t.Run("--wait stopped while waiting runs and records nothing", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel()
-		req := f.request(t)
-		req.Wait = true
-		res, err := Run(ctx, f.st, nil, f.m, req)
-		if err != nil || res.ExitCode != exitLocked || res.Ran {
-			t.Fatalf("Run = %+v, %v; want exit %d, not run", res, err, exitLocked)
-		}
-		if n := len(f.history(t)); n != 1 {
-			t.Errorf("%d runs recorded, want only the earlier skip", n)
-		}
-	})
-
 	lock.close()
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 || !res.Ran {
 		t.Fatalf("after the lock was freed: exit %d, ran %v", res.ExitCode, res.Ran)

@@ -68,7 +68,12 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 // the lock is, so that the slot is lock-busy for ls --missed, explain,
 // scan and metrics alike, not not-fired ("nothing fired it"); the next
 // start replays it. Else nothing is recorded: the slot came while the
-// daemon held its fire for a reason of its own (not-fired).
+// daemon held its fire for a reason of its own (not-fired). A line's
+// --on-busy skip does not settle it: the fire never met the lock. Had the
+// daemon gone on, a fire held behind the task's replays or the fire
+// before it would have run once they ended (the daemon never lock-skips
+// its own fire), and settling is right only beside a live run of another
+// slot (catchup's busy, heldByAnotherSlot), which the stop is ending.
 func (d *Daemon) heldStopped(ctx context.Context, t Task, slot time.Time, busy bool) {
 	if !busy {
 		return
