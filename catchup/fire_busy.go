@@ -121,20 +121,19 @@ func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string,
 // lock (SIGTERM to run --wait, a stopped daemon's --on-busy wait line):
 // it runs nothing and records a lock skip (exit 75), as a wait that ran
 // out does, so that its slot reads lock-busy for every reader (its fire
-// came, and found the task busy), not not-fired, and scan replays it. The
-// stop cancelled ctx, so the record is written without its cancellation
-// (a stopping daemon's give-up mark, a value, still bounds the write's
-// wait for a locked ledger). That record is all it writes: a stopped fire
-// registers nothing (lockSkip's registration). A replay (scan's,
-// backfill's) records nothing: its slot keeps the cause it was missed
-// for, and its scan or backfill reports it left.
+// came, and found the task busy), not not-fired, and scan replays it. It
+// registers its task as every lock skip does (lockSkip): a first --cron
+// fire so stopped must leave a slot some reader lists. The stop cancelled
+// ctx, so both are written without its cancellation (a stopping daemon's
+// give-up mark, a value, still bounds the writes' wait for a locked
+// ledger). A replay (scan's, backfill's) records nothing: its slot keeps
+// the cause it was missed for, and its scan or backfill reports it left.
 func (l *lifecycle) stoppedWaiting(ctx context.Context, base store.Run) RunResult {
 	if !l.req.ReplaySlot.IsZero() {
 		l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
 		return RunResult{ExitCode: exitLocked, Skipped: true}
 	}
-	skip := skipRecord(base, reasonStoppedWaiting, exitCodePtr(exitLocked), l.m.Now())
-	return l.addSkip(context.WithoutCancel(ctx), skip,
+	return l.lockSkip(context.WithoutCancel(ctx), base, reasonStoppedWaiting, exitCodePtr(exitLocked),
 		fmt.Sprintf("task %s: stopped while waiting for the lock; not run, recorded skipped, exit %d", l.req.Task, exitLocked))
 }
 
