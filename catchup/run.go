@@ -3,11 +3,9 @@ package catchup
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/notify"
-	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/runner"
 	"github.com/catchup/catchup/store"
@@ -251,67 +249,6 @@ func (l *lifecycle) waitLeft() time.Duration {
 		return 0
 	}
 	return max(time.Until(l.req.Started.Add(l.req.WaitLimit)), time.Nanosecond)
-}
-
-// registration is the task row a --cron fire upserts with its claim. A
-// task registers as of the slot its first fire stands for (or now), so that
-// this slot is itself covered by the missed-slot rule.
-func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *store.Task {
-	if l.req.Schedule == nil {
-		return l.revival(now, slot)
-	}
-	tz, expr := l.req.TZ, l.req.Schedule.Expr()
-	if l.fleetZone {
-		tz = l.registered.TZ
-	}
-	if l.registered != nil {
-		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
-		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
-		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot))
-	} else if l.req.ZoneNotTZ != "" {
-		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
-			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
-	}
-	row := l.taskRow(now, slot, tz, expr)
-	l.noticeMaskedNotify(row.NotifyCmd)
-	return row
-}
-
-// taskRow is the task row of this fire's registration under schedule expr
-// in zone tz, registered as of slot (or now, if earlier).
-func (l *lifecycle) taskRow(now, slot time.Time, tz, expr string) *store.Task {
-	replay, onBusy := l.req.Replay, l.req.OnBusy
-	if replay == "" {
-		replay = "all"
-	}
-	if onBusy == "" {
-		onBusy = "replay"
-	}
-	// The ledger keeps the command and --notify-cmd without their secrets;
-	// the fire runs them as written.
-	argv := redact.Argv(l.req.Argv)
-	return &store.Task{
-		Name: l.req.Task, Schedule: expr, TZ: tz, Replay: replay,
-		Argv: argv, Dir: l.req.Dir, Source: runSource(l.m.UID, !slices.Equal(argv, l.req.Argv)), Retries: l.req.Retries,
-		RetryDelay: l.req.RetryDelay, RegisteredAt: l.registeredFrom(now, slot), UpdatedAt: now,
-		Timeout: l.req.Timeout, KillAfter: l.req.KillAfter, NoCapture: l.req.NoCapture, NotifyCmd: redact.Command(l.req.NotifyCmd),
-		OnBusy: onBusy, MaxAge: l.req.MaxAge,
-		// Nothing before the first slot is missed; on a schedule change the
-		// ledger takes this as the moment the new schedule counts from.
-		SettledThrough: l.registeredFrom(now, slot).Add(-time.Second),
-	}
-}
-
-// registeredFrom is when this fire registers its task from: its slot (or
-// now, if earlier), so that the slot is itself covered. A retired task
-// registers anew from the fire, so a --slot fire for a slot from before the
-// retirement registers it from now: the slots between are never missed.
-func (l *lifecycle) registeredFrom(now, slot time.Time) time.Time {
-	from := earliest(now, slot)
-	if l.revive != nil && from.Before(l.revive.RetiredAt) {
-		return now
-	}
-	return from
 }
 
 func exitCodePtr(code int) *int { return &code }

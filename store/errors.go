@@ -1,0 +1,28 @@
+package store
+
+import "errors"
+
+// Errors callers can test for with errors.Is.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrSchemaTooNew = errors.New("ledger schema is newer than this catchup")
+	// ErrNoBackup: a shared ledger is backed up by its server's tools.
+	ErrNoBackup = errors.New("catchup backs up SQLite ledgers only: back up a PostgreSQL ledger with pg_dump")
+	// ErrNoLedger: a command that only reads found no ledger to read.
+	ErrNoLedger = errors.New("no ledger")
+	// ErrLedgerMoved: a write found the ledger's path leading to another
+	// file than the one opened (deleted, or replaced by a restore).
+	ErrLedgerMoved = errors.New("the ledger file was deleted or replaced since catchup opened it")
+	// ErrNotRunning: a heartbeat found its run no longer running (another
+	// host took it for dead and marked it interrupted): its lease is lost.
+	ErrNotRunning = errors.New("no longer running")
+
+	// ErrLedgerUnreachable marks an error of a shared ledger whose server
+	// could not be reached, or whose connection was lost: the call may or
+	// may not have taken effect. Finish, Interrupt, Heartbeat, UpsertTask
+	// and an import are safe to repeat once the server is back. A repeated
+	// Claim may find the slot held by the very run the lost attempt
+	// inserted (same Host, PID, BootID and StartedAt); a repeated AddRun
+	// may record a skip twice.
+	ErrLedgerUnreachable = errors.New("ledger unreachable")
+)
