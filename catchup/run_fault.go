@@ -51,8 +51,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			// noted for the next scan, which replays the slot.
 			got, err := lock.waitFor(ctx, l.waitLeft())
 			switch {
-			case ctx.Err() != nil:
-				l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+			case ctx.Err() != nil: // a lock skip, noted as a recorded fire's is (stoppedWaiting)
+				l.m.notice("task %s: stopped while waiting for the lock; not run, noted skipped, exit %d", l.req.Task, exitLocked)
+				l.spoolFire(f, nil, errLocked)
 				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			case err != nil:
 				lock = nil
