@@ -161,7 +161,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 	sched.Slots(req.From, upTo, func(slot time.Time) bool {
 		c := CalendarSlot{Slot: slot}
 		var r store.Run
-		var ok, settled, recorded bool
+		var ok, settled, recorded, died bool
 		key := slot.Unix()
 		for next < len(withRuns) && withRuns[next] < key {
 			next++
@@ -171,6 +171,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 			runs := byslot[key]
 			recorded = has || len(runs) > 0
 			settled = slotSettled(runs, sl, has, req.Rule, stale) != notSettled
+			died = diedFiring(runs, stale)
 			if r, ok = decidingRun(runs, stale); !ok {
 				r, ok = sl, has
 			}
@@ -192,7 +193,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 			c.State = CellNone
 		case Paused(t, slot): // the next scan records it paused
 			c.State = CellPaused
-		case slot.After(due):
+		case slot.After(due) && !died: // a fire that came and died is missed at once, as scan reads it
 			c.State = CellPending
 		default: // missed by the same rule (slotSettled)
 			c.State = CellMissed
