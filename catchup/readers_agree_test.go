@@ -65,6 +65,17 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				StartedAt: time.Date(2026, 11, 13, 2, 0, 1, 0, time.UTC), BootID: "boot-0"}},
 			missed: 3,
 		},
+		"an interrupted fire younger than the tolerance is missed at once": {
+			cron: "0 * * * *", reg: "2026-11-15T02:00:00Z", now: "2026-11-15T04:02:00Z",
+			runs: []store.Run{
+				{Slot: time.Date(2026, 11, 15, 2, 0, 0, 0, time.UTC), Status: store.StatusSucceeded, ExitCode: exitCodePtr(0),
+					StartedAt: time.Date(2026, 11, 15, 2, 0, 1, 0, time.UTC)},
+				{Slot: time.Date(2026, 11, 15, 3, 0, 0, 0, time.UTC), Status: store.StatusSucceeded, ExitCode: exitCodePtr(0),
+					StartedAt: time.Date(2026, 11, 15, 3, 0, 1, 0, time.UTC)},
+				{Slot: time.Date(2026, 11, 15, 4, 0, 0, 0, time.UTC), Status: store.StatusInterrupted, ExitCode: exitCodePtr(143),
+					StartedAt: time.Date(2026, 11, 15, 4, 0, 1, 0, time.UTC)}},
+			missed: 1,
+		},
 		"--retry-failed counts a failed slot": {
 			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z", retry: true,
 			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusFailed, ExitCode: exitCodePtr(1),
