@@ -47,6 +47,10 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := checkOutput(cfg.output, "table", "wide", "json"); err != nil {
 		return usageErr(c, err)
 	}
+	if cfg.filter.Status == "" && c.Flags().Changed("status") {
+		// Not "no filter": an empty value is a variable left unset.
+		return usageErr(c, errors.New("--status '' names no status: use running, succeeded, failed, timeout, interrupted, skipped, expired or paused, or leave --status out for every run"))
+	}
 	if err := checkStatus(cfg.filter.Status); err != nil {
 		return usageErr(c, err)
 	}
