@@ -123,7 +123,11 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	}
 	if len(slots) < req.count {
 		// The horizon NextSlots looks to: a list it cuts short says so.
-		fmt.Fprintf(out, "%d of the %d slots asked for: the schedule has no more in the next 400 years\n", len(slots), req.count)
+		horizon := "in the next 400 years"
+		if t.AddDate(400, 0, 0).Year() > 9999 { // slots end with year 9999 (schedule.Slots)
+			horizon = "before the year 10000, where catchup's times end"
+		}
+		fmt.Fprintf(out, "%d of the %d slots asked for: the schedule has no more %s\n", len(slots), req.count, horizon)
 	}
 	return nil
 }
