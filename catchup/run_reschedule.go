@@ -30,9 +30,37 @@ func scheduleChange(task string, old store.Task, whose, expr, tz string) string 
 // line's), so nothing changes there.
 func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.Time) {
 	old := l.registered
-	if old == nil || old.Schedule == "" || (old.Schedule == expr && old.TZ == tz) || strings.HasPrefix(old.Source, "crontab:") {
+	if !reschedules(old, expr, tz) {
 		return
 	}
+	head := scheduleChange(l.req.Task, *old, "", expr, tz) + ": it counts from this fire"
+	if l.req.ZoneNotTZ != "" && tz != old.TZ && old.Schedule == expr && schedule.SameZone(old.TZ, l.req.ZoneNotTZ) {
+		// An older catchup registered the TZ the fire was given.
+		head = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
+			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
+	}
+	msg, alert := leaveSchedule(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, head)
+	l.leftAlert = alert // once the job has ended: the alert never holds the job back
+	l.m.notice("%s", msg)
+}
+
+// reschedules reports whether registering expr in tz changes registration
+// old's schedule (names already resolved: ExprName, ZoneName): a task
+// with a schedule, not read from a crontab (scan's is the line's).
+func reschedules(old *store.Task, expr, tz string) bool {
+	return old != nil && old.Schedule != "" && (old.Schedule != expr || old.TZ != tz) && !strings.HasPrefix(old.Source, "crontab:")
+}
+
+// leaveSchedule is what a change of task old's schedule to expr in tz,
+// counting from from, does before the registration that makes it (a
+// fire's claim, or scan registering a fire note's: rescheduleNoted):
+// the slots of its pause under the old schedule before from are recorded
+// paused, the old schedule's missed slots before from are recorded
+// expired (expireLeftBehind), and the notice that starts with head says
+// so. alert runs the task's missed-slot alert for them (notify, else the
+// task's own), when the caller may wait for it.
+func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
+	from time.Time, head string) (msg string, alert func()) {
 	if !old.PausedAt.IsZero() {
 		// The slots of its pause under the old schedule before this fire's
 		// that no scan has recorded yet are recorded paused now, as a scan
@@ -40,18 +68,12 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 		// --replay-paused gives them back, to be recorded expired
 		// (schedule-changed) by the next scan, whether or not a scan ran
 		// during the pause. The fire records its own slot.
-		if _, err := recordEndedPause(ctx, l.st, l.m, *old, from); err != nil {
-			l.m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", l.req.Task, err)
+		if _, err := recordEndedPause(ctx, st, m, old, from); err != nil {
+			m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", old.Name, err)
 		}
 	}
-	msg := scheduleChange(l.req.Task, *old, "", expr, tz) + ": it counts from this fire"
-	if l.req.ZoneNotTZ != "" && tz != old.TZ && old.Schedule == expr && schedule.SameZone(old.TZ, l.req.ZoneNotTZ) {
-		// An older catchup registered the TZ the fire was given.
-		msg = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
-			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
-	}
-	left, err := expireLeftBehind(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, nil, false)
-	l.leftAlert = left.alert // once the job has ended: the alert never holds the job back
+	msg = head
+	left, err := expireLeftBehind(ctx, st, m, old, expr, tz, notify, from, nil, false)
 	switch {
 	case err != nil && len(left.slots) > 0:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be recorded expired (%v): they are not looked for", err)
@@ -62,7 +84,7 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 	}
 	if len(left.slots) > 0 {
 		msg += fmt.Sprintf("; catchup backfill --task %s --from %s --to %s runs the new one's slots in that gap",
-			l.req.Task, rfc(left.since), rfc(from.Add(-time.Second)))
+			old.Name, rfc(left.since), rfc(from.Add(-time.Second)))
 	}
-	l.m.notice("%s", msg)
+	return msg, left.alert
 }

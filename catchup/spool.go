@@ -214,7 +214,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if err != nil {
 		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
 	}
-	if err := registerNoted(ctx, st, entries); err != nil {
+	if err := registerNoted(ctx, st, m, entries); err != nil {
 		return 0, joinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
 	runs := make([]store.Run, 0, len(entries))

@@ -39,6 +39,8 @@ type noteTask struct {
 	NotifyCmd    string        `json:"notify_cmd,omitempty"`
 	OnBusy       string        `json:"on_busy"`
 	MaxAge       time.Duration `json:"max_age,omitempty"`
+	// HostZone: TZ is the host's zone, not --tz or CRON_TZ (changed).
+	HostZone bool `json:"host_zone,omitempty"`
 }
 
 // noteRegistration is what a note of this fire (slot fr.slot) carries of
@@ -52,7 +54,8 @@ func (l *lifecycle) noteRegistration(now, slot time.Time) *noteTask {
 	t := l.taskRow(now, slot, l.req.TZ, l.req.Schedule.Expr())
 	return &noteTask{Schedule: t.Schedule, TZ: t.TZ, Replay: t.Replay, Argv: t.Argv, Dir: t.Dir, Source: t.Source,
 		Retries: t.Retries, RetryDelay: t.RetryDelay, RegisteredAt: t.RegisteredAt, Timeout: t.Timeout,
-		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, OnBusy: t.OnBusy, MaxAge: t.MaxAge}
+		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, OnBusy: t.OnBusy, MaxAge: t.MaxAge,
+		HostZone: l.req.ZoneFromHost}
 }
 
 // task is the task row of registration n for task name, as of its fire.
@@ -64,27 +67,32 @@ func (n *noteTask) task(name string, at time.Time) store.Task {
 }
 
 // registerNoted registers, before their fires are recorded, the tasks of
-// entries from the first note of each that carries a registration (notes
-// are in the order of their fires): a task the ledger does not know, from
-// the note; one a later fire registered under the note's schedule, moved
-// back to the note's (store.Backdate). Any other keeps its registration:
-// retired since, rescheduled, read from a crontab line, or registered
-// before the note's fire.
-func registerNoted(ctx context.Context, st store.Store, entries []spoolEntry) error {
-	done := map[string]bool{}
+// entries from their notes that carry a registration (notes are in the
+// order of their fires): a task the ledger does not know, from the note;
+// one a later fire registered under the schedule of its first note, moved
+// back to the note's (store.Backdate); one registered before a note's
+// fire, and not since, that the note's line changed in schedule, zone or
+// command, changed as of that fire (rescheduleNoted), each such note in
+// turn. Any other keeps its registration: retired since, read from a
+// crontab line, or registered by a reachable fire since the note's.
+func registerNoted(ctx context.Context, st store.Store, m Machine, entries []spoolEntry) error {
+	seen := map[string]bool{}
 	for _, e := range entries {
-		if e.Register == nil || e.ByHand || done[e.Task] {
+		if e.Register == nil || e.ByHand {
 			continue
 		}
-		done[e.Task] = true
+		first := !seen[e.Task]
+		seen[e.Task] = true
 		n := e.Register
 		t, err := st.Task(ctx, e.Task)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			err = st.UpsertTask(ctx, n.task(e.Task, e.StartedAt))
 		case err != nil:
-		case n.backdates(t):
+		case first && n.backdates(t):
 			_, err = st.Backdate(ctx, e.Task, n.RegisteredAt)
+		default:
+			err = rescheduleNoted(ctx, st, m, t, e)
 		}
 		if err != nil {
 			return err
@@ -109,14 +117,15 @@ func (n *pendingNotes) registered(name string, t store.Task, found bool) (store.
 	if n == nil {
 		return t, found
 	}
+	first := true
 	for _, e := range n.fires {
 		if e.Task != name || e.Register == nil || e.ByHand {
 			continue
 		}
 		switch r := e.Register; {
 		case !found:
-			return r.task(name, e.StartedAt), true
-		case r.backdates(t):
+			t, found = r.task(name, e.StartedAt), true
+		case first && r.backdates(t):
 			t.RegisteredAt = r.RegisteredAt
 			if !t.SettledThrough.Before(r.RegisteredAt) {
 				t.SettledThrough = r.RegisteredAt.Add(-time.Second)
@@ -126,8 +135,10 @@ func (n *pendingNotes) registered(name string, t store.Task, found bool) (store.
 			if !t.ScheduleSince.IsZero() && !t.ScheduleSince.Before(r.RegisteredAt) {
 				t.ScheduleSince = r.RegisteredAt.Add(-time.Second)
 			}
+		default:
+			t = r.rescheduledAsNoted(t, e.StartedAt)
 		}
-		break // the first note that registers the task, as registerNoted
+		first = false // each later note in turn, as registerNoted
 	}
 	return t, found
 }
