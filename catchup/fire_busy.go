@@ -133,6 +133,12 @@ func (l *lifecycle) stoppedWaiting(ctx context.Context, base store.Run) RunResul
 		l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
 		return RunResult{ExitCode: exitLocked, Skipped: true}
 	}
+	if l.onBusy() != "wait" {
+		// Stopped in the moment every fire gives a held lock (lockGrace):
+		// it never asked to wait, and is the lock skip it was about to be.
+		return l.lockSkip(context.WithoutCancel(ctx), base, reasonLocked, exitCodePtr(exitLocked),
+			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked))
+	}
 	return l.lockSkip(context.WithoutCancel(ctx), base, reasonStoppedWaiting, exitCodePtr(exitLocked),
 		fmt.Sprintf("task %s: stopped while waiting for the lock; not run, recorded skipped, exit %d", l.req.Task, exitLocked))
 }

@@ -62,4 +62,18 @@ func TestWaitStoppedRecordsALockSkip(t *testing.T) {
 	if n := len(f.history(t)); n != 1 {
 		t.Errorf("%d runs recorded, want only the fire's skip: a stopped replay records nothing", n)
 	}
+
+	// A fire without --wait stopped in the moment every fire gives a held
+	// lock (lockGrace) never asked to wait: it is the plain lock skip it
+	// was about to be.
+	f.now = mustTime(t, "2026-03-01T11:00:30Z")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	res, err = Run(ctx, f.st, nil, f.m, f.request(t))
+	if err != nil || res.ExitCode != exitLocked || res.Ran {
+		t.Fatalf("Run = %+v, %v; want exit %d, not run", res, err, exitLocked)
+	}
+	if runs := f.history(t); len(runs) != 2 || runs[1].Error != reasonLocked || exitText(runs[1].ExitCode) != "75" {
+		t.Errorf("recorded %+v; want a second record, a lock skip with exit 75, %q", runs, reasonLocked)
+	}
 }

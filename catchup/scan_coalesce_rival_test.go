@@ -126,3 +126,34 @@ func TestRivalCoalescingScanLeavesNothing(t *testing.T) {
 		t.Errorf("the next scan found %v missed; want none", next.Missed)
 	}
 }
+
+// TestTakenSinceReadFollowsTheScansRule: a run of a folded slot recorded
+// since the scan read the task takes the slot only if it settles it by the
+// scan's rule: under --retry-failed a failed run settles nothing (the next
+// such scan replays its slot), so the slot is not another run's.
+func TestTakenSinceReadFollowsTheScansRule(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	read := f.history(t)[0].ID
+	slot := mustTime(t, "2026-03-01T11:00:00Z")
+	if _, err := f.st.AddRun(context.Background(), store.Run{Task: "job", Slot: slot, Trigger: store.TriggerReplay,
+		Status: store.StatusFailed, ExitCode: exitCodePtr(1), StartedAt: slot.Add(time.Minute), EndedAt: slot.Add(2 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		rule  MissedRule
+		taken bool
+	}{
+		"by default a failed run settles its slot": {MissedRule{}, true},
+		"--retry-failed: it does not":              {MissedRule{RetryFailed: true}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			taken := takenSinceRead(context.Background(), f.st, "job", []time.Time{slot}, read, tc.rule)
+			if _, ok := taken[slot.Unix()]; ok != tc.taken {
+				t.Errorf("taken = %v, want %v", ok, tc.taken)
+			}
+		})
+	}
+}

@@ -38,7 +38,7 @@ import (
 // the scan read the task (read: the newest run id it read; above all a
 // second scan's coalesced replay of the same gap, which recorded it folded
 // and runs it) is that run's: it stays skipped, not left for the next scan.
-func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan, read int64) error {
+func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, t store.Task, at int, g replaySpan, read int64, rule MissedRule) error {
 	n, slot := len(g.fold), g.slot
 	var replay *SlotAction // the replay of slot, if it ran for the gap
 	var givenUp *store.Run // its slot's expiry, if it was given up meanwhile (a line's)
@@ -87,7 +87,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 	}
 	var taken map[int64]store.Run
 	if replay == nil && givenUp == nil && len(ids) != n {
-		taken = takenSinceRead(ctx, st, t.Name, g.fold, read)
+		taken = takenSinceRead(ctx, st, t.Name, g.fold, read, rule)
 	}
 	for i := range folds {
 		folds[i].Action, folds[i].NoExit = ActionSkipped, true

@@ -14,8 +14,10 @@ import (
 // replay recorded it folded, and runs the gap). A skip with exit 0 (folds
 // given back, a duplicate) settles nothing and is not one. On a ledger
 // error it returns nil: the slots are then reported left, as when no run
-// took them, which claims nothing that may be untrue.
-func takenSinceRead(ctx context.Context, st store.Store, task string, slots []time.Time, read int64) map[int64]store.Run {
+// took them, which claims nothing that may be untrue. rule is the scan's:
+// with --retry-failed a failed run settles nothing, and the next such scan
+// replays its slot, so it is not taken.
+func takenSinceRead(ctx context.Context, st store.Store, task string, slots []time.Time, read int64, rule MissedRule) map[int64]store.Run {
 	if len(slots) == 0 {
 		return nil
 	}
@@ -29,7 +31,7 @@ func takenSinceRead(ctx context.Context, st store.Store, task string, slots []ti
 	}
 	taken := map[int64]store.Run{}
 	for _, r := range runs {
-		if r.ID <= read || r.Slot.IsZero() || !want[r.Slot.Unix()] || !settles(r, MissedRule{}, nil) {
+		if r.ID <= read || r.Slot.IsZero() || !want[r.Slot.Unix()] || !settles(r, rule, nil) {
 			continue
 		}
 		if o, ok := taken[r.Slot.Unix()]; !ok || r.ID > o.ID {

@@ -132,7 +132,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				if len(g.fold) == 0 {
 					continue
 				}
-				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], g, res.read); ferr != nil && err == nil {
+				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], g, res.read, req.MissedRule); ferr != nil && err == nil {
 					err = ferr
 				}
 			}

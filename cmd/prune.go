@@ -17,8 +17,8 @@ func newPruneCmd(g *globals) *cobra.Command {
 		Use:   "prune --older-than DUR [--keep N] [--dry-run] [--notify-cmd CMD]",
 		Short: "Delete old run history and reclaim the space",
 		Long: `Delete runs that ended more than DUR ago, except the latest run of each task (the
-one ls shows) and the run holding its LAST SLOT, any running run, and the newest N runs of each task (--keep; a duplicate
-fire's record is not counted among them). The newest N are also counted leaving out the
+one ls shows) and the run holding its LAST SLOT, any running run, and the newest N runs
+of each task (--keep; a duplicate fire's record is not counted among them). The newest N are also counted leaving out the
 paused records a pause's fires left: a long pause never pushes out the runs ls shows once
 it is over. A slot whose successful run is pruned stays done: pruning never makes scan
 replay anything. A missed slot before the
