@@ -150,9 +150,31 @@ func outcomeText(r store.Run) string {
 	case store.StatusInterrupted:
 		return fmt.Sprintf("run %d interrupted: %s", r.ID, r.Error)
 	case store.StatusTimeout:
-		return fmt.Sprintf("run %d timed out (exit %s)", r.ID, code)
+		return fmt.Sprintf("run %d timed out (exit %s)", r.ID, code) + lateOutcome(r)
 	}
-	return fmt.Sprintf("run %d %s (exit %s)", r.ID, r.Status, code)
+	return fmt.Sprintf("run %d %s (exit %s)", r.ID, r.Status, code) + lateOutcome(r)
+}
+
+// lateOutcome says, for a run whose outcome came after it was taken for
+// dead (its host's lease ran out: a replay of its slot may have run
+// meanwhile), that its slot may have run twice; "" for any other run.
+func lateOutcome(r store.Run) string {
+	if note := LateOutcome(r); note != "" {
+		return "; " + note + ": its slot may have run twice"
+	}
+	return ""
+}
+
+// LateOutcome is the interruption a run's late outcome keeps in its error
+// (store.LateOutcomeNote and why it was taken for dead), or "".
+func LateOutcome(r store.Run) string {
+	if r.Status == store.StatusInterrupted || r.Status == store.StatusRunning {
+		return ""
+	}
+	if i := strings.Index(r.Error, store.LateOutcomeNote); i >= 0 {
+		return r.Error[i:]
+	}
+	return ""
 }
 
 func rfc(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -3,7 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,7 +84,25 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 		return failure(renderJSON(out, rows))
 	}
 	header, table := historyTable(runs, cfg.output == "wide")
-	return failure(renderTable(out, header, table))
+	if err := renderTable(out, header, table); err != nil {
+		return failure(err)
+	}
+	return failure(writeLateOutcomes(out, runs))
+}
+
+// writeLateOutcomes says, under history's table, which runs' outcomes came
+// after they were taken for dead: their slots may have run twice, and the
+// table's STATUS alone does not tell it.
+func writeLateOutcomes(w io.Writer, runs []store.Run) error {
+	for _, r := range runs {
+		if note := catchup.LateOutcome(r); note != "" {
+			if _, err := fmt.Fprintf(w, "note: run %d (%s) ended after it was taken for dead (%s): its slot may have run twice\n",
+				r.ID, r.Status, strings.TrimPrefix(note, store.LateOutcomeNote)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // historyTable is history's table in the local zone: ID, TASK, SLOT,

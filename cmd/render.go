@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -132,12 +133,15 @@ type runJSON struct {
 	Host       string  `json:"host"`
 	PID        int     `json:"pid"`
 	LateMS     *int64  `json:"late_ms,omitempty"` // a scheduled fire: how long after its slot it started
+	// LateOutcome: the run's outcome came after it was taken for dead (a
+	// replay of its slot may have run too): why it was (catchup.LateOutcome).
+	LateOutcome string `json:"late_outcome,omitempty"`
 }
 
 func toRunJSON(r store.Run) runJSON {
 	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
 		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
-		Host: r.Host, PID: r.PID}
+		Host: r.Host, PID: r.PID, LateOutcome: catchup.LateOutcome(r)}
 	if !r.EndedAt.IsZero() {
 		d := runDuration(r).Milliseconds()
 		j.DurationMS = &d
