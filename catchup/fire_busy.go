@@ -106,15 +106,24 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 // schedule (or to a retired task, or lie before the change the next fire
 // makes), and no reader would see it, nor any scan replay it.
 func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string, code *int, notice string) RunResult {
-	skip := skipRecord(base, reason, code, l.m.Now())
+	skip := base
+	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
+	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
+	skip.StartedAt, skip.EndedAt = now, now
 	if l.req.ReplaySlot.IsZero() && !skip.Slot.IsZero() {
-		if reg := l.registration(ctx, skip.StartedAt, skip.Slot); reg != nil {
+		if reg := l.registration(ctx, now, skip.Slot); reg != nil {
 			if err := l.st.UpsertTask(ctx, *reg); err != nil {
 				l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
 			}
 		}
 	}
-	return l.addSkip(ctx, skip, notice)
+	id, err := l.st.AddRun(ctx, skip)
+	if err != nil {
+		l.m.notice("cannot record the skip: %v", err)
+	}
+	skip.ID = id
+	l.m.notice("%s", notice)
+	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}
 }
 
 // stoppedWaiting ends a fire told to stop while it waited for its task's
@@ -141,26 +150,6 @@ func (l *lifecycle) stoppedWaiting(ctx context.Context, base store.Run) RunResul
 	}
 	return l.lockSkip(context.WithoutCancel(ctx), base, reasonStoppedWaiting, exitCodePtr(exitLocked),
 		fmt.Sprintf("task %s: stopped while waiting for the lock; not run, recorded skipped, exit %d", l.req.Task, exitLocked))
-}
-
-// skipRecord is base recorded skipped at now, for reason, with exit code
-// code (nil: the skip settles its slot).
-func skipRecord(base store.Run, reason string, code *int, now time.Time) store.Run {
-	skip := base
-	skip.Status, skip.Error, skip.ExitCode = store.StatusSkipped, reason, code
-	skip.StartedAt, skip.EndedAt = now, now // one reading: the docs show a skip's duration as 0s
-	return skip
-}
-
-// addSkip records skip and says notice.
-func (l *lifecycle) addSkip(ctx context.Context, skip store.Run, notice string) RunResult {
-	id, err := l.st.AddRun(ctx, skip)
-	if err != nil {
-		l.m.notice("cannot record the skip: %v", err)
-	}
-	skip.ID = id
-	l.m.notice("%s", notice)
-	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}
 }
 
 // heldByAnotherSlot reports whether a live process of this host runs the
