@@ -111,7 +111,7 @@ func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string,
 	now := l.m.Now() // one reading: the docs show a skip's duration as 0s
 	skip.StartedAt, skip.EndedAt = now, now
 	if l.req.ReplaySlot.IsZero() && !skip.Slot.IsZero() {
-		if reg := l.registration(ctx, now, skip.Slot); reg != nil {
+		if reg := l.registration(ctx, now, skip.Slot, false); reg != nil {
 			if err := l.st.UpsertTask(ctx, *reg); err != nil {
 				l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
 			}

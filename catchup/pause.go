@@ -275,7 +275,7 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 	// once, and a replay runs the registered line
 	// (pause_fire_crash_between.txtar). The reverse, a record without the
 	// line, cannot follow a crash: the line is written first.
-	if reg := l.registration(ctx, now, f.slot); reg != nil {
+	if reg := l.registration(ctx, now, f.slot, false); reg != nil {
 		if err := l.st.UpsertTask(ctx, *reg); err != nil {
 			l.m.notice("task %s: cannot register its line: %v", t.Name, err)
 		}

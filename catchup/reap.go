@@ -32,6 +32,15 @@ func findStale(ctx context.Context, st store.Store, m Machine, write bool) (map[
 
 // staleAmong is findStale over running records already read.
 func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool) (map[int64]bool, error) {
+	return staleHolding(ctx, st, m, running, write, "")
+}
+
+// staleHolding is staleAmong for a process that holds the lock of task
+// held: a run of that task of this host and boot cannot be holding it, so
+// its lock counts as free (this process's own flock of the file, on
+// another descriptor, would fail and keep a dead run running), unless it
+// is this process's own (a daemon runs many).
+func staleHolding(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool, held string) (map[int64]bool, error) {
 	stale := map[int64]bool{}
 	var notes *pendingNotes // read once a run's lock is found free, after: its note is written before its lock is let go
 	for _, r := range running {
@@ -61,7 +70,10 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 		if err != nil {
 			continue // cannot tell; leave it running
 		}
-		free, err := lock.tryLock()
+		free, err := true, error(nil)
+		if r.Task != held || r.PID == m.PID {
+			free, err = lock.tryLock()
+		}
 		if err == nil && free && !outcomeHeld(m, r) && !aliveElsewhere(st, m, r) {
 			if write {
 				// Its outcome noted on the host (the ledger did not take it)

@@ -131,7 +131,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay,
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
 	if r.Attempt == 1 {
-		req.Register = l.registration(ctx, now, r.Slot)
+		req.Register = l.registration(ctx, now, r.Slot, true)
 		if l.m.BootID != "" {
 			b := l.m.sighting()
 			req.Boot = &b
@@ -240,6 +240,8 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if !l.held.holds(l) || !l.held.keep(r.Task, &store.Settlement{ID: r.ID, Outcome: out}) {
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
+		} else {
+			giveBackCutShort(ctx, l.st, l.m, r)
 		}
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {

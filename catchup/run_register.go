@@ -12,8 +12,9 @@ import (
 
 // registration is the task row a --cron fire upserts with its claim. A
 // task registers as of the slot its first fire stands for (or now), so that
-// this slot is itself covered by the missed-slot rule.
-func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *store.Task {
+// this slot is itself covered by the missed-slot rule. locked says that the
+// fire holds its task's lock (its claim; not a lock skip, not a paused fire).
+func (l *lifecycle) registration(ctx context.Context, now, slot time.Time, locked bool) *store.Task {
 	if l.req.Schedule == nil {
 		return l.revival(now, slot)
 	}
@@ -24,7 +25,7 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time) *stor
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
 		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
-		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot))
+		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot), locked)
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)

@@ -27,8 +27,9 @@ func scheduleChange(task string, old store.Task, whose, expr, tz string) string 
 // The task's missed-slot alert for them runs once the fire is over
 // (leftAlert). It names the backfill that runs the span in the new schedule.
 // A task read from a crontab keeps its registration (scan's is the
-// line's), so nothing changes there.
-func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.Time) {
+// line's), so nothing changes there. locked says that the fire holds the
+// task's lock.
+func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.Time, locked bool) {
 	old := l.registered
 	if !reschedules(old, expr, tz) {
 		return
@@ -38,6 +39,16 @@ func (l *lifecycle) rescheduled(ctx context.Context, expr, tz string, from time.
 		// An older catchup registered the TZ the fire was given.
 		head = fmt.Sprintf("task %s: registered in %s, the TZ of an earlier fire; cron fires it in %s (/etc/localtime): "+
 			"registered in %s from this fire on", l.req.Task, old.TZ, tz, tz)
+	}
+	if locked {
+		// A run of the task that died (its catchup and its job gone) is
+		// marked interrupted first, so that its slot is among the old
+		// schedule's missed: the readers try the task's lock to tell a
+		// dead run from a live one, this fire holds it, and the change's
+		// watermark would pass the slot without a word.
+		if _, err := staleOfTaskHolding(ctx, l.st, l.m, l.req.Task, true, l.req.Task); err != nil {
+			l.m.notice("task %s: cannot tell whether its running records are alive: %v", l.req.Task, err)
+		}
 	}
 	msg, alert := leaveSchedule(ctx, l.st, l.m, *old, expr, tz, l.req.NotifyCmd, from, head)
 	l.leftAlert = alert // once the job has ended: the alert never holds the job back

@@ -254,6 +254,12 @@ func leftAt(now time.Time) time.Time { return now.Add(time.Nanosecond) }
 // slot that a run holds running is never recorded expired (AddRuns), and
 // a dead run's, left missed, is.
 func staleOfTask(ctx context.Context, st store.Store, m Machine, task string, write bool) (map[int64]bool, error) {
+	return staleOfTaskHolding(ctx, st, m, task, write, "")
+}
+
+// staleOfTaskHolding is staleOfTask for a process that holds the lock of
+// task held (staleHolding).
+func staleOfTaskHolding(ctx context.Context, st store.Store, m Machine, task string, write bool, held string) (map[int64]bool, error) {
 	running, err := st.Running(ctx)
 	if err != nil {
 		return nil, err
@@ -264,5 +270,5 @@ func staleOfTask(ctx context.Context, st store.Store, m Machine, task string, wr
 			mine = append(mine, r)
 		}
 	}
-	return staleAmong(ctx, st, m, mine, write)
+	return staleHolding(ctx, st, m, mine, write, held)
 }

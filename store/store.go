@@ -60,7 +60,8 @@ type Store interface {
 	Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error)
 
 	// GiveBack records outcome o on the finished runs ids (skips that
-	// settled their slots, which o does not) and lowers the watermark of
+	// settled their slots, which o does not; a run recorded interrupted
+	// after a schedule change moved the watermark past its slot) and lowers the watermark of
 	// their task to one second before the earliest of their slots if it is
 	// at or after it, in one transaction: those slots are missed again,
 	// also if a scan moved the watermark past them meanwhile. Ids that name
