@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -31,6 +32,7 @@ func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t sto
 			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
 			Error: e.reason, Reason: e.code}
 	}
+	ts.Actions = slices.Grow(ts.Actions, len(ex))
 	var ids []int64
 	if !dry {
 		var err error

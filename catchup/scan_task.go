@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"errors"
 	"fmt"
 	"time"
@@ -76,11 +77,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
 		return ts, err
 	}
-	cause := map[int64]string{}
+	cause := make(map[int64]string, len(res.slots))
 	for i, s := range res.slots {
 		cause[s.Unix()] = res.causes[i]
 	}
-	var expire []expiry
+	// Sized once: a month's outage of a minutely task is 43,200 of each.
+	expire := make([]expiry, 0, res.expiring+len(res.offSchedule))
 	aged := fmt.Sprintf(reasonMaxAge, formatWindow(catchupWindow(t, req.MissedRule)))
 	for _, slot := range res.slots[:res.expiring] {
 		expire = append(expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
@@ -107,6 +109,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy
 		}
+		expire = slices.Grow(expire, len(drop))
 		for _, slot := range drop {
 			expire = append(expire, expiry{slot: slot, reason: reason, code: code})
 		}

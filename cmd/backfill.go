@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -164,7 +165,10 @@ func backfillStopped(ctx context.Context, reps []catchup.TaskBackfill) error {
 		"backfill them again", signalName(sig), what, left)}
 }
 
-func writeBackfill(w io.Writer, reps []catchup.TaskBackfill, req catchup.BackfillRequest) error {
+// writeBackfill writes backfill's report to out through one buffer (a
+// range can hold tens of thousands of slots: writeScanText).
+func writeBackfill(out io.Writer, reps []catchup.TaskBackfill, req catchup.BackfillRequest) error {
+	w := bufio.NewWriter(out)
 	for _, r := range reps {
 		for _, a := range r.Actions {
 			line := fmt.Sprintf("  %s  %s", a.Slot.UTC().Format(time.RFC3339), a.Action)
@@ -181,5 +185,5 @@ func writeBackfill(w io.Writer, reps []catchup.TaskBackfill, req catchup.Backfil
 			r.Slots, req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), r.Ran, r.Failed, r.Skipped,
 			countSuffix("interrupted", r.Interrupted)+countSuffix("left", r.Left))
 	}
-	return nil
+	return w.Flush()
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"time"
@@ -25,7 +26,11 @@ func nothingToDo(rep catchup.ScanReport) bool {
 	return true
 }
 
-func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
+// writeScanText writes scan's text report to out, through one buffer: a
+// dry run over a month's outage of a minutely task lists 43,200 slots, and
+// a write per line was a tenth of its time.
+func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
+	w := bufio.NewWriter(out)
 	var missed, replayed, failed, skipped, cut, expired, left, paused, stuck int
 	for _, t := range rep.Tasks {
 		missed, paused, stuck = missed+len(t.Missed), paused+t.Paused, stuck+t.Stuck
@@ -63,10 +68,10 @@ func writeScanText(w io.Writer, rep catchup.ScanReport, dry bool) error {
 	if dry {
 		verb = "dry run:"
 	}
-	_, err := fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
+	fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
 		verb, len(rep.Tasks), missed, replayed, failed, skipped,
 		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left)+countSuffix("not replayable", stuck))
-	return err
+	return w.Flush() // a bufio.Writer keeps the first write error
 }
 
 // stuckSuffix says that no scan can replay a task's N missed slots: the
