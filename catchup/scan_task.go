@@ -2,9 +2,9 @@ package catchup
 
 import (
 	"context"
-	"slices"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
