@@ -82,11 +82,16 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if req.DryRun {
 		pending = req.notes
 	}
-	tasks, err := scanTargets(ctx, st, req.Tasks, replays, pending)
+	// Dead runs are marked interrupted before the tasks are read: marking
+	// one lowers its task's watermark below its slot, which this scan then
+	// reads (a run of an old schedule that died after the change, whose
+	// slot the new schedule has not, is recorded expired now, not by the
+	// next scan: missed.offSchedule).
+	stale, err := findStale(ctx, st, m, !req.DryRun)
 	if err != nil {
 		return rep, err
 	}
-	stale, err := findStale(ctx, st, m, !req.DryRun)
+	tasks, err := scanTargets(ctx, st, req.Tasks, replays, pending)
 	if err != nil {
 		return rep, err
 	}
