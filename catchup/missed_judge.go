@@ -111,15 +111,17 @@ func (j *judged) addCauses(stale map[int64]bool, u uptime) {
 
 // owedOffSchedule returns, oldest first, the slots owed to an older
 // schedule that schedule s does not have and that no record settles
-// (missed.offSchedule): a run of it was interrupted, or its paused record
-// given back by resume --replay-paused. Only such slots are looked up in
+// (missed.offSchedule): a run of it was interrupted (or is dead, stale:
+// a dry run marks nothing), or its paused record given back by resume
+// --replay-paused. Only such slots are looked up in
 // s: most records are of its slots.
 func owedOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
 	var out []time.Time
 	for k, rs := range records {
 		owed := false
 		for _, r := range rs {
-			owed = owed || r.Status == store.StatusInterrupted || r.Status == store.StatusPaused && r.Reason == store.ReasonReplayPaused
+			owed = owed || r.Status == store.StatusInterrupted || r.Status == store.StatusRunning && stale[r.ID] ||
+				r.Status == store.StatusPaused && r.Reason == store.ReasonReplayPaused
 		}
 		if !owed || slotSettled(rs, store.Run{}, false, rule, stale) != notSettled {
 			continue

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -124,4 +125,33 @@ func aliveElsewhere(st store.Store, m Machine, r store.Run) bool {
 // host's name.
 func thisHost(st store.Store, m Machine, r store.Run) bool {
 	return !st.Shared() || r.Host == m.Host
+}
+
+// lowerForStale lowers, in tasks (a dry run's, read without marking its
+// dead runs), each task's watermark below the slot of its stale running
+// runs, as marking one interrupted lowers it in the ledger
+// (store.Store.Interrupt), never below the prune floor: the dry run reads
+// what the scan then reads.
+func lowerForStale(ctx context.Context, st store.Store, tasks []store.Task, stale map[int64]bool) error {
+	if len(stale) == 0 {
+		return nil
+	}
+	running, err := st.Running(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range running {
+		if !stale[r.ID] || r.Slot.IsZero() {
+			continue
+		}
+		for i := range tasks {
+			if t := &tasks[i]; t.Name == r.Task && !t.SettledThrough.Before(r.Slot) {
+				t.SettledThrough = r.Slot.Add(-time.Second)
+				if t.SettledThrough.Before(t.PrunedThrough) {
+					t.SettledThrough = t.PrunedThrough
+				}
+			}
+		}
+	}
+	return nil
 }

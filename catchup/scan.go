@@ -95,6 +95,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if err != nil {
 		return rep, err
 	}
+	if req.DryRun {
+		if err := lowerForStale(ctx, st, tasks, stale); err != nil {
+			return rep, err
+		}
+	}
 	for i := range tasks {
 		if !req.DryRun {
 			resolveZone(ctx, st, m, &tasks[i])
