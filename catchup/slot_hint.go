@@ -12,7 +12,7 @@ import (
 // time a DST change skipped or repeated, the slot it meant is among them.
 func errNotASlot(shown string, t time.Time, sched *schedule.Schedule) error {
 	var near []string
-	if p, ok := sched.Prev(t); ok {
+	if p, ok := sched.Prev(t); ok && p.After(time.Time{}) { // the zero time is no slot (cmd's parseSlot)
 		near = append(near, p.In(sched.Location()).Format(time.RFC3339))
 	}
 	if n, ok := sched.Next(t); ok {
