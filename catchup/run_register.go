@@ -25,7 +25,7 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time, locke
 	if l.registered != nil {
 		tz = schedule.ZoneName(l.registered.TZ, tz)           // UTC for Etc/UTC is no schedule change
 		expr = schedule.ExprName(l.registered.Schedule, expr) // nor 1-5 for MON-FRI: the ledger keeps the watermark
-		l.rescheduled(ctx, expr, tz, l.registeredFrom(now, slot), locked)
+		l.rescheduled(ctx, expr, tz, l.scheduleFrom(now, slot), locked)
 	} else if l.req.ZoneNotTZ != "" {
 		l.m.notice("task %s: its schedule is read in %s, the zone cron fires it in (/etc/localtime), not in TZ=%s; "+
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
@@ -56,8 +56,21 @@ func (l *lifecycle) taskRow(now, slot time.Time, tz, expr string) *store.Task {
 		OnBusy: onBusy, MaxAge: l.req.MaxAge,
 		// Nothing before the first slot is missed; on a schedule change the
 		// ledger takes this as the moment the new schedule counts from.
-		SettledThrough: l.registeredFrom(now, slot).Add(-time.Second),
+		SettledThrough: l.scheduleFrom(now, slot).Add(-time.Second),
 	}
+}
+
+// scheduleFrom is when the schedule this fire registers counts from, if it
+// changes the task's: its registration instant (registeredFrom), but now
+// for a --slot fire of a task already registered, which changes the
+// schedule now: the slots between its old slot and now were never the new
+// schedule's (nor, before the task's registration, anyone's), and counting
+// from the --slot made scan replay them.
+func (l *lifecycle) scheduleFrom(now, slot time.Time) time.Time {
+	if l.registered != nil && !l.req.Slot.IsZero() {
+		return now
+	}
+	return l.registeredFrom(now, slot)
 }
 
 // registeredFrom is when this fire registers its task from: its slot (or
