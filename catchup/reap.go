@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -67,38 +68,59 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 			}
 			continue
 		}
-		lock, err := openTaskLock(m.LockDir, r.Task, m.UID)
+		dead, err := probeDead(ctx, st, m, r, write, held, &notes)
 		if err != nil {
-			continue // cannot tell; leave it running
+			return nil, err
 		}
-		free, err := true, error(nil)
-		if r.Task != held || r.PID == m.PID {
-			free, err = lock.tryLock()
-		}
-		if err == nil && free && !outcomeHeld(m, r) && !aliveElsewhere(st, m, r) {
-			if write {
-				// Its outcome noted on the host (the ledger did not take it)
-				// after this scan recorded the notes: the next scan records
-				// it; taken for dead, its slot would run again.
-				if notes == nil {
-					notes = readPendingNotes(m)
-				}
-				if _, noted := notes.outcomes[r.ID]; noted {
-					lock.close()
-					continue
-				}
-			}
+		if dead {
 			stale[r.ID] = true
-			if write {
-				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {
-					lock.close()
-					return nil, err
-				}
-			}
 		}
-		lock.close()
 	}
 	return stale, nil
+}
+
+// probing makes this process's probes of dead runs' locks one at a time:
+// a probe holds the task's lock (its own descriptor: flock) while it marks
+// the run, and another probe of the same run meanwhile, a daemon's scan of
+// another task (findStale reads every task's runs), found the lock held
+// and took the dead run for alive. That scan then read the run still
+// running, its slot not missed: replayed only at the next rescan (a minute
+// later; with --rescan 0, the next start).
+var probing sync.Mutex
+
+// probeDead is staleHolding's check of running record r of this host and
+// boot: whether it is dead (its task's lock free), marked interrupted when
+// write. notes are the host's pending notes, read once when needed.
+func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, write bool, held string, notes **pendingNotes) (bool, error) {
+	probing.Lock()
+	defer probing.Unlock()
+	lock, err := openTaskLock(m.LockDir, r.Task, m.UID)
+	if err != nil {
+		return false, nil // cannot tell; leave it running
+	}
+	defer lock.close()
+	free := true
+	if r.Task != held || r.PID == m.PID {
+		free, err = lock.tryLock()
+	}
+	if err != nil || !free || outcomeHeld(m, r) || aliveElsewhere(st, m, r) {
+		return false, nil
+	}
+	if write {
+		// Its outcome noted on the host (the ledger did not take it)
+		// after this scan recorded the notes: the next scan records
+		// it; taken for dead, its slot would run again.
+		if *notes == nil {
+			*notes = readPendingNotes(m)
+		}
+		if _, noted := (*notes).outcomes[r.ID]; noted {
+			return false, nil
+		}
+		if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // aliveElsewhere reports whether a run of this host and boot on a shared
