@@ -30,9 +30,12 @@ type LeftBehind struct {
 // RecordLeftBehind records expired (reason schedule-changed, or retired)
 // each slot lb.Old missed before lb.Cut that the new line does not take,
 // as a fire or scan records those of a crontab line that changed or went
-// (expireLeftBehind, retireGone). The daemon calls it once nothing of its
-// own may still run them (the old line's fires and replays have ended): a
-// slot never gets an expired record and then a run. It returns what was
+// (expireLeftBehind, retireGone). For a changed line the registration
+// (RegisterDaemonTask) has recorded those it left missed already; the
+// daemon calls it once nothing of its own may still run them (the old
+// line's fires and replays have ended), for the slots that came since: a
+// slot never gets an expired record and then a run (a fire or replay that
+// finds its slot expired runs nothing). It returns what was
 // recorded, for a log ("" when nothing was), and the alert for it, for the
 // caller to run off any path that must not wait for it.
 func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
@@ -51,12 +54,23 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 		}
 		return desc, left.alert, err
 	}
+	said, alert, err := recordLeftBehind(ctx, st, m, lb)
+	if alert == nil {
+		return said, func() {}, err
+	}
+	return said, func() { alert(ctx, m, lb.Notify) }, err
+}
+
+// recordLeftBehind is RecordLeftBehind for a line whose schedule or zone
+// changed (lb.Expr set); its alert (nil when nothing was recorded) runs
+// through the machine and notify command it is given.
+func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(context.Context, Machine, string), error) {
 	s, err := parseSchedule(lb.Expr, lb.TZ)
 	if err != nil {
-		return "", func() {}, err
+		return "", nil, err
 	}
 	taken := func(slot time.Time, _ string) bool { return slot.After(lb.Taken) && s.Has(slot) }
 	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
-	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alert, err
+	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alertAs, err
 }

@@ -54,7 +54,7 @@ func TestDaemonChangeCountsFromWhatItLeftToTheLoop(t *testing.T) {
 			if !from.IsZero() && from.Before(taken) {
 				taken = from
 			}
-			lb := LeftBehind{Old: replaced, Expr: got.Schedule, TZ: got.TZ, Cut: now, Taken: taken}
+			lb := LeftBehind{Old: replaced.Task, Expr: got.Schedule, TZ: got.TZ, Cut: now, Taken: taken}
 			if _, _, err := RecordLeftBehind(t.Context(), st, testMachine(db, now), lb); err != nil {
 				t.Fatal(err)
 			}

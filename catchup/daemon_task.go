@@ -19,15 +19,18 @@ import (
 // CRON_TZ) keeps the zone the task is registered in, as a fire does
 // (fleetZoneOf): replicas in several zones run one schedule. The caller
 // reads the returned task's zone. When the line's schedule or zone changed, replaced is the
-// registration it replaced (its Name is "" otherwise): the slots that one
-// missed are the daemon's to record expired (RecordLeftBehind) once its
-// old loop's fires and replays have ended. firesFrom is where the line's
+// registration it replaced (its Task.Name is "" otherwise), and the slots
+// that one missed are recorded expired (but those the new line takes),
+// before the new schedule is written; the daemon logs them and runs their
+// alert (Replaced), and records those its old loop leaves after this
+// (RecordLeftBehind) once its fires and replays have ended. firesFrom is where the line's
 // new loop may fire from, late (no later than where it does: the daemon's
 // start, a reload's read, or where a loop that never began would have;
 // zero: now): a changed schedule counts from just before the oldest old
 // slot after it that the new one has too (leftToTheLoop), not from now.
-func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_, replaced store.Task, err error) {
+func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_ store.Task, replaced Replaced, err error) {
 	now := m.Now()
+	notify := t.NotifyCmd // as written, for the alert
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
@@ -55,26 +58,39 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				// recorded, recorded paused first, as scan does for an
 				// edited line (registerEntry) and a fire for --cron.
 				if _, err := recordEndedPause(ctx, st, m, old, now); err != nil {
-					return t, store.Task{}, err
+					return t, Replaced{}, err
 				}
 			}
 			left := leftToTheLoop(old, t, firesFrom, now)
 			t.SettledThrough = countsFrom(now, left)
-			// The old schedule's missed slots are recorded expired by the
-			// daemon (RecordLeftBehind), not here: its old loop's fires
-			// and replays may still run some of them.
-			replaced = old
+			// The old schedule's missed slots (but those the new line
+			// takes) are recorded expired before the new schedule is
+			// written: the other way round, a daemon killed in between
+			// left them below the new watermark, lacking from the new
+			// schedule, with no record. A fire or replay of the old loop
+			// that has not claimed one of them yet finds it expired and
+			// runs nothing (store.ClaimRequest.Replay); one that has is
+			// not expired (AddRuns).
+			taken := firesFrom
+			if taken.IsZero() || t.SettledThrough.Before(taken) {
+				taken = t.SettledThrough
+			}
+			lb := LeftBehind{Old: old, Expr: t.Schedule, TZ: t.TZ, Cut: now, Taken: taken, Notify: notify}
+			if replaced.Said, replaced.alert, err = recordLeftBehind(ctx, st, m, lb); err != nil {
+				return t, Replaced{}, err
+			}
+			replaced.Task = old
 			m.notice("%s: it counts from %s, and the slots the old one missed are recorded expired (%s)%s "+
 				"(catchup backfill --task %s runs a past range)",
 				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), countsFromSaid(left), store.ReasonScheduleChanged,
 				leftToTheLine(left, "the next start", ""), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
-		return t, store.Task{}, err
+		return t, Replaced{}, err
 	}
 	first, err := st.EarliestRun(ctx, t.Name)
 	if err != nil {
-		return t, store.Task{}, err
+		return t, Replaced{}, err
 	}
 	if !first.IsZero() && first.Before(t.RegisteredAt) {
 		t.RegisteredAt = first
@@ -88,7 +104,34 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	if known && sameRegistration(old, t) {
 		return t, replaced, nil // a start or reload of an unchanged line: no write (one fsync per line)
 	}
-	return t, replaced, st.UpsertTask(ctx, t)
+	if err := st.UpsertTask(ctx, t); err != nil {
+		if replaced.Said != "" {
+			// Recorded, but the reload fails: said here, since the
+			// retried registration finds them recorded and says nothing.
+			m.notice("task %s: %s", t.Name, replaced.Said)
+		}
+		return t, Replaced{}, err
+	}
+	return t, replaced, nil
+}
+
+// Replaced is, for RegisterDaemonTask, the registration a change of the
+// line's schedule or zone replaced (Task; its Name is "" when none), and
+// what the registration recorded expired of the slots it left missed:
+// Said for the daemon's log ("" when none), Alert to run their alert.
+type Replaced struct {
+	Task  store.Task
+	Said  string
+	alert func(ctx context.Context, m Machine, notify string)
+}
+
+// Alert runs the missed-slot alert of the slots r recorded expired (none:
+// nothing) through m, with the line's --notify-cmd as written (""
+// the ledger's).
+func (r Replaced) Alert(ctx context.Context, m Machine, notify string) {
+	if r.alert != nil {
+		r.alert(ctx, m, notify)
+	}
 }
 
 // leftToTheLoop is the old schedule's slots after firesFrom (and after

@@ -127,8 +127,10 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	now := l.m.Now()
 	r.StartedAt = now
 	// A replay resumes where an interrupted run of its slot stopped: the
-	// claim reads that run's checkpoint.
-	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay,
+	// claim reads that run's checkpoint. A replay, and a daemon's fire
+	// (however late: held behind the task's replays, the line changed
+	// meanwhile), refuse a slot recorded expired since.
+	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay || !l.req.FireSlot.IsZero(),
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
 	if r.Attempt == 1 {
 		req.Register = l.registration(ctx, now, r.Slot, true)

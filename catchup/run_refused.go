@@ -14,14 +14,19 @@ import (
 func (l *lifecycle) claimRefused(ctx context.Context, r, h store.Run) RunResult {
 	slot := formatSlot(r.Slot, l.sched)
 	switch {
+	case h.Status == store.StatusExpired:
+		// A replay's or a daemon's fire's (store.ClaimRequest.Replay):
+		// given up since the scan read it or the fire's timer was set
+		// (forget, a schedule change, another host's scan), so that no
+		// slot holds both an expired record and a run. No duplicate.
+		doing := "replaying"
+		if r.Trigger != store.TriggerReplay {
+			doing = "running"
+		}
+		l.m.notice("slot %s of %s was recorded expired meanwhile (%s); not %s it",
+			slot, l.req.Task, cmp.Or(h.Reason, "run "+strconv.FormatInt(h.ID, 10)), doing)
 	case r.Trigger == store.TriggerSchedule:
 		return l.duplicate(ctx, r.Slot, h)
-	case h.Status == store.StatusExpired:
-		// A replay's (store.ClaimRequest.Replay): given up since the scan
-		// read it (forget, a schedule change, another host's scan), so
-		// that no slot holds both an expired record and a replay's run.
-		l.m.notice("slot %s of %s was recorded expired meanwhile (%s); not replaying it",
-			slot, l.req.Task, cmp.Or(h.Reason, "run "+strconv.FormatInt(h.ID, 10)))
 	case h.Status == store.StatusSucceeded:
 		anyway := "--force to run anyway"
 		if l.req.Backfill { // backfill has no --force: --only all is its

@@ -25,6 +25,9 @@ type leftByChange struct {
 	// alert runs the task's missed-slot alert for the slots recorded (a
 	// no-op when none was): the caller runs it when it may wait for it.
 	alert func()
+	// alertAs is alert through another machine, context and notify
+	// command (nil when none was recorded).
+	alertAs func(ctx context.Context, m Machine, notify string)
 	// ahead, when set, is a time of the task the ledger holds later than
 	// now (at now): its missed slots are not known, none is recorded.
 	ahead, now time.Time
@@ -238,7 +241,8 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 			lb.slots = append(lb.slots, a.Slot)
 		}
 	}
-	lb.alert = func() { alertExpired(ctx, m, notify, old, ts) }
+	lb.alertAs = func(ctx context.Context, m Machine, notify string) { alertExpired(ctx, m, notify, old, ts) }
+	lb.alert = func() { lb.alertAs(ctx, m, notify) }
 	return lb, nil
 }
 

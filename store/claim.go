@@ -7,11 +7,13 @@ type ClaimRequest struct {
 	Run      Run   // the record to insert, status running
 	Register *Task // when set, upserted in the same transaction
 	Force    bool  // claim even when the slot already succeeded
-	// Replay: the claim is a scan's replay of a slot it found missed. A
-	// slot whose latest record (skips aside) is expired is refused then,
-	// as one that ran: it was given up since the scan read it (forget, a
-	// schedule change, another host's scan), and ClaimResult.Run is that
-	// record. A fire or a backfill of such a slot is claimed.
+	// Replay: the claim is a scan's replay of a slot it found missed, or
+	// a daemon's fire of the slot its timer was set for. A slot whose
+	// latest record (skips aside) is expired is refused then, as one that
+	// ran: it was given up since the scan read it or the timer was set
+	// (forget, a schedule change, another host's scan), and
+	// ClaimResult.Run is that record. Another fire (cron's) or a backfill
+	// of such a slot is claimed.
 	Replay bool
 	Boot   *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 	// Checkpoint: a granted claim also reads the slot's last checkpoint

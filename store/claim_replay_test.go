@@ -12,7 +12,8 @@ import (
 // whose latest record (skips aside) is expired, naming that record: it was
 // given up after the scan read it (forget, a schedule change). A slot run
 // again after its expiry (a failed backfill, which scan --retry-failed
-// replays) is claimed, and so is an expired slot by a fire or a backfill.
+// replays) is claimed, and so is an expired slot by a fire or a backfill;
+// a daemon's fire (which sets Replay) is refused it, as a replay is.
 func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		code := 3
@@ -44,6 +45,9 @@ func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 			},
 			"fire of an expired slot": {
 				prior: []store.Run{expired("e")}, trigger: store.TriggerSchedule, claimed: true,
+			},
+			"daemon's fire of an expired slot": {
+				prior: []store.Run{expired("g")}, trigger: store.TriggerSchedule, replay: true,
 			},
 			"backfill of an expired slot": {
 				prior: []store.Run{expired("f")}, trigger: store.TriggerBackfill, claimed: true,

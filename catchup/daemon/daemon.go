@@ -28,10 +28,12 @@ type Task struct {
 	// the host's, until a shared ledger's registration says otherwise.
 	ZoneFromHost bool
 	// Replaced is the registration a change of the line's schedule or
-	// zone replaced when the line was read (RegisterDaemonTask; its Name
-	// is "" when none): the slots it missed are recorded expired once its
-	// old loop's fires and replays have ended (left.go).
-	Replaced store.Task
+	// zone replaced when the line was read (RegisterDaemonTask; its
+	// Task.Name is "" when none), and what the registration recorded
+	// expired of the slots it missed, for the daemon to log and alert;
+	// those its old loop leaves after that are recorded once its fires and
+	// replays have ended (left.go).
+	Replaced catchup.Replaced
 }
 
 // Config is one checked `catchup daemon`.

@@ -10,17 +10,24 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// leaveChanged records, for task t whose loop a reload restarts (old: the
-// loop it replaces; nil at the daemon's start or for a line new to it), the
-// slots its replaced registration missed (Task.Replaced), once after is
-// closed (the old loop's fires and replays have ended; nil: at once): those
-// before now, when the old loop stops, but the slots the new line takes
-// (its loop fires the new schedule's slots after from; its scans replay
-// those after the registration's change). A line whose schedule the ledger
-// already held (another replica registered it first, or a reload the
-// ledger refused halfway) leaves the slots of the schedule its old loop ran.
+// leaveChanged logs and alerts, for task t whose line's schedule or zone
+// changed, the slots its registration recorded expired (Task.Replaced),
+// and records, for the loop a reload restarts (old: the loop it replaces;
+// nil at the daemon's start or for a line new to it), those its replaced
+// registration missed after that, once after is closed (the old loop's
+// fires and replays have ended; nil: at once): those before now, when the
+// old loop stops, but the slots the new line takes (its loop fires the new
+// schedule's slots after from; its scans replay those after the
+// registration's change). A line whose schedule the ledger already held
+// (another replica registered it first, or a reload the ledger refused
+// halfway) leaves the slots of the schedule its old loop ran.
 func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, from time.Time) {
-	prev := t.Replaced
+	if t.Replaced.Said != "" {
+		s.said(t.Replaced.Task.Name, t.Replaced.Said, func(ctx context.Context) {
+			t.Replaced.Alert(ctx, s.d.machine(t, nil), t.Req.NotifyCmd)
+		})
+	}
+	prev := t.Replaced.Task
 	if prev.Name == "" && old != nil && !sameSchedule(old.task, t) {
 		prev = old.task.Def
 	}
@@ -74,16 +81,36 @@ func (s *tasks) leave(t Task, lb catchup.LeftBehind, after <-chan struct{}) {
 				" (catchup ls --missed does not show them; catchup backfill --task "+name+" runs a past range)", "event", "error", "task", name)
 			return
 		}
-		if said == "" {
-			return
-		}
-		s.d.cfg.Log.Warn("task "+name+": "+said+": no replay comes for them (catchup backfill --task "+name+" --only missing runs them)",
-			"event", "expired", "task", name)
-		if s.gone != nil {
-			defer context.AfterFunc(s.gone, cancel)()
-		}
-		alert()
+		s.sayLeft(ctx, cancel, name, said, func(context.Context) { alert() })
 	}()
+}
+
+// said logs, and alerts in a goroutine of its own, the slots of task
+// name that were recorded expired (said: what was, "" when none), as leave
+// does for those it records.
+func (s *tasks) said(name, said string, alert func(context.Context)) {
+	s.left.Add(1)
+	go func() {
+		defer s.left.Done()
+		ctx, cancel := context.WithCancel(context.WithoutCancel(s.ctx))
+		defer cancel()
+		s.sayLeft(ctx, cancel, name, said, alert)
+	}()
+}
+
+// sayLeft logs what was recorded expired of task name's slots (said; ""
+// when none: nothing) and runs their alert, cut (cancel) once the daemon
+// gives up.
+func (s *tasks) sayLeft(ctx context.Context, cancel context.CancelFunc, name, said string, alert func(context.Context)) {
+	if said == "" {
+		return
+	}
+	s.d.cfg.Log.Warn("task "+name+": "+said+": no replay comes for them (catchup backfill --task "+name+" --only missing runs them)",
+		"event", "expired", "task", name)
+	if s.gone != nil {
+		defer context.AfterFunc(s.gone, cancel)()
+	}
+	alert(ctx)
 }
 
 // sameSchedule reports whether a and b fire at the same slots: the same

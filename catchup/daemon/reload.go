@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/store"
 )
 
 // scheduled is a task's running loop.
@@ -162,7 +161,7 @@ func sameTask(a, b Task) bool {
 	a.Def.RegisteredAt, a.Def.UpdatedAt, a.Def.SettledThrough = b.Def.RegisteredAt, b.Def.UpdatedAt, b.Def.SettledThrough
 	a.Def.ScheduleSince = b.Def.ScheduleSince
 	a.Def.Source = b.Def.Source
-	a.Replaced, b.Replaced = store.Task{}, store.Task{}
+	a.Replaced, b.Replaced = catchup.Replaced{}, catchup.Replaced{}
 	sameSchedule := a.Sched.SameAs(b.Sched) // Sched is Def.Schedule, parsed
 	a.Def.Schedule, a.Sched, b.Sched = b.Def.Schedule, nil, nil
 	return reflect.DeepEqual(a, b) && sameSchedule
