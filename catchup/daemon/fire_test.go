@@ -27,12 +27,12 @@ type fireFixture struct {
 	task Task
 	dir  string
 	now  *time.Time
-	logs bytes.Buffer
+	logs safeBuffer // the daemon's goroutines log while a test reads it
 }
 
 func newFireFixture(t *testing.T, name, replay string, now time.Time) *fireFixture {
 	t.Helper()
-	f := &fireFixture{dir: t.TempDir(), now: &now}
+	f := &fireFixture{dir: t.TempDir(), now: &now, logs: safeBuffer{b: &bytes.Buffer{}}}
 	st, err := sqlite.Open(t.Context(), filepath.Join(f.dir, "catchup.db"))
 	if err != nil {
 		t.Fatal(err)
