@@ -6,21 +6,24 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// giveBackCutShort deals with run r, just recorded interrupted by its own
-// catchup, whose slot the task's watermark passed while it ran: a schedule
-// change registered then (the edited line's fire found the task's lock
-// held and registered the change with its lock skip) moved the watermark
-// to the change, past the running slot, which the change could neither
-// settle nor record expired. The slot is given back, the watermark going
-// below it, as a run taken for dead lowers it (store.Store.Interrupt): the
-// new schedule's slot is then missed and replayed, and one the new
+// giveBackPassed deals with run r, just recorded with an outcome that
+// leaves its slot unsettled or owed (interrupted, failed, timed out, a lock
+// skip), when the task's watermark has passed its slot: a schedule change
+// registered meanwhile moved it to the change, past the slot, which the
+// change could neither settle nor record expired. That is a run that was
+// running when the edited line's lock-skipped fire registered the change,
+// then cut short or failed; and a --slot fire that changed the schedule,
+// which counts it from now, past the fire's own slot (scheduleFrom). The
+// slot is given back, the watermark going below it, as a run taken for
+// dead lowers it (store.Store.Interrupt): the new schedule's slot is then
+// missed (a failed one, for --retry-failed) and replayed, and one the new
 // schedule does not have is recorded expired by the next scan
 // (missed.offSchedule), as for a run of the old schedule found dead after
 // the change. Before, the slot vanished from every reader. Any other run
-// is left as it is: the watermark never passes a running run's slot
-// otherwise (store.Store.SetSettled).
-func giveBackCutShort(ctx context.Context, st store.Store, m Machine, r store.Run) {
-	if r.Slot.IsZero() || r.Status != store.StatusInterrupted {
+// is left as it is: the watermark never passes such a slot otherwise
+// (store.Store.SetSettled, advanceWatermark).
+func giveBackPassed(ctx context.Context, st store.Store, m Machine, r store.Run) {
+	if r.Slot.IsZero() || r.ID == 0 || !unsettling(r) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx) // a run stopped by a signal is cut short with its context
@@ -30,7 +33,20 @@ func giveBackCutShort(ctx context.Context, st store.Store, m Machine, r store.Ru
 	}
 	out := store.Outcome{Status: r.Status, ExitCode: r.ExitCode, EndedAt: r.EndedAt, Error: r.Error}
 	if err := st.GiveBack(ctx, []int64{r.ID}, out); err != nil {
-		m.notice("task %s: slot %s, whose run was cut short after the task's watermark passed it, cannot be given back to scan: %v",
+		m.notice("task %s: slot %s, which a schedule change passed before its run settled it, cannot be given back to scan: %v",
 			r.Task, rfc(r.Slot), err)
 	}
+}
+
+// unsettling reports whether finished record r leaves its slot to the
+// missed-slot rule: interrupted, failed or timed out (for --retry-failed),
+// or skipped because the task's lock was held (exit 75).
+func unsettling(r store.Run) bool {
+	switch r.Status {
+	case store.StatusInterrupted, store.StatusFailed, store.StatusTimeout:
+		return true
+	case store.StatusSkipped:
+		return r.ExitCode != nil && *r.ExitCode == exitLocked
+	}
+	return false
 }

@@ -243,7 +243,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
 		} else {
-			giveBackCutShort(ctx, l.st, l.m, r)
+			giveBackPassed(ctx, l.st, l.m, r)
 		}
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {
