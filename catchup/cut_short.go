@@ -28,10 +28,17 @@ func giveBackPassed(ctx context.Context, st store.Store, m Machine, r store.Run)
 	}
 	ctx = context.WithoutCancel(ctx) // a run stopped by a signal is cut short with its context
 	t, err := st.Task(ctx, r.Task)
-	if err != nil || t.SettledThrough.Before(r.Slot) {
-		return // not passed: the missed-slot rule reads it
+	if err != nil || t.ScheduleSince.IsZero() || r.Slot.After(t.ScheduleSince) || t.SettledThrough.Before(r.Slot) {
+		// No change passed it: the missed-slot rule reads it, or a
+		// watermark that passed it did so once a later record settled it
+		// (a run taken for dead whose slot was replayed).
+		return
 	}
-	out := store.Outcome{Status: r.Status, ExitCode: r.ExitCode, EndedAt: r.EndedAt, Error: r.Error}
+	cur, err := st.Run(ctx, r.ID) // as recorded: an outcome after the run was taken for dead keeps why
+	if err != nil || !unsettling(cur) {
+		return
+	}
+	out := store.Outcome{Status: cur.Status, ExitCode: cur.ExitCode, EndedAt: cur.EndedAt, Error: cur.Error}
 	if err := st.GiveBack(ctx, []int64{r.ID}, out); err != nil {
 		m.notice("task %s: slot %s, which a schedule change passed before its run settled it, cannot be given back to scan: %v",
 			r.Task, rfc(r.Slot), err)
