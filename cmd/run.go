@@ -166,6 +166,10 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if f.manual && f.slot.set {
 		return req, errors.New("--manual and --slot exclude each other: a manual run stands for no slot")
 	}
+	if f.manual && f.force {
+		// A warning, not a refusal: the run it asks for is well defined.
+		fmt.Fprintln(stderr, "catchup: warning: --force does nothing with --manual: a manual run stands for no slot, so it is never a duplicate; fix: drop --force")
+	}
 	if f.pingFile != "" && f.ping != "" {
 		return req, errors.New("--ping and --ping-file both name the monitor: give one")
 	}
