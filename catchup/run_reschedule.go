@@ -92,6 +92,11 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be read (%v): they are not looked for", err)
 	case len(left.slots) > 0:
 		msg += ", and " + left.describe(false, "under the old one", store.ReasonScheduleChanged)
+	case left.aheadNote() != "":
+		// The clock is behind the ledger: the old schedule's missed slots
+		// are not known, and the new watermark passes them; say so, as
+		// scan and forget do, never without a word.
+		msg += "; " + left.aheadNote()
 	}
 	if len(left.slots) > 0 {
 		msg += fmt.Sprintf("; catchup backfill --task %s --from %s --to %s runs the new one's slots in that gap",
