@@ -214,6 +214,7 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld, failed
 // and neither settles or unsettles the slot.
 func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) RunResult {
 	now := l.m.Now()
+	l.registerHeld(ctx, now, slot)
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
 	if !l.cronShaped() && !l.earlyOf(slot) {
@@ -234,6 +235,24 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
 		s, l.req.Task, holderState(h), againHint(h))
 	return res
+}
+
+// registerHeld registers the task as a claim of slot would have, for a
+// fire that runs nothing because its slot is held (a duplicate, a late
+// fire of a settled slot), as a lock skip and a paused fire do: a --cron
+// fire that changes the schedule or zone (an edited line fired in the
+// minute its old copy ran) makes the change now. Left to the next fire,
+// the new schedule's slots until then (the host down meanwhile) were
+// dropped without a word: that fire made the schedule count from itself.
+func (l *lifecycle) registerHeld(ctx context.Context, now, slot time.Time) {
+	if !l.req.ReplaySlot.IsZero() {
+		return
+	}
+	if reg := l.registration(ctx, now, slot, false); reg != nil {
+		if err := l.st.UpsertTask(ctx, *reg); err != nil {
+			l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
+		}
+	}
 }
 
 // twinOfFailed gives back the claim of the own fire of slot (ownFire) whose
