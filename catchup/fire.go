@@ -158,6 +158,9 @@ func (l *lifecycle) checkDuplicate(ctx context.Context, f fire, lockHeld bool) (
 	if err != nil || !found {
 		return RunResult{}, false // a read fault: the claim decides
 	}
+	// A claim refused as a duplicate (run_refused.go) registered with the
+	// claim; this fire makes no claim.
+	l.registerHeld(ctx, l.m.Now(), f.slot, lockHeld)
 	return l.duplicate(ctx, f.slot, h), true
 }
 
@@ -214,7 +217,6 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld, failed
 // and neither settles or unsettles the slot.
 func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) RunResult {
 	now := l.m.Now()
-	l.registerHeld(ctx, now, slot)
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
 	if !l.cronShaped() && !l.earlyOf(slot) {
@@ -237,18 +239,19 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	return res
 }
 
-// registerHeld registers the task as a claim of slot would have, for a
+// registerHeld registers the task as a claim of slot would have (lockHeld:
+// this fire holds the task's lock), for a
 // fire that runs nothing because its slot is held (a duplicate, a late
 // fire of a settled slot), as a lock skip and a paused fire do: a --cron
 // fire that changes the schedule or zone (an edited line fired in the
 // minute its old copy ran) makes the change now. Left to the next fire,
 // the new schedule's slots until then (the host down meanwhile) were
 // dropped without a word: that fire made the schedule count from itself.
-func (l *lifecycle) registerHeld(ctx context.Context, now, slot time.Time) {
+func (l *lifecycle) registerHeld(ctx context.Context, now, slot time.Time, lockHeld bool) {
 	if !l.req.ReplaySlot.IsZero() {
 		return
 	}
-	if reg := l.registration(ctx, now, slot, false); reg != nil {
+	if reg := l.registration(ctx, now, slot, lockHeld); reg != nil {
 		if err := l.st.UpsertTask(ctx, *reg); err != nil {
 			l.m.notice("task %s: cannot register its schedule: %v", l.req.Task, err)
 		}
