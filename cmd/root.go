@@ -19,8 +19,7 @@ import (
 // Execute runs catchup with args and returns the process exit status.
 func Execute(args []string) int {
 	guardLocalZone() // before anything reads a local time
-	ctx, caught, stopWith, stop := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer stop()
+	ctx, caught, stopWith := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	g := globals{signalsCaught: caught, stopWith: stopWith}
 	root := newRoot(&g, args)
 	root.SetArgs(args)
