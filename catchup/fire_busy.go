@@ -54,6 +54,9 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 	}
 	if limit >= 0 {
 		got, err := lock.waitFor(ctx, limit)
+		if err == nil && ctx.Err() == nil && policy == "wait" {
+			l.rereadAfterWait(ctx)
+		}
 		switch {
 		case got:
 			return RunResult{}, true, nil

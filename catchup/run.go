@@ -224,6 +224,7 @@ type lifecycle struct {
 	req        RunRequest
 	sched      *schedule.Schedule // the request's, else the registered one
 	registered *store.Task
+	superseded bool        // registered anew while this fire waited for the lock (rereadAfterWait)
 	revive     *store.Task // the registration of a retired task, which this fire registers anew
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not

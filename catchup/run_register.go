@@ -15,6 +15,9 @@ import (
 // this slot is itself covered by the missed-slot rule. locked says that the
 // fire holds its task's lock (its claim; not a lock skip, not a paused fire).
 func (l *lifecycle) registration(ctx context.Context, now, slot time.Time, locked bool) *store.Task {
+	if l.superseded {
+		return nil // registered anew while this fire waited: the newer registration stands
+	}
 	if l.req.Schedule == nil {
 		return l.revival(now, slot)
 	}
