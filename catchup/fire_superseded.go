@@ -2,43 +2,45 @@ package catchup
 
 import (
 	"context"
-	"errors"
 
 	"github.com/catchup/catchup/catchup/schedule"
-	"github.com/catchup/catchup/store"
 )
 
 // rereadAfterWait reads the task's registration again once this fire has
-// waited for the task's lock (--wait, --on-busy wait), and marks the fire
-// superseded when the task was registered meanwhile (another fire, a scan
-// of its crontab, a `forget`): its line is then older than the one the
-// ledger holds (a crontab edited while it waited), and registering it
-// would take the task back to it. Worse, it would do so from the
-// registration read before the wait, which still held its own line: the
-// fire saw no change, recorded none of the newer schedule's missed slots
-// expired, and the ledger, seeing one, moved the watermark past them
-// without a word. A superseded fire still runs (or skips) its own slot,
-// and registers nothing (registration): the newer registration stands.
-// The comparison is of the ledger's own records, not of clocks, which a
+// waited for the task's lock (--wait, --on-busy wait): what it read before
+// the wait may be stale, and a registration made from it is wrong.
+//
+//   - The schedule or zone changed meanwhile (another fire of an edited
+//     line, a scan of the crontab): this fire's line is the older one, and
+//     registering it would take the task back to it, from a registration
+//     that still held its own line, so that it saw no change and recorded
+//     none of the newer schedule's missed slots expired while the ledger
+//     moved the watermark past them. The fire is superseded: it still
+//     runs (or skips) its own slot, and registers nothing (registration).
+//   - The task was first registered, or registered again after a
+//     `forget`, meanwhile: the fire registers over that registration, a
+//     change of schedule made openly (which line is newer cannot be told).
+//   - Only registered again with the same schedule (another fire of the
+//     line the fire read, a duplicate): nothing is stale that matters.
+//
+// The comparison is of the ledger's records, never of clocks, which a
 // fleet's hosts do not share. A read fault leaves the fire as it was.
 func (l *lifecycle) rereadAfterWait(ctx context.Context) {
 	t, err := l.st.Task(ctx, l.req.Task)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return // still unregistered: this fire's registration is the first
-	case err != nil:
-		return
+	if err != nil || !t.RetiredAt.IsZero() {
+		return // still unregistered or retired, or unreadable: as read
 	}
 	before := l.registered
 	if before == nil {
-		before = l.revive
+		resolveZone(ctx, l.st, l.m, &t)
+		l.registered, l.revive = &t, nil
+		return
 	}
-	if before != nil && t.UpdatedAt.Equal(before.UpdatedAt) && t.RetiredAt.Equal(before.RetiredAt) {
+	if t.Schedule == before.Schedule && (t.TZ == before.TZ || t.TZ == "" || t.TZ == "Local") {
 		return
 	}
 	l.superseded = true
-	s := l.req.Schedule
-	if s != nil && t.RetiredAt.IsZero() && !(schedule.SameExpr(t.Schedule, s.Expr()) && schedule.SameZone(t.TZ, s.Location().String())) {
+	if s := l.req.Schedule; s != nil && !(schedule.SameExpr(t.Schedule, s.Expr()) && schedule.SameZone(t.TZ, s.Location().String())) {
 		l.m.notice("task %s was registered anew while this fire waited for its lock (schedule %q in %s): "+
 			"this fire runs its own slot and leaves that registration as it is", l.req.Task, t.Schedule, t.TZ)
 	}
