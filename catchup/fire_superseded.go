@@ -17,9 +17,10 @@ import (
 //     none of the newer schedule's missed slots expired while the ledger
 //     moved the watermark past them. The fire is superseded: it still
 //     runs (or skips) its own slot, and registers nothing (registration).
-//   - The task was first registered, or registered again after a
-//     `forget`, meanwhile: the fire registers over that registration, a
-//     change of schedule made openly (which line is newer cannot be told).
+//   - The task was first registered, registered again after a `forget`,
+//     or given its first schedule (it ran by hand only) meanwhile: the
+//     fire registers over that registration, a change of schedule made
+//     openly (which line is newer cannot be told).
 //   - Only registered again with the same schedule (another fire of the
 //     line the fire read, a duplicate): nothing is stale that matters.
 //
@@ -31,7 +32,7 @@ func (l *lifecycle) rereadAfterWait(ctx context.Context) {
 		return // still unregistered or retired, or unreadable: as read
 	}
 	before := l.registered
-	if before == nil {
+	if before == nil || before.Schedule == "" {
 		resolveZone(ctx, l.st, l.m, &t)
 		l.registered, l.revive = &t, nil
 		return
