@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -35,7 +36,10 @@ type LeftBehind struct {
 // daemon calls it once nothing of its own may still run them (the old
 // line's fires and replays have ended), for the slots that came since: a
 // slot never gets an expired record and then a run (a fire or replay that
-// finds its slot expired runs nothing). It returns what was
+// finds its slot expired runs nothing). A slot the new schedule has that
+// the new registration's watermark went back below since (a run of it cut
+// short or failed after the change, given back: giveBackPassed) is the new
+// line's to replay, not left. It returns what was
 // recorded, for a log ("" when nothing was), and the alert for it, for the
 // caller to run off any path that must not wait for it.
 func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(), error) {
@@ -53,6 +57,14 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 			desc = strings.TrimPrefix(desc+p, "; ")
 		}
 		return desc, left.alert, err
+	}
+	if cur, err := st.Task(ctx, lb.Old.Name); err == nil && cur.RetiredAt.IsZero() && schedule.SameExpr(cur.Schedule, lb.Expr) &&
+		schedule.SameZone(cur.TZ, lb.TZ) && cur.SettledThrough.Before(lb.Taken) {
+		// The new registration's watermark went below Taken since (a run
+		// of a slot both schedules have, cut short or failed after the
+		// change, given back: giveBackPassed; one taken for dead): the new
+		// schedule's slots after it are the new line's to replay.
+		lb.Taken = cur.SettledThrough
 	}
 	said, alert, err := recordLeftBehind(ctx, st, m, lb)
 	if alert == nil {

@@ -21,7 +21,10 @@ import (
 // (missed.offSchedule), as for a run of the old schedule found dead after
 // the change. Before, the slot vanished from every reader. Any other run
 // is left as it is: the watermark never passes such a slot otherwise
-// (store.Store.SetSettled, advanceWatermark).
+// (store.Store.SetSettled, advanceWatermark). A scan's replay whose
+// outcome was held for the next claim (replay_held.go) is dealt with once
+// that outcome is recorded, and a daemon's old line then spares the slot
+// given back that its new schedule has (RecordLeftBehind).
 func giveBackPassed(ctx context.Context, st store.Store, m Machine, r store.Run) {
 	if r.Slot.IsZero() || r.ID == 0 || !unsettling(r) {
 		return

@@ -27,6 +27,7 @@ type heldOutcome struct {
 	st     store.Store
 	m      Machine
 	s      *store.Settlement
+	run    store.Run // the run s settles, with its outcome: for giveBackPassed once recorded
 	marker *taskLock // the task's marker, locked while s is kept or riding a claim
 }
 
@@ -37,15 +38,16 @@ func (h *heldOutcome) holds(l *lifecycle) bool {
 	return h != nil && !h.st.Shared() && l.req.Retries == 0 && l.req.NotifyCmd == "" && l.pinger == nil
 }
 
-// keep keeps the outcome of task's run s.ID for the next claim, once the
-// task's marker names it; false (nothing kept: record it now) when the
-// marker cannot be taken. Nothing is held before: every claim takes what is
-// held, and a replay keeps its outcome only after its own claim.
-func (h *heldOutcome) keep(task string, s *store.Settlement) bool {
-	if !markHeld(h.m, &h.marker, task, s.ID) {
+// keep keeps the outcome s of run r (r.ID, with that outcome) for the
+// next claim, once the task's marker names it; false (nothing kept: record
+// it now) when the marker cannot be taken. Nothing is held before: every
+// claim takes what is held, and a replay keeps its outcome only after its
+// own claim.
+func (h *heldOutcome) keep(r store.Run, s *store.Settlement) bool {
+	if !markHeld(h.m, &h.marker, r.Task, s.ID) {
 		return false
 	}
-	h.s = s
+	h.s, h.run = s, r
 	return true
 }
 
@@ -53,10 +55,13 @@ func (h *heldOutcome) keep(task string, s *store.Settlement) bool {
 // (its marker is still taken), for flush.
 func (h *heldOutcome) giveBack(s *store.Settlement) { h.s = s }
 
-// recorded says that the outcome a claim took is recorded: the marker goes.
-func (h *heldOutcome) recorded() {
+// recorded says that the outcome a claim took is recorded: the marker
+// goes, and its slot is given back if a schedule change passed it
+// (giveBackPassed), as for an outcome recorded on its own.
+func (h *heldOutcome) recorded(ctx context.Context) {
 	if h != nil {
 		unmarkHeld(h.marker)
+		giveBackPassed(ctx, h.st, h.m, h.run)
 	}
 }
 
@@ -90,5 +95,9 @@ func (h *heldOutcome) flush(ctx context.Context) error {
 		h.m.notice("cannot record the outcome of run %d: %v", s.ID, err)
 		return err
 	}
+	// A replay cut short by a stop is recorded here, its scan's last: its
+	// slot is given back if a schedule change registered meanwhile (a
+	// lock-skipped --cron fire, a daemon's reload) passed it.
+	giveBackPassed(ctx, h.st, h.m, h.run)
 	return nil
 }

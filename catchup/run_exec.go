@@ -162,7 +162,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		return res, true, nil, err
 	}
 	if req.Settle != nil && prev == nil {
-		l.held.recorded()
+		l.held.recorded(ctx)
 	}
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
@@ -239,7 +239,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		return result, false, &retryHandoff{settle: &store.Settlement{ID: r.ID, Outcome: out}, release: release, delay: delay}, nil
 	}
 	var recErr error
-	if !l.held.holds(l) || !l.held.keep(r.Task, &store.Settlement{ID: r.ID, Outcome: out}) {
+	if !l.held.holds(l) || !l.held.keep(r, &store.Settlement{ID: r.ID, Outcome: out}) {
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
 		} else {
