@@ -26,6 +26,20 @@ type LeftBehind struct {
 	// Notify is the line's --notify-cmd as written, for the alert; "":
 	// the ledger's (never a masked one).
 	Notify string
+	// givenBack, when set, is the new registration's watermark, gone back
+	// below Taken since (RecordLeftBehind).
+	givenBack time.Time
+}
+
+// recordedCause reports whether a slot missed for cause has a record of
+// its own that keeps it missed (a run cut short, failed, lock-skipped),
+// which the missed-slot rule judges under any schedule that has the slot.
+func recordedCause(cause string) bool {
+	switch cause {
+	case CauseInterrupted, CauseFailed, CauseLockBusy:
+		return true
+	}
+	return false
 }
 
 // RecordLeftBehind records expired (reason schedule-changed, or retired)
@@ -62,9 +76,11 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 		schedule.SameZone(cur.TZ, lb.TZ) && cur.SettledThrough.Before(lb.Taken) {
 		// The new registration's watermark went below Taken since (a run
 		// of a slot both schedules have, cut short or failed after the
-		// change, given back: giveBackPassed; one taken for dead): the new
-		// schedule's slots after it are the new line's to replay.
-		lb.Taken = cur.SettledThrough
+		// change, given back: giveBackPassed; one taken for dead): such a
+		// slot, which its record keeps missed under the new schedule, is
+		// the new line's to replay. A slot with no record stays left: the
+		// new schedule, which took effect after it, never counts it.
+		lb.givenBack = cur.SettledThrough
 	}
 	said, alert, err := recordLeftBehind(ctx, st, m, lb)
 	if alert == nil {
@@ -81,7 +97,9 @@ func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 	if err != nil {
 		return "", nil, err
 	}
-	taken := func(slot time.Time, _ string) bool { return slot.After(lb.Taken) && s.Has(slot) }
+	taken := func(slot time.Time, cause string) bool {
+		return s.Has(slot) && (slot.After(lb.Taken) || (!lb.givenBack.IsZero() && slot.After(lb.givenBack) && recordedCause(cause)))
+	}
 	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
 	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alertAs, err
