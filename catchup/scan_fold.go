@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -119,10 +120,11 @@ func coalescedGaps(ctx context.Context, st store.Store, task string, sched *sche
 		if n := len(expired); n > 0 && expired[n-1].After(g.prev) {
 			g.prev = expired[n-1]
 		}
-		if g.covered, err = failedBetween(ctx, st, task, g.prev, missed[start]); err != nil {
+		var standing int
+		if g.covered, standing, err = failedBetween(ctx, st, task, g.prev, missed[start]); err != nil {
 			return nil, err
 		}
-		g.n += len(g.covered)
+		g.n += len(g.covered) + standing
 		g.reason = fmt.Sprintf(reasonCoalesced, formatSlot(g.slot, sched))
 		gaps = append(gaps, g)
 		end = start
@@ -155,25 +157,39 @@ func spanOf(ctx context.Context, st store.Store, m Machine, t store.Task, sched 
 // failedBetween returns the slots of task strictly between after and
 // before that a run failed or timed out and nothing else settled (no
 // success, no fold): a coalesced replay told [after, ...) covers their
-// intervals too. One read, and none when after is zero (the gap starts at
-// the task's first slot).
-func failedBetween(ctx context.Context, st store.Store, task string, after, before time.Time) ([]time.Time, error) {
+// intervals too. standing counts the slots there that only a fold settles
+// and no success: after is the last success, so their coalesced replay
+// never succeeded (killed with its scan, its slot now in the gap), and the
+// replay told [after, ...) stands for them too. One read, and none when
+// after is zero (the gap starts at the task's first slot).
+func failedBetween(ctx context.Context, st store.Store, task string, after, before time.Time) (_ []time.Time, standing int, _ error) {
 	if after.IsZero() || !before.After(after.Add(time.Second)) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	runs, err := st.SlotRuns(ctx, task, after.Add(time.Second), before.Add(-time.Second), 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	failed, done := map[int64]bool{}, map[int64]bool{}
+	failed, done, folded := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 	for _, r := range runs {
 		switch {
 		case r.Status == store.StatusFailed || r.Status == store.StatusTimeout:
 			failed[r.Slot.Unix()] = true
-		case r.Status == store.StatusSucceeded || isFold(r):
+		case r.Status == store.StatusSucceeded:
 			done[r.Slot.Unix()] = true
+		case isFold(r):
+			done[r.Slot.Unix()] = true
+			if strings.HasPrefix(r.Error, coalescedPrefix) {
+				folded[r.Slot.Unix()] = true
+			}
 		}
 	}
+	for _, r := range runs {
+		if r.Status == store.StatusSucceeded {
+			delete(folded, r.Slot.Unix())
+		}
+	}
+	standing = len(folded)
 	var slots []time.Time
 	for s := range failed {
 		if !done[s] {
@@ -181,5 +197,8 @@ func failedBetween(ctx context.Context, st store.Store, task string, after, befo
 		}
 	}
 	slices.SortFunc(slots, func(a, b time.Time) int { return a.Compare(b) })
-	return slots, nil
+	return slots, standing, nil
 }
+
+// coalescedPrefix begins every fold's reason (reasonCoalesced).
+var coalescedPrefix = strings.SplitN(reasonCoalesced, "%", 2)[0]
