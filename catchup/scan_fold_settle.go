@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -82,7 +83,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 				err = fmt.Errorf("task %s: record the failed slots the replay of %s covered: %w", t.Name, formatSlot(slot, nil), err)
 			}
 		}
-	case replay != nil:
+	case replay != nil && !takenOver(ctx, st, t.Name, *replay):
 		err = giveBackFolds(ctx, st, m, t.Name, replay.folded, replay.Status, slot)
 	}
 	var taken map[int64]store.Run
@@ -115,6 +116,33 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		ts.Left++    // left for the next scan
 	}
 	return err
+}
+
+// takenOver reports whether another run holds slot a.Slot of task, running
+// or succeeded, since a's replay, which was taken for dead (its host
+// frozen or cut off past its lease) and the slot replayed elsewhere, told
+// the gap its folds still stand for (standingFolds). The folds are that
+// replay's now, to keep or to give back: given back here, the gap it ran
+// was missed again, and run a second time. Only a shared ledger's run is
+// taken for dead while its process lives; a read that fails gives back.
+func takenOver(ctx context.Context, st store.Store, task string, a SlotAction) bool {
+	if !st.Shared() || a.RunID == 0 {
+		return false
+	}
+	runs, err := st.SlotRuns(ctx, task, a.Slot, a.Slot, 0)
+	if err != nil {
+		return false
+	}
+	dead, other := false, false
+	for _, r := range runs {
+		switch {
+		case r.ID == a.RunID:
+			dead = strings.Contains(r.Error, store.LateOutcomeNote)
+		case r.ID > a.RunID && r.Slot.Equal(a.Slot) && (r.Status == store.StatusRunning || r.Status == store.StatusSucceeded):
+			other = true
+		}
+	}
+	return dead && other
 }
 
 // unsettledWhy says how a replay of a gap that ran ended without success.
