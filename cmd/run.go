@@ -235,19 +235,23 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
 	ctx := c.Context()
-	// Opening the ledger is most of a run's start: it opens on this
-	// goroutine while another reads the host's identity, the shorter work,
-	// which so hides the wait of a process's second goroutine for a thread
-	// to run on (0.1-0.2 ms). An empty --db names no ledger: the command
-	// runs unrecorded, as for a --db that does not parse (L4).
-	machined := readMachineAsync(c, g, path, &req)
-	var st store.Store
-	openErr := errEmptyDB
+	// Opening the ledger is most of a run's start; the host's identity is
+	// read meanwhile. An empty --db names no ledger: the command runs
+	// unrecorded, as for a --db that does not parse (L4).
+	opened := func() (store.Store, error) { return nil, errEmptyDB }
 	if !dbGivenEmpty(c, g) {
-		deepstack.Reserve()
-		st, openErr = openRunLedger(ctx, path)
+		opened = openLedgerAsync(ctx, path)
 	}
-	m, err := machined()
+	m, err := newMachine(g, path, true)
+	if err == nil {
+		err = zoneFromHost(&req, m)
+		if err != nil {
+			err = usageErr(c, err)
+		}
+	} else {
+		err = &exitStatus{code: catchup.ExitInternal, err: err}
+	}
+	st, openErr := opened()
 	if openErr == nil {
 		defer st.Close()
 		warnUnsafeLedger(c.ErrOrStderr(), path, os.Geteuid())
@@ -274,47 +278,29 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	return nil
 }
 
-// openRunLedger opens the ledger at path for a fire.
-func openRunLedger(ctx context.Context, path string) (store.Store, error) {
-	loc, err := store.ParseLocation(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := ledger.Open(ctx, loc)
-	if err != nil {
-		err = openHint(err, path)
-	}
-	return st, err
-}
-
-// readMachineAsync reads, in the background, the host's identity
-// (newMachine) and the zone a fire without --tz reads its schedule in
-// (zoneFromHost, into req): the function it returns waits for them. req
-// is not read meanwhile.
-func readMachineAsync(c *cobra.Command, g *globals, path string, req *catchup.RunRequest) func() (catchup.Machine, error) {
+// openLedgerAsync opens the ledger at path in the background; the function
+// it returns waits for the outcome.
+func openLedgerAsync(ctx context.Context, path string) func() (store.Store, error) {
 	type result struct {
-		m     catchup.Machine
-		err   error
-		usage bool
+		st  store.Store
+		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		m, err := newMachine(g, path, true)
+		deepstack.Reserve() // the ledger opens on a new goroutine
+		loc, err := store.ParseLocation(path)
 		if err != nil {
 			done <- result{err: err}
 			return
 		}
-		err = zoneFromHost(req, m)
-		done <- result{m: m, err: err, usage: err != nil}
-	}()
-	return func() (catchup.Machine, error) {
-		r := <-done
-		switch {
-		case r.usage:
-			return r.m, usageErr(c, r.err)
-		case r.err != nil:
-			return r.m, &exitStatus{code: catchup.ExitInternal, err: r.err}
+		st, err := ledger.Open(ctx, loc)
+		if err != nil {
+			err = openHint(err, path)
 		}
-		return r.m, nil
+		done <- result{st, err}
+	}()
+	return func() (store.Store, error) {
+		r := <-done
+		return r.st, r.err
 	}
 }
