@@ -16,7 +16,10 @@ import (
 // back. A task discovered in a crontab keeps its definition when a fire of
 // its line registers again with --cron: the crontab line is the single
 // source of truth. The watermark follows the schedule: kept while the
-// schedule and zone stay, replaced when they change.
+// schedule and zone stay, replaced when they change, but never past a
+// slot since the old watermark whose run failed or timed out and that no
+// run succeeded (scan --retry-failed replays it if the new schedule has
+// it: guarantees S8).
 const upsertTaskSQL = `
 INSERT INTO tasks (name, schedule, tz, replay, argv, dir, shell, source, retries, retry_delay_ms, registered_at, updated_at,
  timeout_ms, kill_after_ms, no_capture, notify_cmd, settled_through, on_busy, max_age_ms, schedule_since)
@@ -31,8 +34,13 @@ ON CONFLICT (name) DO UPDATE SET
   timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   retired_at = NULL,
-  settled_through = CASE WHEN tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
-    THEN excluded.settled_through ELSE tasks.settled_through END,
+  settled_through = CASE WHEN tasks.retired_at IS NOT NULL THEN excluded.settled_through
+    WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN LEAST(excluded.settled_through, (SELECT MIN(f.slot) - interval '1 second' FROM runs f
+      WHERE f.task = excluded.name AND f.status IN ('failed', 'timeout')
+        AND (tasks.settled_through IS NULL OR f.slot > tasks.settled_through) AND f.slot <= excluded.settled_through
+        AND NOT EXISTS (SELECT 1 FROM runs s WHERE s.task = f.task AND s.slot = f.slot AND s.status = 'succeeded')))
+    ELSE tasks.settled_through END,
   schedule_since = CASE WHEN tasks.retired_at IS NOT NULL THEN NULL
     WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz THEN excluded.settled_through
     ELSE tasks.schedule_since END

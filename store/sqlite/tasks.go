@@ -31,8 +31,14 @@ ON CONFLICT (name) DO UPDATE SET
   timeout_ms = excluded.timeout_ms, kill_after_ms = excluded.kill_after_ms,
   no_capture = excluded.no_capture, notify_cmd = excluded.notify_cmd, on_busy = excluded.on_busy, max_age_ms = excluded.max_age_ms,
   retired_at = 0,
-  settled_through = CASE WHEN tasks.retired_at <> 0 OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
-    THEN excluded.settled_through ELSE tasks.settled_through END,
+  settled_through = CASE WHEN tasks.retired_at <> 0 THEN excluded.settled_through
+    WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz
+    THEN MIN(excluded.settled_through, COALESCE((SELECT MIN(f.slot) * 1000 - 1000 FROM runs f
+      WHERE f.task = excluded.name AND f.status IN ('failed', 'timeout')
+        AND f.slot * 1000 > tasks.settled_through AND f.slot * 1000 <= excluded.settled_through
+        AND NOT EXISTS (SELECT 1 FROM runs s WHERE s.task = f.task AND s.slot = f.slot AND s.status = 'succeeded')),
+      excluded.settled_through))
+    ELSE tasks.settled_through END,
   schedule_since = CASE WHEN tasks.retired_at <> 0 THEN 0
     WHEN tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz THEN excluded.settled_through
     ELSE tasks.schedule_since END
@@ -43,7 +49,10 @@ WHERE excluded.source NOT LIKE 'run%' OR tasks.source NOT LIKE 'crontab:%' OR ta
 // crontab line is the single source of truth. The watermark follows the
 // schedule: kept while the schedule and zone stay, replaced when they change,
 // and then the change's watermark is when the schedule took effect
-// (store.Task.ScheduleSince).
+// (store.Task.ScheduleSince), or just below the first slot since the old
+// watermark whose run failed or timed out and that no run succeeded, if
+// earlier: the watermark never passes a recent failed slot, which scan
+// --retry-failed replays if the new schedule has it (guarantees S8).
 func upsertTask(ctx context.Context, e execer, t store.Task) error {
 	argv, err := backend.EncodeArgv(t.Argv)
 	if err != nil {
