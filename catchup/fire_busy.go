@@ -125,8 +125,8 @@ func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string,
 		l.m.notice("cannot record the skip: %v", err)
 	}
 	skip.ID = id
-	if !l.req.Slot.IsZero() {
-		giveBackPassed(ctx, l.st, l.m, skip) // a --slot fire's change counts from now, past its slot
+	if !l.req.Slot.IsZero() || l.waitedPast {
+		giveBackPassed(ctx, l.st, l.m, skip) // a --slot fire's change counts from now, past its slot; so does a waited one's
 	}
 	l.m.notice("%s", notice)
 	return RunResult{ExitCode: exitLocked, Run: skip, Skipped: true}

@@ -22,7 +22,13 @@ import (
 //     fire registers over that registration, a change of schedule made
 //     openly (which line is newer cannot be told).
 //   - Only registered again with the same schedule (another fire of the
-//     line the fire read, a duplicate): nothing is stale that matters.
+//     line the fire read, a duplicate; the line's edit reverted): a change
+//     this fire makes counts from now, not from its slot (waitedPast), as
+//     does one over a registration made meanwhile: a fire of the old
+//     schedule during the wait, of a slot after this fire's (12:00 for a
+//     fire of 11:30 that got the lock at 12:05), lock-skipped, lay past
+//     the change's old slots and is no slot of the new schedule, and
+//     vanished without a record (slots_run_wait_schedule_change_reverted).
 //
 // The comparison is of the ledger's records, never of clocks, which a
 // fleet's hosts do not share. A read fault leaves the fire as it was.
@@ -34,10 +40,11 @@ func (l *lifecycle) rereadAfterWait(ctx context.Context) {
 	before := l.registered
 	if before == nil || before.Schedule == "" {
 		resolveZone(ctx, l.st, l.m, &t)
-		l.registered, l.revive = &t, nil
+		l.registered, l.revive, l.waitedPast = &t, nil, true
 		return
 	}
 	if t.Schedule == before.Schedule && (t.TZ == before.TZ || t.TZ == "" || t.TZ == "Local") {
+		l.waitedPast = !t.UpdatedAt.Equal(before.UpdatedAt)
 		return
 	}
 	l.superseded = true

@@ -225,6 +225,7 @@ type lifecycle struct {
 	sched      *schedule.Schedule // the request's, else the registered one
 	registered *store.Task
 	superseded bool        // registered anew while this fire waited for the lock (rereadAfterWait)
+	waitedPast bool        // registered meanwhile, not superseded (rereadAfterWait): a change this fire makes counts from now
 	revive     *store.Task // the registration of a retired task, which this fire registers anew
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not

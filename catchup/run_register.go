@@ -68,9 +68,12 @@ func (l *lifecycle) taskRow(now, slot time.Time, tz, expr string) *store.Task {
 // for a --slot fire of a task already registered, which changes the
 // schedule now: the slots between its old slot and now were never the new
 // schedule's (nor, before the task's registration, anyone's), and counting
-// from the --slot made scan replay them.
+// from the --slot made scan replay them; and now for a fire that waited for
+// the lock while the task was registered again (waitedPast): the old
+// schedule's slots fired meanwhile lie after its slot, and are recorded
+// expired only before from.
 func (l *lifecycle) scheduleFrom(now, slot time.Time) time.Time {
-	if l.registered != nil && !l.req.Slot.IsZero() {
+	if l.registered != nil && (!l.req.Slot.IsZero() || l.waitedPast) {
 		return now
 	}
 	return l.registeredFrom(now, slot)
