@@ -152,6 +152,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				"variables or command: scan does not register this line (give it its own --task)", where, e.Task, other, f.Line))
 		}
 	}
+	changed := false // the line changes the task's schedule or zone
 	switch {
 	case retired:
 		t.SettledThrough = now.Add(-time.Second)
@@ -176,6 +177,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		// MON-FRI): the registered text stays, and with it the watermark.
 		t.Schedule = schedule.ExprName(old.Schedule, e.Expr)
 		if old.Schedule != "" && (old.Schedule != t.Schedule || old.TZ != t.TZ) {
+			changed = true
 			if !old.PausedAt.IsZero() && !dry {
 				// The slots of its pause under the old schedule that no
 				// scan recorded are recorded paused first, as a fire that
@@ -234,6 +236,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		if err := st.UpsertTask(ctx, t); err != nil {
 			return nil, warning, err
 		}
+	}
+	if changed {
+		// The change's watermark as the ledger sets it (schedule_since
+		// stays the instant the new schedule counts from).
+		t.SettledThrough = keptBelowFailed(ctx, st, old, t.SettledThrough)
 	}
 	sr.task = t
 	return sr, warning, nil
