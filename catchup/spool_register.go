@@ -41,6 +41,21 @@ type noteTask struct {
 	MaxAge       time.Duration `json:"max_age,omitempty"`
 	// HostZone: TZ is the host's zone, not --tz or CRON_TZ (changed).
 	HostZone bool `json:"host_zone,omitempty"`
+	// ExplicitSlot: the fire had --slot, so that a change of a registered
+	// task's schedule it makes counts from the fire, not from its slot
+	// (changeFrom), as lifecycle.scheduleFrom makes it for a fire that
+	// reads the task.
+	ExplicitSlot bool `json:"explicit_slot,omitempty"`
+}
+
+// changeFrom is when a change of a registered task's schedule that note
+// n's fire (at) makes counts from: its registration instant, but the fire
+// itself for a --slot fire.
+func (n *noteTask) changeFrom(at time.Time) time.Time {
+	if n.ExplicitSlot {
+		return at
+	}
+	return n.RegisteredAt
 }
 
 // noteRegistration is what a note of this fire (slot fr.slot) carries of
@@ -55,7 +70,7 @@ func (l *lifecycle) noteRegistration(now, slot time.Time) *noteTask {
 	return &noteTask{Schedule: t.Schedule, TZ: t.TZ, Replay: t.Replay, Argv: t.Argv, Dir: t.Dir, Source: t.Source,
 		Retries: t.Retries, RetryDelay: t.RetryDelay, RegisteredAt: t.RegisteredAt, Timeout: t.Timeout,
 		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: t.NotifyCmd, OnBusy: t.OnBusy, MaxAge: t.MaxAge,
-		HostZone: l.req.ZoneFromHost}
+		HostZone: l.req.ZoneFromHost, ExplicitSlot: !l.req.Slot.IsZero()}
 }
 
 // task is the task row of registration n for task name, as of its fire.

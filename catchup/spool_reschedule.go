@@ -57,12 +57,13 @@ func rescheduleNoted(ctx context.Context, st store.Store, m Machine, t store.Tas
 	if reschedules(&t, expr, tz) {
 		head := scheduleChange(e.Task, t, "", expr, tz) +
 			fmt.Sprintf(": it counts from its fire at %s, which could not reach the ledger", rfc(e.StartedAt))
-		msg, alert := leaveSchedule(ctx, st, m, t, expr, tz, "", n.RegisteredAt, head)
+		msg, alert := leaveSchedule(ctx, st, m, t, expr, tz, "", n.changeFrom(e.StartedAt), head)
 		m.notice("%s", msg)
 		alert()
 	}
 	row := n.task(e.Task, e.StartedAt)
 	row.Schedule, row.TZ = expr, tz
+	row.SettledThrough = n.changeFrom(e.StartedAt).Add(-time.Second)
 	return st.UpsertTask(ctx, row)
 }
 
@@ -76,7 +77,7 @@ func (n *noteTask) rescheduledAsNoted(t store.Task, at time.Time) store.Task {
 		return t
 	}
 	if reschedules(&t, expr, tz) {
-		t.SettledThrough = n.RegisteredAt.Add(-time.Second)
+		t.SettledThrough = n.changeFrom(at).Add(-time.Second)
 		t.ScheduleSince = t.SettledThrough
 	}
 	r := n.task(t.Name, at)
