@@ -112,6 +112,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		// A slot of an earlier schedule that a change left, recorded
 		// expired (an alert named it), is told from its records.
 		held, err := leftByAChange(ctx, st, t.Name, slot)
+		if err == nil && !held {
+			// Or one still owed to it, which the next scan records so
+			// (missed.offSchedule): scan --dry-run lists it.
+			held, err = owedToAnOldSchedule(ctx, st, m, t, sched, req.MissedRule, stale, notes, slot)
+		}
 		if err != nil || !held {
 			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339Nano), slot, sched))
 		}

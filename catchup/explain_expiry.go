@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -23,6 +24,9 @@ func expiringReason(ctx context.Context, st store.Store, m Machine, t store.Task
 		return "", err
 	}
 	splitPaused(t, &res)
+	if slices.ContainsFunc(res.offSchedule, slot.Equal) {
+		return fmt.Sprintf(reasonScheduleChanged, s.Expr(), s.Location()), nil
+	}
 	aged := fmt.Sprintf(reasonMaxAge, formatWindow(catchupWindow(t, req.MissedRule)))
 	at := -1
 	for i, sl := range res.slots {

@@ -19,6 +19,15 @@ func leftByAChange(ctx context.Context, st store.Store, task string, slot time.T
 	}), err
 }
 
+// owedToAnOldSchedule reports whether slot, no slot of task t's schedule
+// s, is owed to an earlier one (missed.offSchedule: a run of it cut short
+// or dead after the change): the next scan records it expired.
+func owedToAnOldSchedule(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
+	stale map[int64]bool, notes *pendingNotes, slot time.Time) (bool, error) {
+	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, notes)
+	return slices.ContainsFunc(res.offSchedule, slot.Equal), err
+}
+
 // defaultSlot is the task's latest missed slot, else its latest slot.
 func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
 	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
