@@ -46,16 +46,28 @@ func (s *Ledger) unmoved() error {
 	}
 	now, size, err := identify(s.real)
 	truncated := err == nil && size < headerSize && s.openedSize >= headerSize
-	if err == nil && now == s.opened && !truncated {
-		return nil
-	}
-	what := "replaced by another file"
+	what := "it was replaced by another file"
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		what = "deleted"
+		what = "it was deleted"
 	case truncated:
-		what = fmt.Sprintf("truncated to %d bytes", size)
+		what = fmt.Sprintf("it was truncated to %d bytes", size)
+	case err == nil && now == s.opened:
+		// The WAL stays at rest (keepwal.go): it holds every commit since
+		// the last checkpoint, and SQLite goes on writing into the one it
+		// has open, deleted or not, where no later process reads.
+		if s.wal == (fileID{}) {
+			return nil
+		}
+		wal, _, werr := identify(s.real + "-wal")
+		if werr == nil && wal == s.wal {
+			return nil
+		}
+		what = "its -wal was replaced by another file, and with it every record since its last checkpoint"
+		if errors.Is(werr, os.ErrNotExist) {
+			what = "its -wal was deleted, and with it every record since its last checkpoint"
+		}
 	}
-	return fmt.Errorf("write ledger %s: %w (it was %s): nothing more is written to it by this catchup; "+
+	return fmt.Errorf("write ledger %s: %w (%s): nothing more is written to it by this catchup; "+
 		"the next catchup opens the file now there", s.path, ErrLedgerMoved, what)
 }

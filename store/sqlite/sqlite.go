@@ -29,6 +29,7 @@ type Ledger struct {
 	real       string // the real path opened
 	opened     fileID // the identity of the file opened (see unmoved)
 	openedSize int64  // its size then: a ledger cut below its header since was truncated
+	wal        fileID // the identity of its -wal then, which holds every commit since the last checkpoint
 	// creating: the new ledger's file under its temporary name
 	// (createLedger), the only file checkSchema gives the tables to; any
 	// other without them is refused (notALedger).
@@ -132,6 +133,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	// The file as opened (and made a ledger): writes check that the path
 	// still leads to it.
 	s.opened, s.openedSize, _ = identify(real)
+	s.wal, _, _ = identify(real + "-wal")
 	return s, nil
 }
 
