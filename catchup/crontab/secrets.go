@@ -40,18 +40,24 @@ func Redacted(command string) string {
 			}
 			return sub[1] + u.Scheme + "://" + u.Host + "/..."
 		}
-		u, err := url.Parse(m)
-		if err != nil {
-			return m[:strings.Index(m, "://")+3] + "(redacted)"
-		}
-		if u.User != nil {
-			u.User = url.User(u.User.Username())
-		}
-		if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
-			q.Del("password")
-			q.Del("sslpassword")
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
+		return pgURLMask(m)
 	})
+}
+
+// pgURLMask is the PostgreSQL URL m without its password (user info,
+// password=, sslpassword=), or its scheme alone when it does not parse.
+func pgURLMask(m string) string {
+	u, err := url.Parse(m)
+	if err != nil {
+		return m[:strings.Index(m, "://")+3] + "(redacted)"
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
+		q.Del("password")
+		q.Del("sslpassword")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }

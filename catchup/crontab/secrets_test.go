@@ -35,10 +35,14 @@ func TestRedacted(t *testing.T) {
 		"--ping after ;":        {"true; catchup run --ping\thttps://hc.example/TOKEN -- true", "true; catchup run --ping\thttps://hc.example/... -- true"},
 		"CATCHUP_PING_URL quoted": {`"CATCHUP_PING_URL=https://hc.example/TOKEN" catchup run -- true`,
 			`CATCHUP_PING_URL=https://hc.example/... catchup run -- true`},
-		"PGPASSWORD, an escaped blank": {`catchup run --task t -- env PGPASSWORD=PW\ PW psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
-		"PGPASSWORD all quoted":        {`catchup run --task t -- env 'PGPASSWORD=PW PW' psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
-		"--ping-file":                  {"catchup run --ping-file /etc/catchup/ping -- true", "catchup run --ping-file /etc/catchup/ping -- true"},
-		"bearer":                       {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
+		"PGPASSWORD, an escaped blank":    {`catchup run --task t -- env PGPASSWORD=PW\ PW psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
+		"PGPASSWORD all quoted":           {`catchup run --task t -- env 'PGPASSWORD=PW PW' psql`, `catchup run --task t -- env PGPASSWORD=(redacted) psql`},
+		"--ping-file":                     {"catchup run --ping-file /etc/catchup/ping -- true", "catchup run --ping-file /etc/catchup/ping -- true"},
+		"--db password quoted in part":    {`catchup --db postgres://u:"PW"@db/x run -- true`, `catchup --db postgres://u@db/x run -- true`},
+		"--db URL quoted in part":         {`catchup --db 'postgres://u:'PW'@db/x?sslmode=require' run -- true`, `catchup --db postgres://u@db/x?sslmode=require run -- true`},
+		"CATCHUP_DB password escaped":     {`CATCHUP_DB=postgres://u:P\W@db/x catchup run -- true`, `CATCHUP_DB=postgres://u@db/x catchup run -- true`},
+		"--db= password parameter quoted": {`catchup --db=postgresql://u@db/x?password="PW" run -- true`, `catchup --db=postgresql://u@db/x run -- true`},
+		"bearer":                          {`catchup run --task t -- curl -H "Authorization: Bearer PW" https://h`, `catchup run --task t -- curl -H "Authorization: Bearer ***" https://h`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

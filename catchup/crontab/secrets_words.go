@@ -2,12 +2,14 @@ package crontab
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // redactWords masks, word by word as the shell splits them, the values of
 // --ping (its next word, or after --ping=), of CATCHUP_PING_URL= and of
-// PGPASSWORD=: whatever blanks (a tab) or quoting (a quoted "--ping", a
+// PGPASSWORD=, and the password of a PostgreSQL URL (--db, CATCHUP_DB=): whatever blanks (a tab) or quoting (a quoted "--ping", a
 // URL quoted in part, 'PGPASSWORD=a b') a line uses, which the patterns of
 // Redacted, reading the text, do not all see. A masked value keeps the
 // quotes around it when it had one pair around it all; a word quoted
@@ -41,6 +43,8 @@ func redactWords(command string) string {
 			masked = maskedAssignment(raw, w, "CATCHUP_PING_URL=", pingMask)
 		case strings.HasPrefix(w, "PGPASSWORD="):
 			masked = maskedAssignment(raw, w, "PGPASSWORD=", passwordMask)
+		default:
+			masked = maskedPostgresURL(raw, w)
 		}
 		pingNext = w == "--ping"
 		if masked != "" && masked != raw {
@@ -96,3 +100,22 @@ func passwordMask(v string) string {
 	}
 	return "(redacted)"
 }
+
+// maskedPostgresURL is the word raw (w as the shell reads it) with the
+// password of the PostgreSQL URL in it masked, when the shell's quoting
+// cuts that URL in raw (postgres://u:"PW"@db, 'postgres://u:'PW'@db),
+// where Redacted's pattern, reading the text, stops at the first quote;
+// "" to leave it to that pattern.
+func maskedPostgresURL(raw, w string) string {
+	loc := pgURL().FindStringIndex(w)
+	if loc == nil || strings.Contains(raw, w[loc[0]:loc[1]]) {
+		return ""
+	}
+	return maskedValue(raw, w, w[:loc[0]]+pgURLMask(w[loc[0]:loc[1]])+w[loc[1]:])
+}
+
+// pgURL is a PostgreSQL URL in a word as the shell reads it; compiled on
+// first use, as secretWords.
+var pgURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)postgres(?:ql)?://[^\s'"]+`)
+})
