@@ -76,6 +76,9 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		if len(runs) == 0 && after > 0 {
 			break
 		}
+		if err := noneRunning(runs, mg.FromPath); err != nil {
+			return done, err
+		}
 		n, err := mg.To.Import(ctx, origin, tasks, runs)
 		if err != nil {
 			return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
@@ -144,10 +147,28 @@ func noRunInProgress(ctx context.Context, m Machine, mg Migration) error {
 	}
 	for _, r := range running {
 		if !stale[r.ID] {
-			return fmt.Errorf("run %d of %s (pid %d) is in progress in %s: migrate once no run is in progress "+
-				"(catchup ls --running lists them), so that the shared ledger never holds a copy frozen as running",
-				r.ID, r.Task, r.PID, mg.FromPath)
+			return inProgress(r, mg.FromPath)
 		}
 	}
 	return nil
+}
+
+// noneRunning refuses a page of runs to copy that holds a running one: a
+// run that started after noRunInProgress looked (the dead ones it found
+// are interrupted by then). Copied, it would stand as running in the
+// shared ledger, held by no lock there: its first scan would take it for
+// dead and replay its slot while it still ran here.
+func noneRunning(runs []store.Run, fromPath string) error {
+	for _, r := range runs {
+		if r.Status == store.StatusRunning {
+			return inProgress(r, fromPath)
+		}
+	}
+	return nil
+}
+
+func inProgress(r store.Run, fromPath string) error {
+	return fmt.Errorf("run %d of %s (pid %d) is in progress in %s: migrate once no run is in progress "+
+		"(catchup ls --running lists them), so that the shared ledger never holds a copy frozen as running",
+		r.ID, r.Task, r.PID, fromPath)
 }
