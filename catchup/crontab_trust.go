@@ -43,36 +43,34 @@ var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/sp
 //     one hard link, and every directory on its way is root's or the user's
 //     and writable by no one else, unless sticky (like /tmp);
 //   - every symlink on the way is root's or the scanning user's: another
-//     user could point theirs at another file (checkSymlinks).
+//     user could point theirs at another file (walkOpen).
 //
 // A refusal is a *filetrust.Refusal naming the file, the reason and the fix.
-// The file is read through the descriptor that was checked, and a symlink
-// is followed only when it sits in a directory that passed.
+// The path is resolved, its symlinks and directories checked, and the file
+// opened in one walk over held directory handles (walkOpen): nothing is
+// resolved again by path, so the file read is the one reached through the
+// very directories and symlinks that were checked, and it is read through
+// the descriptor whose fstat was checked.
 func OpenCrontab(path string, uid int) (CrontabFile, error) {
 	f := CrontabFile{Path: path}
 	if path == "" { // a task found on stdin has no file to re-read
 		return f, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
 	}
 	name := "crontab " + path
-	real, fd, fi, err := openResolved(name, path)
+	w, err := walkOpen(name, path, []int{0, uid})
 	if err != nil {
 		return f, err
 	}
-	defer fd.Close()
-	f.System = crontab.IsSystem(path) || crontab.IsSystem(real)
-	if err := checkSymlinks(name, path, []int{0, uid}); err != nil {
-		return f, err
-	}
-	owners, err := f.checkFile(name, real, fi, uid)
+	defer w.fd.Close()
+	f.System = crontab.IsSystem(path) || crontab.IsSystem(w.real)
+	owners, err := f.checkFile(name, w.real, w.fi, uid)
 	if err != nil {
 		return f, err
 	}
-	for _, p := range []string{path, real} {
-		if err := checkDirs(name, filepath.Dir(p), !f.System, owners); err != nil {
-			return f, err
-		}
+	if err := checkWalkedDirs(name, w.dirs, !f.System, owners); err != nil {
+		return f, err
 	}
-	f.Data, err = readCapped(name, real, fd, fi)
+	f.Data, err = readCapped(name, w.real, w.fd, w.fi)
 	return f, err
 }
 
@@ -177,20 +175,29 @@ func checkDirs(name, dir string, stickyOwn bool, owners []int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if o := filetrust.Owner(fi); !slices.Contains(owners, o) {
-			return &filetrust.Refusal{Name: name,
-				Reason: fmt.Sprintf("its directory %s is owned by %s, who could replace it", d, filetrust.Describe(o)),
-				Fix:    "move it to a directory of " + ownerNames(owners)}
-		}
-		if filetrust.WritableByOthers(fi, sticky) {
-			return &filetrust.Refusal{Name: name,
-				Reason: fmt.Sprintf("its directory %s is writable by others (mode %04o)", d, filetrust.ModeBits(fi.Mode())),
-				Fix:    "chmod go-w " + d}
+		if err := checkDir(name, d, fi, sticky, owners); err != nil {
+			return err
 		}
 		if d == "/" || d == "." {
 			return nil
 		}
 	}
+}
+
+// checkDir refuses directory d (as fi shows it) if someone other than
+// owners owns it, or anyone else can write it (a sticky one, with sticky).
+func checkDir(name, d string, fi os.FileInfo, sticky bool, owners []int) error {
+	if o := filetrust.Owner(fi); !slices.Contains(owners, o) {
+		return &filetrust.Refusal{Name: name,
+			Reason: fmt.Sprintf("its directory %s is owned by %s, who could replace it", d, filetrust.Describe(o)),
+			Fix:    "move it to a directory of " + ownerNames(owners)}
+	}
+	if filetrust.WritableByOthers(fi, sticky) {
+		return &filetrust.Refusal{Name: name,
+			Reason: fmt.Sprintf("its directory %s is writable by others (mode %04o)", d, filetrust.ModeBits(fi.Mode())),
+			Fix:    "chmod go-w " + d}
+	}
+	return nil
 }
 
 func ownerNames(uids []int) string {
@@ -209,19 +216,19 @@ func ownerNames(uids []int) string {
 // daemon's), if no one else could have written it: a regular file that
 // root or uid owns, writable by no one else, reached only through symlinks
 // of root's or uid's and directories of root's or uid's that no one else can write
-// (a sticky one above its own is fine). It is read through the descriptor
-// that was checked. A refusal is a *filetrust.Refusal.
+// (a sticky one above its own is fine). It is resolved, checked and opened
+// in one walk over held directory handles (walkOpen), nothing re-resolved
+// by path, and read through the descriptor that was checked. A refusal is a
+// *filetrust.Refusal.
 func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 	name := "crontab " + path
-	real, fd, fi, err := openResolved(name, path)
+	owners := []int{0, uid}
+	w, err := walkOpen(name, path, owners)
 	if err != nil {
 		return nil, err
 	}
-	defer fd.Close()
-	owners := []int{0, uid}
-	if err := checkSymlinks(name, path, owners); err != nil {
-		return nil, err
-	}
+	defer w.fd.Close()
+	real, fi := w.real, w.fi
 	switch owner := filetrust.Owner(fi); {
 	case !fi.Mode().IsRegular():
 		return nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file", Fix: "point the daemon at the crontab file itself"}
@@ -232,26 +239,8 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 		return nil, &filetrust.Refusal{Name: name, Reason: fmt.Sprintf("it is owned by %s, who could make the daemon run anything as %s",
 			filetrust.Describe(owner), filetrust.Describe(uid)), Fix: "chown it to " + ownerNames(owners)}
 	}
-	for _, p := range []string{path, real} {
-		if err := checkDirs(name, filepath.Dir(p), false, owners); err != nil {
-			return nil, err
-		}
+	if err := checkWalkedDirs(name, w.dirs, false, owners); err != nil {
+		return nil, err
 	}
-	return readCapped(name, real, fd, fi)
-}
-
-// openResolved opens the file path leads to, through any symlinks (resolved),
-// for reading, and stats the descriptor: what is checked is what is read.
-func openResolved(name, path string) (resolved string, fd *os.File, fi os.FileInfo, err error) {
-	if resolved, err = filepath.EvalSymlinks(path); err != nil {
-		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if fd, err = os.OpenFile(resolved, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0); err != nil {
-		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if fi, err = fd.Stat(); err != nil {
-		fd.Close()
-		return "", nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return resolved, fd, fi, nil
+	return readCapped(name, real, w.fd, fi)
 }

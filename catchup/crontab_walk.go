@@ -1,0 +1,207 @@
+package catchup
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
+	"golang.org/x/sys/unix"
+)
+
+// maxSymlinks bounds the symlinks followed on one path, as the kernel does
+// (ELOOP).
+const maxSymlinks = 40
+
+// A crontab is resolved, checked and opened in ONE walk over directory
+// handles the walk holds open: each component is opened (O_PATH|O_NOFOLLOW)
+// relative to the handle of the directory before it, every owner and mode
+// checked is the fstat of the handle held, a symlink's target is read from
+// the symlink's own handle, ".." goes back to the handle held for the
+// parent, and the file is opened relative to the handle of its directory.
+// Nothing is resolved again by path: a directory of another user's that is
+// swapped with a symlink (or renamed) between two steps changes nothing of
+// what the walk checked and read. (Resolving the path, then checking the
+// names on it, let a user who owns a directory on the way exchange it with
+// their symlink to root's directory: some interleavings read root's file
+// while every check saw theirs.)
+
+// walkedCrontab is what the walk found: the file, opened for reading and
+// fstat'd, its real path, and every directory the walk went through.
+type walkedCrontab struct {
+	real string
+	fd   *os.File
+	fi   os.FileInfo
+	dirs []walkedDir
+}
+
+// walkedDir is a directory the walk went through, as its handle's fstat
+// showed it. own: the crontab's name, or the name of a symlink that led to
+// it, was looked up in it (the crontab's own directory, cron's rules say).
+type walkedDir struct {
+	path string
+	fi   os.FileInfo
+	own  bool
+}
+
+// heldDir is a directory handle (O_PATH) the walk holds.
+type heldDir struct {
+	f    *os.File
+	path string
+	fi   os.FileInfo
+}
+
+// walkOpen opens the file path leads to, following symlinks, in one walk
+// over held handles. Every symlink on the way (the file's own, its
+// directories', and those their targets lead through) must be owned by one
+// of linkOwners: whoever owns a symlink can point it at another file at any
+// time (one planted in a sticky /tmp), and every later scan would follow it.
+// The directories are only recorded: which owners they may have depends on
+// the file (checkWalkedDirs).
+func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) {
+	var held []*os.File
+	defer func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}()
+	if !filepath.IsAbs(path) {
+		if path, err = filepath.Abs(path); err != nil {
+			return w, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	rfd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "open", Path: "/", Err: err})
+	}
+	root := heldDir{f: os.NewFile(uintptr(rfd), "/"), path: "/"}
+	held = append(held, root.f)
+	if root.fi, err = root.f.Stat(); err != nil {
+		return w, fmt.Errorf("%s: %w", name, err)
+	}
+	stack := []heldDir{root}
+	w.dirs = append(w.dirs, walkedDir{path: root.path, fi: root.fi})
+	todo, links := strings.Split(path, "/"), 0
+	for {
+		todo = skipDots(todo)
+		top := stack[len(stack)-1]
+		if len(todo) == 0 { // the walk ended on a directory (path "/", "d/.."): refused as not a regular file
+			return w, w.open(name, top, ".", top.path)
+		}
+		c := todo[0]
+		todo = skipDots(todo[1:])
+		if c == ".." {
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		next := filepath.Join(top.path, c)
+		f, fi, err := openAt(top.f, c, next, unix.O_PATH|unix.O_NOFOLLOW)
+		if err != nil {
+			return w, fmt.Errorf("%s: %w", name, err)
+		}
+		held = append(held, f)
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if o := filetrust.Owner(fi); !slices.Contains(linkOwners, o) {
+				return w, &filetrust.Refusal{Name: name,
+					Reason: fmt.Sprintf("%s is a symlink owned by %s, who could point it at another file", next, filetrust.Describe(o)),
+					Fix:    "point scan at the file itself, or replace the symlink with one of " + ownerNames(linkOwners)}
+			}
+			if links++; links > maxSymlinks {
+				return w, fmt.Errorf("%s: too many levels of symbolic links", name)
+			}
+			if len(todo) == 0 {
+				w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
+			}
+			target, err := readLinkOf(f, next)
+			if err != nil {
+				return w, fmt.Errorf("%s: %w", name, err)
+			}
+			if filepath.IsAbs(target) {
+				stack = stack[:1]
+			}
+			todo = append(strings.Split(target, "/"), todo...)
+			continue
+		}
+		if len(todo) == 0 { // the crontab itself, in top
+			w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
+			return w, w.open(name, top, c, next)
+		}
+		if !fi.IsDir() {
+			return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "openat", Path: next, Err: syscall.ENOTDIR})
+		}
+		stack = append(stack, heldDir{f: f, path: next, fi: fi})
+		w.dirs = append(w.dirs, walkedDir{path: next, fi: fi})
+	}
+}
+
+// open opens c in dir for reading, never through a symlink, and fstats the
+// descriptor: what is checked is what is read.
+func (w *walkedCrontab) open(name string, dir heldDir, c, real string) error {
+	f, fi, err := openAt(dir.f, c, real, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	w.real, w.fd, w.fi = real, f, fi
+	return nil
+}
+
+// openAt opens c relative to the handle dir and fstats what it opened.
+func openAt(dir *os.File, c, path string, flags int) (*os.File, os.FileInfo, error) {
+	fd, err := unix.Openat(int(dir.Fd()), c, flags|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "openat", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// readLinkOf reads the target of the symlink whose own handle
+// (O_PATH|O_NOFOLLOW) is f.
+func readLinkOf(f *os.File, path string) (string, error) {
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(int(f.Fd()), "", buf)
+		if err != nil {
+			return "", &fs.PathError{Op: "readlinkat", Path: path, Err: err}
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+}
+
+// skipDots drops the empty and "." components at the head of todo.
+func skipDots(todo []string) []string {
+	for len(todo) > 0 && (todo[0] == "" || todo[0] == ".") {
+		todo = todo[1:]
+	}
+	return todo
+}
+
+// checkWalkedDirs refuses a crontab if someone other than owners owns a
+// directory the walk went through, or can write one (and so replace the
+// crontab or a symlink on its way), each judged by the fstat of the handle
+// the walk held. Above the crontab's own directory a sticky one (/tmp) is
+// fine: no one else can rename what is in it. The crontab's own directory
+// may be sticky only with stickyOwn (a user crontab: the spool directory
+// often is): another user could add a file there, never replace this one.
+// The own directories are checked first, nearest the file.
+func checkWalkedDirs(name string, dirs []walkedDir, stickyOwn bool, owners []int) error {
+	for _, d := range slices.Backward(dirs) {
+		if err := checkDir(name, d.path, d.fi, !d.own || stickyOwn, owners); err != nil {
+			return err
+		}
+	}
+	return nil
+}
