@@ -62,11 +62,16 @@ type heldDir struct {
 // time (one planted in a sticky /tmp), and every later scan would follow it.
 // The directories are only recorded: which owners they may have depends on
 // the file (checkWalkedDirs).
+//
+// Only the handles of the directories the walk is in are held (the stack):
+// a symlink's handle is closed once its target is read, a directory's once
+// ".." or an absolute target leaves it, so a long target ("d/../" over and
+// over) costs no more descriptors than the depth it reaches.
 func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) {
-	var held []*os.File
+	var stack []heldDir
 	defer func() {
-		for _, f := range held {
-			f.Close()
+		for _, d := range stack {
+			d.f.Close()
 		}
 	}()
 	if !filepath.IsAbs(path) {
@@ -79,11 +84,10 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "open", Path: "/", Err: err})
 	}
 	root := heldDir{f: os.NewFile(uintptr(rfd), "/"), path: "/"}
-	held = append(held, root.f)
+	stack = []heldDir{root}
 	if root.fi, err = root.f.Stat(); err != nil {
 		return w, fmt.Errorf("%s: %w", name, err)
 	}
-	stack := []heldDir{root}
 	w.dirs = append(w.dirs, walkedDir{path: root.path, fi: root.fi})
 	todo, links := strings.Split(path, "/"), 0
 	for {
@@ -96,6 +100,7 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		todo = skipDots(todo[1:])
 		if c == ".." {
 			if len(stack) > 1 {
+				stack[len(stack)-1].f.Close()
 				stack = stack[:len(stack)-1]
 			}
 			continue
@@ -105,12 +110,11 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		if err != nil {
 			return w, fmt.Errorf("%s: %w", name, err)
 		}
-		held = append(held, f)
 		if fi.Mode()&os.ModeSymlink != 0 {
-			if o := filetrust.Owner(fi); !slices.Contains(linkOwners, o) {
-				return w, &filetrust.Refusal{Name: name,
-					Reason: fmt.Sprintf("%s is a symlink owned by %s, who could point it at another file", next, filetrust.Describe(o)),
-					Fix:    "point scan at the file itself, or replace the symlink with one of " + ownerNames(linkOwners)}
+			target, err := trustedLink(name, f, fi, next, linkOwners)
+			f.Close()
+			if err != nil {
+				return w, err
 			}
 			if links++; links > maxSymlinks {
 				return w, fmt.Errorf("%s: too many levels of symbolic links", name)
@@ -118,21 +122,22 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 			if len(todo) == 0 {
 				w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
 			}
-			target, err := readLinkOf(f, next)
-			if err != nil {
-				return w, fmt.Errorf("%s: %w", name, err)
-			}
 			if filepath.IsAbs(target) {
+				for _, d := range stack[1:] {
+					d.f.Close()
+				}
 				stack = stack[:1]
 			}
 			todo = append(strings.Split(target, "/"), todo...)
 			continue
 		}
 		if len(todo) == 0 { // the crontab itself, in top
+			f.Close()
 			w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
 			return w, w.open(name, top, c, next)
 		}
 		if !fi.IsDir() {
+			f.Close()
 			return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "openat", Path: next, Err: syscall.ENOTDIR})
 		}
 		stack = append(stack, heldDir{f: f, path: next, fi: fi})
@@ -164,6 +169,21 @@ func openAt(dir *os.File, c, path string, flags int) (*os.File, os.FileInfo, err
 		return nil, nil, err
 	}
 	return f, fi, nil
+}
+
+// trustedLink reads the target of the symlink whose own handle is f (fi
+// its fstat), if one of linkOwners owns it.
+func trustedLink(name string, f *os.File, fi os.FileInfo, path string, linkOwners []int) (string, error) {
+	if o := filetrust.Owner(fi); !slices.Contains(linkOwners, o) {
+		return "", &filetrust.Refusal{Name: name,
+			Reason: fmt.Sprintf("%s is a symlink owned by %s, who could point it at another file", path, filetrust.Describe(o)),
+			Fix:    "point scan at the file itself, or replace the symlink with one of " + ownerNames(linkOwners)}
+	}
+	target, err := readLinkOf(f, path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return target, nil
 }
 
 // readLinkOf reads the target of the symlink whose own handle
