@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,5 +48,35 @@ func TestWalkHoldsFewDescriptors(t *testing.T) {
 	w.fd.Close()
 	if want := filepath.Join(top, "tab"); w.real != want {
 		t.Errorf("real path %s, want %s", w.real, want)
+	}
+}
+
+// TestWalkRefusesAFileAsADirectory: "tab/" and "tab/." name a directory,
+// and the kernel (so cron) refuses them when tab is a file (ENOTDIR), as
+// the path-based resolution did; the walk dropped the trailing "/" and "."
+// and read tab.
+func TestWalkRefusesAFileAsADirectory(t *testing.T) {
+	top := t.TempDir()
+	tab := filepath.Join(top, "tab")
+	if err := os.WriteFile(tab, []byte("0 * * * * true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]string{"trailing slash": "/", "trailing dot": "/.", "slash dot slash": "/./"}
+	for name, suffix := range tests {
+		t.Run(name, func(t *testing.T) {
+			link := filepath.Join(top, strings.ReplaceAll(name, " ", "-"))
+			if err := os.Symlink(tab+suffix, link); err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{tab + suffix, link} {
+				w, err := walkOpen("crontab "+path, path, []int{os.Geteuid()})
+				if err == nil {
+					w.fd.Close()
+					t.Errorf("%s (to %s%s) read a file as a directory", path, tab, suffix)
+				} else if !errors.Is(err, syscall.ENOTDIR) {
+					t.Errorf("%s: got %v, want ENOTDIR", path, err)
+				}
+			}
+		})
 	}
 }
