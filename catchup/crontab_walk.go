@@ -96,8 +96,10 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		if len(todo) == 0 { // the walk ended on a directory (path "/", "d/.."): refused as not a regular file
 			return w, w.open(name, top, ".", top.path)
 		}
-		c := todo[0]
-		todo = skipDots(todo[1:])
+		c, rest := todo[0], todo[1:]
+		todo = skipDots(rest)
+		// "c/" or "c/." names a directory: the kernel refuses a file so named (ENOTDIR)
+		dirOnly := len(todo) == 0 && len(rest) > 0
 		if c == ".." {
 			if len(stack) > 1 {
 				stack[len(stack)-1].f.Close()
@@ -122,6 +124,9 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 			if len(todo) == 0 {
 				w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
 			}
+			if dirOnly { // what the symlink leads to must be a directory too
+				todo = []string{"."}
+			}
 			if filepath.IsAbs(target) {
 				for _, d := range stack[1:] {
 					d.f.Close()
@@ -131,7 +136,7 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 			todo = append(strings.Split(target, "/"), todo...)
 			continue
 		}
-		if len(todo) == 0 { // the crontab itself, in top
+		if len(todo) == 0 && !(dirOnly && !fi.IsDir()) { // the crontab itself, in top
 			f.Close()
 			w.dirs = append(w.dirs, walkedDir{path: top.path, fi: top.fi, own: true})
 			return w, w.open(name, top, c, next)
