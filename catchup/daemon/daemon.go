@@ -71,9 +71,13 @@ type Daemon struct {
 	mu       sync.Mutex
 	groups   map[int]string // process groups of running jobs, and their tasks (under mu)
 	stopped  bool           // set under mu once stopping: begin counts nothing more
-	health   health
-	held     map[string]heldKey // per task: the held slot its last scan warned of (under mu)
-	busy     map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
+	// stopSig, once stopping, is the signal the running jobs' groups were
+	// sent (the stop's, then SIGKILL once the grace is over): a job whose
+	// start is tracked after it (track) gets it then, not never.
+	stopSig syscall.Signal
+	health  health
+	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
+	busy    map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
 }
 
 // New returns a daemon for cfg.
@@ -149,14 +153,14 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	d.mu.Lock()
 	d.stopped = true // from here fires only end: nothing is added beside the Wait below
 	d.mu.Unlock()
-	d.signalJobs(forwarded(sig.(syscall.Signal)))
+	d.stopJobs(forwarded(sig.(syscall.Signal)))
 	done := make(chan struct{})
 	go func() { d.fires.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(d.cfg.Grace):
 		d.cfg.Log.Warn("grace over: killing the jobs still running", "event", "kill")
-		d.signalJobs(syscall.SIGKILL)
+		d.stopJobs(syscall.SIGKILL)
 		<-done
 	}
 	giveUpWrites() // a reload's too: the process exits
@@ -188,10 +192,14 @@ func forwarded(sig syscall.Signal) syscall.Signal {
 	return sig
 }
 
-// signalJobs sends sig to the process group of every running job.
-func (d *Daemon) signalJobs(sig syscall.Signal) {
+// stopJobs sends sig to the running jobs' groups, and to each job whose
+// start is tracked later (track): a fire that began before the stop may
+// start its job an instant after this, and the stop, or the grace's kill,
+// would otherwise never reach it.
+func (d *Daemon) stopJobs(sig syscall.Signal) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.stopSig = sig
 	for g := range d.groups {
 		syscall.Kill(-g, sig)
 	}
@@ -207,6 +215,9 @@ func (d *Daemon) track(task string, pid int, on bool) {
 	}
 	if on {
 		d.groups[pid] = task
+		if d.stopSig != 0 {
+			syscall.Kill(-pid, d.stopSig)
+		}
 	} else {
 		delete(d.groups, pid)
 	}
