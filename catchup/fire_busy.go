@@ -37,7 +37,7 @@ func (l *lifecycle) onBusy() string {
 // held-outcome marker, so takes it for alive, not dead (outcomeHeld). A
 // run that has claimed f's slot meanwhile (the lock's holder, say) makes f
 // a duplicate.
-func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f fire) (res RunResult, proceed bool, err error) {
+func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f *fire) (res RunResult, proceed bool, err error) {
 	policy := l.onBusy()
 	limit := lockGrace
 	switch {
@@ -54,22 +54,24 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 	}
 	if limit >= 0 {
 		got, err := lock.waitFor(ctx, limit)
-		if err == nil && ctx.Err() == nil && policy == "wait" {
-			l.rereadAfterWait(ctx)
+		if err == nil && ctx.Err() == nil && policy == "wait" && l.rereadAfterWait(ctx) {
+			// Read in the fleet's zone now: the slot is that zone's.
+			*f = l.retryByHand(ctx, l.resolveFire())
+			base.Slot, base.Trigger = f.slot, f.trigger
 		}
 		switch {
 		case got:
 			return RunResult{}, true, nil
 		case ctx.Err() != nil: // told to stop while waiting: run nothing
-			return l.stoppedWaiting(ctx, base), false, nil
+			return l.stoppedWaiting(ctx, *base), false, nil
 		case err != nil:
-			res, err := l.writeFault(ctx, nil, base, err)
+			res, err := l.writeFault(ctx, nil, *base, err)
 			return res, false, err
 		}
 	}
 	// Still held. A fire of this very slot that took the lock first and has
 	// claimed the slot meanwhile makes this fire a duplicate.
-	if res, dup := l.checkDuplicate(ctx, f, false); dup {
+	if res, dup := l.checkDuplicate(ctx, *f, false); dup {
 		return res, false, nil
 	}
 	if policy == "skip" && !l.heldByAnotherSlot(ctx, f.slot) {
@@ -82,17 +84,17 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base store.Run, f 
 	}
 	switch policy {
 	case "wait":
-		return l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+		return l.lockSkip(ctx, *base, reasonLocked, exitCodePtr(exitLocked),
 			fmt.Sprintf("task %s is still running after waiting %s (--wait); skipped, exit %d",
 				l.req.Task, l.req.WaitLimit, exitLocked)), false, nil
 	case "skip":
-		res := l.lockSkip(ctx, base, reasonOnBusySkip, nil,
+		res := l.lockSkip(ctx, *base, reasonOnBusySkip, nil,
 			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",
 				l.req.Task, exitLocked))
 		res.policySkip = true
 		return res, false, nil
 	}
-	res = l.lockSkip(ctx, base, reasonLocked, exitCodePtr(exitLocked),
+	res = l.lockSkip(ctx, *base, reasonLocked, exitCodePtr(exitLocked),
 		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked))
 	if line := l.lockHolderLine(ctx, lock); line != "" {
 		l.m.notice("%s", line)

@@ -30,26 +30,38 @@ import (
 //     the change's old slots and is no slot of the new schedule, and
 //     vanished without a record (slots_run_wait_schedule_change_reverted).
 //
+// A registration made meanwhile on a shared ledger, in a zone other than
+// this host's (another host of a fleet), is read in its zone (fleetZoneOf),
+// as by a fire that found it before any wait: rezoned then says that the
+// fire's slot, read in this host's zone, is to be read again. Without it
+// the fire moved the fleet's task to its own zone, and recorded expired
+// the fleet's slot it stands for (fleet_wait_zone_registered_meanwhile).
+//
 // The comparison is of the ledger's records, never of clocks, which a
 // fleet's hosts do not share. A read fault leaves the fire as it was.
-func (l *lifecycle) rereadAfterWait(ctx context.Context) {
+func (l *lifecycle) rereadAfterWait(ctx context.Context) (rezoned bool) {
 	t, err := l.st.Task(ctx, l.req.Task)
 	if err != nil || !t.RetiredAt.IsZero() {
-		return // still unregistered or retired, or unreadable: as read
+		return false // still unregistered or retired, or unreadable: as read
 	}
 	before := l.registered
 	if before == nil || before.Schedule == "" {
 		resolveZone(ctx, l.st, l.m, &t)
 		l.registered, l.revive, l.waitedPast = &t, nil, true
-		return
+		if l.sched != nil && !l.fleetZone {
+			l.fleetZoneOf(t)
+			return l.fleetZone
+		}
+		return false
 	}
 	if t.Schedule == before.Schedule && (t.TZ == before.TZ || t.TZ == "" || t.TZ == "Local") {
 		l.waitedPast = !t.UpdatedAt.Equal(before.UpdatedAt)
-		return
+		return false
 	}
 	l.superseded = true
 	if s := l.req.Schedule; s != nil && !(schedule.SameExpr(t.Schedule, s.Expr()) && schedule.SameZone(t.TZ, s.Location().String())) {
 		l.m.notice("task %s was registered anew while this fire waited for its lock (schedule %q in %s): "+
 			"this fire runs its own slot and leaves that registration as it is", l.req.Task, t.Schedule, t.TZ)
 	}
+	return false
 }

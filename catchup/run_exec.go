@@ -66,7 +66,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f = l.retryByHand(ctx, f)
 	base.Trigger = f.trigger
 	if !ok {
-		res, proceed, err := l.busy(ctx, lock, base, f)
+		res, proceed, err := l.busy(ctx, lock, &base, &f)
 		if !proceed {
 			return res, err
 		}
