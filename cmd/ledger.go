@@ -52,7 +52,16 @@ func open(ctx context.Context, g *globals, withBoot bool,
 	if err != nil {
 		return nil, m, failure(openHint(err, path))
 	}
+	warnOpened(os.Stderr, st)
 	return st, m, nil
+}
+
+// warnOpened says what the ledger found as it opened that its user must
+// hear of (store.OpenWarner): a loss it cannot undo, said once.
+func warnOpened(w io.Writer, st store.Store) {
+	if msg := store.OpenWarning(st); msg != "" {
+		fmt.Fprintf(w, "catchup: warning: %s\n", printable(msg))
+	}
 }
 
 // openHint adds to the error of opening the ledger at path what to do

@@ -60,6 +60,7 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return failure(err)
 	}
 	defer src.Close()
+	warnOpened(c.ErrOrStderr(), src)
 	dst, err := postgres.Open(ctx, cfg.to)
 	if err != nil {
 		return failure(err)

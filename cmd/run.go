@@ -254,6 +254,7 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	st, openErr := opened()
 	if openErr == nil {
 		defer st.Close()
+		warnOpened(c.ErrOrStderr(), st)
 		warnUnsafeLedger(c.ErrOrStderr(), path, os.Geteuid())
 	} else if _, perr := store.ParseLocation(path); perr != nil && store.IsPostgres(path) {
 		// A shared ledger that no one could reach by this location is a

@@ -14,6 +14,19 @@ import (
 	"time"
 )
 
+// OpenWarner is a ledger that found, as it opened, something its user
+// must hear of though the ledger is usable (a SQLite ledger whose -wal was
+// deleted while nobody had it open). OpenWarning returns it, or "".
+type OpenWarner interface{ OpenWarning() string }
+
+// OpenWarning is st's OpenWarning, or "" for a ledger without any.
+func OpenWarning(st Store) string {
+	if w, ok := st.(OpenWarner); ok {
+		return w.OpenWarning()
+	}
+	return ""
+}
+
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {

@@ -30,6 +30,7 @@ type Ledger struct {
 	opened     fileID // the identity of the file opened (see unmoved)
 	openedSize int64  // its size then: a ledger cut below its header since was truncated
 	wal        fileID // the identity of its -wal then, which holds every commit since the last checkpoint
+	lostAtRest string // what its -wal lost while nobody had it open (lostAtRest), or ""
 	// creating: the new ledger's file under its temporary name
 	// (createLedger), the only file checkSchema gives the tables to; any
 	// other without them is refused (notALedger).
@@ -89,6 +90,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	if err := checkWALOwner(path, real); err != nil {
 		return nil, err
 	}
+	lost := lostAtRest(path, real) // before SQLite's first connection resets the -shm
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	// WAL mode is set by checkSchema, once the file is found to be a
@@ -107,7 +109,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	// A CLI process does one thing at a time; one connection keeps the
 	// pragmas applied once.
 	db.SetMaxOpenConns(1)
-	s := &Ledger{db: db, path: path, real: real, reader: reader}
+	s := &Ledger{db: db, path: path, real: real, reader: reader, lostAtRest: lost}
 	// Turning a new file to WAL takes an exclusive lock without SQLite's busy
 	// handler: when processes create the ledger at once, all but one get
 	// SQLITE_BUSY straight away. Retry as long as a busy write would wait.
