@@ -118,3 +118,25 @@ func leftSuffix(left int) string {
 	}
 	return fmt.Sprintf(", left %d for the next scan", left)
 }
+
+// givenString is a string flag that records whether it was given, so that
+// an empty value ("--cron $SCHED" with SCHED unset) is told from no flag
+// and refused, not read as "not given".
+type givenString struct {
+	p     *string
+	given *bool
+}
+
+func (v givenString) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+func (v givenString) Set(s string) error {
+	*v.p, *v.given = s, true
+	return nil
+}
+
+func (v givenString) Type() string { return "string" }

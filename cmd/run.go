@@ -25,6 +25,7 @@ type runFlags struct {
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
 	retries                                                   int
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
+	cronGiven                                                 bool
 	wait                                                      waitValue
 	slot                                                      slotValue
 }
@@ -102,7 +103,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
-	f.StringVar(&rf.cron, "cron", "", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
+	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
 	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
@@ -144,6 +145,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	}
 	if len(argv) == 0 {
 		return req, errors.New("no command given: catchup run --task NAME -- COMMAND [ARG...]")
+	}
+	if argv[0] == "" {
+		return req, errors.New("the command is empty: catchup run --task NAME -- COMMAND [ARG...]")
 	}
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
@@ -217,7 +221,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if err != nil {
 		return req, err
 	}
-	if f.cron != "" {
+	if f.cron != "" || f.cronGiven { // an empty --cron given is refused, never read as none
 		if req.Schedule, err = schedule.Parse(f.cron, zone); err != nil {
 			return req, err
 		}
