@@ -58,6 +58,9 @@ func parseUntil(v string, now time.Time) (time.Time, error) {
 }
 
 func runPause(c *cobra.Command, g *globals, task, until string) error {
+	if until == "" && c.Flags().Changed("until") {
+		return usageErr(c, errors.New("--until is empty: give the end of the pause (2026-12-24T00:00:00Z, or a duration like 3d), or drop --until to pause until catchup resume"))
+	}
 	if _, err := parseUntil(until, time.Time{}); err != nil {
 		return usageErr(c, err)
 	}
