@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -140,3 +141,6 @@ func (v givenString) Set(s string) error {
 }
 
 func (v givenString) Type() string { return "string" }
+
+// errEmptyTZ refuses an empty --tz given ("--tz $ZONE" with ZONE unset).
+var errEmptyTZ = errors.New("--tz is empty: name a zone like Europe/Berlin, or drop --tz for $CRON_TZ, else cron's zone")

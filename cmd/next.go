@@ -14,10 +14,11 @@ import (
 )
 
 type nextRequest struct {
-	expr   string
-	tz     string
-	count  int
-	output string
+	expr    string
+	tz      string
+	tzGiven bool
+	count   int
+	output  string
 }
 
 type nextSlotJSON struct {
@@ -70,7 +71,7 @@ no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's pat
 	}
 	c.ValidArgsFunction = cobra.NoFileCompletions
 	f := c.Flags()
-	f.StringVar(&req.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
+	f.Var(givenString{&req.tz, &req.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	f.IntVarP(&req.count, "count", "n", 5, "how many slots")
 	f.StringVarP(&req.output, "output", "o", "text", "output format: text|json")
 	return c
@@ -82,6 +83,9 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	}
 	if req.count < 1 || req.count > 1000 {
 		return usageErr(c, errors.New("-n must be between 1 and 1000"))
+	}
+	if req.tz == "" && req.tzGiven {
+		return usageErr(c, errEmptyTZ)
 	}
 	zone := schedule.ZoneSpelling(req.tz)
 	if zone == "" {

@@ -25,7 +25,7 @@ type runFlags struct {
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
 	retries                                                   int
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
-	cronGiven                                                 bool
+	cronGiven, tzGiven                                        bool
 	wait                                                      waitValue
 	slot                                                      slotValue
 }
@@ -104,7 +104,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
 	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
-	f.StringVar(&rf.tz, "tz", "", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
+	f.Var(givenString{&rf.tz, &rf.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
@@ -216,6 +216,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)
 			}
 		}
+	}
+	if f.tz == "" && f.tzGiven {
+		return req, errEmptyTZ
 	}
 	zone, err := f.zone(&req, getenv, stderr)
 	if err != nil {
