@@ -130,14 +130,18 @@ func isDuration(w string) bool {
 }
 
 // checkValue refuses a value that `catchup run` itself refuses for flag
-// name before it runs anything (exit 125 at every fire): a duration or a
-// count that does not parse. A value the shell expands at the fire ($VAR,
+// name before it runs anything (exit 125 at every fire): an empty --cron or
+// --tz, a duration or a count that does not parse. A value the shell expands at the fire ($VAR,
 // `cmd`) is left to it.
 func checkValue(name, val string) error {
 	if strings.ContainsAny(val, "$`") {
 		return nil
 	}
 	switch name {
+	case "cron", "tz":
+		if val == "" { // "--cron $SCHED" with SCHED unset where the line was written
+			return fmt.Errorf("--%s is empty: name a value, or drop --%s", name, name)
+		}
 	case "timeout", "kill-after", "retry-delay", "tolerance":
 		if _, err := duration.Parse(val); errors.Is(err, duration.ErrTooLong) {
 			return fmt.Errorf("invalid --%s %q: %w", name, val, duration.ErrTooLong)
