@@ -196,21 +196,17 @@ func hasKey(m map[string]string, k string) bool {
 	return ok
 }
 
-// formatSlot renders a slot in RFC 3339 in the schedule's zone.
+// formatSlot renders a slot in RFC 3339 in the schedule's zone (in UTC
+// when RFC 3339 cannot write the zone's offset: schedule.RFC3339).
 func formatSlot(t time.Time, s *schedule.Schedule) string {
 	if t.IsZero() {
 		return ""
 	}
+	var loc *time.Location
 	if s != nil {
-		t = t.In(s.Location())
+		loc = s.Location()
 	}
-	if _, off := t.Zone(); off%60 != 0 {
-		// RFC 3339 has no seconds in an offset (a zone's local mean time
-		// before 1972, Africa/Monrovia's -00:44:30): the instant in UTC,
-		// not the string that names another one.
-		t = t.UTC()
-	}
-	return t.Format(time.RFC3339)
+	return schedule.RFC3339(t, loc)
 }
 
 // killGrace is the runner's KillAfter for a task's: the task's 0 is a

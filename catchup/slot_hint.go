@@ -13,10 +13,10 @@ import (
 func errNotASlot(shown string, t time.Time, sched *schedule.Schedule) error {
 	var near []string
 	if p, ok := sched.Prev(t); ok && p.After(time.Time{}) { // the zero time is no slot (cmd's parseSlot)
-		near = append(near, p.In(sched.Location()).Format(time.RFC3339))
+		near = append(near, schedule.RFC3339(p, sched.Location()))
 	}
 	if n, ok := sched.Next(t); ok {
-		near = append(near, n.In(sched.Location()).Format(time.RFC3339))
+		near = append(near, schedule.RFC3339(n, sched.Location()))
 	}
 	hint := "catchup backfill --dry-run --only all lists a range's slots"
 	switch len(near) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
 )
 
 type calendarSlotJSON struct {
@@ -83,7 +84,7 @@ func (g calendarGrid) skippedDates() []string {
 func (j *calendarJSONWriter) add(r catchup.CalendarRow) error {
 	t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: make([]calendarSlotJSON, 0, len(r.Slots))}
 	for _, s := range r.Slots {
-		t.Slots = append(t.Slots, calendarSlotJSON{Slot: s.Slot.In(r.Zone).Format(time.RFC3339), State: s.State, RunID: s.RunID})
+		t.Slots = append(t.Slots, calendarSlotJSON{Slot: schedule.RFC3339(s.Slot, r.Zone), State: s.State, RunID: s.RunID})
 	}
 	if j.tasks == 0 {
 		j.head()

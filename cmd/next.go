@@ -112,7 +112,7 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	if req.output == "json" {
 		doc := nextJSON{Expr: s.Expr(), TZ: zone, Now: t.UTC().Format(time.RFC3339), Slots: []nextSlotJSON{}}
 		for _, u := range slots {
-			doc.Slots = append(doc.Slots, nextSlotJSON{Slot: u.Slot.In(loc).Format(time.RFC3339), UTC: u.Slot.Format(time.RFC3339),
+			doc.Slots = append(doc.Slots, nextSlotJSON{Slot: schedule.RFC3339(u.Slot, loc), UTC: u.Slot.Format(time.RFC3339),
 				InSeconds: u.Slot.Unix() - t.Unix(), Note: u.Note})
 		}
 		return failure(renderJSON(out, doc))
