@@ -15,7 +15,8 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // ':' (POSIX's "implementation-defined" form, which glibc reads as a name
 // or a file), and for the path of a zone file, its name below the zoneinfo
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
-// posix/ and right/ trees name the same zones), also through links to it
+// posix/ and right/ trees name the same zones, in a name too:
+// right/Asia/Kathmandu is Asia/Kathmandu), also through links to it
 // (/etc/localtime), and for a copy of a zone file, the zone whose file it
 // is a copy of. A path is read as the kernel reads it: a doubled slash or
 // a ./ in it is the same file; one that ends in / (or /.) names no file,
@@ -44,8 +45,15 @@ func ZoneSpelling(s string) string {
 		}
 	}
 	if i := strings.LastIndex(s, "zoneinfo/"); i >= 0 && (i == 0 || s[i-1] == '/') {
-		s = strings.TrimPrefix(strings.TrimPrefix(s[i+len("zoneinfo/"):], "posix/"), "right/")
+		s = s[i+len("zoneinfo/"):]
+	} else if filepath.IsAbs(s) {
+		return s
 	}
+	// The posix/ and right/ trees name the zones of the tree, as a name
+	// (TZ=right/Europe/Berlin) as well as a path. right/'s files count leap
+	// seconds, which Go reads into their transitions and glibc into every
+	// wall time: a spring-forward slot 27 s off second 0 (zones_right_tree_name).
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "posix/"), "right/")
 	if s == "Local" {
 		return ""
 	}
