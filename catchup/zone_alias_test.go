@@ -20,6 +20,10 @@ func TestZoneAliasKeepsMissedSlots(t *testing.T) {
 		"Etc/UTC, then UTC":                  {"Etc/UTC", "UTC", hours("replay", 11, 12)},
 		"America/New_York, then US/Eastern":  {"America/New_York", "US/Eastern", []string{"2026-03-01T06:00:00-05:00 replay", "2026-03-01T07:00:00-05:00 replay"}},
 		"UTC, then Europe/London (a change)": {"UTC", "Europe/London", nil},
+		// An older catchup registered --tz right/Europe/Berlin as given;
+		// the same --tz now names Europe/Berlin (ZoneSpelling): no change.
+		"right/Europe/Berlin, then Europe/Berlin": {"right/Europe/Berlin", "Europe/Berlin",
+			[]string{"2026-03-01T12:00:00+01:00 replay", "2026-03-01T13:00:00+01:00 replay"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
