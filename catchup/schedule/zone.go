@@ -53,11 +53,18 @@ func ZoneSpelling(s string) string {
 	// (TZ=right/Europe/Berlin) as well as a path. right/'s files count leap
 	// seconds, which Go reads into their transitions and glibc into every
 	// wall time: a spring-forward slot 27 s off second 0 (zones_right_tree_name).
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "posix/"), "right/")
+	s = inTree(s)
 	if s == "Local" {
 		return ""
 	}
 	return s
+}
+
+// inTree is the zone a name in the zoneinfo tree's posix/ or right/
+// subtree names: posix/Europe/Berlin and right/Europe/Berlin are
+// Europe/Berlin.
+func inTree(s string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(s, "posix/"), "right/")
 }
 
 // SameZone reports whether two zone names name one zone: the same name, or
@@ -67,6 +74,12 @@ func ZoneSpelling(s string) string {
 // only as themselves; names whose files cannot be read are different.
 func SameZone(a, b string) bool {
 	if a == b {
+		return true
+	}
+	// A right/ or posix/ name an older catchup registered as given is
+	// the zone's name now (ZoneSpelling): right/'s file differs (leap seconds).
+	a, b = inTree(a), inTree(b)
+	if a == b && a != "" {
 		return true
 	}
 	da, db := zoneFile(a), zoneFile(b)

@@ -28,9 +28,10 @@ func TestSameZone(t *testing.T) {
 		"a file that is not a zone": {"tzdata.zi", "zone.tab", false},
 		// An older catchup registered a right/ or posix/ name as given;
 		// the name now reads as the zone's (ZoneSpelling).
-		"a right/ name":          {"right/Europe/Berlin", "Europe/Berlin", true},
-		"a posix/ name":          {"posix/Europe/Berlin", "Europe/Berlin", true},
-		"right/ of another zone": {"right/Europe/Berlin", "Europe/Paris", false},
+		"a right/ name":           {"right/Europe/Berlin", "Europe/Berlin", true},
+		"a posix/ name":           {"posix/Europe/Berlin", "Europe/Berlin", true},
+		"right/ of another zone":  {"right/Europe/Berlin", "Europe/Paris", false},
+		"a bare right/ and empty": {"right/", "", false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
