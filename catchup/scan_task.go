@@ -27,6 +27,14 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if ts.Policy == "" {
 		ts.Policy = "all"
 	}
+	if pre == nil {
+		if w, err := forgottenSince(ctx, st, t); err != nil || w != "" {
+			if w != "" {
+				ts.Warnings = append(ts.Warnings, w)
+			}
+			return ts, err
+		}
+	}
 	sched, perr := parseSchedule(t.Schedule, t.TZ)
 	err = perr
 	if err != nil {
