@@ -28,7 +28,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Policy = "all"
 	}
 	if pre == nil {
-		if w, err := forgottenSince(ctx, st, t); err != nil || w != "" {
+		if w, err := readAgain(ctx, st, &t); err != nil || w != "" {
 			if w != "" {
 				ts.Warnings = append(ts.Warnings, w)
 			}
@@ -172,6 +172,14 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		return ts, nil
 	}
 	for i, slot := range replay {
+		if i > 0 {
+			if w := pausedSince(ctx, st, t, slot); w != "" {
+				ts.Left = withheld + len(replay) - i
+				ts.Warnings = append(ts.Warnings, fmt.Sprintf("%s: its later missed slots (%d) wait for the next scan, "+
+					"which records those of the pause paused", w, ts.Left))
+				break
+			}
+		}
 		if !req.gate.Start(ctx, t.Name, slot) {
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
 			break

@@ -1,0 +1,47 @@
+package catchup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// readAgain reads task t again as a scan comes to it, after the
+// replays of the tasks before it: `catchup forget --purge` may have deleted
+// it since the scan read the ledger's tasks, and a fire may have registered
+// it again since, as a new task from that fire. Either way the task the
+// scan read is gone: scanning it would find none of its runs, replay every
+// slot since its old registration (those that ran too) and write the task
+// back. The warning says so; "" when the task is as the scan read it,
+// whose pause (`catchup pause`, `resume` since) it then takes into *t.
+func readAgain(ctx context.Context, st store.Store, t *store.Task) (string, error) {
+	cur, err := st.Task(ctx, t.Name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", t.Name), nil
+	case err != nil:
+		return "", err
+	case cur.RegisteredAt.After(t.RegisteredAt):
+		return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it: "+
+			"it is registered again as of %s, and the next scan looks at it from then", t.Name, rfc(cur.RegisteredAt)), nil
+	}
+	t.PausedAt, t.PausedUntil = cur.PausedAt, cur.PausedUntil
+	return "", nil
+}
+
+// pausedSince reads task t's pause again before the replay of slot, a
+// later one of its backlog: a `catchup pause` during the task's replays
+// (from another shell, or from a job) covers its slots from the pause's
+// start, as it does a scan's that reads it first. It returns why slot
+// must not be replayed now ("" to replay it); a task that cannot be read
+// is not taken for paused: the slot's claim meets the ledger's error.
+func pausedSince(ctx context.Context, st store.Store, t store.Task, slot time.Time) string {
+	cur, err := st.Task(ctx, t.Name)
+	if err != nil || !Paused(cur, slot) {
+		return ""
+	}
+	return fmt.Sprintf("task %s was paused during this scan's replays (%s)", t.Name, pauseSpan(cur))
+}
