@@ -9,5 +9,5 @@ import (
 )
 
 func main() {
-	os.Exit(cmd.Execute(os.Args[1:]))
+	os.Exit(cmd.Execute(os.Args[1:], os.Exit))
 }

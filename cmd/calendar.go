@@ -23,9 +23,10 @@ const maxCalendarDays = 31
 func newCalendarCmd(g *globals) *cobra.Command {
 	var cfg calendarConfig
 	c := &cobra.Command{
-		Use:   "calendar [TASK...] [--days N] [-o text|json]",
-		Args:  wantTasks(0, -1, "any TASKs"),
-		Short: "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
+		Use:         "calendar [TASK...] [--days N] [-o text|json]",
+		Annotations: map[string]string{readsOnly: "true"},
+		Args:        wantTasks(0, -1, "any TASKs"),
+		Short:       "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
 		Long: `Draw the slots of the last N days (default 7, today included, in the local zone) as a
 grid that fits 80 columns: a row per task (all tasks, or those named), a column per day
 (a date the zone skipped, as Pacific/Apia's 2011-12-30, is no day: a note names it),

@@ -19,8 +19,9 @@ type explainConfig struct {
 func newExplainCmd(g *globals) *cobra.Command {
 	var cfg explainConfig
 	c := &cobra.Command{
-		Use:   "explain TASK [SLOT] [-o text|json]",
-		Short: "Tell the story of one slot: boots, fires, skips, replays, outcomes, and why it was missed",
+		Use:         "explain TASK [SLOT] [-o text|json]",
+		Annotations: map[string]string{readsOnly: "true"},
+		Short:       "Tell the story of one slot: boots, fires, skips, replays, outcomes, and why it was missed",
 		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of the host
 around it (when each started, when catchup last saw it), the runs that name the slot (cron's
 fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the

@@ -23,9 +23,10 @@ type historyConfig struct {
 func newHistoryCmd(g *globals) *cobra.Command {
 	var cfg historyConfig
 	c := &cobra.Command{
-		Use:   "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
-		Short: "Show recorded runs, newest first",
-		Args:  wantArgs(0, 1, "at most one TASK"),
+		Use:         "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
+		Annotations: map[string]string{readsOnly: "true"},
+		Short:       "Show recorded runs, newest first",
+		Args:        wantArgs(0, 1, "at most one TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "" {
 				return usageErr(c, errors.New("empty TASK: name a task (catchup ls lists them), or give no TASK for every task's runs"))

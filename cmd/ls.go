@@ -22,8 +22,9 @@ type lsConfig struct {
 func newLsCmd(g *globals) *cobra.Command {
 	var cfg lsConfig
 	c := &cobra.Command{
-		Use:   "ls [--missed | --running [--stuck DUR]] [-o table|wide|json]",
-		Short: "List tasks: schedule, latest run, next slot, missed slots",
+		Use:         "ls [--missed | --running [--stuck DUR]] [-o table|wide|json]",
+		Annotations: map[string]string{readsOnly: "true"},
+		Short:       "List tasks: schedule, latest run, next slot, missed slots",
 		Long: `List every known task with its schedule, the slot and status of its latest run,
 its next slot and how many slots were missed (computed with scan's rule).
 

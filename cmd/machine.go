@@ -30,6 +30,22 @@ type globals struct {
 	// stopWith ends the command's context with a stop signal the runner
 	// forwards to a job (catchup.Machine.Stop); nil with signalsCaught.
 	stopWith func(os.Signal)
+	// endOnStop makes a stop signal end catchup at once (signalContext);
+	// nil with signalsCaught.
+	endOnStop func()
+}
+
+// readsOnly annotates a command that only reads: a stop signal ends it at
+// once (globals.readOnly), where its work would not look.
+const readsOnly = "catchup/reads-only"
+
+// readOnly says that the command only reads from now on, so that a stop
+// signal (Ctrl-C) ends it at once, exit 128+N, instead of when its work is
+// done, which can be long (years of missed slots to count).
+func (g *globals) readOnly() {
+	if g.endOnStop != nil {
+		g.endOnStop()
+	}
 }
 
 // awaitSignals returns once catchup's stop signals are caught, so that a

@@ -49,6 +49,9 @@ func runMetrics(c *cobra.Command, g *globals, cfg metricsConfig) error {
 	if err := checkTextfile(c, cfg.textfile); err != nil {
 		return usageErr(c, err)
 	}
+	if cfg.textfile == "" {
+		g.readOnly() // a --textfile is written whole, or not at all
+	}
 	st, m, err := openReadingLedger(c.Context(), g, true)
 	if err != nil {
 		return err

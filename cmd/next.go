@@ -39,7 +39,7 @@ func newNextCmd() *cobra.Command {
 	var req nextRequest
 	c := &cobra.Command{
 		Use:         "next EXPR [--tz ZONE] [-n N] [-o text|json]",
-		Annotations: map[string]string{opensNoLedger: "true"},
+		Annotations: map[string]string{opensNoLedger: "true", readsOnly: "true"},
 		Aliases:     []string{"slots"},
 		Short:       "Preview a cron expression's next slots, with the DST rule applied",
 		Long: `Print the next N slots (default 5) of a cron expression after now (CATCHUP_NOW

@@ -17,10 +17,12 @@ import (
 )
 
 // Execute runs catchup with args and returns the process exit status.
-func Execute(args []string) int {
+// exit ends the process (os.Exit, main's): a command that only reads is
+// ended through it by a stop signal (see signalContext).
+func Execute(args []string, exit func(int)) int {
 	guardLocalZone() // before anything reads a local time
-	ctx, caught, stopWith := signalContext(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	g := globals{signalsCaught: caught, stopWith: stopWith}
+	ctx, caught, stopWith, endOnStop := signalContext(exit, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	g := globals{signalsCaught: caught, stopWith: stopWith, endOnStop: endOnStop}
 	root := newRoot(&g, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -93,6 +95,9 @@ status (see catchup run --help).`,
 		}
 		if c.Name() != "run" { // run waits once its ledger is open (runRun)
 			g.awaitSignals()
+		}
+		if c.Annotations[readsOnly] != "" {
+			g.readOnly()
 		}
 		if c.Name() != "run" && dbGivenEmpty(c, g) { // run runs its command unrecorded (runRun)
 			return usageErr(c, errEmptyDB)

@@ -24,8 +24,9 @@ func newShowCmd(g *globals) *cobra.Command {
 	var output, task string
 	var raw, last bool
 	c := &cobra.Command{
-		Use:   "show RUN_ID | --task TASK --last | --last [-o text|json] [--raw]",
-		Short: "Show one run in full, with the tails of its output",
+		Use:         "show RUN_ID | --task TASK --last | --last [-o text|json] [--raw]",
+		Annotations: map[string]string{readsOnly: "true"},
+		Short:       "Show one run in full, with the tails of its output",
 		Long: `Show one run in full, with the last 64 KiB of its stdout and of its stderr.
 
 Control characters in what the ledger holds (a job's output, its checkpoint note,

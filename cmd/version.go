@@ -12,8 +12,9 @@ var Version = "dev"
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print catchup's version",
+		Use:         "version",
+		Annotations: map[string]string{readsOnly: "true"},
+		Short:       "Print catchup's version",
 		Long: `Print catchup's version: the one set at build time with
 -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3"; else the module
 version the Go toolchain recorded (go install ...@v1.2.3, or a pseudo-version

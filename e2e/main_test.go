@@ -15,7 +15,7 @@ const asCatchup = "CATCHUP_E2E_AS_CATCHUP"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCatchup) == "1" {
-		os.Exit(cmd.Execute(os.Args[1:]))
+		os.Exit(cmd.Execute(os.Args[1:], os.Exit))
 	}
 	pgtest.Notice("github.com/catchup/catchup/e2e")
 	os.Exit(m.Run())
