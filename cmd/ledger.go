@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/internal/deepstack"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/ledger"
 )
@@ -116,4 +117,31 @@ func ownedBy(path string, uid int) bool {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == uid
+}
+
+// openLedgerAsync opens the ledger at path in the background; the function
+// it returns waits for the outcome.
+func openLedgerAsync(ctx context.Context, path string) func() (store.Store, error) {
+	type result struct {
+		st  store.Store
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		deepstack.Reserve() // the ledger opens on a new goroutine
+		loc, err := store.ParseLocation(path)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		st, err := ledger.Open(ctx, loc)
+		if err != nil {
+			err = openHint(err, path)
+		}
+		done <- result{st, err}
+	}()
+	return func() (store.Store, error) {
+		r := <-done
+		return r.st, r.err
+	}
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,9 +13,7 @@ import (
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
-	"github.com/catchup/catchup/internal/deepstack"
 	"github.com/catchup/catchup/store"
-	"github.com/catchup/catchup/store/ledger"
 )
 
 // runFlags are run's flags as given; request checks them.
@@ -284,31 +281,4 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 		return &exitStatus{code: res.ExitCode}
 	}
 	return nil
-}
-
-// openLedgerAsync opens the ledger at path in the background; the function
-// it returns waits for the outcome.
-func openLedgerAsync(ctx context.Context, path string) func() (store.Store, error) {
-	type result struct {
-		st  store.Store
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		deepstack.Reserve() // the ledger opens on a new goroutine
-		loc, err := store.ParseLocation(path)
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		st, err := ledger.Open(ctx, loc)
-		if err != nil {
-			err = openHint(err, path)
-		}
-		done <- result{st, err}
-	}()
-	return func() (store.Store, error) {
-		r := <-done
-		return r.st, r.err
-	}
 }
