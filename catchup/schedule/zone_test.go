@@ -95,3 +95,32 @@ func TestZoneSpellingThroughALink(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneSpellingLocaltime: the zoneinfo tree's localtime (Debian's
+// /usr/share/zoneinfo/localtime, a link to /etc/localtime) is the host's
+// zone, as /etc/localtime is: it is registered as the zone that file
+// resolves to now, never as the name localtime, which would follow the
+// host's zone wherever it goes, its slots moving with no schedule change.
+func TestZoneSpellingLocaltime(t *testing.T) {
+	if _, err := os.Stat("/usr/share/zoneinfo/localtime"); err != nil {
+		t.Skipf("no /usr/share/zoneinfo/localtime on this machine: %v", err)
+	}
+	want := ZoneSpelling("/etc/localtime")
+	if want == "" || filepath.IsAbs(want) || want == "localtime" {
+		t.Skipf("/etc/localtime names no zone of the tree here: %q", want)
+	}
+	tests := map[string]string{
+		"the name":              "localtime",
+		"a colon and the name":  ":localtime",
+		"the file in the tree":  "/usr/share/zoneinfo/localtime",
+		"a colon and the file":  ":/usr/share/zoneinfo/localtime",
+		"a doubled slash to it": "/usr/share/zoneinfo//localtime",
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := ZoneSpelling(in); got != want {
+				t.Errorf("ZoneSpelling(%q) = %q, want %q (/etc/localtime's zone)", in, got, want)
+			}
+		})
+	}
+}

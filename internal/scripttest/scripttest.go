@@ -47,6 +47,9 @@ func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.
 				return cond == backend, nil
 			case "root": // the script gives files to other users (chown)
 				return os.Geteuid() == 0, nil
+			case "zoneinfolocaltime": // Debian's /usr/share/zoneinfo/localtime, a link to /etc/localtime
+				_, err := os.Stat("/usr/share/zoneinfo/localtime")
+				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
