@@ -25,12 +25,12 @@ func TestOnBusyRoundTrip(t *testing.T) {
 	})
 }
 
-// TestResolveZone: an empty or "Local" zone is replaced once; a recorded
+// TestResolveZone: an empty, "Local" or "localtime" zone is replaced once; a recorded
 // zone never is, and the watermark stays where it was.
 func TestResolveZone(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		s := be.fresh(t)
-		for name, tz := range map[string]string{"empty": "", "local": "Local", "set": "Asia/Tokyo"} {
+		for name, tz := range map[string]string{"empty": "", "local": "Local", "localtime": "localtime", "set": "Asia/Tokyo"} {
 			task := store.Task{Name: name, Schedule: "0 2 * * *", TZ: tz, RegisteredAt: t0, UpdatedAt: t0,
 				SettledThrough: t0.Add(time.Hour)}
 			if err := s.UpsertTask(t.Context(), task); err != nil {
@@ -41,7 +41,8 @@ func TestResolveZone(t *testing.T) {
 			task    string
 			changed bool
 			want    string
-		}{{"empty", true, "Europe/Berlin"}, {"empty", false, "Europe/Berlin"}, {"local", true, "Europe/Berlin"}, {"set", false, "Asia/Tokyo"}} {
+		}{{"empty", true, "Europe/Berlin"}, {"empty", false, "Europe/Berlin"}, {"local", true, "Europe/Berlin"},
+			{"localtime", true, "Europe/Berlin"}, {"localtime", false, "Europe/Berlin"}, {"set", false, "Asia/Tokyo"}} {
 			changed, err := s.ResolveZone(t.Context(), c.task, "Europe/Berlin")
 			if err != nil || changed != c.changed {
 				t.Fatalf("ResolveZone(%s) = %v, %v; want %v", c.task, changed, err, c.changed)
