@@ -31,15 +31,22 @@ func (l *lifecycle) fleetZoneOf(task store.Task) {
 
 // resolveZone records the host's zone for a task registered before zones
 // were always recorded (an empty zone, which every reader took as its own
-// local zone), once, with a notice; t gets the zone either way.
+// local zone), or registered in "localtime" (Debian's zoneinfo link to
+// /etc/localtime, which an older catchup registered as a name: the task
+// followed the host's zone wherever it went), once, with a notice; t gets
+// the zone either way. A fire that names localtime again reads it as that
+// zone (ZoneSpelling): no schedule change.
 func resolveZone(ctx context.Context, st store.Store, m Machine, t *store.Task) {
-	if t.Schedule == "" || (t.TZ != "" && t.TZ != "Local") || m.Zone == "" {
+	if t.Schedule == "" || (t.TZ != "" && t.TZ != "Local" && t.TZ != "localtime") || m.Zone == "" {
 		return
 	}
 	changed, err := st.ResolveZone(ctx, t.Name, m.Zone)
 	switch {
 	case err != nil:
 		m.notice("task %s: cannot record its zone: %v", t.Name, err)
+	case changed && t.TZ == "localtime":
+		m.notice("task %s: registered in localtime, which follows the host's zone wherever it goes; "+
+			"recorded %s, this host's zone (name another in --tz or CRON_TZ to move it)", t.Name, m.Zone)
 	case changed:
 		m.notice("task %s: its zone was not recorded; recorded %s, this host's zone", t.Name, m.Zone)
 	}

@@ -181,7 +181,9 @@ type Store interface {
 	// run was pruned (they stay done: see Prune), oldest first.
 	PrunedSlots(ctx context.Context, task string, from, to time.Time) ([]time.Time, error)
 	// ResolveZone records tz as the zone of task when its zone is empty or
-	// "Local" (ledgers from before zones were always recorded); it reports
+	// "Local" (ledgers from before zones were always recorded), or
+	// "localtime" (Debian's link to /etc/localtime, registered as a name
+	// before it was read as the zone it links to); it reports
 	// whether it changed anything, so that exactly one process says so.
 	ResolveZone(ctx context.Context, task, tz string) (bool, error)
 	// EarliestRun returns when the first recorded run of task started.

@@ -17,7 +17,11 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // directory (/usr/share/zoneinfo/Asia/Kathmandu is Asia/Kathmandu; the
 // posix/ and right/ trees name the same zones, in a name too:
 // right/Asia/Kathmandu is Asia/Kathmandu), also through links to it
-// (/etc/localtime), and for a copy of a zone file, the zone whose file it
+// (/etc/localtime), and for a name of the tree that links out of it
+// (Debian's localtime, :localtime, /usr/share/zoneinfo/localtime, all
+// links to /etc/localtime), the zone of the file it links to, as for that
+// file (never the name localtime, which follows the host's zone wherever
+// it goes: slots_tz_localtime_name), and for a copy of a zone file, the zone whose file it
 // is a copy of. A path is read as the kernel reads it: a doubled slash or
 // a ./ in it is the same file; one that ends in / (or /.) names no file,
 // and is returned as it is, for LoadZone to refuse (cron's glibc reads no
@@ -27,6 +31,11 @@ var zoneDirs = []string{"/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/us
 // the same for every command that reads it. Anything else is returned as
 // it is, for LoadZone to take or refuse.
 func ZoneSpelling(s string) string {
+	return zoneSpelling(s, 0)
+}
+
+// zoneSpelling is ZoneSpelling, depth links out of the tree in.
+func zoneSpelling(s string, depth int) string {
 	s = strings.TrimPrefix(s, ":")
 	if filepath.IsAbs(s) {
 		if strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.") {
@@ -57,7 +66,39 @@ func ZoneSpelling(s string) string {
 	if s == "Local" {
 		return ""
 	}
+	if target := outOfTree(s); target != "" && depth < 4 {
+		// Debian's zoneinfo/localtime links to /etc/localtime: the host's
+		// zone, whatever it is then. As a name, the task followed the host's
+		// zone wherever it went, its slots moving with no schedule change.
+		return zoneSpelling(target, depth+1)
+	}
 	return s
+}
+
+// outOfTree is the file a name of the zoneinfo tree links to outside the
+// tree (Debian's localtime, a link to /etc/localtime), "" if its file (the
+// first found, in LoadLocation's order) is none.
+func outOfTree(name string) string {
+	if name == "" || filepath.IsAbs(name) || strings.Contains(name, "..") {
+		return ""
+	}
+	for _, d := range zoneDirsNow() {
+		link, err := os.Readlink(d + name)
+		if err != nil {
+			if _, serr := os.Lstat(d + name); serr == nil {
+				return "" // a file of the tree, not a link
+			}
+			continue
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(d+name), link)
+		}
+		if link = filepath.Clean(link); strings.HasPrefix(link, d) {
+			return "" // a link in the tree (UTC to Etc/UTC): a name of its own
+		}
+		return link
+	}
+	return ""
 }
 
 // inTree is the zone a name in the zoneinfo tree's posix/ or right/
@@ -96,16 +137,21 @@ func ZoneName(registered, zone string) string {
 	return zone
 }
 
+// zoneDirsNow are the directories LoadLocation looks for a zone name in:
+// $ZONEINFO's, then zoneDirs.
+func zoneDirsNow() []string {
+	if z := os.Getenv("ZONEINFO"); z != "" {
+		return append([]string{strings.TrimSuffix(z, "/") + "/"}, zoneDirs...)
+	}
+	return zoneDirs
+}
+
 // zoneFile returns the zone file of an IANA name, nil if none is found.
 func zoneFile(name string) []byte {
 	if name == "" || name == "Local" || filepath.IsAbs(name) || strings.Contains(name, "..") {
 		return nil
 	}
-	dirs := zoneDirs
-	if z := os.Getenv("ZONEINFO"); z != "" {
-		dirs = append([]string{z + "/"}, dirs...)
-	}
-	for _, d := range dirs {
+	for _, d := range zoneDirsNow() {
 		if b, err := ReadZoneFile(d + name); err == nil && bytes.HasPrefix(b, []byte("TZif")) {
 			return b
 		}

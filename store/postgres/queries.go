@@ -194,7 +194,7 @@ func (p *Ledger) LastPausedSlot(ctx context.Context, task string, before time.Ti
 
 // ResolveZone implements store.Store.
 func (p *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error) {
-	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET tz = $1 WHERE name = $2 AND tz IN ('', 'Local')`, tz, task)
+	tag, err := p.pool.Exec(ctx, `UPDATE tasks SET tz = $1 WHERE name = $2 AND tz IN ('', 'Local', 'localtime')`, tz, task)
 	if err != nil {
 		return false, p.wrap("write ledger", err)
 	}

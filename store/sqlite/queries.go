@@ -213,7 +213,7 @@ func (s *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error)
 	}
 	var n int64
 	err := s.write(ctx, func(ctx context.Context, e readWriter) error {
-		res, err := e.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local')`, tz, task)
+		res, err := e.ExecContext(ctx, `UPDATE tasks SET tz = ? WHERE name = ? AND tz IN ('', 'Local', 'localtime')`, tz, task)
 		if err == nil {
 			n, err = res.RowsAffected()
 		}
