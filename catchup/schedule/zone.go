@@ -2,9 +2,11 @@ package schedule
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // zoneDirs are where LoadLocation looks for zone files on Unix, in its order.
@@ -84,6 +86,9 @@ func outOfTree(name string) string {
 	}
 	for _, d := range zoneDirsNow() {
 		link, err := os.Readlink(d + name)
+		if errors.Is(err, syscall.EINVAL) {
+			return "" // a file of the tree, not a link (most names: one call)
+		}
 		if err != nil {
 			if _, serr := os.Lstat(d + name); serr == nil {
 				return "" // a file of the tree, not a link
