@@ -116,6 +116,9 @@ type RunResult struct {
 	cutInDelay bool
 	// policySkip: skipped by --on-busy skip, its slot settled (exit 75 too)
 	policySkip bool
+	// gone: a replay's claim refused, its task no longer in the ledger
+	// (forget --purge since the scan read it: store.ClaimResult.Gone)
+	gone bool
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for

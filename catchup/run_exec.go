@@ -164,6 +164,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if req.Settle != nil && prev == nil {
 		l.held.recorded(ctx)
 	}
+	if claim.Gone { // purged since the scan read it: it stays purged
+		l.m.notice("slot %s of %s: its task was deleted meanwhile (catchup forget --purge); not running it",
+			formatSlot(r.Slot, l.sched), l.req.Task)
+		return RunResult{Skipped: true, gone: true}, true, nil, nil
+	}
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
 		// We hold the task's lock, so a running record of ours is dead.

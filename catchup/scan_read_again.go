@@ -21,7 +21,7 @@ func readAgain(ctx context.Context, st store.Store, t *store.Task) (string, erro
 	cur, err := st.Task(ctx, t.Name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", t.Name), nil
+		return forgottenWarning(t.Name), nil
 	case err != nil:
 		return "", err
 	case cur.RegisteredAt.After(t.RegisteredAt):
@@ -30,6 +30,13 @@ func readAgain(ctx context.Context, st store.Store, t *store.Task) (string, erro
 	}
 	t.PausedAt, t.PausedUntil = cur.PausedAt, cur.PausedUntil
 	return "", nil
+}
+
+// forgottenWarning says that task was deleted (`catchup forget --purge`)
+// since the scan read it: readAgain's, and a replay's whose claim found the
+// task gone (store.ClaimResult.Gone), which runs nothing.
+func forgottenWarning(task string) string {
+	return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", task)
 }
 
 // pausedSince reads task t's pause again before the replay of slot, a

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -23,7 +24,14 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome, read int64) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		return replayLine(ctx, st, m, t, sr, slot, span, []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10)}, "the next scan looks again")
+		a, err := replayLine(ctx, st, m, t, sr, slot, span, []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10)}, "the next scan looks again")
+		if err == nil && a.held && !a.running {
+			// The line ran nothing: its claim may have found the task
+			// purged meanwhile (store.ClaimResult.Gone).
+			_, terr := st.Task(context.WithoutCancel(ctx), t.Name)
+			a.gone = errors.Is(terr, store.ErrNotFound)
+		}
+		return a, err
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
@@ -49,6 +57,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
+	a.gone = res.gone
 	if res.Skipped && res.Run.Status == store.StatusSkipped && strings.HasPrefix(res.Run.Error, reasonRanSince) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
 	}

@@ -110,6 +110,9 @@ type SlotAction struct {
 	// lockSkipped: not run because the task was running (a lock skip),
 	// not because its job exited 75 itself.
 	lockSkipped bool
+	// gone: not run because its task was purged since the scan read it
+	// (its claim found no task: store.ClaimResult.Gone).
+	gone bool
 	// lineRuns: the runs a crontab line's catchup run reported as its own
 	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
 	// did not get that far, or is an older catchup): readBack then goes

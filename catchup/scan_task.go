@@ -70,8 +70,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		return ts, nil
 	}
+	gone := false // purged since readAgain (a replay's claim found no task): nothing to write
 	if !req.DryRun {
 		defer func() {
+			if gone {
+				return
+			}
 			if err == nil {
 				// What was settled stays settled, also when a signal cut
 				// the scan short.
@@ -140,7 +144,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun && len(gaps) > 0 {
 		defer func() { // before the watermark moves (defers run last first)
 			for i, g := range gaps {
-				if len(g.fold) == 0 {
+				if len(g.fold) == 0 || gone {
 					continue
 				}
 				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], g, res.read, req.MissedRule); ferr != nil && err == nil {
@@ -196,6 +200,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
+		}
+		if gone = a.gone; gone { // purged since readAgain: nothing ran, nothing of it is written back
+			ts.Warnings = append(ts.Warnings, forgottenWarning(t.Name))
+			break
 		}
 		if err := a.foldsAfter(context.WithoutCancel(ctx), st, m, t.Name, span, lineFolds); err != nil {
 			return ts, err

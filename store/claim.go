@@ -13,7 +13,11 @@ type ClaimRequest struct {
 	// ran: it was given up since the scan read it or the timer was set
 	// (forget, a schedule change, another host's scan), and
 	// ClaimResult.Run is that record. Another fire (cron's) or a backfill
-	// of such a slot is claimed.
+	// of such a slot is claimed. A replay's claim that registers nothing
+	// (Register nil) refuses a task the ledger no longer holds (deleted by
+	// `catchup forget --purge` since the scan read it): ClaimResult.Gone,
+	// decided in the claim's transaction, where another claim without
+	// Register registers the task first seen through its run.
 	Replay bool
 	Boot   *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 	// Checkpoint: a granted claim also reads the slot's last checkpoint
@@ -49,6 +53,10 @@ type ClaimResult struct {
 	// Touched: the slot had runs before this granted claim (another fire's
 	// that failed, say); false when this is its first.
 	Touched bool
+	// Gone: a replay's claim that registers nothing was refused because
+	// its task is not in the ledger (ClaimRequest.Replay); Run is zero.
+	// Nothing of the task was written: the claim's Settle still was.
+	Gone bool
 }
 
 // HoldsSlot reports whether run r, a record of a slot, holds that slot

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -13,7 +14,9 @@ import (
 // given up after the scan read it (forget, a schedule change). A slot run
 // again after its expiry (a failed backfill, which scan --retry-failed
 // replays) is claimed, and so is an expired slot by a fire or a backfill;
-// a daemon's fire (which sets Replay) is refused it, as a replay is.
+// a daemon's fire (which sets Replay) is refused it, as a replay is. A
+// replay's claim of a task the ledger no longer holds (purged since the
+// scan read it) is refused as Gone, and registers nothing.
 func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		code := 3
@@ -26,7 +29,11 @@ func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 			trigger string
 			replay  bool
 			claimed bool
+			gone    bool // its task not in the ledger (purged): refused, Gone
 		}{
+			"replay of a slot of a task not in the ledger": {
+				trigger: store.TriggerReplay, replay: true, gone: true,
+			},
 			"replay of an expired slot": {
 				prior: []store.Run{expired("a")}, trigger: store.TriggerReplay, replay: true,
 			},
@@ -60,6 +67,11 @@ func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 				for _, r := range tc.prior {
 					task = r.Task
 				}
+				if !tc.gone { // a replay's task is in the ledger: its claim registers nothing
+					if err := s.UpsertTask(t.Context(), store.Task{Name: task, Schedule: "0 * * * *", RegisteredAt: t0, UpdatedAt: t0}); err != nil {
+						t.Fatal(err)
+					}
+				}
 				for _, r := range tc.prior {
 					if _, err := s.AddRuns(t.Context(), []store.Run{r}); err != nil {
 						t.Fatal(err)
@@ -68,6 +80,12 @@ func TestReplayClaimRefusesAnExpiredSlot(t *testing.T) {
 				run := store.Run{Task: task, Slot: t0, Trigger: tc.trigger, StartedAt: t0.Add(3 * time.Hour), Host: "h", PID: 1}
 				got := storetest.Claim(t, s, store.ClaimRequest{Run: run, Replay: tc.replay})
 				switch {
+				case got.Gone != tc.gone:
+					t.Fatalf("gone = %v, want %v (%+v)", got.Gone, tc.gone, got)
+				case tc.gone:
+					if _, err := s.Task(t.Context(), task); !errors.Is(err, store.ErrNotFound) {
+						t.Errorf("after the refused claim, task %s: %v; want not found (not registered)", task, err)
+					}
 				case got.Claimed != tc.claimed:
 					t.Fatalf("claimed = %v, want %v (%+v)", got.Claimed, tc.claimed, got.Run)
 				case !got.Claimed && (got.Run.Status != store.StatusExpired || got.Run.Reason != store.ReasonRetired || got.Run.ID == 0):

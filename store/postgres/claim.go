@@ -43,9 +43,22 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{}, p.wrap("write ledger", err)
 		}
 	}
-	if req.Register != nil {
+	switch {
+	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
-	} else {
+	case req.Replay:
+		// A replay never registers: its task purged since the scan read
+		// it stays purged (store.ClaimResult.Gone). The row's lock holds
+		// off a purge until this claim commits (Forget deletes the task
+		// first, then its runs: this claim's too).
+		var one int
+		switch err = tx.QueryRow(ctx, `SELECT 1 FROM tasks WHERE name = $1 FOR KEY SHARE`, req.Run.Task).Scan(&one); {
+		case errors.Is(err, pgx.ErrNoRows):
+			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
+		case err != nil:
+			return store.ClaimResult{}, p.wrap("read ledger", err)
+		}
+	default:
 		// A task first seen through a run is registered as of that run's
 		// slot (or start), so that the slot is covered by the missed rule.
 		_, err = tx.Exec(ctx, `INSERT INTO tasks (name, registered_at, updated_at) VALUES ($1, $2, $3)

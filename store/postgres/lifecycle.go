@@ -20,6 +20,12 @@ func (p *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	var runs int64
 	if purge {
+		// The task's row first: a replay's claim holding it (Claim) is
+		// waited for, and its run deleted with the others; one that
+		// comes after finds no task and is refused.
+		if err := execOne(ctx, tx, task, `DELETE FROM tasks WHERE name = $1`, task); err != nil {
+			return 0, p.wrap("write ledger", err)
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE task = $1`, task)
 		runs = tag.RowsAffected()
 		for _, q := range []string{`DELETE FROM slots WHERE task = $1`, `DELETE FROM task_locks WHERE task = $1`} {
@@ -31,12 +37,11 @@ func (p *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 			return 0, p.wrap("write ledger", err)
 		}
 	}
-	q, args := `UPDATE tasks SET retired_at = $2, paused_at = NULL, paused_until = NULL WHERE name = $1`, []any{task, dbTime(at)}
-	if purge {
-		q, args = `DELETE FROM tasks WHERE name = $1`, []any{task}
-	}
-	if err := execOne(ctx, tx, task, q, args...); err != nil {
-		return 0, p.wrap("write ledger", err)
+	if !purge {
+		if err := execOne(ctx, tx, task, `UPDATE tasks SET retired_at = $2, paused_at = NULL, paused_until = NULL WHERE name = $1`,
+			task, dbTime(at)); err != nil {
+			return 0, p.wrap("write ledger", err)
+		}
 	}
 	return runs, p.wrap("write ledger", tx.Commit(ctx))
 }

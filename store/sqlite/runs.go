@@ -100,6 +100,9 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (name) DO NOTHING`
 
+// taskKnownSQL tells whether the ledger holds a task (a replay's claim).
+const taskKnownSQL = `SELECT EXISTS (SELECT 1 FROM tasks WHERE name = ?)`
+
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
 
@@ -176,6 +179,8 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	queries := []string{firstSeenTaskSQL, insertRunSQL}
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
+	} else if req.Replay {
+		queries[0] = taskKnownSQL
 	}
 	if req.Settle != nil {
 		queries = append(queries, finishSQL)
@@ -217,6 +222,16 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if req.Register != nil {
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
+	} else if req.Replay {
+		// A replay never registers: its task purged since the scan read
+		// it stays purged (store.ClaimResult.Gone).
+		var known bool
+		if err := tx.QueryRowContext(ctx, taskKnownSQL, req.Run.Task).Scan(&known); err != nil {
+			return store.ClaimResult{}, s.wrap("read ledger", err)
+		}
+		if !known {
+			return store.ClaimResult{Gone: true}, commit()
 		}
 	} else {
 		// A task first seen through a run is registered as of that run's
