@@ -16,69 +16,6 @@ const runColumnsLight = `r.id, r.task, r.slot, r.trigger, r.status, r.attempt, r
 
 const runColumnsFull = runColumnsLight + `, r.stdout_tail, r.stderr_tail`
 
-// nullRun scans a run whose columns may all be NULL (a LEFT JOIN miss).
-type nullRun struct {
-	id, slot, attempt, exit, signal, started, ended, pid, progress sql.NullInt64
-	task, trigger, status, host, boot, errText, checkpoint, reason sql.NullString
-	stdout, stderr                                                 []byte
-}
-
-func (n *nullRun) dest() []any {
-	return []any{&n.id, &n.task, &n.slot, &n.trigger, &n.status, &n.attempt, &n.exit, &n.signal,
-		&n.started, &n.ended, &n.host, &n.pid, &n.boot, &n.errText, &n.progress, &n.checkpoint, &n.reason}
-}
-
-func (n *nullRun) destFull() []any { return append(n.dest(), &n.stdout, &n.stderr) }
-
-func (n *nullRun) run() *store.Run {
-	if !n.id.Valid {
-		return nil
-	}
-	r := &store.Run{
-		ID: n.id.Int64, Task: n.task.String, Trigger: n.trigger.String, Status: n.status.String,
-		Attempt: int(n.attempt.Int64), Signal: int(n.signal.Int64), StartedAt: fromMS(n.started.Int64),
-		EndedAt: fromMS(n.ended.Int64), Host: n.host.String, PID: int(n.pid.Int64),
-		BootID: n.boot.String, Error: n.errText.String, StdoutTail: n.stdout, StderrTail: n.stderr,
-		Checkpoint: n.checkpoint.String, Reason: n.reason.String,
-	}
-	if n.progress.Valid {
-		p := int(n.progress.Int64)
-		r.Progress = &p
-	}
-	if n.slot.Valid {
-		r.Slot = time.Unix(n.slot.Int64, 0).UTC()
-	}
-	if n.exit.Valid {
-		code := int(n.exit.Int64)
-		r.ExitCode = &code
-	}
-	return r
-}
-
-// slotValue is a slot as stored: Unix seconds, NULL for none.
-func slotValue(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.Unix()
-}
-
-// nullInt is an optional integer column: NULL for nil.
-func nullInt(v *int) any {
-	if v == nil {
-		return nil
-	}
-	return *v
-}
-
-// endValue is an end as stored: Unix milliseconds, NULL while running.
-func endValue(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UnixMilli()
-}
-
 const insertRunSQL = `INSERT INTO runs (task, slot, trigger, status, attempt, exit_code, signal, started_at,
  ended_at, host, pid, boot_id, stdout_tail, stderr_tail, error, progress, checkpoint, reason)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
