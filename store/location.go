@@ -116,6 +116,11 @@ func ParseLocation(s string) (Location, error) {
 	}
 	// A scheme is case-insensitive; the driver knows it in lower case.
 	dsn := strings.ToLower(scheme) + s[len(scheme):]
+	if rawAtInUserInfo(dsn) {
+		// The driver ends the user info at the first @: the rest of the
+		// password would be the host, in every message and ls header.
+		return Location{}, fmt.Errorf("%w: its user info holds an @ (percent-encode it as %%40)", errBadDSN)
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return Location{}, badDSN(dsn, err)
@@ -126,6 +131,17 @@ func ParseLocation(s string) (Location, error) {
 		return Location{}, fmt.Errorf("%w: a database name with an @ (a slash too many after postgres:?)", errBadDSN)
 	}
 	return Location{Kind: Postgres, DSN: dsn}, nil
+}
+
+// rawAtInUserInfo reports whether a postgres:// URL's authority (up to
+// the first /, ? or #) holds more than one @: a password with an @ not
+// percent-encoded.
+func rawAtInUserInfo(dsn string) bool {
+	rest := dsn[strings.Index(dsn, "://")+3:]
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Count(rest, "@") > 1
 }
 
 // credentialsLike reports whether a path has a component shaped as a
