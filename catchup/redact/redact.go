@@ -30,7 +30,15 @@ const secretKey = `(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]
 // header is an HTTP header's name and colon (and its auth scheme) when its
 // value is a secret: a hyphen-separated part of its name is key, token, secret, apikey,
 // authorization or cookie.
-const header = `((?i:(?:[A-Za-z0-9]+-)*(?:key|token|secret|apikey|authorization|cookie)(?:-[A-Za-z0-9]+)*):[ \t]*(?i:(?:bearer|basic|token|digest)[ \t]+)?)`
+const header = `((?i:` + headerName + `):[ \t]*(?i:(?:bearer|basic|token|digest)[ \t]+)?)`
+
+// headerName is the name of a header whose value is a secret.
+const headerName = `(?i:(?:[A-Za-z0-9]+-)*(?:key|token|secret|apikey|authorization|cookie)(?:-[A-Za-z0-9]+)*)`
+
+// headerOption is what may come before a header in its word: curl's -H
+// (at the end of a group of short options: -sH), or --header= (wget's;
+// --proxy-header=).
+const headerOption = `-[A-Za-z]*H|--[A-Za-z-]*header=|`
 
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
@@ -80,6 +88,11 @@ var rules = sync.OnceValue(func() []rule {
 		}},
 		{regexp.MustCompile(`"` + header + `([^"]*)"`), func(m []string) string {
 			return keep(m, m[2], `"`+m[1]+Mask+`"`)
+		}},
+		// X-Api-Key:X unquoted, a word of its own or after -H (-sH) or
+		// --header=, as an argv's header word is
+		{regexp.MustCompile(`(^|[\s;&|(])(` + headerOption + `)(` + headerName + `:)` + value), func(m []string) string {
+			return keep(m, m[4], m[1]+m[2]+m[3]+masked(m[4]))
 		}},
 	}
 })
@@ -178,7 +191,7 @@ func Argv(argv []string) []string {
 		switch h := headerWord().FindStringSubmatch(a); {
 		case i > 0 && secretFlag(argv[i-1]):
 			out[i] = Mask
-		case h != nil && !reference(h[2]):
+		case h != nil && !reference(h[3]):
 			out[i] = h[1] + Mask
 		default:
 			out[i] = Command(a)
@@ -192,7 +205,7 @@ func Argv(argv []string) []string {
 	return out
 }
 
-var headerWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^` + header + `(.+)$`) })
+var headerWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^((?:` + headerOption + `)` + header + `)(.+)$`) })
 
 var secretFlagRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^--[A-Za-z0-9_-]*` + secretKey + `$`)
