@@ -42,8 +42,11 @@ const headerOption = `-[A-Za-z]*H|--[A-Za-z-]*header=|`
 
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
-		// scheme://user:PASSWORD@host
-		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'"]*):([^\s@/'"]+)@`), func(m []string) string {
+		// scheme://user:PASSWORD@host, up to the last @ before the path
+		// (a raw @ in the password), the password quoted in whole or in
+		// part ('PW', P"W", no blank inside: never from one quoted word
+		// to the next): those quotes pair up, and go with it
+		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*")+)@`), func(m []string) string {
 			return keep(m, m[2], m[1]+":"+Mask+"@")
 		}},
 		// scheme://TOKEN@host
