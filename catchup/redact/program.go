@@ -136,8 +136,25 @@ func byProgram(words []string, quoted bool) []string {
 			}
 		}
 	}
+	if quoted {
+		quotedLines(words, out, p)
+	}
 	curlWords(words, out, quoted) // curl's, wherever a word names it (curl.go)
 	return out
+}
+
+// quotedLines masks, in out, the secrets of the command lines held by the
+// words after the program that are quoted whole (ssh db "mysql -pX"), as
+// Argv masks such a word: its text as a command line of its own.
+func quotedLines(words, out []string, p int) {
+	for k := p + 1; k < len(words); k++ {
+		w := out[k]
+		if len(w) > 2 && (w[0] == '\'' || w[0] == '"') && w[len(w)-1] == w[0] && w == words[k] {
+			if m := programs(w[1 : len(w)-1]); m != w[1:len(w)-1] {
+				out[k] = w[:1] + m + w[:1]
+			}
+		}
+	}
 }
 
 var shellC = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-[a-z]*c[a-z]*$`) })
