@@ -41,7 +41,7 @@ type PauseResult struct {
 
 // Paused reports whether task t is paused at time at.
 func Paused(t store.Task, at time.Time) bool {
-	return !t.PausedAt.IsZero() && !at.Before(t.PausedAt) && (t.PausedUntil.IsZero() || at.Before(t.PausedUntil))
+	return store.InPause(t.PausedAt, t.PausedUntil, at)
 }
 
 // Pause pauses a task from now: its fires exit 0 without running, and scan

@@ -119,6 +119,9 @@ type RunResult struct {
 	// gone: a replay's claim refused, its task no longer in the ledger
 	// (forget --purge since the scan read it: store.ClaimResult.Gone)
 	gone bool
+	// paused: a scan's replay's claim refused, its slot one of a pause
+	// set since the scan read the task (store.ClaimResult.Paused)
+	paused bool
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for

@@ -132,6 +132,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	// meanwhile), refuse a slot recorded expired since.
 	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay || !l.req.FireSlot.IsZero(),
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
+	// A scan's replay refuses a slot of a pause set since the scan read
+	// the task: a pause holds from its start (T4).
+	req.RefusePaused = r.Trigger == store.TriggerReplay
 	if r.Attempt == 1 {
 		req.Register = l.registration(ctx, now, r.Slot, true)
 		if l.m.BootID != "" {
@@ -168,6 +171,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		l.m.notice("slot %s of %s: its task was deleted meanwhile (catchup forget --purge); not running it",
 			formatSlot(r.Slot, l.sched), l.req.Task)
 		return RunResult{Skipped: true, gone: true}, true, nil, nil
+	}
+	if claim.Paused { // paused since the scan read it: the next scan records the slot paused
+		l.m.notice("slot %s of %s: its task was paused meanwhile (catchup pause); not running it",
+			formatSlot(r.Slot, l.sched), l.req.Task)
+		return RunResult{Skipped: true, paused: true}, true, nil, nil
 	}
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {

@@ -39,10 +39,20 @@ func forgottenWarning(task string) string {
 	return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", task)
 }
 
+// leavePaused ends a task's replays at a pause set during them, left
+// slots still missed: the next scan records those of the pause paused.
+func (ts *TaskScan) leavePaused(why string, left int) {
+	ts.Left = left
+	ts.Warnings = append(ts.Warnings, fmt.Sprintf("%s: its later missed slots (%d) wait for the next scan, "+
+		"which records those of the pause paused", why, ts.Left))
+}
+
 // pausedSince reads task t's pause again before the replay of slot, a
 // later one of its backlog: a `catchup pause` during the task's replays
 // (from another shell, or from a job) covers its slots from the pause's
-// start, as it does a scan's that reads it first. It returns why slot
+// start, as it does a scan's that reads it first. A crontab line's replay
+// asks it before the line starts; an argv task's replay's claim reads the
+// pause itself (store.ClaimRequest.RefusePaused). It returns why slot
 // must not be replayed now ("" to replay it); a task that cannot be read
 // is not taken for paused: the slot's claim meets the ledger's error.
 func pausedSince(ctx context.Context, st store.Store, t store.Task, slot time.Time) string {

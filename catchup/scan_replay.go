@@ -58,6 +58,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
 	a.gone = res.gone
+	a.paused = res.paused
 	if res.Skipped && res.Run.Status == store.StatusSkipped && strings.HasPrefix(res.Run.Error, reasonRanSince) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
 	}

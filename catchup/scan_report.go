@@ -113,6 +113,9 @@ type SlotAction struct {
 	// gone: not run because its task was purged since the scan read it
 	// (its claim found no task: store.ClaimResult.Gone).
 	gone bool
+	// paused: not run because its task was paused since the scan read it
+	// (its claim refused: store.ClaimResult.Paused)
+	paused bool
 	// lineRuns: the runs a crontab line's catchup run reported as its own
 	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
 	// did not get that far, or is an older catchup): readBack then goes

@@ -176,11 +176,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		return ts, nil
 	}
 	for i, slot := range replay {
-		if i > 0 {
+		if i > 0 && t.Shell != "" { // a line's run is another process: asked before it starts
 			if w := pausedSince(ctx, st, t, slot); w != "" {
-				ts.Left = withheld + len(replay) - i
-				ts.Warnings = append(ts.Warnings, fmt.Sprintf("%s: its later missed slots (%d) wait for the next scan, "+
-					"which records those of the pause paused", w, ts.Left))
+				ts.leavePaused(w, withheld+len(replay)-i)
 				break
 			}
 		}
@@ -203,6 +201,14 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		if gone = a.gone; gone { // purged since readAgain: nothing ran, nothing of it is written back
 			ts.Warnings = append(ts.Warnings, forgottenWarning(t.Name))
+			break
+		}
+		if a.paused { // paused since the scan read it: its claim refused the slot, nothing ran
+			w := pausedSince(ctx, st, t, slot)
+			if w == "" { // resumed again meanwhile
+				w = fmt.Sprintf("task %s was paused during this scan's replays", t.Name)
+			}
+			ts.leavePaused(w, withheld+len(replay)-i)
 			break
 		}
 		if err := a.foldsAfter(context.WithoutCancel(ctx), st, m, t.Name, span, lineFolds); err != nil {

@@ -19,7 +19,13 @@ type ClaimRequest struct {
 	// decided in the claim's transaction, where another claim without
 	// Register registers the task first seen through its run.
 	Replay bool
-	Boot   *Boot // when set, recorded as seen (SeeBoot) in the same transaction
+	// RefusePaused: a scan's replay refuses a slot of a pause its task's
+	// row holds when the claim reads it (ClaimResult.Paused), in the
+	// claim's transaction: a `catchup pause` during a scan's replays holds
+	// from its start for every slot claimed after it commits. Only with
+	// Replay and a Register nil.
+	RefusePaused bool
+	Boot         *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 	// Checkpoint: a granted claim also reads the slot's last checkpoint
 	// (LastCheckpoint) in its transaction, into ClaimResult.Checkpoint.
 	Checkpoint bool
@@ -57,6 +63,17 @@ type ClaimResult struct {
 	// its task is not in the ledger (ClaimRequest.Replay); Run is zero.
 	// Nothing of the task was written: the claim's Settle still was.
 	Gone bool
+	// Paused: a claim with RefusePaused was refused because its slot is
+	// one of the task's pause (InPause); Run is zero. As for Gone, nothing
+	// of the task was written but the claim's Settle.
+	Paused bool
+}
+
+// InPause reports whether slot is a slot of the pause from pausedAt
+// (zero: none) until until (zero: until resumed): a slot at or after
+// its start and before its end.
+func InPause(pausedAt, until, slot time.Time) bool {
+	return !pausedAt.IsZero() && !slot.Before(pausedAt) && (until.IsZero() || slot.Before(until))
 }
 
 // HoldsSlot reports whether run r, a record of a slot, holds that slot

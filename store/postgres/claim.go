@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -51,12 +52,15 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 		// it stays purged (store.ClaimResult.Gone). The row's lock holds
 		// off a purge until this claim commits (Forget deletes the task
 		// first, then its runs: this claim's too).
-		var one int
-		switch err = tx.QueryRow(ctx, `SELECT 1 FROM tasks WHERE name = $1 FOR KEY SHARE`, req.Run.Task).Scan(&one); {
+		var pausedAt, until *time.Time
+		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until FROM tasks WHERE name = $1 FOR KEY SHARE`,
+			req.Run.Task).Scan(&pausedAt, &until); {
 		case errors.Is(err, pgx.ErrNoRows):
 			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case err != nil:
 			return store.ClaimResult{}, p.wrap("read ledger", err)
+		case req.RefusePaused && store.InPause(fromDB(pausedAt), fromDB(until), req.Run.Slot):
+			return store.ClaimResult{Paused: true}, p.wrap("write ledger", tx.Commit(ctx))
 		}
 	default:
 		// A task first seen through a run is registered as of that run's

@@ -37,8 +37,9 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (name) DO NOTHING`
 
-// taskKnownSQL tells whether the ledger holds a task (a replay's claim).
-const taskKnownSQL = `SELECT EXISTS (SELECT 1 FROM tasks WHERE name = ?)`
+// taskPauseSQL reads a task's pause; no row: the ledger no longer holds
+// it (a replay's claim).
+const taskPauseSQL = `SELECT paused_at, paused_until FROM tasks WHERE name = ?`
 
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
@@ -117,7 +118,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
 	} else if req.Replay {
-		queries[0] = taskKnownSQL
+		queries[0] = taskPauseSQL
 	}
 	if req.Settle != nil {
 		queries = append(queries, finishSQL)
@@ -163,12 +164,14 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	} else if req.Replay {
 		// A replay never registers: its task purged since the scan read
 		// it stays purged (store.ClaimResult.Gone).
-		var known bool
-		if err := tx.QueryRowContext(ctx, taskKnownSQL, req.Run.Task).Scan(&known); err != nil {
-			return store.ClaimResult{}, s.wrap("read ledger", err)
-		}
-		if !known {
+		var pausedAt, until int64
+		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until); {
+		case errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{Gone: true}, commit()
+		case err != nil:
+			return store.ClaimResult{}, s.wrap("read ledger", err)
+		case req.RefusePaused && store.InPause(fromMS(pausedAt), fromMS(until), req.Run.Slot):
+			return store.ClaimResult{Paused: true}, commit()
 		}
 	} else {
 		// A task first seen through a run is registered as of that run's
