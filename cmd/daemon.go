@@ -120,6 +120,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
 	case df.maxReplays < 1:
 		return usageErr(c, errors.New("--max-replays must be at least 1"))
+	case givenEmpty(c, "listen"):
+		return usageErr(c, errors.New("--listen is empty: give an address like :9090, or drop --listen to serve nothing"))
 	}
 	if df.logFormat != "text" && df.logFormat != "json" {
 		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))

@@ -89,6 +89,9 @@ func runExplain(c *cobra.Command, g *globals, cfg explainConfig, args []string) 
 	if cfg.maxReplays < 1 {
 		return usageErr(c, fmt.Errorf("--max-replays must be at least 1"))
 	}
+	if givenEmpty(c, "replay") {
+		return usageErr(c, errEmptyReplay)
+	}
 	if cfg.replay != "" {
 		if err := catchup.CheckPolicy(cfg.replay); err != nil {
 			return usageErr(c, err)

@@ -144,3 +144,17 @@ func (v givenString) Type() string { return "string" }
 
 // errEmptyTZ refuses an empty --tz given ("--tz $ZONE" with ZONE unset).
 var errEmptyTZ = errors.New("--tz is empty: name a zone like Europe/Berlin, or drop --tz for $CRON_TZ, else cron's zone")
+
+// givenEmpty reports whether string flag name was given, empty ("--replay
+// $POLICY" with POLICY unset): refused, never read as not given.
+func givenEmpty(c *cobra.Command, name string) bool {
+	f := c.Flags().Lookup(name)
+	return f != nil && f.Changed && f.Value.String() == ""
+}
+
+// Errors of flags given empty (givenEmpty).
+var (
+	errEmptyReplay = errors.New("--replay is empty: use all, latest, coalesce or none, or drop --replay for each task's own policy")
+	errEmptyNotify = errors.New("--notify-cmd is empty: give the alert command, or drop --notify-cmd for each task's own")
+	errEmptyHost   = errors.New("--host is empty: name this host, or drop --host for $CATCHUP_HOST, else the hostname")
+)

@@ -34,6 +34,9 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 			if err != nil || pct < 0 || pct > 100 {
 				return usageErr(c, fmt.Errorf("invalid PERCENT %q: want a whole number from 0 to 100", args[0]))
 			}
+			if givenEmpty(c, "note") {
+				return usageErr(c, errors.New("--note is empty: give the checkpoint, or drop --note to keep the last one"))
+			}
 			if err := catchup.CheckNote(note); err != nil {
 				return failure(err)
 			}

@@ -52,6 +52,8 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 			formatDuration(req.OlderThan), formatDuration(catchup.MinPruneAge)))
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
+	case givenEmpty(c, "notify-cmd"):
+		return usageErr(c, errEmptyNotify)
 	}
 	opener := openExistingLedger
 	if req.DryRun {

@@ -102,6 +102,9 @@ status (see catchup run --help).`,
 		if c.Name() != "run" && dbGivenEmpty(c, g) { // run runs its command unrecorded (runRun)
 			return usageErr(c, errEmptyDB)
 		}
+		if givenEmpty(c, "host") && c.Annotations[opensNoLedger] == "" { // else refused as not applying
+			return usageErr(c, errEmptyHost)
+		}
 		if g.lease <= 0 && c.Annotations[opensNoLedger] == "" {
 			return usageErr(c, errors.New("--lease must be positive: it is how long a silent host's run stays alive"))
 		}

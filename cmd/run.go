@@ -22,7 +22,8 @@ type runFlags struct {
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
 	retries                                                   int
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
-	cronGiven, tzGiven                                        bool
+	cronGiven, tzGiven, onBusyGiven, pingGiven                bool
+	notifyCmdGiven, pingFileGiven                             bool
 	wait                                                      waitValue
 	slot                                                      slotValue
 }
@@ -110,7 +111,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.Var(&rf.wait, "wait", "wait for the task's lock instead of skipping (exit 75); --wait DUR gives up DUR after this fire started, like flock -w")
 	f.Lookup("wait").NoOptDefVal = waitNoLimit
 	f.BoolVar(&rf.manual, "manual", false, "run by hand: trigger manual, no slot, whatever the state of the task's slots")
-	f.StringVar(&rf.onBusy, "on-busy", "", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
+	f.Var(givenString{&rf.onBusy, &rf.onBusyGiven}, "on-busy", "when the task is still running: replay (skip, exit 75; scan replays the slot), skip (skip and settle the slot), wait (stored with the task; default replay)")
 	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
 	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|coalesce|none (stored with the task)")
 	givenDurationVar(f, &rf.maxAge, &rf.maxAgeGiven, "max-age", "the task's catch-up window: scan replays no slot older than this and records it expired (stored with the task; default, and 0 with a warning: scan's --max-age, else 7d)")
@@ -118,9 +119,9 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.StringVar(&rf.ping, "ping", "", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
-	f.StringVar(&rf.notifyCmd, "notify-cmd", "", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
-	f.StringVar(&rf.pingFile, "ping-file", "", "read the --ping URL from this file, keeping it out of ps")
+	f.Var(givenString{&rf.ping, &rf.pingGiven}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
+	f.Var(givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
+	f.Var(givenString{&rf.pingFile, &rf.pingFileGiven}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
 }
 
 // request turns run's flags, its command and the environment
@@ -147,6 +148,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		return req, errors.New("the command is empty: catchup run --task NAME -- COMMAND [ARG...]")
 	}
 	if err := catchup.CheckPolicy(f.replay); err != nil {
+		return req, err
+	}
+	if err := f.emptyGiven(); err != nil {
 		return req, err
 	}
 	if f.maxAge < 0 {

@@ -90,6 +90,12 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	if slices.Contains(sf.req.Tasks, "") {
 		return usageErr(c, fmt.Errorf("empty --task: name a task (catchup ls lists them)"))
 	}
+	if givenEmpty(c, "replay") {
+		return usageErr(c, errEmptyReplay)
+	}
+	if givenEmpty(c, "notify-cmd") {
+		return usageErr(c, errEmptyNotify)
+	}
 	if sf.req.Replay != "" {
 		if err := catchup.CheckPolicy(sf.req.Replay); err != nil {
 			return usageErr(c, err)

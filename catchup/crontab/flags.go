@@ -129,19 +129,26 @@ func isDuration(w string) bool {
 	return err == nil || errors.Is(err, duration.ErrTooLong)
 }
 
+// errEmpty refuses flag name given empty on a line: never read as not
+// given, which would silently drop its alert (--notify-cmd, --ping), put
+// its schedule in another zone (--tz), derive its name (--task), or record
+// its fires nowhere (--db).
+func errEmpty(name string) error {
+	return fmt.Errorf("--%s is empty: name a value, or drop --%s", name, name)
+}
+
 // checkValue refuses a value that `catchup run` itself refuses for flag
-// name before it runs anything (exit 125 at every fire): an empty --cron or
-// --tz, a duration or a count that does not parse. A value the shell expands at the fire ($VAR,
+// name before it runs anything (exit 125 at every fire): an empty value
+// (errEmpty), a duration or a count that does not parse. A value the shell expands at the fire ($VAR,
 // `cmd`) is left to it.
 func checkValue(name, val string) error {
 	if strings.ContainsAny(val, "$`") {
 		return nil
 	}
+	if val == "" && name != "task" { // "--cron $SCHED" with SCHED unset where the line was written; --task: checkEntry
+		return errEmpty(name)
+	}
 	switch name {
-	case "cron", "tz":
-		if val == "" { // "--cron $SCHED" with SCHED unset where the line was written
-			return fmt.Errorf("--%s is empty: name a value, or drop --%s", name, name)
-		}
 	case "timeout", "kill-after", "retry-delay", "tolerance":
 		if _, err := duration.Parse(val); errors.Is(err, duration.ErrTooLong) {
 			return fmt.Errorf("invalid --%s %q: %w", name, val, duration.ErrTooLong)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/catchup/catchup/catchup/taskname"
@@ -188,6 +189,15 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 			}
 		case !hasVal:
 			v = "true"
+		case !takesValue && n != "wait": // --strict=1 as run reads it, --strict= refused
+			b, perr := strconv.ParseBool(v)
+			if perr != nil {
+				return nil, "", fmt.Errorf("invalid value %q for --%s in catchup line: %w", v, n, perr)
+			}
+			v = strconv.FormatBool(b)
+		}
+		if takesValue && v == "" {
+			return nil, "", errEmpty(n)
 		}
 		flags[n] = v
 	}
