@@ -93,6 +93,10 @@ func (h *heldOutcome) flush(ctx context.Context) error {
 	}
 	if err := h.st.Finish(context.WithoutCancel(ctx), s.ID, s.Outcome); err != nil {
 		h.m.notice("cannot record the outcome of run %d: %v", s.ID, err)
+		// Noted, as a replay's outcome recorded on its own is: else the
+		// next scan takes its run, still running, for interrupted and runs
+		// its slot, which ran, again.
+		noteOutcome(h.m, h.run, s.Outcome, err)
 		return err
 	}
 	// A replay cut short by a stop is recorded here, its scan's last: its

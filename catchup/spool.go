@@ -101,7 +101,10 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 
 // writeNote keeps note e for the next scan: in the lock directory, else in
 // the spare note directory.
-func (l *lifecycle) writeNote(e spoolEntry) error {
+func (l *lifecycle) writeNote(e spoolEntry) error { return writeNote(l.m, e) }
+
+// writeNote keeps note e of m's ledger for the next scan (lifecycle.writeNote).
+func writeNote(m Machine, e spoolEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
@@ -109,15 +112,15 @@ func (l *lifecycle) writeNote(e spoolEntry) error {
 	line = append(line, '\n')
 	// The lock directory as a lock takes it: this user's, no symlink (one
 	// planted there could aim the note at another ledger's notes).
-	err = lockDir(l.m.LockDir, l.m.UID, true)
+	err = lockDir(m.LockDir, m.UID, true)
 	if err == nil {
-		err = appendNote(filepath.Join(l.m.LockDir, spoolName), line)
+		err = appendNote(filepath.Join(m.LockDir, spoolName), line)
 	}
 	if err == nil {
 		return nil
 	}
-	if spare, ok := spareNotes(l.m); ok {
-		serr := privateDir(l.m.NoteDir, l.m.UID, true)
+	if spare, ok := spareNotes(m); ok {
+		serr := privateDir(m.NoteDir, m.UID, true)
 		if serr == nil {
 			serr = appendNote(spare, line)
 		}

@@ -13,6 +13,12 @@ import (
 // again. Without the note the run stays `running` until scan takes it for
 // interrupted and replays it.
 func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
+	noteOutcome(l.m, r, out, cause)
+}
+
+// noteOutcome is spoolOutcome for m's ledger: also for a replay's outcome
+// that scan held for the next claim (heldOutcome.flush).
+func noteOutcome(m Machine, r store.Run, out store.Outcome, cause error) {
 	if errors.Is(cause, store.ErrLedgerMoved) {
 		return // its record is in a file gone: run r of the one there now is another
 	}
@@ -20,15 +26,15 @@ func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
 		StartedAt: r.StartedAt, EndedAt: out.EndedAt, Ran: true, Status: out.Status, ExitCode: out.ExitCode,
 		Error: cause.Error(), RunID: r.ID, Signal: out.Signal, RunError: out.Error,
 		StdoutTail: out.StdoutTail, StderrTail: out.StderrTail}
-	if err := l.writeNote(e); err != nil {
-		l.m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
+	if err := writeNote(m, e); err != nil {
+		m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
 		return
 	}
 	if errors.Is(cause, errRecordStopped) {
-		l.m.notice("stopped before the outcome of run %d was recorded: it is noted on this host for its next scan to record", r.ID)
+		m.notice("stopped before the outcome of run %d was recorded: it is noted on this host for its next scan to record", r.ID)
 		return
 	}
-	l.m.notice("the outcome of run %d is noted on this host for its next scan to record", r.ID)
+	m.notice("the outcome of run %d is noted on this host for its next scan to record", r.ID)
 }
 
 // recordOutcomes records the outcome notes among entries (spoolOutcome)
