@@ -41,6 +41,7 @@ const (
 const (
 	reasonBackfillCut = "stopped with the backfill; backfill it again"
 	reasonLeft        = "not run, the backfill was stopped"
+	reasonPurged      = "not run: the task was deleted during the backfill (catchup forget --purge)"
 )
 
 // TaskBackfill is one task's part of a backfill. Its counts add up to
@@ -208,6 +209,12 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 			} else if err != nil {
 				return tb, err
 			}
+			if a.gone { // its claim found the task purged: it stays so, nothing more runs
+				left, busy = reasonPurged, append(busy, pending[i:]...)
+				m.notice("task %s was deleted during the backfill (catchup forget --purge): its %d later slots are left, not run",
+					t.Name, len(busy))
+				break
+			}
 			switch {
 			case a.Action == ActionSkipped && a.ExitCode == exitLocked:
 				busy = append(busy, s) // the task ran elsewhere, or the wait for its lock was stopped
@@ -257,12 +264,14 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,
 		Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
 		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: storedNotify(t), Shared: st.Shared(),
+		Registered: t.RegisteredAt,
 	}}
 	res, err := l.run(ctx)
 	if err != nil {
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped && res.ExitCode != exitLocked, res.Run.ID)
+	a.gone = res.gone // purged since the backfill read it: its claim ran nothing
 	switch {
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action = ActionInterrupted // cut short by the backfill's stop, not failed

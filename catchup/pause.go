@@ -224,21 +224,24 @@ func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !before.IsZero() {
 		paused = slices.DeleteFunc(paused, func(slot time.Time) bool { return !slot.Before(before) })
 	}
-	return paused, addPaused(ctx, st, m, t.Name, paused)
+	return paused, addPaused(ctx, st, m, t.Name, time.Time{}, paused)
 }
 
 // recordPaused records the slots of t's pause as paused, in one
 // transaction (in a dry run, only says it would).
-func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, slots []time.Time, dry bool) error {
+// of, when set, is the task's registration as read: a task purged since
+// (or purged and registered again) gets none, and store.ErrGone is returned.
+func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, of time.Time, slots []time.Time, dry bool) error {
 	ts.Paused = len(slots)
 	if dry {
 		return nil
 	}
-	return addPaused(ctx, st, m, t.Name, slots)
+	return addPaused(ctx, st, m, t.Name, of, slots)
 }
 
-// addPaused records slots of task as paused, in one transaction.
-func addPaused(ctx context.Context, st store.Store, m Machine, task string, slots []time.Time) error {
+// addPaused records slots of task as paused, in one transaction; of: as
+// recordPaused's.
+func addPaused(ctx context.Context, st store.Store, m Machine, task string, of time.Time, slots []time.Time) error {
 	if len(slots) == 0 {
 		return nil
 	}
@@ -248,7 +251,7 @@ func addPaused(ctx context.Context, st store.Store, m Machine, task string, slot
 		runs[i] = store.Run{Task: task, Slot: s, Trigger: store.TriggerReplay, Status: store.StatusPaused,
 			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID, Error: reasonPaused}
 	}
-	_, err := st.AddRuns(ctx, runs)
+	_, err := st.AddRunsOf(ctx, of, runs)
 	return err
 }
 

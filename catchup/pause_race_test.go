@@ -30,11 +30,12 @@ func (r *resumeDuring) resume() {
 	}
 }
 
-func (r *resumeDuring) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+// AddRunsOf: a scan's paused records name the registration it read.
+func (r *resumeDuring) AddRunsOf(ctx context.Context, of time.Time, runs []store.Run) ([]int64, error) {
 	if r.before == "paused records" && len(runs) > 0 && runs[0].Status == store.StatusPaused {
 		r.resume()
 	}
-	return r.Store.AddRuns(ctx, runs)
+	return r.Store.AddRunsOf(ctx, of, runs)
 }
 
 func (r *resumeDuring) SetSettled(ctx context.Context, task string, through time.Time) error {

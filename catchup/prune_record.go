@@ -135,10 +135,10 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	}
 	for _, c := range cases {
 		ts := TaskScan{Task: c.t.Name, Policy: cmp.Or(c.t.Replay, "all")}
-		if err := ts.recordPaused(ctx, st, m, c.t, c.paused, req.DryRun); err != nil {
+		if err := ts.recordPaused(ctx, st, m, c.t, time.Time{}, c.paused, req.DryRun); err != nil {
 			return out, err
 		}
-		if err := ts.expire(ctx, st, m, c.t, c.expire, c.cause, req.DryRun); err != nil {
+		if err := ts.expire(ctx, st, m, c.t, time.Time{}, c.expire, c.cause, req.DryRun); err != nil {
 			return out, err
 		}
 		rec := PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused}

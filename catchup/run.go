@@ -71,7 +71,11 @@ type RunRequest struct {
 	// read of the task (0: none): another scan's run of the slot since then,
 	// a failed one too, settles it (CATCHUP_REPLAY_AFTER for a crontab line).
 	ReadRuns bool
-	PrevSlot time.Time // scan's coalesced replay: the last settled slot before the gap
+	// Registered: a scan's replay's or a backfill's, the task's
+	// registration as read (its RegisteredAt): the claim refuses the task
+	// purged since, or purged and registered again (store.ClaimRequest.Registered).
+	Registered time.Time
+	PrevSlot   time.Time // scan's coalesced replay: the last settled slot before the gap
 	// Fold: scan's coalesced replay, the gap's other slots, recorded
 	// skipped (FoldReason) once the claim is granted and before the command
 	// starts: a replay whose slot another run took covers none of them.

@@ -128,10 +128,10 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	r.StartedAt = now
 	// A replay resumes where an interrupted run of its slot stopped: the
 	// claim reads that run's checkpoint. A replay, and a daemon's fire
-	// (however late: held behind the task's replays, the line changed
-	// meanwhile), refuse a slot recorded expired since.
+	// (however late), refuse a slot recorded expired since; a replay and a
+	// backfill, a task purged (or purged and registered again) since read.
 	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay || !l.req.FireSlot.IsZero(),
-		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot)}
+		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot), Registered: l.req.Registered}
 	// A scan's replay refuses a slot of a pause set since the scan read
 	// the task: a pause holds from its start (T4).
 	req.RefusePaused = r.Trigger == store.TriggerReplay
@@ -167,9 +167,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if req.Settle != nil && prev == nil {
 		l.held.recorded(ctx)
 	}
-	if claim.Gone { // purged since the scan read it: it stays purged
-		l.m.notice("slot %s of %s: its task was deleted meanwhile (catchup forget --purge); not running it",
-			formatSlot(r.Slot, l.sched), l.req.Task)
+	if claim.Gone { // purged (or purged and registered again) since read: it stays so
+		if !l.req.Backfill { // a backfill says it once for the task (backfillTask)
+			l.m.notice("slot %s of %s: its task was deleted meanwhile (catchup forget --purge); not running it",
+				formatSlot(r.Slot, l.sched), l.req.Task)
+		}
 		return RunResult{Skipped: true, gone: true}, true, nil, nil
 	}
 	if claim.Paused { // paused since the scan read it: the next scan records the slot paused

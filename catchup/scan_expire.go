@@ -22,8 +22,10 @@ const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a 
 // expire records each slot of ex once as expired, in one transaction (or,
 // in a dry run, only says it would). A slot another scan or a prune
 // recorded expired since this one read the task is not recorded again: it
-// is reported skipped, and counts as dealt with.
-func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, ex []expiry,
+// is reported skipped, and counts as dealt with. of, when set, is the
+// task's registration as the scan read it: a task purged since (or purged
+// and registered again) gets no record, and store.ErrGone is returned.
+func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of time.Time, ex []expiry,
 	cause map[int64]string, dry bool) error {
 	runs := make([]store.Run, len(ex))
 	now := m.Now() // one reading: a record decided at once takes no time
@@ -36,7 +38,7 @@ func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t sto
 	var ids []int64
 	if !dry {
 		var err error
-		if ids, err = st.AddRuns(ctx, runs); err != nil {
+		if ids, err = st.AddRunsOf(ctx, of, runs); err != nil {
 			return err
 		}
 	}

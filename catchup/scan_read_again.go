@@ -39,6 +39,19 @@ func forgottenWarning(task string) string {
 	return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", task)
 }
 
+// goneAt takes a write's store.ErrGone (the task purged since readAgain,
+// or purged and registered again) for the scan's end of the task: it
+// sets *gone (nothing more is written back), warns, and returns nil. Any
+// other error is returned as it is.
+func (ts *TaskScan) goneAt(err error, gone *bool) error {
+	if !errors.Is(err, store.ErrGone) {
+		return err
+	}
+	*gone = true
+	ts.Warnings = append(ts.Warnings, forgottenWarning(ts.Task))
+	return nil
+}
+
 // leavePaused ends a task's replays at a pause set during them, left
 // slots still missed: the next scan records those of the pause paused.
 func (ts *TaskScan) leavePaused(why string, left int) {

@@ -37,7 +37,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
-		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, AfterRun: read,
+		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, AfterRun: read, Registered: t.RegisteredAt,
 	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {

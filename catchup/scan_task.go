@@ -86,8 +86,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 		}()
 	}
-	if err := ts.recordPaused(ctx, st, m, t, paused, req.DryRun); err != nil {
-		return ts, err
+	// The writes of a task purged since readAgain (or purged and registered
+	// again) are refused in their transaction: nothing of it is written back.
+	if err := ts.recordPaused(ctx, st, m, t, t.RegisteredAt, paused, req.DryRun); err != nil {
+		return ts, ts.goneAt(err, &gone)
 	}
 	cause := make(map[int64]string, len(res.slots))
 	for i, s := range res.slots {
@@ -130,8 +132,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		expire = append(expire, expiry{slot: slot, code: store.ReasonScheduleChanged,
 			reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	}
-	if err := ts.expire(ctx, st, m, t, expire, cause, req.DryRun); err != nil {
-		return ts, err
+	if err := ts.expire(ctx, st, m, t, t.RegisteredAt, expire, cause, req.DryRun); err != nil {
+		return ts, ts.goneAt(err, &gone)
 	}
 	foldAt := make([]int, len(gaps)) // where each gap's folded slots are in ts.Actions
 	for i, g := range gaps {

@@ -25,7 +25,15 @@ type ClaimRequest struct {
 	// from its start for every slot claimed after it commits. Only with
 	// Replay and a Register nil.
 	RefusePaused bool
-	Boot         *Boot // when set, recorded as seen (SeeBoot) in the same transaction
+	// Registered, when set, is the registration (Task.RegisteredAt) of the
+	// task as the caller read it: a scan's replay, a backfill. A claim that
+	// registers nothing (Register nil) then refuses, as Gone and in its
+	// transaction, a task the ledger no longer holds or holds registered
+	// after it (purged and registered again since by a fire: a new task,
+	// whose slots are not those read), also when it is no Replay (a
+	// backfill's claim then registers no task first seen through its run).
+	Registered time.Time
+	Boot       *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 	// Checkpoint: a granted claim also reads the slot's last checkpoint
 	// (LastCheckpoint) in its transaction, into ClaimResult.Checkpoint.
 	Checkpoint bool
@@ -60,7 +68,8 @@ type ClaimResult struct {
 	// that failed, say); false when this is its first.
 	Touched bool
 	// Gone: a replay's claim that registers nothing was refused because
-	// its task is not in the ledger (ClaimRequest.Replay); Run is zero.
+	// its task is not in the ledger (ClaimRequest.Replay), or not as
+	// registered when read (ClaimRequest.Registered); Run is zero.
 	// Nothing of the task was written: the claim's Settle still was.
 	Gone bool
 	// Paused: a claim with RefusePaused was refused because its slot is

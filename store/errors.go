@@ -16,6 +16,10 @@ var (
 	// ErrNotRunning: a heartbeat found its run no longer running (another
 	// host took it for dead and marked it interrupted): its lease is lost.
 	ErrNotRunning = errors.New("no longer running")
+	// ErrGone: a write of a task as its caller read it (Store.AddRunsOf)
+	// found the task no longer in the ledger, or registered again since
+	// (`catchup forget --purge`, then a fire): it wrote nothing.
+	ErrGone = errors.New("task no longer in the ledger as read (catchup forget --purge since)")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

@@ -59,6 +59,13 @@ type Store interface {
 	// to expire), and a slot never holds both (on PostgreSQL, a claim that
 	// commits within the check's milliseconds is not seen).
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
+	// AddRunsOf is AddRuns for records of one task as its caller read it,
+	// registered at registered (a scan's expiries and paused records): in
+	// its transaction, a task the ledger no longer holds, or holds
+	// registered after registered (purged and registered again since: a
+	// new task), gets none of them, and ErrGone is returned. A zero
+	// registered checks nothing, as AddRuns.
+	AddRunsOf(ctx context.Context, registered time.Time, runs []Run) ([]int64, error)
 	// Finish records the outcome of a run. An outcome that comes after the
 	// run was marked interrupted (taken for dead) lands on it, and its
 	// error keeps why: LateOutcomeNote and the interruption's error follow

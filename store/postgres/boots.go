@@ -83,6 +83,13 @@ func scanBoot(rows pgx.Rows) (store.Boot, error) {
 // An expired record of a slot recorded expired already, or held by a run
 // (running, succeeded), is left out (id 0).
 func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+	return p.AddRunsOf(ctx, time.Time{}, runs)
+}
+
+// AddRunsOf implements store.Store: the task's row is read under the lock
+// expiredAlready takes (lockTaskSQL), which holds off a purge (Forget
+// deletes the task first) until the inserts commit.
+func (p *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
@@ -91,6 +98,16 @@ func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 		return nil, p.wrap("write ledger", err)
 	}
 	defer tx.Rollback(ctx)
+	if !registered.IsZero() {
+		var at time.Time
+		err := tx.QueryRow(ctx, `SELECT registered_at FROM tasks WHERE name = $1 FOR UPDATE`, runs[0].Task).Scan(&at)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows) || err == nil && at.After(registered):
+			return nil, fmt.Errorf("task %s: %w", runs[0].Task, store.ErrGone)
+		case err != nil:
+			return nil, p.wrap("read ledger", err)
+		}
+	}
 	ids := make([]int64, len(runs))
 	had, err := p.expiredAlready(ctx, tx, runs)
 	if err != nil {

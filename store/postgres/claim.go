@@ -47,18 +47,22 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	switch {
 	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
-	case req.Replay:
-		// A replay never registers: its task purged since the scan read
-		// it stays purged (store.ClaimResult.Gone). The row's lock holds
-		// off a purge until this claim commits (Forget deletes the task
-		// first, then its runs: this claim's too).
+	case req.Replay || !req.Registered.IsZero():
+		// A replay (a backfill) never registers: its task purged since the
+		// scan read it, or purged and registered again, stays as it is
+		// (store.ClaimResult.Gone). The row's lock holds off a purge until
+		// this claim commits (Forget deletes the task first, then its
+		// runs: this claim's too).
 		var pausedAt, until *time.Time
-		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until FROM tasks WHERE name = $1 FOR KEY SHARE`,
-			req.Run.Task).Scan(&pausedAt, &until); {
+		var registered time.Time
+		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until, registered_at FROM tasks WHERE name = $1 FOR KEY SHARE`,
+			req.Run.Task).Scan(&pausedAt, &until, &registered); {
 		case errors.Is(err, pgx.ErrNoRows):
 			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case err != nil:
 			return store.ClaimResult{}, p.wrap("read ledger", err)
+		case !req.Registered.IsZero() && registered.After(req.Registered):
+			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case req.RefusePaused && store.InPause(fromDB(pausedAt), fromDB(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, p.wrap("write ledger", tx.Commit(ctx))
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -93,6 +94,13 @@ const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AN
 // AddRuns implements store.Store. An expired record of a slot recorded
 // expired already, or held by a run, is left out (id 0).
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+	return s.AddRunsOf(ctx, time.Time{}, runs)
+}
+
+// AddRunsOf implements store.Store: the task's registration is read in the
+// transaction (immediate: no purge commits between the read and the
+// inserts).
+func (s *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
 	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
 		return nil, nil
@@ -102,6 +110,16 @@ func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error)
 		return nil, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
+	if !registered.IsZero() {
+		var at int64
+		err := tx.QueryRowContext(ctx, `SELECT registered_at FROM tasks WHERE name = ?`, runs[0].Task).Scan(&at)
+		switch {
+		case errors.Is(err, sql.ErrNoRows) || err == nil && fromMS(at).After(registered):
+			return nil, fmt.Errorf("task %s: %w", runs[0].Task, store.ErrGone)
+		case err != nil:
+			return nil, s.wrap("read ledger", err)
+		}
+	}
 	stmt, err := tx.PrepareContext(ctx, insertRunSQL)
 	if err != nil {
 		return nil, s.wrap("write ledger", err)

@@ -37,9 +37,9 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (name) DO NOTHING`
 
-// taskPauseSQL reads a task's pause; no row: the ledger no longer holds
-// it (a replay's claim).
-const taskPauseSQL = `SELECT paused_at, paused_until FROM tasks WHERE name = ?`
+// taskPauseSQL reads a task's pause and registration; no row: the ledger
+// no longer holds it (a replay's claim, a backfill's).
+const taskPauseSQL = `SELECT paused_at, paused_until, registered_at FROM tasks WHERE name = ?`
 
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
@@ -117,7 +117,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	queries := []string{firstSeenTaskSQL, insertRunSQL}
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
-	} else if req.Replay {
+	} else if req.Replay || !req.Registered.IsZero() {
 		queries[0] = taskPauseSQL
 	}
 	if req.Settle != nil {
@@ -161,15 +161,18 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
-	} else if req.Replay {
-		// A replay never registers: its task purged since the scan read
-		// it stays purged (store.ClaimResult.Gone).
-		var pausedAt, until int64
-		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until); {
+	} else if req.Replay || !req.Registered.IsZero() {
+		// A replay (a backfill) never registers: its task purged since the
+		// scan read it, or purged and registered again, stays as it is
+		// (store.ClaimResult.Gone).
+		var pausedAt, until, registered int64
+		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until, &registered); {
 		case errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{Gone: true}, commit()
 		case err != nil:
 			return store.ClaimResult{}, s.wrap("read ledger", err)
+		case !req.Registered.IsZero() && fromMS(registered).After(req.Registered):
+			return store.ClaimResult{Gone: true}, commit()
 		case req.RefusePaused && store.InPause(fromMS(pausedAt), fromMS(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, commit()
 		}
