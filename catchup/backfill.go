@@ -258,7 +258,7 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	m.Stdout = m.Stderr
 	force := req.Only == "all"
 	if t.Shell != "" {
-		return backfillShell(ctx, st, m, t, sr, slot, backfillEnv(since, force))
+		return backfillShell(ctx, st, m, t, sr, slot, append(backfillEnv(since, force), registeredEnv(t)))
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,

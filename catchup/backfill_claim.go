@@ -64,6 +64,9 @@ func backfillEnv(afterRun int64, force bool) []string {
 func backfillShell(ctx context.Context, st store.Store, m Machine, t store.Task, sr *shellReplay,
 	slot time.Time, env []string) (SlotAction, error) {
 	a, err := replayLine(ctx, st, m, t, sr, slot, replaySpan{}, env, "backfill it again")
+	if err == nil && a.held && !a.running {
+		a.gone = goneSince(ctx, st, t) // the line ran nothing: its claim may have found the task purged
+	}
 	if a.running {
 		a.ExitCode = exitLocked // tried again after the others
 	}

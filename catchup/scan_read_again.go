@@ -52,6 +52,22 @@ func (ts *TaskScan) goneAt(err error, gone *bool) error {
 	return nil
 }
 
+// registeredEnv tells a crontab line's `catchup run` (a scan's replay, a
+// backfill's) the registration of task t as read: its claim refuses the
+// task purged since, or purged and registered again (store.ClaimRequest.Registered).
+func registeredEnv(t store.Task) string {
+	return "CATCHUP_REPLAY_REGISTERED=" + t.RegisteredAt.UTC().Format(time.RFC3339Nano)
+}
+
+// goneSince reports whether task t, as read, is no longer in the ledger:
+// purged since, or purged and registered again. A crontab line that ran
+// nothing asks it: its claim may have found the task so (ClaimResult.Gone).
+// A ledger that cannot be read says no.
+func goneSince(ctx context.Context, st store.Store, t store.Task) bool {
+	cur, err := st.Task(context.WithoutCancel(ctx), t.Name)
+	return errors.Is(err, store.ErrNotFound) || err == nil && cur.RegisteredAt.After(t.RegisteredAt)
+}
+
 // leavePaused ends a task's replays at a pause set during them, left
 // slots still missed: the next scan records those of the pause paused.
 func (ts *TaskScan) leavePaused(why string, left int) {

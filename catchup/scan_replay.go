@@ -2,7 +2,6 @@ package catchup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -24,12 +23,12 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome, read int64) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
-		a, err := replayLine(ctx, st, m, t, sr, slot, span, []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10)}, "the next scan looks again")
+		env := []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10), registeredEnv(t)}
+		a, err := replayLine(ctx, st, m, t, sr, slot, span, env, "the next scan looks again")
 		if err == nil && a.held && !a.running {
 			// The line ran nothing: its claim may have found the task
 			// purged meanwhile (store.ClaimResult.Gone).
-			_, terr := st.Task(context.WithoutCancel(ctx), t.Name)
-			a.gone = errors.Is(terr, store.ErrNotFound)
+			a.gone = goneSince(ctx, st, t)
 		}
 		return a, err
 	}

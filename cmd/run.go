@@ -212,6 +212,12 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 			}
 			req.ReadRuns = true
 		}
+		// scan's replay, backfill's run: the task's registration as read.
+		if v := getenv("CATCHUP_REPLAY_REGISTERED"); v != "" {
+			if req.Registered, err = time.Parse(time.RFC3339Nano, v); err != nil {
+				return req, fmt.Errorf("invalid CATCHUP_REPLAY_REGISTERED %q: want RFC 3339", v)
+			}
+		}
 		if v := getenv("CATCHUP_REPLAY_COALESCED"); v != "" {
 			if req.Coalesced, err = strconv.Atoi(v); err != nil || req.Coalesced < 1 {
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)
