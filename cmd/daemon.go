@@ -16,6 +16,7 @@ import (
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/internal/hangup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -146,6 +147,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT) // SIGQUIT too: root catches it for every command
 	signal.Notify(hup, syscall.SIGHUP)
+	hangup.Handover(hup) // a SIGHUP caught since the package inits: a reload
 	defer signal.Stop(stop)
 	defer signal.Stop(hup)
 	start, cancelStart := context.WithCancel(context.WithoutCancel(c.Context()))

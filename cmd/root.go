@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/catchup/catchup/internal/hangup"
 )
 
 // Execute runs catchup with args and returns the process exit status.
@@ -111,6 +113,9 @@ status (see catchup run --help).`,
 		return nil
 	}
 	only := commandName(pf, args)
+	if args != nil && only != "daemon" {
+		hangup.Release() // caught from init in case it was the daemon: not this command's to keep
+	}
 	for _, sub := range subcommands {
 		if only == "" || sub.name == only {
 			root.AddCommand(sub.build(g))
