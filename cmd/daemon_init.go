@@ -5,6 +5,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/catchup/catchup/internal/hangup"
 	"github.com/catchup/catchup/internal/reaper"
 )
 
@@ -41,7 +42,10 @@ func asInit(pid int) (bool, error) {
 	if err != nil {
 		return true, failure(fmt.Errorf("as PID 1, run the daemon as a child to reap orphans: %w (or run it under tini)", err))
 	}
-	status, err := reaper.Run(self, os.Args, append(os.Environ(), daemonChildEnv+"=1"), daemonSignals...)
+	// SIGHUP is held back until the child catches it (hangup.ReadyEnv):
+	// while it starts, its default action would end the child, and PID 1.
+	env := append(os.Environ(), daemonChildEnv+"=1", fmt.Sprintf("%s=%d", hangup.ReadyEnv, reaper.ReadyFD))
+	status, err := reaper.RunHolding(self, os.Args, env, []os.Signal{syscall.SIGHUP}, daemonSignals...)
 	if err != nil {
 		return true, failure(fmt.Errorf("as PID 1, run the daemon as a child to reap orphans: %w (or run it under tini)", err))
 	}

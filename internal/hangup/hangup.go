@@ -8,6 +8,9 @@
 // it. The window left is the runtime's own start and the inits of the few
 // standard packages this one imports.
 //
+// As PID 1, the daemon's init holds a SIGHUP back until its daemon child
+// has caught it here (ReadyEnv).
+//
 // The daemon takes the caught signals over once its own handler is in
 // place (Handover): one that came meanwhile becomes a reload. Any other
 // command gives them back (Release): a SIGHUP that came meanwhile is
@@ -17,6 +20,7 @@ package hangup
 import (
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 )
 
@@ -24,10 +28,21 @@ import (
 // arguments name no daemon: other commands pay nothing).
 var early chan os.Signal
 
+// ReadyEnv names, in the environment of the daemon that a daemon started as
+// PID 1 runs as its child, the descriptor of a pipe its init waits on
+// (reaper.RunHolding): the init holds a SIGHUP back until this package
+// has caught it and closed the descriptor. It is removed from the
+// environment at once, so that jobs never see it.
+const ReadyEnv = "CATCHUP_DAEMON_INIT_READY_FD"
+
 func init() {
 	if mayBeDaemon(os.Args[1:]) {
 		early = make(chan os.Signal, 1)
 		signal.Notify(early, syscall.SIGHUP)
+	}
+	if fd, err := strconv.Atoi(os.Getenv(ReadyEnv)); err == nil && fd > 2 {
+		os.Unsetenv(ReadyEnv)
+		syscall.Close(fd) // the init passes SIGHUP on from now
 	}
 }
 

@@ -15,6 +15,10 @@
 //     while it has not been reaped: the forwarding and the reaping share one
 //     goroutine, so a signal never reaches a pid the kernel gave to another
 //     process after the program's exit.
+//   - RunHolding holds the signals it is told to hold until the program
+//     says it catches them (closes a pipe), then passes each on once: a
+//     program that starts by their default action (a Go program's first
+//     milliseconds) is not ended by one.
 //   - Run returns the program's exit status once it exits: its code, or
 //     128+N when signal N killed it, as a shell reports it.
 package reaper
@@ -22,8 +26,10 @@ package reaper
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 )
 
@@ -32,21 +38,71 @@ import (
 // to it, reaps every child that exits, and returns the program's exit
 // status once it has exited.
 func Run(path string, argv, env []string, fwd ...os.Signal) (int, error) {
+	return run(path, argv, env, nil, fwd)
+}
+
+// ReadyFD is the descriptor RunHolding gives the program: the write end of
+// a pipe, which the program closes once it catches the held signals.
+const ReadyFD = 3
+
+// RunHolding is Run for a program that catches the signals hold only once
+// it has started: until then their default action would end it (a Go
+// program's start takes milliseconds). The program gets a pipe as its
+// descriptor ReadyFD and closes it once it catches them (or exits); a
+// signal of hold that comes before is held back, and passed on then, once
+// however many came.
+func RunHolding(path string, argv, env []string, hold []os.Signal, fwd ...os.Signal) (int, error) {
+	return run(path, argv, env, hold, fwd)
+}
+
+func run(path string, argv, env []string, hold, fwd []os.Signal) (int, error) {
 	sigs := make(chan os.Signal, 16)
 	// Before the child exists: no SIGCHLD and no signal to forward is lost.
 	signal.Notify(sigs, append([]os.Signal{syscall.SIGCHLD}, fwd...)...)
 	defer signal.Stop(sigs)
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: []uintptr{0, 1, 2}})
+	files := []uintptr{0, 1, 2}
+	var ready chan struct{} // closed once the program is ready; nil: it is
+	var r, w *os.File
+	if len(hold) > 0 {
+		var err error
+		if r, w, err = os.Pipe(); err != nil {
+			return 0, fmt.Errorf("start %s: %w", path, err)
+		}
+		defer r.Close()
+		files = append(files, w.Fd())
+		ready = make(chan struct{})
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: files})
+	if w != nil {
+		w.Close() // the program's copy is the only one left: closed, or gone with it, the pipe ends
+	}
 	if err != nil {
 		return 0, fmt.Errorf("start %s: %w", path, err)
 	}
+	if ready != nil {
+		go func() { io.Copy(io.Discard, r); close(ready) }()
+	}
+	held := map[os.Signal]bool{}
 	for {
 		// The child may have exited before a SIGCHLD was caught: reap first.
 		if status, exited := reap(pid); exited {
 			return status, nil
 		}
-		if sig := <-sigs; sig != syscall.SIGCHLD {
-			syscall.Kill(pid, sig.(syscall.Signal))
+		select {
+		case sig := <-sigs:
+			switch {
+			case sig == syscall.SIGCHLD:
+			case ready != nil && slices.Contains(hold, sig):
+				held[sig] = true
+			default:
+				syscall.Kill(pid, sig.(syscall.Signal))
+			}
+		case <-ready:
+			ready = nil
+			for sig := range held {
+				syscall.Kill(pid, sig.(syscall.Signal))
+			}
+			clear(held)
 		}
 	}
 }

@@ -86,3 +86,20 @@ func TestRunReapsOrphans(t *testing.T) {
 		t.Fatalf("the orphan was not reaped within a minute (still a zombie in /proc): %v", err)
 	}
 }
+
+// TestRunHoldingUntilReady: a signal to hold that comes while the program
+// starts (here the program sends it itself, before it traps it) is held
+// back until the program closes ReadyFD, then passed on: the program's trap
+// takes it (exit 7), where passed on at once it ended the program (129).
+func TestRunHoldingUntilReady(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("needs sh")
+	}
+	// 99: no SIGHUP came within about a minute of the close (it was lost).
+	script := `kill -HUP $PPID; sleep 0.2; trap "exit 7" HUP; exec 3>&-; i=0; while [ $i -lt 6000 ]; do sleep 0.01; i=$((i+1)); done; exit 99`
+	got, err := RunHolding(sh, []string{"sh", "-c", script}, os.Environ(), []os.Signal{syscall.SIGHUP}, syscall.SIGHUP, syscall.SIGTERM)
+	if err != nil || got != 7 {
+		t.Fatalf("RunHolding = %d, %v; want 7 (the held SIGHUP passed on once the program was ready)", got, err)
+	}
+}
