@@ -39,8 +39,9 @@ type Migrated struct {
 	Imported int // runs the target did not hold yet
 }
 
-// migratePage is how many runs go over per import transaction.
-const migratePage = 1000
+// migratePage is how many runs go over per import transaction (a
+// variable so that a test can page a few runs).
+var migratePage = 1000
 
 // Migrate copies the tasks and runs of a host's ledger into a shared one,
 // a page of runs per transaction. Every run is tagged with its origin (this
