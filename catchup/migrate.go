@@ -50,7 +50,14 @@ var migratePage = 1000
 // updated. Slots whose successful run was pruned at the source stay done at
 // the target, and the boots the host saw go too, so that the causes of its
 // old missed slots hold there. A run in progress at the source refuses the
-// migration (see noRunInProgress).
+// migration (see noRunInProgress and noneRunning).
+//
+// The tasks go over last, once every run, pruned slot and boot is there:
+// a migration refused or failed halfway leaves the shared ledger's tasks
+// as they were, so none of the host's slots looks missed there for want
+// of the runs not copied yet (runs only ever hold slots). Registered with
+// the first page, as before, the task took the slots whose runs were in
+// the pages not copied for missed, and a fleet scan replayed them.
 func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err := noRunInProgress(ctx, m, mg); err != nil {
 		return Migrated{}, err
@@ -69,27 +76,8 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		tasks = append(tasks, t)
 	}
 	done := Migrated{Tasks: len(summaries)}
-	for after := int64(0); ; {
-		runs, err := mg.From.ExportRuns(ctx, after, migratePage)
-		if err != nil {
-			return done, err
-		}
-		if len(runs) == 0 && after > 0 {
-			break
-		}
-		if err := noneRunning(runs, mg.FromPath); err != nil {
-			return done, err
-		}
-		n, err := mg.To.Import(ctx, origin, tasks, runs)
-		if err != nil {
-			return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
-		}
-		tasks = nil // registered with the first page
-		done.Runs, done.Imported = done.Runs+len(runs), done.Imported+n
-		if len(runs) < migratePage {
-			break
-		}
-		after = runs[len(runs)-1].ID
+	if err := migrateRuns(ctx, mg, origin, &done); err != nil {
+		return done, err
 	}
 	pruned, err := mg.From.ExportPrunedSlots(ctx)
 	if err != nil {
@@ -105,7 +93,33 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err := mg.To.ImportBoots(ctx, boots); err != nil {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
+	if _, err := mg.To.Import(ctx, origin, tasks, nil); err != nil {
+		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+	}
 	return done, nil
+}
+
+// migrateRuns copies the source's runs, a page per transaction, counting
+// them in done; a page holding a running run refuses the rest.
+func migrateRuns(ctx context.Context, mg Migration, origin string, done *Migrated) error {
+	for after := int64(0); ; {
+		runs, err := mg.From.ExportRuns(ctx, after, migratePage)
+		if err != nil || len(runs) == 0 {
+			return err
+		}
+		if err := noneRunning(runs, mg.FromPath); err != nil {
+			return err
+		}
+		n, err := mg.To.Import(ctx, origin, nil, runs)
+		if err != nil {
+			return fmt.Errorf("import into %s: %w", mg.ToWhere, err)
+		}
+		done.Runs, done.Imported = done.Runs+len(runs), done.Imported+n
+		if len(runs) < migratePage {
+			return nil
+		}
+		after = runs[len(runs)-1].ID
+	}
 }
 
 // ownLifecycle is task t as migrate carries it: without its retirement and
