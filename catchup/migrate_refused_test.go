@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,10 +15,12 @@ import (
 // startsMeanwhile is a host's ledger where a run starts while migrate
 // copies it: just before migrate reads its second page of runs, after the
 // in-progress check passed.
+// With fail set, that read fails instead, once, after the run started.
 type startsMeanwhile struct {
 	*sqlite.Ledger
 	start   store.Run
 	started int64 // the started run's id, once it started
+	fail    bool
 }
 
 func (s *startsMeanwhile) ExportRuns(ctx context.Context, afterID int64, limit int) ([]store.Run, error) {
@@ -27,6 +30,9 @@ func (s *startsMeanwhile) ExportRuns(ctx context.Context, afterID int64, limit i
 			return nil, err
 		}
 		s.started = id
+		if s.fail {
+			return nil, errors.New("read ledger: disk I/O error")
+		}
 	}
 	return s.Ledger.ExportRuns(ctx, afterID, limit)
 }
@@ -37,8 +43,19 @@ func (s *startsMeanwhile) ExportRuns(ctx context.Context, afterID int64, limit i
 // Before, the task went over with the first page: the fleet's ls --missed
 // and scan there took the slots whose runs were in the pages not copied
 // for missed, and a scan replayed slots that had run on the host. A retry
-// once the run ended copies each run once.
+// once the run ended copies each run once. A migration that fails
+// halfway (here: the host's ledger unreadable) leaves it alike.
 func TestMigrateRefusedLeavesNoSlotMissed(t *testing.T) {
+	cases := map[string]struct{ fail bool }{
+		"refused by a run that started meanwhile": {},
+		"failed reading a later page":             {fail: true},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) { migrateHalfway(t, c.fail) })
+	}
+}
+
+func migrateHalfway(t *testing.T, fail bool) {
 	defer func(n int) { migratePage = n }(migratePage)
 	migratePage = 2
 	ctx := context.Background()
@@ -58,12 +75,12 @@ func TestMigrateRefusedLeavesNoSlotMissed(t *testing.T) {
 	}
 	last := reg.Add(5 * time.Hour)
 	src := &startsMeanwhile{Ledger: led, start: store.Run{Task: "job", Slot: last, Trigger: store.TriggerSchedule,
-		Status: store.StatusRunning, Attempt: 1, StartedAt: last, Host: "testhost", PID: os.Getpid(), BootID: "boot-1"}}
+		Status: store.StatusRunning, Attempt: 1, StartedAt: last, Host: "testhost", PID: os.Getpid(), BootID: "boot-1"}, fail: fail}
 	now := last.Add(30 * time.Minute)
 	m := testMachine(path, now)
 	mg := Migration{From: src, FromPath: path, To: dst, ToWhere: "test"}
 	if _, err := Migrate(ctx, m, mg); err == nil {
-		t.Fatal("Migrate copied a ledger with a run in progress; want it refused")
+		t.Fatal("Migrate went through a run in progress (or an unreadable page); want it refused")
 	}
 	// Another host of the fleet reads the shared ledger.
 	fleet := testMachine(filepath.Join(t.TempDir(), "other.db"), now)
@@ -74,7 +91,7 @@ func TestMigrateRefusedLeavesNoSlotMissed(t *testing.T) {
 	}
 	for _, ts := range list {
 		if len(ts.Missed) > 0 {
-			t.Errorf("after the refused migration the shared ledger takes %s's slots %v for missed; they ran (or run) on the host",
+			t.Errorf("after the migration stopped halfway the shared ledger takes %s's slots %v for missed; they ran (or run) on the host",
 				ts.Task.Name, ts.Missed)
 		}
 	}
