@@ -52,8 +52,8 @@ left, and a backfill again runs them (stopped while planning: nothing ran).`,
 	f.StringVar(&bf.req.Order, "order", "oldest", "oldest|newest: the order of a task's slots")
 	f.BoolVar(&bf.req.DryRun, "dry-run", false, "print the slots that would run and change nothing")
 	f.BoolVar(&bf.req.Paused, "include-paused", false, "run the slots of the task's pause too (catchup pause), also those a fire recorded paused")
-	f.IntVar(&bf.req.Concurrency, "concurrency", 1, "tasks at once (a task's own slots always run one at a time)")
-	f.IntVar(&bf.req.MaxSlots, "max-slots", catchup.DefaultBackfillMaxSlots, "refuse a range that holds more than N slots of a task (a typo in --from), before anything runs")
+	intVar(f, &bf.req.Concurrency, "concurrency", 1, "tasks at once (a task's own slots always run one at a time)")
+	intVar(f, &bf.req.MaxSlots, "max-slots", catchup.DefaultBackfillMaxSlots, "refuse a range that holds more than N slots of a task (a typo in --from), before anything runs")
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
 }

@@ -66,7 +66,7 @@ none, are refused).
 	}
 	c.ValidArgsFunction = completeTasks(g)
 	f := c.Flags()
-	f.IntVar(&cfg.days, "days", 7, "how many days, today included (1-31)")
+	intVar(f, &cfg.days, "days", 7, "how many days, today included (1-31)")
 	f.StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
 	hideMaxAge(c)

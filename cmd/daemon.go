@@ -72,10 +72,10 @@ or a ledger that cannot be opened.`,
 	}
 	f := c.Flags()
 	f.StringArrayVar(&df.crontabs, "crontab", nil, "crontab file whose every job line is a task (repeatable; required)")
-	f.IntVar(&df.concurrency, "concurrency", 0, "run at most this many jobs (fires and replays) at once; 0: no limit")
+	intVar(f, &df.concurrency, "concurrency", 0, "run at most this many jobs (fires and replays) at once; 0: no limit")
 	durationVar(f, &df.grace, "grace", 30*time.Second, "after SIGTERM/SIGINT/SIGQUIT, how long running jobs get before SIGKILL")
 	durationVar(f, &df.rescan, "rescan", time.Minute, "how often each task's missed slots are replayed (at start too)")
-	f.IntVar(&df.maxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task and replay, as scan does; older ones are recorded expired (raise it for a dense schedule's long downtime)")
+	intVar(f, &df.maxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task and replay, as scan does; older ones are recorded expired (raise it for a dense schedule's long downtime)")
 	f.StringVar(&df.logFormat, "log-format", "text", "log lines on stderr: text|json")
 	f.StringVar(&df.listen, "listen", "", "serve /healthz and /metrics (catchup metrics plus the scheduler's lag) on this address, like :9090")
 	addMissedFlags(c, &df.rule)

@@ -51,7 +51,7 @@ slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
 	c.ValidArgsFunction = completeFirstTask(g)
 	c.Flags().StringVarP(&cfg.output, "output", "o", "text", "output format: text|json")
 	addMissedFlags(c, &cfg.rule)
-	c.Flags().IntVar(&cfg.maxReplays, "max-replays", 100, "scan's --max-replays: say which missed slots the next scan records expired beyond it")
+	intVar(c.Flags(), &cfg.maxReplays, "max-replays", 100, "scan's --max-replays: say which missed slots the next scan records expired beyond it")
 	c.Flags().StringVar(&cfg.replay, "replay", "", "scan's --replay: answer for a scan that overrides the task's policy (all|latest|coalesce|none)")
 	return c
 }

@@ -37,7 +37,7 @@ vacuumed afterwards. Exit 0, or 2 on error.`,
 	}
 	f := c.Flags()
 	durationVar(f, &req.OlderThan, "older-than", 0, "delete runs that ended longer ago than this (at least 7d; required)")
-	f.IntVar(&req.Keep, "keep", 1, "always keep this many newest runs of each task (paused records never push out runs that ran)")
+	intVar(f, &req.Keep, "keep", 1, "always keep this many newest runs of each task (paused records never push out runs that ran)")
 	f.BoolVar(&req.DryRun, "dry-run", false, "count what would be deleted, delete nothing")
 	f.StringVar(&req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task prune records missed slots of expired, as scan's alert: CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (a list over 200 slots keeps its first and last 100 around \"...\"; default: the task's own --notify-cmd)")
 	return c

@@ -115,7 +115,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.BoolVar(&rf.strict, "strict", false, "do not run the command when the ledger is unusable (exit 125)")
 	f.StringVar(&rf.replay, "replay", "all", "what scan replays after an outage: all|latest|coalesce|none (stored with the task)")
 	givenDurationVar(f, &rf.maxAge, &rf.maxAgeGiven, "max-age", "the task's catch-up window: scan replays no slot older than this and records it expired (stored with the task; default, and 0 with a warning: scan's --max-age, else 7d)")
-	f.IntVar(&rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
+	intVar(f, &rf.retries, "retries", 0, "retry a failed attempt this many times, with exponential backoff")
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")

@@ -66,7 +66,7 @@ without catchup); 2 error; 128+N stopped by signal N.`,
 	f.StringArrayVar(&sf.req.Tasks, "task", nil, "scan only this task (repeatable)")
 	f.StringArrayVar(&sf.crontabs, "crontab", nil, "crontab file to discover catchup lines in (repeatable; - is stdin)")
 	f.StringVar(&sf.req.Replay, "replay", "", "override each task's policy: all|latest|coalesce|none")
-	f.IntVar(&sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded expired")
+	intVar(f, &sf.req.MaxReplays, "max-replays", 100, "replay at most the N most recent missed slots per task; older ones are recorded expired")
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "print the report also when there was nothing to do")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_INTERRUPTED, CATCHUP_LEFT, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (a list over 200 slots keeps its first and last 100 around \"...\"; also sent, within 5s, for the tasks a stopped scan had started; default: the task's own --notify-cmd)")

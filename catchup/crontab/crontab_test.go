@@ -134,10 +134,11 @@ func TestParseRules(t *testing.T) {
 				`t:18: invalid task name "a%b"`}},
 		"flag values catchup run refuses": {in: "0 2 * * * catchup run --task a --timeout bogus -- x\n0 2 * * * catchup run --task a --retries x -- x\n" +
 			"0 2 * * * catchup run --task a --kill-after=5 -- x\n0 2 * * * catchup run --task a --retry-delay 1d2 -- x\n" +
-			"0 2 * * * catchup run --task ok --timeout 1d12h --retries 0x3 --tolerance $TOL -- x",
-			want: []Entry{catchupLine(5, "0 2 * * *", "catchup run --task ok --timeout 1d12h --retries 0x3 --tolerance $TOL -- x", "ok")},
+			"0 2 * * * catchup run --task ok --timeout 1d12h --retries 010 --tolerance $TOL -- x\n" +
+			"0 2 * * * catchup run --task a --retries 0x3 -- x", // a count is decimal, as run reads it
+			want: []Entry{catchupLine(5, "0 2 * * *", "catchup run --task ok --timeout 1d12h --retries 010 --tolerance $TOL -- x", "ok")},
 			errs: []string{`t:1: invalid --timeout "bogus": want a duration like 90s or 10m`, `t:2: invalid --retries "x": want a count`,
-				`t:3: invalid --kill-after "5"`, `t:4: invalid --retry-delay "1d2"`}},
+				`t:3: invalid --kill-after "5"`, `t:4: invalid --retry-delay "1d2"`, `t:6: invalid --retries "0x3": want a count`}},
 		"system crontab": {system: true, in: "0 2 * * * root catchup run --task a\n@daily www-data catchup run --task b\n" +
 			"0 2 * * * catchup run --task c\n@daily catchup run --task d\n0 2 * * * * catchup run --task e\n0 2 * * root catchup run --task f\n" +
 			"0 2 * * * root echo catchup run --task g\n",

@@ -157,7 +157,7 @@ func checkValue(name, val string) error {
 			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, val)
 		}
 	case "retries":
-		if _, err := strconv.ParseInt(val, 0, 0); err != nil { // as pflag reads an int
+		if _, err := strconv.ParseInt(val, 10, 0); err != nil { // as run reads a count: decimal
 			return fmt.Errorf("invalid --retries %q: want a count", val)
 		}
 	}
