@@ -49,6 +49,9 @@ func open(ctx context.Context, g *globals, withBoot bool,
 	if err != nil {
 		return nil, m, failure(err)
 	}
+	if err := refuseNotAFile(path, dbFlag); err != nil {
+		return nil, m, failure(err)
+	}
 	st, err := openLoc(ctx, loc)
 	if err != nil {
 		return nil, m, failure(openHint(err, path))
@@ -89,6 +92,9 @@ func refuseSharedLedgerDir(g *globals) error {
 	}
 	if err := store.RefuseDirectory(path); err != nil {
 		return failure(openHint(err, path)) // what is wrong, not its directory's mode
+	}
+	if err := refuseNotAFile(path, dbFlag); err != nil {
+		return failure(err)
 	}
 	if err := store.CheckPrivateDir(path, os.Geteuid()); err != nil {
 		return failure(fmt.Errorf("refusing to replay: %w", err))
@@ -131,6 +137,10 @@ func openLedgerAsync(ctx context.Context, path string) func() (store.Store, erro
 		deepstack.Reserve() // the ledger opens on a new goroutine
 		loc, err := store.ParseLocation(path)
 		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		if err := refuseNotAFile(path, dbFlag); err != nil {
 			done <- result{err: err}
 			return
 		}

@@ -165,12 +165,16 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	lockDir := store.LedgerPathFor(db, os.Geteuid()) + ".locks"
 	_, badLocation := store.ParseLocation(db)
+	if badLocation == nil {
+		badLocation = refuseNotAFile(db, dbFlag) // /dev/null: no /dev/null.locks
+	}
 	if store.IsPostgres(db) || badLocation != nil {
 		// No file to sit next to: the per-host locks live in the private
 		// state directory, one directory per ledger (so that two ledgers'
 		// tasks of the same name never block each other). A location that
 		// does not parse names no file either: its text (a mistyped URL's
 		// password) must not become directories; its fires run unrecorded.
+		// Nor does one that is no file (/dev/null, a FIFO, :memory:).
 		if lockDir, err = stateDir(); err != nil {
 			return catchup.Machine{}, err
 		}

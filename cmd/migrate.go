@@ -46,6 +46,9 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if err := store.RefuseDirectory(cfg.from); err != nil {
 		return failure(fmt.Errorf("%w; fix: --from takes the ledger file's path, such as %s", err, filepath.Join(cfg.from, "catchup.db")))
 	}
+	if err := refuseNotAFile(cfg.from, "--from"); err != nil {
+		return failure(err)
+	}
 	abs, err := filepath.Abs(cfg.from)
 	if err != nil {
 		return failure(err)
