@@ -66,11 +66,11 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 		return req, fmt.Errorf("--task is required")
 	}
 	var err error
-	if req.From, err = time.Parse(time.RFC3339, bf.from); err != nil {
-		return req, fmt.Errorf("invalid --from %q: want RFC 3339, like 2026-11-01T00:00:00Z", bf.from)
+	if req.From, err = parseTime(bf.from); err != nil {
+		return req, timeError("--from", bf.from, err, "want RFC 3339, like 2026-11-01T00:00:00Z")
 	}
-	if req.To, err = time.Parse(time.RFC3339, bf.to); err != nil {
-		return req, fmt.Errorf("invalid --to %q: want RFC 3339, like 2026-11-08T00:00:00Z", bf.to)
+	if req.To, err = parseTime(bf.to); err != nil {
+		return req, timeError("--to", bf.to, err, "want RFC 3339, like 2026-11-08T00:00:00Z")
 	}
 	switch {
 	case req.To.Before(req.From):

@@ -136,7 +136,10 @@ func clock() (func() time.Time, error) {
 	if v == "" {
 		return time.Now, nil
 	}
-	base, err := time.Parse(time.RFC3339, v)
+	base, err := parseTime(v)
+	if e, ok := err.(errOffset); ok {
+		return nil, fmt.Errorf("CATCHUP_NOW=%q: %v", v, e)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("CATCHUP_NOW=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
 	}

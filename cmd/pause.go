@@ -41,7 +41,11 @@ func parseUntil(v string, now time.Time) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
+	t, err := parseTime(v)
+	if _, ok := err.(errOffset); ok {
+		return time.Time{}, timeError("--until", v, err, "")
+	}
+	if err == nil {
 		if !t.After(time.Time{}) { // the zero time is "no --until": until catchup resume
 			return time.Time{}, fmt.Errorf("--until %s is not in the future: give a later time, or leave it out to pause until catchup resume", v)
 		}

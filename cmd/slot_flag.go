@@ -24,9 +24,9 @@ func (v *slotValue) Set(s string) error { v.text, v.set = s, true; return nil }
 // of the task's slots comes before the year 1. run --slot, CATCHUP_REPLAY_SLOT
 // and explain's SLOT read theirs with it.
 func parseSlot(name, v string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, v)
+	t, err := parseTime(v)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("invalid %s %q: want RFC 3339, like 2026-01-02T03:00:00Z", name, v)
+		return time.Time{}, timeError(name, v, err, "want RFC 3339, like 2026-01-02T03:00:00Z")
 	}
 	if !t.After(time.Time{}) {
 		return time.Time{}, fmt.Errorf("%s %s is not a slot: catchup's slots come after %s "+
