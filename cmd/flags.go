@@ -65,8 +65,11 @@ func hideMaxAge(c *cobra.Command) {
 // slots that have not come yet) and an empty catch-up window; without
 // --max-age, each task's own window applies.
 func checkRule(c *cobra.Command, r *catchup.MissedRule) error {
-	if r.MaxAge < 0 || r.Tolerance < 0 {
-		return fmt.Errorf("--max-age and --tolerance cannot be negative")
+	if r.MaxAge < 0 {
+		return fmt.Errorf("--max-age cannot be negative: it is how far back scan replays missed slots")
+	}
+	if r.Tolerance < 0 {
+		return fmt.Errorf("--tolerance cannot be negative: a slot is missed that long after it came")
 	}
 	if !c.Flags().Changed("max-age") {
 		r.MaxAge = 0

@@ -179,8 +179,14 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		return req, errors.New("--ping and --ping-file both name the monitor: give one")
 	}
 	req.Ping = checkedPing(pingURL(f.ping, f.pingFile, getenv, stderr), stderr)
-	if f.retries < 0 || f.tolerance < 0 || f.timeout < 0 || f.killAfter < 0 || f.retryDelay < 0 {
-		return req, errors.New("--retries and durations cannot be negative")
+	for _, v := range []struct {
+		name     string
+		negative bool
+	}{{"--retries", f.retries < 0}, {"--tolerance", f.tolerance < 0}, {"--timeout", f.timeout < 0},
+		{"--kill-after", f.killAfter < 0}, {"--retry-delay", f.retryDelay < 0}} {
+		if v.negative {
+			return req, fmt.Errorf("%s cannot be negative", v.name)
+		}
 	}
 	var err error
 	if f.slot.set {
