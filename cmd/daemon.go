@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -117,6 +118,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	switch {
 	case len(df.crontabs) == 0:
 		return usageErr(c, errors.New("--crontab is required: the daemon runs the job lines of its crontabs"))
+	case slices.Contains(df.crontabs, ""):
+		return usageErr(c, errEmptyCrontab)
 	case df.concurrency < 0 || df.grace < 0 || df.rescan < 0:
 		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
 	case df.maxReplays < 1:

@@ -157,7 +157,8 @@ func givenEmpty(c *cobra.Command, name string) bool {
 
 // Errors of flags given empty (givenEmpty).
 var (
-	errEmptyReplay = errors.New("--replay is empty: use all, latest, coalesce or none, or drop --replay for each task's own policy")
-	errEmptyNotify = errors.New("--notify-cmd is empty: give the alert command, or drop --notify-cmd for each task's own")
-	errEmptyHost   = errors.New("--host is empty: name this host, or drop --host for $CATCHUP_HOST, else the hostname")
+	errEmptyReplay  = errors.New("--replay is empty: use all, latest, coalesce or none, or drop --replay for each task's own policy")
+	errEmptyNotify  = errors.New("--notify-cmd is empty: give the alert command, or drop --notify-cmd for each task's own")
+	errEmptyCrontab = errors.New("--crontab is empty: name the crontab file (- for stdin, with scan)")
+	errEmptyHost    = errors.New("--host is empty: name this host, or drop --host for $CATCHUP_HOST, else the hostname")
 )

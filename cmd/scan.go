@@ -110,6 +110,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	}
 	ready := systemdReady(sf.readyAfter, c.ErrOrStderr()) // before the ledger's open takes the environment
 	defer func() { ready(exitCodeOf(err) == exitError) }()
+	if slices.Contains(sf.crontabs, "") {
+		return usageErr(c, errEmptyCrontab)
+	}
 	for _, p := range sf.crontabs {
 		src, err := readCrontab(p)
 		if err != nil {
