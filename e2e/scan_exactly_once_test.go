@@ -45,7 +45,7 @@ var (
 
 // propSeeds are the seeds run by default; CATCHUP_TEST_SEED=N[,N...] runs
 // others (a failure prints the seed that reproduces its plan).
-var propSeeds = []uint64{1, 3, 14, 17} // 1-20 passed when it landed
+var propSeeds = []uint64{3, 14} // 1-60 passed when it landed; two keep CI short
 
 // TestScanExactlyOnceUnderFaults: every slot, exactly once, never silently,
 // with scans killed at random. After a random history (fires succeeded,
