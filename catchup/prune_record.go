@@ -3,7 +3,9 @@ package catchup
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -28,6 +30,10 @@ type PruneLeft struct {
 	Task string
 	Why  string
 }
+
+// prunedGoneWhy is why prune left whole a task purged since it read it
+// (catchup forget --purge; perhaps registered again since, as a new task).
+const prunedGoneWhy = "it was forgotten since prune read it (catchup forget): none of its old slots recorded"
 
 // pruneCase is one task's missed slots before the cut, as scan would deal
 // with them.
@@ -58,7 +64,8 @@ type pruneRead struct {
 // tasks scan reads (scheduled, not retired) back to their watermarks, with
 // scan's default rule (each task's own window). A task scan passes by (a
 // schedule that does not parse, a ledger holding a slot later than now) it
-// leaves whole, and says why (pruneRead.left).
+// leaves whole, and says why (pruneRead.left); so too one purged since it
+// read it (catchup forget --purge), of which it records nothing.
 func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time, req PruneRequest) (pruneRead, error) {
 	var out pruneRead
 	all, err := st.Tasks(ctx)
@@ -135,10 +142,18 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	}
 	for _, c := range cases {
 		ts := TaskScan{Task: c.t.Name, Policy: cmp.Or(c.t.Replay, "all")}
-		if err := ts.recordPaused(ctx, st, m, c.t, time.Time{}, c.paused, req.DryRun); err != nil {
-			return out, err
+		// The records are of the task as read: one purged since (or purged
+		// and registered again) gets none (store.ErrGone), and is left whole.
+		err := ts.recordPaused(ctx, st, m, c.t, c.t.RegisteredAt, c.paused, req.DryRun)
+		if err == nil {
+			err = ts.expire(ctx, st, m, c.t, c.t.RegisteredAt, c.expire, c.cause, req.DryRun)
 		}
-		if err := ts.expire(ctx, st, m, c.t, time.Time{}, c.expire, c.cause, req.DryRun); err != nil {
+		if errors.Is(err, store.ErrGone) {
+			out.left = append(out.left, PruneLeft{Task: c.t.Name, Why: prunedGoneWhy})
+			out.paused = slices.DeleteFunc(out.paused, func(t store.Task) bool { return t.Name == c.t.Name })
+			continue
+		}
+		if err != nil {
 			return out, err
 		}
 		rec := PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused}
@@ -157,5 +172,6 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
 		}
 	}
+	slices.SortStableFunc(out.left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) }) // the gone ones too
 	return out, nil
 }
