@@ -208,6 +208,8 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 // resume --replay-paused would give them back as not-fired (or host-down)
 // instead of paused; forget, and scan's retirement of a removed line,
 // would leave them with no record at all. It returns the slots recorded.
+// A task purged since t was read (or purged and registered again) gets
+// none: the error wraps store.ErrGone.
 func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time) ([]time.Time, error) {
 	if t.PausedAt.IsZero() {
 		return nil, nil
@@ -224,7 +226,7 @@ func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !before.IsZero() {
 		paused = slices.DeleteFunc(paused, func(slot time.Time) bool { return !slot.Before(before) })
 	}
-	return paused, addPaused(ctx, st, m, t.Name, time.Time{}, paused)
+	return paused, addPaused(ctx, st, m, t.Name, t.RegisteredAt, paused)
 }
 
 // recordPaused records the slots of t's pause as paused, in one

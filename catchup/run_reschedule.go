@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -79,13 +80,16 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 		// --replay-paused gives them back, to be recorded expired
 		// (schedule-changed) by the next scan, whether or not a scan ran
 		// during the pause. The fire records its own slot.
-		if _, err := recordEndedPause(ctx, st, m, old, from); err != nil {
+		if _, err := recordEndedPause(ctx, st, m, old, from); err != nil && !errors.Is(err, store.ErrGone) { // gone: said below
 			m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", old.Name, err)
 		}
 	}
 	msg = head
 	left, err := expireLeftBehind(ctx, st, m, old, expr, tz, notify, from, nil, false)
 	switch {
+	case errors.Is(err, store.ErrGone):
+		return fmt.Sprintf("%s; task %s was forgotten since this fire read it (catchup forget --purge): "+
+			"none of the old schedule's slots recorded, and the fire registers it anew", head, old.Name), func() {}
 	case err != nil && len(left.slots) > 0:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be recorded expired (%v): they are not looked for", err)
 	case err != nil:

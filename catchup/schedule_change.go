@@ -171,6 +171,8 @@ func mayStillFire(s *schedule.Schedule, now time.Time, tol time.Duration, spared
 // shows missed now (its paused ones aside; with a cut, every unsettled
 // slot before it; those spare reports true for aside too) expired, why
 // (its reason and code), in one transaction, as expireLeftBehind says.
+// The records are of old as read: a task purged since (or purged and
+// registered again) gets none, and the error wraps store.ErrGone.
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
 	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	lb := leftByChange{alert: func() {}}
@@ -232,7 +234,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
-	if err := ts.expire(ctx, st, m, old, time.Time{}, ex, cause, dry); err != nil || dry {
+	if err := ts.expire(ctx, st, m, old, old.RegisteredAt, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
 	lb.slots = nil // those recorded: not those another process recorded meanwhile
