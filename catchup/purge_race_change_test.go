@@ -81,3 +81,57 @@ func TestPurgeBeforeAScheduleChangesExpiriesRecordsNone(t *testing.T) {
 		}
 	}
 }
+
+// TestPurgeBeforeALinesFoldsRecordsNone: a scan's coalesced replay of a
+// crontab line records the gap's folds before the line runs; a forget
+// --purge (and, in a case, a new registration) that commits after the
+// scan read the task again, before those folds, wins: none is written,
+// nothing runs, and the scan says the task was forgotten. Before, the
+// folds were written as runs of no task (or of the new registration).
+func TestPurgeBeforeALinesFoldsRecordsNone(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
+			t.Run(backend+"/"+name, func(t *testing.T) {
+				ctx := context.Background()
+				f := newRunFixture(t, "2026-03-01T10:00:30Z")
+				var st store.Store = f.st
+				if backend == "postgres" {
+					st = testPostgres(t)
+				}
+				f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
+				req := scanRequest()
+				req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader("0 * * * * catchup run --task job -- true\n")}}
+				if _, err := Scan(ctx, st, f.m, req); err != nil { // registers the line
+					t.Fatalf("registering scan: %v", err)
+				}
+				f.now = mustTime(t, "2026-03-01T15:30:00Z")
+				race := &purgeRace{Store: st, t: t, m: f.m}
+				if again {
+					race.again = f.now
+				}
+				racing := &purgeOnRecord{purgeRace: race, status: store.StatusSkipped}
+				req = scanRequest()
+				req.Replay = "coalesce"
+				rep, err := Scan(ctx, racing, f.m, req)
+				if err != nil {
+					t.Fatalf("coalescing scan: %v", err)
+				}
+				if !race.purged {
+					t.Fatal("the purge never came: the scan recorded no fold")
+				}
+				hist, err := st.History(ctx, store.HistoryFilter{Task: "job", Limit: 100})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(hist) != 0 {
+					t.Errorf("the ledger holds %d runs of task job (first: slot %s, %s); want none of the purged task's", len(hist), rfc(hist[0].Slot), hist[0].Status)
+				}
+				want := forgottenWarning("job")
+				if len(rep.Tasks) != 1 || rep.Tasks[0].Replayed+rep.Tasks[0].Failed != 0 ||
+					!strings.Contains(strings.Join(rep.Tasks[0].Warnings, "\n"), want) {
+					t.Errorf("scan reported %+v; want nothing replayed, with the warning %q", rep.Tasks, want)
+				}
+			})
+		}
+	}
+}
