@@ -194,7 +194,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		span, lineFolds, err := spanOf(ctx, st, m, t, sched, slot, spans[slot.Unix()], cause[slot.Unix()])
 		if err != nil {
 			req.gate.Done(t.Name, slot)
-			return ts, err
+			if err = ts.goneAt(err, &gone); err != nil {
+				return ts, err
+			}
+			break // purged since readAgain: its folds refused, nothing ran, nothing of it is written back
 		}
 		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read)
 		req.gate.Done(t.Name, slot)
