@@ -143,8 +143,10 @@ func keepResumedPause(ctx context.Context, st store.Store, t store.Task) error {
 		return nil
 	}
 	now, err := st.Task(ctx, t.Name)
-	if err != nil || !now.PausedAt.IsZero() || !now.RetiredAt.IsZero() {
-		return nil // still paused, retired or unreadable: nothing of a resume to keep
+	if err != nil || !now.PausedAt.IsZero() || !now.RetiredAt.IsZero() || now.RegisteredAt.After(t.RegisteredAt) {
+		// Still paused, retired or unreadable: nothing of a resume to keep;
+		// or purged and registered again since t was read: a new task.
+		return nil
 	}
 	_, _, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt)
 	return err

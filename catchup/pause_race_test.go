@@ -38,11 +38,11 @@ func (r *resumeDuring) AddRunsOf(ctx context.Context, of time.Time, runs []store
 	return r.Store.AddRunsOf(ctx, of, runs)
 }
 
-func (r *resumeDuring) SetSettled(ctx context.Context, task string, through time.Time) error {
+func (r *resumeDuring) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
 	if r.before == "watermark" {
 		r.resume()
 	}
-	return r.Store.SetSettled(ctx, task, through)
+	return r.Store.SetSettledOf(ctx, task, registered, through)
 }
 
 // TestResumeDuringAScanKeepsThePausedSlots: a resume --replay-paused that

@@ -33,11 +33,11 @@ func (l *lostClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.Cl
 
 func (l *lostClaim) Shared() bool { return true }
 
-func (l *lostClaim) SetSettled(ctx context.Context, task string, through time.Time) error {
+func (l *lostClaim) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
 	if err := giveBack(ctx, l.Store, through); err != nil {
 		return err
 	}
-	return l.Store.SetSettled(ctx, task, through)
+	return l.Store.SetSettledOf(ctx, task, registered, through)
 }
 
 // TestWatermarkStopsBelowHeldSlot: a slot that a run on another host holds,

@@ -72,7 +72,8 @@ const watermarkHorizon = 7 * 24 * time.Hour
 // scans and listings do not read those runs again. It never passes a slot
 // that is still missed or failed and younger than the horizon, nor one that
 // a run was running when scan read the task; and the ledger refuses to move
-// it past a running or interrupted run.
+// it past a running or interrupted run, and to move that of a task purged
+// since t was read, or purged and registered again (store.ErrGone).
 func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
 	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
 	resolved := map[int64]bool{}
@@ -106,5 +107,5 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !through.After(t.SettledThrough) {
 		return nil
 	}
-	return st.SetSettled(ctx, t.Name, through)
+	return st.SetSettledOf(ctx, t.Name, t.RegisteredAt, through) // not a task purged since (store.ErrGone)
 }

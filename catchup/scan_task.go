@@ -78,8 +78,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 			if err == nil {
 				// What was settled stays settled, also when a signal cut
-				// the scan short.
+				// the scan short; not that of a task purged since.
 				err = advanceWatermark(context.WithoutCancel(ctx), st, m, t, ts, res.win, req.MissedRule)
+				if err = ts.goneAt(err, &gone); gone {
+					return
+				}
 			}
 			if kerr := keepResumedPause(context.WithoutCancel(ctx), st, t); err == nil {
 				err = kerr

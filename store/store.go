@@ -94,6 +94,12 @@ type Store interface {
 	// check and the write are atomic against a concurrent Interrupt. An
 	// unknown task is an error wrapping ErrNotFound.
 	SetSettled(ctx context.Context, task string, through time.Time) error
+	// SetSettledOf is SetSettled for a task as its caller read it,
+	// registered at registered (a scan's watermark): in its transaction, a
+	// task the ledger no longer holds, or holds registered after registered
+	// (purged and registered again since: a new task), is left alone, and
+	// ErrGone is returned. A zero registered checks nothing, as SetSettled.
+	SetSettledOf(ctx context.Context, task string, registered, through time.Time) error
 	// SetProgress records the progress (0-100) of running run id, and note
 	// as its checkpoint unless note is empty (the previous one is kept). A
 	// run that does not exist or is no longer running is an error wrapping

@@ -85,17 +85,40 @@ func (p *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 // SetSettled implements store.Store. One round trip, one implicit transaction:
 // the task row's lock, then the check and the write in one statement.
 func (p *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
-	found := false
+	return p.SetSettledOf(ctx, task, time.Time{}, through)
+}
+
+// SetSettledOf implements store.Store: as SetSettled, the task row's lock
+// (which reads its registration), then the write, which checks it too.
+func (p *Ledger) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
+	found, gone := false, false
 	b := &pgx.Batch{}
-	b.Queue(lockTaskSQL, task).Query(func(rows pgx.Rows) error {
-		found = rows.Next()
-		return rows.Err()
-	})
-	b.Queue(setSettledSQL, task, dbNullTime(through))
+	if registered.IsZero() {
+		b.Queue(lockTaskSQL, task).Query(func(rows pgx.Rows) error {
+			found = rows.Next()
+			return rows.Err()
+		})
+		b.Queue(setSettledSQL, task, dbNullTime(through))
+	} else {
+		b.Queue(`SELECT registered_at FROM tasks WHERE name = $1 FOR UPDATE`, task).Query(func(rows pgx.Rows) error {
+			if found = rows.Next(); found {
+				var at time.Time
+				if err := rows.Scan(&at); err != nil {
+					return err
+				}
+				gone = at.After(registered)
+			}
+			return rows.Err()
+		})
+		b.Queue(setSettledSQL+` AND registered_at <= $3`, task, dbNullTime(through), dbTime(registered))
+	}
 	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
 		return p.wrap("write ledger", err)
 	}
-	if !found {
+	switch {
+	case gone || !found && !registered.IsZero():
+		return fmt.Errorf("task %s: %w", task, store.ErrGone)
+	case !found:
 		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
 	}
 	return nil

@@ -99,27 +99,48 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
   AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.task = r.task AND o.slot = r.slot AND o.id > r.id
     AND ` + backend.SettledSlotSQL + `))`
 
+// setSettledOfSQL is setSettledSQL for the task registered at ?3 (unix
+// ms) or before: one purged and registered again since is left alone.
+const setSettledOfSQL = setSettledSQL + ` AND registered_at <= ?3`
+
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
+	return s.SetSettledOf(ctx, task, time.Time{}, through)
+}
+
+// SetSettledOf implements store.Store: the registration is checked in the
+// write's statement, and read again, only when it changed nothing, to
+// tell why.
+func (s *Ledger) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	if through.IsZero() {
+	if through.IsZero() && registered.IsZero() {
 		return s.mustHaveTask(ctx, task)
 	}
+	var at int64 // the task's registration, read when nothing changed
 	err := s.write(ctx, func(ctx context.Context, e readWriter) error {
-		res, err := e.ExecContext(ctx, setSettledSQL, task, ms(through))
-		if err != nil {
-			return err
+		if !through.IsZero() {
+			q, args := setSettledSQL, []any{task, ms(through)}
+			if !registered.IsZero() {
+				q, args = setSettledOfSQL, append(args, ms(registered))
+			}
+			res, err := e.ExecContext(ctx, q, args...)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 1 {
+				return err
+			}
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		var one int // nothing changed: is the task there?
-		return e.QueryRowContext(ctx, `SELECT 1 FROM tasks WHERE name = ?`, task).Scan(&one)
+		// Nothing changed: is the task there, as read?
+		return e.QueryRowContext(ctx, `SELECT registered_at FROM tasks WHERE name = ?`, task).Scan(&at)
 	})
-	if errors.Is(err, sql.ErrNoRows) {
+	switch {
+	case errors.Is(err, sql.ErrNoRows) && !registered.IsZero(), err == nil && at != 0 && !registered.IsZero() && fromMS(at).After(registered):
+		return fmt.Errorf("task %s: %w", task, store.ErrGone)
+	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
 	}
 	return s.wrap("write ledger", err)
