@@ -60,3 +60,57 @@ func TestPurgeAfterAScansLastReplayMovesNoWatermark(t *testing.T) {
 		}
 	}
 }
+
+// TestPurgeAfterACoalescedReplayRecordsNoCoveredSlot: a scan's coalesced
+// replay that succeeded also records folded the failed slots before its
+// gap it covered (10:00); a forget --purge (and, in a case, a new
+// registration) that commits after the replay ended, before that record,
+// wins: it is not written, and the scan says the task was forgotten.
+// Before, it was written as a run of no task, or of the new registration.
+func TestPurgeAfterACoalescedReplayRecordsNoCoveredSlot(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
+			t.Run(backend+"/"+name, func(t *testing.T) {
+				ctx := context.Background()
+				f, st := purgeRaceFixture(t, backend)
+				f.now = mustTime(t, "2026-03-01T10:00:30Z")
+				failing := f.request(t)
+				failing.Argv = []string{"sh", "-c", `[ "$CATCHUP_SLOT" != 2026-03-01T10:00:00Z ]`} // 10:00 fails, the replay succeeds
+				if _, err := Run(ctx, st, nil, f.m, failing); err != nil {
+					t.Fatalf("failing fire: %v", err)
+				}
+				f.now = mustTime(t, "2026-03-01T13:30:00Z")
+				race := &purgeRace{Store: st, t: t, m: f.m}
+				if again {
+					race.again = mustTime(t, "2026-03-01T13:00:00Z")
+				}
+				req := scanRequest()
+				req.Replay = "coalesce"
+				last := mustTime(t, "2026-03-01T13:00:00Z")
+				req.Replays.End = func(task string, a SlotAction) {
+					if a.Slot.Equal(last) {
+						race.purge(ctx)
+					}
+				}
+				rep, err := Scan(ctx, st, f.m, req)
+				if err != nil {
+					t.Fatalf("scan: %v", err)
+				}
+				if !race.purged {
+					t.Fatal("the purge never came: the scan did not replay 13:00")
+				}
+				hist, err := st.History(ctx, store.HistoryFilter{Task: "job", Limit: 100})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(hist) != 0 {
+					t.Errorf("the ledger holds %d runs of task job (first: slot %s, %s); want none of the purged task's", len(hist), rfc(hist[0].Slot), hist[0].Status)
+				}
+				want := forgottenWarning("job")
+				if len(rep.Tasks) != 1 || !strings.Contains(strings.Join(rep.Tasks[0].Warnings, "\n"), want) {
+					t.Errorf("scan reported %+v; want the warning %q", rep.Tasks, want)
+				}
+			})
+		}
+	}
+}
