@@ -79,7 +79,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 			for i, s := range g.covered {
 				runs[i] = foldRecord(m, t.Name, s, g.reason)
 			}
-			if _, err = st.AddRuns(ctx, runs); err != nil {
+			if _, err = st.AddRunsOf(ctx, t.RegisteredAt, runs); err != nil { // none of a task purged since (store.ErrGone)
 				err = fmt.Errorf("task %s: record the failed slots the replay of %s covered: %w", t.Name, formatSlot(slot, nil), err)
 			}
 		}
@@ -171,7 +171,10 @@ func giveBackFolds(ctx context.Context, st store.Store, m Machine, task string, 
 }
 
 // giveUpFolds records the slots of a coalesced line's gap expired, as its
-// own slot was meanwhile (rec: that record's reason and code).
+// own slot was meanwhile (rec: that record's reason and code). Unchecked
+// (AddRuns): that record is a retirement's (forget) or a prune's, which a
+// purge deletes with the task; a line's run revives a retired task (a new
+// registration), and the gap is recorded all the same, as its slot was.
 func giveUpFolds(ctx context.Context, st store.Store, m Machine, task string, slots []time.Time, rec store.Run) error {
 	now := m.Now()
 	runs := make([]store.Run, len(slots))

@@ -153,7 +153,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 					continue
 				}
 				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], g, res.read, req.MissedRule); ferr != nil && err == nil {
-					err = ferr
+					err = ts.goneAt(ferr, &gone) // purged since: nothing more of it is written
 				}
 			}
 		}()
