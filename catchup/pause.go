@@ -144,9 +144,7 @@ func keepResumedPause(ctx context.Context, st store.Store, t store.Task) error {
 	}
 	now, err := st.Task(ctx, t.Name)
 	if err != nil || !now.PausedAt.IsZero() || !now.RetiredAt.IsZero() || now.RegisteredAt.After(t.RegisteredAt) {
-		// Still paused, retired or unreadable: nothing of a resume to keep;
-		// or purged and registered again since t was read: a new task.
-		return nil
+		return nil // still paused, retired, unreadable or registered anew: nothing of a resume to keep
 	}
 	_, _, err = st.UnsettlePaused(ctx, t.Name, t.PausedAt)
 	return err

@@ -79,10 +79,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			if err == nil {
 				// What was settled stays settled, also when a signal cut
 				// the scan short; not that of a task purged since.
-				err = advanceWatermark(context.WithoutCancel(ctx), st, m, t, ts, res.win, req.MissedRule)
-				if err = ts.goneAt(err, &gone); gone {
-					return
-				}
+				err = ts.goneAt(advanceWatermark(context.WithoutCancel(ctx), st, m, t, ts, res.win, req.MissedRule), &gone)
 			}
 			if kerr := keepResumedPause(context.WithoutCancel(ctx), st, t); err == nil {
 				err = kerr
@@ -197,10 +194,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		span, lineFolds, err := spanOf(ctx, st, m, t, sched, slot, spans[slot.Unix()], cause[slot.Unix()])
 		if err != nil {
 			req.gate.Done(t.Name, slot)
-			if err = ts.goneAt(err, &gone); err != nil {
-				return ts, err
-			}
-			break // purged since readAgain: its folds refused, nothing ran, nothing of it is written back
+			return ts, ts.goneAt(err, &gone) // a line's folds refused (purged since readAgain): nothing ran
 		}
 		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read)
 		req.gate.Done(t.Name, slot)
