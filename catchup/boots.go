@@ -28,6 +28,15 @@ func seeBoot(ctx context.Context, st store.Store, m Machine) error {
 	return st.SeeBoot(ctx, m.sighting())
 }
 
+// seeBootOrSay records this boot's sighting for a fire that records a run
+// without a claim (a lock skip, a paused slot): the fire proves the boot up
+// now (S7d). A failure only says so: the fire's own record matters more.
+func seeBootOrSay(ctx context.Context, st store.Store, m Machine) {
+	if err := seeBoot(ctx, st, m); err != nil {
+		m.notice("cannot record this boot's sighting: %v", err)
+	}
+}
+
 // bootCache reads the boots of each host once per command.
 type bootCache struct {
 	st     store.Store

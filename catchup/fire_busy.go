@@ -125,9 +125,7 @@ func (l *lifecycle) lockSkip(ctx context.Context, base store.Run, reason string,
 	// The skip proves this boot was up now, as a claim does (S7d): without
 	// the sighting a reboot before the next scan left the boot's slots since
 	// its last claim host-down.
-	if err := seeBoot(ctx, l.st, l.m); err != nil {
-		l.m.notice("cannot record this boot's sighting: %v", err)
-	}
+	seeBootOrSay(ctx, l.st, l.m)
 	id, err := l.st.AddRun(ctx, skip)
 	if err != nil {
 		l.m.notice("cannot record the skip: %v", err)
