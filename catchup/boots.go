@@ -43,6 +43,7 @@ type bootCache struct {
 	m      Machine
 	mu     sync.Mutex // scans of several tasks at once (--concurrency) share it
 	byHost map[string][]store.Boot
+	notes  *pendingNotes // this host's notes of unrecorded fires, counted as sightings (with)
 }
 
 func newBootCache(st store.Store, m Machine) *bootCache {
@@ -69,6 +70,7 @@ func (c *bootCache) uptime(ctx context.Context, hosts []string) (uptime, error) 
 		}
 		all = append(all, b...)
 	}
+	all = withNoteSightings(all, c.notes, hosts)
 	cur := store.Boot{}
 	if c.m.BootID != "" {
 		cur = c.m.sighting()

@@ -148,7 +148,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	for _, r := range records {
 		hosts = appendNew(hosts, r.Host)
 	}
-	u, err := newBootCache(st, m).uptime(ctx, hosts)
+	u, err := newBootCache(st, m).with(notes).uptime(ctx, hosts)
 	if err != nil {
 		return x, err
 	}

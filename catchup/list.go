@@ -112,7 +112,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		}
 		ts.Warning = joinWarnings(ts.Warning, silent.warning(t, now, rule))
 	}
-	found, err := missedOfTasks(ctx, st, m, asks, rule, stale, newBootCache(st, m), notes)
+	found, err := missedOfTasks(ctx, st, m, asks, rule, stale, newBootCache(st, m).with(notes), notes)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	}
 	if len(j.slots) > 0 {
 		if boots == nil {
-			boots = newBootCache(st, m)
+			boots = newBootCache(st, m).with(notes)
 		}
 		u, err := boots.uptime(ctx, j.hosts)
 		if err != nil {

@@ -80,7 +80,8 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	if err != nil {
 		return out, err
 	}
-	boots, notes, rule := newBootCache(st, m), readPendingNotes(m), MissedRule{Tolerance: DefaultTolerance}
+	notes := readPendingNotes(m)
+	boots, rule := newBootCache(st, m).with(notes), MissedRule{Tolerance: DefaultTolerance}
 	var asks []missedAsk
 	var leftBefore []int // how many tasks before each ask were left whole: an error stops there
 	for _, s := range all {

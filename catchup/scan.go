@@ -107,7 +107,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
-	boots := newBootCache(st, m)
+	boots := newBootCache(st, m).with(req.notes)
 	silent, err := newSilence(ctx, st, tasks)
 	if err != nil {
 		return rep, err

@@ -33,6 +33,7 @@ type spoolEntry struct {
 	Trigger   string    `json:"trigger"`
 	Host      string    `json:"host"`
 	BootID    string    `json:"boot_id"`
+	BootTime  time.Time `json:"boot_time,omitzero"` // when its boot started, if known
 	PID       int       `json:"pid"`
 	StartedAt time.Time `json:"started_at"`
 	EndedAt   time.Time `json:"ended_at"`
@@ -79,7 +80,7 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
 		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand,
-		Register: l.noteRegistration(now, fr.slot)}
+		Register: l.noteRegistration(now, fr.slot), BootTime: l.m.BootTime}
 	if ran != nil {
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, ran.out.Status, ran.out.ExitCode, ran.start
 	}
@@ -227,6 +228,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if _, err := st.AddRuns(ctx, runs); err != nil {
 		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
 	}
+	recordNoteSightings(ctx, st, m, entries) // each fire proves its boot up then (S7d)
 	if err := backdateLines(ctx, st, runs); err != nil {
 		return 0, joinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), os.Remove(taken))
 	}
