@@ -205,9 +205,12 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 }
 
 // revival is the registration a fire without --cron gives a retired task
-// that had a schedule: its old definition, as new from this fire.
+// that had a schedule: its old definition, as new from this fire. A scan's
+// replay or a backfill (a crontab line's run told CATCHUP_REPLAY_SLOT, its
+// task retired since read) is no fire: it registers nothing, and its
+// claim, which then registers nothing either, meets the retirement (T1).
 func (l *lifecycle) revival(now, slot time.Time) *store.Task {
-	if l.revive == nil || l.revive.Schedule == "" {
+	if l.revive == nil || l.revive.Schedule == "" || !l.req.ReplaySlot.IsZero() {
 		return nil
 	}
 	t := *l.revive
