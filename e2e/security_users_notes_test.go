@@ -1,0 +1,185 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// nobodysLine is a crontab of nobody's (owned by nobody, in a directory
+// every user can traverse) with one line, task who, recording into the
+// PostgreSQL ledger db, its job appending its slot and trigger to
+// HOME/who.log; it returns the crontab and nobody's home.
+func nobodysLine(t *testing.T, db string) (bin, crontab, home string) {
+	t.Helper()
+	bin = testBinDir(t)
+	top := filepath.Dir(bin) // traversable by everyone (testBinDir)
+	home = userDir(t, top, "nobody-home", 65534, 65534)
+	crontab = filepath.Join(top, "crontab")
+	line := "CATCHUP_DB=" + db + "\n" + asCatchup + "=1\nPATH=" + bin + ":/usr/bin:/bin\nHOME=" + home + "\n" +
+		`0 * * * * catchup run --task who -- sh -c 'echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> who.log'` + "\n"
+	if err := os.WriteFile(crontab, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(crontab, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	return bin, crontab, home
+}
+
+// nobodysFire is the fire cron makes of nobody's line at now, as nobody,
+// with cron's environment (no CATCHUP_STATE_DIR nor CATCHUP_NOTE_DIR: its
+// notes go where any fire of nobody's puts them), into ledger db; flags go
+// before the command.
+func nobodysFire(t *testing.T, bin, home, db, now string, flags ...string) *catchupProc {
+	t.Helper()
+	args := append(append([]string{"run", "--task", "who", "--cron", "0 * * * *"}, flags...),
+		"--", "sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> who.log`)
+	p := newCatchup(t, db, now, args...)
+	p.cmd.Path, p.cmd.Args[0] = filepath.Join(bin, "catchup"), filepath.Join(bin, "catchup")
+	p.cmd.Dir = home
+	p.cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 65534, Gid: 65534}
+	var env []string
+	for _, kv := range p.cmd.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "HOME" && k != "CATCHUP_STATE_DIR" && k != "CATCHUP_NOTE_DIR" && k != "PATH" {
+			env = append(env, kv)
+		}
+	}
+	p.cmd.Env = append(env, "HOME="+home, "PATH="+bin+":/usr/bin:/bin")
+	return p
+}
+
+// refusedRole is ledger db under a role the server refuses: the fire
+// cannot reach it, and keeps its note in the lock directory of db.
+func refusedRole(db string) string {
+	return regexp.MustCompile(`^postgres://[^@]*@`).ReplaceAllString(db, "postgres://nosuchrole@")
+}
+
+// TestRootScanReadsUsersNotes: two fires of nobody's line cannot reach
+// the shared ledger, and leave notes in nobody's lock directory: the 01:00
+// one ran (--fail-open), the 02:00 one did not (a shared ledger's default).
+// Root's boot scan, which replays nobody's lines as nobody, counts those
+// notes for nobody's task: it does not run 01:00 a second time, and
+// replays 02:00 once, missed because the ledger could not be reached. It
+// leaves the notes to nobody's next fire, which records them; then root's
+// scan finds nothing missed, and every slot ran once.
+func TestRootScanReadsUsersNotes(t *testing.T) {
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 ||
+		!strings.Contains(p.stderr.String(), "unrecorded") {
+		t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T02:00:05Z"); p.run(t) != 75 {
+		t.Fatalf("nobody's 02:00 fire was not refused: %s", p.stderr.String())
+	}
+
+	scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "-v", "--crontab", crontab)
+	code := scan.run(t)
+	out := scan.stdout.String()
+	t.Logf("root's scan: exit %d\n%s%s", code, out, scan.stderr.String())
+	if code != 0 || !strings.Contains(out, "who: 1 missed, replayed 1") || !strings.Contains(out, "causes: ledger-unreachable 1") {
+		t.Errorf("root's scan exited %d, want 0, with 1 slot missed (ledger-unreachable) and replayed: %s", code, out)
+	}
+	want := []string{"2026-01-01T01:00:00Z schedule", "2026-01-01T02:00:00Z replay"}
+	if got := readLines(t, filepath.Join(home, "who.log")); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
+	}
+
+	if p := nobodysFire(t, bin, home, db, "2026-01-01T03:00:05Z"); p.run(t) != 0 {
+		t.Fatalf("nobody's 03:00 fire: %s", p.stderr.String())
+	}
+	again := newCatchup(t, db, "2026-01-01T03:30:00Z", "scan", "-v", "--crontab", crontab)
+	if code := again.run(t); code != 0 || !strings.Contains(again.stdout.String(), "who: 0 missed") {
+		t.Errorf("root's next scan exited %d, want 0 with nothing missed: %s%s", code, again.stdout.String(), again.stderr.String())
+	}
+	want = append(want, "2026-01-01T03:00:00Z schedule")
+	if got := readLines(t, filepath.Join(home, "who.log")); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
+	}
+}
+
+// TestRootScanRefusesUsersUntrustedNotes: nobody's notes of unrecorded
+// fires are trusted only as a file of nobody's alone. One that others can
+// write, or a symlink nobody planted in its place (here to a file of
+// root's, which root's scan must neither read as nobody's nor take), may
+// stand for any slot of nobody's: root's scan replays nothing of nobody's
+// meanwhile, says so in one line naming the file and the fix, and exits 1;
+// root's own line is still replayed, and the file linked to is left as it
+// was.
+func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
+	needRoot(t)
+	tests := map[string]func(t *testing.T, notes string) (fix string){
+		"writable by others": func(t *testing.T, notes string) string {
+			if err := os.Chmod(notes, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			return "chmod 600 " + notes
+		},
+		"symlink to a file of root's": func(t *testing.T, notes string) string {
+			target := filepath.Join(t.TempDir(), "roots-notes")
+			if err := os.WriteFile(target, []byte("root's\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if b, err := os.ReadFile(target); err != nil || string(b) != "root's\n" {
+					t.Errorf("the file of root's nobody linked to was changed or taken: %q, %v", b, err)
+				}
+			})
+			if err := os.Remove(notes); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, notes); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Lchown(notes, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			return "rm " + notes
+		},
+	}
+	for name, plant := range tests {
+		t.Run(name, func(t *testing.T) {
+			db := pgLedger(t)
+			bin, crontab, home := nobodysLine(t, db)
+			mine := filepath.Join(t.TempDir(), "mine.log")
+			roots := filepath.Join(t.TempDir(), "root.crontab")
+			if err := os.WriteFile(roots, []byte(asCatchup+"=1\nPATH="+bin+":/usr/bin:/bin\nCRON_TZ=UTC\n0 * * * * catchup run --task mine --cron '0 * * * *' -- sh -c 'echo \"$CATCHUP_SLOT\" >> "+mine+"'\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab, "--crontab", roots); p.run(t) != 0 {
+				t.Fatalf("first scan: %s", p.stderr.String())
+			}
+			if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 {
+				t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
+			}
+			found, _ := filepath.Glob(filepath.Join(home, ".local", "state", "catchup", "locks", "*", ".unrecorded.jsonl"))
+			if len(found) != 1 {
+				t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", found)
+			}
+			fix := plant(t, found[0])
+
+			scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "-v", "--crontab", crontab, "--crontab", roots)
+			code := scan.run(t)
+			stderr := scan.stderr.String()
+			t.Logf("root's scan: exit %d\n%s%s", code, scan.stdout.String(), stderr)
+			if code != 1 || !strings.Contains(stderr, found[0]) || !strings.Contains(stderr, fix) {
+				t.Errorf("root's scan exited %d, want 1, naming %s and the fix %q", code, found[0], fix)
+			}
+			if got := readLines(t, filepath.Join(home, "who.log")); len(got) != 1 {
+				t.Errorf("who ran for %q, want its 01:00 fire alone: nothing replayed while its notes are refused", got)
+			}
+			if got := readLines(t, mine); len(got) != 2 {
+				t.Errorf("root's own task ran for %q, want its 01:00 and 02:00 replayed", got)
+			}
+		})
+	}
+}
