@@ -43,6 +43,12 @@ type Machine struct {
 	Notice func(format string, args ...any)
 	// HomeDir returns a user's home directory ("" = the current user).
 	HomeDir func(user string) (string, error)
+	// NotesOf finds where a fire of user uid, run with environment env
+	// (cron's, as scan gives that user's crontab line) and recording into
+	// ledger db, keeps its notes of unrecorded fires: its lock directory
+	// and its spare note directory ("" for none). nil: root's scan does
+	// not look for other users' notes.
+	NotesOf func(db string, uid int, env []string) (lockDir, noteDir string, err error)
 	// JobSignals are the signals forwarded to a running job (nil: the
 	// runner's default); the daemon forwards them itself and passes none.
 	JobSignals []os.Signal

@@ -107,7 +107,6 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
-	boots := newBootCache(st, m).with(req.notes)
 	silent, err := newSilence(ctx, st, tasks)
 	if err != nil {
 		return rep, err
@@ -148,6 +147,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		}
 		kept, srs = append(kept, t), append(srs, sr)
 	}
+	// Other users' lines (a root scan's) are judged with their users'
+	// notes of unrecorded fires, which no scan of root's records.
+	var refusedNotes []string
+	req.notes, kept, srs, refusedNotes = usersNotes(m, req.notes, kept, srs)
+	rep.Warnings = append(rep.Warnings, refusedNotes...)
+	rep.RefusedNotes = len(refusedNotes)
+	boots := newBootCache(st, m).with(req.notes)
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)
 	if ctx.Err() != nil {
 		// A signal to scan: the replay it cut short is recorded

@@ -26,6 +26,9 @@ type shellReplay struct {
 	// as is the user the line runs as when that is not the scanning user
 	// (a root scan replaying another user's line); nil otherwise.
 	as *user.User
+	// db is the ledger the line's `catchup run` records into when the
+	// line names one (--db, CATCHUP_DB=): where its fires keep their notes.
+	db string
 	// err says why the line cannot be replayed (its crontab was refused or
 	// is gone); nothing runs.
 	err error
@@ -270,6 +273,7 @@ func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
 	if err := sr.checkOtherUser(m, db); err != nil {
 		return nil, err
 	}
+	sr.db = db
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
 		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
 	}

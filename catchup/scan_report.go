@@ -169,6 +169,9 @@ type ScanReport struct {
 	// (malformed, or ErrLineRefused: a bad zone, schedule or flag value,
 	// whom they run as, the ledger they record into): none of them ran.
 	RefusedLines int
+	// RefusedNotes counts the users whose notes of unrecorded fires a root
+	// scan refused, and whose lines it therefore did not replay (exit 1).
+	RefusedNotes int
 	// CronBackups counts the files beside a crontab scan read that cron
 	// runs too and that run its catchup commands without catchup
 	// (CrontabBackups): those commands run twice, once without catchup.
@@ -191,7 +194,7 @@ type ScanReport struct {
 // scanned because the ledger holds a time of it later than now (its
 // missed slots are not even counted: ls --missed exits 1 for it too).
 func (r ScanReport) Failed() bool {
-	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.CronBackups > 0 {
+	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.RefusedNotes > 0 || r.CronBackups > 0 {
 		return true
 	}
 	for _, t := range r.Tasks {

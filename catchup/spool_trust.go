@@ -66,9 +66,11 @@ func checkNotes(path string, uid int) error {
 }
 
 // openNotes opens the notes file at path for reading, once trustNotes
-// accepts it (a symlink is refused, never followed).
+// accepts it (a symlink is refused, never followed; a FIFO put in its
+// place, which would block the open until someone writes it, is opened
+// without waiting, and refused).
 func openNotes(path string, uid int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ELOOP) {
 		if cerr := checkNotes(path, uid); cerr != nil {
 			return nil, cerr

@@ -3,8 +3,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -109,22 +107,7 @@ func ledgerPath(g *globals) (string, error) {
 // stateDir is catchup's private directory: $CATCHUP_STATE_DIR, else
 // /var/lib/catchup as root, else $XDG_STATE_HOME/catchup
 // (~/.local/state/catchup).
-func stateDir() (string, error) {
-	if d := os.Getenv("CATCHUP_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if os.Geteuid() == 0 {
-		return "/var/lib/catchup", nil
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "catchup"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no ledger location: %w; pass --db or set CATCHUP_DB", err)
-	}
-	return filepath.Join(home, ".local", "state", "catchup"), nil
-}
+func stateDir() (string, error) { return stateDirOf(os.Geteuid(), os.Getenv) }
 
 // clock returns the command's clock: the real one, or CATCHUP_NOW moving
 // forward from the given instant at the real rate (so durations stay real),
@@ -166,27 +149,9 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	lockDir := store.LedgerPathFor(db, os.Geteuid()) + ".locks"
-	_, badLocation := store.ParseLocation(db)
-	if badLocation == nil {
-		badLocation = refuseNotAFile(db, dbFlag) // /dev/null: no /dev/null.locks
-	}
-	if store.IsPostgres(db) || badLocation != nil {
-		// No file to sit next to: the per-host locks live in the private
-		// state directory, one directory per ledger (so that two ledgers'
-		// tasks of the same name never block each other). A location that
-		// does not parse names no file either: its text (a mistyped URL's
-		// password) must not become directories; its fires run unrecorded.
-		// Nor does one that is no file (/dev/null, a FIFO, :memory:).
-		if lockDir, err = stateDir(); err != nil {
-			return catchup.Machine{}, err
-		}
-		key, prefix := lockDirKey(db), ""
-		if badLocation != nil {
-			key, prefix = db, "unparsed-"
-		}
-		sum := sha256.Sum256([]byte(key))
-		lockDir = filepath.Join(lockDir, "locks", prefix+hex.EncodeToString(sum[:6]))
+	lockDir, err := lockDirOf(db, os.Geteuid(), os.Getenv)
+	if err != nil {
+		return catchup.Machine{}, err
 	}
 	m := catchup.Machine{
 		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
@@ -196,6 +161,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))
 		},
 		HomeDir: homeDir,
+		NotesOf: notesOf,
 		Stop:    g.stopWith,
 	}
 	if withBoot {
@@ -216,21 +182,8 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	return m, nil
 }
 
-// noteDir is the spare note directory, where a fire that ran unrecorded
-// leaves its note when the ledger's filesystem (full, read-only) cannot take
-// it: a tmpfs apart from the ledger, the same for every process of the user
-// (a fire from cron and a scan from a shell must look in one place, so
-// nothing of a session's environment chooses it). CATCHUP_NOTE_DIR names
-// another, for tests.
-func noteDir(uid int) string {
-	if d := os.Getenv("CATCHUP_NOTE_DIR"); filepath.IsAbs(d) {
-		return d
-	}
-	if uid == 0 {
-		return "/run/catchup"
-	}
-	return fmt.Sprintf("/dev/shm/catchup-%d", uid)
-}
+// noteDir is the spare note directory of uid's fires (noteDirOf).
+func noteDir(uid int) string { return noteDirOf(uid, os.Getenv) }
 
 // homeDir is a user's home from the passwd database; the current user's
 // ("") is $HOME, else (a systemd system service sets none) the passwd

@@ -183,3 +183,53 @@ func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestRootScanTrustsUsersNotesForTheirTasksOnly: a note in nobody's notes
+// file (nobody's own, mode 0600) counts for nobody's tasks alone. One that
+// nobody wrote there saying that root's task ran at 01:00 settles nothing:
+// root's scan replays root's 01:00 and 02:00, and honours nobody's own
+// note (its 01:00 ran unrecorded, not run again).
+func TestRootScanTrustsUsersNotesForTheirTasksOnly(t *testing.T) {
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	mine := filepath.Join(t.TempDir(), "mine.log")
+	roots := filepath.Join(t.TempDir(), "root.crontab")
+	if err := os.WriteFile(roots, []byte(asCatchup+"=1\nPATH="+bin+":/usr/bin:/bin\nCRON_TZ=UTC\n"+
+		"0 * * * * catchup run --task mine --cron '0 * * * *' -- sh -c 'echo \"$CATCHUP_SLOT\" >> "+mine+"'\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab, "--crontab", roots); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 {
+		t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
+	}
+	found, _ := filepath.Glob(filepath.Join(home, ".local", "state", "catchup", "locks", "*", ".unrecorded.jsonl"))
+	if len(found) != 1 {
+		t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", found)
+	}
+	forged := `{"task":"mine","slot":"2026-01-01T01:00:00Z","trigger":"schedule","host":"testhost","pid":1,` +
+		`"started_at":"2026-01-01T01:00:01Z","ended_at":"2026-01-01T01:00:02Z","ran":true,"status":"succeeded","exit_code":0,"error":"forged"}` + "\n"
+	f, err := os.OpenFile(found[0], os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(forged); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "-v", "--crontab", crontab, "--crontab", roots)
+	code := scan.run(t)
+	t.Logf("root's scan: exit %d\n%s%s", code, scan.stdout.String(), scan.stderr.String())
+	if code != 0 {
+		t.Errorf("root's scan exited %d, want 0", code)
+	}
+	if got, want := readLines(t, mine), []string{"2026-01-01T01:00:00Z", "2026-01-01T02:00:00Z"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("root's task ran for %q, want %q: a note of nobody's settled a slot of root's", got, want)
+	}
+	if got, want := readLines(t, filepath.Join(home, "who.log")), []string{"2026-01-01T01:00:00Z schedule", "2026-01-01T02:00:00Z replay"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
+	}
+}

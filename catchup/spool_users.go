@@ -1,0 +1,140 @@
+package catchup
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Root's scan replays other users' crontab lines, each as its user, whose
+// fires keep their notes of unrecorded fires where that user's catchup
+// keeps them (Machine.NotesOf), which no scan of root's records. Before it
+// judges those lines' tasks it reads those notes as the readers read this
+// host's (spool_read.go), taking, moving and writing nothing in the user's
+// directories (the user can change them under root's feet), and counts
+// them as that user's next fire or scan records them: a slot whose fire
+// ran unrecorded is not run again, one whose fire did not run is missed
+// with the cause ledger-unreachable. A note is trusted for the tasks of
+// that user's lines alone, never for root's or another user's, and only
+// from a notes file of that user's alone, in a lock directory of that
+// user's alone (trustNotes and lockDir with the user's uid; a symlink is
+// never followed, a file not a regular one never opened). A notes file
+// refused may stand for any slot of the user's: none of the user's tasks
+// is replayed meanwhile, and scan says so, naming the file and the fix.
+
+// noteHome is where one user's fires keep their notes of this ledger.
+type noteHome struct {
+	uid              int
+	lockDir, noteDir string
+}
+
+// usersNotes reads the notes of the users whose lines srs replay (srs[i]
+// replays tasks[i]; sr.as: another user's line) into notes (nil: a new
+// one, if there are any), each counted for its user's tasks alone. It
+// returns the notes, the tasks and replays left to judge (without those
+// of a user whose notes were refused), and one warning per user refused.
+func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shellReplay) (
+	*pendingNotes, []store.Task, []*shellReplay, []string) {
+	if m.NotesOf == nil {
+		return notes, tasks, srs, nil
+	}
+	owned := map[int]map[string]bool{} // each user's tasks
+	homes := map[noteHome]bool{}
+	refused := map[int]error{}
+	users := map[int]string{}
+	for i, sr := range srs {
+		uid, ok := sr.otherUID()
+		if !ok {
+			continue
+		}
+		if owned[uid] == nil {
+			owned[uid] = map[string]bool{}
+		}
+		owned[uid][tasks[i].Name] = true
+		users[uid] = sr.user
+		db := sr.db
+		if db == "" {
+			db = m.DB
+		}
+		lockDir, noteDir, err := m.NotesOf(db, uid, sr.userEnv(m))
+		if err != nil {
+			refused[uid] = fmt.Errorf("cannot find the notes of unrecorded fires of %s: %w", sr.user, err)
+			continue
+		}
+		homes[noteHome{uid, lockDir, noteDir}] = true
+	}
+	for _, h := range sortedHomes(homes) {
+		if refused[h.uid] != nil {
+			continue
+		}
+		mu := m
+		mu.UID, mu.LockDir, mu.NoteDir = h.uid, h.lockDir, h.noteDir
+		found, _, err := keptNotes(mu)
+		if err != nil {
+			refused[h.uid] = err
+			continue
+		}
+		var theirs []spoolEntry
+		for _, e := range found.fires {
+			if owned[h.uid][e.Task] {
+				theirs = append(theirs, e)
+			}
+		}
+		for _, e := range found.outcomes {
+			if owned[h.uid][e.Task] {
+				theirs = append(theirs, e)
+			}
+		}
+		if len(theirs) > 0 {
+			if notes == nil {
+				notes = &pendingNotes{outcomes: map[int64]spoolEntry{}}
+			}
+			notes.add(theirs)
+		}
+	}
+	if len(refused) == 0 {
+		return notes, tasks, srs, nil
+	}
+	var keptTasks []store.Task
+	var keptSrs []*shellReplay
+	held := map[int][]string{}
+	for i, sr := range srs {
+		if uid, ok := sr.otherUID(); ok && refused[uid] != nil {
+			held[uid] = append(held[uid], tasks[i].Name)
+			continue
+		}
+		keptTasks, keptSrs = append(keptTasks, tasks[i]), append(keptSrs, srs[i])
+	}
+	var warnings []string
+	for _, uid := range slices.Sorted(maps.Keys(held)) {
+		warnings = append(warnings, fmt.Sprintf("not replaying the lines of %s (%s) until its notes of unrecorded fires can be trusted: %v",
+			users[uid], strings.Join(held[uid], ", "), refused[uid]))
+	}
+	return notes, keptTasks, keptSrs, warnings
+}
+
+// otherUID is the uid of the user sr runs its line as, when that is not
+// the scanning user.
+func (sr *shellReplay) otherUID() (int, bool) {
+	if sr == nil || sr.as == nil {
+		return 0, false
+	}
+	uid, err := strconv.Atoi(sr.as.Uid)
+	return uid, err == nil
+}
+
+func sortedHomes(homes map[noteHome]bool) []noteHome {
+	out := make([]noteHome, 0, len(homes))
+	for h := range homes {
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b noteHome) int {
+		return cmp.Or(cmp.Compare(a.uid, b.uid), cmp.Compare(a.lockDir, b.lockDir), cmp.Compare(a.noteDir, b.noteDir))
+	})
+	return out
+}
