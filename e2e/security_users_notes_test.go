@@ -233,3 +233,33 @@ func TestRootScanTrustsUsersNotesForTheirTasksOnly(t *testing.T) {
 		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
 	}
 }
+
+// TestRootBackfillReadsUsersNotes: root's backfill of a task of nobody's
+// line (run through the line, as nobody) counts nobody's notes as root's
+// scan does: a slot whose fire ran unrecorded, noted in nobody's notes
+// alone, is done, and does not run a second time; one whose fire did not
+// run is run once.
+func TestRootBackfillReadsUsersNotes(t *testing.T) {
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 {
+		t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T02:00:05Z"); p.run(t) != 75 {
+		t.Fatalf("nobody's 02:00 fire was not refused: %s", p.stderr.String())
+	}
+	bf := newCatchup(t, db, "2026-01-01T02:30:00Z", "backfill", "--task", "who", "--from", "2026-01-01T01:00:00Z", "--to", "2026-01-01T02:00:00Z")
+	code := bf.run(t)
+	t.Logf("root's backfill: exit %d\n%s%s", code, bf.stdout.String(), bf.stderr.String())
+	if code != 0 {
+		t.Errorf("root's backfill exited %d, want 0", code)
+	}
+	want := []string{"2026-01-01T01:00:00Z schedule", "2026-01-01T02:00:00Z backfill"}
+	if got := readLines(t, filepath.Join(home, "who.log")); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
+	}
+}
