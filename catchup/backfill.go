@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -136,6 +137,14 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			srs[i] = cts.shellReplay(t)
 		}
 	}
+	// Other users' lines (a root backfill's) count their users' notes, as
+	// root's scan does; a user's notes refused may stand for any slot of
+	// the range: nothing runs.
+	notes, kept, _, refused := usersNotes(m, req.notes, tasks, srs)
+	if len(refused) > 0 || len(kept) != len(tasks) {
+		return nil, fmt.Errorf("%w: %s", ErrNotesRefused, strings.Join(refused, "; "))
+	}
+	req.notes = notes
 	// Every task's plan, before any slot runs: a signal while planning
 	// stops the backfill, nothing run. A task the backfill is stopped
 	// before lists its slots left, from its plan.

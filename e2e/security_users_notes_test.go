@@ -114,7 +114,7 @@ func TestRootScanReadsUsersNotes(t *testing.T) {
 // stand for any slot of nobody's: root's scan replays nothing of nobody's
 // meanwhile, says so in one line naming the file and the fix, and exits 1;
 // root's own line is still replayed, and the file linked to is left as it
-// was.
+// was. Root's backfill of nobody's task refuses to run anything (exit 2).
 func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 	needRoot(t)
 	tests := map[string]func(t *testing.T, notes string) (fix string){
@@ -179,6 +179,13 @@ func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 			}
 			if got := readLines(t, mine); len(got) != 2 {
 				t.Errorf("root's own task ran for %q, want its 01:00 and 02:00 replayed", got)
+			}
+			bf := newCatchup(t, db, "2026-01-01T02:40:00Z", "backfill", "--task", "who", "--from", "2026-01-01T01:00:00Z", "--to", "2026-01-01T02:00:00Z")
+			if code := bf.run(t); code != 2 || !strings.Contains(bf.stderr.String(), fix) {
+				t.Errorf("root's backfill of who exited %d, want 2 naming the fix %q: %s", code, fix, bf.stderr.String())
+			}
+			if got := readLines(t, filepath.Join(home, "who.log")); len(got) != 1 {
+				t.Errorf("who ran for %q, want its 01:00 fire alone: nothing backfilled while its notes are refused", got)
 			}
 		})
 	}
