@@ -38,7 +38,8 @@ const lateAfter = time.Minute
 type CalendarSlot struct {
 	Slot  time.Time
 	State string
-	RunID int64 // the run that decided the state; 0 for none, or a fire noted on this host alone
+	RunID int64  // the run that decided the state; 0 for none, or a fire noted on this host alone
+	Cause string // why a missed slot was missed (Cause*, as ls --missed says); "" for any other state
 }
 
 // CalendarRow is one task's slots in the calendar's range.

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -9,7 +10,8 @@ import (
 )
 
 // TestReadersAgreeOnMissed: for one ledger and one clock, ls (List),
-// metrics, scan --dry-run and calendar count the same missed slots, and
+// metrics, scan --dry-run and calendar count the same missed slots (ls and
+// calendar with the same causes), and
 // the same expiring ones, however long ago the last scan was: a slot the
 // next scan records expired is missed until a scan records it, never
 // dropped by a reader's look-back.
@@ -20,6 +22,7 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 		maxAge   time.Duration // the rule's --max-age; 0: the task's own (7d)
 		retry    bool          // --retry-failed
 		runs     []store.Run   // more records of the task "job"
+		boots    []store.Boot  // sightings of boots recorded
 		missed   int           // what every reader counts
 		expiring int           // of them, older than the catch-up window
 	}{
@@ -76,6 +79,14 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 					StartedAt: time.Date(2026, 11, 15, 4, 0, 1, 0, time.UTC)}},
 			missed: 1,
 		},
+		"a boot covers a slot, then the host is down": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			boots: []store.Boot{{Host: "testhost", ID: "boot-0", Time: time.Date(2026, 11, 12, 1, 0, 0, 0, time.UTC),
+				FirstSeen: time.Date(2026, 11, 12, 1, 0, 0, 0, time.UTC), LastSeen: time.Date(2026, 11, 13, 12, 0, 0, 0, time.UTC)}},
+			runs: []store.Run{{Slot: time.Date(2026, 11, 15, 2, 0, 0, 0, time.UTC), Status: store.StatusInterrupted,
+				StartedAt: time.Date(2026, 11, 15, 2, 0, 1, 0, time.UTC)}},
+			missed: 3,
+		},
 		"--retry-failed counts a failed slot": {
 			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z", retry: true,
 			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusFailed, ExitCode: exitCodePtr(1),
@@ -99,6 +110,11 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				t.Fatal(err)
 			}
 			addJobRuns(t, st, tc.runs)
+			for _, b := range tc.boots {
+				if err := st.SeeBoot(ctx, b); err != nil {
+					t.Fatal(err)
+				}
+			}
 			now := mustTime(t, tc.now)
 			m := testMachine(db, now)
 			rule := MissedRule{MaxAge: tc.maxAge, Tolerance: 5 * time.Minute, RetryFailed: tc.retry}
@@ -127,13 +143,24 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 			}
 			rows := calendarRows(t, st, m, CalendarRequest{From: reg.Add(-time.Second), To: now, Rule: rule})
 			cells := 0
+			var causes []string // each missed cell's cause; a failed one's is its F
 			for _, c := range rows[0].Slots {
-				if c.State == CellMissed || (tc.retry && c.State == CellFailed) {
-					cells++
+				switch {
+				case c.State == CellMissed:
+					causes = append(causes, c.Cause)
+				case tc.retry && c.State == CellFailed:
+					causes = append(causes, CauseFailed)
+				default:
+					continue
 				}
+				cells++
 			}
 			if cells != tc.missed {
 				t.Errorf("calendar: %d missed cells, want %d", cells, tc.missed)
+			}
+			// They tell the same causes: ls's are scan's, metrics' and explain's.
+			if !slices.Equal(causes, list[0].Causes) {
+				t.Errorf("calendar's causes %q, ls's %q", causes, list[0].Causes)
 			}
 		})
 	}
