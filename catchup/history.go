@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -101,4 +102,42 @@ func readAsScanWould(r store.Run, stale map[int64]bool, notes *pendingNotes) sto
 		d.Error = deadNote
 	}
 	return d
+}
+
+// RunZones is, for each task of runs, the zone ls shows its slots in
+// (TaskStatus.Zone: its registered zone, UTC when that is unknown), for
+// history's table and show: an operator reads a slot alike in each. It
+// reads the task, or every task when runs are of several.
+func RunZones(ctx context.Context, st store.Store, runs []store.Run) (map[string]*time.Location, error) {
+	zones := map[string]*time.Location{}
+	var names []string
+	for _, r := range runs {
+		if _, ok := zones[r.Task]; !ok {
+			zones[r.Task], names = time.UTC, append(names, r.Task)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return zones, nil
+	case 1:
+		t, err := st.Task(ctx, names[0])
+		if errors.Is(err, store.ErrNotFound) {
+			return zones, nil // forgotten meanwhile: UTC, as ls would say
+		}
+		if err != nil {
+			return nil, err
+		}
+		zones[t.Name] = zoneOf(t, nil)
+		return zones, nil
+	}
+	all, err := st.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if _, ok := zones[s.Task.Name]; ok {
+			zones[s.Task.Name] = zoneOf(s.Task, nil)
+		}
+	}
+	return zones, nil
 }

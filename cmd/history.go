@@ -84,7 +84,11 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 		}
 		return failure(renderJSON(out, rows))
 	}
-	header, table := historyTable(runs, cfg.output == "wide")
+	zones, err := catchup.RunZones(c.Context(), st, runs)
+	if err != nil {
+		return failure(err)
+	}
+	header, table := historyTable(runs, zones, cfg.output == "wide")
 	if err := renderTable(out, header, table); err != nil {
 		return failure(err)
 	}
@@ -106,16 +110,21 @@ func writeLateOutcomes(w io.Writer, runs []store.Run) error {
 	return nil
 }
 
-// historyTable is history's table in the local zone: ID, TASK, SLOT,
-// TRIGGER, STATUS, DURATION and, when the runs come from several hosts, HOST;
-// wide adds EXIT and STARTED and always shows HOST.
-func historyTable(runs []store.Run, wide bool) ([]string, [][]string) {
+// historyTable is history's table: ID, TASK, SLOT, TRIGGER, STATUS,
+// DURATION and, when the runs come from several hosts, HOST; wide adds EXIT
+// and STARTED and always shows HOST. A run's times are in its task's zone
+// (zones, catchup.RunZones), as ls shows them.
+func historyTable(runs []store.Run, zones map[string]*time.Location, wide bool) ([]string, [][]string) {
 	hosts := map[string]bool{}
 	var table [][]string
 	for _, r := range runs {
 		hosts[r.Host] = true
-		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, shownZone()), r.Trigger,
-			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, shownZone()), durationText(r), dash(r.Host)})
+		loc := zones[r.Task]
+		if loc == nil {
+			loc = time.UTC // as ls shows a task whose zone is unknown
+		}
+		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, loc), r.Trigger,
+			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, loc), durationText(r), dash(r.Host)})
 	}
 	header := []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION", "HOST"}
 	keep := []bool{true, true, true, true, true, wide, wide, true, wide || len(hosts) > 1}

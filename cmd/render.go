@@ -13,6 +13,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -181,14 +182,15 @@ func runDuration(r store.Run) time.Duration {
 	return max(r.EndedAt.Sub(r.StartedAt), 0)
 }
 
-// slotText and timeText are RFC 3339 UTC times, for show's key-value lines.
-func slotText(r store.Run) string {
-	return timeText(r.Slot)
-}
-
-func timeText(t time.Time) string {
+// timeText is t in RFC 3339 in loc (UTC when nil, or when RFC 3339 cannot
+// write loc's offset then: schedule.RFC3339), for show's key-value lines;
+// "-" when zero.
+func timeText(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.UTC().Format(time.RFC3339)
+	if loc == nil {
+		loc = time.UTC
+	}
+	return schedule.RFC3339(t, loc)
 }

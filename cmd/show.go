@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -135,16 +136,21 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r), Progress: r.Progress, Checkpoint: r.Checkpoint, Signal: r.Signal, BootID: r.BootID,
 			Error: r.Error, StdoutTail: string(r.StdoutTail), StderrTail: string(r.StderrTail)}))
 	}
-	return failure(writeRunText(out, r, raw))
+	zones, err := catchup.RunZones(c.Context(), st, []store.Run{r})
+	if err != nil {
+		return failure(err)
+	}
+	return failure(writeRunText(out, r, zones[r.Task], raw))
 }
 
 // writeRunText prints a run for people: every field escaped (printable),
-// the output tails too unless raw.
-func writeRunText(w io.Writer, r store.Run, raw bool) error {
+// the output tails too unless raw; its times in RFC 3339 in its task's
+// zone loc (catchup.RunZones), as CATCHUP_SLOT gives the slot.
+func writeRunText(w io.Writer, r store.Run, loc *time.Location, raw bool) error {
 	fields := [][2]string{
-		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", slotText(r)}, {"trigger", r.Trigger},
+		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", timeText(r.Slot, loc)}, {"trigger", r.Trigger},
 		{"status", r.Status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
-		{"signal", strconv.Itoa(r.Signal)}, {"started", timeText(r.StartedAt)}, {"ended", timeText(r.EndedAt)},
+		{"signal", strconv.Itoa(r.Signal)}, {"started", timeText(r.StartedAt, loc)}, {"ended", timeText(r.EndedAt, loc)},
 		{"duration", durationText(r)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
 		{"error", dash(r.Error)}, {"progress", progressText(r)}, {"checkpoint", dash(r.Checkpoint)},
 	}
