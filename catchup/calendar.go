@@ -82,13 +82,16 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return err
 	}
-	c := &calendarReader{m: m, req: req, stale: stale, notes: readPendingNotes(m), now: m.Now(), held: held}
+	notes := readPendingNotes(m)
+	c := &calendarReader{m: m, req: req, stale: stale, notes: notes, now: m.Now(), held: held,
+		boots: newBootCache(st, m).with(notes)}
 	scheds, errs := make([]*schedule.Schedule, len(tasks)), make([]error, len(tasks))
 	var ranges []store.SlotRange
 	var of []int // the task of each range
 	for i, t := range tasks {
 		if scheds[i], errs[i] = parseSchedule(t.Schedule, t.TZ); scheds[i] != nil {
-			ranges, of = append(ranges, store.SlotRange{Task: t.Name, From: req.From, To: c.now}), append(of, i)
+			// from earlier when the rule looks earlier: the causes' hosts
+			ranges, of = append(ranges, store.SlotRange{Task: t.Name, From: calendarReadFrom(req.From, t), To: c.now}), append(of, i)
 		}
 	}
 	next := 0 // the next task whose row is emitted
@@ -100,7 +103,11 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 			if next == end {
 				these = runs
 			}
-			if err := emit(c.row(tasks[next], scheds[next], errs[next], these)); err != nil {
+			row, err := c.row(ctx, tasks[next], scheds[next], errs[next], these)
+			if err != nil {
+				return err
+			}
+			if err := emit(row); err != nil {
 				return err
 			}
 		}
@@ -123,13 +130,16 @@ type calendarReader struct {
 	notes *pendingNotes
 	now   time.Time
 	held  map[string]time.Time // every task's latest slot of any record
+	boots *bootCache           // the uptime the causes of missed cells are read from
 	slots []CalendarSlot       // the last row's, reused (10,000 tasks of 10,080 slots each)
 }
 
 // row is task t's slots and their states, with its schedule (sched, or
-// why it has none: schedErr) and runs, SlotRuns(t, req.From, now,
-// tolerance). It reads nothing.
-func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr error, runs []store.Run) CalendarRow {
+// why it has none: schedErr) and runs, SlotRuns(t, calendarReadFrom(
+// req.From, t), now, tolerance); its missed slots with their causes. It
+// reads only the boots of hosts not read yet, when a slot is missed.
+func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.Schedule, schedErr error,
+	runs []store.Run) (CalendarRow, error) {
 	req, now, stale, m := c.req, c.now, c.stale, c.m
 	row := CalendarRow{Task: t.Name}
 	row.Zone = zoneOf(t, sched)
@@ -140,14 +150,14 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 		row.Warning = "no schedule: its runs have no slots"
 	}
 	if sched == nil {
-		return row
+		return row, nil
 	}
 	runs = c.notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
 	if w := clockAheadNoteAt(t, c.held[t.Name], sched, now); w != "" {
 		// No slot is missed or replayed until the clock passes the
 		// ledger (ls, metrics and scan say none): an empty row.
 		row.Warning = w
-		return row
+		return row, nil
 	}
 	byslot, slotless := indexRuns(runs)
 	bySlot := slotlessBySlot(sched, slotless, req.Rule.Tolerance)
@@ -202,7 +212,7 @@ func (c *calendarReader) row(t store.Task, sched *schedule.Schedule, schedErr er
 		row.Slots = append(row.Slots, c)
 		return len(row.Slots) < maxCalendarSlots
 	})
-	return row
+	return row, c.addCauses(ctx, t, &row, runs, byslot, bySlot)
 }
 
 // calendarTasks returns the named tasks, or every task.

@@ -33,10 +33,9 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
 	records := map[int64][]store.Run{} // slot unix -> its runs, by id
-	hosts := []string{m.Host}
+	hosts := causeHosts(m.Host, runs)
 	var slotless []store.Run
 	for _, r := range runs {
-		hosts = appendNew(hosts, r.Host)
 		if r.Slot.IsZero() {
 			if standsForASlot(r) {
 				slotless = append(slotless, r)

@@ -39,8 +39,10 @@ not a terminal or NO_COLOR is set):
   M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
   . no slot   (blank) before the task was registered
 The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
-none, are refused).
--o json gives every slot with its state and the run that decided it. It changes nothing.`,
+none, are refused). Under the legend, a line per task with M cells says why they were missed,
+with the causes ls --missed gives ("missed: backup: host-down 2, not-fired 1").
+-o json gives every slot with its state, the run that decided it and, for a missed slot, its
+cause. It changes nothing.`,
 		Example: `  catchup calendar --days 14
   catchup calendar nightly-backup -o json`,
 		RunE: func(c *cobra.Command, args []string) error {

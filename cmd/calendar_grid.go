@@ -48,6 +48,7 @@ func (g calendarGrid) n() int { return len(g.days.Dates) }
 type gridRow struct {
 	task, warning string
 	days          []gridDay
+	causes        causeTally // why its missed cells were missed
 }
 
 // gridDay is a day of a gridRow.
@@ -71,6 +72,9 @@ func (g calendarGrid) reduce(r catchup.CalendarRow) gridRow {
 			continue
 		}
 		day := &row.days[d]
+		if s.State == catchup.CellMissed {
+			row.causes.add(s.Cause)
+		}
 		state := uint8(max(0, slices.Index(catchup.CellStates, s.State)))
 		day.n++
 		day.worst = max(day.worst, state)
@@ -155,6 +159,11 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(calendarLegend)
+	for _, r := range rows {
+		if len(r.causes) > 0 { // why its M were missed, as ls --missed's CAUSE says
+			fmt.Fprintf(&b, "missed: %s: %s\n", printable(r.task), r.causes)
+		}
+	}
 	for _, d := range g.days.Skipped {
 		fmt.Fprintf(&b, "note: %s has no column: that date never came in %s (its clocks skipped it)\n",
 			d.Format("Mon 2006-01-02"), g.zone)

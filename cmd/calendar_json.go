@@ -15,6 +15,7 @@ type calendarSlotJSON struct {
 	Slot  string `json:"slot"`
 	State string `json:"state"`
 	RunID int64  `json:"run_id,omitempty"`
+	Cause string `json:"cause,omitempty"` // a missed slot's, as ls --missed's missed_causes
 }
 
 type calendarTaskJSON struct {
@@ -84,7 +85,7 @@ func (g calendarGrid) skippedDates() []string {
 func (j *calendarJSONWriter) add(r catchup.CalendarRow) error {
 	t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: make([]calendarSlotJSON, 0, len(r.Slots))}
 	for _, s := range r.Slots {
-		t.Slots = append(t.Slots, calendarSlotJSON{Slot: schedule.RFC3339(s.Slot, r.Zone), State: s.State, RunID: s.RunID})
+		t.Slots = append(t.Slots, calendarSlotJSON{Slot: schedule.RFC3339(s.Slot, r.Zone), State: s.State, RunID: s.RunID, Cause: s.Cause})
 	}
 	if j.tasks == 0 {
 		j.head()

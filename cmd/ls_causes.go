@@ -27,17 +27,37 @@ func causeSummary(t catchup.TaskStatus) string {
 
 // countCauses counts causes in the order they first occur: "host-down 2, lock-busy 1".
 func countCauses(causes []string) string {
-	n := map[string]int{}
-	var order []string
+	var t causeTally
 	for _, c := range causes {
-		if n[c] == 0 {
-			order = append(order, c)
-		}
-		n[c]++
+		t.add(c)
 	}
-	parts := make([]string, len(order))
-	for i, c := range order {
-		parts[i] = c + " " + strconv.Itoa(n[c])
+	return t.String()
+}
+
+// causeTally counts causes in the order they first occur; its size does not
+// grow with the count (a calendar's every-minute task missed for days).
+type causeTally []causeCount
+
+type causeCount struct {
+	cause string
+	n     int
+}
+
+func (t *causeTally) add(cause string) {
+	for i := range *t {
+		if (*t)[i].cause == cause {
+			(*t)[i].n++
+			return
+		}
+	}
+	*t = append(*t, causeCount{cause: cause, n: 1})
+}
+
+// String is the tally as ls --missed's CAUSE says it: "host-down 2, lock-busy 1".
+func (t causeTally) String() string {
+	parts := make([]string, len(t))
+	for i, c := range t {
+		parts[i] = c.cause + " " + strconv.Itoa(c.n)
 	}
 	return strings.Join(parts, ", ")
 }
