@@ -8,8 +8,10 @@ import (
 func TestRedacted(t *testing.T) {
 	tests := map[string]struct{ in, want string }{
 		"nothing secret": {"catchup run --task t -- /app/job.sh --all", "catchup run --task t -- /app/job.sh --all"},
-		"--ping URL":     {"catchup run --task t --ping https://hc.example/ping/TOKEN -- true", "catchup run --task t --ping https://hc.example/... -- true"},
-		"--ping=URL":     {"catchup run --ping='https://hc.example/TOKEN?x=1' -- true", "catchup run --ping='https://hc.example/...' -- true"},
+		"wrapped, query, JSON": {`catchup run --task t -- docker exec -it db mysql -pPW && curl -d '{"token":"PW"}' "https://h/x?sig=PW" //u:PW@h`,
+			`catchup run --task t -- docker exec -it db mysql -p*** && curl -d '{"token":"***"}' "https://h/x?sig=***" //u:***@h`},
+		"--ping URL": {"catchup run --task t --ping https://hc.example/ping/TOKEN -- true", "catchup run --task t --ping https://hc.example/... -- true"},
+		"--ping=URL": {"catchup run --ping='https://hc.example/TOKEN?x=1' -- true", "catchup run --ping='https://hc.example/...' -- true"},
 		"CATCHUP_PING_URL": {"CATCHUP_PING_URL=https://hc.example/TOKEN catchup run -- true",
 			"CATCHUP_PING_URL=https://hc.example/... catchup run -- true"},
 		"--db password": {"catchup run --db 'postgres://u:PW@db:5432/x?sslmode=require' -- true",

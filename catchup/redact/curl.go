@@ -204,7 +204,7 @@ func afterColon(v string, colon func(string) int) string {
 	if pass := s[i+1:]; pass == "" || pass == Mask || (q != "'" && reference(pass)) {
 		return v
 	}
-	return q + s[:i] + ":" + Mask + quotes(s[i+1:]) + q
+	return q + s[:i+1] + Mask + quotes(s[i+1:]) + q
 }
 
 // quotes is the quotes of a word's part (and the backslash of an escaped

@@ -8,13 +8,12 @@ import (
 	"sync"
 )
 
-// This file masks what is a secret only as an option of a command's
-// program: mysql's glued -pX, sshpass's -p X, redis-cli's -a X and
-// --pass X (and curl's, from any word that names it: curl.go). The
-// program is the command
-// word: the first word of a simple command that is no VAR=value
-// assignment, after env, sudo, nice, exec and the like (and after the --
-// of catchup run); a `sh -c` line is a command line of its own.
+// This file finds a command's program, whose options may be its secrets
+// (options.go: mysql's glued -pX, sshpass's -p X, ...; and curl's, from
+// any word that names it: curl.go). The program is the command word: the
+// first word of a simple command that is no VAR=value assignment, after
+// env, sudo, nice, exec and the like (and after the -- of catchup run); a
+// `sh -c` line is a command line of its own.
 
 // span is one word of a command line, quotes kept: line[start:end].
 type span struct{ start, end int }
@@ -93,47 +92,22 @@ func rewrite(line string, mask func(words []string) []string) string {
 
 // byProgram is words (one simple command's, quoted as written when quoted
 // is true, else an argv) with the secrets masked that are options of its
-// program.
+// program, and of the program a wrapper runs (docker exec, kubectl exec,
+// ssh: wrappers.go), and so on down.
 func byProgram(words []string, quoted bool) []string {
 	out := slices.Clone(words)
 	p := program(words)
 	if p < 0 {
 		return out
 	}
-	switch filepath.Base(unquote(words[p])) {
-	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
-		for i := p + 1; i < len(words); i++ {
-			if w := words[i]; len(w) > 2 && strings.HasPrefix(w, "-p") && !reference(w[2:]) {
-				out[i] = "-p" + Mask
-			}
+	for q := p; q >= 0; {
+		programOptions(words, out, q, quoted) // options.go
+		r := wrapped(words, q)
+		if r < 0 {
+			break
 		}
-	case "sshpass": // its options, up to the command it runs
-		for i := p + 1; i < len(words) && strings.HasPrefix(words[i], "-"); i++ {
-			switch w := words[i]; {
-			case w == "-p" && i+1 < len(words):
-				if i++; !reference(words[i]) {
-					out[i] = masked(words[i])
-				}
-			case strings.HasPrefix(w, "-p") && !reference(w[2:]):
-				out[i] = "-p" + Mask
-			case w == "-f" || w == "-d" || w == "-P":
-				i++
-			}
-		}
-	case "redis-cli": // -a X, --pass X
-		for i := p + 1; i+1 < len(words); i++ {
-			if w := words[i]; w == "-a" || w == "--pass" {
-				if i++; !reference(words[i]) && words[i] != Mask {
-					out[i] = masked(words[i])
-				}
-			}
-		}
-	case "sh", "bash", "dash", "zsh", "ksh", "ash":
-		for i := p + 1; i+1 < len(words) && strings.HasPrefix(words[i], "-"); i++ {
-			if shellC().MatchString(words[i]) {
-				out[i+1] = shellLine(words[i+1], quoted)
-				break
-			}
+		if q = program(words[r:]); q >= 0 {
+			q += r
 		}
 	}
 	if quoted {

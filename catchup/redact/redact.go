@@ -1,12 +1,17 @@
 // Package redact hides the well-known shapes of a secret in a command
-// before it is stored or shown: a URL's password (or a token as its user),
-// password=/token=-style key=value pairs, *_PASS=/*_SECRET=/*_TOKEN=-style
-// assignments, --password X (any flag whose name ends so), an HTTP
-// header's value when the header names a key, token, secret, Authorization
-// or Cookie, and the -pX of mysql or the -p X of sshpass when that is the
-// command's program. A value that is a shell reference ($VAR, ${VAR},
-// $(...), `...`) is never a secret: it is left whole. It is pure and
-// idempotent; what runs is never redacted.
+// before it is stored or shown, alike in an argv and in a shell line: a
+// URL's password (or a token as its user), scheme-less too; password=/
+// token=-style key=value pairs and secret query parameters (?key=, ?sig=);
+// a JSON string under a secret's key ("password":"X"); *_PASS=/*_SECRET=/
+// *_TOKEN=-style assignments; --password X (any flag whose name ends so);
+// an HTTP header's value when the header names a key, token, secret,
+// Authorization or Cookie; and the options that are a password only for
+// their program (mysql -pX, sshpass -p X, docker login -p X, openssl
+// pass:X, zip -P X, smbclient -U user%X, ...: options.go), also for the
+// program a wrapper runs (docker exec, kubectl exec, ssh: wrappers.go).
+// A value that is a shell reference ($VAR, ${VAR}, $(...), `...`) is
+// never a secret: it is left whole. It is pure and idempotent; what runs
+// is never redacted.
 package redact
 
 import (
@@ -27,6 +32,13 @@ const value = `('[^']*'|"[^"]*"|[^\s'"&;]+)`
 // query parameter.
 const secretKey = `(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key)`
 
+// queryKey is a URL query parameter (after ? or &) whose value is a
+// secret though its name does not end as secretKey does.
+const queryKey = `[?&](?:pwd|pass|key|sig|auth|[A-Za-z0-9_.-]*signature)`
+
+// jsonKey is a JSON object's key whose string value is a secret.
+const jsonKey = `[A-Za-z0-9_.-]*` + secretKey
+
 // header is an HTTP header's name and colon (and its auth scheme) when its
 // value is a secret: a hyphen-separated part of its name is key, token, secret, apikey,
 // authorization or cookie.
@@ -42,15 +54,18 @@ const headerOption = `-[A-Za-z]*H|--[A-Za-z-]*header=|`
 
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
-		// scheme://user:PASSWORD@host, up to the last @ before the path
-		// (a raw @ in the password), the password quoted in whole or in
-		// part ('PW', P"W", no blank inside: never from one quoted word
-		// to the next): those quotes pair up, and go with it
-		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*")+)@`), func(m []string) string {
-			return keep(m, m[2], m[1]+":"+Mask+"@")
+		// scheme://user:PASSWORD@host (or //user:PASSWORD@host), up to
+		// the last @ before the path (a raw @ in the password), the
+		// password quoted in whole or in part ('PW', P"W", no blank
+		// inside: never from one quoted word to the next): those quotes
+		// pair up, and go with it; a quote that opens or closes the
+		// word's quoting (P'W inside "...", a '\'' in '...') is kept after
+		// the mask, so that the line keeps its quoting
+		{re: regexp.MustCompile(urlStart + `([^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*"|['"])+)@`), quoted: func(m []string, before string) string {
+			return keep(m, m[3], m[1]+m[2]+":"+Mask+quoting(before+m[1]+m[2]+":", m[3])+"@")
 		}},
-		// scheme://TOKEN@host
-		{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)([A-Za-z0-9_-]+)@`), func(m []string) string {
+		// scheme://TOKEN@host (or //TOKEN@host)
+		{re: regexp.MustCompile(urlStart + `([A-Za-z0-9_-]+)@`), with: func(m []string) string {
 			if !tokenUser(m[2]) {
 				return m[0]
 			}
@@ -60,41 +75,52 @@ var rules = sync.OnceValue(func() []rule {
 		// URL in --notify-cmd.
 		// The whole path is masked, a $ in it or not; only a path that is
 		// one variable reference, no secret itself, is left whole.
-		{regexp.MustCompile(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
-			`(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks)/)([^\s'"\\;|&<>()]+)`), func(m []string) string {
+		{re: regexp.MustCompile(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
+			`(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks)/)([^\s'"\\;|&<>()]+)`), with: func(m []string) string {
 			if wholeReference().MatchString(m[2]) {
 				return m[0]
 			}
 			return m[1] + Mask
 		}},
-		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., ?pwd=X
-		{regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|[?&]pwd)=)` + value), func(m []string) string {
+		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., and the
+		// query parameters that are a secret only in a URL: ?key=X,
+		// &sig=X, &X-Amz-Signature=X, ?auth=X, ?pass=X, ?pwd=X
+		{re: regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|` + queryKey + `)=)` + value), with: func(m []string) string {
 			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
+		// {"password":"X"}, "client_secret": "X", "apiKey":"X": a JSON
+		// string under a secret's key, also with its quotes escaped
+		// inside a double-quoted word ({\"token\":\"X\"})
+		{re: regexp.MustCompile(`(?i)("` + jsonKey + `"\s*:\s*")((?:[^"\\]|\\.)*)"`), with: func(m []string) string {
+			return keep(m, m[2], m[1]+Mask+`"`)
+		}},
+		{re: regexp.MustCompile(`(?i)(\\"` + jsonKey + `\\"\s*:\s*\\")([^"\\]*)\\"`), with: func(m []string) string {
+			return keep(m, m[2], m[1]+Mask+`\"`)
+		}},
 		// DB_PASS=X, SECRET_KEY=X: an assignment whose name has such a part
-		{regexp.MustCompile(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), func(m []string) string {
+		{re: regexp.MustCompile(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), with: func(m []string) string {
 			if !secretVar(strings.TrimSuffix(m[2], "=")) {
 				return m[0]
 			}
 			return keep(m, m[3], m[1]+m[2]+masked(m[3]))
 		}},
 		// --password X, --db-password X, --client-secret X
-		{regexp.MustCompile(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), func(m []string) string {
+		{re: regexp.MustCompile(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
 			if strings.HasPrefix(strings.ToLower(m[1]), "--no-") {
 				return m[0]
 			}
 			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
 		// 'X-Api-Key: X', "Authorization: Bearer X", Cookie: X
-		{regexp.MustCompile(`'` + header + `([^']*)'`), func(m []string) string {
+		{re: regexp.MustCompile(`'` + header + `([^']*)'`), with: func(m []string) string {
 			return keep(m, m[2], "'"+m[1]+Mask+"'")
 		}},
-		{regexp.MustCompile(`"` + header + `([^"]*)"`), func(m []string) string {
+		{re: regexp.MustCompile(`"` + header + `([^"]*)"`), with: func(m []string) string {
 			return keep(m, m[2], `"`+m[1]+Mask+`"`)
 		}},
 		// X-Api-Key:X unquoted, a word of its own or after -H (-sH) or
 		// --header=, as an argv's header word is
-		{regexp.MustCompile(`(^|[\s;&|(])(` + headerOption + `)(` + headerName + `:)` + value), func(m []string) string {
+		{re: regexp.MustCompile(`(^|[\s;&|(])(` + headerOption + `)(` + headerName + `:)` + value), with: func(m []string) string {
 			return keep(m, m[4], m[1]+m[2]+m[3]+masked(m[4]))
 		}},
 	}
@@ -105,9 +131,34 @@ var wholeReference = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$`)
 })
 
+// rule masks what re matches as with has it, or as quoted has it, which
+// is also told the line's text before the match.
 type rule struct {
-	re   *regexp.Regexp
-	with func(sub []string) string
+	re     *regexp.Regexp
+	with   func(sub []string) string
+	quoted func(sub []string, before string) string
+}
+
+// apply is line with each of r's matches replaced.
+func (r rule) apply(line string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range r.re.FindAllStringSubmatchIndex(line, -1) {
+		sub := make([]string, len(loc)/2)
+		for i := range sub {
+			if loc[2*i] >= 0 {
+				sub[i] = line[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		b.WriteString(line[last:loc[0]])
+		if r.quoted != nil {
+			b.WriteString(r.quoted(sub, line[:loc[0]]))
+		} else {
+			b.WriteString(r.with(sub))
+		}
+		last = loc[1]
+	}
+	return b.String() + line[last:]
 }
 
 // keep is m[0] when v is a shell reference or already masked, else with.
@@ -131,17 +182,6 @@ func masked(v string) string {
 		return v[:1] + Mask + v[:1]
 	}
 	return Mask
-}
-
-// tokenUser reports whether a URL's lone user part is a token: a known
-// token prefix, or 32 characters or more.
-func tokenUser(u string) bool {
-	for _, p := range []string{"ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxr-"} {
-		if strings.HasPrefix(u, p) {
-			return true
-		}
-	}
-	return len(u) >= 32
 }
 
 // secretVar reports whether an assignment's name has a part (between _)
@@ -177,9 +217,7 @@ func Command(command string) string {
 		if !r.re.MatchString(command) {
 			continue
 		}
-		command = r.re.ReplaceAllStringFunc(command, func(m string) string {
-			return r.with(r.re.FindStringSubmatch(m))
-		})
+		command = r.apply(command)
 	}
 	return programs(command)
 }
@@ -197,7 +235,7 @@ func Argv(argv []string) []string {
 		case h != nil && !reference(h[3]):
 			out[i] = h[1] + Mask
 		default:
-			out[i] = Command(a)
+			out[i] = Command(argvURL(a))
 		}
 	}
 	for i, w := range byProgram(argv, false) {

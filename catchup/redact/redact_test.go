@@ -188,7 +188,9 @@ func TestArgv(t *testing.T) {
 // idempotent, and leaves a string with none of the characters a secret's
 // shape needs (=, :, a space before a flag's value) as it is.
 func FuzzCommand(f *testing.F) {
-	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "curl -sSfu a:b -E c:p --pass x", "ssh h 'curl -su a:b'", "redis-cli -a x", ""} {
+	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "curl -sSfu a:b -E c:p --pass x", "ssh h 'curl -su a:b'", "redis-cli -a x",
+		`curl "https://u:p'w@h" //u:p@h/db 'https://h/x?sig=s&key=k'`, `curl -d '{"password":"x"}' -d "{\"token\":\"t\"}"`,
+		"docker exec -it db mysql -px", "docker login -p x", "openssl enc -k x -pass pass:y", "zip -P x a", "smbclient -U 'u%p'", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -202,8 +204,9 @@ func FuzzCommand(f *testing.F) {
 		if !strings.ContainsAny(s, "=: \t\n") && got != s {
 			t.Fatalf("Command(%q) = %q changed a word that cannot hold a secret's shape", s, got)
 		}
-		if Argv([]string{s, s}) == nil {
-			t.Fatal("Argv returned nil")
+		argv := Argv([]string{"docker", "exec", s, s})
+		if again := Argv(argv); !reflect.DeepEqual(again, argv) {
+			t.Fatalf("Argv not idempotent: %q -> %q", argv, again)
 		}
 	})
 }

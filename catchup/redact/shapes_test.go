@@ -70,11 +70,16 @@ func TestURLUserinfo(t *testing.T) {
 	checkShapes(t, map[string]shape{
 		"literal quote in password": {
 			argv: []string{"curl", "https://u:S3c'ret@h/x"}, want: []string{"curl", "https://u:***@h/x"},
-			line: `curl "https://u:S3c'ret@h/x"`, lineWant: `curl "https://u:***'@h/x"`},
+			line: `curl "https://u:S3c'ret@h/x"`, lineWant: `curl "https://u:***@h/x"`},
 		"literal double quote": {
-			argv: []string{"curl", `https://u:S3c"ret@h/x`}, want: []string{"curl", "https://u:***@h/x"}},
+			argv: []string{"curl", `https://u:S3c"ret@h/x`}, want: []string{"curl", "https://u:***@h/x"},
+			line: `curl 'https://u:S3c"ret@h/x'`, lineWant: `curl 'https://u:***@h/x'`},
 		"quote and @ in password": {
-			argv: []string{"psql", `postgres://app:S3c'r@et@db/app`}, want: []string{"psql", "postgres://app:***@db/app"}},
+			argv: []string{"psql", `postgres://app:S3c'r@et@db/app`}, want: []string{"psql", "postgres://app:***@db/app"},
+			line: `psql 'postgres://app:S3c'\''r@et@db/app'`, lineWant: `psql 'postgres://app:***@db/app'`},
+		"a quote closing the word": {
+			argv: []string{"curl", "https://u:S3cret@h/x"}, want: []string{"curl", "https://u:***@h/x"},
+			line: `curl 'https://u:S3c'ret@h/x`, lineWant: `curl 'https://u:***'@h/x`},
 		"scheme-less":            {argv: []string{"mysqldump", "//u:S3cret@h/db"}, want: []string{"mysqldump", "//u:***@h/db"}},
 		"scheme-less after =":    {argv: []string{"job", "--url=//u:S3cret@h/db"}, want: []string{"job", "--url=//u:***@h/db"}},
 		"scheme-less token":      {argv: []string{"git", "clone", "//ghp_S3cretS3cret@github.com/x"}, want: []string{"git", "clone", "//***@github.com/x"}},
