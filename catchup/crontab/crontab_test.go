@@ -132,6 +132,9 @@ func TestParseRules(t *testing.T) {
 				"t:12: unknown flag -x in catchup line", "t:13: flag --task needs a value", `t:14: invalid value "maybe" for --force`,
 				"t:15: unterminated single quote", "t:16: unterminated double quote", "t:17: unterminated single quote: unterminated quote (cron ends the command at the first unescaped %",
 				`t:18: invalid task name "a%b"`}},
+		"an unknown short flag that may be the command's secret": {in: "0 2 * * * catchup run --task mysqldump -pS3cret db\n" +
+			"0 2 * * * catchup run --task a -vpS3cret -- x\n",
+			errs: []string{"t:1: unknown flag -p... in catchup line", "t:2: unknown flag -v... in catchup line"}},
 		"flag values catchup run refuses": {in: "0 2 * * * catchup run --task a --timeout bogus -- x\n0 2 * * * catchup run --task a --retries x -- x\n" +
 			"0 2 * * * catchup run --task a --kill-after=5 -- x\n0 2 * * * catchup run --task a --retry-delay 1d2 -- x\n" +
 			"0 2 * * * catchup run --task ok --timeout 1d12h --retries 010 --tolerance $TOL -- x\n" +
