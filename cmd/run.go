@@ -74,7 +74,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 	}
 	bindRunFlags(c, &rf)
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr(c, tooLong(rf.wait.negativeLimit(err)))
+		return usageErr(c, tooLong(unknownShorthand(rf.wait.negativeLimit(err))))
 	})
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c

@@ -62,7 +62,7 @@ func parseFlags(e *Entry, lx *lexer) error {
 			return nil
 		}
 		if !strings.HasPrefix(a, "--") {
-			return fmt.Errorf("unknown flag %s in catchup line", a)
+			return fmt.Errorf("unknown flag %s in catchup line", shortFlag(a))
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		takesValue, known := runFlags[name]
@@ -169,4 +169,15 @@ func checkValue(name, val string) error {
 func RunFlag(name string) (takesValue, known bool) {
 	takesValue, known = runFlags[name]
 	return takesValue, known
+}
+
+// shortFlag is a short flag's word as a warning may name it: its first
+// letter (-p... for -pS3cret), since the rest may be the job's secret, its
+// own option taken for catchup's when --task's value or the -- was left
+// out.
+func shortFlag(a string) string {
+	if len(a) <= 2 {
+		return a
+	}
+	return a[:2] + "..."
 }
