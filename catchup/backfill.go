@@ -43,6 +43,7 @@ const (
 	reasonBackfillCut = "stopped with the backfill; backfill it again"
 	reasonLeft        = "not run, the backfill was stopped"
 	reasonPurged      = "not run: the task was deleted during the backfill (catchup forget --purge)"
+	reasonRetired     = "not run: the task was retired during the backfill (catchup forget)"
 )
 
 // TaskBackfill is one task's part of a backfill. Its counts add up to
@@ -224,6 +225,12 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 					t.Name, len(busy))
 				break
 			}
+			if a.retired { // its claim found the task retired: a backfill is no fire (T1), nothing more runs
+				left, busy = reasonRetired, append(busy, pending[i:]...)
+				m.notice("task %s was retired during the backfill (catchup forget): its %d later slots are left, not run",
+					t.Name, len(busy))
+				break
+			}
 			switch {
 			case a.Action == ActionSkipped && a.ExitCode == exitLocked:
 				busy = append(busy, s) // the task ran elsewhere, or the wait for its lock was stopped
@@ -280,7 +287,8 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		return SlotAction{}, err
 	}
 	a := slotAction(slot, res.ExitCode, res.Skipped && res.ExitCode != exitLocked, res.Run.ID)
-	a.gone = res.gone // purged since the backfill read it: its claim ran nothing
+	a.gone = res.gone       // purged since the backfill read it: its claim ran nothing
+	a.retired = res.retired // retired since: its claim ran nothing
 	switch {
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action = ActionInterrupted // cut short by the backfill's stop, not failed

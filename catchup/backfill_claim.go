@@ -4,13 +4,25 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
 )
 
-// reasonRanSince begins the reason of a claim takenSince gave back.
-const reasonRanSince = "slot ran since "
+// reasonRanSince begins the reason of a claim takenSince gave back; a slot
+// recorded expired since (forget, a schedule change: nothing ran) begins
+// with reasonExpiredSince.
+const (
+	reasonRanSince     = "slot ran since "
+	reasonExpiredSince = "slot recorded expired since "
+)
+
+// gaveBackSince reports whether reason is that of a claim takenSince gave
+// back.
+func gaveBackSince(reason string) bool {
+	return strings.HasPrefix(reason, reasonRanSince) || strings.HasPrefix(reason, reasonExpiredSince)
+}
 
 // takenSince gives back a backfill's claim of a slot that another process
 // ran since the backfill began (another host's backfill of the same range,
@@ -36,9 +48,12 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (
 		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.ID <= l.req.AfterRun {
 			continue
 		}
-		reason := fmt.Sprintf(reasonRanSince+"%s (run %d on %s, %s)", since, o.ID, o.Host, o.Status)
+		reason, again := fmt.Sprintf(reasonRanSince+"%s (run %d on %s, %s)", since, o.ID, o.Host, o.Status), " again"
+		if o.Status == store.StatusExpired { // given up meanwhile (forget, a schedule change): nothing ran
+			reason, again = fmt.Sprintf(reasonExpiredSince+"%s (run %d on %s, reason %s): nothing ran", since, o.ID, o.Host, o.Reason), ""
+		}
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
-		l.m.notice("slot %s of %s: %s; not running it again", formatSlot(r.Slot, l.sched), r.Task, reason)
+		l.m.notice("slot %s of %s: %s; not running it%s", formatSlot(r.Slot, l.sched), r.Task, reason, again)
 		r.Status, r.Error = store.StatusSkipped, reason // the report says it, not "done elsewhere: skipped"
 		return RunResult{Run: r, Skipped: true}, true
 	}
@@ -66,6 +81,9 @@ func backfillShell(ctx context.Context, st store.Store, m Machine, t store.Task,
 	a, err := replayLine(ctx, st, m, t, sr, slot, replaySpan{}, env, "backfill it again")
 	if err == nil && a.held && !a.running {
 		a.gone = goneSince(ctx, st, t) // the line ran nothing: its claim may have found the task purged
+	}
+	if err == nil && !a.gone && !a.running && !a.ran && a.Action == ActionSkipped {
+		a.retired = retiredSince(ctx, st, t) // or retired, its slot maybe recorded expired by the retirement
 	}
 	if a.running {
 		a.ExitCode = exitLocked // tried again after the others

@@ -123,6 +123,9 @@ type RunResult struct {
 	// gone: a replay's claim refused, its task no longer in the ledger
 	// (forget --purge since the scan read it: store.ClaimResult.Gone)
 	gone bool
+	// retired: a replay's or a backfill's claim refused, its task retired
+	// (catchup forget) since read: store.ClaimResult.Retired
+	retired bool
 	// paused: a scan's replay's claim refused, its slot one of a pause
 	// set since the scan read the task (store.ClaimResult.Paused)
 	paused bool

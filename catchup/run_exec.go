@@ -129,7 +129,8 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	// A replay resumes where an interrupted run of its slot stopped: the
 	// claim reads that run's checkpoint. A replay, and a daemon's fire
 	// (however late), refuse a slot recorded expired since; a replay and a
-	// backfill, a task purged (or purged and registered again) since read.
+	// backfill, a task purged (or purged and registered again) or retired
+	// since read.
 	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay || !l.req.FireSlot.IsZero(),
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot), Registered: l.req.Registered}
 	// A scan's replay refuses a slot of a pause set since the scan read
@@ -173,6 +174,13 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 				formatSlot(r.Slot, l.sched), l.req.Task)
 		}
 		return RunResult{Skipped: true, gone: true}, true, nil, nil
+	}
+	if claim.Retired { // retired since read: a replay or a backfill is no fire (T1)
+		if !l.req.Backfill { // a backfill says it once for the task (backfillTask)
+			l.m.notice("slot %s of %s: its task was retired meanwhile (catchup forget); not running it",
+				formatSlot(r.Slot, l.sched), l.req.Task)
+		}
+		return RunResult{Skipped: true, retired: true}, true, nil, nil
 	}
 	if claim.Paused { // paused since the scan read it: the next scan records the slot paused
 		l.m.notice("slot %s of %s: its task was paused meanwhile (catchup pause); not running it",

@@ -39,6 +39,26 @@ func forgottenWarning(task string) string {
 	return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it", task)
 }
 
+// retiredWarning says that task was retired (`catchup forget`) since the
+// scan read it: a replay's claim refused it (store.ClaimResult.Retired),
+// which runs nothing, and the scan replays nothing more of it.
+func retiredWarning(task string) string {
+	return fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: not replayed", task)
+}
+
+// reasonRetiredSince is the reason of a replay whose claim refused its task
+// retired since the scan read it.
+const reasonRetiredSince = "not run: the task was retired since this scan read it (catchup forget)"
+
+// retiredSince reports whether task t, as read, was retired since (and not
+// registered again). A crontab line that ran nothing asks it: its claim
+// may have found the task so (ClaimResult.Retired). A ledger that cannot
+// be read says no.
+func retiredSince(ctx context.Context, st store.Store, t store.Task) bool {
+	cur, err := st.Task(context.WithoutCancel(ctx), t.Name)
+	return err == nil && !cur.RetiredAt.IsZero() && !cur.RegisteredAt.After(t.RegisteredAt)
+}
+
 // goneAt takes a write's store.ErrGone (the task purged since readAgain,
 // or purged and registered again) for the scan's end of the task: it
 // sets *gone (nothing more is written back), warns, and returns nil. Any

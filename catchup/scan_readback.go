@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -86,7 +85,7 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 			settled = &runs[i]
 		}
 	}
-	if ownSkip != nil && strings.HasPrefix(ownSkip.Error, reasonRanSince) && (own == nil || ownSkip.ID > own.ID) {
+	if ownSkip != nil && gaveBackSince(ownSkip.Error) && (own == nil || ownSkip.ID > own.ID) {
 		// The line's run gave its claim back: another run of the slot was
 		// made since the scan read the task (that run, of this host too,
 		// is not the line's), and it settles the slot.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -29,6 +28,11 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 			// The line ran nothing: its claim may have found the task
 			// purged meanwhile (store.ClaimResult.Gone).
 			a.gone = goneSince(ctx, st, t)
+		}
+		if err == nil && !a.gone && !a.running && !a.ran && a.Action == ActionSkipped {
+			// Or retired (store.ClaimResult.Retired), its slot maybe
+			// recorded expired by the retirement.
+			a.retired = retiredSince(ctx, st, t)
 		}
 		return a, err
 	}
@@ -57,8 +61,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	a.folded = res.Folded
 	a.gone = res.gone
+	a.retired = res.retired
 	a.paused = res.paused
-	if res.Skipped && res.Run.Status == store.StatusSkipped && strings.HasPrefix(res.Run.Error, reasonRanSince) {
+	if res.Skipped && res.Run.Status == store.StatusSkipped && gaveBackSince(res.Run.Error) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
 	}
 	if res.Skipped && res.Run.Status == store.StatusExpired { // its claim refused: given up meanwhile

@@ -113,6 +113,9 @@ type SlotAction struct {
 	// gone: not run because its task was purged since the scan read it
 	// (its claim found no task: store.ClaimResult.Gone).
 	gone bool
+	// retired: not run because its task was retired since the scan (the
+	// backfill) read it (its claim refused: store.ClaimResult.Retired)
+	retired bool
 	// paused: not run because its task was paused since the scan read it
 	// (its claim refused: store.ClaimResult.Paused)
 	paused bool

@@ -220,6 +220,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			req.Replays.End(t.Name, a)
 		}
 		a.Cause = cause[slot.Unix()]
+		if a.retired && a.givenUp == nil { // not run, nor given up: the watermark stays below it
+			a.Action, a.held, a.Reason = ActionSkipped, true, reasonRetiredSince
+		}
 		switch a.Action {
 		case ActionReplayed:
 			ts.Replayed++
@@ -231,6 +234,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Skipped++
 		}
 		ts.Actions = append(ts.Actions, a)
+		if a.retired { // its claim refused: a replay is no fire (T1), nothing more of it runs
+			// Its later slots are not left for the next scan: none
+			// replays a retired task (as for one purged meanwhile).
+			ts.Warnings = append(ts.Warnings, retiredWarning(t.Name))
+			break
+		}
 		if a.lockSkipped && i < len(replay)-1 {
 			// The task is running (a cron fire, another host's scan): its
 			// later slots wait for the next scan, so that none runs before

@@ -32,6 +32,11 @@ type ClaimRequest struct {
 	// after it (purged and registered again since by a fire: a new task,
 	// whose slots are not those read), also when it is no Replay (a
 	// backfill's claim then registers no task first seen through its run).
+	// It refuses too, as Retired, a task retired since (`catchup forget`:
+	// a scan's replay or a backfill is no fire, T1), as does a Replay's
+	// claim with trigger replay given no Registered (a crontab line's run
+	// told only CATCHUP_REPLAY_SLOT); a daemon's fire (Replay, another
+	// trigger) is not refused so.
 	Registered time.Time
 	Boot       *Boot // when set, recorded as seen (SeeBoot) in the same transaction
 	// Checkpoint: a granted claim also reads the slot's last checkpoint
@@ -72,10 +77,22 @@ type ClaimResult struct {
 	// registered when read (ClaimRequest.Registered); Run is zero.
 	// Nothing of the task was written: the claim's Settle still was.
 	Gone bool
+	// Retired: a scan's replay's or a backfill's claim that registers
+	// nothing was refused because its task was retired since it was read
+	// (ClaimRequest.Registered); Run is zero. As for Gone, nothing of the
+	// task was written but the claim's Settle.
+	Retired bool
 	// Paused: a claim with RefusePaused was refused because its slot is
 	// one of the task's pause (InPause); Run is zero. As for Gone, nothing
 	// of the task was written but the claim's Settle.
 	Paused bool
+}
+
+// RefusesRetired reports whether claim req refuses a retired task
+// (ClaimResult.Retired): a claim that registers nothing and is a scan's
+// replay or a backfill. Both backends decide by it.
+func RefusesRetired(req ClaimRequest) bool {
+	return req.Register == nil && (!req.Registered.IsZero() || req.Replay && req.Run.Trigger == TriggerReplay)
 }
 
 // InPause reports whether slot is a slot of the pause from pausedAt

@@ -46,8 +46,8 @@ func TestReplayClaimRefusesARetiredTask(t *testing.T) {
 				slot := t0.Add(3 * time.Hour) // younger than the tolerance at the retirement: no expiry of it
 				run := store.Run{Task: task, Slot: slot, Trigger: tc.trigger, StartedAt: retired.Add(time.Minute), Host: "h", PID: 1}
 				got := storetest.Claim(t, s, store.ClaimRequest{Run: run, Replay: tc.replay, Registered: tc.registered})
-				if got.Claimed == tc.refused {
-					t.Fatalf("claim: claimed %v; want refused %v", got.Claimed, tc.refused)
+				if got.Claimed == tc.refused || got.Retired != tc.refused {
+					t.Fatalf("claim: claimed %v, retired %v; want refused %v", got.Claimed, got.Retired, tc.refused)
 				}
 				hist, err := s.History(t.Context(), store.HistoryFilter{Task: task, Limit: 10})
 				if err != nil {

@@ -50,19 +50,22 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	case req.Replay || !req.Registered.IsZero():
 		// A replay (a backfill) never registers: its task purged since the
 		// scan read it, or purged and registered again, stays as it is
-		// (store.ClaimResult.Gone). The row's lock holds off a purge until
+		// (store.ClaimResult.Gone), and a task retired since stays retired
+		// (store.ClaimResult.Retired). The row's lock holds off a purge until
 		// this claim commits (Forget deletes the task first, then its
 		// runs: this claim's too).
-		var pausedAt, until *time.Time
+		var pausedAt, until, retired *time.Time
 		var registered time.Time
-		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until, registered_at FROM tasks WHERE name = $1 FOR KEY SHARE`,
-			req.Run.Task).Scan(&pausedAt, &until, &registered); {
+		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until, registered_at, retired_at FROM tasks WHERE name = $1 FOR KEY SHARE`,
+			req.Run.Task).Scan(&pausedAt, &until, &registered, &retired); {
 		case errors.Is(err, pgx.ErrNoRows):
 			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case err != nil:
 			return store.ClaimResult{}, p.wrap("read ledger", err)
 		case !req.Registered.IsZero() && registered.After(req.Registered):
 			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
+		case retired != nil && store.RefusesRetired(req):
+			return store.ClaimResult{Retired: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case req.RefusePaused && store.InPause(fromDB(pausedAt), fromDB(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, p.wrap("write ledger", tx.Commit(ctx))
 		}

@@ -39,7 +39,7 @@ ON CONFLICT (name) DO NOTHING`
 
 // taskPauseSQL reads a task's pause and registration; no row: the ledger
 // no longer holds it (a replay's claim, a backfill's).
-const taskPauseSQL = `SELECT paused_at, paused_until, registered_at FROM tasks WHERE name = ?`
+const taskPauseSQL = `SELECT paused_at, paused_until, registered_at, retired_at FROM tasks WHERE name = ?`
 
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
@@ -164,15 +164,18 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	} else if req.Replay || !req.Registered.IsZero() {
 		// A replay (a backfill) never registers: its task purged since the
 		// scan read it, or purged and registered again, stays as it is
-		// (store.ClaimResult.Gone).
-		var pausedAt, until, registered int64
-		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until, &registered); {
+		// (store.ClaimResult.Gone), and a task retired since stays retired
+		// (store.ClaimResult.Retired).
+		var pausedAt, until, registered, retired int64
+		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until, &registered, &retired); {
 		case errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{Gone: true}, commit()
 		case err != nil:
 			return store.ClaimResult{}, s.wrap("read ledger", err)
 		case !req.Registered.IsZero() && fromMS(registered).After(req.Registered):
 			return store.ClaimResult{Gone: true}, commit()
+		case retired != 0 && store.RefusesRetired(req):
+			return store.ClaimResult{Retired: true}, commit()
 		case req.RefusePaused && store.InPause(fromMS(pausedAt), fromMS(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, commit()
 		}
