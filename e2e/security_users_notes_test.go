@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -268,5 +269,87 @@ func TestRootBackfillReadsUsersNotes(t *testing.T) {
 	want := []string{"2026-01-01T01:00:00Z schedule", "2026-01-01T02:00:00Z backfill"}
 	if got := readLines(t, filepath.Join(home, "who.log")); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("who ran for %q, want %q (each slot once)", got, want)
+	}
+}
+
+// TestRootReadersReadUsersNotes: before root's scan replays nobody's line,
+// root's readers tell what that scan will do, counting nobody's notes of
+// unrecorded fires as it does (S7d: every reader gives the same cause).
+// The 01:00 fire ran unrecorded (noted in nobody's notes alone): it is not
+// missed; the 02:00 fire did not run: missed, ledger-unreachable (before,
+// both were missed, not-fired). Nothing is taken from nobody's notes.
+func TestRootReadersReadUsersNotes(t *testing.T) {
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 {
+		t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
+	}
+	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T02:00:05Z"); p.run(t) != 75 {
+		t.Fatalf("nobody's 02:00 fire was not refused: %s", p.stderr.String())
+	}
+	notes, _ := filepath.Glob(filepath.Join(home, ".local", "state", "catchup", "locks", "*", ".unrecorded.jsonl"))
+	if len(notes) != 1 {
+		t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", notes)
+	}
+	before, err := os.ReadFile(notes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const now = "2026-01-01T02:30:00Z"
+
+	ls := newCatchup(t, db, now, "ls", "--missed", "-o", "json")
+	ls.run(t)
+	var rows []struct {
+		Task         string   `json:"task"`
+		MissedSlots  []string `json:"missed_slots"`
+		MissedCauses []string `json:"missed_causes"`
+	}
+	if err := json.Unmarshal([]byte(ls.stdout.String()), &rows); err != nil {
+		t.Fatalf("ls --missed -o json: %v: %s%s", err, ls.stdout.String(), ls.stderr.String())
+	}
+	if len(rows) != 1 || rows[0].Task != "who" || strings.Join(rows[0].MissedSlots, ",") != "2026-01-01T02:00:00Z" ||
+		strings.Join(rows[0].MissedCauses, ",") != "ledger-unreachable" {
+		t.Errorf("ls --missed -o json: %+v, want who missing 02:00 alone, ledger-unreachable", rows)
+	}
+
+	ran := newCatchup(t, db, now, "explain", "who", "2026-01-01T01:00:00Z")
+	if code := ran.run(t); code != 0 || strings.Contains(ran.stdout.String(), "missed") || !strings.Contains(ran.stdout.String(), "unrecorded") {
+		t.Errorf("explain who 01:00 exited %d, want 0 telling a run unrecorded, not missed: %s%s", code, ran.stdout.String(), ran.stderr.String())
+	}
+	refused := newCatchup(t, db, now, "explain", "who", "2026-01-01T02:00:00Z")
+	if code := refused.run(t); code != 0 || !strings.Contains(refused.stdout.String(), "ledger-unreachable") {
+		t.Errorf("explain who 02:00 exited %d, want 0 with the cause ledger-unreachable: %s%s", code, refused.stdout.String(), refused.stderr.String())
+	}
+
+	metrics := newCatchup(t, db, now, "metrics")
+	metrics.run(t)
+	if out := metrics.stdout.String(); !strings.Contains(out, `catchup_missed_slots{cause="ledger-unreachable",task="who"} 1`) ||
+		!strings.Contains(out, `catchup_missed_slots{cause="not-fired",task="who"} 0`) {
+		t.Errorf("metrics: want who's one missed slot ledger-unreachable: %s", out)
+	}
+
+	cal := newCatchup(t, db, now, "calendar", "who", "--days", "1", "-o", "json")
+	cal.run(t)
+	if out := cal.stdout.String(); !regexp.MustCompile(`"2026-01-01T01:00:00Z",\s*"state":\s*"ran"`).MatchString(out) {
+		t.Errorf("calendar: want 01:00 ran: %s%s", out, cal.stderr.String())
+	}
+
+	for _, args := range [][]string{{"scan", "--dry-run"}, {"scan", "--dry-run", "--crontab", crontab}} {
+		dry := newCatchup(t, db, now, args...)
+		code := dry.run(t)
+		out := dry.stdout.String()
+		if code != 0 || !strings.Contains(out, "2026-01-01T02:00:00Z  would replay  ledger-unreachable") || strings.Contains(out, "2026-01-01T01:00:00Z") {
+			t.Errorf("%s exited %d, want 0 replaying 02:00 alone, ledger-unreachable: %s%s", strings.Join(args, " "), code, out, dry.stderr.String())
+		}
+	}
+	if after, err := os.ReadFile(notes[0]); err != nil || string(after) != string(before) {
+		t.Errorf("root's readers changed or took nobody's notes: %v", err)
+	}
+	if got := readLines(t, filepath.Join(home, "who.log")); len(got) != 1 {
+		t.Errorf("who ran for %q, want its 01:00 fire alone: readers run nothing", got)
 	}
 }
