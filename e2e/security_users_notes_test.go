@@ -116,6 +116,8 @@ func TestRootScanReadsUsersNotes(t *testing.T) {
 // meanwhile, says so in one line naming the file and the fix, and exits 1;
 // root's own line is still replayed, and the file linked to is left as it
 // was. Root's backfill of nobody's task refuses to run anything (exit 2).
+// Root's readers, before that scan, say the same file is refused, and that
+// the slots they show missed may have run.
 func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 	needRoot(t)
 	tests := map[string]func(t *testing.T, notes string) (fix string){
@@ -167,6 +169,17 @@ func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 				t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", found)
 			}
 			fix := plant(t, found[0])
+
+			// Root's readers say so too, naming the file and the fix: the
+			// slots they show missed may have run.
+			for _, args := range [][]string{{"ls", "--missed"}, {"explain", "who", "2026-01-01T01:00:00Z"}, {"metrics"}} {
+				r := newCatchup(t, db, "2026-01-01T02:20:00Z", args...)
+				r.run(t)
+				if stderr := r.stderr.String(); !strings.Contains(stderr, "not counting the notes of unrecorded fires of nobody (who)") ||
+					!strings.Contains(stderr, found[0]) || !strings.Contains(stderr, fix) || !strings.Contains(stderr, "may have run") {
+					t.Errorf("root's %s: want a warning naming %s and the fix %q: %s", strings.Join(args, " "), found[0], fix, stderr)
+				}
+			}
 
 			scan := newCatchup(t, db, "2026-01-01T02:30:00Z", "scan", "-v", "--crontab", crontab, "--crontab", roots)
 			code := scan.run(t)
