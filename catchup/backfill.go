@@ -143,7 +143,11 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	// the range: nothing runs.
 	notes, kept, _, refused := usersNotes(m, req.notes, tasks, srs)
 	if len(refused) > 0 || len(kept) != len(tasks) {
-		return nil, fmt.Errorf("%w: %s", ErrNotesRefused, strings.Join(refused, "; "))
+		why := make([]string, len(refused))
+		for i, r := range refused {
+			why[i] = r.notReplaying()
+		}
+		return nil, fmt.Errorf("%w: %s", ErrNotesRefused, strings.Join(why, "; "))
 	}
 	req.notes = notes
 	// Every task's plan, before any slot runs: a signal while planning

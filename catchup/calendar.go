@@ -82,7 +82,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return err
 	}
-	notes := readPendingNotes(m)
+	notes := readUsersNotes(m, readPendingNotes(m), tasks) // root's: its users' lines' notes, as root's scan counts them
 	c := &calendarReader{m: m, req: req, stale: stale, notes: notes, now: m.Now(), held: held,
 		boots: newBootCache(st, m).with(notes)}
 	scheds, errs := make([]*schedule.Schedule, len(tasks)), make([]error, len(tasks))

@@ -91,6 +91,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if !found {
 		return Explanation{}, UnknownTask(req.Task)
 	}
+	notes = readUsersNotes(m, notes, []store.Task{t}) // root's: its users' lines' notes, as root's scan counts them
 	sched, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil {
 		return Explanation{}, errBadSchedule(t, err)

@@ -62,6 +62,11 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	}
 	notes := readPendingNotes(m)
 	all = notes.tasks(all) // a noted first fire's task, as the next scan registers it
+	registered := make([]store.Task, len(all))
+	for i, s := range all {
+		registered[i] = s.Task
+	}
+	notes = readUsersNotes(m, notes, registered) // root's: its users' lines' notes, as root's scan counts them
 	counts, err := listCounts(ctx, st, req.Counts)
 	if err != nil {
 		return nil, err

@@ -149,9 +149,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	}
 	// Other users' lines (a root scan's) are judged with their users'
 	// notes of unrecorded fires, which no scan of root's records.
-	var refusedNotes []string
+	var refusedNotes []notesRefusal
 	req.notes, kept, srs, refusedNotes = usersNotes(m, req.notes, kept, srs)
-	rep.Warnings = append(rep.Warnings, refusedNotes...)
+	for _, r := range refusedNotes {
+		rep.Warnings = append(rep.Warnings, r.notReplaying())
+	}
 	rep.RefusedNotes = len(refusedNotes)
 	boots := newBootCache(st, m).with(req.notes)
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)

@@ -33,13 +33,35 @@ type noteHome struct {
 	lockDir, noteDir string
 }
 
+// notesRefusal is a user whose notes of unrecorded fires were refused,
+// the tasks of that user's lines, and why.
+type notesRefusal struct {
+	user  string
+	tasks []string
+	err   error
+}
+
+// notReplaying is what scan says of a user whose notes it refused.
+func (r notesRefusal) notReplaying() string {
+	return fmt.Sprintf("not replaying the lines of %s (%s) until its notes of unrecorded fires can be trusted: %v",
+		r.user, strings.Join(r.tasks, ", "), r.err)
+}
+
+// notCounting is what a reader says of a user whose notes it refused: the
+// slots it shows missed may have run, and scan replays none meanwhile.
+func (r notesRefusal) notCounting() string {
+	return fmt.Sprintf("not counting the notes of unrecorded fires of %s (%s): %v; "+
+		"a slot of theirs shown missed may have run, and scan replays none of them until the notes can be trusted",
+		r.user, strings.Join(r.tasks, ", "), r.err)
+}
+
 // usersNotes reads the notes of the users whose lines srs replay (srs[i]
 // replays tasks[i]; sr.as: another user's line) into notes (nil: a new
 // one, if there are any), each counted for its user's tasks alone. It
 // returns the notes, the tasks and replays left to judge (without those
-// of a user whose notes were refused), and one warning per user refused.
+// of a user whose notes were refused), and each user refused.
 func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shellReplay) (
-	*pendingNotes, []store.Task, []*shellReplay, []string) {
+	*pendingNotes, []store.Task, []*shellReplay, []notesRefusal) {
 	if m.NotesOf == nil {
 		return notes, tasks, srs, nil
 	}
@@ -110,12 +132,42 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 		}
 		keptTasks, keptSrs = append(keptTasks, tasks[i]), append(keptSrs, srs[i])
 	}
-	var warnings []string
+	var refusals []notesRefusal
 	for _, uid := range slices.Sorted(maps.Keys(held)) {
-		warnings = append(warnings, fmt.Sprintf("not replaying the lines of %s (%s) until its notes of unrecorded fires can be trusted: %v",
-			users[uid], strings.Join(held[uid], ", "), refused[uid]))
+		refusals = append(refusals, notesRefusal{users[uid], held[uid], refused[uid]})
 	}
-	return notes, keptTasks, keptSrs, warnings
+	return notes, keptTasks, keptSrs, refusals
+}
+
+// readUsersNotes adds to notes, for a reader run by root (ls, explain,
+// calendar, metrics), the notes of the users whose crontab lines
+// registered tasks, as root's scan counts them (usersNotes, through each
+// task's line re-read as scan re-reads it): so that a reader shows what
+// that scan will do. A user's notes refused are said, naming the file and
+// the fix; that user's slots are shown as the ledger holds them.
+func readUsersNotes(m Machine, notes *pendingNotes, tasks []store.Task) *pendingNotes {
+	if m.UID != 0 || m.NotesOf == nil {
+		return notes // a scan not run by root replays its own user's lines alone
+	}
+	var cts *crontabs
+	var theirs []store.Task
+	var srs []*shellReplay
+	for _, t := range tasks {
+		if t.Shell == "" || !t.RetiredAt.IsZero() {
+			continue
+		}
+		if cts == nil {
+			cts = newCrontabs(m)
+		}
+		if sr := cts.shellReplay(t); sr.as != nil && sr.err == nil {
+			theirs, srs = append(theirs, t), append(srs, sr)
+		}
+	}
+	notes, _, _, refused := usersNotes(m, notes, theirs, srs)
+	for _, r := range refused {
+		m.notice("warning: %s", r.notCounting())
+	}
+	return notes
 }
 
 // otherUID is the uid of the user sr runs its line as, when that is not
