@@ -26,6 +26,8 @@ import (
 // never followed, a file not a regular one never opened). A notes file
 // refused may stand for any slot of the user's: none of the user's tasks
 // is replayed meanwhile, and scan says so, naming the file and the fix.
+// Root's readers count those notes by the same rule (readUsersNotes), so
+// that they show what that scan will do.
 
 // noteHome is where one user's fires keep their notes of this ledger.
 type noteHome struct {
