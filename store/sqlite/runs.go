@@ -139,14 +139,17 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		}
 	}
 	s.prepare(ctx, queries...) // only those this claim runs
-	dbtx, err := s.begin(ctx)
+	rt, err := s.beginRelaxed(ctx)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
-	defer dbtx.Rollback()
-	tx := preparedTx{s: s, tx: dbtx}
+	defer rt.rollback()
+	tx := preparedTx{s: s, tx: rt.tx}
+	// A claim refused (its commit records a held outcome, a boot) is
+	// synced before it returns; a claim granted, beside its job's start.
+	granted := false
 	commit := func() error {
-		err := dbtx.Commit()
+		err := rt.commit(granted)
 		if err == nil && req.Settle != nil {
 			s.recorded(ctx)
 		}
@@ -211,6 +214,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("write ledger", err)
 	}
+	granted = true
 	if err := commit(); err != nil {
 		return store.ClaimResult{}, err
 	}
@@ -249,7 +253,16 @@ func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	err := s.write(ctx, func(ctx context.Context, e readWriter) error { return finish(ctx, e, id, o) })
+	s.prepare(ctx, finishSQL)
+	rt, err := s.beginRelaxed(ctx)
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	defer rt.rollback()
+	err = finish(ctx, preparedTx{s: s, tx: rt.tx}, id, o)
+	if err == nil {
+		err = rt.commit(false)
+	}
 	if err == nil {
 		s.recorded(ctx)
 	}

@@ -42,6 +42,7 @@ type Ledger struct {
 
 	prepared preparedStatements
 	outcomes atomic.Int64 // outcomes recorded by this process (see recorded)
+	ws       walSync      // the sync of a claim's and an outcome's commits (walsync.go)
 }
 
 // ErrNotALedger is returned for a file that is not a catchup ledger.
@@ -136,6 +137,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	// still leads to it.
 	s.opened, s.openedSize, _ = identify(real)
 	s.wal, _, _ = identify(real + "-wal")
+	s.openWAL()
 	return s, nil
 }
 
@@ -174,9 +176,13 @@ func OpenReader(ctx context.Context, path string) (*Ledger, error) {
 
 // Close closes the ledger.
 func (s *Ledger) Close() error {
+	serr := s.closeSync()
 	s.checkpointLongWrite()
 	s.prepared.close()
-	return s.db.Close()
+	if err := s.db.Close(); err != nil {
+		return err
+	}
+	return serr
 }
 
 // resultCode is the primary SQLite result code of err (0 if it is not
