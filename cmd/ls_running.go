@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 type runningJSON struct {
@@ -32,18 +33,31 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	if err != nil {
 		return failure(err)
 	}
+	// A run's times in its task's zone, as ls and history show them.
+	runs := make([]store.Run, 0, len(running))
+	for _, r := range running {
+		runs = append(runs, r.Run)
+	}
+	zones, err := catchup.RunZones(c.Context(), st, runs)
+	if err != nil {
+		return failure(err)
+	}
 	var stuckRuns []catchup.RunningRun
 	rows := []runningJSON{}
 	var table [][]string
 	for _, r := range running {
+		loc := zones[r.Run.Task]
+		if loc == nil {
+			loc = time.UTC // as ls shows a task whose zone is unknown
+		}
 		if stuck > 0 && r.For > stuck {
 			stuckRuns = append(stuckRuns, r)
 		}
 		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
 			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: runningForS(r),
 			ClockAhead: jsonTime(r.ClockAhead)})
-		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, shownZone()),
-			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, shownZone()), runningForText(r)})
+		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, loc),
+			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, loc), runningForText(r)})
 		if r.Warning != "" {
 			m.Notice("warning: %s", r.Warning)
 		}

@@ -85,12 +85,48 @@ func jsonTime(t time.Time) *string {
 // tables fit 80 columns; the zone is the table's (docs/contract.md).
 const tableTimeLayout = "2006-01-02 15:04"
 
-// tableTime renders a time for people, in loc; "-" when zero.
+// tableTime renders a time for people, in loc (a run's: its task's zone,
+// catchup.RunZones); "-" when zero. A time whose shown minute loc reads
+// twice (the hour a change back from daylight saving time repeats) carries
+// its offset, `2026-10-25 02:30 +02:00` then `+01:00`: two times an hour
+// apart must not read alike. The offset, not the abbreviation: a zone may
+// keep its abbreviation across the change (Moscow's MSK in 2014).
 func tableTime(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.In(loc).Format(tableTimeLayout)
+	t = t.In(loc)
+	if !repeatedWallMinute(t) {
+		return t.Format(tableTimeLayout)
+	}
+	if _, off := t.Zone(); off%60 != 0 {
+		return t.Format(tableTimeLayout + " -07:00:00") // local mean time
+	}
+	return t.Format(tableTimeLayout + " -07:00")
+}
+
+// repeatedWallMinute says whether t's wall-clock minute, in t's location,
+// is also read at another instant: the zone's offset falls at the start or
+// the end of t's zone period, and the minute overlaps the wall times read
+// on both sides of that change.
+func repeatedWallMinute(t time.Time) bool {
+	_, off := t.Zone()
+	wall := t.Unix() + int64(off)
+	minute := wall - ((wall%60)+60)%60
+	start, end := t.ZoneBounds()
+	if !start.IsZero() {
+		// Fell back at start: the walls [start+off, start+before) repeat.
+		if _, before := start.Add(-time.Second).Zone(); before > off && minute < start.Unix()+int64(before) {
+			return true
+		}
+	}
+	if !end.IsZero() {
+		// Falls back at end: the walls [end+after, end+off) repeat.
+		if _, after := end.Zone(); after < off && minute+60 > end.Unix()+int64(after) {
+			return true
+		}
+	}
+	return false
 }
 
 // pickColumns keeps the columns whose keep flag is true, in header and rows:

@@ -20,6 +20,7 @@ func TestTableTimeRepeatedWallClock(t *testing.T) {
 		return loc
 	}
 	berlin, moscow, ny := load("Europe/Berlin"), load("Europe/Moscow"), load("America/New_York")
+	posix := load("EST5EDT,M3.2.0,M11.1.0")
 	utc := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -46,6 +47,9 @@ func TestTableTimeRepeatedWallClock(t *testing.T) {
 		"same abbreviation, first (MSK +4)":  {at: utc("2014-10-25T21:30:00Z"), loc: moscow, want: "2014-10-26 01:30 +04:00"},
 		"same abbreviation, second (MSK +3)": {at: utc("2014-10-25T22:30:00Z"), loc: moscow, want: "2014-10-26 01:30 +03:00"},
 		"local mean time, offset in seconds": {at: utc("1883-11-18T16:57:00Z"), loc: ny, want: "1883-11-18 12:00 -04:56:02"},
+		"POSIX TZ string, first (EDT)":       {at: utc("2026-11-01T05:30:00Z"), loc: posix, want: "2026-11-01 01:30 -04:00"},
+		"POSIX TZ string, second (EST)":      {at: utc("2026-11-01T06:30:00Z"), loc: posix, want: "2026-11-01 01:30 -05:00"},
+		"POSIX TZ string, after":             {at: utc("2026-11-01T07:00:00Z"), loc: posix, want: "2026-11-01 02:00"},
 		"standard time after LMT":            {at: utc("1883-11-18T17:01:00Z"), loc: ny, want: "1883-11-18 12:01 -05:00"},
 	}
 	for name, tc := range tests {

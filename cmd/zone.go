@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
 )
@@ -105,15 +104,4 @@ func zoneName(s string) string {
 		return ""
 	}
 	return s
-}
-
-// shownZone is the zone tables show times in: the host's (hostZone), which
-// may be a POSIX TZ string that Go's time.Local does not read (it is UTC
-// then), as calendar draws its days.
-func shownZone() *time.Location {
-	name, _ := hostZone()
-	if loc, err := schedule.LoadZone(name); err == nil {
-		return loc
-	}
-	return time.Local
 }
