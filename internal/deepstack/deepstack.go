@@ -16,22 +16,12 @@
 // KB.
 package deepstack
 
-// sink keeps the frames below from being optimized away.
-var sink byte
-
 func init() { reserve32() }
 
-//go:noinline
-func reserve32() {
-	var frame [32 << 10]byte
-	sink = frame[sink]
-}
-
-// Reserve grows the calling goroutine's stack to at least 64 KB now, if it
-// is smaller: call it first in a goroutine that will call into SQLite.
-//
-//go:noinline
-func Reserve() {
-	var frame [64 << 10]byte
-	sink = frame[sink]
-}
+// reserve32 has a 32 KB frame and Reserve a 64 KB one. On amd64 and arm64
+// they are written in assembly (reserve_*.s): the function's prologue makes
+// the runtime grow the stack, and nothing writes the frame, so the new
+// stack's pages are only faulted in as calls reach them. A Go frame of the
+// same size is zeroed on entry, touching every page of it (8 and 16 page
+// faults, docs/performance.md, twenty-sixth pass). reserve_other.go is the
+// Go version for other architectures.
