@@ -13,7 +13,8 @@ import (
 // commits at one exact moment of a scan: just after its first read of
 // task "job" (afterRead: the scan's readAgain), or else just before the
 // first write of the task as read (its paused or expired records, a fold,
-// its watermark), once the scan has read its runs. The task is retired,
+// its watermark; with status set, its first records of that status),
+// once the scan has read its runs. The task is retired,
 // its missed slots recorded expired (reason retired), those of its pause
 // paused.
 type retireRaceWrite struct {
@@ -21,6 +22,7 @@ type retireRaceWrite struct {
 	t         *testing.T
 	m         Machine
 	afterRead bool
+	status    string
 	retired   bool
 }
 
@@ -33,14 +35,14 @@ func (r *retireRaceWrite) Task(ctx context.Context, name string) (store.Task, er
 }
 
 func (r *retireRaceWrite) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
-	if !r.retired && len(runs) > 0 && runs[0].Task == "job" {
+	if !r.retired && len(runs) > 0 && runs[0].Task == "job" && (r.status == "" || runs[0].Status == r.status) {
 		r.retire(ctx)
 	}
 	return r.Store.AddRunsOf(ctx, registered, runs)
 }
 
 func (r *retireRaceWrite) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
-	if !r.retired && task == "job" {
+	if !r.retired && r.status == "" && task == "job" {
 		r.retire(ctx)
 	}
 	return r.Store.SetSettledOf(ctx, task, registered, through)
@@ -140,7 +142,7 @@ func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
 					t.Errorf("the job ran %q; want only the first fire", runs)
 				}
 				retiredUntouched(t, st, before.SettledThrough)
-				want := "task job was retired (catchup forget) since this scan read it: nothing recorded"
+				want := "task job was retired (catchup forget) since this scan read it: nothing recorded" // retiredUnrecordedWarning
 				if len(rep.Tasks) != 1 || strings.Count(strings.Join(rep.Tasks[0].Warnings, "\n"), want) != 1 {
 					t.Errorf("scan reported %+v; want the warning %q once", rep.Tasks, want)
 				}
@@ -181,6 +183,54 @@ func TestForgetDuringAPruneRecordsNothingOfIt(t *testing.T) {
 			}
 			if len(got.Left) != 1 || got.Left[0].Task != "job" || !strings.Contains(got.Left[0].Why, "retired since prune read it") {
 				t.Errorf("prune left %+v; want task job, retired since prune read it", got.Left)
+			}
+		})
+	}
+}
+
+// TestForgetBeforeALinesFoldsRecordsNone: a scan's coalesced replay of a
+// crontab line records the gap's folds before the line runs; a `catchup
+// forget` that commits after the scan read the task again, before those
+// folds, wins: none is written (forget recorded those slots expired,
+// reason retired), nothing runs, and the scan says once that the task
+// was retired since it read it. Before, the folds were recorded beside
+// forget's expiries, and the scan said only that the line was not
+// replayed.
+func TestForgetBeforeALinesFoldsRecordsNone(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			f := newRunFixture(t, "2026-03-01T10:00:30Z")
+			var st store.Store = f.st
+			if backend == "postgres" {
+				st = testPostgres(t)
+			}
+			f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
+			req := scanRequest()
+			req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader("0 * * * * catchup run --task job -- true\n")}}
+			if _, err := Scan(ctx, st, f.m, req); err != nil { // registers the line
+				t.Fatalf("registering scan: %v", err)
+			}
+			before, err := st.Task(ctx, "job")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.now = mustTime(t, "2026-03-01T15:30:00Z")
+			racing := &retireRaceWrite{Store: st, t: t, m: f.m, status: store.StatusSkipped}
+			req = scanRequest()
+			req.Replay = "coalesce"
+			rep, err := Scan(ctx, racing, f.m, req)
+			if err != nil {
+				t.Fatalf("coalescing scan: %v", err)
+			}
+			if !racing.retired {
+				t.Fatal("the forget never came: the scan recorded no fold")
+			}
+			retiredUntouched(t, st, before.SettledThrough)
+			want := "task job was retired (catchup forget) since this scan read it: nothing recorded" // retiredUnrecordedWarning
+			if len(rep.Tasks) != 1 || rep.Tasks[0].Replayed+rep.Tasks[0].Failed != 0 ||
+				strings.Count(strings.Join(rep.Tasks[0].Warnings, "\n"), want) != 1 {
+				t.Errorf("scan reported %+v; want nothing replayed, with the warning %q once", rep.Tasks, want)
 			}
 		})
 	}
