@@ -112,7 +112,7 @@ func (l *lifecycle) unfold(ctx context.Context, slot, at time.Time, ids []int64)
 // back and the line runs for its slot's own interval. It returns the span
 // the line is told and the folds' records (nil: none stand). A task purged
 // since t was read (or purged and registered again) gets none: the error
-// wraps store.ErrGone.
+// wraps store.ErrGone; one retired since neither: store.ErrRetired.
 func foldBeforeLine(ctx context.Context, st store.Store, m Machine, t store.Task, span replaySpan) (replaySpan, []int64, error) {
 	if t.Shell == "" || len(span.fold) == 0 {
 		return span, nil, nil
@@ -121,7 +121,7 @@ func foldBeforeLine(ctx context.Context, st store.Store, m Machine, t store.Task
 	for i, s := range span.fold {
 		runs[i] = foldRecord(m, t.Name, s, span.reason)
 	}
-	ids, err := st.AddRunsOf(ctx, t.RegisteredAt, runs) // none of a task purged since the scan read it (store.ErrGone)
+	ids, err := st.AddRunsOf(ctx, store.OfLive(t.RegisteredAt), runs) // none of a task purged or retired since the scan read it
 	if err != nil {
 		return span, nil, fmt.Errorf("task %s: record the slots coalesced into the replay of %s: %w", t.Name, formatSlot(span.slot, nil), err)
 	}

@@ -209,7 +209,8 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 // instead of paused; forget, and scan's retirement of a removed line,
 // would leave them with no record at all. It returns the slots recorded.
 // A task purged since t was read (or purged and registered again) gets
-// none: the error wraps store.ErrGone.
+// none: the error wraps store.ErrGone; one retired since gets them (not
+// store.Of.Live: forget and the daemon record them of the task they retire).
 func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time) ([]time.Time, error) {
 	if t.PausedAt.IsZero() {
 		return nil, nil
@@ -226,14 +227,14 @@ func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !before.IsZero() {
 		paused = slices.DeleteFunc(paused, func(slot time.Time) bool { return !slot.Before(before) })
 	}
-	return paused, addPaused(ctx, st, m, t.Name, t.RegisteredAt, paused)
+	return paused, addPaused(ctx, st, m, t.Name, store.Of{Registered: t.RegisteredAt}, paused)
 }
 
 // recordPaused records the slots of t's pause as paused, in one
 // transaction (in a dry run, only says it would).
-// of, when set, is the task's registration as read: a task purged since
-// (or purged and registered again) gets none, and store.ErrGone is returned.
-func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, of time.Time, slots []time.Time, dry bool) error {
+// of, when set, is the task as read: one purged since (or registered again)
+// gets none (store.ErrGone), nor, of.Live, one retired since (store.ErrRetired).
+func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine, t store.Task, of store.Of, slots []time.Time, dry bool) error {
 	ts.Paused = len(slots)
 	if dry {
 		return nil
@@ -243,7 +244,7 @@ func (ts *TaskScan) recordPaused(ctx context.Context, st store.Store, m Machine,
 
 // addPaused records slots of task as paused, in one transaction; of: as
 // recordPaused's.
-func addPaused(ctx context.Context, st store.Store, m Machine, task string, of time.Time, slots []time.Time) error {
+func addPaused(ctx context.Context, st store.Store, m Machine, task string, of store.Of, slots []time.Time) error {
 	if len(slots) == 0 {
 		return nil
 	}

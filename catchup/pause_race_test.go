@@ -31,14 +31,14 @@ func (r *resumeDuring) resume() {
 }
 
 // AddRunsOf: a scan's paused records name the registration it read.
-func (r *resumeDuring) AddRunsOf(ctx context.Context, of time.Time, runs []store.Run) ([]int64, error) {
+func (r *resumeDuring) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) ([]int64, error) {
 	if r.before == "paused records" && len(runs) > 0 && runs[0].Status == store.StatusPaused {
 		r.resume()
 	}
 	return r.Store.AddRunsOf(ctx, of, runs)
 }
 
-func (r *resumeDuring) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
+func (r *resumeDuring) SetSettledOf(ctx context.Context, task string, registered store.Of, through time.Time) error {
 	if r.before == "watermark" {
 		r.resume()
 	}

@@ -35,6 +35,10 @@ type PruneLeft struct {
 // (catchup forget --purge; perhaps registered again since, as a new task).
 const prunedGoneWhy = "it was forgotten since prune read it (catchup forget): none of its old slots recorded"
 
+// prunedRetiredWhy is why prune left whole a task retired since it read it
+// (catchup forget, which recorded its missed slots itself).
+const prunedRetiredWhy = "it was retired since prune read it (catchup forget): none of its old slots recorded"
+
 // pruneCase is one task's missed slots before the cut, as scan would deal
 // with them.
 type pruneCase struct {
@@ -144,13 +148,19 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	for _, c := range cases {
 		ts := TaskScan{Task: c.t.Name, Policy: cmp.Or(c.t.Replay, "all")}
 		// The records are of the task as read: one purged since (or purged
-		// and registered again) gets none (store.ErrGone), and is left whole.
-		err := ts.recordPaused(ctx, st, m, c.t, c.t.RegisteredAt, c.paused, req.DryRun)
+		// and registered again) gets none (store.ErrGone), nor one retired
+		// since (store.ErrRetired: forget recorded its slots), and is left
+		// whole.
+		of := store.OfLive(c.t.RegisteredAt)
+		err := ts.recordPaused(ctx, st, m, c.t, of, c.paused, req.DryRun)
 		if err == nil {
-			err = ts.expire(ctx, st, m, c.t, c.t.RegisteredAt, c.expire, c.cause, req.DryRun)
+			err = ts.expire(ctx, st, m, c.t, of, c.expire, c.cause, req.DryRun)
 		}
-		if errors.Is(err, store.ErrGone) {
-			out.left = append(out.left, PruneLeft{Task: c.t.Name, Why: prunedGoneWhy})
+		if why := prunedGoneWhy; errors.Is(err, store.ErrGone) || errors.Is(err, store.ErrRetired) {
+			if errors.Is(err, store.ErrRetired) {
+				why = prunedRetiredWhy
+			}
+			out.left = append(out.left, PruneLeft{Task: c.t.Name, Why: why})
 			out.paused = slices.DeleteFunc(out.paused, func(t store.Task) bool { return t.Name == c.t.Name })
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -32,7 +31,7 @@ func (p *purgeOnRecord) AddRuns(ctx context.Context, runs []store.Run) ([]int64,
 	return p.Store.AddRuns(ctx, runs)
 }
 
-func (p *purgeOnRecord) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
+func (p *purgeOnRecord) AddRunsOf(ctx context.Context, registered store.Of, runs []store.Run) ([]int64, error) {
 	p.at(ctx, runs)
 	return p.Store.AddRunsOf(ctx, registered, runs)
 }

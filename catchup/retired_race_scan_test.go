@@ -10,8 +10,9 @@ import (
 )
 
 // retireRaceWrite is a ledger on which `catchup forget job` (no --purge)
-// commits at one exact moment of a scan: just after its first read of
-// task "job" (afterRead: the scan's readAgain), or else just before the
+// commits at one exact moment of a scan: just after it listed the tasks
+// (afterList: before readAgain), just after its first read of task "job"
+// (afterRead: the scan's readAgain), or else just before the
 // first write of the task as read (its paused or expired records, a fold,
 // its watermark; with status set, its first records of that status),
 // once the scan has read its runs. The task is retired,
@@ -21,9 +22,18 @@ type retireRaceWrite struct {
 	store.Store
 	t         *testing.T
 	m         Machine
+	afterList bool
 	afterRead bool
 	status    string
 	retired   bool
+}
+
+func (r *retireRaceWrite) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
+	all, err := r.Store.Tasks(ctx)
+	if !r.retired && r.afterList && err == nil {
+		r.retire(ctx)
+	}
+	return all, err
 }
 
 func (r *retireRaceWrite) Task(ctx context.Context, name string) (store.Task, error) {
@@ -34,15 +44,15 @@ func (r *retireRaceWrite) Task(ctx context.Context, name string) (store.Task, er
 	return t, err
 }
 
-func (r *retireRaceWrite) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
-	if !r.retired && len(runs) > 0 && runs[0].Task == "job" && (r.status == "" || runs[0].Status == r.status) {
+func (r *retireRaceWrite) AddRunsOf(ctx context.Context, registered store.Of, runs []store.Run) ([]int64, error) {
+	if !r.retired && !r.afterList && len(runs) > 0 && runs[0].Task == "job" && (r.status == "" || runs[0].Status == r.status) {
 		r.retire(ctx)
 	}
 	return r.Store.AddRunsOf(ctx, registered, runs)
 }
 
-func (r *retireRaceWrite) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
-	if !r.retired && r.status == "" && task == "job" {
+func (r *retireRaceWrite) SetSettledOf(ctx context.Context, task string, registered store.Of, through time.Time) error {
+	if !r.retired && !r.afterList && r.status == "" && task == "job" {
 		r.retire(ctx)
 	}
 	return r.Store.SetSettledOf(ctx, task, registered, through)
@@ -98,7 +108,8 @@ func retiredUntouched(t *testing.T, st store.Store, settled time.Time) {
 // TestForgetAfterAScanReadTheTaskRecordsNothingOfIt: a `catchup forget`
 // that commits after the scan read the task again (readAgain), before its
 // paused and expired records and its watermark (just after the read, or
-// once the scan read its runs), wins, as a purge then does: the scan records none of the retired task's slots
+// once the scan read its runs), wins, as a purge then does, and so does
+// one just before the read: the scan records none of the retired task's slots
 // (forget recorded them, why), nor moves its watermark, and says once
 // that the task was retired since it read it. Before, the scan recorded
 // the slots of its pause paused a second time, and moved the retired
@@ -108,11 +119,13 @@ func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
 	tests := map[string]struct {
 		pausedFrom string // the task is paused from then
 		policy     string
+		afterList  bool // forget just before readAgain
 		afterRead  bool // forget just after readAgain, else before the first write
 	}{
 		"paused":                   {pausedFrom: "2026-03-01T10:30:00Z"},
 		"expired by replay latest": {policy: "latest"},
 		"just after the read":      {afterRead: true},
+		"just before the read":     {afterList: true},
 	}
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for name, tc := range tests {
@@ -128,7 +141,7 @@ func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				racing := &retireRaceWrite{Store: st, t: t, m: f.m, afterRead: tc.afterRead}
+				racing := &retireRaceWrite{Store: st, t: t, m: f.m, afterList: tc.afterList, afterRead: tc.afterRead}
 				req := scanRequest()
 				req.Replay = tc.policy
 				rep, err := Scan(ctx, racing, f.m, req)

@@ -33,7 +33,7 @@ func (l *lostClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.Cl
 
 func (l *lostClaim) Shared() bool { return true }
 
-func (l *lostClaim) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
+func (l *lostClaim) SetSettledOf(ctx context.Context, task string, registered store.Of, through time.Time) error {
 	if err := giveBack(ctx, l.Store, through); err != nil {
 		return err
 	}

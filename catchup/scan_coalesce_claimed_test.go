@@ -34,7 +34,7 @@ func (l *lateFire) Claim(ctx context.Context, req store.ClaimRequest) (store.Cla
 
 func (l *lateFire) Shared() bool { return true }
 
-func (l *lateFire) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
+func (l *lateFire) SetSettledOf(ctx context.Context, task string, registered store.Of, through time.Time) error {
 	if l.id != 0 {
 		code := 0
 		if err := l.Store.Finish(ctx, l.id, store.Outcome{Status: store.StatusSucceeded, EndedAt: through, ExitCode: &code}); err != nil {

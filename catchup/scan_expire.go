@@ -23,9 +23,10 @@ const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a 
 // in a dry run, only says it would). A slot another scan or a prune
 // recorded expired since this one read the task is not recorded again: it
 // is reported skipped, and counts as dealt with. of, when set, is the
-// task's registration as the scan read it: a task purged since (or purged
-// and registered again) gets no record, and store.ErrGone is returned.
-func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of time.Time, ex []expiry,
+// task as the caller read it: a task purged since (or purged and
+// registered again) gets no record, and store.ErrGone is returned; with
+// of.Live (a scan's, a prune's), one retired since neither: store.ErrRetired.
+func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of store.Of, ex []expiry,
 	cause map[int64]string, dry bool) error {
 	runs := make([]store.Run, len(ex))
 	now := m.Now() // one reading: a record decided at once takes no time
@@ -73,7 +74,8 @@ const watermarkHorizon = 7 * 24 * time.Hour
 // that is still missed or failed and younger than the horizon, nor one that
 // a run was running when scan read the task; and the ledger refuses to move
 // it past a running or interrupted run, and to move that of a task purged
-// since t was read, or purged and registered again (store.ErrGone).
+// since t was read, or purged and registered again (store.ErrGone), or
+// retired since (store.ErrRetired).
 func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
 	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
 	resolved := map[int64]bool{}
@@ -107,5 +109,5 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !through.After(t.SettledThrough) {
 		return nil
 	}
-	return st.SetSettledOf(ctx, t.Name, t.RegisteredAt, through) // not a task purged since (store.ErrGone)
+	return st.SetSettledOf(ctx, t.Name, store.OfLive(t.RegisteredAt), through) // not a task purged or retired since
 }

@@ -79,7 +79,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 			for i, s := range g.covered {
 				runs[i] = foldRecord(m, t.Name, s, g.reason)
 			}
-			if _, err = st.AddRunsOf(ctx, t.RegisteredAt, runs); err != nil { // none of a task purged since (store.ErrGone)
+			if _, err = st.AddRunsOf(ctx, store.OfLive(t.RegisteredAt), runs); err != nil { // none of a task purged or retired since
 				err = fmt.Errorf("task %s: record the failed slots the replay of %s covered: %w", t.Name, formatSlot(slot, nil), err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -15,8 +16,12 @@ import (
 // it again since, as a new task from that fire. Either way the task the
 // scan read is gone: scanning it would find none of its runs, replay every
 // slot since its old registration (those that ran too) and write the task
-// back. The warning says so; "" when the task is as the scan read it,
-// whose pause (`catchup pause`, `resume` since) it then takes into *t.
+// back. `catchup forget` may have retired it since, too: forget recorded
+// its missed slots, and no scan replays nor records a retired task. The
+// warning says so; "" when the task is as the scan read it, whose pause
+// (`catchup pause`, `resume` since) it then takes into *t. A forget that
+// commits after this read is refused by each write of the task
+// (store.OfLive): goneAt.
 func readAgain(ctx context.Context, st store.Store, t *store.Task) (string, error) {
 	cur, err := st.Task(ctx, t.Name)
 	switch {
@@ -27,6 +32,8 @@ func readAgain(ctx context.Context, st store.Store, t *store.Task) (string, erro
 	case cur.RegisteredAt.After(t.RegisteredAt):
 		return fmt.Sprintf("task %s was forgotten since this scan read it (catchup forget); not scanning it: "+
 			"it is registered again as of %s, and the next scan looks at it from then", t.Name, rfc(cur.RegisteredAt)), nil
+	case !cur.RetiredAt.IsZero():
+		return retiredUnrecordedWarning(t.Name), nil
 	}
 	t.PausedAt, t.PausedUntil = cur.PausedAt, cur.PausedUntil
 	return "", nil
@@ -46,6 +53,14 @@ func retiredWarning(task string) string {
 	return fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: not replayed", task)
 }
 
+// retiredUnrecordedWarning says that task was retired (`catchup forget`)
+// since the scan read it, before it wrote anything of it: readAgain's, and
+// a write's refused so (store.ErrRetired: goneAt). Forget recorded the
+// slots it missed (expired, reason retired) and those of its pause.
+func retiredUnrecordedWarning(task string) string {
+	return fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: nothing recorded", task)
+}
+
 // reasonRetiredSince is the reason of a replay whose claim refused its task
 // retired since the scan read it.
 const reasonRetiredSince = "not run: the task was retired since this scan read it (catchup forget)"
@@ -61,10 +76,21 @@ func retiredSince(ctx context.Context, st store.Store, t store.Task) bool {
 
 // goneAt takes a write's store.ErrGone (the task purged since readAgain,
 // or purged and registered again) for the scan's end of the task: it
-// sets *gone (nothing more is written back), warns, and returns nil. Any
-// other error is returned as it is.
+// sets *gone (nothing more is written back), warns, and returns nil. It
+// takes store.ErrRetired (retired since) so too, but for *gone: the
+// ledger refuses each later write of the task as this one, and the
+// scan's amends of its own records from before the retirement (the folds
+// of a replay whose claim was refused, given up) still stand; it warns
+// once, unless a refused claim said so (retiredWarning). Any other error
+// is returned as it is.
 func (ts *TaskScan) goneAt(err error, gone *bool) error {
-	if !errors.Is(err, store.ErrGone) {
+	switch {
+	case errors.Is(err, store.ErrRetired):
+		if w := retiredUnrecordedWarning(ts.Task); !slices.Contains(ts.Warnings, w) && !slices.Contains(ts.Warnings, retiredWarning(ts.Task)) {
+			ts.Warnings = append(ts.Warnings, w)
+		}
+		return nil
+	case !errors.Is(err, store.ErrGone):
 		return err
 	}
 	*gone = true

@@ -70,7 +70,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		return ts, nil
 	}
-	gone := false // purged since readAgain (a replay's claim found no task): nothing to write
+	gone := false // purged since readAgain (a write or a claim refused it): nothing more to write
 	if !req.DryRun {
 		defer func() {
 			if gone {
@@ -87,8 +87,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}()
 	}
 	// The writes of a task purged since readAgain (or purged and registered
-	// again) are refused in their transaction: nothing of it is written back.
-	if err := ts.recordPaused(ctx, st, m, t, t.RegisteredAt, paused, req.DryRun); err != nil {
+	// again), or retired since, are refused in their transaction: nothing
+	// of it is written back.
+	if err := ts.recordPaused(ctx, st, m, t, store.OfLive(t.RegisteredAt), paused, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}
 	cause := make(map[int64]string, len(res.slots))
@@ -132,7 +133,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		expire = append(expire, expiry{slot: slot, code: store.ReasonScheduleChanged,
 			reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	}
-	if err := ts.expire(ctx, st, m, t, t.RegisteredAt, expire, cause, req.DryRun); err != nil {
+	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, cause, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}
 	foldAt := make([]int, len(gaps)) // where each gap's folded slots are in ts.Actions

@@ -234,7 +234,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
-	if err := ts.expire(ctx, st, m, old, old.RegisteredAt, ex, cause, dry); err != nil || dry {
+	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt}, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
 	lb.slots = nil // those recorded: not those another process recorded meanwhile

@@ -44,7 +44,7 @@ func TestRegisteredClaimAndRecordsRefuseANewRegistration(t *testing.T) {
 				slot := t0.Add(2 * time.Hour)
 				rec := store.Run{Task: task, Slot: slot.Add(time.Hour), Trigger: store.TriggerReplay, Status: store.StatusExpired,
 					StartedAt: t0.Add(3 * time.Hour), EndedAt: t0.Add(3 * time.Hour), Reason: store.ReasonMaxAge}
-				ids, err := s.AddRunsOf(t.Context(), t0, []store.Run{rec})
+				ids, err := s.AddRunsOf(t.Context(), store.Of{Registered: t0}, []store.Run{rec})
 				switch {
 				case tc.gone && !errors.Is(err, store.ErrGone):
 					t.Errorf("AddRunsOf: %v, ids %v; want ErrGone", err, ids)

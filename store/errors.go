@@ -20,6 +20,10 @@ var (
 	// found the task no longer in the ledger, or registered again since
 	// (`catchup forget --purge`, then a fire): it wrote nothing.
 	ErrGone = errors.New("task no longer in the ledger as read (catchup forget --purge since)")
+	// ErrRetired: a write of a task in use as its caller read it
+	// (Store.AddRunsOf, SetSettledOf given Of.Live) found the task retired
+	// since (`catchup forget`): it wrote nothing.
+	ErrRetired = errors.New("task retired since read (catchup forget since)")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

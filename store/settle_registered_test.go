@@ -42,7 +42,7 @@ func TestSetSettledOfRefusesANewRegistration(t *testing.T) {
 					}
 				}
 				through := t0.Add(3 * time.Hour)
-				err := s.SetSettledOf(t.Context(), task, tc.registered, through)
+				err := s.SetSettledOf(t.Context(), task, store.Of{Registered: tc.registered}, through)
 				if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
 					t.Fatalf("SetSettledOf: %v; want %v", err, tc.want)
 				}

@@ -59,13 +59,14 @@ type Store interface {
 	// to expire), and a slot never holds both (on PostgreSQL, a claim that
 	// commits within the check's milliseconds is not seen).
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
-	// AddRunsOf is AddRuns for records of one task as its caller read it,
-	// registered at registered (a scan's expiries and paused records): in
-	// its transaction, a task the ledger no longer holds, or holds
-	// registered after registered (purged and registered again since: a
-	// new task), gets none of them, and ErrGone is returned. A zero
-	// registered checks nothing, as AddRuns.
-	AddRunsOf(ctx context.Context, registered time.Time, runs []Run) ([]int64, error)
+	// AddRunsOf is AddRuns for records of one task as its caller read it
+	// (of: a scan's expiries and paused records): in its transaction, a
+	// task the ledger no longer holds, or holds registered after
+	// of.Registered (purged and registered again since: a new task), gets
+	// none of them, and ErrGone is returned; with of.Live, one retired
+	// since gets none either, and ErrRetired is returned. A zero
+	// of.Registered checks nothing, as AddRuns.
+	AddRunsOf(ctx context.Context, of Of, runs []Run) ([]int64, error)
 	// Finish records the outcome of a run. An outcome that comes after the
 	// run was marked interrupted (taken for dead) lands on it, and its
 	// error keeps why: LateOutcomeNote and the interruption's error follow
@@ -94,12 +95,14 @@ type Store interface {
 	// check and the write are atomic against a concurrent Interrupt. An
 	// unknown task is an error wrapping ErrNotFound.
 	SetSettled(ctx context.Context, task string, through time.Time) error
-	// SetSettledOf is SetSettled for a task as its caller read it,
-	// registered at registered (a scan's watermark): in its transaction, a
-	// task the ledger no longer holds, or holds registered after registered
-	// (purged and registered again since: a new task), is left alone, and
-	// ErrGone is returned. A zero registered checks nothing, as SetSettled.
-	SetSettledOf(ctx context.Context, task string, registered, through time.Time) error
+	// SetSettledOf is SetSettled for a task as its caller read it (of: a
+	// scan's watermark): in its transaction, a task the ledger no longer
+	// holds, or holds registered after of.Registered (purged and
+	// registered again since: a new task), is left alone, and ErrGone is
+	// returned; with of.Live, one retired since is left alone too, and
+	// ErrRetired is returned. A zero of.Registered checks nothing, as
+	// SetSettled.
+	SetSettledOf(ctx context.Context, task string, of Of, through time.Time) error
 	// SetProgress records the progress (0-100) of running run id, and note
 	// as its checkpoint unless note is empty (the previous one is kept). A
 	// run that does not exist or is no longer running is an error wrapping

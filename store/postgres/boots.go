@@ -83,13 +83,13 @@ func scanBoot(rows pgx.Rows) (store.Boot, error) {
 // An expired record of a slot recorded expired already, or held by a run
 // (running, succeeded), is left out (id 0).
 func (p *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
-	return p.AddRunsOf(ctx, time.Time{}, runs)
+	return p.AddRunsOf(ctx, store.Of{}, runs)
 }
 
 // AddRunsOf implements store.Store: the task's row is read under the lock
 // expiredAlready takes (lockTaskSQL), which holds off a purge (Forget
-// deletes the task first) until the inserts commit.
-func (p *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
+// deletes the task first) and a retirement until the inserts commit.
+func (p *Ledger) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) ([]int64, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
@@ -98,14 +98,18 @@ func (p *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []sto
 		return nil, p.wrap("write ledger", err)
 	}
 	defer tx.Rollback(ctx)
-	if !registered.IsZero() {
+	if !of.Registered.IsZero() {
 		var at time.Time
-		err := tx.QueryRow(ctx, `SELECT registered_at FROM tasks WHERE name = $1 FOR UPDATE`, runs[0].Task).Scan(&at)
+		var retired *time.Time
+		err := tx.QueryRow(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = $1 FOR UPDATE`, runs[0].Task).Scan(&at, &retired)
 		switch {
-		case errors.Is(err, pgx.ErrNoRows) || err == nil && at.After(registered):
+		case errors.Is(err, pgx.ErrNoRows):
 			return nil, fmt.Errorf("task %s: %w", runs[0].Task, store.ErrGone)
 		case err != nil:
 			return nil, p.wrap("read ledger", err)
+		}
+		if err := of.Refuses(at, fromDB(retired)); err != nil {
+			return nil, fmt.Errorf("task %s: %w", runs[0].Task, err)
 		}
 	}
 	ids := make([]int64, len(runs))

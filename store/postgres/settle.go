@@ -85,38 +85,47 @@ func (p *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 // SetSettled implements store.Store. One round trip, one implicit transaction:
 // the task row's lock, then the check and the write in one statement.
 func (p *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
-	return p.SetSettledOf(ctx, task, time.Time{}, through)
+	return p.SetSettledOf(ctx, task, store.Of{}, through)
 }
 
 // SetSettledOf implements store.Store: as SetSettled, the task row's lock
-// (which reads its registration), then the write, which checks it too.
-func (p *Ledger) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
-	found, gone := false, false
+// (which reads its registration and retirement), then the write, which
+// checks them too.
+func (p *Ledger) SetSettledOf(ctx context.Context, task string, of store.Of, through time.Time) error {
+	found := false
+	var refused error // why the row read refuses the write
 	b := &pgx.Batch{}
-	if registered.IsZero() {
+	if of.Registered.IsZero() {
 		b.Queue(lockTaskSQL, task).Query(func(rows pgx.Rows) error {
 			found = rows.Next()
 			return rows.Err()
 		})
 		b.Queue(setSettledSQL, task, dbNullTime(through))
 	} else {
-		b.Queue(`SELECT registered_at FROM tasks WHERE name = $1 FOR UPDATE`, task).Query(func(rows pgx.Rows) error {
+		b.Queue(`SELECT registered_at, retired_at FROM tasks WHERE name = $1 FOR UPDATE`, task).Query(func(rows pgx.Rows) error {
 			if found = rows.Next(); found {
 				var at time.Time
-				if err := rows.Scan(&at); err != nil {
+				var retired *time.Time
+				if err := rows.Scan(&at, &retired); err != nil {
 					return err
 				}
-				gone = at.After(registered)
+				refused = of.Refuses(at, fromDB(retired))
 			}
 			return rows.Err()
 		})
-		b.Queue(setSettledSQL+` AND registered_at <= $3`, task, dbNullTime(through), dbTime(registered))
+		q := setSettledSQL + ` AND registered_at <= $3`
+		if of.Live {
+			q += ` AND retired_at IS NULL`
+		}
+		b.Queue(q, task, dbNullTime(through), dbTime(of.Registered))
 	}
 	if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
 		return p.wrap("write ledger", err)
 	}
 	switch {
-	case gone || !found && !registered.IsZero():
+	case refused != nil:
+		return fmt.Errorf("task %s: %w", task, refused)
+	case !found && !of.Registered.IsZero():
 		return fmt.Errorf("task %s: %w", task, store.ErrGone)
 	case !found:
 		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)

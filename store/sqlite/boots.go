@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -94,13 +93,13 @@ const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AN
 // AddRuns implements store.Store. An expired record of a slot recorded
 // expired already, or held by a run, is left out (id 0).
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
-	return s.AddRunsOf(ctx, time.Time{}, runs)
+	return s.AddRunsOf(ctx, store.Of{}, runs)
 }
 
-// AddRunsOf implements store.Store: the task's registration is read in the
-// transaction (immediate: no purge commits between the read and the
-// inserts).
-func (s *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []store.Run) ([]int64, error) {
+// AddRunsOf implements store.Store: the task's registration and
+// retirement are read in the transaction (immediate: no purge nor forget
+// commits between the read and the inserts).
+func (s *Ledger) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) ([]int64, error) {
 	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
 		return nil, nil
@@ -110,14 +109,17 @@ func (s *Ledger) AddRunsOf(ctx context.Context, registered time.Time, runs []sto
 		return nil, s.wrap("write ledger", err)
 	}
 	defer tx.Rollback()
-	if !registered.IsZero() {
-		var at int64
-		err := tx.QueryRowContext(ctx, `SELECT registered_at FROM tasks WHERE name = ?`, runs[0].Task).Scan(&at)
+	if !of.Registered.IsZero() {
+		var at, retired int64
+		err := tx.QueryRowContext(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = ?`, runs[0].Task).Scan(&at, &retired)
 		switch {
-		case errors.Is(err, sql.ErrNoRows) || err == nil && fromMS(at).After(registered):
+		case errors.Is(err, sql.ErrNoRows):
 			return nil, fmt.Errorf("task %s: %w", runs[0].Task, store.ErrGone)
 		case err != nil:
 			return nil, s.wrap("read ledger", err)
+		}
+		if err := of.Refuses(fromMS(at), fromMS(retired)); err != nil {
+			return nil, fmt.Errorf("task %s: %w", runs[0].Task, err)
 		}
 	}
 	stmt, err := tx.PrepareContext(ctx, insertRunSQL)

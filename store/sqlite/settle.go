@@ -101,30 +101,37 @@ WHERE name = ?1 AND settled_through < ?2 AND NOT EXISTS (
 
 // setSettledOfSQL is setSettledSQL for the task registered at ?3 (unix
 // ms) or before: one purged and registered again since is left alone.
-const setSettledOfSQL = setSettledSQL + ` AND registered_at <= ?3`
+// setSettledLiveSQL leaves alone one retired since too (store.Of.Live).
+const (
+	setSettledOfSQL   = setSettledSQL + ` AND registered_at <= ?3`
+	setSettledLiveSQL = setSettledOfSQL + ` AND retired_at = 0`
+)
 
 // SetSettled implements store.Store.
 func (s *Ledger) SetSettled(ctx context.Context, task string, through time.Time) error {
-	return s.SetSettledOf(ctx, task, time.Time{}, through)
+	return s.SetSettledOf(ctx, task, store.Of{}, through)
 }
 
-// SetSettledOf implements store.Store: the registration is checked in the
-// write's statement, and read again, only when it changed nothing, to
-// tell why.
-func (s *Ledger) SetSettledOf(ctx context.Context, task string, registered, through time.Time) error {
+// SetSettledOf implements store.Store: the registration (and, Live, the
+// retirement) is checked in the write's statement, and read again, only
+// when it changed nothing, to tell why.
+func (s *Ledger) SetSettledOf(ctx context.Context, task string, of store.Of, through time.Time) error {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
 		return err
 	}
-	if through.IsZero() && registered.IsZero() {
+	if through.IsZero() && of.Registered.IsZero() {
 		return s.mustHaveTask(ctx, task)
 	}
-	var at int64 // the task's registration, read when nothing changed
+	var at, retired int64 // the task's registration and retirement, read when nothing changed
 	err := s.write(ctx, func(ctx context.Context, e readWriter) error {
 		if !through.IsZero() {
 			q, args := setSettledSQL, []any{task, ms(through)}
-			if !registered.IsZero() {
-				q, args = setSettledOfSQL, append(args, ms(registered))
+			switch {
+			case of.Live && !of.Registered.IsZero():
+				q, args = setSettledLiveSQL, append(args, ms(of.Registered))
+			case !of.Registered.IsZero():
+				q, args = setSettledOfSQL, append(args, ms(of.Registered))
 			}
 			res, err := e.ExecContext(ctx, q, args...)
 			if err != nil {
@@ -135,13 +142,17 @@ func (s *Ledger) SetSettledOf(ctx context.Context, task string, registered, thro
 			}
 		}
 		// Nothing changed: is the task there, as read?
-		return e.QueryRowContext(ctx, `SELECT registered_at FROM tasks WHERE name = ?`, task).Scan(&at)
+		return e.QueryRowContext(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = ?`, task).Scan(&at, &retired)
 	})
 	switch {
-	case errors.Is(err, sql.ErrNoRows) && !registered.IsZero(), err == nil && at != 0 && !registered.IsZero() && fromMS(at).After(registered):
+	case errors.Is(err, sql.ErrNoRows) && !of.Registered.IsZero():
 		return fmt.Errorf("task %s: %w", task, store.ErrGone)
 	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("task %q: %w", task, store.ErrNotFound)
+	case err == nil && at != 0:
+		if err := of.Refuses(fromMS(at), fromMS(retired)); err != nil {
+			return fmt.Errorf("task %s: %w", task, err)
+		}
 	}
 	return s.wrap("write ledger", err)
 }
