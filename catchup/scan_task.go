@@ -70,7 +70,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		return ts, nil
 	}
-	gone := false // purged since readAgain (a write or a claim refused it): nothing more to write
+	gone := false // purged or retired since readAgain (a write or a claim refused it): nothing more to write
 	if !req.DryRun {
 		defer func() {
 			if gone {
@@ -237,45 +237,13 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Actions = append(ts.Actions, a)
 		if a.retired { // its claim refused: a replay is no fire (T1), nothing more of it runs
 			// Its later slots are not left for the next scan: none
-			// replays a retired task (as for one purged meanwhile).
-			ts.Warnings = append(ts.Warnings, retiredWarning(t.Name))
+			// replays a retired task (as for one purged meanwhile). Nor is
+			// anything more of it written (its folds, its watermark: they
+			// would be refused, store.ErrRetired, with a second warning).
+			ts.Warnings, gone = append(ts.Warnings, retiredWarning(t.Name)), true
 			break
 		}
-		if a.lockSkipped && i < len(replay)-1 {
-			// The task is running (a cron fire, another host's scan): its
-			// later slots wait for the next scan, so that none runs before
-			// this one, which stays missed.
-			ts.Left = withheld + len(replay) - i - 1
-			ts.Busy = HeldSlot{Slot: slot, Warning: fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
-				"wait for the next scan, so that none runs before slot %s", t.Name, ts.Left, formatSlot(slot, sched))}
-			ts.Warnings = append(ts.Warnings, ts.Busy.Warning)
-			break
-		}
-		if a.held && i < len(replay)-1 {
-			// Its slot is claimed by a run still running (another host's
-			// replay or fire), which may yet give the claim back (a lock
-			// skip): that host has the task's backlog now. Or its replay
-			// left it missed (a crontab line whose run gave back the
-			// claim, ran nothing, or recorded nowhere). Either way its
-			// later slots wait for the next scan, so that none runs
-			// before this one.
-			ts.Left = withheld + len(replay) - i - 1
-			w := heldSlotWarning(t.Name, formatSlot(slot, sched), a.RunID, ts.Left)
-			if !a.running {
-				w = stillMissedWarning(t.Name, formatSlot(slot, sched), ts.Left)
-			} else {
-				ts.Held = HeldSlot{Slot: slot, RunID: a.RunID, Warning: w}
-			}
-			ts.Warnings = append(ts.Warnings, w)
-			break
-		}
-		if a.ExitCode == ExitInternal && i < len(replay)-1 {
-			// catchup itself could not start the replay (above all: its
-			// claim could not be recorded); the later slots would fare no
-			// better, and must not run before this one.
-			ts.Left = withheld + len(replay) - i - 1
-			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s did not start (exit %d); "+
-				"its later missed slots wait for the next scan", t.Name, formatSlot(slot, sched), ExitInternal))
+		if i < len(replay)-1 && ts.stopsReplays(a, t.Name, slot, sched, withheld+len(replay)-i-1) {
 			break
 		}
 	}
