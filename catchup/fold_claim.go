@@ -135,3 +135,13 @@ func foldBeforeLine(ctx context.Context, st store.Store, m Machine, t store.Task
 	}
 	return span, ids, nil
 }
+
+// fold records the slots a coalesced replay stands for besides its own,
+// skipped: settled by this replay, which now runs for the whole gap.
+func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
+	runs := make([]store.Run, len(l.req.Fold))
+	for i, s := range l.req.Fold {
+		runs[i] = foldRecord(l.m, l.req.Task, s, l.req.FoldReason)
+	}
+	return l.st.AddRuns(ctx, runs)
+}

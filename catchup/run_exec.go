@@ -278,16 +278,6 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	return result, true, nil, nil
 }
 
-// fold records the slots a coalesced replay stands for besides its own,
-// skipped: settled by this replay, which now runs for the whole gap.
-func (l *lifecycle) fold(ctx context.Context) ([]int64, error) {
-	runs := make([]store.Run, len(l.req.Fold))
-	for i, s := range l.req.Fold {
-		runs[i] = foldRecord(l.m, l.req.Task, s, l.req.FoldReason)
-	}
-	return l.st.AddRuns(ctx, runs)
-}
-
 // stale reports whether a running record cannot belong to a live process,
 // given that this process holds the task's lock on this host: a record of
 // this host (on a local ledger, any record: see findStale) is then dead,
