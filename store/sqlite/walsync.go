@@ -40,11 +40,21 @@ import (
 
 type walSync struct {
 	mu      sync.Mutex
-	wal     *os.File      // the WAL as open identified it (openWAL); nil: every commit at FULL
-	done    chan struct{} // closed when the sync in flight ended; nil if none
-	err     error         // the error of a sync that failed, until a write returns it
-	lost    error         // the connection was left at NORMAL: every write fails
-	dirDone bool          // the WAL's directory was synced by this process
+	wal     *os.File   // the WAL as open identified it (openWAL); nil: every commit at FULL
+	last    *walSyncOp // the sync started last (it waits for the one before); nil if none
+	err     error      // the error of a granted claim's sync that failed, until a write returns it
+	lost    error      // the connection was left at NORMAL: every write fails
+	dirDone bool       // the WAL's directory was synced by this process
+}
+
+// walSyncOp is one sync: done is closed when it ended, with err its error.
+// The error of a sync its commit waits for (an outcome's, a refused
+// claim's) is that commit's, returned to its caller alone: another
+// goroutine's write waiting for the same sync (scan --concurrency) must
+// not take it, or the outcome would be reported recorded.
+type walSyncOp struct {
+	done chan struct{}
+	err  error
 }
 
 // relaxedTx is a write transaction on the ledger's connection, pinned
@@ -101,9 +111,13 @@ func (r *relaxedTx) commit(async bool) error {
 	if err != nil || !r.relaxed {
 		return err
 	}
-	r.s.startSync()
+	op := r.s.startSync(async)
 	if async {
 		return nil
+	}
+	<-op.done
+	if op.err != nil {
+		return op.err
 	}
 	return r.s.awaitSync()
 }
@@ -151,38 +165,46 @@ func (s *Ledger) openWAL() {
 }
 
 // startSync syncs the WAL (and, the first time, its directory) in a
-// goroutine; awaitSync waits for it.
-func (s *Ledger) startSync() {
+// goroutine; awaitSync waits for it. The error of a sync started for a
+// granted claim (async) is kept for the next write; any other is the
+// returned op's, for its commit to return.
+func (s *Ledger) startSync(async bool) *walSyncOp {
 	s.ws.mu.Lock()
 	defer s.ws.mu.Unlock()
-	done := make(chan struct{})
-	prev, wal, dir := s.ws.done, s.ws.wal, !s.ws.dirDone
-	s.ws.done, s.ws.dirDone = done, true
+	op := &walSyncOp{done: make(chan struct{})}
+	prev, wal, dir := s.ws.last, s.ws.wal, !s.ws.dirDone
+	s.ws.last, s.ws.dirDone = op, true
 	go func() {
-		defer close(done)
+		defer close(op.done)
 		if prev != nil {
-			<-prev
+			<-prev.done
 		}
 		err := syncWAL(wal)
 		if err == nil && dir {
 			err = syncDir(filepath.Dir(s.real))
 		}
-		if err != nil {
+		if err == nil {
+			return
+		}
+		op.err = fmt.Errorf("sync the ledger's WAL: %w", err)
+		if async {
 			s.ws.mu.Lock()
-			s.ws.err = fmt.Errorf("sync the ledger's WAL: %w", err)
+			s.ws.err = op.err
 			s.ws.mu.Unlock()
 		}
 	}()
+	return op
 }
 
 // awaitSync waits for the sync in flight, if any, and returns the error of
-// any that failed: the commits it covered may not survive a power cut.
+// a granted claim's that failed: the commits it covered may not survive a
+// power cut.
 func (s *Ledger) awaitSync() error {
 	s.ws.mu.Lock()
-	done := s.ws.done
+	last := s.ws.last
 	s.ws.mu.Unlock()
-	if done != nil {
-		<-done
+	if last != nil {
+		<-last.done
 	}
 	s.ws.mu.Lock()
 	defer s.ws.mu.Unlock()
