@@ -35,7 +35,8 @@ import (
 // The connection is at FULL for every other statement: a relaxed
 // transaction pins it (no other goroutine's statement runs between its
 // PRAGMAs), and a connection that could not be set back to FULL fails
-// every later write (walSync.lost). A write that may give up waiting (the
+// every later claim and outcome (walSync.lost; the statement that failed
+// to run would fail the others' too). A write that may give up waiting (the
 // daemon's, store.GiveUpWaitsWhen) and a reader's ledger stay at FULL.
 
 type walSync struct {
@@ -43,8 +44,8 @@ type walSync struct {
 	wal     *os.File   // the WAL as open identified it (openWAL); nil: every commit at FULL
 	last    *walSyncOp // the sync started last (it waits for the one before); nil if none
 	err     error      // the error of a granted claim's sync that failed, until a write returns it
-	lost    error      // the connection was left at NORMAL: every write fails
-	dirDone bool       // the WAL's directory was synced by this process
+	lost    error      // the connection was left at NORMAL: every later claim and outcome fails
+	dirDone bool       // the WAL's directory was synced by this process (a failed sync tries it again)
 }
 
 // walSyncOp is one sync: done is closed when it ended, with err its error.
@@ -185,6 +186,11 @@ func (s *Ledger) startSync(async bool) *walSyncOp {
 		}
 		if err == nil {
 			return
+		}
+		if dir {
+			s.ws.mu.Lock()
+			s.ws.dirDone = false // the next sync does the directory again
+			s.ws.mu.Unlock()
 		}
 		op.err = fmt.Errorf("sync the ledger's WAL: %w", err)
 		if async {
