@@ -237,10 +237,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Actions = append(ts.Actions, a)
 		if a.retired { // its claim refused: a replay is no fire (T1), nothing more of it runs
 			// Its later slots are not left for the next scan: none
-			// replays a retired task (as for one purged meanwhile). Nor is
-			// anything more of it written (its folds, its watermark: they
-			// would be refused, store.ErrRetired, with a second warning).
-			ts.Warnings, gone = append(ts.Warnings, retiredWarning(t.Name)), true
+			// replays a retired task (as for one purged meanwhile). Its
+			// folds are still given back (a coalesced line's gap recorded
+			// expired with its slot: forget_during_line_replay).
+			ts.Warnings = append(ts.Warnings, retiredWarning(t.Name))
 			break
 		}
 		if i < len(replay)-1 && ts.stopsReplays(a, t.Name, slot, sched, withheld+len(replay)-i-1) {
