@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 
+	_ "github.com/catchup/catchup/internal/prefault"
+
 	"github.com/catchup/catchup/cmd"
 )
 

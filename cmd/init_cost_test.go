@@ -56,6 +56,30 @@ func TestReleasedStart(t *testing.T) {
 	t.Run("linker drops unused methods", func(t *testing.T) { linkerDropsUnusedMethods(t, bin) })
 	t.Run("own init allocates little", func(t *testing.T) { ownInitAllocatesLittle(t, bin) })
 	t.Run("stack reserved before the deep inits", func(t *testing.T) { stackReservedFirst(t, bin) })
+	t.Run("heap mapped ahead from the new stack", func(t *testing.T) { heapMappedAfterStack(t, bin) })
+}
+
+// heapMappedAfterStack: internal/prefault's init maps in the heap above
+// the stack internal/deepstack's init has just taken from the heap's top,
+// so it must run right after it, before any package that allocates.
+func heapMappedAfterStack(t *testing.T, bin string) {
+	var order []string
+	for _, line := range strings.Split(initTrace(t, bin), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+			order = append(order, f[1])
+		}
+	}
+	const stack, heap = "github.com/catchup/catchup/internal/deepstack", "github.com/catchup/catchup/internal/prefault"
+	for i, pkg := range order {
+		if pkg != stack {
+			continue
+		}
+		if i+1 == len(order) || order[i+1] != heap {
+			t.Fatalf("%s is not initialized right after %s (keep both free of imports; is prefault still imported by main.go?):\n%s", heap, stack, strings.Join(order, "\n"))
+		}
+		return
+	}
+	t.Fatalf("%s is not initialized:\n%s", stack, strings.Join(order, "\n"))
 }
 
 // stackReservedFirst: internal/deepstack's init grows the main goroutine's
