@@ -39,6 +39,13 @@ func nobodysFire(t *testing.T, bin, home, db, now string, flags ...string) *catc
 	t.Helper()
 	args := append(append([]string{"run", "--task", "who", "--cron", "0 * * * *"}, flags...),
 		"--", "sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> who.log`)
+	return nobodysCatchup(t, bin, home, db, now, args...)
+}
+
+// nobodysCatchup is `catchup args...` run by nobody, in nobody's home, with
+// cron's environment (as nobodysFire), on ledger db.
+func nobodysCatchup(t *testing.T, bin, home, db, now string, args ...string) *catchupProc {
+	t.Helper()
 	p := newCatchup(t, db, now, args...)
 	p.cmd.Path, p.cmd.Args[0] = filepath.Join(bin, "catchup"), filepath.Join(bin, "catchup")
 	p.cmd.Dir = home
