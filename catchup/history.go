@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"time"
 
@@ -51,7 +52,10 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 		}
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
 	}
-	notes := readPendingNotes(m)
+	notes, err := runsNotes(ctx, st, m, runs)
+	if err != nil {
+		return nil, err
+	}
 	out := runs[:0]
 	for _, r := range runs {
 		r = readAsScanWould(r, stale, notes)
@@ -85,7 +89,70 @@ func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store
 			return r, err
 		}
 	}
-	return readAsScanWould(r, stale, readPendingNotes(m)), nil
+	notes, err := runsNotes(ctx, st, m, []store.Run{r})
+	if err != nil {
+		return r, err
+	}
+	return readAsScanWould(r, stale, notes), nil
+}
+
+// runsNotes is the notes that history and show read runs with: this
+// host's (readPendingNotes) and, run by root, those of the users whose
+// crontab lines the runs a note can change are of (running or taken for
+// interrupted: pendingNotes.noted), as root's other readers count them
+// (readUsersNotes: the same rule and trust; a refused notes file is said
+// once). So root reads a run of a user's line as that user does. Without
+// such a run it reads no task.
+func runsNotes(ctx context.Context, st store.Store, m Machine, runs []store.Run) (*pendingNotes, error) {
+	notes := readPendingNotes(m)
+	if !readsUsersNotes(m) {
+		return notes, nil
+	}
+	var names []string
+	for _, r := range runs {
+		if (r.Status == store.StatusRunning || r.Status == store.StatusInterrupted) && !slices.Contains(names, r.Task) {
+			names = append(names, r.Task)
+		}
+	}
+	tasks, err := tasksNamed(ctx, st, names)
+	if err != nil {
+		return nil, err
+	}
+	return readUsersNotes(m, notes, tasks), nil
+}
+
+// tasksNamed reads the tasks of names the ledger holds (one read for one
+// name, else every task); a name it does not hold (forgotten meanwhile) is
+// left out.
+func tasksNamed(ctx context.Context, st store.Store, names []string) ([]store.Task, error) {
+	switch len(names) {
+	case 0:
+		return nil, nil
+	case 1:
+		t, err := st.Task(ctx, names[0])
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return []store.Task{t}, nil
+	}
+	all, err := st.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	var tasks []store.Task
+	for _, s := range all {
+		if want[s.Task.Name] {
+			tasks = append(tasks, s.Task)
+		}
+	}
+	return tasks, nil
 }
 
 // readAsScanWould is one record as the next scan leaves it: with its noted
@@ -113,31 +180,15 @@ func RunZones(ctx context.Context, st store.Store, runs []store.Run) (map[string
 	var names []string
 	for _, r := range runs {
 		if _, ok := zones[r.Task]; !ok {
-			zones[r.Task], names = time.UTC, append(names, r.Task)
+			zones[r.Task], names = time.UTC, append(names, r.Task) // forgotten meanwhile: UTC, as ls would say
 		}
 	}
-	switch len(names) {
-	case 0:
-		return zones, nil
-	case 1:
-		t, err := st.Task(ctx, names[0])
-		if errors.Is(err, store.ErrNotFound) {
-			return zones, nil // forgotten meanwhile: UTC, as ls would say
-		}
-		if err != nil {
-			return nil, err
-		}
-		zones[t.Name] = zoneOf(t, nil)
-		return zones, nil
-	}
-	all, err := st.Tasks(ctx)
+	tasks, err := tasksNamed(ctx, st, names)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range all {
-		if _, ok := zones[s.Task.Name]; ok {
-			zones[s.Task.Name] = zoneOf(s.Task, nil)
-		}
+	for _, t := range tasks {
+		zones[t.Name] = zoneOf(t, nil)
 	}
 	return zones, nil
 }

@@ -142,14 +142,14 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 }
 
 // readUsersNotes adds to notes, for a reader run by root (ls, explain,
-// calendar, metrics), the notes of the users whose crontab lines
+// calendar, metrics, history, show), the notes of the users whose crontab lines
 // registered tasks, as root's scan counts them (usersNotes, through each
 // task's line re-read as scan re-reads it): so that a reader shows what
 // that scan will do. A user's notes refused are said, naming the file and
 // the fix; that user's slots are shown as the ledger holds them.
 func readUsersNotes(m Machine, notes *pendingNotes, tasks []store.Task) *pendingNotes {
-	if m.UID != 0 || m.NotesOf == nil {
-		return notes // a scan not run by root replays its own user's lines alone
+	if !readsUsersNotes(m) {
+		return notes
 	}
 	var cts *crontabs
 	var theirs []store.Task
@@ -170,6 +170,13 @@ func readUsersNotes(m Machine, notes *pendingNotes, tasks []store.Task) *pending
 		m.notice("warning: %s", r.notCounting())
 	}
 	return notes
+}
+
+// readsUsersNotes says whether a reader run with m counts other users'
+// notes (readUsersNotes): run by root alone, as a scan not run by root
+// replays its own user's lines alone.
+func readsUsersNotes(m Machine) bool {
+	return m.UID == 0 && m.NotesOf != nil
 }
 
 // otherUID is the uid of the user sr runs its line as, when that is not
