@@ -119,10 +119,7 @@ func historyTable(runs []store.Run, zones map[string]*time.Location, wide bool) 
 	var table [][]string
 	for _, r := range runs {
 		hosts[r.Host] = true
-		loc := zones[r.Task]
-		if loc == nil {
-			loc = time.UTC // as ls shows a task whose zone is unknown
-		}
+		loc := runZone(zones, r.Task)
 		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, loc), r.Trigger,
 			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, loc), durationText(r), dash(r.Host)})
 	}

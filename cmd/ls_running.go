@@ -46,10 +46,7 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	rows := []runningJSON{}
 	var table [][]string
 	for _, r := range running {
-		loc := zones[r.Run.Task]
-		if loc == nil {
-			loc = time.UTC // as ls shows a task whose zone is unknown
-		}
+		loc := runZone(zones, r.Run.Task)
 		if stuck > 0 && r.For > stuck {
 			stuckRuns = append(stuckRuns, r)
 		}

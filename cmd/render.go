@@ -81,6 +81,16 @@ func jsonTime(t time.Time) *string {
 	return &s
 }
 
+// runZone is the zone a run of task is shown in: its task's
+// (catchup.RunZones), UTC when zones has none, as ls shows a task whose
+// zone is unknown. History, show and ls --running use it alike.
+func runZone(zones map[string]*time.Location, task string) *time.Location {
+	if loc := zones[task]; loc != nil {
+		return loc
+	}
+	return time.UTC
+}
+
 // tableTimeLayout is the one time format of every table: compact, so that
 // tables fit 80 columns; the zone is the table's (docs/contract.md).
 const tableTimeLayout = "2006-01-02 15:04"
@@ -218,15 +228,12 @@ func runDuration(r store.Run) time.Duration {
 	return max(r.EndedAt.Sub(r.StartedAt), 0)
 }
 
-// timeText is t in RFC 3339 in loc (UTC when nil, or when RFC 3339 cannot
+// timeText is t in RFC 3339 in loc (runZone; UTC when RFC 3339 cannot
 // write loc's offset then: schedule.RFC3339), for show's key-value lines;
 // "-" when zero.
 func timeText(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
-	}
-	if loc == nil {
-		loc = time.UTC
 	}
 	return schedule.RFC3339(t, loc)
 }

@@ -60,3 +60,29 @@ func TestTableTimeRepeatedWallClock(t *testing.T) {
 		})
 	}
 }
+
+// TestRunZone: history, show and ls --running show a run's times in its
+// task's zone, and in UTC when that is unknown (the task forgotten
+// meanwhile), as ls does; never a nil zone, which time.In refuses.
+func TestRunZone(t *testing.T) {
+	berlin, err := schedule.LoadZone("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := map[string]*time.Location{"known": berlin, "nil": nil}
+	tests := map[string]struct {
+		task string
+		want *time.Location
+	}{
+		"the task's zone":          {task: "known", want: berlin},
+		"a task zones lacks":       {task: "forgotten", want: time.UTC},
+		"a task whose zone is nil": {task: "nil", want: time.UTC},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := runZone(zones, tc.task); got != tc.want {
+				t.Errorf("runZone(%q) = %v, want %v", tc.task, got, tc.want)
+			}
+		})
+	}
+}

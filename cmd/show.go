@@ -140,7 +140,7 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 	if err != nil {
 		return failure(err)
 	}
-	return failure(writeRunText(out, r, zones[r.Task], raw))
+	return failure(writeRunText(out, r, runZone(zones, r.Task), raw))
 }
 
 // writeRunText prints a run for people: every field escaped (printable),
