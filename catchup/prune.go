@@ -31,6 +31,7 @@ type PruneRequest struct {
 	NotifyCmd string
 
 	beforeRecord func() // tests: called once the tasks are read, before anything is recorded
+	beforePrune  func() // tests: called once the slots are recorded, before the ledger's prune
 }
 
 // Pruned is what Prune deleted (or, for a dry run, would delete), and the
@@ -68,6 +69,9 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 			preq.Adding[r.Task] = r.Expired + r.Paused
 			preq.AddingRan[r.Task], preq.AddingLast[r.Task], preq.AddingLastPaused[r.Task] = r.Expired, r.Last, r.LastPaused
 		}
+	}
+	if req.beforePrune != nil {
+		req.beforePrune()
 	}
 	res, err := st.Prune(ctx, preq)
 	out.Runs = res.Runs

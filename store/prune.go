@@ -37,6 +37,14 @@ type PruneRequest struct {
 	// Batched, when set, is called after each batch is committed, with
 	// the runs deleted so far; no lock is held while it runs.
 	Batched func(deleted int64)
+	// Of, for a real prune, is each task as its caller read it (store.Of):
+	// each of Prune's transactions that writes a task of Of (the
+	// watermarks', each batch of its runs) reads its row and refuses it
+	// no longer so, as AddRunsOf does: purged since, or registered again
+	// (ErrGone); given Live, retired since (ErrRetired, `catchup forget`).
+	// A task so refused is left from then on, its watermark and the runs
+	// left of it (PruneResult.Refused). A task not in Of is not checked.
+	Of map[string]Of
 }
 
 // PruneBatch is the default of PruneRequest.Batch: a few thousand runs,
@@ -46,6 +54,9 @@ const PruneBatch = 2000
 // PruneResult is what Prune deleted (or, for a dry run, would delete).
 type PruneResult struct {
 	Runs int64
+	// Refused: the tasks of PruneRequest.Of a transaction refused, by
+	// name, each with why (wrapping ErrGone or ErrRetired).
+	Refused map[string]error
 }
 
 // PrunedSlot is a slot whose succeeded run was pruned: it stays done. A
