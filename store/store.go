@@ -57,7 +57,10 @@ type Store interface {
 	// run holds, running or succeeded: it was claimed after the caller read
 	// it missed (a replay while forget or a schedule change computed what
 	// to expire), and a slot never holds both (on PostgreSQL, a claim that
-	// commits within the check's milliseconds is not seen).
+	// commits within the check's milliseconds is not seen). Likewise a
+	// paused record of a slot that already has one settling it (not given
+	// back by resume --replay-paused) is not added: a slot of a pause is
+	// recorded paused once, also by two callers at once.
 	AddRuns(ctx context.Context, runs []Run) ([]int64, error)
 	// AddRunsOf is AddRuns for records of one task as its caller read it
 	// (of: a scan's expiries and paused records): in its transaction, a

@@ -90,8 +90,14 @@ func (s *Ledger) queryBoots(ctx context.Context, query string, args ...any) ([]s
 // the task).
 const expiredSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AND +status IN ('expired', 'running', 'succeeded')`
 
+// pausedSlotSQL counts a slot's paused records that settle it (not given
+// back: see store.Store.AddRuns), through the (task, slot) index.
+const pausedSlotSQL = `SELECT count(*) FROM runs WHERE task = ? AND slot = ? AND +status = 'paused'
+ AND COALESCE(reason, '') <> '` + store.ReasonReplayPaused + `'`
+
 // AddRuns implements store.Store. An expired record of a slot recorded
-// expired already, or held by a run, is left out (id 0).
+// expired already, or held by a run, is left out (id 0); so is a paused
+// record of a slot recorded paused already.
 func (s *Ledger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
 	return s.AddRunsOf(ctx, store.Of{}, runs)
 }
@@ -129,15 +135,16 @@ func (s *Ledger) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) (
 	defer stmt.Close()
 	ids := make([]int64, len(runs))
 	for i, r := range runs {
-		if r.Status == store.StatusExpired && !r.Slot.IsZero() {
+		if q := onceSQL(r); q != "" {
 			// The transaction is immediate: no one else records between
-			// this check and the insert.
+			// this check and the insert (nor does an earlier record of
+			// runs escape it: it is in).
 			var had int
-			if err := tx.QueryRowContext(ctx, expiredSlotSQL, r.Task, r.Slot.Unix()).Scan(&had); err != nil {
+			if err := tx.QueryRowContext(ctx, q, r.Task, r.Slot.Unix()).Scan(&had); err != nil {
 				return nil, s.wrap("read ledger", err)
 			}
 			if had > 0 {
-				continue // recorded expired already (another scan, a prune): id 0
+				continue // recorded expired (paused) already (another scan, a prune): id 0
 			}
 		}
 		if ids[i], err = insertRun(ctx, stmtExecer{stmt}, r); err != nil {
@@ -145,6 +152,21 @@ func (s *Ledger) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) (
 		}
 	}
 	return ids, s.wrap("write ledger", tx.Commit())
+}
+
+// onceSQL is the count that leaves r out when not zero: expiredSlotSQL
+// for an expired record, pausedSlotSQL for a paused one (with a slot);
+// "" for any other record, always added.
+func onceSQL(r store.Run) string {
+	switch {
+	case r.Slot.IsZero():
+		return ""
+	case r.Status == store.StatusExpired:
+		return expiredSlotSQL
+	case r.Status == store.StatusPaused:
+		return pausedSlotSQL
+	}
+	return ""
 }
 
 // stmtExecer runs a prepared insert as an execer of that one statement.
