@@ -1,7 +1,11 @@
 package catchup
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -48,7 +52,10 @@ type Pruned struct {
 // than req.OlderThan ago, except those the ledger always keeps (see
 // store.Store.Prune). A slot whose successful run is pruned stays done. A
 // task whose missed slots it cannot tell (see recordBefore) it leaves
-// whole: its runs and its watermark (out.Left says which, and why).
+// whole: its runs and its watermark (out.Left says which, and why); so too
+// one retired (catchup forget) or purged since it read it: the ledger's
+// prune refuses it in its transactions (store.PruneRequest.Of), and its
+// watermark and runs stay as the forget left them.
 func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pruned, error) {
 	out := Pruned{Before: m.Now().Add(-req.OlderThan)}
 	read, err := recordBefore(ctx, st, m, out.Before, req)
@@ -59,6 +66,12 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	preq := store.PruneRequest{Before: out.Before, Keep: req.Keep, DryRun: req.DryRun}
 	for _, l := range read.left {
 		preq.Leave = append(preq.Leave, l.Task)
+		delete(read.of, l.Task)
+	}
+	if !req.DryRun {
+		// The tasks as read: one retired (or purged) since, after its
+		// slots were recorded, is left as the forget left it.
+		preq.Of = read.of
 	}
 	if req.DryRun {
 		// The records a real prune adds first, counted among the kept;
@@ -75,6 +88,17 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	}
 	res, err := st.Prune(ctx, preq)
 	out.Runs = res.Runs
+	if len(res.Refused) > 0 {
+		for _, task := range slices.Sorted(maps.Keys(res.Refused)) {
+			why := prunedGoneLateWhy
+			if errors.Is(res.Refused[task], store.ErrRetired) {
+				why = prunedRetiredLateWhy
+			}
+			out.Left = append(out.Left, PruneLeft{Task: task, Why: why})
+			read.paused = slices.DeleteFunc(read.paused, func(t store.Task) bool { return t.Name == task })
+		}
+		slices.SortStableFunc(out.Left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) })
+	}
 	if err != nil || req.DryRun {
 		return out, err
 	}

@@ -39,6 +39,16 @@ const prunedGoneWhy = "it was forgotten since prune read it (catchup forget): no
 // (catchup forget, which recorded its missed slots itself).
 const prunedRetiredWhy = "it was retired since prune read it (catchup forget): none of its old slots recorded"
 
+// prunedRetiredLateWhy is why prune left a task retired since it read it,
+// once its old slots were recorded: the ledger's prune refused it
+// (store.ErrRetired), and moved its watermark no further and deleted no
+// more of its runs.
+const prunedRetiredLateWhy = "it was retired since prune read it (catchup forget): its watermark and its runs left as forget left them"
+
+// prunedGoneLateWhy is prunedRetiredLateWhy for a task purged since
+// (store.ErrGone; perhaps registered again since, as a new task).
+const prunedGoneLateWhy = "it was forgotten since prune read it (catchup forget --purge): nothing of it pruned"
+
 // pruneCase is one task's missed slots before the cut, as scan would deal
 // with them.
 type pruneCase struct {
@@ -54,6 +64,9 @@ type pruneRead struct {
 	recorded []PruneRecorded
 	paused   []store.Task // the tasks it read paused
 	left     []PruneLeft
+	// of is each task it read not retired, as read (store.OfLive): the
+	// ledger's prune refuses one retired or purged since.
+	of map[string]store.Of
 }
 
 // recordBefore deals, before prune moves the watermarks up to cut (the
@@ -71,10 +84,15 @@ type pruneRead struct {
 // leaves whole, and says why (pruneRead.left); so too one purged since it
 // read it (catchup forget --purge), of which it records nothing.
 func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time, req PruneRequest) (pruneRead, error) {
-	var out pruneRead
+	out := pruneRead{of: map[string]store.Of{}}
 	all, err := st.Tasks(ctx)
 	if err != nil {
 		return out, err
+	}
+	for _, s := range all {
+		if s.Task.RetiredAt.IsZero() {
+			out.of[s.Task.Name] = store.OfLive(s.Task.RegisteredAt)
+		}
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err != nil {

@@ -167,7 +167,10 @@ type Store interface {
 	// holds the write lock meanwhile); if that fails, the error comes with
 	// the count of runs that were deleted.
 	// Prune also moves every task's watermark up to req.Before (unless a
-	// dry run): the pruned slots lose the runs that settled them.
+	// dry run): the pruned slots lose the runs that settled them. A task
+	// of req.Of that its transaction finds no longer as read (retired
+	// since, given Live: ErrRetired; purged, or registered again: ErrGone),
+	// as AddRunsOf does, it writes nothing more of (PruneResult.Refused).
 	Prune(ctx context.Context, req PruneRequest) (PruneResult, error)
 
 	Run(ctx context.Context, id int64) (Run, error)

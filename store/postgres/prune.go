@@ -2,8 +2,10 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -80,30 +82,28 @@ SELECT task FROM k WHERE task IS NOT NULL AND task NOT IN (SELECT jsonb_array_el
 
 // Prune implements store.Store. The watermarks move first; then the runs go
 // task by task, in batches of req.Batch, one statement (a transaction)
-// each, so that no transaction holds the rows of a whole prune. The slots
-// table needs nothing: the succeeded_id of a slot whose succeeded run goes
-// keeps the run's id (the sync statements never lower it), so the slot
-// stays done. Space is left to autovacuum.
+// each, so that no transaction holds the rows of a whole prune; a batch of
+// a task of req.Of is one transaction that first locks and reads the
+// task's row, and leaves the task refused from then on
+// (backend.PruneRefuses). The slots table needs nothing: the succeeded_id
+// of a slot whose succeeded run goes keeps the run's id (the sync
+// statements never lower it), so the slot stays done. Space is left to
+// autovacuum.
 func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
-		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
-		err := p.pool.QueryRow(ctx, pruneCountSQL(), args...).Scan(&res.Runs)
+		err := p.pool.QueryRow(ctx, pruneCountSQL(), pruneArgs(req)...).Scan(&res.Runs)
 		return res, p.wrap("read ledger", err)
 	}
-	// Slots before the cut lose the runs that settled them (failed ones
-	// too): move every watermark up to the cut first, so that the
-	// missed-slot rule never takes a pruned slot for a missed one; but not
-	// those of the tasks left whole (req.Leave).
-	if _, err := p.pool.Exec(ctx, `UPDATE tasks SET settled_through = $1
-WHERE (settled_through IS NULL OR settled_through < $1)
-  AND name NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`, dbTime(req.Before), backend.PruneLeave(req)); err != nil {
-		return store.PruneResult{}, p.wrap("prune ledger", err)
+	refused, err := p.pruneWatermarks(ctx, req)
+	if err != nil {
+		return store.PruneResult{}, err
 	}
+	req = backend.PruneLeaving(req, refused)
+	args := pruneArgs(req)
 	rows, err := p.pool.Query(ctx, pruneTasksSQL, backend.PruneLeave(req))
 	if err != nil {
 		return store.PruneResult{}, p.wrap("read ledger", err)
@@ -112,16 +112,115 @@ WHERE (settled_through IS NULL OR settled_through < $1)
 	if err != nil {
 		return store.PruneResult{}, p.wrap("read ledger", err)
 	}
-	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
-		rows, err := p.pool.Query(ctx, pruneDeleteSQL(), append(args, task, after, limit)...)
-		if err != nil {
-			return 0, 0, p.wrap("prune ledger", err)
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil {
-			return 0, 0, p.wrap("prune ledger", err)
-		}
-		return int64(len(ids)), slices.Max(append(ids, 0)), nil
+	n, err := backend.PruneInBatches(tasks, req, refused, func(task string, after int64, limit int) (int64, int64, error) {
+		return p.pruneBatch(ctx, req, task, append(args, task, after, limit))
 	})
-	return store.PruneResult{Runs: n}, err
+	if len(refused) == 0 {
+		refused = nil
+	}
+	return store.PruneResult{Runs: n, Refused: refused}, err
+}
+
+// pruneArgs are pruneWith's first arguments ($1 to $5) for req.
+func pruneArgs(req store.PruneRequest) []any {
+	return []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
+		backend.PruneAddingRan(req)}
+}
+
+// pruneWatermarks moves the watermarks up to the cut, in one transaction:
+// slots before the cut lose the runs that settled them (failed ones too),
+// so the missed-slot rule must never take a pruned slot for a missed one.
+// It leaves those of the tasks left whole (req.Leave), and of those of
+// req.Of it refuses (returned, by name), their rows locked and read first
+// (in name order), so that no forget commits between the read and the
+// write.
+func (p *Ledger) pruneWatermarks(ctx context.Context, req store.PruneRequest) (map[string]error, error) {
+	tx, err := p.begin(ctx)
+	if err != nil {
+		return nil, p.wrap("prune ledger", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	refused := map[string]error{}
+	if checked := backend.PruneChecked(req); len(checked) > 0 {
+		rows, err := tx.Query(ctx, `SELECT name, registered_at, retired_at FROM tasks WHERE name = ANY($1::text[])
+ORDER BY name FOR UPDATE`, checked)
+		if err != nil {
+			return nil, p.wrap("read ledger", err)
+		}
+		type row struct {
+			at      time.Time
+			retired *time.Time
+		}
+		found := map[string]row{}
+		for rows.Next() {
+			var name string
+			var r row
+			if err := rows.Scan(&name, &r.at, &r.retired); err != nil {
+				rows.Close()
+				return nil, p.wrap("read ledger", err)
+			}
+			found[name] = r
+		}
+		if rows.Close(); rows.Err() != nil {
+			return nil, p.wrap("read ledger", rows.Err())
+		}
+		for _, task := range checked {
+			r, ok := found[task]
+			if err := backend.PruneRefuses(req, task, ok, r.at, fromDB(r.retired)); err != nil {
+				refused[task] = err
+			}
+		}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE tasks SET settled_through = $1
+WHERE (settled_through IS NULL OR settled_through < $1)
+  AND name NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+		dbTime(req.Before), backend.PruneLeave(backend.PruneLeaving(req, refused))); err != nil {
+		return nil, p.wrap("prune ledger", err)
+	}
+	return refused, p.wrap("prune ledger", tx.Commit(ctx))
+}
+
+// pruneBatch deletes one batch of task's runs (pruneDeleteSQL's
+// arguments) and returns how many runs went and the largest id among
+// them: one statement, or, for a task of req.Of, one transaction that
+// first locks and reads its row, and leaves a task it refuses (the error
+// of backend.PruneRefuses).
+func (p *Ledger) pruneBatch(ctx context.Context, req store.PruneRequest, task string, args []any) (int64, int64, error) {
+	if _, ok := req.Of[task]; !ok {
+		return p.pruneDelete(ctx, p.pool, args)
+	}
+	tx, err := p.begin(ctx)
+	if err != nil {
+		return 0, 0, p.wrap("prune ledger", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	var at time.Time
+	var retired *time.Time
+	err = tx.QueryRow(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = $1 FOR UPDATE`, task).Scan(&at, &retired)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, p.wrap("read ledger", err)
+	}
+	if err := backend.PruneRefuses(req, task, err == nil, at, fromDB(retired)); err != nil {
+		return 0, 0, err
+	}
+	n, last, err := p.pruneDelete(ctx, tx, args)
+	if err != nil {
+		return 0, 0, err
+	}
+	return n, last, p.wrap("prune ledger", tx.Commit(ctx))
+}
+
+// pruneDelete runs pruneDeleteSQL with args on q.
+func (p *Ledger) pruneDelete(ctx context.Context, q interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}, args []any) (int64, int64, error) {
+	rows, err := q.Query(ctx, pruneDeleteSQL(), args...)
+	if err != nil {
+		return 0, 0, p.wrap("prune ledger", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return 0, 0, p.wrap("prune ledger", err)
+	}
+	return int64(len(ids)), slices.Max(append(ids, 0)), nil
 }

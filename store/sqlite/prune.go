@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -92,9 +94,11 @@ SELECT task FROM k WHERE task IS NOT NULL AND task NOT IN (SELECT value FROM jso
 // go task by task, in batches of req.Batch, each one immediate transaction
 // that keeps the slots of its succeeded runs done, so that a fire waits
 // for one batch, never for the whole prune, and a prune stopped between
-// two batches leaves a consistent ledger. Then the WAL is checkpointed and
-// the file rewritten (VACUUM, which needs no transaction open), so that
-// the space goes back to the file system.
+// two batches leaves a consistent ledger. Each of those transactions reads
+// the rows of the tasks of req.Of it writes, and leaves one refused from
+// then on (backend.PruneRefuses). Then the WAL is checkpointed and the file
+// rewritten (VACUUM, which needs no transaction open), so that the space
+// goes back to the file system.
 func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.PruneResult, error) {
 	ctx = uncancelled(ctx)
 	if err := s.unmoved(); err != nil {
@@ -103,29 +107,24 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	if req.Before.IsZero() {
 		return store.PruneResult{}, nil
 	}
-	args := []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
-		backend.PruneAddingRan(req)}
 	if req.DryRun {
 		var res store.PruneResult
-		err := s.db.QueryRowContext(ctx, pruneCountSQL(), args...).Scan(&res.Runs)
+		err := s.db.QueryRowContext(ctx, pruneCountSQL(), pruneArgs(req)...).Scan(&res.Runs)
 		return res, s.wrap("read ledger", err)
 	}
-	// Slots before the cut lose the runs that settled them (failed ones
-	// too): move every watermark up to the cut first, so that the
-	// missed-slot rule never takes a pruned slot for a missed one; but not
-	// those of the tasks left whole (req.Leave).
-	if _, err := s.db.ExecContext(ctx, `UPDATE tasks SET settled_through = ?1
-WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
-		ms(req.Before), backend.PruneLeave(req)); err != nil {
-		return store.PruneResult{}, s.wrap("prune ledger", err)
-	}
-	tasks, err := s.pruneTasks(ctx, req)
+	refused, err := s.pruneWatermarks(ctx, req)
 	if err != nil {
 		return store.PruneResult{}, err
 	}
-	n, err := backend.PruneInBatches(tasks, req, func(task string, after int64, limit int) (int64, int64, error) {
+	req = backend.PruneLeaving(req, refused)
+	args := pruneArgs(req)
+	tasks, err := s.pruneTasks(ctx, req)
+	if err != nil {
+		return store.PruneResult{Refused: refused}, err
+	}
+	n, err := backend.PruneInBatches(tasks, req, refused, func(task string, after int64, limit int) (int64, int64, error) {
 		start := time.Now()
-		n, last, err := s.pruneBatch(ctx, append(args, task, after, limit))
+		n, last, err := s.pruneBatch(ctx, req, task, append(args, task, after, limit))
 		if err == nil && n == int64(limit) {
 			// A writer waiting for the lock polls it every 100 ms at most
 			// (SQLite's busy handler): rest as long as the batch held it,
@@ -134,10 +133,13 @@ WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		}
 		return n, last, err
 	})
-	if err != nil {
-		return store.PruneResult{Runs: n}, err
+	if len(refused) == 0 {
+		refused = nil
 	}
-	res := store.PruneResult{Runs: n}
+	if err != nil {
+		return store.PruneResult{Runs: n, Refused: refused}, err
+	}
+	res := store.PruneResult{Runs: n, Refused: refused}
 	// VACUUM holds the write lock while it rewrites every page kept (some
 	// seconds a million runs): it runs only when the free pages are a
 	// quarter of the file or more, those this prune freed or those an
@@ -152,6 +154,12 @@ WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
 		return res, fmt.Errorf("deleted %d runs, but %w; catchup prune gives the space back once there is room", n, err)
 	}
 	return res, nil
+}
+
+// pruneArgs are pruneWith's first arguments (?1 to ?5) for req.
+func pruneArgs(req store.PruneRequest) []any {
+	return []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
+		backend.PruneAddingRan(req)}
 }
 
 // pruneTasks lists the tasks whose runs Prune reads, but those left whole.
@@ -172,15 +180,27 @@ func (s *Ledger) pruneTasks(ctx context.Context, req store.PruneRequest) ([]stri
 	return tasks, s.wrap("read ledger", rows.Err())
 }
 
-// pruneBatch deletes one batch (pruneBatchWith's arguments) in one
-// transaction, keeping the slots of its succeeded runs done, and returns
-// how many runs went and the largest id among them.
-func (s *Ledger) pruneBatch(ctx context.Context, args []any) (n, last int64, err error) {
+// pruneBatch deletes one batch of task's runs (pruneBatchWith's
+// arguments) in one transaction, keeping the slots of its succeeded runs
+// done, and returns how many runs went and the largest id among them. A
+// task of req.Of it refuses, its row read in the transaction, it leaves
+// (the error of backend.PruneRefuses).
+func (s *Ledger) pruneBatch(ctx context.Context, req store.PruneRequest, task string, args []any) (n, last int64, err error) {
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return 0, 0, s.wrap("prune ledger", err)
 	}
 	defer tx.Rollback()
+	if _, ok := req.Of[task]; ok {
+		var at, retired int64
+		err := tx.QueryRowContext(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = ?`, task).Scan(&at, &retired)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, 0, s.wrap("read ledger", err)
+		}
+		if err := backend.PruneRefuses(req, task, err == nil, fromMS(at), fromMS(retired)); err != nil {
+			return 0, 0, err
+		}
+	}
 	for _, q := range []string{pruneKeepSlotsSQL(), pruneFloorSQL()} {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return 0, 0, s.wrap("prune ledger", err)
