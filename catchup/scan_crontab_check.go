@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 )
 
@@ -30,10 +31,10 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	if e.MaxAge != "" {
 		d, err := ParseDuration(e.MaxAge)
 		if errors.Is(err, ErrDurationTooLong) {
-			return 0, lineRefusal(fmt.Sprintf("--max-age %q: %v", e.MaxAge, ErrDurationTooLong))
+			return 0, lineRefusal(fmt.Sprintf("--max-age %q: %v", redact.Value(e.MaxAge), ErrDurationTooLong))
 		}
 		if err != nil || d <= 0 {
-			return 0, lineRefusal(fmt.Sprintf("--max-age %q: want a positive duration, like 3d", e.MaxAge))
+			return 0, lineRefusal(fmt.Sprintf("--max-age %q: want a positive duration, like 3d", redact.Value(e.MaxAge)))
 		}
 		maxAge = d
 	}
@@ -41,7 +42,7 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 		// The line's own `catchup run --cron` refuses an invalid one at
 		// every fire (exit 125): a malformed line, never registered.
 		if _, err := parseSchedule(e.Cron, zone); err != nil {
-			return 0, lineRefusal(fmt.Sprintf("--cron %q: %v", e.Cron, err))
+			return 0, lineRefusal(fmt.Sprintf("--cron %q: %v", redact.Value(e.Cron), err))
 		}
 	}
 	if e.Replay != "" {
@@ -52,7 +53,7 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	switch e.OnBusy {
 	case "", "replay", "skip", "wait":
 	default:
-		return 0, lineRefusal(fmt.Sprintf("invalid --on-busy %q: use replay, skip or wait", e.OnBusy))
+		return 0, lineRefusal(fmt.Sprintf("invalid --on-busy %q: use replay, skip or wait", redact.Value(e.OnBusy)))
 	}
 	return maxAge, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -214,5 +215,5 @@ func CheckPolicy(policy string) error {
 	case "all", "latest", "coalesce", "none":
 		return nil
 	}
-	return fmt.Errorf("invalid --replay %q: use all, latest, coalesce or none", policy)
+	return fmt.Errorf("invalid --replay %q: use all, latest, coalesce or none", redact.Value(policy))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/internal/hangup"
 	"github.com/catchup/catchup/store"
 )
@@ -128,7 +129,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errors.New("--listen is empty: give an address like :9090, or drop --listen to serve nothing"))
 	}
 	if df.logFormat != "text" && df.logFormat != "json" {
-		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", df.logFormat))
+		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", redact.Value(df.logFormat)))
 	}
 	if err := checkRule(c, &df.rule); err != nil {
 		return usageErr(c, err)
@@ -230,7 +231,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if df.listen != "" {
 		ln, err := net.Listen("tcp", df.listen)
 		if err != nil {
-			return usageErr(c, fmt.Errorf("--listen %s: %w", df.listen, err))
+			err = fmt.Errorf("--listen %s: %w", df.listen, err)
+			return usageErr(c, maskedValue{err, redact.ValueIn(err.Error(), df.listen)})
 		}
 		defer ln.Close()
 		serveDaemon(ln, d, st, m, df.rule)

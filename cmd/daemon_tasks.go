@@ -16,6 +16,7 @@ import (
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
@@ -163,7 +164,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	for name, p := range map[string]*time.Duration{"timeout": &req.Timeout, "kill-after": &req.KillAfter, "retry-delay": &req.RetryDelay} {
 		if v := fl(name); v != "" {
 			if *p, err = parseDuration(v); err != nil || *p < 0 {
-				return daemon.Task{}, fmt.Errorf("invalid --%s %q: %s", name, v, durationWant(err, "want a duration like 90s or 10m"))
+				return daemon.Task{}, fmt.Errorf("invalid --%s %q: %s", name, redact.Value(v), durationWant(err, "want a duration like 90s or 10m"))
 			}
 		}
 	}
@@ -177,19 +178,19 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
 		if maxAge, err = parseDuration(v); err != nil || maxAge <= 0 {
-			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: %s", v, durationWant(err, "want a positive duration like 2h or 3d"))
+			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: %s", redact.Value(v), durationWant(err, "want a positive duration like 2h or 3d"))
 		}
 	}
 	if v := fl("wait"); v != "" { // as run reads it: bare, =true/false, =unlimited or a limit
 		var w waitValue
 		if err := w.Set(v); err != nil {
-			return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m: %w", v, err)
+			return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m: %w", redact.Value(v), err)
 		}
 		req.Wait, req.WaitLimit = w.set, w.limit
 	}
 	if v := fl("retries"); v != "" {
 		if req.Retries, err = strconv.Atoi(v); err != nil || req.Retries < 0 {
-			return daemon.Task{}, fmt.Errorf("invalid --retries %q: want a count", v)
+			return daemon.Task{}, fmt.Errorf("invalid --retries %q: want a count", redact.Value(v))
 		}
 	}
 	replay := fl("replay")
@@ -202,7 +203,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	switch req.OnBusy {
 	case "", "replay", "skip", "wait":
 	default:
-		return daemon.Task{}, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", req.OnBusy)
+		return daemon.Task{}, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", redact.Value(req.OnBusy))
 	}
 	// The ledger keeps the command without its secrets; the daemon runs
 	// (and replays) the line as written.
@@ -233,7 +234,7 @@ func checkDaemonLineFlags(m catchup.Machine, j crontab.Job) error {
 		}
 	}
 	if v, ok := j.Flags["cron"]; ok && !schedule.SameExpr(v, j.Expr) {
-		return fmt.Errorf("--cron %q differs from the line's time fields %q: the time fields are its schedule; drop --cron", v, j.Expr)
+		return fmt.Errorf("--cron %q differs from the line's time fields %q: the time fields are its schedule; drop --cron", redact.Value(v), j.Expr)
 	}
 	if v, ok := j.Flags["db"]; ok && v != m.DB {
 		return fmt.Errorf("--db on a daemon line: the daemon records every task in its own ledger; drop it, or set catchup daemon --db")

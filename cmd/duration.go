@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/redact"
 
 	"github.com/spf13/pflag"
 )
@@ -41,25 +42,39 @@ func parseDuration(s string) (time.Duration, error) { return catchup.ParseDurati
 // catchup.MaxDuration as "--NAME VALUE: too long (at most 106751d)", and
 // for a number flag's value that is no number or out of range as
 // "--NAME VALUE: not a whole number" or "...: out of range" (not Go's
-// strconv message); any other error is returned as it is.
+// strconv message); another invalid value's error keeps its text. VALUE is
+// quoted masked (redact.Value): a secret that landed on a flag by mistake
+// is never echoed, a plain bad value is. Any other error is returned as it
+// is.
 func tooLong(err error) error {
 	var bad *pflag.InvalidValueError
 	if !errors.As(err, &bad) {
 		return err
 	}
 	var num *strconv.NumError
+	name, v := bad.GetFlag().Name, redact.Value(bad.GetValue())
 	switch {
 	case errors.Is(err, catchup.ErrDurationTooLong):
-		return fmt.Errorf("--%s %s: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationTooLong)
+		return fmt.Errorf("--%s %s: %w", name, v, catchup.ErrDurationTooLong)
 	case errors.Is(err, catchup.ErrDurationInvalid):
-		return fmt.Errorf("--%s %s: not a duration: %w", bad.GetFlag().Name, bad.GetValue(), catchup.ErrDurationInvalid)
+		return fmt.Errorf("--%s %s: not a duration: %w", name, v, catchup.ErrDurationInvalid)
 	case errors.As(err, &num) && errors.Is(num.Err, strconv.ErrRange):
-		return fmt.Errorf("--%s %s: out of range", bad.GetFlag().Name, bad.GetValue())
+		return fmt.Errorf("--%s %s: out of range", name, v)
 	case errors.As(err, &num):
-		return fmt.Errorf("--%s %s: not a whole number", bad.GetFlag().Name, bad.GetValue())
+		return fmt.Errorf("--%s %s: not a whole number", name, v)
 	}
-	return err
+	return maskedValue{err, redact.ValueIn(err.Error(), bad.GetValue())}
 }
+
+// maskedValue is an error whose text quotes a flag's value masked
+// (redact.ValueIn): a secret that landed on a flag is never echoed (X11).
+type maskedValue struct {
+	err error
+	msg string
+}
+
+func (e maskedValue) Error() string { return e.msg }
+func (e maskedValue) Unwrap() error { return e.err }
 
 // durationWant is what a crontab line's duration flag wants, given the
 // error of its value: a shorter one when it is too long, else want.
@@ -117,13 +132,13 @@ func (w *waitValue) Set(s string) error {
 func (w *waitValue) setLimit(s string) error {
 	d, err := parseDuration(s)
 	if errors.Is(err, catchup.ErrDurationTooLong) {
-		return fmt.Errorf("--wait %s: %w", s, catchup.ErrDurationTooLong)
+		return fmt.Errorf("--wait %s: %w", redact.Value(s), catchup.ErrDurationTooLong)
 	}
 	if err != nil {
 		return err
 	}
 	if d <= 0 {
-		return fmt.Errorf("--wait %s: the limit must be positive (a bare --wait waits without one)", s)
+		return fmt.Errorf("--wait %s: the limit must be positive (a bare --wait waits without one)", redact.Value(s))
 	}
 	w.limit, w.bare = d, false
 	return nil

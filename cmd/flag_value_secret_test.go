@@ -28,9 +28,6 @@ func TestFlagValueErrorsMaskSecrets(t *testing.T) {
 			walk(sub)
 		}
 		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if f.Value.Type() == "bool" {
-				return
-			}
 			for _, v := range secretValues {
 				cmd := rebuilt(c)
 				err := cmd.ParseFlags([]string{"--" + f.Name + "=" + v})

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // Flags and checks that several commands share.
@@ -85,7 +86,7 @@ func checkOutput(v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("invalid --output %q: use %s", v, orList(allowed))
+	return fmt.Errorf("invalid --output %q: use %s", redact.Value(v), orList(allowed))
 }
 
 // orList says "a, b or c".

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // oneTask checks that a command got exactly one TASK argument.
@@ -56,7 +57,7 @@ func parseUntil(v string, now time.Time) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--until %s: %w", v, catchup.ErrDurationTooLong)
 	}
 	if err != nil || d <= 0 {
-		return time.Time{}, fmt.Errorf("--until %q: want an RFC 3339 time (2026-12-24T00:00:00Z) or a positive duration (3d)", v)
+		return time.Time{}, fmt.Errorf("--until %q: want an RFC 3339 time (2026-12-24T00:00:00Z) or a positive duration (3d)", redact.Value(v))
 	}
 	return now.Add(d), nil
 }

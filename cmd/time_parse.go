@@ -3,6 +3,8 @@ package cmd
 import (
 	"fmt"
 	"time"
+
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // parseTime reads an RFC 3339 time as an operator gives one (--slot,
@@ -32,7 +34,7 @@ func (e errOffset) Error() string {
 // the offset's own, else want (the form expected, with an example).
 func timeError(name, v string, err error, want string) error {
 	if e, ok := err.(errOffset); ok {
-		return fmt.Errorf("invalid %s %q: %v", name, v, e)
+		return fmt.Errorf("invalid %s %q: %v", name, redact.Value(v), e)
 	}
-	return fmt.Errorf("invalid %s %q: %s", name, v, want)
+	return fmt.Errorf("invalid %s %q: %s", name, redact.Value(v), want)
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/taskname"
 )
 
@@ -282,7 +283,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	case e.Task == "":
 		return errors.New("missing or empty --task in catchup line")
 	case !taskname.Valid(e.Task):
-		return fmt.Errorf("invalid task name %q: must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", e.Task)
+		return fmt.Errorf("invalid task name %q: must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", redact.Value(e.Task))
 	}
 	return nil
 }

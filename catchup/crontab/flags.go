@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/catchup/catchup/catchup/duration"
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // errQuote is wrapped by unterminated-quote errors.
@@ -77,7 +78,7 @@ func parseFlags(e *Entry, lx *lexer) error {
 			continue
 		case !takesValue:
 			if _, perr := strconv.ParseBool(val); hasVal && perr != nil {
-				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", val, name, perr)
+				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", redact.Value(val), name, strconv.ErrSyntax)
 			}
 			continue
 		case !hasVal:
@@ -151,14 +152,14 @@ func checkValue(name, val string) error {
 	switch name {
 	case "timeout", "kill-after", "retry-delay", "tolerance":
 		if _, err := duration.Parse(val); errors.Is(err, duration.ErrTooLong) {
-			return fmt.Errorf("invalid --%s %q: %w", name, val, duration.ErrTooLong)
+			return fmt.Errorf("invalid --%s %q: %w", name, redact.Value(val), duration.ErrTooLong)
 		}
 		if !isDuration(val) {
-			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, val)
+			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, redact.Value(val))
 		}
 	case "retries":
 		if _, err := strconv.ParseInt(val, 10, 0); err != nil { // as run reads a count: decimal
-			return fmt.Errorf("invalid --retries %q: want a count", val)
+			return fmt.Errorf("invalid --retries %q: want a count", redact.Value(val))
 		}
 	}
 	return nil

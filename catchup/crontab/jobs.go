@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/taskname"
 )
 
@@ -192,7 +193,7 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 		case !takesValue && n != "wait": // --strict=1 as run reads it, --strict= refused
 			b, perr := strconv.ParseBool(v)
 			if perr != nil {
-				return nil, "", fmt.Errorf("invalid value %q for --%s in catchup line: %w", v, n, perr)
+				return nil, "", fmt.Errorf("invalid value %q for --%s in catchup line: %w", redact.Value(v), n, strconv.ErrSyntax)
 			}
 			v = strconv.FormatBool(b)
 		}

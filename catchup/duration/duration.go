@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // Max is the longest duration Parse takes: 106751 days, about 292 years,
@@ -25,7 +27,19 @@ var ErrTooLong = errors.New("too long (at most 106751d)")
 var ErrInvalid = errors.New("use e.g. 90s, 5m, 12h, 7d, 1d12h")
 
 // invalid is Parse's error for s, which is no duration.
-func invalid(s string) error { return fmt.Errorf("invalid duration %q: %w", s, ErrInvalid) }
+func invalid(s string) error { return invalidError{s} }
+
+// invalidError quotes the word it refused masked (redact.Value: a secret
+// that landed on a flag is never echoed), only when its text is asked
+// for: a word tried as a duration that is none (a bare --wait's next one)
+// costs no masking.
+type invalidError struct{ s string }
+
+func (e invalidError) Error() string {
+	return fmt.Sprintf("invalid duration %q: %v", redact.Value(e.s), ErrInvalid)
+}
+
+func (e invalidError) Unwrap() error { return ErrInvalid }
 
 // Parse is time.ParseDuration plus a leading whole number of days
 // ("7d", "1d12h"), the unit people use for catch-up windows and retention.

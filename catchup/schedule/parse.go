@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/adhocore/gronx"
+
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // macros are the @ shorthands catchup accepts (all time-based).
@@ -32,7 +34,7 @@ const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
 func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	trimmed := strings.TrimSpace(expr)
 	if loc == nil {
-		return nil, fmt.Errorf("cron expression %q has no time zone", trimmed)
+		return nil, fmt.Errorf("cron expression %q has no time zone", redact.Value(trimmed))
 	}
 	if trimmed == "" {
 		return nil, fmt.Errorf("cron expression is empty: want %s", wantForms)
@@ -41,18 +43,18 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	if strings.HasPrefix(trimmed, "@") {
 		e, ok := macros[strings.ToLower(trimmed)]
 		if !ok {
-			return nil, fmt.Errorf("cron expression %q is not supported: catchup needs a time-based schedule (%s)", trimmed, wantForms)
+			return nil, fmt.Errorf("cron expression %q is not supported: catchup needs a time-based schedule (%s)", redact.Value(trimmed), wantForms)
 		}
 		body = e
 	}
 	fields := strings.Fields(body)
 	if len(fields) != 5 {
-		return nil, fmt.Errorf("cron expression %q has %d fields, want 5 (minute hour day-of-month month day-of-week)", trimmed, len(fields))
+		return nil, fmt.Errorf("cron expression %q has %d fields, want 5 (minute hour day-of-month month day-of-week)", redact.Value(trimmed), len(fields))
 	}
 	canon := strings.Join(fields, " ")
 	segs, err := gronx.Segments(canon)
 	if err != nil || len(segs) != 6 {
-		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
+		return nil, fmt.Errorf("cron expression %q is invalid", redact.Value(trimmed))
 	}
 
 	segs[5] = sundayRanges(segs[5])
@@ -63,12 +65,12 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	for i := 1; i <= 5; i++ {
 		for _, part := range strings.Split(segs[i], ",") {
 			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
-				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q", trimmed, fieldNames[i-1], fields[i-1])
+				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q", redact.Value(trimmed), fieldNames[i-1], shownField(trimmed, fields[i-1]))
 			}
 		}
 	}
 	if segs[0] != "0" || !gronx.IsValid(strings.Join(segs[1:], " ")) {
-		return nil, fmt.Errorf("cron expression %q is invalid", trimmed)
+		return nil, fmt.Errorf("cron expression %q is invalid", redact.Value(trimmed))
 	}
 
 	for m := 0; m < 60; m++ {
@@ -116,7 +118,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	}
 	s.fixed = !wildcard(segs[1]) && !wildcard(segs[2])
 	if !s.everFires() {
-		return nil, fmt.Errorf("cron expression %q never fires: no date matches its day-of-month, month and day-of-week fields", trimmed)
+		return nil, fmt.Errorf("cron expression %q never fires: no date matches its day-of-month, month and day-of-week fields", redact.Value(trimmed))
 	}
 	return s, nil
 }
@@ -201,11 +203,26 @@ func LoadZone(name string) (*time.Location, error) {
 	} else if strings.ContainsAny(zone, "0123456789<,") { // meant as a POSIX TZ string
 		why = " (as a POSIX TZ string: " + err.Error() + ")"
 	}
+	shown := redact.Value(name)
+	if shown != name {
+		why = "" // it quotes a part of name, which holds a secret's shape (X11)
+	}
 	if why == "" && !hasZoneDatabase(zoneDatabases) {
 		why = " (this system has no zone database, " + zoneDatabases[0] + ": install tzdata, as apk add tzdata does in an Alpine image)"
 	}
 	return nil, fmt.Errorf("unknown time zone %q%s: name a zone from tzdata like Europe/Berlin, "+
-		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", name, why)
+		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", shown, why)
+}
+
+// shownField is a field of cron expression expr as an error quotes it:
+// masked as redact.Value masks it, and whole (***) when it is a part of
+// what the expression's masking hid (TOKEN="a of TOKEN="a b" * * *).
+func shownField(expr, field string) string {
+	f, shown := redact.Value(field), redact.Value(expr)
+	if f != field || shown == expr || strings.Contains(shown, field) {
+		return f
+	}
+	return redact.Mask
 }
 
 // zoneDatabases are where Go's time package looks for the zone database

@@ -3,7 +3,11 @@
 // can hold no path separator and cannot start with a dot.
 package taskname
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/catchup/catchup/catchup/redact"
+)
 
 // Valid reports whether name is in the grammar. (A loop, not a regexp: the
 // {0,127} repetition costs half a millisecond to compile at every start of
@@ -27,7 +31,7 @@ func Valid(name string) bool {
 // Check returns an error, with the grammar in words, for a name outside it.
 func Check(name string) error {
 	if !Valid(name) {
-		return fmt.Errorf("invalid task name %q: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", name)
+		return fmt.Errorf("invalid task name %q: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", redact.Value(name))
 	}
 	return nil
 }
