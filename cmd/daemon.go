@@ -235,7 +235,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 			return usageErr(c, maskedValue{err, redact.ValueIn(err.Error(), df.listen)})
 		}
 		defer ln.Close()
-		serveDaemon(ln, d, st, m, df.rule)
+		serveDaemon(ln, d, st, lm, df.rule) // its warnings are log records, as the registrations' are
 		log.Info("serving /healthz and /metrics", "event", "listen", "addr", ln.Addr().String())
 	}
 	d.Run(stop, hup)

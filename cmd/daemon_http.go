@@ -19,7 +19,10 @@ import (
 const healthyLoop = 10 * time.Second
 
 // serveDaemon serves /healthz and /metrics on ln until the process ends.
+// m.Notice says a warning into the daemon's log: those of /metrics's
+// reading, once each (scrapeWarnings), not at every scrape.
 func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Machine, rule catchup.MissedRule) {
+	warnings := newScrapeWarnings(func(w string) { m.Notice("%s", w) })
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if since := d.Lag().SinceLoop; since > healthyLoop {
@@ -34,8 +37,11 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 		// The daemon's own metrics are served also when the ledger cannot
 		// be read: catchup_daemon_ledger_up 0, its families left out (an
 		// alert on the fires it could not record still reads them).
-		tasks, err := catchup.Metrics(ctx, st, m, rule)
-		families := append(lagFamilies(d.Lag()), ledgerUp(err == nil))
+		sm := m
+		var said func(complete bool) int
+		sm.Notice, said = warnings.scrape()
+		tasks, err := catchup.Metrics(ctx, st, sm, rule)
+		families := append(lagFamilies(d.Lag()), ledgerUp(err == nil), scrapeWarningsFamily(said(err == nil)))
 		if err == nil {
 			families = append(families, metricFamilies(tasks)...)
 		}
@@ -74,5 +80,16 @@ func ledgerUp(up bool) *dto.MetricFamily {
 	f := newFamily("catchup_daemon_ledger_up", "Whether this scrape could read the ledger (1) or not (0: its metrics are left out).",
 		dto.MetricType_GAUGE)
 	f.set(map[bool]float64{true: 1, false: 0}[up])
+	return f.mf
+}
+
+// scrapeWarningsFamily is how many warnings this scrape's reading gave (a
+// user's notes of unrecorded fires refused, ...): the log says each once,
+// when it first appears, so that a gauge keeps it in sight.
+func scrapeWarningsFamily(n int) *dto.MetricFamily {
+	f := newFamily("catchup_daemon_scrape_warnings",
+		"Warnings this scrape gave as it read the ledger and the notes of unrecorded fires (a notes file refused...); the log says each once, when it first appears.",
+		dto.MetricType_GAUGE)
+	f.set(float64(n))
 	return f.mf
 }

@@ -52,7 +52,7 @@ func TestDaemonMetricsWithoutLedger(t *testing.T) {
 	if code != 200 {
 		t.Errorf("/metrics without the ledger: %d %s; want 200", code, body)
 	}
-	for _, want := range []string{"\ncatchup_daemon_ledger_up 0\n", "\ncatchup_daemon_fires_unrecorded_total 0\n",
+	for _, want := range []string{"\ncatchup_daemon_ledger_up 0\n", "\ncatchup_daemon_scrape_warnings 0\n", "\ncatchup_daemon_fires_unrecorded_total 0\n",
 		"\ncatchup_daemon_ledger_failing_seconds 0\n", "\ncatchup_daemon_running_jobs 0\n"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics without the ledger lacks %q:\n%s", strings.TrimSpace(want), body)
@@ -61,7 +61,7 @@ func TestDaemonMetricsWithoutLedger(t *testing.T) {
 	if strings.Contains(body, "catchup_runs_total") {
 		t.Errorf("/metrics without the ledger serves ledger families:\n%s", body)
 	}
-	problems, err := promlint.NewWithMetricFamilies(append(lagFamilies(d.Lag()), ledgerUp(false))).Lint()
+	problems, err := promlint.NewWithMetricFamilies(append(lagFamilies(d.Lag()), ledgerUp(false), scrapeWarningsFamily(0))).Lint()
 	if err != nil {
 		t.Fatal(err)
 	}

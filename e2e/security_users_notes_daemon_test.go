@@ -19,7 +19,8 @@ import (
 // every 15 s repeated it into the journal forever): again only when the
 // reason changes (the file made a symlink: another fix), or when it was
 // trusted again and then refused again. Each scrape still counts the
-// missed slots of the moment.
+// missed slots of the moment, and serves the warnings it gave as a gauge
+// (catchup_daemon_scrape_warnings), which keeps the refusal in sight.
 func TestDaemonSaysRefusedUsersNotesOnce(t *testing.T) {
 	needRoot(t)
 	db := pgLedger(t)
@@ -62,7 +63,8 @@ func TestDaemonSaysRefusedUsersNotesOnce(t *testing.T) {
 
 	const warning = "not counting the notes of unrecorded fires of nobody (who)"
 	// missed is how many of who's slots a scrape counts missed: 01:00
-	// and 02:00 while the notes are refused, 02:00 alone while trusted.
+	// and 02:00 while the notes are refused, 02:00 alone while trusted;
+	// the gauge of the scrape's warnings is 1 while refused, else 0.
 	scrape := func(what string, missed int) string {
 		t.Helper()
 		resp, err := http.Get("http://" + addr + "/metrics")
@@ -76,6 +78,10 @@ func TestDaemonSaysRefusedUsersNotesOnce(t *testing.T) {
 		}
 		if want := fmt.Sprintf(`catchup_missed_slots{cause="not-fired",task="who"} %d`, missed); !strings.Contains(string(b), want) {
 			t.Errorf("scrape (%s): want %s, counted at this scrape:\n%s", what, want, b)
+		}
+		warnings := map[bool]string{true: "1", false: "0"}[missed == 2]
+		if want := "\ncatchup_daemon_scrape_warnings " + warnings + "\n"; !strings.Contains(string(b), want) {
+			t.Errorf("scrape (%s): want %s:\n%s", what, strings.TrimSpace(want), b)
 		}
 		return string(b)
 	}
