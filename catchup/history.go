@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -21,9 +20,12 @@ const notedNote = "outcome not recorded yet: noted on this host; the next scan r
 // History is the ledger's runs for `catchup history`, as ls reads them: a
 // run whose outcome this host noted reads as that outcome, and a running
 // record whose process is known to be gone otherwise reads interrupted (as
-// the next scan records them), so --status running leaves it out and
-// --status interrupted lists it. A task the ledger does not hold is an
-// error (UnknownTask). The ledger is not written.
+// the next scan records them). A status filter selects runs by the status
+// they read with (historyOf), so --status running leaves a dead one out,
+// --status interrupted lists it, and --status failed lists a run whose
+// noted outcome is failed; f.Limit counts the runs it keeps. A task the
+// ledger does not hold is an error (UnknownTask). The ledger is not
+// written.
 func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter) ([]store.Run, error) {
 	running, err := st.Running(ctx)
 	if err != nil {
@@ -36,35 +38,14 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
-	limit := f.Limit
-	if f.Status == store.StatusRunning {
-		f.Limit += len(stale) // the dead ones are dropped below
+	var out []store.Run
+	if f.Status != "" {
+		out, err = historyOf(ctx, st, m, f, running, stale)
+	} else {
+		out, err = historyAll(ctx, st, m, f, stale)
 	}
-	runs, err := st.History(ctx, f)
 	if err != nil {
 		return nil, err
-	}
-	if f.Status == store.StatusInterrupted {
-		for _, r := range running {
-			if stale[r.ID] && (f.Task == "" || r.Task == f.Task) && !r.StartedAt.Before(f.Since) {
-				runs = append(runs, r)
-			}
-		}
-		sort.SliceStable(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
-	}
-	notes, err := runsNotes(ctx, st, m, runs)
-	if err != nil {
-		return nil, err
-	}
-	out := runs[:0]
-	for _, r := range runs {
-		r = readAsScanWould(r, stale, notes)
-		if f.Status == "" || r.Status == f.Status {
-			out = append(out, r)
-		}
-	}
-	if len(out) > limit {
-		out = out[:limit]
 	}
 	if len(out) == 0 && f.Task != "" {
 		// Nothing to show: of a task the ledger holds, or of none.
@@ -75,6 +56,23 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 		}
 	}
 	return out, nil
+}
+
+// historyAll is History without a status filter: the ledger's f.Limit
+// newest runs, each read as the next scan leaves it.
+func historyAll(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter, stale map[int64]bool) ([]store.Run, error) {
+	runs, err := st.History(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	notes, err := runsNotes(ctx, st, m, runs)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range runs {
+		runs[i] = readAsScanWould(r, stale, notes)
+	}
+	return runs, nil
 }
 
 // ReadRun is run r as ls reads it (see History), for `catchup show`.
@@ -96,10 +94,11 @@ func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store
 	return readAsScanWould(r, stale, notes), nil
 }
 
-// runsNotes is the notes that history and show read runs with: this
-// host's (readPendingNotes) and, run by root, those of the users whose
-// crontab lines the runs a note can change are of (running or taken for
-// interrupted: pendingNotes.noted), as root's other readers count them
+// runsNotes is the notes that history (without a status filter: see
+// filterNotes) and show read runs with: this host's (readPendingNotes)
+// and, run by root, those of the users whose crontab lines the runs a
+// note can change are of (running or taken for interrupted:
+// pendingNotes.noted), as root's other readers count them
 // (readUsersNotes: the same rule and trust; a refused notes file is said
 // once). So root reads a run of a user's line as that user does. Without
 // such a run it reads no task.
