@@ -91,3 +91,79 @@ func TestAddRunsPausesASlotOnce(t *testing.T) {
 		}
 	})
 }
+
+// A fire's paused record (AddRun: one record, a `catchup run` fire of a
+// paused task) is recorded once too, under the same rule: a slot that
+// holds a paused record settling it (a scan's, a prune's) gets none (id
+// 0), also when two handles record it at once; one given back does not
+// count. Before, AddRun added a second paused record of the slot.
+func TestAddRunPausesASlotOnce(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		location := be.ledger(t)
+		s := be.open(t, location)
+		ctx := t.Context()
+		if err := s.UpsertTask(ctx, store.Task{Name: "job", Schedule: "0 * * * *", TZ: "UTC", RegisteredAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		paused := func(h int, trigger string) store.Run {
+			return store.Run{Task: "job", Slot: t0.Add(time.Duration(h) * time.Hour), Trigger: trigger,
+				Status: store.StatusPaused, Attempt: 1, StartedAt: t0.Add(time.Hour), EndedAt: t0.Add(time.Hour)}
+		}
+		count := func() int64 {
+			t.Helper()
+			n, err := s.StatusCount(ctx, "job", store.StatusPaused)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if ids, err := s.AddRuns(ctx, []store.Run{paused(1, store.TriggerReplay)}); err != nil || len(ids) != 1 || ids[0] == 0 {
+			t.Fatalf("AddRuns = %v, %v; want one id", ids, err)
+		}
+		if id, err := s.AddRun(ctx, paused(1, store.TriggerSchedule)); err != nil || id != 0 {
+			t.Errorf("AddRun of a slot recorded paused = %d, %v; want 0 (left out)", id, err)
+		}
+		if id, err := s.AddRun(ctx, paused(2, store.TriggerSchedule)); err != nil || id == 0 {
+			t.Errorf("AddRun of a slot not recorded = %d, %v; want an id", id, err)
+		}
+		if n := count(); n != 2 {
+			t.Errorf("%d paused records, want 2 (slots 1, 2)", n)
+		}
+		// Given back, slot 2's record settles nothing: a fire records it anew.
+		if _, _, err := s.UnsettlePaused(ctx, "job", t0.Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if id, err := s.AddRun(ctx, paused(2, store.TriggerSchedule)); err != nil || id == 0 {
+			t.Errorf("AddRun of a slot given back = %d, %v; want an id", id, err)
+		}
+		// Two handles at once: a fire (AddRun) and a scan (AddRuns) of slots 10..29.
+		handles := []store.Store{s, be.open(t, location)}
+		errs := make([]error, len(handles))
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, h := range handles {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				for hr := 10; hr < 30 && errs[i] == nil; hr++ {
+					if i == 0 {
+						_, errs[i] = h.AddRun(ctx, paused(hr, store.TriggerSchedule))
+					} else {
+						_, errs[i] = h.AddRuns(ctx, []store.Run{paused(hr, store.TriggerReplay)})
+					}
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("handle %d: %v", i, err)
+			}
+		}
+		if n := count(); n != 23 {
+			t.Errorf("%d paused records, want 23 (slot 1, slot 2 twice (one given back), 10 to 29 once each)", n)
+		}
+	})
+}

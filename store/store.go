@@ -38,6 +38,14 @@ type Store interface {
 	// when it was set, so t.SettledThrough (the domain passes now) replaces
 	// it. A registration by `run` never replaces one read from a crontab.
 	UpsertTask(ctx context.Context, t Task) error
+	// UpsertTaskOf is UpsertTask for a task as its caller read it (of: a
+	// scan's registration of its crontab line): in its transaction, a
+	// task the ledger no longer holds, or holds registered after
+	// of.Registered (purged since, or purged and registered again), is
+	// not written, and ErrGone is returned; with of.Live, one retired
+	// since is left retired as forget left it, and ErrRetired is
+	// returned. A zero of.Registered checks nothing, as UpsertTask.
+	UpsertTaskOf(ctx context.Context, of Of, t Task) error
 	Task(ctx context.Context, name string) (Task, error)
 	// Tasks returns every known task with its latest run, ordered by name.
 	Tasks(ctx context.Context) ([]TaskSummary, error)

@@ -149,3 +149,8 @@ func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	rows.Close()
 	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return p.latestOf(ctx, latestShownSQL(), task) })
 }
+
+// UpsertTaskOf implements store.Store.
+func (p *Ledger) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
+	return p.UpsertTask(ctx, t)
+}

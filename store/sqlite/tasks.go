@@ -167,3 +167,8 @@ func fromMS(v int64) time.Time {
 	}
 	return time.UnixMilli(v).UTC()
 }
+
+// UpsertTaskOf implements store.Store.
+func (s *Ledger) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
+	return s.UpsertTask(ctx, t)
+}
