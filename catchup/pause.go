@@ -289,6 +289,8 @@ func (l *lifecycle) pausedFire(ctx context.Context, f fire) (RunResult, bool) {
 	r := store.Run{Task: t.Name, Slot: f.slot, Trigger: f.trigger, Status: store.StatusPaused, Attempt: 1,
 		StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID, Error: reasonPaused}
 	seeBootOrSay(ctx, l.st, l.m) // the fire proves this boot up now, as a claim does (S7d)
+	// A slot a scan (or a prune) recorded paused already is recorded no
+	// more: the ledger records a slot paused once (AddRun, as AddRuns; id 0).
 	id, err := l.st.AddRun(ctx, r)
 	if err != nil {
 		l.m.notice("task %s: cannot record its paused slot: %v", t.Name, err)

@@ -55,7 +55,10 @@ type Store interface {
 	// succeeded run still counts, see Prune). Runs without a slot are always
 	// claimed. The task row is created if missing.
 	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
-	// AddRun inserts a finished record (a skip) and returns its id.
+	// AddRun inserts a finished record (a skip) and returns its id. A
+	// record AddRuns records once (a fire's paused record of a slot
+	// recorded paused already, not given back) is left out as AddRuns
+	// leaves it out, under the same serialisation: its id is 0.
 	AddRun(ctx context.Context, r Run) (int64, error)
 	// AddRuns inserts finished records (skips, expiries) in one transaction
 	// and returns their ids, in order. An expired record of a slot that

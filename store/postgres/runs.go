@@ -170,6 +170,16 @@ func (p *Ledger) updateRun(ctx context.Context, id int64, update string, args ..
 
 // AddRun implements store.Store.
 func (p *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
+	if onceSQL(r) != "" {
+		// A record AddRuns records once (paused, expired) is checked as
+		// it checks it, under the task row's lock: a fire's paused record
+		// of a slot a scan recorded paused is left out (id 0).
+		ids, err := p.AddRuns(ctx, []store.Run{r})
+		if err != nil {
+			return 0, err
+		}
+		return ids[0], nil
+	}
 	tx, err := p.begin(ctx)
 	if err != nil {
 		return 0, p.wrap("write ledger", err)

@@ -231,6 +231,16 @@ func (s *Ledger) AddRun(ctx context.Context, r store.Run) (int64, error) {
 	if err := s.unmoved(); err != nil {
 		return 0, err
 	}
+	if onceSQL(r) != "" {
+		// A record AddRuns records once (paused, expired) is checked as
+		// it checks it, in its immediate transaction: a fire's paused
+		// record of a slot a scan recorded paused is left out (id 0).
+		ids, err := s.AddRuns(ctx, []store.Run{r})
+		if err != nil {
+			return 0, err
+		}
+		return ids[0], nil
+	}
 	id, err := insertRun(ctx, s.db, r)
 	return id, s.wrap("write ledger", err)
 }
