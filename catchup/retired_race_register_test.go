@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -86,6 +87,81 @@ func TestForgetAfterAScanReadTheLineKeepsItRetired(t *testing.T) {
 				}
 				if n := strings.Count(all, "task job was retired (catchup forget) since this scan read it"); n != 1 {
 					t.Errorf("scan warned %q; want the task retired since this scan read it said once (%d)", all, n)
+				}
+			})
+		}
+	}
+}
+
+// TestForgetBeforeAReschedulingFiresClaimRegistersItAnew: a fire whose
+// --cron changed (a rescheduling fire) that read its task before a
+// `catchup forget` committed is a later fire of the task's line, which
+// forget lets register the task anew from that fire (guarantees T1): the
+// task ends as the same fire leaves it after the forget (registered from
+// the fire, under the new schedule, its watermark just below the fire's
+// slot, not retired), and the old schedule's slots as forget recorded or
+// named them: the change's records (the old schedule's expiries, its
+// pause's paused) refuse, in their transaction, the task retired since the
+// fire read it, and the fire says so. Before, a slot forget named (younger
+// than the tolerance) was recorded expired (schedule-changed) by the fire
+// after the forget; the registration was already as after the forget.
+func TestForgetBeforeAReschedulingFiresClaimRegistersItAnew(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		for _, at := range []string{"2026-03-01T12:30:00Z", "2026-03-01T12:02:00Z"} { // 12:02: forget names slot 12:00, unrecorded
+			t.Run(backend+"/"+at, func(t *testing.T) {
+				ctx := context.Background()
+				fire := func(f *runFixture, st store.Store) {
+					req := f.request(t)
+					req.Schedule = mustSchedule(t, "30 * * * *", "UTC")
+					if _, err := Run(ctx, st, nil, f.m, req); err != nil {
+						t.Fatalf("Run: %v", err)
+					}
+				}
+				// The forget first, then the fire: what the race must end as.
+				f, st := purgeRaceFixture(t, backend)
+				f.now = mustTime(t, at)
+				if _, err := Forget(ctx, st, f.m, ForgetRequest{Task: "job"}); err != nil {
+					t.Fatal(err)
+				}
+				fire(f, st)
+				want, err := st.Task(ctx, "job")
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The forget just after the fire read the task.
+				rf, rst := purgeRaceFixture(t, backend)
+				rf.now = mustTime(t, at)
+				racing := &retireRaceWrite{Store: rst, t: t, m: rf.m, afterRead: true}
+				fire(rf, racing)
+				if !racing.retired {
+					t.Fatal("the forget never came: the fire did not read the task")
+				}
+				got, err := rst.Task(ctx, "job")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Schedule != want.Schedule || !got.RegisteredAt.Equal(want.RegisteredAt) ||
+					!got.SettledThrough.Equal(want.SettledThrough) || !got.RetiredAt.IsZero() {
+					t.Errorf("task after the racing fire: %q registered %s, watermark %s, retired %s; want %q, %s, %s, not retired (as after forget, then the fire)",
+						got.Schedule, rfc(got.RegisteredAt), rfc(got.SettledThrough), rfc(got.RetiredAt),
+						want.Schedule, rfc(want.RegisteredAt), rfc(want.SettledThrough))
+				}
+				if runs, serial := rf.job.runs(t), f.job.runs(t); len(runs) != len(serial) {
+					t.Errorf("the job ran %q; want %q, as after forget, then the fire", runs, serial)
+				}
+				records := func(st store.Store) map[string]string {
+					hist, err := st.History(ctx, store.HistoryFilter{Task: "job", Limit: 100})
+					if err != nil {
+						t.Fatal(err)
+					}
+					bySlot := map[string]string{}
+					for _, r := range hist {
+						bySlot[rfc(r.Slot)] += r.Status + "/" + r.Reason + " "
+					}
+					return bySlot
+				}
+				if got, want := records(rst), records(st); !reflect.DeepEqual(got, want) {
+					t.Errorf("records by slot after the racing fire:\n%v\nwant, as after forget, then the fire:\n%v", got, want)
 				}
 			})
 		}
