@@ -91,7 +91,7 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 // registerLine registers the task as its re-read line se says, and reads
 // the new registration back as this fire's schedule; why says what failed.
 func (l *lifecycle) registerLine(ctx context.Context, se sourcedEntry) (why string) {
-	sr, warning, err := registerEntry(ctx, l.st, l.m, se, l.req.Tolerance, false, l.req.NotifyCmd)
+	sr, warning, err := registerEntry(ctx, l.st, l.m, se, l.req.Tolerance, false, l.req.NotifyCmd, nil)
 	if err != nil {
 		return err.Error()
 	}

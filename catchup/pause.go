@@ -212,6 +212,12 @@ func splitPaused(t store.Task, res *missed) (paused []time.Time) {
 // none: the error wraps store.ErrGone; one retired since gets them (not
 // store.Of.Live: forget and the daemon record them of the task they retire).
 func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time) ([]time.Time, error) {
+	return recordPauseOf(ctx, st, m, t, before, store.Of{Registered: t.RegisteredAt})
+}
+
+// recordPauseOf is recordEndedPause for the records of t as of (a schedule
+// change's: store.OfLive, so that a task retired since gets none either).
+func recordPauseOf(ctx context.Context, st store.Store, m Machine, t store.Task, before time.Time, of store.Of) ([]time.Time, error) {
 	if t.PausedAt.IsZero() {
 		return nil, nil
 	}
@@ -227,7 +233,7 @@ func recordEndedPause(ctx context.Context, st store.Store, m Machine, t store.Ta
 	if !before.IsZero() {
 		paused = slices.DeleteFunc(paused, func(slot time.Time) bool { return !slot.Before(before) })
 	}
-	return paused, addPaused(ctx, st, m, t.Name, store.Of{Registered: t.RegisteredAt}, paused)
+	return paused, addPaused(ctx, st, m, t.Name, of, paused)
 }
 
 // recordPaused records the slots of t's pause as paused, in one

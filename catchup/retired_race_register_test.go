@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -131,8 +132,16 @@ func TestForgetBeforeAReschedulingFiresClaimRegistersItAnew(t *testing.T) {
 				// The forget just after the fire read the task.
 				rf, rst := purgeRaceFixture(t, backend)
 				rf.now = mustTime(t, at)
+				var notices []string
+				rf.m.Notice = func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 				racing := &retireRaceWrite{Store: rst, t: t, m: rf.m, afterRead: true}
 				fire(rf, racing)
+				// At 12:02 the fire had a slot to record (12:00) that forget
+				// named: its refused record is said, once.
+				if all := strings.Join(notices, "\n"); at == "2026-03-01T12:02:00Z" &&
+					strings.Count(all, "task job was retired (catchup forget) since this fire read it") != 1 {
+					t.Errorf("notices %q; want one saying the task was retired since the fire read it", all)
+				}
 				if !racing.retired {
 					t.Fatal("the forget never came: the fire did not read the task")
 				}

@@ -80,7 +80,8 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 		// --replay-paused gives them back, to be recorded expired
 		// (schedule-changed) by the next scan, whether or not a scan ran
 		// during the pause. The fire records its own slot.
-		if _, err := recordEndedPause(ctx, st, m, old, from); err != nil && !errors.Is(err, store.ErrGone) { // gone: said below
+		if _, err := recordPauseOf(ctx, st, m, old, from, store.OfLive(old.RegisteredAt)); err != nil &&
+			!errors.Is(err, store.ErrGone) && !errors.Is(err, store.ErrRetired) { // said below
 			m.notice("task %s: cannot record the slots of its pause under the old schedule: %v", old.Name, err)
 		}
 	}
@@ -89,6 +90,12 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 	switch {
 	case errors.Is(err, store.ErrGone):
 		return fmt.Sprintf("%s; task %s was forgotten since this fire read it (catchup forget --purge): "+
+			"none of the old schedule's slots recorded, and the fire registers it anew", head, old.Name), func() {}
+	case errors.Is(err, store.ErrRetired):
+		// Forget recorded them (reason retired), or named those the line
+		// might still fire; the fire's claim registers the task anew from
+		// the fire, as a fire after the forget does (guarantees T1).
+		return fmt.Sprintf("%s; task %s was retired (catchup forget) since this fire read it: "+
 			"none of the old schedule's slots recorded, and the fire registers it anew", head, old.Name), func() {}
 	case err != nil && len(left.slots) > 0:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be recorded expired (%v): they are not looked for", err)

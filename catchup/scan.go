@@ -33,7 +33,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	replays := map[string]*shellReplay{}
 	refused := map[string]bool{} // tasks whose line this scan refused, and said so
 	for _, e := range entries {
-		sr, warning, err := registerEntry(ctx, st, m, e, req.Tolerance, req.DryRun, req.NotifyCmd)
+		sr, warning, err := registerEntry(ctx, st, m, e, req.Tolerance, req.DryRun, req.NotifyCmd, &store.Task{})
 		if warning != "" {
 			rep.Warnings = append(rep.Warnings, warning)
 		}

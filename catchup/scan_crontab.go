@@ -79,7 +79,12 @@ func (sr *shellReplay) env(m Machine) []string {
 // line whose schedule changed records the slots missed under the old one
 // expired, and alerts for them by notify (else the task's own; never
 // another user's line's), as scan alerts.
-func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, tol time.Duration, dry bool, notify string) (*shellReplay, string, error) {
+//
+// read, when set, is the task as the scan read it (lineOf): a registration
+// refuses, in its transaction, a task retired or purged since (nil: a
+// fire's, which registers a retired task anew).
+func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEntry, tol time.Duration, dry bool, notify string,
+	read *store.Task) (*shellReplay, string, error) {
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
 	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
@@ -137,6 +142,13 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: crontab.Redacted(e.Command), Dir: sr.dir,
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
+	var of store.Of // the task as the scan read it, which the registration writes
+	if err == nil || errors.Is(err, store.ErrNotFound) {
+		var refused error
+		if of, refused = lineOf(read, old, err == nil); refused != nil {
+			return nil, warning, sinceRead(e.Task, refused)
+		}
+	}
 	retired := err == nil && !old.RetiredAt.IsZero() // registered anew, as of now
 	if err == nil && !retired {
 		if err := sr.checkTakeover(m, old, path); err != nil {
@@ -186,8 +198,10 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				// scan recorded are recorded paused first, as a fire that
 				// changes the schedule (lifecycle.rescheduled) and the
 				// daemon at a reload (RegisterDaemonTask) record them.
-				if _, err := recordEndedPause(ctx, st, m, old, now); err != nil {
-					return nil, warning, err
+				// Of the task as read (a scan's: live; a fire's, which
+				// registers a retired task anew: not).
+				if _, err := recordPauseOf(ctx, st, m, old, now, store.Of{Registered: old.RegisteredAt, Live: read != nil}); err != nil {
+					return nil, warning, sinceRead(e.Task, err)
 				}
 			}
 			if sr.as != nil {
@@ -198,8 +212,8 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			was, _ := parseSchedule(old.Schedule, old.TZ)
 			spare := lineMayStillFire(s, was, now, tol, &spared) // the edited line fires them, late
 			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, dry)
-			if err != nil {
-				return nil, warning, err
+			if err != nil && (read != nil || !errors.Is(err, store.ErrRetired)) { // a fire's: forget recorded them
+				return nil, warning, sinceRead(e.Task, err)
 			}
 			t.SettledThrough = countsFrom(now, spared) // now, or before the slots left to the line's fire
 			sr.alertLeft = left.alert
@@ -236,7 +250,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		t.SettledThrough = t.RegisteredAt.Add(-time.Second)
 	}
 	if !dry {
-		if err := st.UpsertTask(ctx, t); err != nil {
+		if err := registerLineOf(ctx, st, of, t); err != nil {
 			return nil, warning, err
 		}
 	}

@@ -13,6 +13,9 @@ type expiry struct {
 	slot   time.Time
 	reason string // in words, recorded as the run's error
 	code   string // store.Reason*
+	// live: the records are of a task read not retired (a schedule
+	// change's): one retired since gets none (store.Of.Live).
+	live bool
 }
 
 // reasonExpiredMeanwhile is why a slot to expire was not recorded: it was

@@ -19,7 +19,7 @@ func (c *crontabs) lineEdit(ctx context.Context, st store.Store, t store.Task) (
 	if sr != nil {
 		return se, sr, t, false, nil
 	}
-	reg, _, err := registerEntry(ctx, st, c.m, se, c.tolerance, true, "")
+	reg, _, err := registerEntry(ctx, st, c.m, se, c.tolerance, true, "", nil)
 	if err != nil {
 		return se, nil, t, false, err
 	}
@@ -46,7 +46,7 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 		// the registration reads it.
 		return t, c.registeredReplay(t, se), "", nil
 	}
-	sr, warning, err := registerEntry(ctx, st, c.m, se, c.tolerance, dry, notify)
+	sr, warning, err := registerEntry(ctx, st, c.m, se, c.tolerance, dry, notify, &t)
 	if err != nil {
 		return t, nil, warning, err
 	}

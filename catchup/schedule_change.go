@@ -92,10 +92,12 @@ func (lb leftByChange) lineNotice(dry bool) string {
 // fires, late, or whose fire registers the change. dry records nothing and alerts nothing.
 // A slot another process recorded expired meanwhile is not recorded nor
 // alerted again. The slots are returned also when recording them failed.
+// The task was read not retired: one retired since (`catchup forget`)
+// gets none of them (store.ErrRetired), as one purged since (ErrGone).
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
 	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
-	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged}, notify, cut, spare, dry)
+	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged, live: true}, notify, cut, spare, dry)
 }
 
 // leftToTheLine names the old schedule's slots a change left to the new
@@ -172,7 +174,9 @@ func mayStillFire(s *schedule.Schedule, now time.Time, tol time.Duration, spared
 // slot before it; those spare reports true for aside too) expired, why
 // (its reason and code), in one transaction, as expireLeftBehind says.
 // The records are of old as read: a task purged since (or purged and
-// registered again) gets none, and the error wraps store.ErrGone.
+// registered again) gets none, and the error wraps store.ErrGone; with
+// why.live (a schedule change's, of a task read not retired), one retired
+// since gets none either, and the error wraps store.ErrRetired.
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
 	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	lb := leftByChange{alert: func() {}}
@@ -234,7 +238,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
-	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt}, ex, cause, dry); err != nil || dry {
+	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
 	lb.slots = nil // those recorded: not those another process recorded meanwhile

@@ -150,7 +150,32 @@ func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	return out, backend.ShowLatest(out, func(task string) (*store.Run, error) { return p.latestOf(ctx, latestShownSQL(), task) })
 }
 
-// UpsertTaskOf implements store.Store.
+// UpsertTaskOf implements store.Store: the task's row is read locked (FOR
+// UPDATE), which holds off a forget (retirement or purge) until the
+// upsert commits.
 func (p *Ledger) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
-	return p.UpsertTask(ctx, t)
+	if of.Registered.IsZero() {
+		return p.UpsertTask(ctx, t)
+	}
+	tx, err := p.begin(ctx)
+	if err != nil {
+		return p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(ctx)
+	var at time.Time
+	var retired *time.Time
+	err = tx.QueryRow(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = $1 FOR UPDATE`, t.Name).Scan(&at, &retired)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("task %s: %w", t.Name, store.ErrGone)
+	case err != nil:
+		return p.wrap("read ledger", err)
+	}
+	if err := of.Refuses(at, fromDB(retired)); err != nil {
+		return fmt.Errorf("task %s: %w", t.Name, err)
+	}
+	if err := upsertTask(ctx, tx, t, false); err != nil {
+		return p.wrap("write ledger", err)
+	}
+	return p.wrap("write ledger", tx.Commit(ctx))
 }

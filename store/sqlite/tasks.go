@@ -168,7 +168,35 @@ func fromMS(v int64) time.Time {
 	return time.UnixMilli(v).UTC()
 }
 
-// UpsertTaskOf implements store.Store.
+// UpsertTaskOf implements store.Store: the task's registration and
+// retirement are read in the write's immediate transaction (no forget
+// commits between the read and the upsert).
 func (s *Ledger) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
-	return s.UpsertTask(ctx, t)
+	if of.Registered.IsZero() {
+		return s.UpsertTask(ctx, t)
+	}
+	ctx = uncancelled(ctx)
+	if err := s.unmoved(); err != nil {
+		return err
+	}
+	tx, err := s.begin(ctx)
+	if err != nil {
+		return s.wrap("write ledger", err)
+	}
+	defer tx.Rollback()
+	var at, retired int64
+	err = tx.QueryRowContext(ctx, `SELECT registered_at, retired_at FROM tasks WHERE name = ?`, t.Name).Scan(&at, &retired)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("task %s: %w", t.Name, store.ErrGone)
+	case err != nil:
+		return s.wrap("read ledger", err)
+	}
+	if err := of.Refuses(fromMS(at), fromMS(retired)); err != nil {
+		return fmt.Errorf("task %s: %w", t.Name, err)
+	}
+	if err := upsertTask(ctx, tx, t); err != nil {
+		return s.wrap("write ledger", err)
+	}
+	return s.wrap("write ledger", tx.Commit())
 }
