@@ -26,7 +26,7 @@ func TestPopulateMapsPagesIn(t *testing.T) {
 		t.Fatalf("a fresh mapping has %d pages resident, want 0", got)
 	}
 
-	if r := populate(base+8*pageBytes, 16*pageBytes); r != 0 {
+	if r := populate(base+uintptr(8*pageBytes), uintptr(16*pageBytes)); r != 0 {
 		t.Fatalf("populate of 16 writable pages returned %d, want 0 (is MADV_POPULATE_WRITE supported? kernel 5.14+)", r)
 	}
 	if got := resident(t, mem[:8*pageBytes]); got != 0 {
@@ -39,7 +39,7 @@ func TestPopulateMapsPagesIn(t *testing.T) {
 		t.Errorf("%d pages after the range are resident, want 0", got)
 	}
 
-	if r := populate(base+32*pageBytes, 32*pageBytes); r >= 0 {
+	if r := populate(base+uintptr(32*pageBytes), uintptr(32*pageBytes)); r >= 0 {
 		t.Errorf("populate into an unwritable page returned %d, want minus an errno", r)
 	}
 	if got := resident(t, mem[32*pageBytes:48*pageBytes]); got != 16 {
@@ -51,6 +51,9 @@ func TestPopulateMapsPagesIn(t *testing.T) {
 		}
 	}
 }
+
+// pageBytes is the kernel's page size.
+var pageBytes = syscall.Getpagesize()
 
 // resident counts the pages of mem in memory (mincore(2)).
 func resident(t *testing.T, mem []byte) int {

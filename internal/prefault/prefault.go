@@ -37,7 +37,12 @@ const (
 	// arenaBytes is the Go runtime's heap arena size on 64-bit Linux
 	// (runtime.heapArenaBytes).
 	arenaBytes = 64 << 20
-	pageBytes  = 4 << 10
+	// alignBytes is the largest page size Linux has on amd64 and arm64
+	// (4, 16 or 64 KB): a range starting on it starts on a page, as
+	// madvise requires, whatever the kernel's page size. It stays in the
+	// mark's 4 MB piece of mapped heap (the runtime maps the heap in
+	// pieces aligned to 4 MB).
+	alignBytes = 64 << 10
 )
 
 func init() {
@@ -47,9 +52,10 @@ func init() {
 }
 
 // heapAhead is the range to map for a mark in the heap: from the mark's
-// page, ahead bytes, not past the end of the mark's arena.
+// 64 KB block (alignBytes), ahead bytes, not past the end of the mark's
+// arena.
 func heapAhead(mark uintptr) (start, end uintptr) {
-	start = mark &^ (pageBytes - 1)
+	start = mark &^ (alignBytes - 1)
 	end = start + ahead
 	if arenaEnd := (mark &^ (arenaBytes - 1)) + arenaBytes; end > arenaEnd {
 		end = arenaEnd

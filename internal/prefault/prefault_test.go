@@ -9,7 +9,8 @@ func TestHeapAhead(t *testing.T) {
 	}{
 		"a mark at a page's start":      {arena + 0x100000, arena + 0x100000, arena + 0x100000 + ahead},
 		"a mark inside a page":          {arena + 0x100abc, arena + 0x100000, arena + 0x100000 + ahead},
-		"a mark near the arena's end":   {arena + arenaBytes - 0x3456, arena + arenaBytes - 0x4000, arena + arenaBytes},
+		"a mark near the arena's end":   {arena + arenaBytes - 0x3456, arena + arenaBytes - 0x10000, arena + arenaBytes},
+		"a mark in a 64 KB block":       {arena + 0x12f456, arena + 0x120000, arena + 0x120000 + ahead},
 		"a mark in the arena's last MB": {arena + arenaBytes - 1<<20, arena + arenaBytes - 1<<20, arena + arenaBytes},
 	}
 	for name, tc := range tests {
