@@ -22,7 +22,9 @@
 // (it fails there, which is fine: those pages fault in as before). A
 // kernel older than 5.14 refuses the advice and nothing happens. The
 // cost is at most the pages mapped and never used: under 2 MB of
-// resident memory.
+// resident memory, which the runtime counts as released until it uses
+// them (a long-lived process, the daemon, keeps them; GOMEMLIMIT does not
+// see them).
 //
 // This package has no imports, so it is initialized among the first;
 // keep it that way (cmd's TestReleasedStart checks the order).
