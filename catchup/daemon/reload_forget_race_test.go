@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// forgetOnRead is a ledger on which `catchup forget` of task name commits
+// just after its first read (Task): after a reload read the line's task,
+// before it registers the line.
+type forgetOnRead struct {
+	store.Store
+	t       *testing.T
+	m       catchup.Machine
+	name    string
+	retired bool
+}
+
+func (f *forgetOnRead) Task(ctx context.Context, name string) (store.Task, error) {
+	t, err := f.Store.Task(ctx, name)
+	if !f.retired && name == f.name && err == nil {
+		f.retired = true
+		if _, err := catchup.Forget(ctx, f.Store, f.m, catchup.ForgetRequest{Task: name}); err != nil {
+			f.t.Errorf("forget: %v", err) // on the daemon's goroutine: no Fatal
+		}
+	}
+	return t, err
+}
+
+// TestForgetDuringAReloadLeavesItRetired: a reload that changes a line's
+// schedule (* to */5) while a `catchup forget` of its task commits after
+// the reload read the task, before it registers the line: the task stays
+// as forget left it (retired, its schedule), neither the registration nor
+// the old line's loop, once its fires end, records the old schedule's
+// slots expired (schedule-changed) beside forget's records, and the
+// daemon's log says so once (a warning). Before, the reload revived the
+// task with the new schedule and recorded 10:02 expired (schedule-changed).
+func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
+	var racing *forgetOnRead
+	var reloaded []Task
+	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
+		if reloaded != nil {
+			return reloaded
+		}
+		lf.c.set(lf.started.Add(2 * time.Minute)) // 10:02:30
+		m := lf.m
+		log := slog.New(slog.NewTextHandler(lf.logs, nil))
+		m.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") } // as cmd's
+		racing = &forgetOnRead{Store: lf.st, t: t, m: lf.m, name: "tick"}
+		task := lf.task
+		task.Def.Schedule = "*/5 * * * *"
+		var err error
+		if task.Sched, err = schedule.Parse(task.Def.Schedule, time.UTC); err != nil {
+			t.Error(err)
+		}
+		if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), racing, m, task.Def, false, lf.from("tick")); err != nil {
+			t.Errorf("the reload's registration: %v", err)
+		}
+		reloaded = []Task{task}
+		return reloaded
+	})
+	lf.firstTwoFires()
+	lf.hup <- syscall.SIGHUP
+	lf.waitFor("the reload", func() bool { return strings.Count(lf.logs.String(), "crontabs reloaded") == 1 })
+	lf.touch("go")
+	lf.touch("alert-go")
+	lf.waitFor("10:01's outcome", func() bool { return strings.Contains(strings.Join(lf.records(), "|"), "10:01 succeeded") })
+	lf.stop <- syscall.SIGTERM // waits for the old line's records (tasks.left)
+	<-lf.done
+
+	if racing == nil || !racing.retired {
+		t.Fatalf("the forget never came: the reload did not read the task; log:\n%s", lf.logs.String())
+	}
+	task, err := lf.st.Task(context.Background(), "tick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.RetiredAt.IsZero() || task.Schedule != "* * * * *" {
+		t.Errorf("task tick: %q, retired %v; want \"* * * * *\" retired, as forget left it; log:\n%s",
+			task.Schedule, task.RetiredAt, lf.logs.String())
+	}
+	for _, r := range lf.records() {
+		if strings.Contains(r, store.ReasonScheduleChanged) {
+			t.Errorf("record %q of the retired task; want none of the old schedule's (records %q)", r, lf.records())
+		}
+	}
+	if n := strings.Count(lf.logs.String(), "was retired (catchup forget) since this daemon read it"); n != 1 {
+		t.Errorf("the log says the task was retired since the daemon read it %d times; want once:\n%s", n, lf.logs.String())
+	}
+}
