@@ -91,7 +91,9 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 
 // recordLeftBehind is RecordLeftBehind for a line whose schedule or zone
 // changed (lb.Expr set); its alert (nil when nothing was recorded) runs
-// through the machine and notify command it is given.
+// through the machine and notify command it is given. The records are of
+// lb.Old as read, not retired: a task retired or purged since gets none
+// (the error wraps store.ErrRetired, store.ErrGone).
 func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBehind) (string, func(context.Context, Machine, string), error) {
 	s, err := parseSchedule(lb.Expr, lb.TZ)
 	if err != nil {
@@ -100,7 +102,10 @@ func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 	taken := func(slot time.Time, cause string) bool {
 		return s.Has(slot) && (slot.After(lb.Taken) || (!lb.givenBack.IsZero() && slot.After(lb.givenBack) && recordedCause(cause)))
 	}
-	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged}
+	// Of the task as read, live: one retired since (`catchup forget`)
+	// gets none of them (store.ErrRetired), as one purged since.
+	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged,
+		live: true}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
 	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alertAs, err
 }

@@ -28,6 +28,11 @@ import (
 // start, a reload's read, or where a loop that never began would have;
 // zero: now): a changed schedule counts from just before the oldest old
 // slot after it that the new one has too (leftToTheLoop), not from now.
+// The writes are of the task as read: one retired (`catchup forget`) or
+// purged since is left as forget left it (not registered, nor its old
+// schedule's slots recorded), the daemon's log says so (Machine.Notice),
+// and replaced says it (Replaced.Refused): the line's next fire, or the
+// next reload, registers it anew, as it does any retired task's line.
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_ store.Task, replaced Replaced, err error) {
 	now := m.Now()
 	notify := t.NotifyCmd // as written, for the alert
@@ -35,6 +40,10 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
 	old, err := st.Task(ctx, t.Name)
 	known := err == nil
+	var of store.Of // unchecked: a task new or retired when read is registered anew, as of now
+	if known && old.RetiredAt.IsZero() {
+		of = store.OfLive(old.RegisteredAt)
+	}
 	switch {
 	case err == nil:
 		if old.RegisteredAt.Before(t.RegisteredAt) {
@@ -57,8 +66,8 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				// The old schedule's slots of its pause that nothing
 				// recorded, recorded paused first, as scan does for an
 				// edited line (registerEntry) and a fire for --cron.
-				if _, err := recordEndedPause(ctx, st, m, old, now); err != nil {
-					return t, Replaced{}, err
+				if _, err := recordPauseOf(ctx, st, m, old, now, of); err != nil {
+					return daemonSinceRead(m, t, err, oldSlotsNone)
 				}
 			}
 			left := leftToTheLoop(old, t, firesFrom, now)
@@ -77,7 +86,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			}
 			lb := LeftBehind{Old: old, Expr: t.Schedule, TZ: t.TZ, Cut: now, Taken: taken, Notify: notify}
 			if replaced.Said, replaced.alert, err = recordLeftBehind(ctx, st, m, lb); err != nil {
-				return t, Replaced{}, err
+				return daemonSinceRead(m, t, err, oldSlotsNone)
 			}
 			replaced.Task = old
 			m.notice("%s: it counts from %s, and the slots the old one missed are recorded expired (%s)%s "+
@@ -104,7 +113,14 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 	if known && sameRegistration(old, t) {
 		return t, replaced, nil // a start or reload of an unchanged line: no write (one fsync per line)
 	}
-	if err := st.UpsertTask(ctx, t); err != nil {
+	if err := st.UpsertTaskOf(ctx, of, t); err != nil {
+		if isSinceRead(err) {
+			// Its old schedule's slots recorded, then the task retired.
+			if replaced.Said != "" {
+				m.notice("task %s: %s", t.Name, replaced.Said)
+			}
+			return daemonSinceRead(m, t, err, "")
+		}
 		if replaced.Said != "" {
 			// Recorded, but the reload fails: said here, since the
 			// retried registration finds them recorded and says nothing.
@@ -123,6 +139,41 @@ type Replaced struct {
 	Task  store.Task
 	Said  string
 	alert func(ctx context.Context, m Machine, notify string)
+	// refused: the registration was not written, the task retired or
+	// purged since the daemon read it (RegisterDaemonTask).
+	refused bool
+}
+
+// Refused reports whether the registration was refused, the task retired
+// (`catchup forget`) or purged since the daemon read it: nothing of its
+// old registration is the daemon's to record.
+func (r Replaced) Refused() bool { return r.refused }
+
+// isSinceRead reports whether err refuses a write of a task retired
+// (store.ErrRetired) or purged (store.ErrGone) since it was read.
+func isSinceRead(err error) bool {
+	return errors.Is(err, store.ErrRetired) || errors.Is(err, store.ErrGone)
+}
+
+// oldSlotsNone says, for daemonSinceRead, that a changed schedule's
+// records of the old one were refused too.
+const oldSlotsNone = ", nor its old schedule's slots recorded"
+
+// daemonSinceRead is RegisterDaemonTask's return for the registration of
+// t refused by err: a task retired or purged since the daemon read it is
+// left so, with one warning in the daemon's log (and, more, what else was
+// not written); any other err as it is.
+func daemonSinceRead(m Machine, t store.Task, err error, more string) (store.Task, Replaced, error) {
+	const anew = " (the line's next fire, or the next reload, registers it anew)"
+	switch {
+	case errors.Is(err, store.ErrRetired):
+		m.notice("task %s was retired (catchup forget) since this daemon read it: its line is not registered%s%s", t.Name, more, anew)
+	case errors.Is(err, store.ErrGone):
+		m.notice("task %s was forgotten since this daemon read it (catchup forget --purge): its line is not registered%s%s", t.Name, more, anew)
+	default:
+		return t, Replaced{}, err
+	}
+	return t, Replaced{refused: true}, nil
 }
 
 // Alert runs the missed-slot alert of the slots r recorded expired (none:

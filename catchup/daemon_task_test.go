@@ -80,6 +80,11 @@ func (u *upsertCounter) UpsertTask(ctx context.Context, t store.Task) error {
 	return u.Store.UpsertTask(ctx, t)
 }
 
+func (u *upsertCounter) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
+	u.upserts++
+	return u.Store.UpsertTaskOf(ctx, of, t)
+}
+
 // TestRegisterDaemonTaskUnchangedWritesNothing: a daemon's start and each
 // reload register every line again; a line whose registration would stay
 // as it is writes nothing (at 2,000 lines that was 2,000 fsynced

@@ -88,6 +88,13 @@ func (f *failingRegistrations) UpsertTask(ctx context.Context, t store.Task) err
 	return f.Store.UpsertTask(ctx, t)
 }
 
+func (f *failingRegistrations) UpsertTaskOf(ctx context.Context, of store.Of, t store.Task) error {
+	if f.fail.Add(-1) >= 0 {
+		return errors.New("write ledger catchup.db: database or disk is full (13)")
+	}
+	return f.Store.UpsertTaskOf(ctx, of, t)
+}
+
 // lockedBuffer is a buffer the daemon's goroutines log to at once.
 type lockedBuffer struct {
 	mu sync.Mutex

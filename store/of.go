@@ -13,7 +13,8 @@ type Of struct {
 	Registered time.Time
 	// Live: the write is of the task in use, read not retired (a scan's
 	// and a prune's records and watermark, the folds of a scan's coalesced
-	// line): a task retired since (`catchup forget`) is refused too
+	// line, a scan's or a daemon's registration of a crontab line and a
+	// schedule change's records): a task retired since (`catchup forget`) is refused too
 	// (ErrRetired). The records of a task being retired (forget's, the
 	// daemon's of a removed line, written after it retired the task) are
 	// not Live.

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ func (s *tasks) leaveChanged(t Task, old *scheduled, after <-chan struct{}, from
 		s.said(t.Replaced.Task.Name, t.Replaced.Said, func(ctx context.Context) {
 			t.Replaced.Alert(ctx, s.d.machine(t, nil), t.Req.NotifyCmd)
 		})
+	}
+	if t.Replaced.Refused() {
+		return // retired or purged since the reload read it: forget recorded what it left (RegisterDaemonTask said so)
 	}
 	prev := t.Replaced.Task
 	if prev.Name == "" && old != nil && !sameSchedule(old.task, t) {
@@ -76,6 +80,13 @@ func (s *tasks) leave(t Task, lb catchup.LeftBehind, after <-chan struct{}) {
 		defer cancel()
 		name := lb.Old.Name
 		said, alert, err := catchup.RecordLeftBehind(ctx, s.d.cfg.Store, s.d.machine(t, nil), lb)
+		if lb.Expr != "" && errors.Is(err, store.ErrRetired) {
+			// A changed line's task retired since the reload registered
+			// the change: forget recorded what it missed (reason retired).
+			s.d.cfg.Log.Warn("task "+name+" was retired (catchup forget) since this daemon read it: "+
+				"none of its old schedule's slots recorded", "event", "warning", "task", name)
+			return
+		}
 		if err != nil {
 			s.d.cfg.Log.Error("task "+name+": cannot record expired the slots its old line missed: "+err.Error()+
 				" (catchup ls --missed does not show them; catchup backfill --task "+name+" runs a past range)", "event", "error", "task", name)
