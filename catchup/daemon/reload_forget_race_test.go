@@ -44,56 +44,75 @@ func (f *forgetOnRead) Task(ctx context.Context, name string) (store.Task, error
 // slots expired (schedule-changed) beside forget's records, and the
 // daemon's log says so once (a warning). Before, the reload revived the
 // task with the new schedule and recorded 10:02 expired (schedule-changed).
+// The forget records 10:02 (lock-busy) expired itself, or, its clock at
+// 10:01:30 (another host's, behind), leaves it to the old loop, whose
+// records the refused registration drops (leaveChanged, Replaced.Refused):
+// with that check gone, the old loop's records, refused for the retired
+// task, warned a second time.
 func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
-	var racing *forgetOnRead
-	var reloaded []Task
-	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
-		if reloaded != nil {
-			return reloaded
-		}
-		lf.c.set(lf.started.Add(2 * time.Minute)) // 10:02:30
-		m := lf.m
-		log := slog.New(slog.NewTextHandler(lf.logs, nil))
-		m.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") } // as cmd's
-		racing = &forgetOnRead{Store: lf.st, t: t, m: lf.m, name: "tick"}
-		task := lf.task
-		task.Def.Schedule = "*/5 * * * *"
-		var err error
-		if task.Sched, err = schedule.Parse(task.Def.Schedule, time.UTC); err != nil {
-			t.Error(err)
-		}
-		if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), racing, m, task.Def, false, lf.from("tick")); err != nil {
-			t.Errorf("the reload's registration: %v", err)
-		}
-		reloaded = []Task{task}
-		return reloaded
-	})
-	lf.firstTwoFires()
-	lf.hup <- syscall.SIGHUP
-	lf.waitFor("the reload", func() bool { return strings.Count(lf.logs.String(), "crontabs reloaded") == 1 })
-	lf.touch("go")
-	lf.touch("alert-go")
-	lf.waitFor("10:01's outcome", func() bool { return strings.Contains(strings.Join(lf.records(), "|"), "10:01 succeeded") })
-	lf.stop <- syscall.SIGTERM // waits for the old line's records (tasks.left)
-	<-lf.done
+	cases := map[string]struct {
+		forgetAt time.Duration // after the daemon's start, 10:00:30; 0: the daemon's clock
+		want     []string
+	}{
+		"forget records 10:02": {want: []string{"10:00 succeeded ", "10:01 succeeded ", "10:02 expired " + store.ReasonRetired, "10:02 skipped "}},
+		"10:02 left to the old loop": {forgetAt: time.Minute,
+			want: []string{"10:00 succeeded ", "10:01 succeeded ", "10:02 skipped "}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var racing *forgetOnRead
+			var reloaded []Task
+			lf := newLeftFixture(t, func(lf *leftFixture) []Task {
+				if reloaded != nil {
+					return reloaded
+				}
+				lf.c.set(lf.started.Add(2 * time.Minute)) // 10:02:30
+				m := lf.m
+				log := slog.New(slog.NewTextHandler(lf.logs, nil))
+				m.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") } // as cmd's
+				racing = &forgetOnRead{Store: lf.st, t: t, m: lf.m, name: "tick"}
+				if tc.forgetAt != 0 {
+					at := lf.started.Add(tc.forgetAt)
+					racing.m.Now = func() time.Time { return at }
+				}
+				task := lf.task
+				task.Def.Schedule = "*/5 * * * *"
+				var err error
+				if task.Sched, err = schedule.Parse(task.Def.Schedule, time.UTC); err != nil {
+					t.Error(err)
+				}
+				if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), racing, m, task.Def, false, lf.from("tick")); err != nil {
+					t.Errorf("the reload's registration: %v", err)
+				}
+				reloaded = []Task{task}
+				return reloaded
+			})
+			lf.firstTwoFires()
+			lf.hup <- syscall.SIGHUP
+			lf.waitFor("the reload", func() bool { return strings.Count(lf.logs.String(), "crontabs reloaded") == 1 })
+			lf.touch("go")
+			lf.touch("alert-go")
+			lf.waitFor("10:01's outcome", func() bool { return strings.Contains(strings.Join(lf.records(), "|"), "10:01 succeeded") })
+			lf.stop <- syscall.SIGTERM // waits for the old line's records (tasks.left)
+			<-lf.done
 
-	if racing == nil || !racing.retired {
-		t.Fatalf("the forget never came: the reload did not read the task; log:\n%s", lf.logs.String())
-	}
-	task, err := lf.st.Task(context.Background(), "tick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if task.RetiredAt.IsZero() || task.Schedule != "* * * * *" {
-		t.Errorf("task tick: %q, retired %v; want \"* * * * *\" retired, as forget left it; log:\n%s",
-			task.Schedule, task.RetiredAt, lf.logs.String())
-	}
-	for _, r := range lf.records() {
-		if strings.Contains(r, store.ReasonScheduleChanged) {
-			t.Errorf("record %q of the retired task; want none of the old schedule's (records %q)", r, lf.records())
-		}
-	}
-	if n := strings.Count(lf.logs.String(), "was retired (catchup forget) since this daemon read it"); n != 1 {
-		t.Errorf("the log says the task was retired since the daemon read it %d times; want once:\n%s", n, lf.logs.String())
+			if racing == nil || !racing.retired {
+				t.Fatalf("the forget never came: the reload did not read the task; log:\n%s", lf.logs.String())
+			}
+			task, err := lf.st.Task(context.Background(), "tick")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if task.RetiredAt.IsZero() || task.Schedule != "* * * * *" {
+				t.Errorf("task tick: %q, retired %v; want \"* * * * *\" retired, as forget left it; log:\n%s",
+					task.Schedule, task.RetiredAt, lf.logs.String())
+			}
+			if got := lf.records(); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("records %q, want %q (none of the old schedule's: schedule-changed); log:\n%s", got, tc.want, lf.logs.String())
+			}
+			if n := strings.Count(lf.logs.String(), "was retired (catchup forget) since this daemon read it"); n != 1 {
+				t.Errorf("the log says the task was retired since the daemon read it %d times; want once:\n%s", n, lf.logs.String())
+			}
+		})
 	}
 }
