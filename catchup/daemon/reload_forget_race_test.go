@@ -116,3 +116,61 @@ func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
 		})
 	}
 }
+
+// TestForgetAfterAReloadBeforeTheOldLoopEnds: a reload registers a
+// line's changed schedule (* to */5) at 10:01:30, while the old loop's
+// 10:01 job runs on, and 10:02 comes before the reload ends (its fire
+// meets that job's lock): 10:02 is the old loop's to record expired
+// (schedule-changed) once that job ends. A `catchup forget` of the task
+// commits before it does: the retired task gets no such record, and the
+// daemon's log warns once that it was retired since it read it, with no
+// error (leave's store.ErrRetired branch; without it the log said the
+// records failed, as for a ledger fault).
+func TestForgetAfterAReloadBeforeTheOldLoopEnds(t *testing.T) {
+	var reloaded []Task
+	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
+		if reloaded != nil {
+			return reloaded
+		}
+		lf.c.set(lf.started.Add(2 * time.Minute)) // 10:02:30: the reload's end
+		m := lf.m
+		at := lf.started.Add(time.Minute) // 10:01:30: the registration's
+		m.Now = func() time.Time { return at }
+		task := lf.task
+		task.Def.Schedule = "*/5 * * * *"
+		var err error
+		if task.Sched, err = schedule.Parse(task.Def.Schedule, time.UTC); err != nil {
+			t.Error(err)
+		}
+		if task.Def, task.Replaced, err = catchup.RegisterDaemonTask(context.Background(), lf.st, m, task.Def, false, lf.from("tick")); err != nil {
+			t.Errorf("the reload's registration: %v", err)
+		}
+		reloaded = []Task{task}
+		return reloaded
+	})
+	lf.firstTwoFires()
+	lf.hup <- syscall.SIGHUP
+	lf.waitFor("the reload", func() bool { return strings.Count(lf.logs.String(), "crontabs reloaded") == 1 })
+	if reg, err := lf.st.Task(context.Background(), "tick"); err != nil || reg.Schedule != "*/5 * * * *" || !reg.RetiredAt.IsZero() {
+		t.Fatalf("after the reload, task tick %q retired %v (%v); want \"*/5 * * * *\" registered, live", reg.Schedule, reg.RetiredAt, err)
+	}
+	if _, err := catchup.Forget(context.Background(), lf.st, lf.m, catchup.ForgetRequest{Task: "tick"}); err != nil {
+		t.Fatalf("forget: %v", err)
+	}
+	lf.touch("go") // the old loop's 10:01 job ends: its slots are recorded, refused
+	lf.touch("alert-go")
+	lf.waitFor("10:01's outcome", func() bool { return strings.Contains(strings.Join(lf.records(), "|"), "10:01 succeeded") })
+	lf.stop <- syscall.SIGTERM // waits for the old line's records (tasks.left)
+	<-lf.done
+
+	want := []string{"10:00 succeeded ", "10:01 succeeded ", "10:02 skipped "}
+	if got := lf.records(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("records %q, want %q (none of the old schedule's: schedule-changed); log:\n%s", got, want, lf.logs.String())
+	}
+	if n := strings.Count(lf.logs.String(), "was retired (catchup forget) since this daemon read it"); n != 1 {
+		t.Errorf("the log says the task was retired since the daemon read it %d times; want once:\n%s", n, lf.logs.String())
+	}
+	if strings.Contains(lf.logs.String(), "level=ERROR") {
+		t.Errorf("the log has an error; want only the warning:\n%s", lf.logs.String())
+	}
+}
