@@ -263,37 +263,6 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	return sr, warning, nil
 }
 
-// newShellReplay is the replay of crontab line se, run as cron would: in the
-// user's home (a HOME= line in the crontab overrides it, as in cron). A line
-// whose `catchup run` records into another ledger (--db on the line, or a
-// CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
-// every slot would look missed and run again.
-func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
-	e := se.Entry
-	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
-	if err := sr.resolveUser(m, e.User, se.user, se.spool); err != nil {
-		return nil, err
-	}
-	db := e.DB
-	for _, kv := range e.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "HOME" && v != "":
-			sr.dir = v
-		case k == "CATCHUP_DB" && db == "":
-			db = v
-		}
-	}
-	if err := sr.checkOtherUser(m, db); err != nil {
-		return nil, err
-	}
-	sr.db = db
-	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
-	}
-	return sr, nil
-}
-
 // checkLineZones refuses a line whose --tz or CRON_TZ names no zone: every
 // fire of it exits 125 (as `catchup run` refuses the zone), so scan neither
 // registers nor replays it, and says so (exit 1).

@@ -13,6 +13,37 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// newShellReplay is the replay of crontab line se, run as cron would: in the
+// user's home (a HOME= line in the crontab overrides it, as in cron). A line
+// whose `catchup run` records into another ledger (--db on the line, or a
+// CATCHUP_DB= line) is refused: its fires are not in this scan's ledger, so
+// every slot would look missed and run again.
+func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
+	e := se.Entry
+	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
+	if err := sr.resolveUser(m, e.User, se.user, se.spool); err != nil {
+		return nil, err
+	}
+	db := e.DB
+	for _, kv := range e.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "HOME" && v != "":
+			sr.dir = v
+		case k == "CATCHUP_DB" && db == "":
+			db = v
+		}
+	}
+	if err := sr.checkOtherUser(m, db); err != nil {
+		return nil, err
+	}
+	sr.db = db
+	if db != "" && !sameLedger(db, m.DB, sr.dir) {
+		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
+	}
+	return sr, nil
+}
+
 // resolveUser decides whom a crontab line runs as, as cron would: the user
 // field of a system crontab's line, else the user the crontab belongs to,
 // else (stdin) the scanning user. A line of the scanning user runs in its
