@@ -10,8 +10,9 @@ import (
 
 // TestMain lets the scripts run this test binary as the real `catchup`
 // command, end to end, in its own process. The same scenarios run on
-// PostgreSQL in package pgscripts; the Go tests that drive real catchup
-// processes (faults, load, fleets) live in package e2e.
+// PostgreSQL in packages pgscripts/first and pgscripts/second, half each;
+// the Go tests that drive real catchup processes (faults, load, fleets)
+// live in package e2e.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"catchup": main})
 }

@@ -33,7 +33,7 @@ fi
 (cd "$repo" && git ls-files -z --others --exclude-standard | xargs -0 -r cp --parents -t "$tmp/c")
 
 echo "== building the test binaries"
-(cd "$tmp/c" && go test -c -o "$tmp/root.test" . && go test -c -o "$tmp/pgscripts.test" ./pgscripts && go test -c -o "$tmp/e2e.test" ./e2e)
+(cd "$tmp/c" && go test -c -o "$tmp/root.test" . && go test -c -o "$tmp/pgfirst.test" ./pgscripts/first && go test -c -o "$tmp/pgsecond.test" ./pgscripts/second && go test -c -o "$tmp/e2e.test" ./e2e)
 
 # Each group: a name, the binary, the directory it runs in, -test.run.
 groups=(
@@ -44,7 +44,8 @@ groups=(
   "processes and pings|e2e.test|c/e2e|^(TestPing.*|TestLoudJobMemory|TestDaemonHoldingPipes)$"
 )
 if [ -n "${CATCHUP_TEST_POSTGRES_DSN:-}" ]; then
-  groups+=("CLI scripts on PostgreSQL|pgscripts.test|c/pgscripts|^TestScriptsPostgres$")
+  groups+=("CLI scripts on PostgreSQL, first half|pgfirst.test|c/pgscripts/first|^TestScriptsPostgres$")
+  groups+=("CLI scripts on PostgreSQL, second half|pgsecond.test|c/pgscripts/second|^TestScriptsPostgres$")
   groups+=("PostgreSQL fleets and outages|e2e.test|c/e2e|^(TestFleet.*|TestLedgerDownAtFireTime|TestLedgerLostMidRun|TestMigrate.*)$")
 else
   echo "== PostgreSQL tests skipped: set CATCHUP_TEST_POSTGRES_DSN to include them"

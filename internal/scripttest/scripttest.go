@@ -1,9 +1,10 @@
 // Package scripttest holds what the CLI scenarios of testdata/script need
 // to run as testscript files: the environment each starts in and the
 // script commands beyond testscript's own (exact exit statuses, waits with
-// deadlines, a ping monitor). Two test packages run the same scenarios:
-// the root package on SQLite, pgscripts on PostgreSQL; each is its own
-// test binary, so that each stays well inside go test's per-package limit.
+// deadlines, a ping monitor). Three test packages run the same scenarios:
+// the root package on SQLite, pgscripts/first and pgscripts/second on
+// PostgreSQL, half each (RunPostgres); each is its own test binary, so
+// that each stays well inside go test's per-package limit.
 package scripttest
 
 import (
