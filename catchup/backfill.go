@@ -55,7 +55,11 @@ type TaskBackfill struct {
 	Actions              []SlotAction
 	Ran, Failed, Skipped int
 	Interrupted          int // cut short by a signal to the backfill
-	Left                 int // not reached: the backfill was stopped first
+	Left                 int // not reached: the backfill was stopped first, or Refused
+	// Refused: of Left, those none of which could start for the task's
+	// refusal (refusedToStart: its working directory), said once; nothing
+	// is recorded of them. The backfill fails (exit 1).
+	Refused int
 }
 
 // Backfill runs the selected slots of each task in the range.
@@ -189,6 +193,10 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		}
 	}
 	pending := slots.run
+	if why := refusedToStart(m, t); why != nil && len(pending) > 0 {
+		tb.leaveRefused(m, t.Name, why, pending, req.DryRun)
+		pending = nil
+	}
 	if req.DryRun {
 		// A refusal the backfill meets at each slot's start (wouldNotStart)
 		// fails every slot, as the real one reports it.

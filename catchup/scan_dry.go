@@ -17,6 +17,10 @@ import (
 // fails every slot, recorded failed, not started (exit 126).
 func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *schedule.Schedule,
 	replay []time.Time, cause map[int64]string) {
+	if why := refusedToStart(m, t); why != nil && len(replay) > 0 {
+		ts.leaveRefused(t.Name, why, len(replay), true)
+		return
+	}
 	code, reason := wouldNotStart(m, t, sr)
 	for i, slot := range replay {
 		if reason == "" {

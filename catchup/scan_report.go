@@ -142,6 +142,7 @@ type TaskScan struct {
 	Left        int       // slots not replayed, left missed for the next scan: the --budget was spent, scan was stopped, or the task was running
 	Paused      int       // slots of the task's pause, recorded paused (in a dry run: that would be)
 	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
+	Refused     int       // of Left, those no replay of which could start (refusedToStart: its working directory): the scan fails
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
 	Warnings    []string
 	// Held is the slot a run still running held, after which the task's
@@ -202,7 +203,7 @@ func (r ScanReport) Failed() bool {
 		return true
 	}
 	for _, t := range r.Tasks {
-		if t.Failed > 0 || t.Stuck > 0 || !t.ClockAhead.IsZero() {
+		if t.Failed > 0 || t.Stuck > 0 || t.Refused > 0 || !t.ClockAhead.IsZero() {
 			return true
 		}
 	}

@@ -163,6 +163,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	withheld := 0 // the replays after a slot held by a run still running
 	if !req.DryRun {
 		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)
+		if why := refusedToStart(m, t); why != nil && len(replay) > 0 {
+			ts.leaveRefused(t.Name, why, len(replay), false) // said once, none claimed: the next scan tries again
+			replay = nil
+		}
 		req.gate.Plan(len(replay))
 	}
 	if req.Replays.Planned != nil {
@@ -184,6 +188,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				ts.leavePaused(w, withheld+len(replay)-i)
 				break
 			}
+		}
+		if why := refusedToStart(m, t); i > 0 && why != nil { // made untrusted since: the rest would be refused too
+			ts.leaveRefused(t.Name, why, withheld+len(replay)-i, false)
+			break
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped

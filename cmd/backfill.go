@@ -136,7 +136,7 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 		return backfillStopped(c.Context(), reps)
 	}
 	for _, r := range reps {
-		if r.Failed > 0 {
+		if r.Failed > 0 || r.Refused > 0 {
 			return &exitStatus{code: exitFound}
 		}
 	}

@@ -156,6 +156,7 @@ type scanTaskJSON struct {
 	Expired       int              `json:"expired"`
 	Left          int              `json:"left,omitempty"`
 	NotReplayable int              `json:"not_replayable,omitempty"` // never counted in left: no scan replays them
+	Refused       int              `json:"refused,omitempty"`        // of left: the task's replays refused before any started (its warning says why)
 	Paused        int              `json:"paused"`
 	ClockAhead    *string          `json:"clock_ahead"`
 	Actions       []scanActionJSON `json:"actions"`
@@ -168,7 +169,7 @@ func scanJSON(rep catchup.ScanReport) any {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
 			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
 			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left - t.Stuck, Paused: t.Paused,
-			NotReplayable: t.Stuck, ClockAhead: jsonTime(t.ClockAhead),
+			NotReplayable: t.Stuck, Refused: t.Refused, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))

@@ -1,0 +1,64 @@
+package catchup
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// refusedToStart is why no replay of task t can start in this scan, for a
+// reason that is the task's, not a slot's: the working directory an argv
+// task registered, refused (trustedWorkDir). Checked once, before any of
+// its slots is claimed, and again (as lifecycle.execute does) before each
+// job starts. nil: its replays may start.
+//
+// A crontab line's refusals of the same kind (its crontab or the line
+// refused now, the user it runs as unreadable: shellReplay.err,
+// credential) fail its first replay with exit 125, recording nothing, and
+// stopsReplays leaves the later slots for the next scan. A command not
+// found or not executable (126, 127) is not known before the job is
+// started: the runner's exec fails, and that run is recorded failed, as a
+// job that exits so is.
+func refusedToStart(m Machine, t store.Task) error {
+	if t.Shell != "" {
+		return nil
+	}
+	return trustedWorkDir(t.Dir, m.UID)
+}
+
+// leaveRefused leaves the n slots of task it would replay missed, none of
+// them tried, for why (refusedToStart): one warning for the task, not one
+// per slot; nothing is recorded, so the next scan tries them again, and
+// replays them once the operator has fixed what why says. Refused makes
+// the scan fail (exit 1), as a failed replay does.
+func (ts *TaskScan) leaveRefused(task string, why error, n int, dry bool) {
+	ts.Left += n
+	ts.Refused += n
+	slots, verb := fmt.Sprintf("%d missed slots", n), "are"
+	if n == 1 {
+		slots, verb = "1 missed slot", "is"
+	}
+	if dry {
+		verb = "would be"
+	}
+	ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: its %s %s left for the next scan, not replayed: %v", task, slots, verb, why))
+}
+
+// reasonRefusedStart is a backfill's slot left by leaveRefused.
+const reasonRefusedStart = "not run: refused before it started (above); nothing recorded"
+
+// leaveRefused is scan's leaveRefused for a backfill: its slots are left,
+// none claimed nor run, and why is said once, not at each slot.
+func (tb *TaskBackfill) leaveRefused(m Machine, task string, why error, slots []time.Time, dry bool) {
+	verb := "are"
+	if dry {
+		verb = "would be"
+	}
+	m.notice("task %s: its %d slots %s left, not run: %v", task, len(slots), verb, why)
+	tb.Left += len(slots)
+	tb.Refused += len(slots)
+	for _, s := range slots {
+		tb.Actions = append(tb.Actions, SlotAction{Slot: s, Action: ActionLeft, Reason: reasonRefusedStart})
+	}
+}
