@@ -86,3 +86,37 @@ func TestScanLeavesTheRestOnceItsDirIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestScanLeavesACoalescedGapOfARefusedDir: under --replay coalesce the
+// gap's one replay stands for all its slots: refused, the warning and the
+// counts name them all (left, not skipped), in the dry run too, and the
+// scan after the fix replays the gap.
+func TestScanLeavesACoalescedGapOfARefusedDir(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	f.now = mustTime(t, "2026-03-01T12:30:00Z")
+	if err := os.Chmod(f.job.dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, dry := range []bool{true, false} {
+		req := scanRequest()
+		req.Replay, req.DryRun = "coalesce", dry
+		ts := f.scan(t, req)
+		if ts.Left != 3 || ts.Skipped != 0 || ts.Failed != 0 || len(ts.Warnings) != 1 ||
+			!strings.Contains(ts.Warnings[0], "its 3 missed slots") {
+			t.Errorf("dry %v: left %d, skipped %d, failed %d (want 3, 0, 0), warnings %q (want one, of 3 slots)",
+				dry, ts.Left, ts.Skipped, ts.Failed, ts.Warnings)
+		}
+	}
+	if got := f.job.runs(t); !slices.Equal(got, hours("schedule", 9)) {
+		t.Errorf("the job ran %q, want only the 09:00 fire", got)
+	}
+	if err := os.Chmod(f.job.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	req := scanRequest()
+	req.Replay = "coalesce"
+	if ts := f.scan(t, req); ts.Replayed != 1 || ts.Left != 0 || ts.Skipped != 2 {
+		t.Errorf("after the fix: replayed %d, left %d, skipped %d; want 1, 0, 2 (the gap coalesced)", ts.Replayed, ts.Left, ts.Skipped)
+	}
+}
