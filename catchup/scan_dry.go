@@ -14,11 +14,11 @@ import (
 // reported as the real scan reports it: a crontab line that cannot be run
 // fails its first slot (exit 125, nothing recorded) and leaves the later
 // ones for the next scan; an argv task whose working directory is refused
-// fails every slot, recorded failed, not started (exit 126).
+// (refusedToStart) leaves them all, said once, as the real scan does.
 func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *schedule.Schedule,
-	replay []time.Time, cause map[int64]string) {
+	replay []time.Time, spans map[int64]replaySpan, cause map[int64]string) {
 	if why := refusedToStart(m, t); why != nil && len(replay) > 0 {
-		ts.leaveRefused(t.Name, why, len(replay), true)
+		ts.leaveRefused(t.Name, why, replay, spans, true)
 		return
 	}
 	code, reason := wouldNotStart(m, t, sr)
@@ -43,7 +43,8 @@ func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *sch
 // scan finds it when it starts one (replayShell, lifecycle.execute): a
 // crontab line that cannot be run (its crontab or the line refused now,
 // the user it runs as unreadable), exit 125; an argv task's registered
-// working directory refused (trustedWorkDir), exit 126. "": it would start.
+// working directory refused (trustedWorkDir), exit 126 (scan and backfill
+// meet that one first, refusedToStart). "": it would start.
 func wouldNotStart(m Machine, t store.Task, sr *shellReplay) (code int, reason string) {
 	if t.Shell != "" {
 		if sr == nil {

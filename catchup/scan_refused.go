@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -27,13 +28,20 @@ func refusedToStart(m Machine, t store.Task) error {
 	return trustedWorkDir(t.Dir, m.UID)
 }
 
-// leaveRefused leaves the n slots of task it would replay missed, none of
-// them tried, for why (refusedToStart): one warning for the task, not one
-// per slot; nothing is recorded, so the next scan tries them again, and
-// replays them once the operator has fixed what why says. Refused makes
-// the scan fail (exit 1), as a failed replay does.
-func (ts *TaskScan) leaveRefused(task string, why error, n int, dry bool) {
-	ts.Left += n
+// leaveRefused leaves the slots of task it would replay (replay, and the
+// slots a coalesced replay would fold: spans) missed, none of them tried,
+// for why (refusedToStart): one warning for the task, not one per slot;
+// nothing is recorded, so the next scan tries them again, and replays them
+// once the operator has fixed what why says. Refused makes the scan fail
+// (exit 1), as a failed replay does. The real scan counts the folds left
+// as it gives them back (settleFolds); a dry run counts them here.
+func (ts *TaskScan) leaveRefused(task string, why error, replay []time.Time, spans map[int64]replaySpan, dry bool) {
+	folds := 0
+	for _, s := range replay {
+		folds += len(spans[s.Unix()].fold)
+	}
+	n := len(replay) + folds
+	ts.Left += len(replay)
 	ts.Refused += n
 	slots, verb := fmt.Sprintf("%d missed slots", n), "are"
 	if n == 1 {
@@ -41,6 +49,8 @@ func (ts *TaskScan) leaveRefused(task string, why error, n int, dry bool) {
 	}
 	if dry {
 		verb = "would be"
+		ts.Skipped, ts.Left = ts.Skipped-folds, ts.Left+folds
+		ts.Actions = slices.DeleteFunc(ts.Actions, func(a SlotAction) bool { return a.Action == ActionDropped })
 	}
 	ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: its %s %s left for the next scan, not replayed: %v", task, slots, verb, why))
 }

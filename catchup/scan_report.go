@@ -139,7 +139,7 @@ type TaskScan struct {
 	Skipped     int
 	Interrupted int       // replays cut short when the scan was stopped (recorded interrupted: replayed next time)
 	Expired     int       // slots recorded expired (in a dry run: that would be)
-	Left        int       // slots not replayed, left missed for the next scan: the --budget was spent, scan was stopped, or the task was running
+	Left        int       // slots not replayed, left missed for the next scan: the --budget was spent, scan was stopped, the task was running, or Refused
 	Paused      int       // slots of the task's pause, recorded paused (in a dry run: that would be)
 	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
 	Refused     int       // of Left, those no replay of which could start (refusedToStart: its working directory): the scan fails

@@ -164,7 +164,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun {
 		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)
 		if why := refusedToStart(m, t); why != nil && len(replay) > 0 {
-			ts.leaveRefused(t.Name, why, len(replay), false) // said once, none claimed: the next scan tries again
+			ts.leaveRefused(t.Name, why, replay, spans, false) // said once, none claimed: the next scan tries again
 			replay = nil
 		}
 		req.gate.Plan(len(replay))
@@ -179,7 +179,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 	}()
 	if req.DryRun {
-		ts.planDry(m, t, sr, sched, replay, cause)
+		ts.planDry(m, t, sr, sched, replay, spans, cause)
 		return ts, nil
 	}
 	for i, slot := range replay {
@@ -190,7 +190,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			}
 		}
 		if why := refusedToStart(m, t); i > 0 && why != nil { // made untrusted since: the rest would be refused too
-			ts.leaveRefused(t.Name, why, withheld+len(replay)-i, false)
+			ts.leaveRefused(t.Name, why, replay[i:], spans, false) // ts.Left holds the withheld already
 			break
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
