@@ -198,8 +198,8 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		pending = nil
 	}
 	if req.DryRun {
-		// A refusal the backfill meets at each slot's start (wouldNotStart)
-		// fails every slot, as the real one reports it.
+		// A refusal the backfill meets at each slot's start (wouldNotStart:
+		// a crontab line's) fails every slot, as the real one reports it.
 		code, reason := wouldNotStart(m, t, sr)
 		for _, s := range pending {
 			if reason != "" {
