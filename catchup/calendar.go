@@ -3,7 +3,6 @@ package catchup
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -169,14 +168,21 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 	withRuns, next := slotKeys(byslot, bySlot), 0 // in order, as the slots come
 	row.Slots = c.slots[:0]
 	defer func() { c.slots = row.Slots }()
+	// offSchedule adds the recorded slots before key that the schedule
+	// does not have (an old schedule's or zone's): drawn from their records.
+	offSchedule := func(key int64) {
+		for ; next < len(withRuns) && withRuns[next] < key; next++ {
+			if k := withRuns[next]; k > req.From.Unix() && k <= upTo.Unix() && len(row.Slots) < maxCalendarSlots {
+				row.Slots = append(row.Slots, recordedCell(time.Unix(k, 0).In(row.Zone), byslot[k], stale))
+			}
+		}
+	}
 	sched.Slots(req.From, upTo, func(slot time.Time) bool {
 		c := CalendarSlot{Slot: slot}
 		var r store.Run
 		var ok, settled, recorded, died bool
 		key := slot.Unix()
-		for next < len(withRuns) && withRuns[next] < key {
-			next++
-		}
+		offSchedule(key)
 		if next < len(withRuns) && withRuns[next] == key { // most slots have no run: no lookups
 			sl, has := bySlot[key]
 			runs := byslot[key]
@@ -186,6 +192,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 			if r, ok = decidingRun(runs, stale); !ok {
 				r, ok = sl, has
 			}
+			next++ // a slot of the schedule: not an old one's
 		}
 		switch {
 		case ok && (settled || failedAttempt(r)):
@@ -212,6 +219,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 		row.Slots = append(row.Slots, c)
 		return len(row.Slots) < maxCalendarSlots
 	})
+	offSchedule(upTo.Unix() + 1)
 	return row, c.addCauses(ctx, t, &row, runs, byslot, bySlot)
 }
 
@@ -240,36 +248,4 @@ func calendarTasks(ctx context.Context, st store.Store, names []string) ([]store
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// slotKeys is the slots (Unix seconds) that have runs in a or b, in order.
-func slotKeys(a map[int64][]store.Run, b map[int64]store.Run) []int64 {
-	keys := make([]int64, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, dup := a[k]; !dup {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// indexRuns splits runs into those naming their slot (by slot) and the
-// slotless ones (by start, as SlotRuns returns them).
-func indexRuns(runs []store.Run) (map[int64][]store.Run, []store.Run) {
-	byslot := map[int64][]store.Run{}
-	var slotless []store.Run
-	for _, r := range runs {
-		if r.Slot.IsZero() {
-			if standsForASlot(r) {
-				slotless = append(slotless, r)
-			}
-			continue
-		}
-		byslot[r.Slot.Unix()] = append(byslot[r.Slot.Unix()], r)
-	}
-	return byslot, slotless
 }
