@@ -214,6 +214,14 @@ func exitText(code *int) string {
 	return strconv.Itoa(*code)
 }
 
+// signalText is the signal that ended a run, or "-" when none did (0).
+func signalText(sig int) string {
+	if sig == 0 {
+		return "-"
+	}
+	return strconv.Itoa(sig)
+}
+
 func durationText(r store.Run) string {
 	if r.EndedAt.IsZero() {
 		return "-"

@@ -150,7 +150,7 @@ func writeRunText(w io.Writer, r store.Run, loc *time.Location, raw bool) error 
 	fields := [][2]string{
 		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", timeText(r.Slot, loc)}, {"trigger", r.Trigger},
 		{"status", r.Status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
-		{"signal", strconv.Itoa(r.Signal)}, {"started", timeText(r.StartedAt, loc)}, {"ended", timeText(r.EndedAt, loc)},
+		{"signal", signalText(r.Signal)}, {"started", timeText(r.StartedAt, loc)}, {"ended", timeText(r.EndedAt, loc)},
 		{"duration", durationText(r)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
 		{"error", dash(r.Error)}, {"progress", progressText(r)}, {"checkpoint", dash(r.Checkpoint)},
 	}
