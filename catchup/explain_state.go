@@ -114,8 +114,12 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// Not "never missed": the slot may have been one of the earlier
 		// schedule's too, missed then (the fire that changed it said so),
 		// and the ledger keeps only the current schedule.
-		x.Summary = fmt.Sprintf("before the task's schedule took effect (%s, when its schedule or zone changed): "+
-			"not counted under it (a schedule change records the slots the earlier one missed expired, with the reason)", rfc(x.Task.ScheduleSince))
+		// ScheduleSince is the watermark the change set (for a fire, just
+		// below its own slot), not when the change came: the ledger keeps
+		// no time of the change itself.
+		x.Summary = fmt.Sprintf("before the task's schedule took effect: its current schedule or zone counts only the slots after %s "+
+			"(set when it last changed): not counted under it (a schedule change records the slots the earlier one missed expired, "+
+			"with the reason)", rfc(x.Task.ScheduleSince))
 		return
 	}
 	if !x.Task.SettledThrough.IsZero() && !x.Slot.After(x.Task.SettledThrough) {
