@@ -52,9 +52,12 @@ ExecStartPre=-/usr/bin/catchup scan: the "-" is required, since without it a sca
 exits 1 or 2 keeps cron, and every cron job, from starting) and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
 prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
-replay failed (or none of a task could start: its working directory refused), or a task was not scanned because the ledger holds a time of it later
-than now (clock ahead: catchup reset-clock), or a crontab or a crontab line was refused
-(at every scan that reads it, missed slots or not), or a file cron reads beside a crontab scan read in a cron.d
+replay failed (or none of a task's could start: its working directory refused), or a run --cron task has missed slots no scan can replay (its command
+carries a secret the ledger keeps redacted), or a task was not scanned because the ledger
+holds a time of it later than now (clock ahead: catchup reset-clock), or a crontab or a
+crontab line was refused (at every scan that reads it, missed slots or not), or a root scan
+refused a user's notes of unrecorded fires (and replayed none of that user's lines), or a
+file cron reads beside a crontab scan read in a cron.d
 directory runs, not through catchup, a command that crontab runs through catchup (such
 as the NAME.bak an older crontab wrap --in-place left: the command runs twice, once
 without catchup); 2 error; 128+N stopped by signal N.`,

@@ -13,7 +13,8 @@ import (
 // a failed replay, a task whose missed slots no scan can replay (its
 // command kept redacted), a task whose ledger is ahead of the clock, a
 // refused crontab or line, another user's refused notes of unrecorded
-// fires, a file beside a crontab that runs its commands without catchup.
+// fires, a file beside a crontab that runs its commands without catchup,
+// a task none of whose replays could start (its working directory refused).
 var scanExit1Reasons = []struct{ name, re string }{
 	{"failed replay", `replay failed`},
 	{"redacted command", `redacted|secret`},
@@ -21,6 +22,7 @@ var scanExit1Reasons = []struct{ name, re string }{
 	{"refused crontab line", `crontab line was refused|line of one,? was refused`},
 	{"refused notes", `notes of unrecorded fires`},
 	{"cron backup", `NAME\.bak`},
+	{"refused working directory", `working directory refused`},
 }
 
 // TestReadmeScanExitStatus: README's short contract and scan --help give
