@@ -42,13 +42,18 @@ func wantTasks(min, max int, what string) cobra.PositionalArgs {
 }
 
 // noArgs refuses any argument. A command that selects tasks with --task
-// says so, since a task name is the likeliest stray argument.
+// says so, since a task name is the likeliest stray argument; one that
+// reads crontabs (the daemon) says to give it with --crontab.
 func noArgs(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
 	if c.Flags().Lookup("task") != nil {
 		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (--task %s names a task; see %s --help)",
+			c.CommandPath(), args[0], args[0], c.CommandPath())}
+	}
+	if c.Flags().Lookup("crontab") != nil { // the daemon: its crontabs come by --crontab
+		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (give a crontab with --crontab %s; see %s --help)",
 			c.CommandPath(), args[0], args[0], c.CommandPath())}
 	}
 	return usageErr(c, fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0]))
