@@ -8,6 +8,8 @@ package catchup
 // replayable: only its --notify-cmd is withheld.
 
 import (
+	"slices"
+
 	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
@@ -35,6 +37,20 @@ func (l *lifecycle) noticeMaskedNotify(stored string) {
 	}
 	l.m.notice("task %s: its --notify-cmd carries a secret, which the ledger keeps masked, so scan's replays "+
 		"will not run it; %s", l.req.Task, notifyMaskedHint)
+}
+
+// noticeMaskedCommand says, on the fire that registers it, that the ledger
+// keeps the task's command (row, as this fire registers it) masked: no scan
+// can replay its missed slots and backfill refuses it (Unreplayable). As
+// noticeMaskedNotify: a fire of a task already registered with that masked
+// command says nothing; the first fire, one that changes the stored command
+// and one that registers a retired task anew say it.
+func (l *lifecycle) noticeMaskedCommand(row store.Task) {
+	if !Unreplayable(row) || (l.registered != nil && Unreplayable(*l.registered) && slices.Equal(l.registered.Argv, row.Argv)) {
+		return
+	}
+	l.m.notice("task %s: its command carries a secret, which the ledger keeps masked, so scan cannot replay its missed "+
+		"slots and backfill refuses them; %s", l.req.Task, redactedHint)
 }
 
 // notifyWithheld says that what runs task t (by: "backfill does") does not

@@ -34,6 +34,7 @@ func (l *lifecycle) registration(ctx context.Context, now, slot time.Time, locke
 			"name another zone in --tz or CRON_TZ to read it there", l.req.Task, tz, l.req.ZoneNotTZ)
 	}
 	row := l.taskRow(now, slot, tz, expr)
+	l.noticeMaskedCommand(*row)
 	l.noticeMaskedNotify(row.NotifyCmd)
 	return row
 }
