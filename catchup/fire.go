@@ -32,6 +32,8 @@ type fire struct {
 	byHand bool
 	// early: how long before its slot the fire came (at most earlyFire).
 	early time.Duration
+	// unslotted: why a fire of a schedule stands for no slot (run says it).
+	unslotted string
 }
 
 // reason is the reason code its runs are recorded with.
@@ -88,13 +90,13 @@ func (l *lifecycle) resolveFire() fire {
 	}
 	switch {
 	case !ok:
-		return fire{trigger: store.TriggerManual}
+		return fire{trigger: store.TriggerManual, unslotted: l.noSlotYet()}
 	case l.knownSchedule():
-		if tick.Unix() < l.registered.RegisteredAt.Unix() {
-			return fire{trigger: store.TriggerManual} // before the task existed
+		if tick.Unix() < l.registered.RegisteredAt.Unix() { // before the task existed
+			return fire{trigger: store.TriggerManual, unslotted: l.beforeRegistration(tick, now)}
 		}
 	case now.Sub(tick) > l.req.Tolerance:
-		return fire{trigger: store.TriggerManual}
+		return fire{trigger: store.TriggerManual, unslotted: l.lateFirstFire(tick, now)}
 	}
 	return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true, early: early}
 }

@@ -17,10 +17,7 @@ const lockGrace = 500 * time.Millisecond
 // run takes the lock, claims the slot and runs the attempts.
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
-	if f.early > 0 {
-		l.m.notice("this fire came %s before slot %s of %s: it stands for that slot (cron fired it; this clock lags)",
-			f.early.Round(time.Millisecond), formatSlot(f.slot, l.sched), l.req.Task)
-	}
+	l.sayResolved(f)
 	if res, paused := l.pausedFire(ctx, f); paused {
 		return res, nil
 	}
