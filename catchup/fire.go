@@ -62,7 +62,9 @@ func standsForASlot(r store.Run) bool { return r.Reason != store.ReasonByHand }
 //     schedule, when that slot is the task's: not before the registration
 //     of a task registered with this schedule; for the first fire of a
 //     schedule (the task is new, or the fire changes its schedule), at most
-//     --tolerance old, since nothing says the task existed before;
+//     --tolerance old, since nothing says the task existed before (a fire
+//     that cannot read the ledger cannot tell, and stands for it: its note
+//     names the slot, which scan then does not run a second time);
 //   - otherwise no slot, trigger manual.
 //
 // However late the fire is, it adopts that slot: whether the slot is
@@ -95,7 +97,7 @@ func (l *lifecycle) resolveFire() fire {
 		if tick.Unix() < l.registered.RegisteredAt.Unix() { // before the task existed
 			return fire{trigger: store.TriggerManual, unslotted: l.beforeRegistration(tick, now)}
 		}
-	case now.Sub(tick) > l.req.Tolerance:
+	case now.Sub(tick) > l.req.Tolerance && !l.unread:
 		return fire{trigger: store.TriggerManual, unslotted: l.lateFirstFire(tick, now)}
 	}
 	return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true, early: early}

@@ -240,6 +240,9 @@ type lifecycle struct {
 	superseded bool        // registered anew while this fire waited for the lock (rereadAfterWait)
 	waitedPast bool        // registered meanwhile, not superseded (rereadAfterWait): a change this fire makes counts from now
 	revive     *store.Task // the registration of a retired task, which this fire registers anew
+	// unread: the ledger could not be read (unrecorded), so this fire cannot
+	// tell its schedule's first fire from a later one (resolveFire).
+	unread bool
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
 	// in this host's (fleetZoneOf).

@@ -21,6 +21,7 @@ import (
 // not cause the very missed run catchup exists to prevent.
 func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult, err error) {
 	defer func() { res.LedgerFault = ledgerFault(cause) }()
+	l.unread = true
 	if res, refused := l.refuseUnclaimed(l.resolveFire(), cause); refused {
 		return res, nil
 	}
