@@ -71,6 +71,10 @@ type RunRequest struct {
 	// read of the task (0: none): another scan's run of the slot since then,
 	// a failed one too, settles it (CATCHUP_REPLAY_AFTER for a crontab line).
 	ReadRuns bool
+	// SaysMeanwhile: scan's own replay (not a crontab line's run): a slot
+	// that another scan or a fire ran since the scan read it is said once
+	// per task by the scan, not once per slot here.
+	SaysMeanwhile bool
 	// Registered: a scan's replay's or a backfill's, the task's
 	// registration as read (its RegisteredAt): the claim refuses the task
 	// purged since, or purged and registered again (store.ClaimRequest.Registered).

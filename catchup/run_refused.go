@@ -27,6 +27,13 @@ func (l *lifecycle) claimRefused(ctx context.Context, r, h store.Run) RunResult 
 			slot, l.req.Task, cmp.Or(h.Reason, "run "+strconv.FormatInt(h.ID, 10)), doing)
 	case r.Trigger == store.TriggerSchedule:
 		return l.duplicate(ctx, r.Slot, h)
+	case h.Status == store.StatusSucceeded && r.Trigger == store.TriggerReplay:
+		// Run since the scan read the task: another scan's replay, a fire.
+		// Scan has no --force; its own replay is said once per task (SaysMeanwhile).
+		if !l.req.SaysMeanwhile {
+			l.m.notice("slot %s of %s ran meanwhile (%s): another scan or a fire ran it since this scan read the task; not replaying it",
+				slot, l.req.Task, succeededRun(h))
+		}
 	case h.Status == store.StatusSucceeded:
 		anyway := "--force to run anyway"
 		if l.req.Backfill { // backfill has no --force: --only all is its

@@ -40,7 +40,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
-		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, AfterRun: read, Registered: t.RegisteredAt,
+		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, SaysMeanwhile: true, AfterRun: read, Registered: t.RegisteredAt,
 	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {
@@ -65,6 +65,10 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.paused = res.paused
 	if res.Skipped && res.Run.Status == store.StatusSkipped && gaveBackSince(res.Run.Error) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
+	}
+	if res.Skipped && res.Run.Status == store.StatusSucceeded && res.Run.ID != 0 {
+		a.ranMeanwhile = true // said once for the task (sayRanMeanwhile)
+		a.Reason = "ran meanwhile (" + succeededRun(res.Run) + "): not replayed again"
 	}
 	if res.Skipped && res.Run.Status == store.StatusExpired { // its claim refused: given up meanwhile
 		a.givenUp = &res.Run

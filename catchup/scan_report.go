@@ -120,6 +120,9 @@ type SlotAction struct {
 	// paused: not run because its task was paused since the scan read it
 	// (its claim refused: store.ClaimResult.Paused)
 	paused bool
+	// ranMeanwhile: not run because the slot succeeded since the scan
+	// read it (another scan's replay, a fire): said once per task.
+	ranMeanwhile bool
 	// lineRuns: the runs a crontab line's catchup run reported as its own
 	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
 	// did not get that far, or is an older catchup): readBack then goes

@@ -255,6 +255,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			break
 		}
 	}
+	ts.sayRanMeanwhile(m, t.Name)
 	return ts, nil
 }
 
