@@ -64,6 +64,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		return ts, nil
 	}
 	if w := notReplayedHere(req, t); w != "" {
+		if len(ts.Missed) == 0 && !isRunSource(t.Source) {
+			return ts, nil // a daemon's line, nothing missed: nothing to say (a periodic scan stays quiet)
+		}
 		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
 		if isRunSource(t.Source) {
 			ts.Stuck = len(ts.Missed) // no scan holds its command: never silently
