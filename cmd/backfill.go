@@ -178,12 +178,12 @@ func writeBackfill(out io.Writer, reps []catchup.TaskBackfill, req catchup.Backf
 			}
 			fmt.Fprintf(w, "%s%s\n", line, reasonSuffix(a.Reason))
 		}
-		verb := "backfill"
-		if req.DryRun {
-			verb = "dry run: backfill"
+		verb, ran := "backfill", fmt.Sprintf("ran %d", r.Ran)
+		if req.DryRun { // what would run, not the 0 a dry run ran
+			verb, ran = "dry run: backfill", fmt.Sprintf("would run %d", countAction(r.Actions, catchup.ActionWouldRun))
 		}
-		fmt.Fprintf(w, "%s %s: %d slots from %s to %s: ran %d, failed %d, skipped %d%s\n", verb, printable(r.Task),
-			r.Slots, req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), r.Ran, r.Failed, r.Skipped,
+		fmt.Fprintf(w, "%s %s: %d slots from %s to %s: %s, failed %d, skipped %d%s\n", verb, printable(r.Task),
+			r.Slots, req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), ran, r.Failed, r.Skipped,
 			countSuffix("interrupted", r.Interrupted)+countSuffix("left", r.Left))
 	}
 	return w.Flush()

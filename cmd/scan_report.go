@@ -31,12 +31,13 @@ func nothingToDo(rep catchup.ScanReport) bool {
 // a write per line was a tenth of its time.
 func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 	w := bufio.NewWriter(out)
-	var missed, replayed, failed, skipped, cut, expired, left, paused, stuck int
+	var missed, replayed, failed, skipped, cut, expired, left, paused, stuck, wouldReplay int
 	for _, t := range rep.Tasks {
 		missed, paused, stuck = missed+len(t.Missed), paused+t.Paused, stuck+t.Stuck
 		left, cut = left+t.Left-t.Stuck, cut+t.Interrupted
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
+			wouldReplay += countAction(t.Actions, catchup.ActionPlanned)
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused)+stuckSuffix(t.Stuck))
 			for _, a := range t.Actions {
 				action := a.Action
@@ -64,12 +65,12 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 			fmt.Fprintf(w, "  causes: %s\n", countCauses(t.Causes))
 		}
 	}
-	verb := "scanned"
-	if dry {
-		verb = "dry run:"
+	verb, done := "scanned", fmt.Sprintf("replayed %d", replayed)
+	if dry { // what would be replayed, not the 0 a dry run replayed
+		verb, done = "dry run:", fmt.Sprintf("would replay %d", wouldReplay)
 	}
-	fmt.Fprintf(w, "%s %d tasks, %d missed slots: replayed %d, failed %d, skipped %d%s\n",
-		verb, len(rep.Tasks), missed, replayed, failed, skipped,
+	fmt.Fprintf(w, "%s %d tasks, %d missed slots: %s, failed %d, skipped %d%s\n",
+		verb, len(rep.Tasks), missed, done, failed, skipped,
 		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left)+countSuffix("not replayable", stuck))
 	return w.Flush() // a bufio.Writer keeps the first write error
 }
@@ -202,4 +203,16 @@ func reasonSuffix(r string) string {
 		return ""
 	}
 	return ": " + printable(r)
+}
+
+// countAction counts the slots of actions whose action is action (a dry
+// run's would replay, would run).
+func countAction(actions []catchup.SlotAction, action string) int {
+	n := 0
+	for _, a := range actions {
+		if a.Action == action {
+			n++
+		}
+	}
+	return n
 }
