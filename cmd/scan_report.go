@@ -69,8 +69,8 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 	if dry { // what would be replayed, not the 0 a dry run replayed
 		verb, done = "dry run:", fmt.Sprintf("would replay %d", wouldReplay)
 	}
-	fmt.Fprintf(w, "%s %d tasks, %d missed slots: %s, failed %d, skipped %d%s\n",
-		verb, len(rep.Tasks), missed, done, failed, skipped,
+	fmt.Fprintf(w, "%s %s, %s: %s, failed %d, skipped %d%s\n",
+		verb, counted(len(rep.Tasks), "task", "tasks"), counted(missed, "missed slot", "missed slots"), done, failed, skipped,
 		countSuffix("interrupted", cut)+expiredSuffix(expired)+countSuffix("paused", paused)+leftSuffix(left)+countSuffix("not replayable", stuck))
 	return w.Flush() // a bufio.Writer keeps the first write error
 }
@@ -215,4 +215,12 @@ func countAction(actions []catchup.SlotAction, action string) int {
 		}
 	}
 	return n
+}
+
+// counted is "N one" when n is 1, else "N many": "1 task", "2 tasks".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
