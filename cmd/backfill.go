@@ -162,8 +162,12 @@ func backfillStopped(ctx context.Context, reps []catchup.TaskBackfill) error {
 	case cut > 1:
 		what = fmt.Sprintf("the %d slots it cut short are recorded interrupted", cut)
 	}
-	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("backfill stopped by %s: %s; %d slots left, not run; "+
-		"backfill them again", signalName(sig), what, left)}
+	them := "them"
+	if left == 1 {
+		them = "it"
+	}
+	return &exitStatus{code: 128 + int(sig), err: fmt.Errorf("backfill stopped by %s: %s; %s left, not run; "+
+		"backfill %s again", signalName(sig), what, counted(left, "slot", "slots"), them)}
 }
 
 // writeBackfill writes backfill's report to out through one buffer (a
