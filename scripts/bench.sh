@@ -125,7 +125,7 @@ out=$(CATCHUP_NOW=$now "$pair" -n "$n_replay" -warmup "$rwarm" -out "$tmp/scan.o
   -prep "rm -rf '$R' '$R-wal' '$R-shm' '$R.locks' && cp '$tmp/replay.db' '$R'" \
   -- "$C" --db "$R" scan --max-age 30d --max-replays 3000 \
   --vs "$(command -v dash)" -c 'i=0; while [ $i -lt 3000 ]; do /bin/true; i=$((i+1)); done')
-scans=$(grep -c '^scanned 1 tasks, 3000 missed slots: replayed 3000, failed 0' "$tmp/scan.out" || true)
+scans=$(grep -c '^scanned 1 task, 3000 missed slots: replayed 3000, failed 0' "$tmp/scan.out" || true)
 [ "$scans" -eq $((rwarm + n_replay)) ] || { echo "bench: not every scan replayed 3000 slots:" >&2; cat "$tmp/scan.out" >&2; exit 1; }
 ratio_row "scan replaying 3,000 slots of /bin/true" "dash loop, 3,000 spawns" "<= 2x" 2 "$out"
 
