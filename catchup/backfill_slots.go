@@ -19,9 +19,9 @@ type rangeSlots struct {
 
 // backfillSlots lists the schedule's slots in [From, To] and picks those
 // --only selects: missing (no run gave it an outcome), failed (its latest
-// run failed or timed out) or all. It lists at most the request's
-// maxSlots (checkRangeSize refused a wider range), and stops at ctx's end
-// (ErrPlanStopped). The slots of t's pause are skipped, as scan records
+// run failed or timed out, or was interrupted after a failure) or all. It
+// lists at most the request's maxSlots (checkRangeSize refused a wider
+// range), and stops at ctx's end (ErrPlanStopped). The slots of t's pause are skipped, as scan records
 // them paused instead of replaying them, unless req.Paused: then a paused
 // record settles nothing either.
 func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *schedule.Schedule, req BackfillRequest) (rangeSlots, error) {
@@ -42,7 +42,7 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 	if err != nil {
 		return rs, err
 	}
-	runs = req.notes.runs(runs, task, sched, rs.all[0], rs.all[len(rs.all)-1], DefaultTolerance)
+	runs = req.notes.runs(runs, task, sched, knownFrom(&t, sched), rs.all[0], rs.all[len(rs.all)-1], DefaultTolerance)
 	pruned, err := st.PrunedSlots(ctx, task, rs.all[0], rs.all[len(rs.all)-1])
 	if err != nil {
 		return rs, err
@@ -50,6 +50,7 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 	settled, latest := map[int64]bool{}, map[int64]store.Run{}
 	done := map[int64]store.Run{}  // succeeded: the claim refuses it unless forced (store.HoldsSlot)
 	prunedDone := map[int64]bool{} // succeeded, the run since pruned: done all the same
+	failedOnce := map[int64]bool{} // a run of it failed or timed out
 	for _, s := range pruned {
 		settled[s.Unix()], prunedDone[s.Unix()] = true, true
 	}
@@ -64,10 +65,16 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 			// for it (the slot's lock, its claim) and goes by its outcome.
 			settled[k] = true
 		}
+		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
+			failedOnce[k] = true
+		}
 		if r.Status == store.StatusSucceeded && r.ID > done[k].ID {
 			done[k] = r
 		}
-		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) {
+		// A retry cut in its delay ran nothing: the slot keeps the failed
+		// attempt's outcome (store.ReasonRetryCut), as every reader reads it.
+		if r.ID > latest[k].ID && !(r.Status == store.StatusSkipped && r.ExitCode != nil) &&
+			!(r.Status == store.StatusInterrupted && r.Reason == store.ReasonRetryCut) {
 			latest[k] = r
 		}
 	}
@@ -77,7 +84,10 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 		}
 		k := s.Unix()
 		l, ran := latest[k]
-		failed := ran && (l.Status == store.StatusFailed || l.Status == store.StatusTimeout)
+		// A slot whose failure an interruption followed (a retry cut while it
+		// ran) keeps the failure, as scan --retry-failed reads it.
+		failed := ran && (l.Status == store.StatusFailed || l.Status == store.StatusTimeout ||
+			l.Status == store.StatusInterrupted && failedOnce[k])
 		switch req.Only {
 		case "all":
 			rs.chosen[k] = true

@@ -39,6 +39,9 @@ type CalendarSlot struct {
 	State string
 	RunID int64  // the run that decided the state; 0 for none, or a fire noted on this host alone
 	Cause string // why a missed slot was missed (Cause*, as ls --missed says); "" for any other state
+	// OldSchedule: a slot the task's schedule (or zone) does not have,
+	// drawn from its records (recordedCell): its old schedule's.
+	OldSchedule bool
 }
 
 // CalendarRow is one task's slots in the calendar's range.
@@ -151,7 +154,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 	if sched == nil {
 		return row, nil
 	}
-	runs = c.notes.runs(runs, t.Name, sched, req.From, now, req.Rule.Tolerance)
+	runs = c.notes.runs(runs, t.Name, sched, knownFrom(&t, sched), req.From, now, req.Rule.Tolerance)
 	if w := clockAheadNoteAt(t, c.held[t.Name], sched, now); w != "" {
 		// No slot is missed or replayed until the clock passes the
 		// ledger (ls, metrics and scan say none): an empty row.

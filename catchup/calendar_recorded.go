@@ -14,7 +14,7 @@ import (
 // records decide nothing (a fire that died) is none: the new schedule
 // counts from the change, and scan replays no slot of the old one.
 func recordedCell(slot time.Time, runs []store.Run, stale map[int64]bool) CalendarSlot {
-	c := CalendarSlot{Slot: slot, State: CellNone}
+	c := CalendarSlot{Slot: slot, State: CellNone, OldSchedule: true}
 	r, ok := decidingRun(runs, stale)
 	if !ok {
 		return c

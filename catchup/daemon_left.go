@@ -67,6 +67,9 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
 		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, nil, false)
 		desc := left.describe(false, "until its line was removed", store.ReasonRetired)
+		if left.refused != nil {
+			desc = refusedNote(left.refused) // none recorded, never without a word (notesRefusedAtChange)
+		}
 		if p := pausedSlots(paused); p != "" {
 			desc = strings.TrimPrefix(desc+p, "; ")
 		}
@@ -107,5 +110,8 @@ func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged,
 		live: true}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
+	if left.refused != nil {
+		return refusedNote(left.refused), nil, err // none recorded, never without a word (notesRefusedAtChange)
+	}
 	return left.describe(false, "under its old schedule", store.ReasonScheduleChanged), left.alertAs, err
 }

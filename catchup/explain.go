@@ -130,11 +130,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return x, nil
 	}
 	tol := req.Tolerance
-	runs, err := st.SlotRuns(ctx, t.Name, slot, slot, tol)
+	runs, err := st.SlotRuns(ctx, t.Name, slot.Add(-earlyFire), slot, tol) // a slotless fire early for it too (earlySlot)
 	if err != nil {
 		return x, err
 	}
-	runs = notes.runs(runs, t.Name, sched, slot, slot, tol)
+	runs = notes.runs(runs, t.Name, sched, knownFrom(&t, sched), slot, slot, tol)
 	var records, slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
@@ -182,6 +182,13 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			x.Summary += fmt.Sprintf("; %s: the next scan records it expired", x.Expiring)
 		case x.Policy == "none":
 			x.Summary += `; replay policy "none": the next scan leaves it missed`
+		default:
+			// Nothing is recorded of a slot its directory's refusal
+			// leaves (a scan's replay, a daemon line's fire): checked
+			// now, as the scan checks it.
+			if _, why := refusedToStart(m, t); why != nil {
+				x.Summary += "; it stays missed, no replay starts: " + why.Error()
+			}
 		}
 	}
 	if offSchedule {

@@ -75,11 +75,16 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 	}
 	e.Kind = "run-start"
 	e.Text = fmt.Sprintf("run %d started on %s: %s", r.ID, r.Host, triggerWords(r))
+	if WaitsRetryDelay(r) { // claimed as its delay began: its command has not started
+		e.Text = fmt.Sprintf("run %d claimed on %s: %s; its retry delay began", r.ID, r.Host, triggerWords(r))
+	}
 	out := []Event{e}
 	switch {
 	case r.Status == store.StatusRunning && stale[r.ID]:
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host,
 			Text: fmt.Sprintf("run %d is recorded running, but its process is gone: scan marks it interrupted", r.ID)})
+	case WaitsRetryDelay(r):
+		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is waiting out its retry delay", r.ID)})
 	case r.Status == store.StatusRunning:
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is still running", r.ID)})
 	default:
@@ -163,6 +168,18 @@ func lateOutcome(r store.Run) string {
 		return "; " + note + ": its slot may have run twice"
 	}
 	return ""
+}
+
+// RetryDelayWait is what a retry waiting out its delay (WaitsRetryDelay)
+// is doing, as show, history and explain say it: the ledger holds no end
+// of the delay.
+const RetryDelayWait = "waiting out its retry delay: its command has not started"
+
+// WaitsRetryDelay reports whether r is a retry waiting out its delay: it
+// is running, claimed as its delay began (its start is the delay's), and
+// its command has not started (store.InRetryDelay).
+func WaitsRetryDelay(r store.Run) bool {
+	return r.Status == store.StatusRunning && store.InRetryDelay(r.Reason)
 }
 
 // LateOutcome is the interruption a run's late outcome keeps in its error

@@ -94,13 +94,16 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 			}
 		case r.Status == store.StatusRunning:
 			x.State, x.Summary = StateRunning, fmt.Sprintf("running (run %d)", r.ID)
+			if WaitsRetryDelay(r) {
+				x.Summary = fmt.Sprintf("running (run %d, %s)", r.ID, RetryDelayWait)
+			}
 			return
 		case r.Status == store.StatusExpired:
 			x.State, x.Summary = StateExpired, fmt.Sprintf("expired by run %d (%s)", r.ID, r.Error)
 		default:
 			x.State, x.Summary = StateSettled, fmt.Sprintf("settled by run %d (%s)", r.ID, r.Status)
 		}
-		if r.Status == store.StatusFailed || r.Status == store.StatusTimeout {
+		if (r.Status == store.StatusFailed || r.Status == store.StatusTimeout) && x.retryReplays(sr, stale, notes, u, m, rule) {
 			x.Summary += "; scan --retry-failed would replay it"
 		}
 		x.Summary += failedSince(sr.named, r)
@@ -171,4 +174,17 @@ func before(records []store.Run, id int64) []store.Run {
 		}
 	}
 	return out
+}
+
+// retryReplays reports whether scan --retry-failed counts the slot missed
+// (or due): not one before the task's registration, one the watermark
+// passed, or one an expiry settles, which scan --retry-failed passes by.
+func (x *Explanation) retryReplays(sr slotRecords, stale map[int64]bool, notes *pendingNotes, u uptime, m Machine, rule MissedRule) bool {
+	if rule.RetryFailed {
+		return false
+	}
+	rule.RetryFailed = true
+	y := *x
+	y.state(sr, stale, notes, u, m, rule)
+	return y.State == StateMissed || y.State == StateDue
 }

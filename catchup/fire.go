@@ -46,8 +46,19 @@ func (f fire) reason() string {
 
 // standsForASlot reports whether r, a run without a slot, may stand for the
 // slot it started just after (within tolerance): a fire of a line whose
-// schedule was not known then may; a run by hand never does.
-func standsForASlot(r store.Run) bool { return r.Reason != store.ReasonByHand }
+// schedule was not known then may; a run by hand never does, nor does a
+// retry cut in its delay (store.ReasonRetryCut, which takes the place of a
+// run by hand's reason): it ran nothing, and its failed attempt speaks for
+// it (R10), so a run by hand's cut retry never settles nor causes a slot.
+func standsForASlot(r store.Run) bool {
+	switch r.Reason {
+	case store.ReasonByHand, store.ReasonByHandRetryDelay:
+		return false
+	case store.ReasonRetryCut:
+		return r.Status != store.StatusInterrupted
+	}
+	return true
+}
 
 // resolveFire decides which slot this invocation stands for. The first
 // rule that applies wins:

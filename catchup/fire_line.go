@@ -53,6 +53,9 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 		return
 	}
 	path := lineSource(t.Source)
+	if path != "" {
+		markLineTask(l.m, t.Name) // for its twin while the ledger fails (one lstat once made)
+	}
 	now := l.m.Now()
 	if path == "" || !lineFireOffSchedule(l.sched, now) {
 		return

@@ -42,6 +42,11 @@ type ForgetResult struct {
 // of the task registers it anew, as of that fire. A purge refuses a task
 // with a run in progress.
 func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
+	if !req.Purge {
+		if err := notesBefore(ctx, st, m, DefaultTolerance, "this forget"); err != nil { // its slots are not recorded expired
+			return ForgetResult{}, err
+		}
+	}
 	t, err := st.Task(ctx, req.Task)
 	if errors.Is(err, store.ErrNotFound) {
 		return ForgetResult{}, UnknownTask(req.Task)

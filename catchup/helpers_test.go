@@ -15,7 +15,7 @@ import (
 )
 
 // testLedger opens a real SQLite ledger in a temp dir.
-func testLedger(t *testing.T) (*sqlite.Ledger, string) {
+func testLedger(t testing.TB) (*sqlite.Ledger, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "catchup.db")
 	st, err := sqlite.Open(context.Background(), path)
@@ -37,7 +37,7 @@ func testMachine(db string, now time.Time) Machine {
 	}
 }
 
-func mustTime(t *testing.T, s string) time.Time {
+func mustTime(t testing.TB, s string) time.Time {
 	t.Helper()
 	v, err := time.Parse(time.RFC3339, s)
 	if err != nil {
@@ -46,7 +46,7 @@ func mustTime(t *testing.T, s string) time.Time {
 	return v
 }
 
-func mustSchedule(t *testing.T, expr, tz string) *schedule.Schedule {
+func mustSchedule(t testing.TB, expr, tz string) *schedule.Schedule {
 	t.Helper()
 	s, err := parseSchedule(expr, tz)
 	if err != nil {

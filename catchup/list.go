@@ -90,6 +90,9 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	if err := latestListed(ctx, st, out, all, held, stale, notes); err != nil {
 		return nil, err
 	}
+	if err := cutInDelay(ctx, st, out); err != nil {
+		return nil, err
+	}
 	silent, err := newSilence(ctx, st, listed)
 	if err != nil {
 		return nil, err
@@ -139,6 +142,9 @@ func deadAsInterrupted(r *store.Run, stale map[int64]bool) *store.Run {
 	}
 	dead := *r
 	dead.Status = store.StatusInterrupted
+	if store.InRetryDelay(r.Reason) { // as Interrupt records it: it ran nothing
+		dead.Reason = store.ReasonRetryCut
+	}
 	return &dead
 }
 

@@ -86,3 +86,28 @@ func (ts *TaskStatus) pastPause(r *store.Run, stale map[int64]bool, notes *pendi
 		ts.LastSlot = r.Slot
 	}
 }
+
+// cutInDelay makes the latest run of each task whose latest record is a
+// retry found dead during its delay (deadAsInterrupted reads it cut in its
+// delay, as scan records it, and Tasks then leaves it out) the attempt it
+// retried, whose failure stands (R10): ls says failed before the scan as
+// after it.
+func cutInDelay(ctx context.Context, st store.Store, out []TaskStatus) error {
+	for i := range out {
+		r := out[i].Latest
+		if r == nil || r.Status != store.StatusInterrupted || r.Reason != store.ReasonRetryCut {
+			continue
+		}
+		runs, err := st.History(ctx, store.HistoryFilter{Task: r.Task, Limit: 50})
+		if err != nil {
+			return err
+		}
+		for _, p := range runs {
+			if p.ID < r.ID && p.Attempt == r.Attempt-1 && p.Slot.Equal(r.Slot) {
+				out[i].Latest = &p
+				break
+			}
+		}
+	}
+	return nil
+}

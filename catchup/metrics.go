@@ -17,7 +17,7 @@ type TaskMetrics struct {
 	Expired    map[string]int64 // expired records by reason code
 	ClockAhead time.Duration    // how far the ledger holds the task ahead of now (0: not)
 	Running    bool
-	RunningFor time.Duration // of its oldest run in progress
+	RunningFor time.Duration // of its oldest run in progress (RunningRun.For: 0 for a retry waiting out its delay)
 	// LastFailure is when its latest failed, timed-out or interrupted run
 	// ended, even when a later run is its latest (zero: none in the ledger).
 	LastFailure time.Time

@@ -221,7 +221,7 @@ type window struct {
 	// when the task was read; firstHeldBy is that run's id. Scan replays
 	// no slot after it (withholdAfterHeld).
 	firstHeld   time.Time
-	firstHeldBy int64
+	firstHeldBy store.Run
 }
 
 // settles reports whether run r gives its slot an outcome.

@@ -29,7 +29,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 	if !now.After(from) {
 		return judged{missed: res}
 	}
-	runs = notes.runs(runs, t.Name, s, from, now, rule.Tolerance)
+	runs = notes.runs(runs, t.Name, s, knownFrom(&t, s), from, now, rule.Tolerance)
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
 	records := map[int64][]store.Run{} // slot unix -> its runs, by id
@@ -48,7 +48,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 			res.win.firstRunning = r.Slot
 		}
 		if r.Status == store.StatusRunning && !stale[r.ID] && (res.win.firstHeld.IsZero() || r.Slot.Before(res.win.firstHeld)) {
-			res.win.firstHeld, res.win.firstHeldBy = r.Slot, r.ID
+			res.win.firstHeld, res.win.firstHeldBy = r.Slot, r
 		}
 		if r.ID > latest[k] {
 			latest[k] = r.ID

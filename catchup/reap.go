@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,7 +12,12 @@ import (
 // Reasons recorded on interrupted runs.
 const (
 	reasonRebooted = "the host rebooted while it ran"
-	reasonVanished = "catchup and its command are gone (task lock free)"
+	// a retry claimed as its delay began (store.InRetryDelay): it ran
+	// nothing, and Interrupt records it cut in its delay (R10)
+	reasonRebootedInDelay = "the host rebooted during its retry delay"
+	reasonVanished        = "catchup and its command are gone (task lock free)"
+	reasonExited          = "catchup exited before recording an outcome" // found by a claim
+	reasonNoHeartbeat     = "no heartbeat from "                         // another host's, its lease run out
 )
 
 // findStale returns the running records that cannot be alive: those from
@@ -51,8 +57,8 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 			if leaseExpired(st, m, r) {
 				stale[r.ID] = true
 				if write {
-					reason := "no heartbeat from " + r.Host + " for longer than the lease"
-					if _, err := st.Interrupt(ctx, r.ID, m.Now(), reason); err != nil {
+					reason := reasonNoHeartbeat + r.Host + " for longer than the lease"
+					if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reason); err != nil {
 						return nil, err
 					}
 				}
@@ -62,7 +68,11 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 		if r.BootID != m.BootID {
 			stale[r.ID] = true
 			if write {
-				if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonRebooted); err != nil {
+				why := reasonRebooted
+				if store.InRetryDelay(r.Reason) {
+					why = reasonRebootedInDelay
+				}
+				if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), why); err != nil {
 					return nil, err
 				}
 			}
@@ -77,6 +87,67 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 		}
 	}
 	return stale, nil
+}
+
+// deadBy is the end recorded on running record r found dead: the earliest
+// time by which it certainly ended that this process knows, never later
+// than now (the store keeps it at or after the run's start). Nothing saw
+// it end, so it is a bound (history and show say so), not when a reader
+// happened to find it: after a power cut that was hours of downtime in
+// its DURATION.
+//
+//   - A run of another boot of this host ended before this boot began:
+//     BootTime, when known and after the run's start (a boot before it: a
+//     ledger copied from another machine, a clock stepped; its run may
+//     have ended any time until now) and not after now.
+//   - Another host's run whose lease ran out: its last heartbeat (else its
+//     start) and the lease, the moment the ledger's rule took it for
+//     dead. A host cut off from the ledger may have run on past it; its
+//     outcome, if it comes, is recorded late over this end.
+//   - A run of this boot whose catchup and command are gone: now. On a
+//     local ledger it leaves no trace while it runs; on a shared one its
+//     heartbeats stop when the ledger is unreachable while it runs on, so
+//     the last of them bounds nothing.
+func deadBy(st store.Store, m Machine, r store.Run) time.Time {
+	now := m.Now()
+	switch {
+	case !thisHost(st, m, r):
+		last := r.Heartbeat
+		if last.IsZero() {
+			last = r.StartedAt
+		}
+		if end := last.Add(m.Lease); m.Lease > 0 && end.Before(now) {
+			return end
+		}
+	case r.BootID != m.BootID:
+		if b := m.BootTime; !b.IsZero() && b.After(r.StartedAt) && b.Before(now) {
+			return b
+		}
+	}
+	return now
+}
+
+// EndIsBound reports whether finished run r's end is a bound rather than
+// seen (deadBy): a run found dead, marked interrupted by a scan or a
+// claim, has no exit code, and ended at the latest then. A retry a signal
+// (or its lost lease) cut during its delay recorded its own end; one found
+// dead then (Interrupt made it store.ReasonRetryCut) did not.
+func EndIsBound(r store.Run) bool {
+	if r.Status != store.StatusInterrupted || r.ExitCode != nil || r.EndedAt.IsZero() {
+		return false
+	}
+	return r.Reason != store.ReasonRetryCut || foundDead(r.Error)
+}
+
+// foundDead reports whether why is the error of a run marked interrupted
+// because it was found dead (a late outcome puts its own before it).
+func foundDead(why string) bool {
+	for _, p := range []string{reasonRebooted, reasonRebootedInDelay, reasonVanished, reasonExited, reasonNoHeartbeat} {
+		if strings.HasPrefix(why, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // probing makes this process's probes of dead runs' locks one at a time:
@@ -116,7 +187,7 @@ func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, writ
 		if _, noted := (*notes).outcomes[r.ID]; noted {
 			return false, nil
 		}
-		if _, err := st.Interrupt(ctx, r.ID, m.Now(), reasonVanished); err != nil {
+		if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reasonVanished); err != nil {
 			return false, err
 		}
 	}

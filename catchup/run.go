@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/catchup/catchup/catchup/notify"
@@ -87,9 +88,15 @@ type RunRequest struct {
 	FoldReason string
 	Coalesced  int // scan's coalesced replay: how many slots it stands for
 	// DirFromLedger: Dir is the task's registered working directory (a
-	// replay, a backfill), checked before the command starts there
-	// (trustedWorkDir).
+	// replay, a backfill, a daemon fire: its line's home), checked before
+	// the command starts there (trustedWorkDir). A daemon fire is checked
+	// first before its claim (RefusedWorkDir: refused, nothing is
+	// recorded); this check covers a change in between.
+	// DirSeen: Dir as the caller's check saw it, trusted, moments before
+	// (checkedWorkDir); the start checks it in full only when it is no
+	// longer that one (stillSeen). nil: in full.
 	DirFromLedger bool
+	DirSeen       os.FileInfo
 	// ZoneFromHost: TZ is the host's zone, not --tz or CRON_TZ. A crontab
 	// line's fire then reads its schedule in the zone scan registered for
 	// the line: cron's zone, which a crontab TZ= line does not set.

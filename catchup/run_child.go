@@ -40,7 +40,7 @@ func outcome(res runner.Result, end time.Time) store.Outcome {
 // the grace); a stop signal to catchup reaches the command through the
 // runner instead, which forwards it.
 func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.Run) runner.Result {
-	if l.req.DirFromLedger {
+	if l.req.DirFromLedger && !stillSeen(l.req.Dir, l.req.DirSeen) {
 		if err := trustedWorkDir(l.req.Dir, l.m.UID); err != nil {
 			l.m.notice("task %s: %v", l.req.Task, err)
 			return runner.Result{ExitCode: 126, StartErr: err}

@@ -52,7 +52,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		l.finished(ctx, res)
 		return res, err
 	}
-	if l.notesFirst(ctx, f.slot) {
+	if l.notesFirst(ctx, f) {
 		return RunResult{Skipped: true}, nil
 	}
 	// A slot already settled (a duplicate fire) is checked before the lock
@@ -143,6 +143,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	claimCtx := ctx
 	if prev != nil { // the failed attempt's outcome, and its ledger lock
 		req.Settle, req.LockFrom = prev.settle, prev.settle.ID
+		if prev.delay > 0 {
+			// Waiting out its delay until SetStarted: found dead meanwhile
+			// (a power cut), it is a retry cut in its delay (R10).
+			req.Run.Reason, _ = store.WaitingRetry(r.Reason)
+		}
 		claimCtx = context.WithoutCancel(ctx) // it records the failed attempt: a stop must not cut it
 	} else {
 		req.Settle = l.held.take() // the task's previous replay's outcome
@@ -187,7 +192,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
 		// We hold the task's lock, so a running record of ours is dead.
-		if _, err := l.st.Interrupt(ctx, claim.Run.ID, now, "catchup exited before recording an outcome"); err != nil {
+		if _, err := l.st.Interrupt(ctx, claim.Run.ID, deadBy(l.st, l.m, claim.Run), reasonExited); err != nil {
 			res, err := l.writeFault(ctx, lock, r, err)
 			return res, true, nil, err
 		}

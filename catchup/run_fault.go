@@ -32,7 +32,19 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 	if !l.req.ReplaySlot.IsZero() {
 		return l.refuseReplay(l.req.ReplaySlot, cause)
 	}
-	l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
+	// Said at once, as ever, unless this host keeps notes: then before a
+	// lock skip, or once the command is to run, never by a twin that runs
+	// nothing, whose one line says why (notedHolder, lineTwinOf).
+	said := false
+	unavailable := func() {
+		if !said {
+			said = true
+			l.m.notice("ledger unavailable, running %s unrecorded: %v", l.req.Task, cause)
+		}
+	}
+	if !hasNotes(l.m) {
+		unavailable()
+	}
 	f := l.resolveFire() // before the command runs: a long job stands for this slot still
 	slot, trigger := f.slot, f.trigger
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
@@ -43,6 +55,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 		ok, err := lock.tryLock()
 		switch {
 		case err == nil && !ok && !l.req.Wait:
+			unavailable()
 			l.m.notice("task %s is already running (lock held); skipped, exit %d", l.req.Task, exitLocked)
 			l.spoolFire(f, nil, errLocked)
 			return RunResult{ExitCode: exitLocked, Skipped: true}, nil
@@ -53,12 +66,14 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			got, err := lock.waitFor(ctx, l.waitLeft())
 			switch {
 			case ctx.Err() != nil: // a lock skip, noted as a recorded fire's is (stoppedWaiting)
+				unavailable()
 				l.m.notice("task %s: stopped while waiting for the lock; not run, noted skipped, exit %d", l.req.Task, exitLocked)
 				l.spoolFire(f, nil, errLocked)
 				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			case err != nil:
 				lock = nil
 			case !got:
+				unavailable()
 				l.m.notice("task %s is still running after waiting %s (--wait); skipped, exit %d",
 					l.req.Task, l.req.WaitLimit, exitLocked)
 				l.spoolFire(f, nil, errLocked)
@@ -68,9 +83,13 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			lock = nil
 		}
 	}
-	if !slot.IsZero() && hasNotes(l.m) && l.notedSuccess(readPendingNotes(l.m), nil, slot) {
+	if !slot.IsZero() && hasNotes(l.m) && l.notedHolder(readPendingNotes(l.m), nil, f) {
 		return RunResult{Skipped: true}, nil // its note waits for the next scan
 	}
+	if l.lineFireUnread(f) && hasNotes(l.m) && l.lineTwinOf(readPendingNotes(l.m), l.m.Now()) {
+		return RunResult{Skipped: true}, nil // the first fire's note waits for the next scan
+	}
+	unavailable()
 	res = l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
 	lock.close() // the task is free before the hooks, as after a recorded run
 	l.finished(ctx, res)

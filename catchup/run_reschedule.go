@@ -86,7 +86,7 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 		}
 	}
 	msg = head
-	left, err := expireLeftBehind(ctx, st, m, old, expr, tz, notify, from, nil, false)
+	left, err := expireLeftBehind(ctx, st, m, old, expr, tz, notify, from, nil, nil, false)
 	switch {
 	case errors.Is(err, store.ErrGone):
 		return fmt.Sprintf("%s; task %s was forgotten since this fire read it (catchup forget --purge): "+

@@ -75,30 +75,32 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	cancel()
 	stopBeats()
 	lost := leaseLost(held)
-	if waited && !lost && l.st.Shared() {
-		// Frozen past the lease and the delay at once, the timer may have
-		// won the race with the heartbeat that would find the lease lost.
-		// (A ledger that does not answer is no lost lease: the start's own
-		// writes meet it.)
-		if cur, err := l.st.Run(ctx, r.ID); err == nil && cur.Status != store.StatusRunning {
-			l.leaseLostNotice(r.ID)
-			waited, lost = false, true
+	if waited && !lost {
+		// The start is recorded only while the retry still runs, in one
+		// statement: frozen past the lease and the delay at once, the timer
+		// may have won the race with the heartbeat that would find the
+		// lease lost, and a host may take the retry for dead at any moment
+		// up to the start. (A ledger that does not answer is no lost lease:
+		// the command runs, as a recorded fire's does.)
+		started := l.m.Now()
+		running, err := l.st.SetStarted(context.WithoutCancel(ctx), r.ID, started)
+		if err != nil {
+			l.m.notice("run %d: cannot record its start: %v (it runs)", r.ID, err)
 		}
-	}
-	if !waited {
-		why := "stopped by a signal to catchup during its retry delay"
-		if lost { // taken for dead: another host replays the slot
-			why = "its lease was lost during its retry delay"
+		if err != nil || running {
+			r.StartedAt, r.Reason = started, store.RetryStarts(r.Reason) // as SetStarted records it
+			return false
 		}
-		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
-			Error: why, Reason: store.ReasonRetryCut})
-		return true
+		l.leaseLostNotice(r.ID)
+		lost = true
 	}
-	r.StartedAt = l.m.Now()
-	if err := l.st.SetStarted(context.WithoutCancel(ctx), r.ID, r.StartedAt); err != nil {
-		l.m.notice("run %d: cannot record its start: %v (it runs)", r.ID, err)
+	why := "stopped by a signal to catchup during its retry delay"
+	if lost { // taken for dead: another host replays the slot
+		why = "its lease was lost during its retry delay"
 	}
-	return false
+	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
+		Error: why, Reason: store.ReasonRetryCut})
+	return true
 }
 
 // sleepCtx waits d; false when ctx ended first.

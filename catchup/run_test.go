@@ -21,7 +21,7 @@ type runFixture struct {
 	now time.Time
 }
 
-func newRunFixture(t *testing.T, now string) *runFixture {
+func newRunFixture(t testing.TB, now string) *runFixture {
 	t.Helper()
 	st, db := testLedger(t)
 	f := &runFixture{st: st, job: slotLog{dir: t.TempDir()}, now: mustTime(t, now)}

@@ -32,6 +32,10 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	rep.RefusedLines += len(warnings) // malformed catchup lines: never registered, never replayed
 	replays := map[string]*shellReplay{}
 	refused := map[string]bool{} // tasks whose line this scan refused, and said so
+	held := map[string]bool{}    // another user's edited lines left to that user (ownersNotesFirst), said so
+	if !req.DryRun {
+		entries = newTasksFirst(ctx, st, m, entries) // an edited line records the notes: new lines before it
+	}
 	for _, e := range entries {
 		sr, warning, err := registerEntry(ctx, st, m, e, req.Tolerance, req.DryRun, req.NotifyCmd, &store.Task{})
 		if warning != "" {
@@ -45,11 +49,13 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 				rep.RefusedLines++
 				refused[e.Task] = true
 			}
+			held[e.Task] = errors.Is(err, errOwnersNotes)
 			rep.Warnings = append(rep.Warnings, err.Error())
 			continue
 		}
 		replays[e.Task] = sr
 	}
+	var edited func(spoolEntry) bool // the notes of edited lines' own fires (editedLinesFires)
 	if !req.DryRun {
 		// The boot record is bookkeeping for the causes of later misses: a
 		// ledger that cannot take it (read-only) still gets its scan.
@@ -58,7 +64,10 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		} else {
 			rep.BootRecorded = m.BootID != ""
 		}
-		notes, fault, err := recordNotes(ctx, st, m, req.Tolerance, "this scan")
+		// An edited line this scan re-reads (lineReplay) records its own
+		// fires' notes once it registers the edit (registerEntry).
+		edited = cts.editedLinesFires(ctx, st, req.Tasks, replays)
+		notes, fault, err := recordNotesOf(ctx, st, m, req.Tolerance, "this scan", notOf(edited))
 		switch {
 		case err != nil:
 			return rep, err
@@ -115,6 +124,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	var srs []*shellReplay
 	for _, t := range tasks {
 		sr := replays[t.Name]
+		if held[t.Name] {
+			continue
+		}
 		if sr == nil && t.Shell != "" {
 			var warning string
 			t, sr, warning, err = cts.lineReplay(ctx, st, t, req.DryRun, req.NotifyCmd)
@@ -146,6 +158,14 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			}
 		}
 		kept, srs = append(kept, t), append(srs, sr)
+	}
+	if edited != nil {
+		// Recorded by their lines' registration: read from the ledger now.
+		if n, k, err := keptNotes(m); err == nil && k == 0 {
+			req.notes = nil
+		} else if err == nil {
+			req.notes = n
+		}
 	}
 	// Other users' lines (a root scan's) are judged with their users'
 	// notes of unrecorded fires, which no scan of root's records.

@@ -142,6 +142,25 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	t := store.Task{Name: e.Task, Schedule: e.Expr, TZ: zone, Replay: "all", Shell: crontab.Redacted(e.Command), Dir: sr.dir,
 		Source: source, RegisteredAt: now, UpdatedAt: now}
 	old, err := st.Task(ctx, e.Task)
+	if err == nil && read != nil && lineChanges(old, e.Expr, zone) {
+		if err := ownersNotesFirst(m, old, sr); err != nil { // another user's notes: left to that user
+			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	var edited func(spoolEntry) bool // the notes of the edited line's own fires (editedLineFires)
+	what := fmt.Sprintf("the registration of task %s's edited line", e.Task)
+	if err == nil && lineChanges(old, e.Expr, zone) {
+		edited = editedLineFires(old, e.Expr, zone)
+	}
+	if err == nil && !dry && lineChanges(old, e.Expr, zone) && hasNotes(m) {
+		// A note's fire stands for a slot of the schedule it fired under:
+		// the old line's recorded before the change, never expired by it
+		// (notesBeforeChange); the edited line's after it.
+		if err := notesBeforeOf(ctx, st, m, tol, what, oldLineNotes(e.Task, edited)); err != nil {
+			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		}
+		old, err = st.Task(ctx, e.Task) // as the notes leave it
+	}
 	var of store.Of // the task as the scan read it, which the registration writes
 	if err == nil || errors.Is(err, store.ErrNotFound) {
 		var refused error
@@ -211,7 +230,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			s, _ := parseSchedule(t.Schedule, t.TZ)
 			was, _ := parseSchedule(old.Schedule, old.TZ)
 			spare := lineMayStillFire(s, was, now, tol, &spared) // the edited line fires them, late
-			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, dry)
+			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, edited, dry)
 			if err != nil && (read != nil || !errors.Is(err, store.ErrRetired)) { // a fire's: forget recorded them
 				return nil, warning, sinceRead(e.Task, err)
 			}
@@ -253,6 +272,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		if err := registerLineOf(ctx, st, of, t); err != nil {
 			return nil, warning, err
 		}
+		if changed {
+			recordEditedFires(ctx, st, m, tol, what, edited)
+		}
 	}
 	if changed {
 		// The change's watermark as the ledger sets it (schedule_since
@@ -260,6 +282,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		t.SettledThrough = keptBelowFailed(ctx, st, old, t.SettledThrough)
 	}
 	sr.task = t
+	if _, other := sr.otherUID(); !dry && !other {
+		markLineTask(m, e.Task)
+	}
 	return sr, warning, nil
 }
 

@@ -16,14 +16,25 @@ type expiry struct {
 	// live: the records are of a task read not retired (a schedule
 	// change's): one retired since gets none (store.Of.Live).
 	live bool
+	// notesAfter, for a change, reports the notes of this host that stand
+	// for slots of the new schedule, not the old one (editedLineFires).
+	notesAfter func(spoolEntry) bool
 }
 
 // reasonExpiredMeanwhile is why a slot to expire was not recorded: it was
 // already.
 const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a prune"
 
-// expire records each slot of ex once as expired, in one transaction (or,
-// in a dry run, only says it would). A slot another scan or a prune
+// expireBatch is how many expiries expire records in one transaction: a
+// gap of a year of an every-minute task is half a million of them, whose
+// records built at once took 160 MB; a batch takes 1 MB, and its commit
+// little beside its inserts.
+const expireBatch = 4096
+
+// expire records each slot of ex once as expired, in transactions of
+// expireBatch slots, oldest first (or, in a dry run, only says it would).
+// A scan stopped between two keeps the batches recorded: an expired slot
+// is settled, and the next scan expires the rest. A slot another scan or a prune
 // recorded expired since this one read the task is not recorded again: it
 // is reported skipped, and counts as dealt with. of, when set, is the
 // task as the caller read it: a task purged since (or purged and
@@ -31,22 +42,34 @@ const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a 
 // of.Live (a scan's, a prune's), one retired since neither: store.ErrRetired.
 func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of store.Of, ex []expiry,
 	cause map[int64]string, dry bool) error {
-	runs := make([]store.Run, len(ex))
 	now := m.Now() // one reading: a record decided at once takes no time
-	for i, e := range ex {
-		runs[i] = store.Run{Task: t.Name, Slot: e.slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
-			Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
-			Error: e.reason, Reason: e.code}
-	}
 	ts.Actions = slices.Grow(ts.Actions, len(ex))
-	var ids []int64
-	if !dry {
-		var err error
-		if ids, err = st.AddRunsOf(ctx, of, runs); err != nil {
-			return err
+	runs := make([]store.Run, 0, min(len(ex), expireBatch))
+	for len(ex) > 0 {
+		batch := ex[:min(len(ex), expireBatch)]
+		ex = ex[len(batch):]
+		runs = runs[:0]
+		for _, e := range batch {
+			runs = append(runs, store.Run{Task: t.Name, Slot: e.slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
+				Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
+				Error: e.reason, Reason: e.code})
 		}
+		var ids []int64
+		if !dry {
+			var err error
+			if ids, err = st.AddRunsOf(ctx, of, runs); err != nil {
+				return err
+			}
+		}
+		ts.expired(batch, ids, cause, dry)
 	}
-	for i, e := range ex {
+	return nil
+}
+
+// expired reports the slots of batch expired, as AddRunsOf recorded them
+// (ids; none in a dry run).
+func (ts *TaskScan) expired(batch []expiry, ids []int64, cause map[int64]string, dry bool) {
+	for i, e := range batch {
 		a := SlotAction{Slot: e.slot, Action: ActionWouldExpire, Reason: e.reason, Cause: cause[e.slot.Unix()]}
 		switch {
 		case !dry && ids[i] == 0:
@@ -62,7 +85,6 @@ func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t sto
 		ts.Expired++
 		ts.Actions = append(ts.Actions, a)
 	}
-	return nil
 }
 
 // watermarkHorizon: for the watermark, a slot older than this (or than the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
 )
 
 // A task's slots are replayed oldest first, and none jumps the queue: a
@@ -19,7 +20,7 @@ import (
 // earliest slot a live run held, running, when scan read the task, and says
 // so in a warning; it returns the replays kept and how many it withheld
 // (counted left). The replays of the slots before it go ahead.
-func (ts *TaskScan) withholdAfterHeld(task string, sched *schedule.Schedule, replay []time.Time, win window) ([]time.Time, int) {
+func (ts *TaskScan) withholdAfterHeld(task, host string, sched *schedule.Schedule, replay []time.Time, win window) ([]time.Time, int) {
 	h := win.firstHeld
 	if h.IsZero() {
 		return replay, 0
@@ -30,22 +31,50 @@ func (ts *TaskScan) withholdAfterHeld(task string, sched *schedule.Schedule, rep
 		return replay, 0
 	}
 	ts.Left += n
-	w := heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, n)
+	w := heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, host, n)
 	ts.Warnings = append(ts.Warnings, w)
-	ts.Held = HeldSlot{Slot: h, RunID: win.firstHeldBy, Warning: w}
+	ts.Held = HeldSlot{Slot: h, RunID: win.firstHeldBy.ID, Warning: w}
 	return replay[:cut], n
 }
 
 // heldSlotWarning says why a task's later slots wait: its slot was found
-// claimed by run id (0 when a crontab line's replay does not tell it),
-// still running.
-func heldSlotWarning(task, slot string, id int64, left int) string {
-	by := "another run"
-	if id != 0 {
-		by = fmt.Sprintf("run %d", id)
+// claimed by run holder (ID 0 when a crontab line's replay does not tell
+// it), still running; whose run it is (host is this host's name): another
+// scan's replay on this host, with its pid, is not another host's.
+func heldSlotWarning(task, slot string, holder store.Run, host string, left int) string {
+	by := "another run, still running (a long job, or another host's replay or fire)"
+	switch {
+	case holder.ID == 0:
+	case holder.Host == host:
+		pid := ""
+		if holder.PID > 0 {
+			pid = fmt.Sprintf(", pid %d", holder.PID)
+		}
+		by = fmt.Sprintf("run %d (%s on this host%s), still running", holder.ID, triggerNoun(holder.Trigger), pid)
+	case holder.Host != "":
+		by = fmt.Sprintf("run %d (%s on host %s), still running", holder.ID, triggerNoun(holder.Trigger), holder.Host)
+	default:
+		by = fmt.Sprintf("run %d, still running (a long job, or another host's replay or fire)", holder.ID)
 	}
-	return fmt.Sprintf("task %s: slot %s is held by %s, still running (a long job, or another host's replay or fire): "+
+	return fmt.Sprintf("task %s: slot %s is held by %s: "+
 		"its later missed slots (%d) wait for the next scan, so that none runs before it", task, slot, by, left)
+}
+
+// triggerNoun names a run by its trigger, for a sentence: "a replay".
+func triggerNoun(trigger string) string {
+	switch trigger {
+	case store.TriggerSchedule:
+		return "a fire"
+	case store.TriggerReplay:
+		return "a replay"
+	case store.TriggerBackfill:
+		return "a backfill"
+	case store.TriggerRetry:
+		return "a retry"
+	case store.TriggerManual:
+		return "a run by hand"
+	}
+	return "a run"
 }
 
 // stillMissedWarning says why a task's later slots wait: the replay of its

@@ -105,17 +105,7 @@ func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
 		for name, tc := range tests {
 			t.Run(backend+"/"+name, func(t *testing.T) {
 				st, db := open(t)
-				job := slotLog{dir: t.TempDir()}
-				now := mustTime(t, "2026-03-01T10:00:30Z")
-				m := testMachine(db, now)
-				m.LockDir = filepath.Join(t.TempDir(), "locks")
-				m.Now = func() time.Time { return now }
-				req := RunRequest{Task: "job", Schedule: mustSchedule(t, "0 * * * *", "UTC"), TZ: "UTC", Replay: "all",
-					Tolerance: 5 * time.Minute, KillAfter: time.Second, Argv: job.argv(), Dir: job.dir}
-				if res, err := Run(context.Background(), st, nil, m, req); err != nil || res.ExitCode != 0 {
-					t.Fatalf("registering fire: exit %d, %v", res.ExitCode, err)
-				}
-				now = mustTime(t, "2026-03-01T13:30:00Z") // 11:00, 12:00, 13:00 missed
+				m, job, now := hourlyThreeMissed(t, st, db)
 				if tc.claimFirst {
 					b, err := st.Claim(context.Background(), store.ClaimRequest{Run: store.Run{Task: "job", Slot: held,
 						Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: now, Host: "b"}})
@@ -151,4 +141,23 @@ func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
 			})
 		}
 	}
+}
+
+// hourlyThreeMissed registers hourly (UTC) task "job", running the slotLog
+// job, by its fire at 10:00:30, on ledger st (at db), and returns the
+// machine at 13:30, the clock it reads: 11:00, 12:00 and 13:00 missed.
+func hourlyThreeMissed(t *testing.T, st store.Store, db string) (Machine, slotLog, time.Time) {
+	t.Helper()
+	job := slotLog{dir: t.TempDir()}
+	now := mustTime(t, "2026-03-01T10:00:30Z")
+	m := testMachine(db, now)
+	m.LockDir = filepath.Join(t.TempDir(), "locks")
+	m.Now = func() time.Time { return now }
+	req := RunRequest{Task: "job", Schedule: mustSchedule(t, "0 * * * *", "UTC"), TZ: "UTC", Replay: "all",
+		Tolerance: 5 * time.Minute, KillAfter: time.Second, Argv: job.argv(), Dir: job.dir}
+	if res, err := Run(context.Background(), st, nil, m, req); err != nil || res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d, %v", res.ExitCode, err)
+	}
+	now = mustTime(t, "2026-03-01T13:30:00Z")
+	return m, job, now
 }

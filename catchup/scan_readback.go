@@ -66,6 +66,7 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	runs, err := st.SlotRuns(context.WithoutCancel(ctx), task, a.Slot, a.Slot, 0)
 	var own, ownSkip, ownCut, settled *store.Run
 	running := false
+	var holder store.Run
 	for i, r := range runs {
 		mine := r.ID > before && r.Host == host
 		if a.lineRuns != nil { // the line's catchup run said which is its own
@@ -75,6 +76,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		case err != nil || !r.Slot.Equal(a.Slot):
 		case r.Status == store.StatusRunning:
 			running = true
+			if holder.ID == 0 {
+				holder = runs[i] // whose, for the warning
+			}
 		case mine && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted && r.Status != store.StatusExpired:
 			own = &runs[i] // an expiry is never the line's run: forget or a change here while it started
 		case mine && r.Status == store.StatusInterrupted:
@@ -123,6 +127,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		return a
 	}
 	a.Action, a.held, a.running = ActionSkipped, true, running && err == nil
+	if a.running {
+		a.holder = &holder
+	}
 	switch {
 	case err != nil:
 		a.Reason = fmt.Sprintf("the line exited %d, but its slot could not be read back (%v)", a.ExitCode, err)

@@ -2,7 +2,9 @@ package catchup
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -11,8 +13,10 @@ import (
 // refusedToStart is why no replay of task t can start in this scan, for a
 // reason that is the task's, not a slot's: the working directory an argv
 // task registered, refused (trustedWorkDir). Checked once, before any of
-// its slots is claimed, and again (as lifecycle.execute does) before each
-// job starts. nil: its replays may start.
+// its slots is claimed, and again before each later one; seen is the
+// directory as the check saw it, which each job's start makes sure it
+// still is (lifecycle.execute, stillSeen: one stat, the full check only
+// if it changed). nil: its replays may start.
 //
 // A crontab line's refusals of the same kind (its crontab or the line
 // refused now, the user it runs as unreadable: shellReplay.err,
@@ -21,11 +25,24 @@ import (
 // found or not executable (126, 127) is not known before the job is
 // started: the runner's exec fails, and that run is recorded failed, as a
 // job that exits so is.
-func refusedToStart(m Machine, t store.Task) error {
+func refusedToStart(m Machine, t store.Task) (seen os.FileInfo, why error) {
 	if t.Shell != "" {
-		return nil
+		return nil, nil
 	}
-	return trustedWorkDir(t.Dir, m.UID)
+	seen, why = checkedWorkDir(t.Dir, m.UID)
+	if strings.HasPrefix(t.Source, "daemon:") {
+		why = lineHomeFix(why)
+	}
+	return seen, why
+}
+
+// StartRefused is why no replay of task t can start here now
+// (refusedToStart: its working directory refused), nil when one may:
+// nothing records it of the slots it leaves (a scan's replays, a daemon
+// line's fires), so ls --missed and explain check it when they read them.
+func StartRefused(m Machine, t store.Task) error {
+	_, why := refusedToStart(m, t)
+	return why
 }
 
 // leaveRefused leaves the slots of task it would replay (replay, and the
@@ -52,7 +69,9 @@ func (ts *TaskScan) leaveRefused(task string, why error, replay []time.Time, spa
 		ts.Skipped, ts.Left = ts.Skipped-folds, ts.Left+folds
 		ts.Actions = slices.DeleteFunc(ts.Actions, func(a SlotAction) bool { return a.Action == ActionDropped })
 	}
-	ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: its %s %s left for the next scan, not replayed: %v", task, slots, verb, why))
+	w := fmt.Sprintf("task %s: its %s %s left for the next scan, not replayed: %v", task, slots, verb, why)
+	ts.Warnings = append(ts.Warnings, w)
+	ts.StartRefused = StartRefusal{Why: why.Error(), Warning: w}
 }
 
 // reasonRefusedStart is a backfill's slot left by leaveRefused.
@@ -65,7 +84,10 @@ func (tb *TaskBackfill) leaveRefused(m Machine, task string, why error, slots []
 	if dry {
 		verb = "would be"
 	}
-	m.notice("task %s: its %d slots %s left, not run: %v", task, len(slots), verb, why)
+	if len(slots) == 1 && !dry {
+		verb = "is"
+	}
+	m.notice("task %s: its %d %s %s left, not run: %v", task, len(slots), plural(len(slots), "slot", "slots"), verb, why)
 	tb.Left += len(slots)
 	tb.Refused += len(slots)
 	for _, s := range slots {

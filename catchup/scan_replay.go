@@ -17,9 +17,10 @@ import (
 // (so that what runs is exactly what cron runs), an argv task through the
 // run lifecycle in this process. Job output goes to stderr, keeping scan's
 // stdout for its report. read is the newest run id the scan read of the
-// task: a run of the slot made since (another scan's) settles it.
+// task: a run of the slot made since (another scan's) settles it. seen is
+// the task's directory as the scan's check saw it (RunRequest.DirSeen).
 func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule,
-	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome, read int64) (SlotAction, error) {
+	sr *shellReplay, slot time.Time, span replaySpan, held *heldOutcome, read int64, seen os.FileInfo) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
 		env := []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10), registeredEnv(t)}
@@ -37,7 +38,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		return a, err
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
-		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries,
+		Task: t.Name, ReplaySlot: slot, Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, DirSeen: seen, Retries: t.Retries,
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, SaysMeanwhile: true, AfterRun: read, Registered: t.RegisteredAt,
@@ -59,6 +60,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
+	if a.held {
+		a.holder = &res.Run
+	}
 	a.folded = res.Folded
 	a.gone = res.gone
 	a.retired = res.retired

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
 )
 
 // stopsReplays reports whether replay a of task's slot (of schedule
@@ -12,7 +13,7 @@ import (
 // this scan: left later missed slots then wait for the next scan, so
 // that none runs before this one; ts says so (Left, Busy or Held, and a
 // warning).
-func (ts *TaskScan) stopsReplays(a SlotAction, task string, slot time.Time, sched *schedule.Schedule, left int) bool {
+func (ts *TaskScan) stopsReplays(a SlotAction, task, host string, slot time.Time, sched *schedule.Schedule, left int) bool {
 	shown := func() string { return formatSlot(slot, sched) }
 	switch {
 	case a.lockSkipped:
@@ -32,7 +33,14 @@ func (ts *TaskScan) stopsReplays(a SlotAction, task string, slot time.Time, sche
 		// later slots wait for the next scan, so that none runs
 		// before this one.
 		ts.Left = left
-		w := heldSlotWarning(task, shown(), a.RunID, ts.Left)
+		var holder store.Run
+		if a.holder != nil {
+			holder = *a.holder
+		}
+		if holder.ID == 0 {
+			holder.ID = a.RunID // only its id is known
+		}
+		w := heldSlotWarning(task, shown(), holder, host, ts.Left)
 		if !a.running {
 			w = stillMissedWarning(task, shown(), ts.Left)
 		} else {

@@ -98,6 +98,11 @@ type SlotAction struct {
 	// the claim's holder); scan ends the task's replays there, a backfill
 	// tries the slot again after the others.
 	running bool
+	// holder: the run found holding the slot, running (its id, host, pid
+	// and trigger say whose in the warning); nil when not known. A
+	// pointer: a scan keeps one SlotAction per slot, and a gap of a year
+	// is half a million of them.
+	holder *store.Run
 	// folded: a coalesced replay's records of the gap's other slots,
 	// recorded with its claim (argv tasks).
 	folded []int64
@@ -157,6 +162,18 @@ type TaskScan struct {
 	// warning (one of Warnings; RunID 0); zero: none. The daemon says it
 	// once per slot, not at each scan while the lock stays held.
 	Busy HeldSlot
+	// StartRefused is why no replay of the task could start
+	// (refusedToStart: its working directory) and its warning (one of
+	// Warnings); zero: none. The daemon says it once while it stays, not
+	// at every rescan.
+	StartRefused StartRefusal
+}
+
+// StartRefusal is a task's refusal to start (refusedToStart): Why, the
+// refusal itself, and Warning, what the scan said of it.
+type StartRefusal struct {
+	Why     string
+	Warning string
 }
 
 // HeldSlot is a slot held by a run still running (RunID: 0 when unknown).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -163,10 +164,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
 	ts.warnNotifyWithheld(t, len(replay), req)
-	withheld := 0 // the replays after a slot held by a run still running
+	withheld := 0        // the replays after a slot held by a run still running
+	var seen os.FileInfo // the task's directory as its last check saw it: each job's start makes sure it still is
 	if !req.DryRun {
-		replay, withheld = ts.withholdAfterHeld(t.Name, sched, replay, res.win)
-		if why := refusedToStart(m, t); why != nil && len(replay) > 0 {
+		replay, withheld = ts.withholdAfterHeld(t.Name, m.Host, sched, replay, res.win)
+		var why error
+		if seen, why = refusedToStart(m, t); why != nil && len(replay) > 0 {
 			ts.leaveRefused(t.Name, why, replay, spans, false) // said once, none claimed: the next scan tries again
 			replay = nil
 		}
@@ -192,9 +195,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				break
 			}
 		}
-		if why := refusedToStart(m, t); i > 0 && why != nil { // made untrusted since: the rest would be refused too
-			ts.leaveRefused(t.Name, why, replay[i:], spans, false) // ts.Left holds the withheld already
-			break
+		if i > 0 { // checked again: made untrusted since, the rest would be refused too
+			var why error
+			if seen, why = refusedToStart(m, t); why != nil {
+				ts.leaveRefused(t.Name, why, replay[i:], spans, false) // ts.Left holds the withheld already
+				break
+			}
 		}
 		if !req.gate.Start(ctx, t.Name, slot) {
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
@@ -208,7 +214,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			req.gate.Done(t.Name, slot)
 			return ts, ts.goneAt(err, &gone) // a line's folds refused (purged since readAgain): nothing ran
 		}
-		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read)
+		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read, seen)
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
@@ -254,7 +260,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.Warnings = append(ts.Warnings, retiredWarning(t.Name))
 			break
 		}
-		if i < len(replay)-1 && ts.stopsReplays(a, t.Name, slot, sched, withheld+len(replay)-i-1) {
+		if i < len(replay)-1 && ts.stopsReplays(a, t.Name, m.Host, slot, sched, withheld+len(replay)-i-1) {
 			break
 		}
 	}

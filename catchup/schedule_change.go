@@ -31,11 +31,17 @@ type leftByChange struct {
 	// ahead, when set, is a time of the task the ledger holds later than
 	// now (at now): its missed slots are not known, none is recorded.
 	ahead, now time.Time
+	// refused, when set, is why this host's notes of unrecorded fires
+	// could not be read or trusted: none is recorded (notesRefusedAtChange).
+	refused error
 }
 
 // aheadNote says that the task's missed slots are not known, the ledger
 // holding a time of it later than now; "" when they are.
 func (lb leftByChange) aheadNote() string {
+	if lb.refused != nil {
+		return refusedNote(lb.refused)
+	}
 	if lb.ahead.IsZero() {
 		return ""
 	}
@@ -94,10 +100,13 @@ func (lb leftByChange) lineNotice(dry bool) string {
 // alerted again. The slots are returned also when recording them failed.
 // The task was read not retired: one retired since (`catchup forget`)
 // gets none of them (store.ErrRetired), as one purged since (ErrGone).
+// The notes after reports true for are the new schedule's (an edited
+// line's fires, editedLineFires): no slot of the old one is theirs.
 func expireLeftBehind(ctx context.Context, st store.Store, m Machine, old store.Task, expr, tz, notify string,
-	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
+	cut time.Time, spare func(slot time.Time, cause string) bool, after func(spoolEntry) bool, dry bool) (leftByChange, error) {
 	reason := fmt.Sprintf(reasonLeftByChange, old.Schedule, old.TZ, expr, tz)
-	return expireMissed(ctx, st, m, old, expiry{reason: reason, code: store.ReasonScheduleChanged, live: true}, notify, cut, spare, dry)
+	why := expiry{reason: reason, code: store.ReasonScheduleChanged, live: true, notesAfter: after}
+	return expireMissed(ctx, st, m, old, why, notify, cut, spare, dry)
 }
 
 // leftToTheLine names the old schedule's slots a change left to the new
@@ -202,7 +211,14 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if !cut.IsZero() {
 		rule.Tolerance = 0
 	}
-	res, err := missedSlots(ctx, st, m, old, s, rule, stale, nil, nil)
+	// A slot a fire noted on this host stands for is that fire's, not
+	// missed: never recorded expired beside its note (notesBeforeChange).
+	notes := unrecordedNotes(m).without(why.notesAfter)
+	if notes.refused != nil {
+		lb.refused = notes.refused // none known missed, none recorded (notesRefusedAtChange)
+		return lb, nil
+	}
+	res, err := missedSlots(ctx, st, m, old, s, rule, stale, nil, notes)
 	if err != nil {
 		return lb, err
 	}

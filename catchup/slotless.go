@@ -29,11 +29,28 @@ func slotlessBySlot(s *schedule.Schedule, runs []store.Run, tolerance time.Durat
 }
 
 // slotAtStart is the slot a fire that started at start, without a slot,
-// stands for: the latest at or before it, if within tolerance of it.
+// stands for: the slot it came early for (earlySlot), else the latest at
+// or before it, if within tolerance of it.
 func slotAtStart(s *schedule.Schedule, start time.Time, tolerance time.Duration) (time.Time, bool) {
+	if next, ok := earlySlot(s, start); ok {
+		return next, true
+	}
 	p, ok := s.Prev(start)
 	if !ok || start.Sub(p) > tolerance {
 		return time.Time{}, false
 	}
 	return p, true
+}
+
+// earlySlot is the slot a fire at t came early for, as a fire that reads
+// its schedule takes it (lifecycle.earlyFor): the next slot, when it is at
+// most earlyFire ahead and t's minute does not match the expression (cron
+// fired it, this clock lags). Matched to the slot before, such a fire left
+// its own slot missed, and scan ran it a second time.
+func earlySlot(s *schedule.Schedule, t time.Time) (time.Time, bool) {
+	next, ok := s.Next(t)
+	if !ok || next.Sub(t) > earlyFire || s.Matches(t) {
+		return time.Time{}, false
+	}
+	return next, true
 }

@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -157,24 +156,26 @@ func appendNote(path string, line []byte) error {
 }
 
 // importSpool records the fires this host could not record, then removes
-// their notes, from the lock directory and from the spare note directory.
-// A slotless note of a task with a schedule stands for the slot it was
-// fired for (the latest at or before it, within tolerance). A notes file
-// not owned by this user, or writable by others, is refused.
-func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration) (int, error) {
+// their notes, from the lock directory and from the spare note directory;
+// with take, only the notes take reports true for, the others kept for
+// later (splitNotes). A slotless note of a task with a schedule stands for
+// the slot it was fired for (the latest at or before it, within
+// tolerance). A notes file not owned by this user, or writable by others,
+// is refused.
+func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration, take func(spoolEntry) bool) (int, error) {
 	// One import at a time in a process (the daemon's tasks scan at once):
 	// they take the notes under one name, this process's pid.
 	importing.Lock()
 	defer importing.Unlock()
 	n, err := 0, lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
-		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance)
+		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance, take)
 	}
 	if spare, ok := spareNotes(m); ok {
 		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
 			return n, joinErrors(err, derr)
 		}
-		k, serr := importNotes(ctx, st, m, spare, tolerance)
+		k, serr := importNotes(ctx, st, m, spare, tolerance, take)
 		n, err = n+k, joinErrors(err, serr)
 	}
 	return n, err
@@ -183,8 +184,10 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 // importing serialises importSpool within a process.
 var importing sync.Mutex
 
-// importNotes records the notes of one notes file, then removes it.
-func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration) (int, error) {
+// importNotes records the notes of one notes file (those take reports
+// true for: splitNotes), then removes it.
+func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration,
+	take func(spoolEntry) bool) (int, error) {
 	taken := takenNotes(path, m.PID)
 	if err := adoptAbandoned(path, taken, m.UID); err != nil {
 		return 0, err
@@ -195,6 +198,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		if err := putBack(taken, path, m.UID); err != nil {
 			return 0, err
 		}
+		os.Remove(taken + partSuffix) // its copy of some of them (adoptAbandoned)
 	}
 	// A notes file refused is left as it is, where it is: taken, it would
 	// be merged back into a file of this user's alone, and trusted.
@@ -214,71 +218,33 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if err != nil {
 		return 0, joinErrors(err, putBack(taken, path, m.UID))
 	}
+	entries, part, err := splitNotes(taken, entries, take)
+	if err != nil {
+		return 0, joinErrors(err, putBack(taken, path, m.UID))
+	}
+	giveBack := func() error { // nothing recorded: every note back, the others' copy gone
+		if part != "" {
+			os.Remove(part)
+		}
+		return putBack(taken, path, m.UID)
+	}
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
-		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), giveBack())
 	}
 	if err := registerNoted(ctx, st, m, entries); err != nil {
-		return 0, joinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), giveBack())
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), putBack(taken, path, m.UID))
+		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())
 	}
 	recordNoteSightings(ctx, st, m, entries) // each fire proves its boot up then (S7d)
 	if err := backdateLines(ctx, st, runs); err != nil {
-		return 0, joinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), os.Remove(taken))
+		return 0, joinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
 	}
-	return outcomes + len(runs), os.Remove(taken)
-}
-
-// noteRun is the record of fire note e: what the next scan records, and
-// what the readers take it for until then. slotOf finds the slot of a note
-// that names none (slotOfFire, noteSlot).
-func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
-	r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
-		EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
-	if e.ByHand {
-		r.Reason = store.ReasonByHand // still recorded late: its Error says so
-	} else if r.Slot.IsZero() {
-		r.Slot = slotOf(e)
-	}
-	switch {
-	case e.Ran:
-		r.Status, r.ExitCode = e.Status, e.ExitCode
-		r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
-	case e.Locked:
-		r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
-	default:
-		r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
-		r.Error = "not run: the ledger could not be reached: " + e.Error
-	}
-	return r
-}
-
-// slotOfFire is the slot a slotless fire stood for: the latest slot of its
-// task's registered schedule at or before it, within tolerance; else none.
-func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance time.Duration) time.Time {
-	t, err := st.Task(ctx, e.Task)
-	if err != nil {
-		return time.Time{}
-	}
-	s, err := parseSchedule(t.Schedule, t.TZ)
-	if err != nil {
-		return time.Time{}
-	}
-	return noteSlot(s, e, tolerance)
-}
-
-// noteSlot is the slot slotless fire note e stands for under schedule s
-// (nil: none): the rule of a run without a slot (slotAtStart).
-func noteSlot(s *schedule.Schedule, e spoolEntry, tolerance time.Duration) time.Time {
-	if s == nil {
-		return time.Time{}
-	}
-	p, _ := slotAtStart(s, e.StartedAt, tolerance)
-	return p
+	return outcomes + len(runs), leaveNotes(taken, path, part, m.UID)
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -20,10 +21,12 @@ import (
 // per notes file.
 
 // notesFirst records the notes when there are any, and reports whether a
-// note this host still keeps (the ledger is still failing) says that a run
-// of slot succeeded: the fire then runs nothing. A scan's or backfill's
-// replay does not look: its scan recorded the notes before it planned.
-func (l *lifecycle) notesFirst(ctx context.Context, slot time.Time) (ranUnrecorded bool) {
+// note this host still keeps (the ledger is still failing) holds fire f's
+// slot against it (notedHolder): the fire then runs nothing. A scan's or
+// backfill's replay does not look: its scan recorded the notes before it
+// planned.
+func (l *lifecycle) notesFirst(ctx context.Context, f fire) (held bool) {
+	slot := f.slot
 	if slot.IsZero() || !l.req.ReplaySlot.IsZero() || !hasNotes(l.m) {
 		return false
 	}
@@ -40,33 +43,61 @@ func (l *lifecycle) notesFirst(ctx context.Context, slot time.Time) (ranUnrecord
 	if err != nil {
 		return false
 	}
-	return l.notedSuccess(notes, runs, slot)
+	return l.notedHolder(notes, runs, f)
 }
 
-// notedSuccess reports, and says, whether a note of notes gives slot a
-// success: the outcome of one of runs (the slot's records), or a fire of
-// the task that ran unrecorded. A fire that cannot open its ledger at all
-// asks it too, with no records (runs nil), before it runs unrecorded.
-func (l *lifecycle) notedSuccess(notes *pendingNotes, runs []store.Run, slot time.Time) bool {
-	for _, r := range notes.runs(runs, l.req.Task, l.sched, slot.Add(-time.Second), slot, l.req.Tolerance) {
-		if r.Slot.Equal(slot) && r.Status == store.StatusSucceeded && notes.unrecorded(r) {
+// notedHolder reports, and says, whether a note of notes holds fire f's
+// slot against it, as a record of the ledger would (holder): the outcome
+// of one of runs (the slot's records), or a fire of the task that ran
+// unrecorded, that succeeded; or, against the slot's own cron fire
+// (ownFire: a twin in the minute, the second fire of a wall time in a
+// fall-back hour) unless --force, one that failed or timed out, so that a
+// failing job runs once per slot while the ledger fails too (R13). A fire
+// by hand (--slot) of a failed slot runs it again, as its claim would be
+// granted. A fire that cannot open its ledger at all asks it too, with no
+// records (runs nil), before it runs unrecorded. A held fire leaves no
+// note: the next scan counts the slot once, by the note that holds it.
+func (l *lifecycle) notedHolder(notes *pendingNotes, runs []store.Run, f fire) bool {
+	slot := f.slot
+	failedHolds := f.scheduled && !l.req.Force && l.ownFire(slot)
+	for _, r := range notes.runs(runs, l.req.Task, l.sched, knownFrom(l.registered, l.sched), slot.Add(-time.Second), slot, l.req.Tolerance) {
+		if !r.Slot.Equal(slot) || !notes.unrecorded(r) {
+			continue
+		}
+		switch {
+		case r.Status == store.StatusSucceeded:
 			l.m.notice("task %s: slot %s ran and succeeded at %s, noted on this host while the ledger failed: not run again; "+
 				"the next scan records it", l.req.Task, formatSlot(slot, l.sched), rfc(r.StartedAt))
+			return true
+		case failedHolds && (r.Status == store.StatusFailed || r.Status == store.StatusTimeout):
+			l.m.notice("task %s: slot %s ran and %s at %s, noted on this host while the ledger failed: "+
+				"this fire is a duplicate of it, not run again (%s); the next scan records that one",
+				l.req.Task, formatSlot(slot, l.sched), notedOutcome(r.Status), rfc(r.StartedAt), againHint(r))
 			return true
 		}
 	}
 	return false
 }
 
+// notedOutcome words a noted run's status as "ran and ...".
+func notedOutcome(status string) string {
+	if status == store.StatusTimeout {
+		return "timed out"
+	}
+	return status
+}
+
 // hasNotes reports whether this host keeps notes of unrecorded fires for
-// m's ledger, in its lock directory or in the spare note directory.
+// m's ledger, in its lock directory or in the spare note directory. A
+// path through a file that is no directory (ENOTDIR: a ledger path under
+// a file) holds none.
 func hasNotes(m Machine) bool {
 	paths := []string{filepath.Join(m.LockDir, spoolName)}
 	if spare, ok := spareNotes(m); ok {
 		paths = append(paths, spare)
 	}
 	for _, p := range paths {
-		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return true
 		}
 	}

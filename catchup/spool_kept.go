@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,9 +38,16 @@ var ErrNotesRefused = errors.New("refusing to replay")
 // nothing.
 func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.Duration,
 	what string) (notes *pendingNotes, fault error, err error) {
-	n, fault := importSpool(ctx, st, m, tolerance)
+	return recordNotesOf(ctx, st, m, tolerance, what, nil)
+}
+
+// recordNotesOf is recordNotes of the notes take reports true for (nil:
+// all); the others are kept, and returned with the notes not recorded.
+func recordNotesOf(ctx context.Context, st store.Store, m Machine, tolerance time.Duration,
+	what string, take func(spoolEntry) bool) (notes *pendingNotes, fault error, err error) {
+	n, fault := importSpool(ctx, st, m, tolerance, take)
 	if fault == nil && n > 0 {
-		m.notice("recorded %d fires that could not reach the ledger at the time", n)
+		m.notice("recorded %d %s that could not reach the ledger at the time", n, plural(n, "fire", "fires"))
 	}
 	notes, k, err := keptNotes(m)
 	if err != nil {
@@ -52,8 +60,37 @@ func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.
 	if fault == nil {
 		return notes, nil, nil
 	}
-	return notes, fmt.Errorf("%d notes of unrecorded fires stay on this host for the next scan to record, "+
-		"and %s ran no slot they say ran: %w", k, what, fault), nil
+	return notes, fmt.Errorf("%d %s of unrecorded fires %s on this host for the next scan to record, "+
+		"and %s ran no slot they say ran: %w", k, plural(k, "note", "notes"), plural(k, "stays", "stay"), what, fault), nil
+}
+
+// notesBefore records this host's notes of unrecorded fires (their
+// slotless fires found with tolerance, as recordNotes) before a command
+// that records slots expired or paused (forget, pause, resume, an edited
+// crontab line's registration: notesBeforeChange), as
+// scan and backfill record them first: a slot whose fire ran unrecorded is
+// settled by its run, never recorded expired or paused beside it (nor
+// named missed, nor said to be replayed). Notes it can neither record nor
+// read stop it, as they stop scan: the error says why and the fix (a
+// ledger that cannot be written fails the command's own write next, with
+// the same fix: said once). A fault that left no note behind does not.
+func notesBefore(ctx context.Context, st store.Store, m Machine, tolerance time.Duration, what string) error {
+	return notesBeforeOf(ctx, st, m, tolerance, what, nil)
+}
+
+// notesBeforeOf is notesBefore of the notes take reports true for (nil:
+// all); the others are kept for later.
+func notesBeforeOf(ctx context.Context, st store.Store, m Machine, tolerance time.Duration, what string,
+	take func(spoolEntry) bool) error {
+	notes, fault, err := recordNotesOf(ctx, st, m, tolerance, what, take)
+	switch {
+	case err != nil:
+		return err
+	case fault != nil && notes != nil:
+		return fmt.Errorf("this host's notes of unrecorded fires stay for the next scan to record, so %s recorded nothing: %w",
+			what, cmp.Or(errors.Unwrap(fault), fault))
+	}
+	return nil
 }
 
 // keptNotes reads, taking, moving and writing nothing, the notes this host

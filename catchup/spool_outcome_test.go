@@ -63,7 +63,7 @@ func TestOutcomeNoteKeptOnAReadError(t *testing.T) {
 	if res, err := Run(context.Background(), failingFinish{f.st}, nil, m, f.request(t)); err != nil || !res.Ran {
 		t.Fatalf("fire with a full disk: %+v, %v", res, err)
 	}
-	if _, err := importSpool(context.Background(), flakyRun{f.st}, f.m, DefaultTolerance); err == nil {
+	if _, err := importSpool(context.Background(), flakyRun{f.st}, f.m, DefaultTolerance, nil); err == nil {
 		t.Error("import with a failing read: no error")
 	}
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
@@ -90,7 +90,7 @@ func TestOutcomeNoteLandsOnAnInterruptedRun(t *testing.T) {
 	if _, err := f.st.Interrupt(context.Background(), res.Run.ID, mustTime(t, "2026-03-01T10:05:00Z"), "no heartbeat from h2 for longer than the lease"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := importSpool(context.Background(), f.st, f.m, DefaultTolerance); err != nil {
+	if _, err := importSpool(context.Background(), f.st, f.m, DefaultTolerance, nil); err != nil {
 		t.Fatalf("import: %v", err)
 	}
 	r, err := f.st.Run(context.Background(), res.Run.ID)

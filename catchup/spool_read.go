@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -35,6 +36,7 @@ const notedRunBase = int64(1) << 62
 type pendingNotes struct {
 	fires    []spoolEntry         // fire notes, in the order the next scan records them
 	outcomes map[int64]spoolEntry // outcome notes by run id
+	refused  error                // why a notes file was left out (unreadable, untrusted); nil when none was
 }
 
 // readPendingNotes reads the notes the next scan would record, taking,
@@ -65,6 +67,7 @@ func (n *pendingNotes) read(m Machine, path string, trust func() error) {
 	}
 	if err != nil {
 		m.notice("not counting the notes of unrecorded fires: %v", err)
+		n.refused = cmp.Or(n.refused, err)
 		return
 	}
 	n.add(entries)
@@ -83,11 +86,12 @@ func (n *pendingNotes) add(entries []spoolEntry) {
 	}
 }
 
-// runs returns runs, which SlotRuns returned for task (schedule s) and
-// [from, to] with grace tolerance, as the next scan leaves them: each with
-// the outcome a note holds for it, then the records of the task's fire
-// notes in that range, in the order that scan records them.
-func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule, from, to time.Time,
+// runs returns runs, which SlotRuns returned for task (schedule s, known
+// under it since known: knownFrom) and [from, to] with grace tolerance, as
+// the next scan leaves them: each with the outcome a note holds for it,
+// then the records of the task's fire notes in that range, in the order
+// that scan records them.
+func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule, known, from, to time.Time,
 	tolerance time.Duration) []store.Run {
 	if n == nil {
 		return runs
@@ -99,7 +103,7 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 		if e.Task != task {
 			continue
 		}
-		r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, e, tolerance) })
+		r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, known, e, tolerance) })
 		r.ID = notedRunBase + int64(i)
 		in := !r.Slot.Before(from) && !r.Slot.After(to)
 		if r.Slot.IsZero() {

@@ -41,6 +41,9 @@ func adoptAbandoned(path, taken string, uid int) error {
 		if err := os.Rename(old, taken); err != nil {
 			continue // another scan adopted it first
 		}
+		// The notes it kept for later (splitNotes), a copy of some in old:
+		// adopted with it, never read, never to be put back a second time.
+		os.Remove(old + partSuffix)
 		if err := putBack(taken, path, uid); err != nil {
 			return err
 		}

@@ -120,14 +120,14 @@ func (failingAddRuns) AddRuns(context.Context, []store.Run) ([]int64, error) {
 func TestSpoolSurvivesFailedImports(t *testing.T) {
 	f := notedFireFixture(t)
 	for i := range 2 {
-		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute); err == nil {
+		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute, nil); err == nil {
 			t.Fatalf("import %d into a full ledger: no error", i+1)
 		}
 		if i == 0 {
 			f.fireUnrecorded(t, "2026-03-01T11:00:30Z")
 		}
 	}
-	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute)
+	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil)
 	if err != nil || n != 2 {
 		t.Fatalf("import into a working ledger: %d fires, %v; want both", n, err)
 	}

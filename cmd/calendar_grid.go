@@ -56,6 +56,26 @@ type gridDay struct {
 	n      int     // its slots
 	states []uint8 // each slot's state (index in catchup.CellStates), while n <= maxCells
 	worst  uint8   // the worst of them
+	// old: the day shows a record of an old schedule's or zone's slot
+	// (a state other than none): the new schedule's none slots on it,
+	// before its change, were no slots of the task then, and get no
+	// cell (a blank beside the old slot's r read as a slot not run).
+	old bool
+}
+
+// cells are the states the day draws, one cell each: its none ones left
+// out when it shows an old schedule's record (old).
+func (d gridDay) cells() []uint8 {
+	if !d.old {
+		return d.states
+	}
+	var out []uint8
+	for _, s := range d.states {
+		if s != 0 { // catchup.CellNone
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // maxCells is the most cells a day can get: with the shortest column of
@@ -78,6 +98,7 @@ func (g calendarGrid) reduce(r catchup.CalendarRow) gridRow {
 		state := uint8(max(0, slices.Index(catchup.CellStates, s.State)))
 		day.n++
 		day.worst = max(day.worst, state)
+		day.old = day.old || (s.OldSchedule && s.State != catchup.CellNone)
 		switch {
 		case day.n <= maxCells:
 			day.states = append(day.states, state)
@@ -147,7 +168,7 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 			case perDay:
 				cells = []string{cell(catchup.CellStates[day.worst], color)}
 			default:
-				for _, s := range day.states {
+				for _, s := range day.cells() {
 					cells = append(cells, cell(catchup.CellStates[s], color))
 				}
 			}

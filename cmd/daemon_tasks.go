@@ -138,26 +138,24 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	if err != nil {
 		return daemon.Task{}, err
 	}
-	shell, home := "/bin/sh", ""
-	if m.HomeDir != nil {
-		home, _ = m.HomeDir("")
+	home, err := lineHome(m, j)
+	if err != nil {
+		return daemon.Task{}, err
 	}
-	var env []string
+	shell := "/bin/sh"
 	for _, kv := range j.Env {
-		k, v, _ := cutEnv(kv)
-		switch k {
-		case "SHELL":
+		if k, v, _ := cutEnv(kv); k == "SHELL" {
 			shell = v
-		case "HOME":
-			home = v
 		}
 	}
-	env = append([]string{"SHELL=" + shell, "HOME=" + home}, j.Env...)
+	env := append([]string{"SHELL=" + shell, "HOME=" + home}, j.Env...)
 	if err := checkDaemonLineFlags(m, j); err != nil {
 		return daemon.Task{}, err
 	}
 	fl := func(name string) string { return j.Flags[name] }
-	req := catchup.RunRequest{Task: j.Task, Argv: []string{shell, "-c", j.Run}, Dir: home,
+	// The home is the line's registered directory, where its replays
+	// start: a fire starts there only while it is trusted, as they do.
+	req := catchup.RunRequest{Task: j.Task, Argv: []string{shell, "-c", j.Run}, Dir: home, DirFromLedger: true,
 		OnBusy: fl("on-busy"), NotifyCmd: fl("notify-cmd"), Ping: fl("ping"),
 		NoCapture: fl("no-capture") == "true", FailOpen: fl("fail-open") == "true", Strict: fl("strict") == "true",
 		Shared: store.IsPostgres(m.DB), KillAfter: 10 * time.Second, RetryDelay: time.Minute}

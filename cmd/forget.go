@@ -37,7 +37,9 @@ Exit 0, or 2 on error (an unknown task; --purge of a task with a run in progress
 }
 
 func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
-	st, m, err := openExistingLedger(c.Context(), g, false)
+	// the boot: a dead run of an earlier boot it marks (expireMissed) ended
+	// by this boot's start, as scan records it (deadBy)
+	st, m, err := openExistingLedger(c.Context(), g, true)
 	if err != nil {
 		return err
 	}
@@ -51,7 +53,7 @@ func runForget(c *cobra.Command, g *globals, req catchup.ForgetRequest) error {
 		_, err = fmt.Fprintf(out, "task %s was already retired at %s: nothing changed (--purge deletes its history)\n",
 			req.Task, res.Task.RetiredAt.UTC().Format(time.RFC3339))
 	} else if req.Purge {
-		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %d runs\n", req.Task, res.PurgedRuns)
+		_, err = fmt.Fprintf(out, "forgot task %s and deleted its %s\n", req.Task, counted(int(res.PurgedRuns), "run", "runs"))
 	} else {
 		unknown := ""
 		if res.Unknown != "" {

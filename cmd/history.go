@@ -41,7 +41,7 @@ func newHistoryCmd(g *globals) *cobra.Command {
 	c.ValidArgsFunction = completeFirstTask(g)
 	f := c.Flags()
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|wide|json")
-	intVar(f, &cfg.filter.Limit, "limit", 20, "show at most N runs; 0 or less shows the default number")
+	intVar(f, &cfg.filter.Limit, "limit", 20, "show at most N runs; 0 shows the default number")
 	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d; not 0; default: every run)")
 	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired|paused")
 	return c
@@ -57,6 +57,11 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	}
 	if err := checkStatus(cfg.filter.Status); err != nil {
 		return usageErr(c, err)
+	}
+	if cfg.filter.Limit < 0 {
+		// Not "the default": a negative count is a typo or a script's
+		// arithmetic gone wrong, and was taken silently for 20.
+		return usageErr(c, fmt.Errorf("--limit %d cannot be negative: give how many runs to show, such as --limit 50, or leave --limit out for the newest 20", cfg.filter.Limit))
 	}
 	if cfg.since < 0 {
 		return usageErr(c, fmt.Errorf("--since must not be negative"))
@@ -93,14 +98,20 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := renderTable(out, header, table); err != nil {
 		return failure(err)
 	}
-	return failure(writeLateOutcomes(out, runs))
+	return failure(writeNotes(out, runs))
 }
 
-// writeLateOutcomes says, under history's table, which runs' outcomes came
-// after they were taken for dead: their slots may have run twice, and the
-// table's STATUS alone does not tell it.
-func writeLateOutcomes(w io.Writer, runs []store.Run) error {
+// writeNotes says, under history's table, what the table's STATUS alone
+// does not tell: which runs' outcomes came after they were taken for dead
+// (their slots may have run twice), and which running retries only wait
+// out their delay (their commands have not started).
+func writeNotes(w io.Writer, runs []store.Run) error {
 	for _, r := range runs {
+		if catchup.WaitsRetryDelay(r) {
+			if _, err := fmt.Fprintf(w, "note: run %d (%s) is %s\n", r.ID, r.Status, catchup.RetryDelayWait); err != nil {
+				return err
+			}
+		}
 		if note := catchup.LateOutcome(r); note != "" {
 			if _, err := fmt.Fprintf(w, "note: run %d (%s) ended after it was taken for dead (%s): its slot may have run twice\n",
 				r.ID, r.Status, strings.TrimPrefix(note, store.LateOutcomeNote)); err != nil {
@@ -122,7 +133,7 @@ func historyTable(runs []store.Run, zones map[string]*time.Location, wide bool) 
 		hosts[r.Host] = true
 		loc := runZone(zones, r.Task)
 		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, loc), r.Trigger,
-			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, loc), durationText(r), dash(r.Host)})
+			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, loc), durationText(r, false), dash(r.Host)})
 	}
 	header := []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION", "HOST"}
 	keep := []bool{true, true, true, true, true, wide, wide, true, wide || len(hosts) > 1}

@@ -20,7 +20,7 @@ func TestHistoryTellsALateOutcome(t *testing.T) {
 	plain := store.Run{ID: 439, Task: "p1", Slot: at, Status: store.StatusSucceeded, ExitCode: &exit0, StartedAt: at, EndedAt: at.Add(time.Second)}
 
 	var b strings.Builder
-	if err := writeLateOutcomes(&b, []store.Run{late, plain}); err != nil {
+	if err := writeNotes(&b, []store.Run{late, plain}); err != nil {
 		t.Fatal(err)
 	}
 	want := "note: run 434 (succeeded) ended after it was taken for dead (no heartbeat from b for longer than the lease): its slot may have run twice\n"

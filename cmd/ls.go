@@ -33,7 +33,7 @@ catchup reset-clock) are shown, with a CAUSE column saying why they were missed,
 the exit status is 1 when there is any, 0 when none: a CI smoke check and a
 monitoring probe.
 With --running, the runs in progress are shown; --stuck DUR exits 1 when one has run
-longer than DUR. Errors exit 2.`,
+longer than DUR (a retry waiting out its --retry-delay has not run yet). Errors exit 2.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
 	}
@@ -72,6 +72,9 @@ type lsRow struct {
 	// redacted (catchup.Unreplayable): no scan replays its missed slots;
 	// left out when false.
 	NotReplayable bool `json:"not_replayable,omitempty"`
+	// StartRefused: why no replay of its missed slots starts, its working
+	// directory refused (catchup.StartRefused); left out when none is.
+	StartRefused string `json:"start_refused,omitempty"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -130,6 +133,13 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
 			Paused: t.Paused, NotReplayable: catchup.Unreplayable(t.Task), RetiredAt: jsonTime(t.Task.RetiredAt),
 			ScheduleError: t.BadSchedule}
+		var refused error
+		if len(t.Missed) > 0 {
+			if refused = catchup.StartRefused(m, t.Task); refused != nil {
+				m.Notice("warning: task %s: its missed slots stay missed, no replay starts: %v", t.Task.Name, refused)
+				r.StartRefused = refused.Error()
+			}
+		}
 		if t.Paused {
 			r.PausedUntil = jsonTime(t.Task.PausedUntil)
 		}
@@ -161,7 +171,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 			row[7] = "?" // not computed
 		}
 		if cfg.onlyMissed {
-			row = append(row, causeSummary(t))
+			row = append(row, causeSummary(t, refused))
 		}
 		table = append(table, row)
 	}

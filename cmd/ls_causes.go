@@ -11,8 +11,9 @@ import (
 // causeSummary says why a task's slots were missed, cause by cause in the
 // order they first occurred: "host-down 2, not-fired 1"; or that the
 // ledger holds the task ahead of the clock; and that no scan can replay
-// them (catchup.Unreplayable).
-func causeSummary(t catchup.TaskStatus) string {
+// them (catchup.Unreplayable), or that none starts while its working
+// directory is refused (refused: catchup.StartRefused).
+func causeSummary(t catchup.TaskStatus, refused error) string {
 	if t.BadSchedule != "" {
 		return "bad schedule"
 	}
@@ -21,6 +22,9 @@ func causeSummary(t catchup.TaskStatus) string {
 	}
 	if catchup.Unreplayable(t.Task) && len(t.Missed) > 0 {
 		return countCauses(t.Causes) + "; not replayable: command redacted"
+	}
+	if refused != nil && len(t.Missed) > 0 {
+		return countCauses(t.Causes) + "; not replayed: working directory refused"
 	}
 	return countCauses(t.Causes)
 }

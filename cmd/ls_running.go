@@ -19,6 +19,10 @@ type runningJSON struct {
 	StartedAt   *string `json:"started_at"`
 	RunningForS int64   `json:"running_for_s"`
 	ClockAhead  *string `json:"clock_ahead"`
+	// Waiting: a retry waiting out its delay ("retry-delay"), as show and
+	// history say it: its command has not started, running_for_s is 0
+	// (catchup.RunningRun.Waiting).
+	Waiting string `json:"waiting,omitempty"`
 }
 
 // runLsRunning is `ls --running [--stuck DUR]`: the runs in progress and
@@ -50,9 +54,13 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 		if stuck > 0 && r.For > stuck {
 			stuckRuns = append(stuckRuns, r)
 		}
-		rows = append(rows, runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
+		row := runningJSON{ID: r.Run.ID, Task: r.Run.Task, Slot: jsonTime(r.Run.Slot), Host: r.Run.Host,
 			PID: r.Run.PID, StartedAt: jsonTime(r.Run.StartedAt), RunningForS: runningForS(r),
-			ClockAhead: jsonTime(r.ClockAhead)})
+			ClockAhead: jsonTime(r.ClockAhead)}
+		if r.Waiting {
+			row.Waiting = "retry-delay"
+		}
+		rows = append(rows, row)
 		table = append(table, []string{strconv.FormatInt(r.Run.ID, 10), r.Run.Task, tableTime(r.Run.Slot, loc),
 			r.Run.Host, strconv.Itoa(r.Run.PID), tableTime(r.Run.StartedAt, loc), runningForText(r)})
 		if r.Warning != "" {
@@ -86,10 +94,14 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 
 // runningForText is RUNNING FOR: how long the run has run, or, when its
 // start is later than now, that the clock is behind it (as ls's CAUSE says
-// of a task the ledger holds ahead of the clock).
+// of a task the ledger holds ahead of the clock), or that it is a retry
+// waiting out its delay (its command has not started).
 func runningForText(r catchup.RunningRun) string {
-	if !r.ClockAhead.IsZero() {
+	switch {
+	case !r.ClockAhead.IsZero():
 		return "clock ahead (" + r.ClockAhead.UTC().Format(time.RFC3339) + ")"
+	case r.Waiting:
+		return "waiting (retry delay)"
 	}
 	return runningFor(r)
 }

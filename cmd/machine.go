@@ -136,7 +136,8 @@ func clock() (func() time.Time, error) {
 
 // newMachine describes this host and process to the domain. Boot time is
 // read only when withBoot is set (run records it with its claim, scan and
-// ls apply the boot rule and the causes of missed slots with it).
+// ls apply the boot rule and the causes of missed slots with it, and every
+// command that marks dead runs ends a run of an earlier boot by it).
 func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	now, err := clock()
 	if err != nil {

@@ -53,7 +53,7 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if err != nil {
 		return failure(err)
 	}
-	m, err := newMachine(g, abs, false)
+	m, err := newMachine(g, abs, true) // the boot: a dead run it marks ended by this boot's start (deadBy)
 	if err != nil {
 		return failure(err)
 	}
@@ -74,7 +74,12 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if err != nil {
 		return failure(err)
 	}
-	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %d tasks and %d runs from %s to %s (%d runs were there already)\n",
-		done.Tasks, done.Imported, abs, where, done.Runs-done.Imported)
+	there := done.Runs - done.Imported
+	was := "were"
+	if there == 1 {
+		was = "was"
+	}
+	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %s and %s from %s to %s (%s %s there already)\n",
+		counted(done.Tasks, "task", "tasks"), counted(done.Imported, "run", "runs"), abs, where, counted(there, "run", "runs"), was)
 	return failure(err)
 }

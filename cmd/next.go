@@ -131,7 +131,7 @@ func runNext(c *cobra.Command, req nextRequest) error {
 		if t.AddDate(400, 0, 0).Year() > 9999 { // slots end with year 9999 (schedule.Slots)
 			horizon = "before the year 10000, where catchup's times end"
 		}
-		fmt.Fprintf(out, "%d of the %d slots asked for: the schedule has no more %s\n", len(slots), req.count, horizon)
+		fmt.Fprintf(out, "%d of the %s asked for: the schedule has no more %s\n", len(slots), counted(req.count, "slot", "slots"), horizon)
 	}
 	return nil
 }

@@ -78,7 +78,7 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	if req.DryRun {
 		verb = "would delete"
 	}
-	_, err = fmt.Fprintf(c.OutOrStdout(), "%s %d runs that ended before %s\n", verb, res.Runs, res.Before.UTC().Format(time.RFC3339))
+	_, err = fmt.Fprintf(c.OutOrStdout(), "%s %s that ended before %s\n", verb, counted(int(res.Runs), "run", "runs"), res.Before.UTC().Format(time.RFC3339))
 	return failure(err)
 }
 
@@ -91,13 +91,13 @@ func printRecorded(w io.Writer, recs []catchup.PruneRecorded, dry bool) error {
 	}
 	for _, r := range recs {
 		if r.Expired > 0 {
-			if _, err := fmt.Fprintf(w, "%s: %s %d missed slots expired (older than its catch-up window, %s), as scan would\n",
-				r.Task, verb, r.Expired, formatDuration(r.Window)); err != nil {
+			if _, err := fmt.Fprintf(w, "%s: %s %s expired (older than its catch-up window, %s), as scan would\n",
+				r.Task, verb, counted(r.Expired, "missed slot", "missed slots"), formatDuration(r.Window)); err != nil {
 				return err
 			}
 		}
 		if r.Paused > 0 {
-			if _, err := fmt.Fprintf(w, "%s: %s %d slots of its pause paused, as scan would\n", r.Task, verb, r.Paused); err != nil {
+			if _, err := fmt.Fprintf(w, "%s: %s %s of its pause paused, as scan would\n", r.Task, verb, counted(r.Paused, "slot", "slots")); err != nil {
 				return err
 			}
 		}

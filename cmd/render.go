@@ -183,12 +183,19 @@ type runJSON struct {
 	// LateOutcome: the run's outcome came after it was taken for dead (a
 	// replay of its slot may have run too): why it was (catchup.LateOutcome).
 	LateOutcome string `json:"late_outcome,omitempty"`
+	// Waiting: a running retry waiting out its delay ("retry-delay"): its
+	// command has not started, and started_at is when the delay began
+	// (catchup.WaitsRetryDelay).
+	Waiting string `json:"waiting,omitempty"`
 }
 
 func toRunJSON(r store.Run) runJSON {
 	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
 		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
 		Host: r.Host, PID: r.PID, LateOutcome: catchup.LateOutcome(r)}
+	if catchup.WaitsRetryDelay(r) {
+		j.Waiting = "retry-delay"
+	}
 	if !r.EndedAt.IsZero() {
 		d := runDuration(r).Milliseconds()
 		j.DurationMS = &d
@@ -222,11 +229,21 @@ func signalText(sig int) string {
 	return strconv.Itoa(sig)
 }
 
-func durationText(r store.Run) string {
+// durationText is how long run r took, "-" while it runs. A run found dead
+// took at most that (its end is a bound: catchup.EndIsBound): "<=" in a
+// table, "at most" in show (long).
+func durationText(r store.Run, long bool) string {
 	if r.EndedAt.IsZero() {
 		return "-"
 	}
-	return runDuration(r).Round(time.Millisecond).String()
+	d := runDuration(r).Round(time.Millisecond).String()
+	switch {
+	case !catchup.EndIsBound(r):
+		return d
+	case long:
+		return "at most " + d
+	}
+	return "<=" + d
 }
 
 // runDuration is how long finished run r took, never negative: a ledger

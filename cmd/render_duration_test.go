@@ -24,7 +24,7 @@ func TestRunDurationNeverNegative(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			r := store.Run{ID: 1, Task: "d", Status: store.StatusSucceeded, StartedAt: start, EndedAt: tc.end}
-			if got := durationText(r); got != tc.wantText {
+			if got := durationText(r, false); got != tc.wantText {
 				t.Errorf("durationText = %q, want %q", got, tc.wantText)
 			}
 			if j := toRunJSON(r); j.DurationMS == nil || *j.DurationMS != tc.wantMS {

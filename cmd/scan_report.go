@@ -151,6 +151,7 @@ type scanTaskJSON struct {
 	MissedCauses  []string         `json:"missed_causes"`
 	Causes        map[string]int   `json:"causes"`
 	Replayed      int              `json:"replayed"`
+	WouldReplay   *int             `json:"would_replay,omitempty"` // a dry run's: the slots it lists would replay (replayed stays 0: nothing ran)
 	Failed        int              `json:"failed"`
 	Skipped       int              `json:"skipped"`
 	Interrupted   int              `json:"interrupted"`
@@ -164,7 +165,8 @@ type scanTaskJSON struct {
 	Warnings      []string         `json:"warnings"`
 }
 
-func scanJSON(rep catchup.ScanReport) any {
+// scanJSON is scan's JSON report; a dry run's (dry) adds would_replay.
+func scanJSON(rep catchup.ScanReport, dry bool) any {
 	tasks := []scanTaskJSON{}
 	for _, t := range rep.Tasks {
 		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
@@ -172,6 +174,10 @@ func scanJSON(rep catchup.ScanReport) any {
 			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left - t.Stuck, Paused: t.Paused,
 			NotReplayable: t.Stuck, Refused: t.Refused, ClockAhead: jsonTime(t.ClockAhead),
 			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
+		if dry {
+			n := countAction(t.Actions, catchup.ActionPlanned)
+			j.WouldReplay = &n
+		}
 		for _, s := range t.Missed {
 			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
 		}

@@ -143,15 +143,34 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 	return failure(writeRunText(out, r, runZone(zones, r.Task), raw))
 }
 
+// endedText is show's end of run r: for a run found dead, a bound
+// (catchup.EndIsBound), said so.
+func endedText(r store.Run, loc *time.Location) string {
+	if catchup.EndIsBound(r) {
+		return timeText(r.EndedAt, loc) + " (at the latest: found dead)"
+	}
+	return timeText(r.EndedAt, loc)
+}
+
+// statusText is show's status of run r: of a retry waiting out its delay,
+// said so (catchup.WaitsRetryDelay), and started names the delay's start.
+func statusText(r store.Run) (status, started string) {
+	if catchup.WaitsRetryDelay(r) {
+		return r.Status + " (" + catchup.RetryDelayWait + ")", " (its retry delay began)"
+	}
+	return r.Status, ""
+}
+
 // writeRunText prints a run for people: every field escaped (printable),
 // the output tails too unless raw; its times in RFC 3339 in its task's
 // zone loc (catchup.RunZones), as CATCHUP_SLOT gives the slot.
 func writeRunText(w io.Writer, r store.Run, loc *time.Location, raw bool) error {
+	status, began := statusText(r)
 	fields := [][2]string{
 		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", timeText(r.Slot, loc)}, {"trigger", r.Trigger},
-		{"status", r.Status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
-		{"signal", signalText(r.Signal)}, {"started", timeText(r.StartedAt, loc)}, {"ended", timeText(r.EndedAt, loc)},
-		{"duration", durationText(r)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
+		{"status", status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
+		{"signal", signalText(r.Signal)}, {"started", timeText(r.StartedAt, loc) + began}, {"ended", endedText(r, loc)},
+		{"duration", durationText(r, true)}, {"host", r.Host}, {"pid", strconv.Itoa(r.PID)}, {"boot id", r.BootID},
 		{"error", dash(r.Error)}, {"progress", progressText(r)}, {"checkpoint", dash(r.Checkpoint)},
 	}
 	for _, f := range fields {

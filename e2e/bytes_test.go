@@ -55,7 +55,7 @@ func TestInvalidUTF8Replay(t *testing.T) {
 			pg := pgLedger(t)
 			m := newCatchup(t, db, "", "migrate", "--from", db, "--to", pg)
 			m.cmd.Env = append(m.cmd.Env, "CATCHUP_HOST=h\xf6st")
-			if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 tasks and 3 runs") {
+			if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 task and 3 runs") {
 				t.Fatalf("migrate exited %d: %s%s", code, m.stdout.String(), m.stderr.String())
 			}
 			again := newCatchup(t, pg, "2026-11-20T13:30:00Z", "scan", "-v")

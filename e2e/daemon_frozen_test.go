@@ -13,6 +13,7 @@ import (
 // under --rescan 0 too (no rescan would ever come for them), each slot
 // once, and says which it did not fire.
 func TestDaemonFrozenPastSlots(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
 	h.extra = []string{"--rescan", "0"} // the last --rescan wins

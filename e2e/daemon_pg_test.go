@@ -13,6 +13,7 @@ import (
 // them and its job mid-run: each slot runs once (the slot claim decides),
 // and the cut run is replayed by another replica once its lease expired.
 func TestDaemonReplicas(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	h := newDaemonHost(t, db)
 	// A lease of 12 clock minutes is 12s of real time under the hook; the

@@ -12,6 +12,7 @@ import (
 // task's lock and the slot's record decide; the cut run, found dead, is
 // replayed by the other replica), none twice.
 func TestDaemonReplicasSQLite(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
 	procs := []*catchupProc{h.start("a"), h.start("a")}

@@ -138,6 +138,7 @@ func (h *daemonHost) checkOnce(n int) {
 // every slot ran exactly once (the cut-short runs replayed at the next
 // start, the slots of the downtime too).
 func TestDaemonKilledAndStopped(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
 	p := h.start("a")

@@ -57,7 +57,7 @@ func TestScanFullDiskKeepsTheNotes(t *testing.T) {
 	if strings.Contains(stderr, "of n") {
 		t.Errorf("scan speaks of replaying a slot of n, whose 03:00 ran (noted): %s", stderr)
 	}
-	if !strings.Contains(stderr, "1 notes of unrecorded fires stay on this host for the next scan to record") {
+	if !strings.Contains(stderr, "1 note of unrecorded fires stays on this host for the next scan to record") {
 		t.Errorf("scan does not say that it kept the note: %s", stderr)
 	}
 	if want := "database or disk is full (13); free space on the filesystem holding " + filepath.Dir(db); !strings.Contains(stderr, want) {
@@ -75,7 +75,7 @@ func TestScanFullDiskKeepsTheNotes(t *testing.T) {
 
 	unfill()
 	scan, code = catchup("2026-03-10T03:20:00Z", "scan")
-	if code != 0 || !strings.Contains(scan.stderr.String(), "recorded 1 fires") {
+	if code != 0 || !strings.Contains(scan.stderr.String(), "recorded 1 fire ") {
 		t.Fatalf("scan once space is freed: exit %d: %s%s", code, scan.stdout.String(), scan.stderr.String())
 	}
 	check("n", wantN)

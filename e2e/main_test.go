@@ -6,6 +6,7 @@ import (
 
 	"github.com/catchup/catchup/cmd"
 	"github.com/catchup/catchup/internal/pgtest"
+	"github.com/catchup/catchup/internal/testflags"
 )
 
 // asCatchup, set in a process's environment, makes this test binary the
@@ -13,10 +14,21 @@ import (
 // catchup processes built with the same flags as the tests (-race, -cover).
 const asCatchup = "CATCHUP_E2E_AS_CATCHUP"
 
+// parallelWaiters is how many of the tests marked t.Parallel run at once
+// unless -test.parallel says otherwise. Those tests spend most of their
+// time waiting (a daemon's clock minutes, a user's notes, a lock held by
+// another host), not working: the package took 254 s alone at a quarter
+// of two CPUs, the last package to end in go test ./.... The tests that
+// load the machine or measure it (load, the fleet at scale, exactly once
+// under faults, a loud job's memory, the ledger faults, power cuts) stay
+// serial: they run first, alone, before the parallel ones.
+const parallelWaiters = 4
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asCatchup) == "1" {
 		os.Exit(cmd.Execute(os.Args[1:], os.Exit))
 	}
+	testflags.DefaultParallel(parallelWaiters)
 	pgtest.Notice("github.com/catchup/catchup/e2e")
 	os.Exit(m.Run())
 }

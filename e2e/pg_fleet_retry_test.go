@@ -15,6 +15,7 @@ import (
 // It used to be free meanwhile: the other host ran, and the retry was
 // given back as a lock skip.
 func TestFleetRetryKeepsTheTask(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	ran := filepath.Join(t.TempDir(), "ran.log")

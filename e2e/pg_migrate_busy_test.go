@@ -35,7 +35,7 @@ func TestMigrateRefusesWhileRunning(t *testing.T) {
 		t.Fatalf("the run: %v %s", err, p.stderr.String())
 	}
 	m := newCatchup(t, lite, "", "migrate", "--from", lite, "--to", pg)
-	if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 tasks and 1 runs") {
+	if code := m.run(t); code != 0 || !strings.Contains(m.stdout.String(), "migrated 1 task and 1 run") {
 		t.Fatalf("migrate after the run: exit %d, %s %s", code, m.stdout.String(), m.stderr.String())
 	}
 	scan := newCatchup(t, pg, "2026-11-20T03:00:00Z", "scan", "-v")

@@ -20,6 +20,7 @@ import (
 // and with the clock glitched to the year 9999 it ran for hours, deaf to
 // both, until the kernel's OOM killer ended it.
 func TestReaderStopsOnSignal(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	cases := map[string]struct {
 		args []string
 		sig  syscall.Signal

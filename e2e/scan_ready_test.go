@@ -17,6 +17,7 @@ import (
 // --ready-after, its replays running on; at its end at the latest. A
 // replayed job does not get NOTIFY_SOCKET (it would speak for the unit).
 func TestBootScanTellsSystemdItStarted(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	dir, db := tempLedger(t)
 	released := filepath.Join(dir, "release")
 	job := `echo "$CATCHUP_SLOT ${NOTIFY_SOCKET:-none}" >> ` + filepath.Join(dir, "ran") +

@@ -40,6 +40,7 @@ func noSecret(t *testing.T, file, secret string) {
 // neither the job, nor --notify-cmd, nor scan's --notify-cmd, nor a replayed
 // job; the job's `catchup progress` still records its progress.
 func TestJobSeesNoLedgerPassword(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	const secret = "s3cr3t-ledger-pw"
 	db := pgDSNWithPassword(t, secret)
 	dir := t.TempDir()

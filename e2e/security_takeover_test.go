@@ -14,6 +14,7 @@ import (
 // the line), and root's own job was never replayed again. The ledger is a
 // PostgreSQL one that the line names.
 func TestOtherUsersLineTakesNoTaskOver(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
 	db := pgLedger(t)
 	bin := testBinDir(t)
@@ -54,6 +55,7 @@ func TestOtherUsersLineTakesNoTaskOver(t *testing.T) {
 // root's line was refused (a second line of one task) at every scan, its
 // job never replayed.
 func TestOwnLineWinsOverOtherUsersLine(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
 	db := pgLedger(t)
 	bin := testBinDir(t)

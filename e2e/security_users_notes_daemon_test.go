@@ -22,6 +22,7 @@ import (
 // missed slots of the moment, and serves the warnings it gave as a gauge
 // (catchup_daemon_scrape_warnings), which keeps the refusal in sight.
 func TestDaemonSaysRefusedUsersNotesOnce(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
 	db := pgLedger(t)
 	bin, crontab, home := nobodysLine(t, db)
@@ -31,11 +32,7 @@ func TestDaemonSaysRefusedUsersNotesOnce(t *testing.T) {
 	if p := nobodysFire(t, bin, home, refusedRole(db), "2026-01-01T01:00:05Z", "--fail-open"); p.run(t) != 0 {
 		t.Fatalf("nobody's 01:00 fire did not run unrecorded: %s", p.stderr.String())
 	}
-	found, _ := filepath.Glob(filepath.Join(home, ".local", "state", "catchup", "locks", "*", ".unrecorded.jsonl"))
-	if len(found) != 1 {
-		t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", found)
-	}
-	notes := found[0]
+	notes := nobodysNotes(t, home)
 	if err := os.Chmod(notes, 0o666); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 // (writable by others), root's history and show say so once each, naming
 // the file and the fix, and show the run as the ledger holds it.
 func TestRootHistoryReadsUsersNotes(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
 	proxy, db := newPGProxy(t, pgLedger(t))
 	bin, crontab, home := nobodysLine(t, db)
@@ -48,11 +50,8 @@ func TestRootHistoryReadsUsersNotes(t *testing.T) {
 		t.Fatalf("nobody's fire did not note its outcome: %s", fire.stderr.String())
 	}
 	proxy.Up()
-	notes, _ := filepath.Glob(filepath.Join(home, ".local", "state", "catchup", "locks", "*", ".unrecorded.jsonl"))
-	if len(notes) != 1 {
-		t.Fatalf("nobody's notes of unrecorded fires: found %q, want one file", notes)
-	}
-	before, err := os.ReadFile(notes[0])
+	notes := nobodysNotes(t, home)
+	before, err := os.ReadFile(notes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,26 +89,98 @@ func TestRootHistoryReadsUsersNotes(t *testing.T) {
 			t.Errorf("root's %s refused nobody's notes: %s", strings.Join(args, " "), stderr)
 		}
 	}
-	if after, err := os.ReadFile(notes[0]); err != nil || string(after) != string(before) {
+	if after, err := os.ReadFile(notes); err != nil || string(after) != string(before) {
 		t.Errorf("root's history or show changed or took nobody's notes: %v", err)
 	}
 
 	// Refused: said once, naming the file and the fix; the run as the
 	// ledger holds it (its process gone: interrupted, as ls shows it).
-	if err := os.Chmod(notes[0], 0o666); err != nil {
+	if err := os.Chmod(notes, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	fix := "chmod 600 " + notes[0]
+	fix := "chmod 600 " + notes
 	for _, args := range [][]string{{"history", "-o", "json"}, {"history", "who", "-o", "json"}, {"show", id, "-o", "json"}} {
 		root := newCatchup(t, db, now, args...)
 		code := root.run(t)
 		stderr := root.stderr.String()
 		if n := strings.Count(stderr, "not counting the notes of unrecorded fires of nobody (who)"); n != 1 ||
-			!strings.Contains(stderr, notes[0]) || !strings.Contains(stderr, fix) {
-			t.Errorf("root's %s: want one warning naming %s and the fix %q, got %d: %s", strings.Join(args, " "), notes[0], fix, n, stderr)
+			!strings.Contains(stderr, notes) || !strings.Contains(stderr, fix) {
+			t.Errorf("root's %s: want one warning naming %s and the fix %q, got %d: %s", strings.Join(args, " "), notes, fix, n, stderr)
 		}
 		if out := root.stdout.String(); code != 0 || !strings.Contains(out, `"status": "interrupted"`) {
 			t.Errorf("root's %s exited %d, want 0 showing the run as the ledger holds it (interrupted): %s", strings.Join(args, " "), code, out)
 		}
+	}
+}
+
+// TestRootReadersReadUsersNotes: before root's scan replays nobody's line,
+// root's readers tell what that scan will do, counting nobody's notes of
+// unrecorded fires as it does (S7d: every reader gives the same cause).
+// The 01:00 fire ran unrecorded (noted in nobody's notes alone): it is not
+// missed; the 02:00 fire did not run: missed, ledger-unreachable (before,
+// both were missed, not-fired). Nothing is taken from nobody's notes.
+func TestRootReadersReadUsersNotes(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	nobodysTwoFires(t, db, bin, crontab, home)
+	notes := nobodysNotes(t, home)
+	before, err := os.ReadFile(notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const now = "2026-01-01T02:30:00Z"
+
+	ls := newCatchup(t, db, now, "ls", "--missed", "-o", "json")
+	ls.run(t)
+	var rows []struct {
+		Task         string   `json:"task"`
+		MissedSlots  []string `json:"missed_slots"`
+		MissedCauses []string `json:"missed_causes"`
+	}
+	if err := json.Unmarshal([]byte(ls.stdout.String()), &rows); err != nil {
+		t.Fatalf("ls --missed -o json: %v: %s%s", err, ls.stdout.String(), ls.stderr.String())
+	}
+	if len(rows) != 1 || rows[0].Task != "who" || strings.Join(rows[0].MissedSlots, ",") != "2026-01-01T02:00:00Z" ||
+		strings.Join(rows[0].MissedCauses, ",") != "ledger-unreachable" {
+		t.Errorf("ls --missed -o json: %+v, want who missing 02:00 alone, ledger-unreachable", rows)
+	}
+
+	ran := newCatchup(t, db, now, "explain", "who", "2026-01-01T01:00:00Z")
+	if code := ran.run(t); code != 0 || strings.Contains(ran.stdout.String(), "missed") || !strings.Contains(ran.stdout.String(), "unrecorded") {
+		t.Errorf("explain who 01:00 exited %d, want 0 telling a run unrecorded, not missed: %s%s", code, ran.stdout.String(), ran.stderr.String())
+	}
+	refused := newCatchup(t, db, now, "explain", "who", "2026-01-01T02:00:00Z")
+	if code := refused.run(t); code != 0 || !strings.Contains(refused.stdout.String(), "ledger-unreachable") {
+		t.Errorf("explain who 02:00 exited %d, want 0 with the cause ledger-unreachable: %s%s", code, refused.stdout.String(), refused.stderr.String())
+	}
+
+	metrics := newCatchup(t, db, now, "metrics")
+	metrics.run(t)
+	if out := metrics.stdout.String(); !strings.Contains(out, `catchup_missed_slots{cause="ledger-unreachable",task="who"} 1`) ||
+		!strings.Contains(out, `catchup_missed_slots{cause="not-fired",task="who"} 0`) {
+		t.Errorf("metrics: want who's one missed slot ledger-unreachable: %s", out)
+	}
+
+	cal := newCatchup(t, db, now, "calendar", "who", "--days", "1", "-o", "json")
+	cal.run(t)
+	if out := cal.stdout.String(); !regexp.MustCompile(`"2026-01-01T01:00:00Z",\s*"state":\s*"ran"`).MatchString(out) {
+		t.Errorf("calendar: want 01:00 ran: %s%s", out, cal.stderr.String())
+	}
+
+	for _, args := range [][]string{{"scan", "--dry-run"}, {"scan", "--dry-run", "--crontab", crontab}} {
+		dry := newCatchup(t, db, now, args...)
+		code := dry.run(t)
+		out := dry.stdout.String()
+		if code != 0 || !strings.Contains(out, "2026-01-01T02:00:00Z  would replay  ledger-unreachable") || strings.Contains(out, "2026-01-01T01:00:00Z") {
+			t.Errorf("%s exited %d, want 0 replaying 02:00 alone, ledger-unreachable: %s%s", strings.Join(args, " "), code, out, dry.stderr.String())
+		}
+	}
+	if after, err := os.ReadFile(notes); err != nil || string(after) != string(before) {
+		t.Errorf("root's readers changed or took nobody's notes: %v", err)
+	}
+	if got := readLines(t, filepath.Join(home, "who.log")); len(got) != 1 {
+		t.Errorf("who ran for %q, want its 01:00 fire alone: readers run nothing", got)
 	}
 }

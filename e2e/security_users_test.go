@@ -36,6 +36,7 @@ func userDir(t *testing.T, parent string, name string, uid, gid int) string {
 // the crontab sets it), never as root. The ledger is a PostgreSQL one that
 // both users record into, named by the crontab itself.
 func TestReplayAsCrontabUser(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
 	db := pgLedger(t)
 	bin := testBinDir(t)

@@ -44,6 +44,9 @@ groups=(
   "processes and pings|e2e.test|c/e2e|^(TestPing.*|TestLoudJobMemory|TestDaemonHoldingPipes)$"
 )
 if [ -n "${CATCHUP_TEST_POSTGRES_DSN:-}" ]; then
+  # Every scenario on PostgreSQL, not only the covering set go test runs
+  # there (testdata/postgres-cover.txt).
+  export CATCHUP_TEST_PG_SCRIPTS=all
   groups+=("CLI scripts on PostgreSQL, first half|pgfirst.test|c/pgscripts/first|^TestScriptsPostgres$")
   groups+=("CLI scripts on PostgreSQL, second half|pgsecond.test|c/pgscripts/second|^TestScriptsPostgres$")
   groups+=("PostgreSQL fleets and outages|e2e.test|c/e2e|^(TestFleet.*|TestLedgerDownAtFireTime|TestLedgerLostMidRun|TestMigrate.*)$")

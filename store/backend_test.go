@@ -27,11 +27,17 @@ var backends = []backend{
 	{name: "postgres", ledger: storetest.PostgresLedger},
 }
 
-// forEachBackend runs f as a subtest for each backend.
+// forEachBackend runs f as a subtest for each backend, in parallel with
+// the other tests that take a backend: each works on a ledger of its own,
+// and most of their time is spent waiting on the disk or the server.
 func forEachBackend(t *testing.T, f func(t *testing.T, be backend)) {
 	t.Helper()
+	t.Parallel()
 	for _, be := range backends {
-		t.Run(be.name, func(t *testing.T) { f(t, be) })
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, be)
+		})
 	}
 }
 

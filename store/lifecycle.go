@@ -44,6 +44,9 @@ type Lifecycle interface {
 	LastFire(ctx context.Context, task string) (time.Time, error)
 	// SetStarted records that running run id's command starts at at (its
 	// heartbeat too): a retry is claimed when its delay begins, and starts
-	// when the delay is over.
-	SetStarted(ctx context.Context, id int64, at time.Time) error
+	// when the delay is over. It clears the run's retry delay mark (RetryStarts).
+	// It reports whether the run was still running: false when it was taken
+	// for dead meanwhile (interrupted by another host or a scan), in the same
+	// statement, so that a retry never starts a run its slot's replay took.
+	SetStarted(ctx context.Context, id int64, at time.Time) (running bool, err error)
 }

@@ -28,7 +28,46 @@ const (
 	// failed attempt's outcome, for every reader (the task's status, a
 	// missed slot's cause).
 	ReasonRetryCut = "retry-cut"
+	// ReasonRetryDelay marks a running retry claimed as its delay begins,
+	// waiting it out: its command has not started. SetStarted and Finish
+	// clear it; a run found dead with it (Interrupt: a power cut, catchup
+	// killed, a lease run out during the delay) ran nothing and is
+	// recorded ReasonRetryCut, as a retry a signal cut in its delay.
+	ReasonRetryDelay = "retry-delay"
+	// ReasonByHandRetryDelay is ReasonRetryDelay for the retry of a run by
+	// hand (ReasonByHand), which SetStarted and Finish give back.
+	ReasonByHandRetryDelay = "by-hand-retry-delay"
 )
+
+// WaitingRetry returns the reason of a retry claimed as its delay begins
+// whose own is own (RetryStarts undoes it), and whether it can be marked.
+func WaitingRetry(own string) (string, bool) {
+	switch own {
+	case "":
+		return ReasonRetryDelay, true
+	case ReasonByHand:
+		return ReasonByHandRetryDelay, true
+	}
+	return own, false
+}
+
+// RetryStarts is the reason of a retry whose command starts: its own,
+// without WaitingRetry's mark.
+func RetryStarts(reason string) string {
+	switch reason {
+	case ReasonRetryDelay:
+		return ""
+	case ReasonByHandRetryDelay:
+		return ReasonByHand
+	}
+	return reason
+}
+
+// InRetryDelay reports whether a running run's reason says it waits out
+// its retry delay (WaitingRetry).
+func InRetryDelay(reason string) bool {
+	return reason == ReasonRetryDelay || reason == ReasonByHandRetryDelay
+}
 
 // LateOutcomeNote joins an outcome's own error to the error of the
 // interruption it came after (see Store.Finish): the record keeps that its

@@ -86,10 +86,12 @@ type Store interface {
 	// error keeps why: LateOutcomeNote and the interruption's error follow
 	// the outcome's own. Repeated, it records the same. An end before the
 	// run's start (the clock went back during the run) is recorded as the
-	// start, as Interrupt does; a zero end stays zero.
+	// start, as Interrupt does; a zero end stays zero. An outcome without
+	// a reason keeps the run's, without a retry delay's mark (RetryStarts).
 	Finish(ctx context.Context, id int64, o Outcome) error
 	// Interrupt marks a run interrupted if it is still running; it reports
-	// whether it changed anything. When it does and the run has a slot, the
+	// whether it changed anything. A run waiting out its retry delay
+	// (InRetryDelay) ran nothing: its reason becomes ReasonRetryCut. When it does and the run has a slot, the
 	// task's watermark, if at or after the slot, is lowered to one second
 	// before it, in the same transaction: the slot is unsettled again.
 	Interrupt(ctx context.Context, id int64, at time.Time, reason string) (bool, error)
@@ -140,8 +142,10 @@ type Store interface {
 	// or was interrupted (FailureStatuses), when the latest of those runs
 	// ended: the greatest end, not the end of the latest by id (a run
 	// interrupted late, or a failure that ended after a later slot's
-	// record). Pruning a failed run may lower it. It reads one index entry
-	// per task, not the runs.
+	// record). A retry cut in its delay (ReasonRetryCut) ran nothing and
+	// is no failure of its own: its failed attempt's end stands. Pruning a
+	// failed run may lower it. It reads one index entry per task (and a
+	// cut retry's row passed over), not the runs.
 	LastFailures(ctx context.Context) (map[string]time.Time, error)
 
 	// SeeBoot records that catchup saw boot b.ID of b.Host at b.LastSeen,

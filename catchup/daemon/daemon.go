@@ -78,6 +78,7 @@ type Daemon struct {
 	health  health
 	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 	busy    map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
+	refused map[string]string  // per task: the refusal of its working directory said last (under mu; refusedNews)
 }
 
 // New returns a daemon for cfg.
@@ -85,7 +86,8 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, planners: make(chan struct{}, scansAtOnce)}
+	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{},
+		refused: map[string]string{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

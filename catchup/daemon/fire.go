@@ -21,9 +21,14 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) (owed bool) {
 // gives the place back. started, if set, is called as its first job starts.
 // owed reports a fire that ran nothing and left its slot missed, for a
 // replay to run (the task's lock held by another run, the ledger
-// unreachable): no other fire comes for that slot.
+// unreachable, its home refused: homeRefused): no other fire comes for
+// that slot.
 func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) (owed bool) {
 	defer d.release()
+	req, ok := d.fireRequest(t, slot)
+	if !ok {
+		return true // nothing ran: left missed, for a replay once the home is fixed
+	}
 	begun := false
 	m := d.machine(t, func(pid int) {
 		if !begun { // the first attempt's job
@@ -37,8 +42,6 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 		}
 	})
 	start := time.Now()
-	req := t.Req
-	req.FireSlot = slot // however late it starts (a place under --concurrency, the task's replays)
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
 	if err != nil {

@@ -38,7 +38,7 @@ const (
 const (
 	owedNone     = iota // nothing was owed, or the ledger could not be read: fire
 	owedReplayed        // the owed slots are replayed (or expired by --replay): fire
-	owedTookSlot        // they are still missed: the fire's slot was left behind them, not fired
+	owedTookSlot        // they are still missed (or its home refused): the fire's slot was left behind them, not fired
 )
 
 // replayOwed replays the slots up to the owed one, if any, before the fire
@@ -50,7 +50,14 @@ const (
 // the ledger cannot be read, the slots stay owed and the fire goes on: it
 // cannot run either, and it says so, is counted and noted as every fire
 // the ledger cannot record (a shared ledger's fire runs nothing unclaimed).
+// When the line's home is refused (homeRefused), nothing is replayed and
+// the fire's slot is noted owed too: once the home is fixed, the next
+// fire (or rescan) replays them all, oldest first.
 func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex, slot time.Time) int {
+	if _, refused := d.homeRefused(t, slot); refused {
+		owed.note(slot) // nothing runs there, owed or not: all wait for the home's fix
+		return owedTookSlot
+	}
 	o, ok := owed.take()
 	if !ok || ctx.Err() != nil {
 		if ok {

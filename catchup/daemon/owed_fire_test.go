@@ -207,14 +207,18 @@ type heldLoop struct {
 }
 
 // heldLockLoop starts task tick's loop at start, once a run by hand holds
-// the task's lock (until release).
-func heldLockLoop(t *testing.T, start time.Time) *heldLoop {
+// the task's lock (until release). setup, if any, changes the fixture
+// before the loop starts.
+func heldLockLoop(t *testing.T, start time.Time, setup ...func(*fireFixture)) *heldLoop {
 	t.Helper()
 	f := newFireFixture(t, "tick", "all", start)
 	h := &heldLoop{fireFixture: f, set: f.movableClock(start), through: new(progress), held: make(chan error, 1),
 		done: make(chan struct{})}
 	f.d.cfg.Rule = catchup.MissedRule{MaxAge: 24 * time.Hour, Tolerance: 5 * time.Minute, FiredAfter: start}
 	f.d.cfg.Rescan = 0
+	for _, s := range setup {
+		s(f)
+	}
 	hold := catchup.RunRequest{Task: "tick", Manual: true, Dir: f.dir, Argv: []string{"/bin/sh", "-c",
 		`touch holding; while [ ! -e release-hold ]; do sleep 0.02; done`}}
 	go func() {

@@ -203,10 +203,11 @@ func (p *Ledger) ResolveZone(ctx context.Context, task, tz string) (bool, error)
 
 // lastFailuresSQL reads each task's latest failure from the end of its
 // range of the partial index runs_task_failure_end (a MAX the index
-// answers, backwards): one index entry per task, however many runs failed.
+// answers, backwards): one index entry per task, however many runs failed
+// (and a retry cut in its delay passed over: backend.NotRetryCutSQL).
 // A task that never failed reads NULL.
 const lastFailuresSQL = `SELECT t.name,
- (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + `) FROM tasks t`
+ (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + ` AND ` + backend.NotRetryCutSQL + `) FROM tasks t`
 
 // LastFailures implements store.Store.
 func (p *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error) {

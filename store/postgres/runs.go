@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -216,7 +217,7 @@ const finishSQL = `UPDATE runs SET status = $2, exit_code = $3, signal = $4, end
   WHEN status = 'interrupted' AND COALESCE(error, '') <> '' THEN
    concat_ws('; ', NULLIF($8, ''), '` + store.LateOutcomeNote + `' || error)
   ELSE $8 END,
- reason = COALESCE(NULLIF($9, ''), reason) WHERE id = $1`
+ reason = CASE WHEN $9 <> '' THEN $9 ELSE ` + backend.RetryStartsSQL + ` END WHERE id = $1`
 
 func finishArgs(id int64, o store.Outcome) []any {
 	return []any{id, o.Status, o.ExitCode, o.Signal, dbNullTime(o.EndedAt), o.StdoutTail, o.StderrTail, dbText(o.Error), o.Reason}

@@ -32,7 +32,8 @@ WHERE name = $1 AND (settled_through IS NULL OR settled_through < $2) AND NOT EX
 	// dead run's start (set back, another host's) records it at the start,
 	// a duration of 0, never a negative one.
 	interruptSQL = `WITH i AS (
-  UPDATE runs SET status = 'interrupted', ended_at = GREATEST($2, started_at), error = $3
+  UPDATE runs SET status = 'interrupted', ended_at = GREATEST($2, started_at), error = $3,
+   reason = ` + backend.RetryCutSQL + `
   WHERE id = $1 AND status = 'running'
   RETURNING task, slot),
 lowered AS (

@@ -161,6 +161,9 @@ WHERE id = ? AND status = 'running'`,
 	"LatestRans":        {query: latestRansSQL(), args: []any{`["task-07", "task-09"]`}, scanOK: batchScanOK, noTempSort: true},
 	"LastFires":         {query: lastFiresSQL, scanOK: []string{"SCAN t"}, noTempSort: true},
 	"StatusCountByTask": {query: statusCountByTaskSQL, args: []any{"expired"}, scanOK: []string{"SCAN t"}},
+	// Each task's latest failure from its end of runs_task_failure_end,
+	// a cut retry's row passed over (backend.NotRetryCutSQL).
+	"LastFailures": {query: lastFailuresSQL, scanOK: []string{"SCAN t"}},
 }
 
 var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}

@@ -151,7 +151,11 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 		return res, nil
 	}
 	if err := s.reclaim(ctx); err != nil {
-		return res, fmt.Errorf("deleted %d runs, but %w; catchup prune gives the space back once there is room", n, err)
+		runs := "runs"
+		if n == 1 {
+			runs = "run"
+		}
+		return res, fmt.Errorf("deleted %d %s, but %w; catchup prune gives the space back once there is room", n, runs, err)
 	}
 	return res, nil
 }

@@ -233,10 +233,11 @@ func ceilSecond(t time.Time) int64 {
 
 // lastFailuresSQL reads each task's latest failure from the end of its
 // range of the partial index runs_task_failure_end (a MAX the index
-// answers): one index entry per task, however many runs failed. A task
+// answers): one index entry per task, however many runs failed (and
+// the row of a retry cut in its delay passed over: backend.NotRetryCutSQL). A task
 // that never failed reads NULL (a filter on it would run the subquery twice).
 const lastFailuresSQL = `SELECT t.name,
- (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + `) FROM tasks t`
+ (SELECT MAX(ended_at) FROM runs WHERE task = t.name AND ` + backend.FailedSQL + ` AND ` + backend.NotRetryCutSQL + `) FROM tasks t`
 
 // LastFailures implements store.Store.
 func (s *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error) {

@@ -255,7 +255,7 @@ const finishSQL = `UPDATE runs SET status = ?1, exit_code = ?2, signal = ?3, end
   WHEN status = 'interrupted' AND error <> '' THEN
    (CASE WHEN ?7 = '' THEN '' ELSE ?7 || '; ' END) || '` + store.LateOutcomeNote + `' || error
   ELSE ?7 END,
- reason = COALESCE(NULLIF(?8, ''), reason) WHERE id = ?9`
+ reason = CASE WHEN ?8 <> '' THEN ?8 ELSE ` + backend.RetryStartsSQL + ` END WHERE id = ?9`
 
 // Finish implements store.Store.
 func (s *Ledger) Finish(ctx context.Context, id int64, o store.Outcome) error {

@@ -26,7 +26,8 @@ func (s *Ledger) Interrupt(ctx context.Context, id int64, at time.Time, reason s
 	defer tx.Rollback()
 	var task string
 	var slot sql.NullInt64
-	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = MAX(?, started_at), error = ?
+	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = 'interrupted', ended_at = MAX(?, started_at), error = ?,
+ reason = `+backend.RetryCutSQL+`
 WHERE id = ? AND status = 'running' RETURNING task, slot`, ms(at), reason, id).Scan(&task, &slot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil

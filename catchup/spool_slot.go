@@ -1,0 +1,90 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/store"
+)
+
+// The record of a fire note, and the slot a note that names none stands for.
+
+// noteRun is the record of fire note e: what the next scan records, and
+// what the readers take it for until then. slotOf finds the slot of a note
+// that names none (slotOfFire, noteSlot).
+func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
+	r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
+		EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
+	if e.ByHand {
+		r.Reason = store.ReasonByHand // still recorded late: its Error says so
+	} else if r.Slot.IsZero() {
+		r.Slot = slotOf(e)
+	}
+	switch {
+	case e.Ran:
+		r.Status, r.ExitCode = e.Status, e.ExitCode
+		r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
+	case e.Locked:
+		r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
+	default:
+		r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
+		r.Error = "not run: the ledger could not be reached: " + e.Error
+	}
+	return r
+}
+
+// slotOfFire is the slot a slotless fire stood for under its task's
+// registered schedule (noteSlot); else none.
+func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance time.Duration) time.Time {
+	t, err := st.Task(ctx, e.Task)
+	if err != nil {
+		return time.Time{}
+	}
+	s, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil {
+		return time.Time{}
+	}
+	return noteSlot(s, knownFrom(&t, s), e, tolerance)
+}
+
+// noteSlot is the slot slotless fire note e stands for under schedule s
+// (nil: none). A fire that could not read the ledger could not read its
+// line's schedule either, and ran without a slot; it stands for the slot
+// it would have taken had it read the registration (resolveFire): the
+// latest at or before it, however late, when that slot is not before
+// known (when the task became known under s; zero: not known); else, as
+// a first fire, the latest within tolerance (slotAtStart). Within
+// tolerance only, a fire late past it ran the job unrecorded, and the
+// scan that recorded its note replayed the slot: twice for one slot. A fire
+// early for the next slot (earlySlot: at most earlyFire before it, in a
+// minute the expression does not match) stands for that slot, as it does
+// when it reads the ledger; taken for the slot before, its slot was
+// replayed: twice again.
+func noteSlot(s *schedule.Schedule, known time.Time, e spoolEntry, tolerance time.Duration) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	if p, ok := slotAtStart(s, e.StartedAt, tolerance); ok { // early for its slot, or within tolerance
+		return p
+	}
+	if p, ok := s.Prev(e.StartedAt); ok && !known.IsZero() && p.Unix() >= known.Unix() {
+		return p
+	}
+	return time.Time{}
+}
+
+// knownFrom is when task t became known under schedule s, the registration
+// a fire reads (knownSchedule): its registration, or its schedule's latest
+// change when later. Zero when it is not: no task, a retired one (a fire
+// registers it anew), or one registered under another schedule or zone.
+func knownFrom(t *store.Task, s *schedule.Schedule) time.Time {
+	if t == nil || s == nil || !t.RetiredAt.IsZero() ||
+		!schedule.SameExpr(t.Schedule, s.Expr()) || !schedule.SameZone(t.TZ, s.Location().String()) {
+		return time.Time{}
+	}
+	if t.ScheduleSince.After(t.RegisteredAt) {
+		return t.ScheduleSince
+	}
+	return t.RegisteredAt
+}
