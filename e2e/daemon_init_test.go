@@ -120,7 +120,13 @@ func TestDaemonAsPID1Reaps(t *testing.T) {
 	cron, long := filepath.Join(dir, "crontab"), filepath.Join(dir, "long.started")
 	// The orphan leaves the job's process group (setsid), or the daemon
 	// would kill it with the group when the job exits: it ends on its own.
-	lines := "# catchup: task=orphans\n* * * * * (setsid sleep 0.5 &) ; true\n" +
+	// The job waits until the orphan has left (setsid(1) in the background
+	// may not have run when the job exits: the daemon then stops it with
+	// the group, and no orphan is ever seen). $$ in the subshell is the
+	// job's shell: one marker per fire.
+	orphan := "(setsid sh -c 'touch \"$0\"; exec sleep 0.5' " + dir + "/left.$$ &) ; " +
+		"i=0; while [ ! -e " + dir + "/left.$$ ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done"
+	lines := "# catchup: task=orphans\n* * * * * " + orphan + "\n" +
 		"# catchup: task=fails\n* * * * * exit 3\n" +
 		"# catchup: task=long\n* * * * * touch " + long + "; sleep 60\n"
 	if err := os.WriteFile(cron, []byte(lines), 0o600); err != nil {
