@@ -19,7 +19,13 @@ func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 	if e.ByHand {
 		r.Reason = store.ReasonByHand // still recorded late: its Error says so
 	} else if r.Slot.IsZero() {
-		r.Slot = slotOf(e)
+		// A fire that could not read its line's schedule ran as one by
+		// hand would (trigger manual); the slot it stands for makes it
+		// that slot's cron fire, as it is when it reads the ledger
+		// (resolveFire: trigger schedule, however late).
+		if r.Slot = slotOf(e); !r.Slot.IsZero() {
+			r.Trigger = store.TriggerSchedule
+		}
 	}
 	switch {
 	case e.Ran:
