@@ -32,7 +32,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	rep.RefusedLines += len(warnings) // malformed catchup lines: never registered, never replayed
 	replays := map[string]*shellReplay{}
 	refused := map[string]bool{} // tasks whose line this scan refused, and said so
-	held := map[string]bool{}    // another user's edited lines left to that user (ownersNotesFirst), said so
+	held := map[string]bool{}    // edited lines left to their user (ownersNotesFirst) or to another scan's notes (errNotesHeld), said so
 	if !req.DryRun {
 		entries = newTasksFirst(ctx, st, m, entries) // an edited line records the notes: new lines before it
 	}
@@ -49,7 +49,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 				rep.RefusedLines++
 				refused[e.Task] = true
 			}
-			held[e.Task] = errors.Is(err, errOwnersNotes)
+			held[e.Task] = errors.Is(err, errOwnersNotes) || errors.Is(err, errNotesHeld)
 			rep.Warnings = append(rep.Warnings, err.Error())
 			continue
 		}

@@ -152,14 +152,20 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err == nil && lineChanges(old, e.Expr, zone) {
 		edited = editedLineFires(old, e.Expr, zone)
 	}
-	if err == nil && !dry && lineChanges(old, e.Expr, zone) && hasNotes(m) {
+	if err == nil && lineChanges(old, e.Expr, zone) {
 		// A note's fire stands for a slot of the schedule it fired under:
 		// the old line's recorded before the change, never expired by it
 		// (notesBeforeChange); the edited line's after it.
-		if err := notesBeforeOf(ctx, st, m, tol, what, oldLineNotes(e.Task, edited)); err != nil {
-			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		take := oldLineNotes(e.Task, edited)
+		if !dry && (hasNotes(m) || hasTakenNotes(m)) {
+			if err := notesBeforeOf(ctx, st, m, tol, what, take); err != nil {
+				return nil, warning, fmt.Errorf("%s: %w", where, err)
+			}
+			old, err = st.Task(ctx, e.Task) // as the notes leave it
 		}
-		old, err = st.Task(ctx, e.Task) // as the notes leave it
+		if err == nil && notesHeldElsewhere(m, take) {
+			return nil, warning, fmt.Errorf("%s: task %s's line changes its schedule or zone, and is %w", where, e.Task, errNotesHeld)
+		}
 	}
 	var of store.Of // the task as the scan read it, which the registration writes
 	if err == nil || errors.Is(err, store.ErrNotFound) {

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -86,6 +90,58 @@ func ownersNotesFirst(m Machine, old store.Task, sr *shellReplay) error {
 		old.Name, errOwnersNotes, sr.user)
 }
 
+// errNotesHeld marks an edited line whose task has notes of unrecorded
+// fires that another scan holds while it records them (notesHeldElsewhere).
+var errNotesHeld = errors.New("left unregistered and not scanned while another scan records this host's notes " +
+	"of its unrecorded fires (taken: NOTES.PID); a scan after that registers the change")
+
+// notesHeldElsewhere reports whether another scan of this host holds fire
+// notes that take reports true for (an edited line's notes to record
+// before its change: oldLineNotes) while it records them: taken, under the
+// pid of a live process that is not this one (NOTES.PID). Registered now,
+// the change would read those notes' slots under the new schedule: a slot
+// whose fire ran recorded expired, its note slotless (notesBeforeChange).
+// A killed scan's taken notes are adopted by this scan's import, and
+// notes it cannot read or trust are left to the change's own rule
+// (refusedNote).
+func notesHeldElsewhere(m Machine, take func(spoolEntry) bool) bool {
+	for _, path := range notesPaths(m) {
+		for _, f := range withTaken(path)[1:] {
+			pid, err := strconv.Atoi(strings.TrimPrefix(f, path+"."))
+			if err != nil || pid == m.PID || syscall.Kill(pid, 0) == syscall.ESRCH {
+				continue // an older catchup's .failed, this process's, or a killed scan's
+			}
+			if entries, err := readSpool(f, m.UID); err == nil && slices.ContainsFunc(entries, take) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasTakenNotes reports whether a process took this host's notes (a scan
+// that records them, or was killed at it: adoptAbandoned puts them back),
+// or an older catchup left some in NOTES.failed. One read of the lock
+// directory, and of the spare note directory.
+func hasTakenNotes(m Machine) bool {
+	for _, path := range notesPaths(m) {
+		if len(withTaken(path)) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// notesPaths are this host's notes files: the lock directory's, and the
+// spare note directory's when there is one.
+func notesPaths(m Machine) []string {
+	paths := []string{filepath.Join(m.LockDir, spoolName)}
+	if spare, ok := spareNotes(m); ok {
+		paths = append(paths, spare)
+	}
+	return paths
+}
+
 // lineChanges reports whether a crontab line's expr in zone changes
 // registered task old's schedule or zone, as registerEntry registers it
 // (another spelling of either is no change).
@@ -95,18 +151,14 @@ func lineChanges(old store.Task, expr, zone string) bool {
 }
 
 // unrecordedNotes are the fire notes of this host not yet in the ledger,
-// as the readers count them (readPendingNotes), and those this process is
+// as the readers count them (readPendingNotes): with those this process is
 // recording (its taken NOTES.PID: a noted change registered as scan records
-// the notes, rescheduleNoted, comes before the records of the notes). Read
-// quietly: the command that records them says what is wrong with them.
+// the notes, rescheduleNoted, comes before the records of the notes) and
+// those another scan holds. Read quietly: the command that records them
+// says what is wrong with them.
 func unrecordedNotes(m Machine) *pendingNotes {
 	m.Notice = nil
-	n := readPendingNotes(m)
-	n.read(m, takenNotes(filepath.Join(m.LockDir, spoolName), m.PID), func() error { return lockDir(m.LockDir, m.UID, false) })
-	if spare, ok := spareNotes(m); ok {
-		n.read(m, takenNotes(spare, m.PID), func() error { return privateDir(m.NoteDir, m.UID, false) })
-	}
-	return n
+	return readPendingNotes(m)
 }
 
 // newTasksFirst orders a scan's crontab entries when this host keeps notes

@@ -22,8 +22,13 @@ import (
 // recordOutcomes gives it). A slot whose fire ran unrecorded is then not
 // missed, and one whose fire did not run is missed with its cause,
 // ledger-unreachable. Notes a scan has taken (NOTES.PID) while it records
-// them, or left there when it was killed, are not read: finding them means
-// reading the directory, and the next scan records them.
+// them, or left there when it was killed (the next scan adopts them), are
+// read too (withTaken: one read of the directory): a scan stalled on a
+// busy ledger holds them for as long as it stalls, and a slot they say ran
+// is no more missed meanwhile (before, ls --missed named it missed, and a
+// schedule change recorded it expired beside its note). In the moment
+// between a scan's commit and its removal of the taken file, a note may be
+// read beside its record: a slot counted run twice, never missed.
 
 // notedRunBase is the id a reader gives the first fire note it read, the
 // next ones following: above any id of the ledger, so that, as the record
@@ -45,11 +50,20 @@ type pendingNotes struct {
 // read or trust is left out, with a notice.
 func readPendingNotes(m Machine) *pendingNotes {
 	n := &pendingNotes{outcomes: map[int64]spoolEntry{}}
-	n.read(m, filepath.Join(m.LockDir, spoolName), func() error { return lockDir(m.LockDir, m.UID, false) })
+	n.readTaken(m, filepath.Join(m.LockDir, spoolName), func() error { return lockDir(m.LockDir, m.UID, false) })
 	if spare, ok := spareNotes(m); ok {
-		n.read(m, spare, func() error { return privateDir(m.NoteDir, m.UID, false) })
+		n.readTaken(m, spare, func() error { return privateDir(m.NoteDir, m.UID, false) })
 	}
 	return n
+}
+
+// readTaken reads the notes file at path and the notes processes took from
+// it (withTaken), when its directory can be searched.
+func (n *pendingNotes) readTaken(m Machine, path string, trust func() error) {
+	n.read(m, path, trust)
+	for _, f := range withTaken(path)[1:] {
+		n.read(m, f, trust)
+	}
 }
 
 // read adds the notes of the file at path, once trust (its directory's
@@ -64,6 +78,9 @@ func (n *pendingNotes) read(m Machine, path string, trust func() error) {
 	var entries []spoolEntry
 	if err == nil {
 		entries, err = readSpool(path, m.UID)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return // a taken file its scan removed meanwhile: recorded
 	}
 	if err != nil {
 		m.notice("not counting the notes of unrecorded fires: %v", err)
