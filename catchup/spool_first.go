@@ -49,7 +49,8 @@ func (l *lifecycle) notesFirst(ctx context.Context, f fire) (held bool) {
 // notedHolder reports, and says, whether a note of notes holds fire f's
 // slot against it, as a record of the ledger would (holder): the outcome
 // of one of runs (the slot's records), or a fire of the task that ran
-// unrecorded, that succeeded; or, against the slot's own cron fire
+// unrecorded, that succeeded (unless --force, which runs a succeeded slot
+// again, as its claim would be granted); or, against the slot's own cron fire
 // (ownFire: a twin in the minute, the second fire of a wall time in a
 // fall-back hour) unless --force, one that failed or timed out, so that a
 // failing job runs once per slot while the ledger fails too (R13). A fire
@@ -65,7 +66,7 @@ func (l *lifecycle) notedHolder(notes *pendingNotes, runs []store.Run, f fire) b
 			continue
 		}
 		switch {
-		case r.Status == store.StatusSucceeded:
+		case r.Status == store.StatusSucceeded && !l.req.Force: // --force runs it again, as with the ledger
 			l.m.notice("task %s: slot %s ran and succeeded at %s, noted on this host while the ledger failed: not run again; "+
 				"the next scan records it", l.req.Task, formatSlot(slot, l.sched), rfc(r.StartedAt))
 			return true
