@@ -5,6 +5,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -110,8 +111,29 @@ func (l *lifecycle) retryByHand(ctx context.Context, f fire) fire {
 	if failed.ID == 0 {
 		return f
 	}
+	return l.asRetryByHand(f, holderState(failed))
+}
+
+// notedRetryByHand is retryByHand while the ledger cannot be reached: the
+// failed (or timed-out) run of f's slot is a note of this host's
+// (notedHolder holds it against the slot's own fires only).
+func (l *lifecycle) notedRetryByHand(notes *pendingNotes, f fire) fire {
+	if !f.scheduled || l.req.Force || l.ownFire(f.slot) {
+		return f
+	}
+	for _, r := range notes.runs(nil, l.req.Task, l.sched, knownFrom(l.registered, l.sched), f.slot.Add(-time.Second), f.slot, l.req.Tolerance) {
+		if r.Slot.Equal(f.slot) && notes.unrecorded(r) && (r.Status == store.StatusFailed || r.Status == store.StatusTimeout) {
+			return l.asRetryByHand(f, fmt.Sprintf("%s at %s, noted on this host while the ledger failed", notedOutcome(r.Status), rfc(r.StartedAt)))
+		}
+	}
+	return f
+}
+
+// asRetryByHand is fire f of a slot in state (its failed run's) as a retry
+// by hand, and says so.
+func (l *lifecycle) asRetryByHand(f fire, state string) fire {
 	l.m.notice("slot %s of %s %s; running it again, as a retry by hand (trigger manual): this fire is not cron's fire of it (--manual runs the task without a slot)",
-		formatSlot(f.slot, l.sched), l.req.Task, holderState(failed))
+		formatSlot(f.slot, l.sched), l.req.Task, state)
 	f.trigger = store.TriggerManual
 	return f
 }

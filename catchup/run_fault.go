@@ -89,6 +89,10 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 	if l.lineFireUnread(f) && hasNotes(l.m) && l.lineTwinOf(readPendingNotes(l.m), l.m.Now()) {
 		return RunResult{Skipped: true}, nil // the first fire's note waits for the next scan
 	}
+	if !slot.IsZero() && hasNotes(l.m) {
+		f = l.notedRetryByHand(readPendingNotes(l.m), f)
+		trigger = f.trigger
+	}
 	unavailable()
 	res = l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
 	lock.close() // the task is free before the hooks, as after a recorded run
