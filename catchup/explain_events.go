@@ -75,7 +75,7 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 	}
 	e.Kind = "run-start"
 	e.Text = fmt.Sprintf("run %d started on %s: %s", r.ID, r.Host, triggerWords(r))
-	if WaitsRetryDelay(r) { // claimed as its delay began: its command has not started
+	if WaitsRetryDelay(r, now) { // claimed as its delay began: its command has not started
 		e.Text = fmt.Sprintf("run %d claimed on %s: %s; its retry delay began", r.ID, r.Host, triggerWords(r))
 	}
 	out := []Event{e}
@@ -83,7 +83,7 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 	case r.Status == store.StatusRunning && stale[r.ID]:
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host,
 			Text: fmt.Sprintf("run %d is recorded running, but its process is gone: scan marks it interrupted", r.ID)})
-	case WaitsRetryDelay(r):
+	case WaitsRetryDelay(r, now):
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is waiting out its retry delay", r.ID)})
 	case r.Status == store.StatusRunning:
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is still running", r.ID)})
@@ -175,11 +175,31 @@ func lateOutcome(r store.Run) string {
 // of the delay.
 const RetryDelayWait = "waiting out its retry delay: its command has not started"
 
-// WaitsRetryDelay reports whether r is a retry waiting out its delay: it
-// is running, claimed as its delay began (its start is the delay's), and
-// its command has not started (store.InRetryDelay).
-func WaitsRetryDelay(r store.Run) bool {
+// WaitsRetryDelay reports whether r is, as of now, a retry waiting out its
+// delay: it is running, claimed as its delay began (its start is the
+// delay's), its command has not started (store.InRetryDelay), and the
+// longest delay there is has not passed since (retryWaitLimit; a claim
+// later than now, the clock gone back, still waits).
+func WaitsRetryDelay(r store.Run, now time.Time) bool {
+	return markedRetryDelay(r) && now.Sub(r.StartedAt) <= retryWaitLimit
+}
+
+// markedRetryDelay reports whether running run r still bears the mark of
+// a retry waiting out its delay, however long ago it was claimed.
+func markedRetryDelay(r store.Run) bool {
 	return r.Status == store.StatusRunning && store.InRetryDelay(r.Reason)
+}
+
+// RetryStartOverdue says, of a running retry still marked waiting out its
+// delay longer than any delay after its claim (WaitsRetryDelay no more),
+// that its command should have started: its catchup is frozen, or the
+// ledger did not take its start. "" for any other run.
+func RetryStartOverdue(r store.Run, now time.Time) string {
+	if !markedRetryDelay(r) || WaitsRetryDelay(r, now) {
+		return ""
+	}
+	return fmt.Sprintf("claimed at %s as its retry delay began; its command has not started %s later, longer than any retry delay (%s): "+
+		"its catchup is frozen, or the ledger did not take its start", rfc(r.StartedAt), now.Sub(r.StartedAt).Round(time.Second), maxRetryDelay)
 }
 
 // LateOutcome is the interruption a run's late outcome keeps in its error

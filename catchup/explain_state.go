@@ -94,7 +94,7 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 			}
 		case r.Status == store.StatusRunning:
 			x.State, x.Summary = StateRunning, fmt.Sprintf("running (run %d)", r.ID)
-			if WaitsRetryDelay(r) {
+			if WaitsRetryDelay(r, now) {
 				x.Summary = fmt.Sprintf("running (run %d, %s)", r.ID, RetryDelayWait)
 			}
 			return

@@ -67,19 +67,16 @@ func runningRun(r store.Run, now time.Time) RunningRun {
 	rr.For, rr.ClockAhead = runningFor(r.StartedAt, now)
 	switch {
 	case !rr.ClockAhead.IsZero():
-		rr.Waiting = WaitsRetryDelay(r)
+		rr.Waiting = markedRetryDelay(r)
 		rr.Warning = fmt.Sprintf("run %d of task %s started at %s, later than now (%s): the clock went back, "+
 			"or the clock of host %s was ahead when it started; it counts as running for 0s until the clock passes its start",
 			r.ID, r.Task, rfc(r.StartedAt), rfc(now), r.Host)
-	case !WaitsRetryDelay(r):
-	case rr.For <= retryWaitLimit:
+	case WaitsRetryDelay(r, now):
 		rr.For, rr.Waiting = 0, true
-	default:
+	case markedRetryDelay(r):
 		due := r.StartedAt.Add(maxRetryDelay)
-		rr.Warning = fmt.Sprintf("run %d of task %s was claimed at %s as its retry delay began, and its command "+
-			"has not started %s later, longer than any retry delay (%s): its catchup is frozen, or the ledger did "+
-			"not take its start; it counts as running from %s",
-			r.ID, r.Task, rfc(r.StartedAt), rr.For.Round(time.Second), maxRetryDelay, rfc(due))
+		rr.Warning = fmt.Sprintf("run %d of task %s was %s; it counts as running from %s",
+			r.ID, r.Task, RetryStartOverdue(r, now), rfc(due))
 		rr.For = now.Sub(due)
 	}
 	return rr

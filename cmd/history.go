@@ -86,7 +86,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if cfg.output == "json" {
 		rows := make([]runJSON, 0, len(runs))
 		for _, r := range runs {
-			rows = append(rows, toRunJSON(r))
+			rows = append(rows, toRunJSON(r, m.Now()))
 		}
 		return failure(renderJSON(out, rows))
 	}
@@ -98,17 +98,22 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 	if err := renderTable(out, header, table); err != nil {
 		return failure(err)
 	}
-	return failure(writeNotes(out, runs))
+	return failure(writeNotes(out, runs, m.Now()))
 }
 
 // writeNotes says, under history's table, what the table's STATUS alone
 // does not tell: which runs' outcomes came after they were taken for dead
 // (their slots may have run twice), and which running retries only wait
 // out their delay (their commands have not started).
-func writeNotes(w io.Writer, runs []store.Run) error {
+func writeNotes(w io.Writer, runs []store.Run, now time.Time) error {
 	for _, r := range runs {
-		if catchup.WaitsRetryDelay(r) {
+		if catchup.WaitsRetryDelay(r, now) {
 			if _, err := fmt.Fprintf(w, "note: run %d (%s) is %s\n", r.ID, r.Status, catchup.RetryDelayWait); err != nil {
+				return err
+			}
+		}
+		if overdue := catchup.RetryStartOverdue(r, now); overdue != "" {
+			if _, err := fmt.Fprintf(w, "note: run %d (%s) was %s\n", r.ID, r.Status, overdue); err != nil {
 				return err
 			}
 		}

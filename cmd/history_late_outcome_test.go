@@ -20,7 +20,7 @@ func TestHistoryTellsALateOutcome(t *testing.T) {
 	plain := store.Run{ID: 439, Task: "p1", Slot: at, Status: store.StatusSucceeded, ExitCode: &exit0, StartedAt: at, EndedAt: at.Add(time.Second)}
 
 	var b strings.Builder
-	if err := writeNotes(&b, []store.Run{late, plain}); err != nil {
+	if err := writeNotes(&b, []store.Run{late, plain}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	want := "note: run 434 (succeeded) ended after it was taken for dead (no heartbeat from b for longer than the lease): its slot may have run twice\n"
@@ -31,7 +31,7 @@ func TestHistoryTellsALateOutcome(t *testing.T) {
 		run  store.Run
 		want string
 	}{{late, `"late_outcome":"taken for dead before its outcome came: no heartbeat from b for longer than the lease"`}, {plain, ""}} {
-		j, err := json.Marshal(toRunJSON(tc.run))
+		j, err := json.Marshal(toRunJSON(tc.run, time.Now()))
 		if err != nil {
 			t.Fatal(err)
 		}

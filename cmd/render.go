@@ -183,17 +183,17 @@ type runJSON struct {
 	// LateOutcome: the run's outcome came after it was taken for dead (a
 	// replay of its slot may have run too): why it was (catchup.LateOutcome).
 	LateOutcome string `json:"late_outcome,omitempty"`
-	// Waiting: a running retry waiting out its delay ("retry-delay"): its
-	// command has not started, and started_at is when the delay began
-	// (catchup.WaitsRetryDelay).
+	// Waiting: a running retry waiting out its delay ("retry-delay") as of
+	// now: its command has not started, and started_at is when the delay
+	// began (catchup.WaitsRetryDelay).
 	Waiting string `json:"waiting,omitempty"`
 }
 
-func toRunJSON(r store.Run) runJSON {
+func toRunJSON(r store.Run, now time.Time) runJSON {
 	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
 		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
 		Host: r.Host, PID: r.PID, LateOutcome: catchup.LateOutcome(r)}
-	if catchup.WaitsRetryDelay(r) {
+	if catchup.WaitsRetryDelay(r, now) {
 		j.Waiting = "retry-delay"
 	}
 	if !r.EndedAt.IsZero() {

@@ -27,7 +27,7 @@ func TestRunDurationNeverNegative(t *testing.T) {
 			if got := durationText(r, false); got != tc.wantText {
 				t.Errorf("durationText = %q, want %q", got, tc.wantText)
 			}
-			if j := toRunJSON(r); j.DurationMS == nil || *j.DurationMS != tc.wantMS {
+			if j := toRunJSON(r, time.Now()); j.DurationMS == nil || *j.DurationMS != tc.wantMS {
 				t.Errorf("duration_ms = %v, want %d", j.DurationMS, tc.wantMS)
 			}
 			fams := metricFamilies([]catchup.TaskMetrics{{Task: "d", Latest: &r}})

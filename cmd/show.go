@@ -133,14 +133,14 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 	}
 	out := c.OutOrStdout()
 	if output == "json" {
-		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r), Progress: r.Progress, Checkpoint: r.Checkpoint, Signal: r.Signal, BootID: r.BootID,
+		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r, m.Now()), Progress: r.Progress, Checkpoint: r.Checkpoint, Signal: r.Signal, BootID: r.BootID,
 			Error: r.Error, StdoutTail: string(r.StdoutTail), StderrTail: string(r.StderrTail)}))
 	}
 	zones, err := catchup.RunZones(c.Context(), st, []store.Run{r})
 	if err != nil {
 		return failure(err)
 	}
-	return failure(writeRunText(out, r, runZone(zones, r.Task), raw))
+	return failure(writeRunText(out, r, runZone(zones, r.Task), raw, m.Now()))
 }
 
 // endedText is show's end of run r: for a run found dead, a bound
@@ -152,11 +152,16 @@ func endedText(r store.Run, loc *time.Location) string {
 	return timeText(r.EndedAt, loc)
 }
 
-// statusText is show's status of run r: of a retry waiting out its delay,
-// said so (catchup.WaitsRetryDelay), and started names the delay's start.
-func statusText(r store.Run) (status, started string) {
-	if catchup.WaitsRetryDelay(r) {
+// statusText is show's status of run r as of now: of a retry waiting out
+// its delay, said so (catchup.WaitsRetryDelay), and started names the
+// delay's start; of one still marked so past any delay, why it should
+// have started (catchup.RetryStartOverdue).
+func statusText(r store.Run, now time.Time) (status, started string) {
+	if catchup.WaitsRetryDelay(r, now) {
 		return r.Status + " (" + catchup.RetryDelayWait + ")", " (its retry delay began)"
+	}
+	if overdue := catchup.RetryStartOverdue(r, now); overdue != "" {
+		return r.Status + " (" + overdue + ")", ""
 	}
 	return r.Status, ""
 }
@@ -164,8 +169,8 @@ func statusText(r store.Run) (status, started string) {
 // writeRunText prints a run for people: every field escaped (printable),
 // the output tails too unless raw; its times in RFC 3339 in its task's
 // zone loc (catchup.RunZones), as CATCHUP_SLOT gives the slot.
-func writeRunText(w io.Writer, r store.Run, loc *time.Location, raw bool) error {
-	status, began := statusText(r)
+func writeRunText(w io.Writer, r store.Run, loc *time.Location, raw bool, now time.Time) error {
+	status, began := statusText(r, now)
 	fields := [][2]string{
 		{"id", strconv.FormatInt(r.ID, 10)}, {"task", r.Task}, {"slot", timeText(r.Slot, loc)}, {"trigger", r.Trigger},
 		{"status", status}, {"attempt", strconv.Itoa(r.Attempt)}, {"exit code", exitText(r.ExitCode)},
