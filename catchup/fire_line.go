@@ -54,7 +54,7 @@ func (l *lifecycle) relearnLine(ctx context.Context) {
 	}
 	path := lineSource(t.Source)
 	if path != "" {
-		markLineTask(l.m, t.Name) // for its twin while the ledger fails (one lstat once made)
+		markLineTask(l.m, t.Name, path, false) // for its twin while the ledger fails (one lstat once made)
 	}
 	now := l.m.Now()
 	if path == "" || !lineFireOffSchedule(l.sched, now) {

@@ -1,12 +1,9 @@
 package catchup
 
 import (
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/catchup/catchup/internal/filetrust"
-
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -28,21 +25,59 @@ import (
 // against: a failing job runs once per slot, R13) unless --force: this
 // fire is its twin, runs nothing and leaves no note, so that the next scan
 // counts the slot once, by the first fire's note.
+//
+// When the line can be re-read from its crontab (the file its mark names:
+// markedLineSchedule), a fire is also the twin of a noted fire of the
+// line that stands for the same slot under the line as it reads now, both
+// being that slot's own fires (lineFireOfSchedule: in a minute of the
+// line, early for it, or in a spring-forward catch-up): the second fire of
+// a fall-back hour's wall time (CRON_TZ), an hour after the first. A line
+// edited since the first fire leaves that fire off its schedule, and
+// holds nothing: only a slot cron fired twice is held.
 func (l *lifecycle) lineTwinOf(notes *pendingNotes, now time.Time) bool {
+	var s *schedule.Schedule // the line as it reads now: read once, when a note may need it
+	read := false
 	for _, e := range notes.fires {
-		if e.Task != l.req.Task || !e.Slot.IsZero() || e.ByHand || !e.Ran || !sameCronMinute(e.StartedAt, now) {
+		if e.Task != l.req.Task || !e.Slot.IsZero() || e.ByHand || !e.Ran || l.req.Force ||
+			(e.Status != store.StatusSucceeded && e.Status != store.StatusFailed && e.Status != store.StatusTimeout) {
 			continue
 		}
-		failed := e.Status == store.StatusFailed || e.Status == store.StatusTimeout
-		if e.Status != store.StatusSucceeded && (!failed || l.req.Force) {
-			continue
+		if sameCronMinute(e.StartedAt, now) {
+			l.m.notice("task %s: a fire of its line ran and %s at %s, in this minute, noted on this host while the ledger failed: "+
+				"this fire is its twin (cron fires a line once a minute), not run; the next scan records that one (--manual runs the task by hand)",
+				l.req.Task, notedOutcome(e.Status), rfc(e.StartedAt))
+			return true
 		}
-		l.m.notice("task %s: a fire of its line ran and %s at %s, in this minute, noted on this host while the ledger failed: "+
-			"this fire is its twin (cron fires a line once a minute), not run; the next scan records that one (--manual runs the task by hand)",
-			l.req.Task, notedOutcome(e.Status), rfc(e.StartedAt))
-		return true
+		if !read {
+			s, read = l.markedLineSchedule(), true
+		}
+		if slot, ok := sameLineSlot(s, e.StartedAt, now); ok {
+			l.m.notice("task %s: a fire of its line ran and %s at %s, noted on this host while the ledger failed, for slot %s: "+
+				"this fire is cron's fire of that slot again, not run; the next scan records that one (--manual runs the task by hand)",
+				l.req.Task, notedOutcome(e.Status), rfc(e.StartedAt), formatSlot(slot, s))
+			return true
+		}
 	}
 	return false
+}
+
+// sameLineSlot is the slot that fires at a and b of a line of schedule s
+// (nil: not known) both stand for, as each would take it reading s
+// (earlySlot, else the latest at or before it), when both are that slot's
+// own fires (lineFireOfSchedule).
+func sameLineSlot(s *schedule.Schedule, a, b time.Time) (time.Time, bool) {
+	if s == nil || !lineFireOfSchedule(s, a) || !lineFireOfSchedule(s, b) {
+		return time.Time{}, false
+	}
+	slotOf := func(t time.Time) (time.Time, bool) {
+		if next, ok := earlySlot(s, t); ok {
+			return next, true
+		}
+		return s.Prev(t)
+	}
+	sa, oka := slotOf(a)
+	sb, okb := slotOf(b)
+	return sa, oka && okb && sa.Equal(sb)
 }
 
 // sameCronMinute reports whether fires at a and b stand for one slot of
@@ -62,37 +97,4 @@ func (l *lifecycle) lineFireUnread(f fire) bool {
 	r := l.req
 	return r.Schedule == nil && l.sched == nil && f.slot.IsZero() && !f.byHand && !r.Manual &&
 		r.Slot.IsZero() && r.ReplaySlot.IsZero() && r.FireSlot.IsZero() && lineTask(l.m, r.Task)
-}
-
-// lineMarkSuffix names, after a task's name in the lock directory, the
-// file that says the task is a crontab line's: scan leaves it as it
-// registers the line, and so does each fire of a task registered from a
-// line that reads the ledger (markLineTask: a line root's scan registered
-// for its user gets it from the user's own fires). A fire that cannot read the ledger
-// cannot read whether its task has a line either, and applies the line's
-// twin rule (lineTwinOf) only to a task so marked: a task run ad hoc, with
-// no line, has none, and two runs of it in a minute both run, as they do
-// with the ledger reachable (each stands for no slot). A mark outlives its
-// line (a line removed, a task forgotten): the rule then still holds for
-// runs of that name without --manual, which its message names.
-const lineMarkSuffix = ".line"
-
-// markLineTask leaves task's mark (lineMarkSuffix) in m's lock directory,
-// as openLockFile makes a lock file (the directory and the file this
-// user's own, no symlink). Best effort: without it, a twin runs.
-func markLineTask(m Machine, task string) {
-	if _, err := os.Lstat(filepath.Join(m.LockDir, task+lineMarkSuffix)); err == nil {
-		return
-	}
-	if f, err := openLockFile(m.LockDir, task, lineMarkSuffix, m.UID); err == nil {
-		f.f.Close()
-	}
-}
-
-// lineTask reports whether task carries its mark of a crontab line's task
-// in m's lock directory, a file of this user's own (markLineTask).
-func lineTask(m Machine, task string) bool {
-	path := filepath.Join(m.LockDir, task+lineMarkSuffix)
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode().IsRegular() && filetrust.Private("line mark "+path, path, fi, m.UID) == nil
 }

@@ -119,3 +119,60 @@ func noteWith(e spoolEntry, f func(*spoolEntry)) spoolEntry {
 	f(&e)
 	return e
 }
+
+// TestLineSlotTwinsStandForOneSlot: fires that sameLineSlot pairs, minute
+// by minute over DST days of odd zones, get one slot from the scan's
+// noteSlot (the first's note is recorded for it; the second, held, leaves
+// none), and a fire it pairs with a fire of another slot would be a lost
+// slot: none is. Each fire is paired with every fire of the 26 hours
+// around it whose minute matches (a fall-back's second hour included).
+func TestLineSlotTwinsStandForOneSlot(t *testing.T) {
+	for name, c := range map[string]struct {
+		expr, zone, from string
+		pairs            int // at least this many pairs held: the rule is exercised
+	}{
+		"Casablanca fall back":  {"30 2 * * *", "Africa/Casablanca", "2026-02-14T12:00:00Z", 1},
+		"New York fall back":    {"30 1 * * *", "America/New_York", "2026-10-31T12:00:00Z", 1},
+		"Lord Howe half hour":   {"45 1 * * *", "Australia/Lord_Howe", "2026-04-04T00:00:00Z", 1},
+		"Berlin every 20 min":   {"*/20 2 * * *", "Europe/Berlin", "2026-10-24T12:00:00Z", 0},
+		"Berlin spring forward": {"30 2 * * *", "Europe/Berlin", "2026-03-28T12:00:00Z", 0},
+		"hourly UTC":            {"0 * * * *", "UTC", "2026-12-01T00:00:00Z", 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			loc, err := schedule.LoadZone(c.zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := schedule.Parse(c.expr, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			from := mustTime(t, c.from)
+			known := from.Add(-24 * time.Hour)
+			var fires []time.Time // cron's fires: each minute the line matches, and the catch-up after a gap
+			for m := from; m.Before(from.Add(26 * time.Hour)); m = m.Add(time.Minute) {
+				if lineFireOfSchedule(s, m) {
+					fires = append(fires, m.Add(2*time.Second))
+				}
+			}
+			pairs := 0
+			for i, a := range fires {
+				for _, b := range fires[i+1:] {
+					slot, ok := sameLineSlot(s, a, b)
+					if !ok {
+						continue
+					}
+					pairs++
+					sa := noteSlot(s, known, spoolEntry{StartedAt: a}, time.Minute)
+					sb := noteSlot(s, known, spoolEntry{StartedAt: b}, time.Minute)
+					if !sa.Equal(slot) || !sb.Equal(slot) {
+						t.Fatalf("fires at %s and %s held as cron's fires of slot %s, which the scan reads as %s and %s", a, b, slot, sa, sb)
+					}
+				}
+			}
+			if pairs < c.pairs {
+				t.Fatalf("%d pairs held, want at least %d", pairs, c.pairs)
+			}
+		})
+	}
+}

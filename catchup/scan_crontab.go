@@ -73,6 +73,28 @@ func (sr *shellReplay) env(m Machine) []string {
 	return env
 }
 
+// lineZoneOf is the zone cron fires line e in: --tz on the line (the
+// fire's own reading), else CRON_TZ, else cron's own zone, the host's
+// (fromHost; named as the environment names it when it is the same zone:
+// UTC for Etc/UTC). Either in any spelling TZ takes (":Europe/Berlin", a
+// zone file's path): registered by its name. --tz Local names none.
+func lineZoneOf(m Machine, e crontab.Entry) (zone string, fromHost bool) {
+	if zone = schedule.ZoneSpelling(e.Zone); zone != "" {
+		return zone, false
+	}
+	if zone = schedule.ZoneSpelling(e.TZ); zone != "" {
+		return zone, false
+	}
+	zone = m.Zone
+	if m.CronZone != nil {
+		zone = m.CronZone()
+	}
+	if schedule.SameZone(zone, m.Zone) {
+		zone = m.Zone
+	}
+	return zone, true
+}
+
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count. A
@@ -95,36 +117,21 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
-	// The zone cron fires the line in: --tz on the line (the fire's own
-	// reading), else CRON_TZ, else cron's own zone, the host's. Always a
-	// name, so that every reader reads the same slots.
-	// Either in any spelling TZ takes (":Europe/Berlin", a zone file's
-	// path): registered by its name. --tz Local names none.
-	lineZone, cronTZ := schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ)
-	zone := lineZone
-	if zone == "" {
-		zone = cronTZ
-	}
+	// Always a name, so that every reader reads the same slots.
+	zone, fromHost := lineZoneOf(m, e)
 	var warning string
-	if lineZone != "" && cronTZ != "" && !schedule.SameZone(lineZone, cronTZ) {
+	if lineZone, cronTZ := schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ); lineZone != "" && cronTZ != "" &&
+		!schedule.SameZone(lineZone, cronTZ) {
 		// cron fires the line in CRON_TZ; its fire reads the slot in --tz:
 		// each fire stands for a slot other than the one cron fired.
 		warning = fmt.Sprintf("%s: --tz %s disagrees with the crontab's CRON_TZ=%s, the zone cron fires the line in; "+
 			"drop --tz, or make them agree", where, e.Zone, e.TZ)
 	}
-	if zone == "" {
-		zone = m.Zone
-		if m.CronZone != nil {
-			zone = m.CronZone()
-		}
-		if schedule.SameZone(zone, m.Zone) {
-			zone = m.Zone // the name the environment gives it (UTC for Etc/UTC)
-		} else {
-			// A scan run by hand from a shell with another TZ: cron
-			// does not read that TZ, and neither does scan.
-			warning = fmt.Sprintf("%s: read in %s, cron's zone (/etc/localtime), not in TZ=%s of this environment; "+
-				"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
-		}
+	if fromHost && !schedule.SameZone(zone, m.Zone) {
+		// A scan run by hand from a shell with another TZ: cron
+		// does not read that TZ, and neither does scan.
+		warning = fmt.Sprintf("%s: read in %s, cron's zone (/etc/localtime), not in TZ=%s of this environment; "+
+			"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
 	}
 	maxAge, err := checkLine(e, zone)
 	if err != nil {
@@ -289,7 +296,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	}
 	sr.task = t
 	if _, other := sr.otherUID(); !dry && !other {
-		markLineTask(m, e.Task)
+		markLineTask(m, e.Task, path, true)
 	}
 	return sr, warning, nil
 }
