@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -68,15 +69,19 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	}
 	origin := m.Host + ":" + mg.FromPath
 	tasks := make([]store.Task, 0, len(summaries))
+	uncarried := map[string]store.Task{} // tasks whose pause or retirement stays on this host, as it was here
 	for _, s := range summaries {
 		t, err := ownLifecycle(ctx, m, mg, origin, s.Task)
 		if err != nil {
 			return Migrated{}, err
 		}
+		if t.PausedAt != s.Task.PausedAt || t.RetiredAt != s.Task.RetiredAt {
+			uncarried[t.Name] = s.Task
+		}
 		tasks = append(tasks, t)
 	}
 	done := Migrated{Tasks: len(summaries)}
-	if err := migrateRuns(ctx, mg, origin, &done); err != nil {
+	if err := migrateRuns(ctx, mg, origin, uncarried, &done); err != nil {
 		return done, err
 	}
 	pruned, err := mg.From.ExportPrunedSlots(ctx)
@@ -100,8 +105,10 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 }
 
 // migrateRuns copies the source's runs, a page per transaction, counting
-// them in done; a page holding a running run refuses the rest.
-func migrateRuns(ctx context.Context, mg Migration, origin string, done *Migrated) error {
+// them in done; a page holding a running run refuses the rest. The records
+// a pause or a retirement left that migrate does not carry (uncarried:
+// the tasks as this host has them, ownLifecycle) stay here too.
+func migrateRuns(ctx context.Context, mg Migration, origin string, uncarried map[string]store.Task, done *Migrated) error {
 	for after := int64(0); ; {
 		runs, err := mg.From.ExportRuns(ctx, after, migratePage)
 		if err != nil || len(runs) == 0 {
@@ -110,16 +117,37 @@ func migrateRuns(ctx context.Context, mg Migration, origin string, done *Migrate
 		if err := noneRunning(runs, mg.FromPath); err != nil {
 			return err
 		}
+		page, last := len(runs), runs[len(runs)-1].ID
+		runs = slices.DeleteFunc(runs, func(r store.Run) bool { return lifecycleRecord(uncarried, r) })
 		n, err := mg.To.Import(ctx, origin, nil, runs)
 		if err != nil {
 			return fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 		}
 		done.Runs, done.Imported = done.Runs+len(runs), done.Imported+n
-		if len(runs) < migratePage {
+		if page < migratePage {
 			return nil
 		}
-		after = runs[len(runs)-1].ID
+		after = last
 	}
+}
+
+// lifecycleRecord reports whether r is a record of a pause or retirement
+// of its task that migrate does not carry (uncarried: ownLifecycle): a
+// fire recorded paused during the pause, a missed slot that forget
+// recorded expired (retired). In the shared ledger, where the task is
+// neither paused nor retired, such a record would settle a slot no host
+// ran, never replayed, and explain would give a cause false there.
+func lifecycleRecord(uncarried map[string]store.Task, r store.Run) bool {
+	t, ok := uncarried[r.Task]
+	switch {
+	case !ok:
+		return false
+	case !t.PausedAt.IsZero() && r.Status == store.StatusPaused:
+		return !r.StartedAt.Before(t.PausedAt)
+	case !t.RetiredAt.IsZero() && r.Status == store.StatusExpired && r.Reason == store.ReasonRetired:
+		return true
+	}
+	return false
 }
 
 // ownLifecycle is task t as migrate carries it: without its retirement and
@@ -140,7 +168,8 @@ func ownLifecycle(ctx context.Context, m Machine, mg Migration, origin string, t
 	if !t.RetiredAt.IsZero() {
 		what, fix = "retirement (catchup forget)", "forget"
 	}
-	m.notice("task %s: its %s on this host is not carried to %s, where other hosts run it: catchup %s %s there, if it is meant for them all",
+	m.notice("task %s: its %s on this host is not carried to %s, where other hosts run it, nor are the records it left here "+
+		"(fires recorded paused, slots recorded expired as retired): catchup %s %s there, if it is meant for them all",
 		t.Name, what, mg.ToWhere, fix, t.Name)
 	t.RetiredAt, t.PausedAt, t.PausedUntil = time.Time{}, time.Time{}, time.Time{}
 	return t, nil
