@@ -135,6 +135,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			}
 			if err != nil { // an edited line scan could not register: as scan --crontab, not scanned
 				rep.Warnings = append(rep.Warnings, err.Error())
+				if errors.Is(err, errCrontabDirMissing) {
+					rep.MissingCrontabs++
+				}
 				continue
 			}
 			if sr.gone != "" {

@@ -5,6 +5,11 @@ package catchup
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/catchup/catchup/store"
 )
@@ -38,6 +43,11 @@ func (c *crontabs) lineEdit(ctx context.Context, st store.Store, t store.Task) (
 // saying so (gone: scan retires the task), never another line's command.
 func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task, dry bool, notify string) (store.Task, *shellReplay, string, error) {
 	se, sr, _, changed, err := c.lineEdit(ctx, st, t)
+	if sr != nil && sr.gone != "" {
+		if err := dirMissing(t.Name, sr.gone); err != nil {
+			return t, nil, "", err
+		}
+	}
 	if sr != nil {
 		return t, sr, "", nil
 	}
@@ -63,3 +73,20 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 	}
 	return nt, sr, warning, nil
 }
+
+// dirMissing refuses to take task's crontab at path for gone when its
+// directory is missing too: no deleted crontab, but a filesystem not
+// mounted yet (a boot scan before /var is) or a path moved. Retired, the
+// task's missed slots would be recorded expired, never replayed; left
+// unscanned, the next scan that finds the crontab replays them.
+func dirMissing(task, path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return fmt.Errorf("task %s: its crontab %s is missing, and so is its directory %s (a filesystem not mounted yet?): "+
+		"%w; the next scan looks again (catchup forget %s retires it)", task, path, dir, errCrontabDirMissing, task)
+}
+
+// errCrontabDirMissing marks a task left unscanned by dirMissing.
+var errCrontabDirMissing = errors.New("not scanned, nor retired")

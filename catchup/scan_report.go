@@ -201,6 +201,10 @@ type ScanReport struct {
 	// runs too and that run its catchup commands without catchup
 	// (CrontabBackups): those commands run twice, once without catchup.
 	CronBackups int
+	// MissingCrontabs counts the tasks not scanned because their crontab
+	// and its directory are missing (not mounted yet?): not retired either
+	// (exit 1).
+	MissingCrontabs int
 	// Stopped: a signal ended the scan before it was done; NotScanned
 	// tasks were not looked at (their slots stay missed for the next scan).
 	Stopped    bool
@@ -217,9 +221,10 @@ type ScanReport struct {
 // Failed reports whether any replay failed, a crontab or a line of one
 // was refused, cron runs a copy of a crontab too, or a task was not
 // scanned because the ledger holds a time of it later than now (its
-// missed slots are not even counted: ls --missed exits 1 for it too).
+// missed slots are not even counted: ls --missed exits 1 for it too) or
+// because its crontab and the crontab's directory are missing.
 func (r ScanReport) Failed() bool {
-	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.RefusedNotes > 0 || r.CronBackups > 0 {
+	if r.RefusedCrontabs > 0 || r.RefusedLines > 0 || r.RefusedNotes > 0 || r.CronBackups > 0 || r.MissingCrontabs > 0 {
 		return true
 	}
 	for _, t := range r.Tasks {

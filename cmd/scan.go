@@ -54,7 +54,8 @@ prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-
 -o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
 replay failed (or none of a task's could start: its working directory refused), or a run --cron task has missed slots no scan can replay (its command
 carries a secret the ledger keeps redacted), or a task was not scanned because the ledger
-holds a time of it later than now (clock ahead: catchup reset-clock), or a crontab or a
+holds a time of it later than now (clock ahead: catchup reset-clock) or its crontab is
+missing with its directory (a filesystem not mounted yet: not retired either), or a crontab or a
 crontab line was refused (at every scan that reads it, missed slots or not), or a root scan
 refused a user's notes of unrecorded fires (and replayed none of that user's lines), or a
 file cron reads beside a crontab scan read in a cron.d
