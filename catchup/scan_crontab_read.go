@@ -128,6 +128,9 @@ func (c *crontabs) discover(srcs []CrontabSource) ([]sourcedEntry, []string, err
 			if errors.Is(r.err, filetrust.ErrRefused) {
 				continue
 			}
+			if errors.Is(r.err, fs.ErrNotExist) {
+				return nil, nil, fmt.Errorf("read crontab: %w (check the path given to --crontab; crontab -l lists your own)", r.err)
+			}
 			return nil, nil, fmt.Errorf("read crontab: %w", r.err)
 		}
 		for _, e := range r.entries {

@@ -36,7 +36,11 @@ func Execute(args []string, exit func(int)) int {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(es.err.Error()))
 		}
 	default:
-		fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(err.Error()))
+		msg := err.Error()
+		if strings.HasPrefix(msg, "unknown command") { // cobra's: its suggestions on lines of their own
+			msg = unknownCommand(msg)
+		}
+		fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(msg))
 	}
 	return exitCodeOf(err)
 }
@@ -196,4 +200,21 @@ var errEmptyDB = errors.New("--db is empty: name the ledger (a file, or postgres
 func dbGivenEmpty(c *cobra.Command, g *globals) bool {
 	f := c.Flags().Lookup("db")
 	return f != nil && f.Changed && g.db == ""
+}
+
+// unknownCommand is cobra's message for an unknown command on one line:
+// its suggestions ("Did you mean this?", a line each) joined, and where
+// the commands are listed.
+func unknownCommand(msg string) string {
+	first, rest, _ := strings.Cut(msg, "\n")
+	var close []string
+	for _, l := range strings.Split(rest, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, "?") {
+			close = append(close, l)
+		}
+	}
+	if len(close) > 0 {
+		first += "; did you mean " + strings.Join(close, " or ") + "?"
+	}
+	return first + " (catchup --help lists the commands)"
 }

@@ -80,8 +80,10 @@ type showJSON struct {
 // checkShow turns show's arguments into one request.
 func checkShow(args []string, task string, last bool) (showRequest, error) {
 	switch {
-	case len(args) == 1 && (task != "" || last):
+	case len(args) == 1 && last:
 		return showRequest{}, errors.New("give a RUN_ID or --last, not both")
+	case len(args) == 1 && task != "":
+		return showRequest{}, fmt.Errorf("give a RUN_ID, or --task %s --last for its latest run, not both: a run id names one run of any task", task)
 	case len(args) == 1:
 		id, err := strconv.ParseInt(args[0], 10, 64)
 		if err != nil || id <= 0 {
