@@ -67,13 +67,10 @@ func putBack(taken, path string, uid int) error {
 		f.Close()
 	}
 	if err == nil {
-		var w *os.File
-		if w, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
-			_, err = w.Write(b)
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-		}
+		// As a fire appends its note: a write cut short (a full disk) is
+		// truncated back, never left as a torn note that the next
+		// put-back's first note would join into a line that is no note.
+		err = appendNote(path, b)
 	}
 	if err != nil {
 		return fmt.Errorf("the notes stay in %s: move them back to %s for the next scan: %w", taken, path, err)

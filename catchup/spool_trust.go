@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,8 +103,7 @@ func readSpool(path string, uid int) ([]spoolEntry, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		var e spoolEntry
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
+		if e, ok := noteOfLine(sc.Bytes()); ok {
 			out = append(out, e)
 		}
 	}
@@ -111,4 +111,25 @@ func readSpool(path string, uid int) ([]spoolEntry, error) {
 		return out, fmt.Errorf("read the notes of unrecorded fires %s: %w", path, err)
 	}
 	return out, nil
+}
+
+// noteOfLine is the note a line of a notes file holds. A line that is no
+// note may be a note torn by a write cut short (a full disk; an older
+// catchup's put-back did not truncate it back) with the next whole note
+// appended to it: that note (the line from a later `{"` on) is taken.
+// JSON escapes every quote in a string, so a note's objects start at its
+// `{"`s only.
+func noteOfLine(line []byte) (spoolEntry, bool) {
+	for i := 0; i >= 0 && i < len(line); {
+		var e spoolEntry
+		if json.Unmarshal(line[i:], &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
+			return e, true
+		}
+		next := bytes.Index(line[i+1:], []byte(`{"`))
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return spoolEntry{}, false
 }
