@@ -193,7 +193,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		}
 	}
 	pending := slots.run
-	if _, why := refusedToStart(m, t); why != nil && len(pending) > 0 {
+	if _, why := replayRefused(m, t, sr); why != nil && len(pending) > 0 {
 		tb.leaveRefused(m, t.Name, why, pending, req.DryRun)
 		pending = nil
 	}

@@ -17,7 +17,7 @@ import (
 // (refusedToStart) leaves them all, said once, as the real scan does.
 func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *schedule.Schedule,
 	replay []time.Time, spans map[int64]replaySpan, cause map[int64]string) {
-	if _, why := refusedToStart(m, t); why != nil && len(replay) > 0 {
+	if _, why := replayRefused(m, t, sr); why != nil && len(replay) > 0 {
 		ts.leaveRefused(t.Name, why, replay, spans, true)
 		return
 	}

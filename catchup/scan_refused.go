@@ -3,6 +3,7 @@ package catchup
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,7 +34,51 @@ func refusedToStart(m Machine, t store.Task) (seen os.FileInfo, why error) {
 	if strings.HasPrefix(t.Source, "daemon:") {
 		why = lineHomeFix(why)
 	}
+	if why == nil {
+		why = commandDirRefused(m, t)
+	}
 	return seen, why
+}
+
+// commandDirRefused checks, of an argv task whose command is a relative
+// path through directories (./sub/job.sh), the directory that path leads
+// to from the registered one, as the registered one is checked: the
+// command runs from there, and another user's directory on the way could
+// hold, or be made to hold, a file of theirs.
+func commandDirRefused(m Machine, t store.Task) error {
+	if len(t.Argv) == 0 || t.Dir == "" || filepath.IsAbs(t.Argv[0]) || !strings.Contains(t.Argv[0], "/") {
+		return nil
+	}
+	dir := filepath.Join(t.Dir, filepath.Dir(t.Argv[0]))
+	if dir == filepath.Clean(t.Dir) {
+		return nil // ./job.sh: the registered directory itself
+	}
+	if _, err := checkedWorkDir(dir, m.UID); err != nil {
+		return fmt.Errorf("its command %s starts from %w", t.Argv[0], err)
+	}
+	return nil
+}
+
+// replayRefused is refusedToStart of a scan's or a backfill's replays of
+// task t, a crontab line's too (sr: how it replays): a line replays in its
+// home (the crontab's HOME above it, else its user's), checked as an argv
+// task's directory is, for the user the line runs as (root's scan of
+// another user's line: that user's, or root's), with the fix a line's
+// home takes. A line's home is not seen for its start: the line runs in
+// a process of its own, as its user.
+func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, why error) {
+	if t.Shell == "" {
+		return refusedToStart(m, t)
+	}
+	if sr == nil || sr.dir == "" {
+		return nil, nil
+	}
+	uid := m.UID
+	if other, ok := sr.otherUID(); ok {
+		uid = other
+	}
+	_, why = checkedWorkDir(sr.dir, uid)
+	return nil, lineHomeFix(why)
 }
 
 // StartRefused is why no replay of task t can start here now

@@ -169,7 +169,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun {
 		replay, withheld = ts.withholdAfterHeld(t.Name, m.Host, sched, replay, res.win)
 		var why error
-		if seen, why = refusedToStart(m, t); why != nil && len(replay) > 0 {
+		if seen, why = replayRefused(m, t, sr); why != nil && len(replay) > 0 {
 			ts.leaveRefused(t.Name, why, replay, spans, false) // said once, none claimed: the next scan tries again
 			replay = nil
 		}
@@ -197,7 +197,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		if i > 0 { // checked again: made untrusted since, the rest would be refused too
 			var why error
-			if seen, why = refusedToStart(m, t); why != nil {
+			if seen, why = replayRefused(m, t, sr); why != nil {
 				ts.leaveRefused(t.Name, why, replay[i:], spans, false) // ts.Left holds the withheld already
 				break
 			}
