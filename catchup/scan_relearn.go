@@ -51,6 +51,12 @@ func (c *crontabs) lineReplay(ctx context.Context, st store.Store, t store.Task,
 	if sr != nil {
 		return t, sr, "", nil
 	}
+	if errors.Is(err, errNotesHeld) {
+		// Edited, and another scan holds notes of the task: as scan
+		// --crontab, neither registered nor scanned (never replayed as
+		// the old registration reads it, with the edited line).
+		return t, nil, "", err
+	}
 	if err != nil || !changed {
 		// Unchanged, or refused as registered: replayed, or refused, as
 		// the registration reads it.
