@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -108,7 +107,7 @@ func notesHeldElsewhere(m Machine, take func(spoolEntry) bool) bool {
 	for _, path := range notesPaths(m) {
 		for _, f := range withTaken(path)[1:] {
 			pid, err := strconv.Atoi(strings.TrimPrefix(f, path+"."))
-			if err != nil || pid == m.PID || syscall.Kill(pid, 0) == syscall.ESRCH {
+			if err != nil || pid == m.PID || takerGone(pid, f) {
 				continue // an older catchup's .failed, this process's, or a killed scan's
 			}
 			if entries, err := readSpool(f, m.UID); err == nil && slices.ContainsFunc(entries, take) {

@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
 )
@@ -32,7 +34,7 @@ func adoptAbandoned(path, taken string, uid int) error {
 	for _, old := range found {
 		pid, err := strconv.Atoi(strings.TrimPrefix(old, path+"."))
 		failed := old == path+failedSuffix
-		if !failed && (err != nil || pid <= 0 || old == taken || syscall.Kill(pid, 0) != syscall.ESRCH) {
+		if !failed && (err != nil || pid <= 0 || old == taken || !takerGone(pid, old)) {
 			continue // not a scan's, ours, or its scan may still be at it
 		}
 		if err := checkNotes(old, uid); err != nil {
@@ -76,4 +78,60 @@ func putBack(taken, path string, uid int) error {
 		return fmt.Errorf("the notes stay in %s: move them back to %s for the next scan: %w", taken, path, err)
 	}
 	return os.Remove(taken)
+}
+
+// takerGone reports whether the process that took a notes file under its
+// pid (taken: NOTES.PID) can no longer be recording it: the pid is gone, or
+// names a process that started after the file was taken (renamed: its
+// change time), so not the one that took it: the pid was reused (after a
+// power cut, the next boot's processes take the old pids). Such notes are
+// abandoned: the next scan adopts and records them. A start it cannot read
+// (another user's process, no /proc) counts as the taker's.
+func takerGone(pid int, taken string) bool {
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return true
+	}
+	var st syscall.Stat_t
+	if syscall.Lstat(taken, &st) != nil {
+		return false
+	}
+	start, ok := processStart(pid)
+	return ok && start.After(time.Unix(st.Ctim.Sec, st.Ctim.Nsec))
+}
+
+// processStart is when process pid started, from /proc: its start in clock
+// ticks after the boot (/proc/PID/stat), and the boot's time (/proc/stat
+// btime, whole seconds: the start read is at most a second early, never
+// late). Linux's clock tick for /proc is 100 Hz (USER_HZ).
+func processStart(pid int) (time.Time, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	i := bytes.LastIndexByte(b, ')') // comm may hold spaces and parentheses
+	if i < 0 {
+		return time.Time{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(f[19], 10, 64) // field 22, starttime
+	if err != nil {
+		return time.Time{}, false
+	}
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, line := range strings.Split(string(stat), "\n") {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			boot, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return time.Time{}, false
+			}
+			return time.Unix(boot, 0).Add(time.Duration(ticks) * 10 * time.Millisecond), true
+		}
+	}
+	return time.Time{}, false
 }
