@@ -57,7 +57,9 @@ func rescheduleNoted(ctx context.Context, st store.Store, m Machine, t store.Tas
 	if reschedules(&t, expr, tz) {
 		head := scheduleChange(e.Task, t, "", expr, tz) +
 			fmt.Sprintf(": it counts from its fire at %s, which could not reach the ledger", rfc(e.StartedAt))
-		msg, alert := leaveSchedule(ctx, st, m, t, expr, tz, "", n.changeFrom(e.StartedAt), head)
+		// Alerted as the fire would have alerted them: its --notify-cmd,
+		// else the task's own (before, the old registration's alone).
+		msg, alert := leaveSchedule(ctx, st, m, t, expr, tz, n.NotifyCmd, n.changeFrom(e.StartedAt), head)
 		m.notice("%s", msg)
 		alert()
 	}
