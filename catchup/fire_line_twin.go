@@ -28,12 +28,13 @@ import (
 //
 // When the line can be re-read from its crontab (the file its mark names:
 // markedLineSchedule), a fire is also the twin of a noted fire of the
-// line that stands for the same slot under the line as it reads now, both
-// being that slot's own fires (lineFireOfSchedule: in a minute of the
-// line, early for it, or in a spring-forward catch-up): the second fire of
-// a fall-back hour's wall time (CRON_TZ), an hour after the first. A line
-// edited since the first fire leaves that fire off its schedule, and
-// holds nothing: only a slot cron fired twice is held.
+// line that stands for the same slot under the line as it reads now, the
+// noted one that slot's own fire (lineFireOfSchedule: in a minute of the
+// line, early for it, or in a spring-forward catch-up), and this one too
+// unless the noted one succeeded (sameLineSlot): the second fire of a
+// fall-back hour's wall time (CRON_TZ), an hour after the first; a second
+// cron's late fire. A line edited since the first fire leaves that fire
+// off its schedule, and holds nothing.
 func (l *lifecycle) lineTwinOf(notes *pendingNotes, now time.Time) bool {
 	var s *schedule.Schedule // the line as it reads now: read once, when a note may need it
 	read := false
@@ -51,7 +52,7 @@ func (l *lifecycle) lineTwinOf(notes *pendingNotes, now time.Time) bool {
 		if !read {
 			s, read = l.markedLineSchedule(), true
 		}
-		if slot, ok := sameLineSlot(s, e.StartedAt, now); ok {
+		if slot, ok := sameLineSlot(s, e.StartedAt, now, e.Status == store.StatusSucceeded); ok {
 			l.m.notice("task %s: a fire of its line ran and %s at %s, noted on this host while the ledger failed, for slot %s: "+
 				"this fire is cron's fire of that slot again, not run; the next scan records that one (--manual runs the task by hand)",
 				l.req.Task, notedOutcome(e.Status), rfc(e.StartedAt), formatSlot(slot, s))
@@ -63,10 +64,14 @@ func (l *lifecycle) lineTwinOf(notes *pendingNotes, now time.Time) bool {
 
 // sameLineSlot is the slot that fires at a and b of a line of schedule s
 // (nil: not known) both stand for, as each would take it reading s
-// (earlySlot, else the latest at or before it), when both are that slot's
-// own fires (lineFireOfSchedule).
-func sameLineSlot(s *schedule.Schedule, a, b time.Time) (time.Time, bool) {
-	if s == nil || !lineFireOfSchedule(s, a) || !lineFireOfSchedule(s, b) {
+// (earlySlot, else the latest at or before it, however late), when a is
+// that slot's own fire (lineFireOfSchedule: a line edited since leaves it
+// off), and b is too unless anyB: a slot that succeeded holds against any
+// fire of it, a late one too (a second cron minutes late, cron's second
+// fire of a fall-back hour seen early), as its record would; a failed one
+// only against its own fires (R13).
+func sameLineSlot(s *schedule.Schedule, a, b time.Time, anyB bool) (time.Time, bool) {
+	if s == nil || !lineFireOfSchedule(s, a) || (!anyB && !lineFireOfSchedule(s, b)) {
 		return time.Time{}, false
 	}
 	slotOf := func(t time.Time) (time.Time, bool) {
