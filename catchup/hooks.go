@@ -6,6 +6,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,6 +95,9 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 			expired = append(expired, a.Slot.UTC().Format(time.RFC3339))
 		}
 	}
+	// Oldest first, whatever recorded them (the window's expiries, the old
+	// schedule's given back): RFC 3339 in UTC sorts as time does.
+	slices.Sort(expired)
 	env := append(jobEnviron(m),
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
 		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertList(slots),
