@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -77,14 +76,7 @@ func TestLineTwinStandsForOneSlot(t *testing.T) {
 		"fall back, every 7th": {"*/7 * * * *", "Europe/Berlin", "2026-10-24T23:30:00Z"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			loc, err := schedule.LoadZone(c.zone)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := schedule.Parse(c.expr, loc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSchedule(t, c.expr, c.zone)
 			from := mustTime(t, c.from)
 			known := from.Add(-24 * time.Hour)
 			for m := from; m.Before(from.Add(4 * time.Hour)); m = m.Add(time.Minute) {
@@ -141,14 +133,7 @@ func TestLineSlotTwinsStandForOneSlot(t *testing.T) {
 		"hourly UTC":            {"0 * * * *", "UTC", "2026-12-01T00:00:00Z", 0},
 	} {
 		t.Run(name, func(t *testing.T) {
-			loc, err := schedule.LoadZone(c.zone)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := schedule.Parse(c.expr, loc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSchedule(t, c.expr, c.zone)
 			from := mustTime(t, c.from)
 			known := from.Add(-24 * time.Hour)
 			var fires []time.Time // cron's fires: each minute the line matches, and the catch-up after a gap
