@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -93,11 +92,7 @@ func notedOutcome(status string) string {
 // path through a file that is no directory (ENOTDIR: a ledger path under
 // a file) holds none.
 func hasNotes(m Machine) bool {
-	paths := []string{filepath.Join(m.LockDir, spoolName)}
-	if spare, ok := spareNotes(m); ok {
-		paths = append(paths, spare)
-	}
-	for _, p := range paths {
+	for _, p := range notesPaths(m) {
 		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return true
 		}
