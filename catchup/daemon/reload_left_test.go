@@ -182,6 +182,11 @@ func TestReloadRecordsWhatTheOldLineLeft(t *testing.T) {
 			lf.hup <- syscall.SIGHUP
 			lf.waitFor("the reload", func() bool { return strings.Count(lf.logs.String(), "crontabs reloaded") == 1 })
 			lf.touch("go")
+			// 10:01's job ends before the stop below: stopped running, its
+			// slot would be interrupted, left, and alerted too (seen at load).
+			lf.waitFor("10:01's job to end", func() bool {
+				return strings.Contains(lf.logs.String(), "event=done task=tick slot=2026-03-01T10:01:00Z")
+			})
 			lf.waitFor("the alert", func() bool { b, _ := os.ReadFile(lf.file("alerts")); return len(b) > 0 })
 			signal.Notify(lf.hup, syscall.SIGHUP) // as cmd turns the signal into hup
 			defer signal.Stop(lf.hup)
