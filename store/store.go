@@ -234,7 +234,9 @@ type Store interface {
 	// until release is called or the run stops being alive: no longer
 	// running, or (with l.Lease > 0) its heartbeat older than l.Lease at
 	// the time another caller asks (its l.Now). ok is false when another
-	// live run holds it. Holding it takes no connection: the ledger lets go
+	// live run holds it, or when an earlier claim of a slot not after
+	// l.RunID's waits for it (running, beating within a few seconds): the
+	// lock goes to a task's waiting claims oldest first. Holding it takes no connection: the ledger lets go
 	// of its connections shortly after (a long job runs holding none). A
 	// local ledger returns ok with a no-op release.
 	LockTask(ctx context.Context, l TaskLock) (release func(), ok bool, err error)

@@ -24,15 +24,33 @@ const (
 	holderLockSQL  = `SELECT run_id FROM task_locks WHERE task = $1 FOR UPDATE`
 	holderAliveSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE id = $1 AND status = 'running'
  AND ($3::bigint <= 0 OR COALESCE(heartbeat_at, started_at) > $2::timestamptz - make_interval(secs => $3::bigint / 1000.0)))`
-	takeLockSQL    = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
+	takeLockSQL = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
+	// waitingBeforeSQL: is there a claim of the task made before run $2
+	// ($2's slot not before its slot; a run without a slot on either side
+	// goes by claim order) that is still running, is not the lock's holder
+	// ($3) and has beaten within $5 ms of $4: a fire waiting for the lock.
+	waitingBeforeSQL = `SELECT EXISTS (SELECT 1 FROM runs w, runs t WHERE t.id = $2 AND w.task = $1
+ AND w.status = 'running' AND w.id < $2 AND w.id <> $3
+ AND (w.slot IS NULL OR t.slot IS NULL OR w.slot <= t.slot)
+ AND COALESCE(w.heartbeat_at, w.started_at) > $4::timestamptz - make_interval(secs => $5::bigint / 1000.0))`
 	releaseLockSQL = `DELETE FROM task_locks WHERE task = $1 AND run_id = $2`
 	// handOverLockSQL passes a lock from a run to the run claimed after it
 	// (ClaimRequest.LockFrom), if it still holds it.
 	handOverLockSQL = `UPDATE task_locks SET run_id = $3 WHERE task = $1 AND run_id = $2`
 )
 
+// waitingFresh bounds how long ago a claim waiting for a task's lock must
+// have beaten to go before a later one: a waiter beats each time it tries
+// the lock (every second); one that stopped (its host frozen, its catchup
+// killed, its skip not recorded) holds no one back past this, nor past
+// the lease.
+const waitingFresh = 10 * time.Second
+
 // LockTask implements store.Store. ok is false, with a no-op release, when
-// another live run, on any host, holds the lock. The ledger lets go of its
+// another live run, on any host, holds the lock, or when the lock is free
+// but an earlier claim of a slot not after this run's still waits for it
+// (see waitingBeforeSQL): the lock goes to the task's claims oldest first,
+// not to the host that asks first once it comes free. The ledger lets go of its
 // connections soon after (letGo): a run holds none while its command runs.
 func (p *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, error) {
 	ok, err := p.takeLock(ctx, l)
@@ -66,10 +84,12 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 	}
 	defer tx.Rollback(ctx)
 	var holder int64
+	taken := false
 	for {
 		err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID).Scan(&holder)
 		if err == nil {
-			return true, tx.Commit(ctx)
+			taken = true
+			break
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return false, err
@@ -87,7 +107,10 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if holder != l.RunID {
+	if !taken && holder == l.RunID {
+		return true, tx.Commit(ctx) // it holds the lock already (handed over with its claim)
+	}
+	if !taken {
 		var alive bool
 		if err := tx.QueryRow(ctx, holderAliveSQL, holder, dbTime(l.Now), l.Lease.Milliseconds()).Scan(&alive); err != nil {
 			return false, err
@@ -98,6 +121,15 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 		if _, err := tx.Exec(ctx, takeLockSQL, l.Task, l.RunID); err != nil {
 			return false, err
 		}
+	}
+	fresh := waitingFresh
+	if l.Lease > 0 {
+		fresh = min(fresh, l.Lease)
+	}
+	var waiting bool
+	err = tx.QueryRow(ctx, waitingBeforeSQL, l.Task, l.RunID, holder, dbTime(l.Now), fresh.Milliseconds()).Scan(&waiting)
+	if err != nil || waiting {
+		return false, err // the rollback gives the lock back as it was
 	}
 	return true, tx.Commit(ctx)
 }

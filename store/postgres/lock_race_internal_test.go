@@ -32,7 +32,10 @@ func TestLockTaskWhileItsHolderLetsGo(t *testing.T) {
 		t.Fatalf("host a's LockTask = %v, %v", ok, err)
 	}
 	second := storetest.MustClaim(t, b, store.Run{Task: "t", Trigger: store.TriggerManual, StartedAt: storetest.T0, Host: "b"})
-	b.lockRaced = release // host a's run ends between b's insert and its read of the holder
+	b.lockRaced = func() { // host a's run ends between b's insert and its read of the holder
+		storetest.Finish(t, a, first, store.StatusSucceeded, storetest.T0)
+		release()
+	}
 	releaseB, ok, err := b.LockTask(ctx, store.TaskLock{Task: "t", RunID: second, Now: storetest.T0})
 	if err != nil || !ok {
 		t.Fatalf("host b's LockTask once host a let go = %v, %v; want the lock taken", ok, err)

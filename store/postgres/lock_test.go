@@ -37,17 +37,27 @@ func TestPostgresLockTask(t *testing.T) {
 		return release
 	}
 	soon := t0.Add(time.Second)
+	// refused: a run refused the lock gives its claim back (a lock skip),
+	// as catchup does; else, running and fresh, it would go first.
+	refused := func(s *postgres.Ledger, task string, id int64) {
+		t.Helper()
+		lock(s, task, id, soon, false)()
+		finish(t, s, id, store.StatusSkipped, soon)
+	}
 	backupA, backupB, backupA2 := run(a, "backup"), run(b, "backup"), run(a, "backup")
 	relA := lock(a, "backup", backupA, soon, true)
-	lock(b, "backup", backupB, soon, false)()
-	lock(a, "backup", backupA2, soon, false)() // a second run on the same host is excluded too
+	lock(b, "backup", backupB, soon, false)() // waits (a fire with --wait)
+	refused(a, "backup", backupA2)            // a second run on the same host is excluded too
 	rotateB := run(b, "rotate")
 	relB := lock(b, "rotate", rotateB, soon, true)
+	finish(t, a, backupA, store.StatusSucceeded, soon)
 	relA()
 	relA() // releasing twice is harmless
 	relB2 := lock(b, "backup", backupB, soon, true)
-	lock(a, "rotate", run(a, "rotate"), soon, false)
+	refused(a, "rotate", run(a, "rotate"))
+	finish(t, b, rotateB, store.StatusSucceeded, soon)
 	relB()
+	finish(t, b, backupB, store.StatusSucceeded, soon)
 	relB2()
 	lock(a, "rotate", run(a, "rotate"), soon, true)()
 
@@ -65,9 +75,12 @@ func TestPostgresLockTask(t *testing.T) {
 	// Close gives the locks still held back.
 	c := openPG(t, dsn)
 	lock(c, "sync", run(c, "sync"), soon, true)
-	lock(a, "sync", run(a, "sync"), soon, false)
+	refused(a, "sync", run(a, "sync"))
 	c.Close()
-	lock(a, "sync", run(a, "sync"), soon, true)()
+	// Its run, still running, is alive within the lease, so only a lock
+	// given back lets this taker in; asked past the moment a claim that
+	// waits goes first (waitingFresh), as a fire comes after a stop.
+	lock(a, "sync", run(a, "sync"), t0.Add(15*time.Second), true)()
 
 	// A ledger in another schema of the same database is another fleet.
 	other := openPG(t, pgLedger(t))
