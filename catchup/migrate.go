@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -19,6 +20,7 @@ type MigrateSource interface {
 
 // MigrateTarget is the shared ledger that migrate copies into.
 type MigrateTarget interface {
+	Task(ctx context.Context, name string) (store.Task, error)
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
 	RunsElsewhere(ctx context.Context, task, origin string) (bool, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
@@ -36,6 +38,7 @@ type Migration struct {
 // Migrated counts what Migrate copied.
 type Migrated struct {
 	Tasks    int // tasks of the source
+	NewTasks int // tasks of the source the target did not hold yet
 	Runs     int // runs of the source
 	Imported int // runs the target did not hold yet
 }
@@ -81,6 +84,9 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		tasks = append(tasks, t)
 	}
 	done := Migrated{Tasks: len(summaries)}
+	if done.NewTasks, err = newTasks(ctx, mg, tasks); err != nil {
+		return done, err
+	}
 	if err := migrateRuns(ctx, mg, origin, uncarried, &done); err != nil {
 		return done, err
 	}
@@ -102,6 +108,22 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		return done, fmt.Errorf("import into %s: %w", mg.ToWhere, err)
 	}
 	return done, nil
+}
+
+// newTasks counts the tasks the target does not hold yet, read before any
+// goes over: with no run copied either, a migrate copied nothing new.
+func newTasks(ctx context.Context, mg Migration, tasks []store.Task) (int, error) {
+	n := 0
+	for _, t := range tasks {
+		_, err := mg.To.Task(ctx, t.Name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			n++
+		case err != nil:
+			return 0, fmt.Errorf("read %s: %w", mg.ToWhere, err)
+		}
+	}
+	return n, nil
 }
 
 // migrateRuns copies the source's runs, a page per transaction, counting

@@ -84,7 +84,7 @@ func TestMigrate(t *testing.T) {
 			m := testMachine(path, reg)
 			mg := Migration{From: src, FromPath: path, To: dst, ToWhere: "test"}
 			got, err := Migrate(ctx, m, mg)
-			if want := (Migrated{Tasks: 1, Runs: tc.runs, Imported: tc.runs}); err != nil || got != want {
+			if want := (Migrated{Tasks: 1, NewTasks: 1, Runs: tc.runs, Imported: tc.runs}); err != nil || got != want {
 				t.Fatalf("Migrate = %+v, %v; want %+v", got, err, want)
 			}
 			if _, err := dst.Task(ctx, "job"); err != nil {

@@ -74,12 +74,24 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	if err != nil {
 		return failure(err)
 	}
+	_, err = fmt.Fprintln(c.OutOrStdout(), migrateSummary(done, abs, where))
+	return failure(err)
+}
+
+// migrateSummary is migrate's one line: what it copied, or, when the target
+// held every task and run already (a migrate run again), that it copied
+// nothing new (it said "migrated 1 task and 0 runs", as if it had copied
+// the task, or lost the runs).
+func migrateSummary(done catchup.Migrated, from, to string) string {
+	if done.Imported == 0 && done.NewTasks == 0 {
+		return fmt.Sprintf("nothing new to migrate from %s to %s: its %s and %s are there already",
+			from, to, counted(done.Tasks, "task", "tasks"), counted(done.Runs, "run", "runs"))
+	}
 	there := done.Runs - done.Imported
 	was := "were"
 	if there == 1 {
 		was = "was"
 	}
-	_, err = fmt.Fprintf(c.OutOrStdout(), "migrated %s and %s from %s to %s (%s %s there already)\n",
-		counted(done.Tasks, "task", "tasks"), counted(done.Imported, "run", "runs"), abs, where, counted(there, "run", "runs"), was)
-	return failure(err)
+	return fmt.Sprintf("migrated %s and %s from %s to %s (%s %s there already)",
+		counted(done.Tasks, "task", "tasks"), counted(done.Imported, "run", "runs"), from, to, counted(there, "run", "runs"), was)
 }
