@@ -71,6 +71,9 @@ func warnOpened(w io.Writer, st store.Store) {
 // openHint adds to the error of opening the ledger at path what to do
 // about it, where that is the location the user gave.
 func openHint(err error, path string) error {
+	if hinted := homeIsRootHint(err, path, os.Geteuid(), os.Getenv); hinted != err {
+		return hinted
+	}
 	switch {
 	case errors.Is(err, store.ErrNoLedger):
 		return fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it)", err)

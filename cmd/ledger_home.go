@@ -1,0 +1,31 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/catchup/catchup/store"
+)
+
+// homeIsRootHint names the cause of an error opening the default ledger of
+// a user other than root whose HOME is / (a HOME=/ line above the job in
+// its crontab, or a user whose home is /): the ledger's directory would be
+// /.local/state/catchup, which only root can create, and the error blamed
+// the ledger ("create ledger directory /.local/state/catchup: mkdir
+// /.local: permission denied"). Any other error, or ledger, is err as it is.
+func homeIsRootHint(err error, path string, uid int, getenv func(string) string) error {
+	if uid == 0 || getenv("HOME") == "" || filepath.Clean(getenv("HOME")) != "/" {
+		return err
+	}
+	dir, derr := stateDirOf(uid, getenv)
+	if derr != nil || dir != filepath.Join("/", ".local", "state", "catchup") || path != filepath.Join(dir, "catchup.db") {
+		return err // CATCHUP_STATE_DIR, XDG_STATE_HOME, --db or CATCHUP_DB chose the ledger
+	}
+	if !errors.Is(err, os.ErrPermission) && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, store.ErrNoLedger) {
+		return err
+	}
+	return fmt.Errorf("HOME is / for uid %d, so its ledger would be %s, where only root can create it; "+
+		"fix: set HOME to the user's home in the crontab (or remove its HOME=/ line), or pass --db or set CATCHUP_DB (%w)", uid, path, err)
+}
