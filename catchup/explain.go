@@ -186,7 +186,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			// Nothing is recorded of a slot its directory's refusal
 			// leaves (a scan's replay, a daemon line's fire): checked
 			// now, as the scan checks it.
-			if _, why := refusedToStart(m, t); why != nil {
+			if why := StartRefused(m, t); why != nil {
 				x.Summary += "; it stays missed, no replay starts: " + why.Error()
 			}
 		}

@@ -82,11 +82,20 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 }
 
 // StartRefused is why no replay of task t can start here now
-// (refusedToStart: its working directory refused), nil when one may:
-// nothing records it of the slots it leaves (a scan's replays, a daemon
-// line's fires), so ls --missed and explain check it when they read them.
+// (replayRefused: its working directory refused, or a crontab line's
+// home, its line re-read from its crontab as a plain scan re-reads it),
+// nil when one may: nothing records it of the slots it leaves (a scan's
+// replays, a daemon line's fires), so ls --missed and explain check it
+// when they read them. A line that cannot be re-read says so elsewhere
+// (the scan's replay fails with it): not a refusal here.
 func StartRefused(m Machine, t store.Task) error {
-	_, why := refusedToStart(m, t)
+	var sr *shellReplay
+	if t.Shell != "" {
+		if sr = newCrontabs(m).shellReplay(t); sr.err != nil {
+			return nil
+		}
+	}
+	_, why := replayRefused(m, t, sr)
 	return why
 }
 
