@@ -212,6 +212,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		pending = nil
 	}
 	watch, left := newPauseWatch(st, m, t), reasonLeft
+	waitSaid := false // the wait for the task's lock is said once for the task
 	for delay := 100 * time.Millisecond; len(pending) > 0 && ctx.Err() == nil && left == reasonLeft; delay = min(2*delay, 5*time.Second) {
 		var busy []time.Time // tried again after the others; left if the backfill is stopped or the task paused
 		for i, s := range pending {
@@ -224,7 +225,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 				m.notice("task %s was paused during the backfill: its %d later slots are left, not run", t.Name, len(busy))
 				break
 			}
-			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since)
+			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since, &waitSaid)
 			if err != nil && ctx.Err() != nil {
 				busy = append(busy, pending[i:]...) // stopped: whether it ran, a backfill again finds out
 				break
@@ -245,7 +246,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 			}
 			switch {
 			case a.Action == ActionSkipped && a.ExitCode == exitLocked:
-				busy = append(busy, s) // the task ran elsewhere, or the wait for its lock was stopped
+				busy = append(busy, s) // a run of the slot in progress elsewhere (its outcome decides), or the wait for the lock was stopped
 				continue
 			case a.Action == ActionReplayed:
 				a.Action = ActionRan

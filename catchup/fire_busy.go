@@ -53,6 +53,9 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f
 		limit = -1
 	}
 	if limit >= 0 {
+		if policy == "wait" {
+			l.sayWaiting(ctx, 0)
+		}
 		got, err := lock.waitFor(ctx, limit)
 		if err == nil && ctx.Err() == nil && policy == "wait" && l.rereadAfterWait(ctx) {
 			// Read in the fleet's zone now: the slot is that zone's.

@@ -265,6 +265,10 @@ type lifecycle struct {
 	// missed-slot alert for the slots it left behind (rescheduled): run
 	// when the fire is over, its lock released, never before the job.
 	leftAlert func()
+	// waitSaid: a backfill's, shared by its slots of one task, which say
+	// once for the task that they wait for its lock (sayWaiting); true once
+	// said. nil: a fire, which waits without a word.
+	waitSaid *bool
 }
 
 // waitLeft is what is left of --wait DUR, counted from the fire's start

@@ -41,15 +41,17 @@ func leaseExpired(st store.Store, m Machine, r store.Run) bool {
 }
 
 // lockFleet takes the task's ledger-wide lock for a claimed run. When
-// another host runs the task, a fire (not a replay, nor a backfill's) whose
-// --on-busy policy is wait (or --wait) waits for it, up to --wait DUR, its claim kept alive by
-// heartbeats; otherwise (or once the wait is over) the claim is given back
-// as a lock skip (the slot stays missed; scan replays it) and ok is false.
+// another host runs the task, a fire (not scan's replay) whose --on-busy
+// policy is wait (or --wait), and a backfill's run, which waits for the
+// task's lock on its own host too, waits for it, up to --wait DUR, its
+// claim kept alive by heartbeats; otherwise (or once the wait is over) the
+// claim is given back as a lock skip (the slot stays missed; scan replays
+// it) and ok is false.
 func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok bool) {
 	if !l.st.Shared() {
 		return func() {}, true
 	}
-	waits := l.onBusy() == "wait" && l.req.ReplaySlot.IsZero()
+	waits := l.onBusy() == "wait" && (l.req.ReplaySlot.IsZero() || l.req.Backfill)
 	var limit <-chan time.Time
 	if waits && l.req.WaitLimit > 0 {
 		t := time.NewTimer(l.waitLeft()) // what the wait for the lock here left
@@ -76,6 +78,9 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		}
 		if !waits {
 			break
+		}
+		if !waited {
+			l.sayWaiting(ctx, r.ID)
 		}
 		select {
 		case <-ctx.Done():
