@@ -92,6 +92,7 @@ file is renamed to a name ending in ~.`,
 	f.BoolVar(&req.diff, "diff", false, "print a unified diff of the change instead of the crontab")
 	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak~ (a name no cron reads)")
 	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields)")
+	hideLedgerFlagsInUsage(c)
 	return c
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/redact"
@@ -32,7 +33,7 @@ const opensNoLedger = "opens-no-ledger"
 // refused: the environment is ambient, not asked of this command. more says,
 // for a flag, what the user may want instead ("" for nothing more).
 func refuseLedgerFlags(c *cobra.Command, more func(flag string) string) error {
-	for _, n := range []string{"db", "host", "lease"} {
+	for _, n := range ledgerFlags {
 		if !c.Flags().Changed(n) {
 			continue
 		}
@@ -43,6 +44,31 @@ func refuseLedgerFlags(c *cobra.Command, more func(flag string) string) error {
 		return usageErr(c, fmt.Errorf("--%s does not apply to %s: %s; drop --%s", n, c.CommandPath(), why, n))
 	}
 	return nil
+}
+
+// ledgerFlags are the global flags a command that opens no ledger refuses.
+var ledgerFlags = []string{"db", "host", "lease"}
+
+// hideLedgerFlagsInUsage leaves the global ledger flags out of c's usage
+// (its --help): c refuses them (refuseLedgerFlags), and its Long says so.
+// They are the root's flags, shared by every command of the tree, so they
+// are hidden only while c's usage is written.
+func hideLedgerFlagsInUsage(c *cobra.Command) {
+	c.SetUsageFunc(func(c *cobra.Command) error {
+		var hidden []*pflag.Flag
+		for _, n := range ledgerFlags {
+			if f := c.Flag(n); f != nil && !f.Hidden {
+				f.Hidden = true
+				hidden = append(hidden, f)
+			}
+		}
+		defer func() {
+			for _, f := range hidden {
+				f.Hidden = false
+			}
+		}()
+		return c.Root().UsageFunc()(c)
+	})
 }
 
 // refuseFlags refuses the first of the named flags given on the command

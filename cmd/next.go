@@ -74,6 +74,7 @@ no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's pat
 	f.Var(givenString{&req.tz, &req.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	intVarP(f, &req.count, "count", "n", 5, "how many slots")
 	f.StringVarP(&req.output, "output", "o", "text", "output format: text|json")
+	hideLedgerFlagsInUsage(c)
 	return c
 }
 
