@@ -58,7 +58,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		defer t.Stop()
 		limit = t.C
 	}
-	reason := reasonLocked + " on another host"
+	reason, stopped := reasonLocked+" on another host", false
 	for waited := false; ; waited = true {
 		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
 		if err == nil && ok {
@@ -84,7 +84,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		}
 		select {
 		case <-ctx.Done():
-			reason = "stopped while waiting for the task's run on another host"
+			reason, stopped = "stopped while waiting for the task's run on another host", true
 		case <-limit:
 			reason = fmt.Sprintf("still running on another host after waiting %s (--wait)", l.req.WaitLimit)
 		case <-time.After(fleetWaitPoll):
@@ -95,6 +95,12 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	}
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 		ExitCode: exitCodePtr(exitLocked), Error: reason})
+	if stopped && l.req.Backfill {
+		// Said as a wait for the lock on this host says it (stoppedWaiting):
+		// the backfill reports the slot left and exits 128+N, not 75.
+		l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
+		return nil, false
+	}
 	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, exitLocked)
 	return nil, false
 }
