@@ -79,9 +79,7 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 // being stopped still alerts, within stoppedAlertBound (alertContext). Its lists are bounded (alertList): the alert of the
 // longest outage still starts.
 func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
-	if cmd == "" && ownNotifyCmd(m.UID, t) {
-		cmd = storedNotify(t) // never a masked one, nor another user's as root
-	}
+	cmd = alertCommand(m, cmd, t)
 	if cmd == "" || len(ts.Missed) == 0 {
 		return
 	}
@@ -109,6 +107,26 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	actx, cancel := alertContext(ctx)
 	defer cancel()
 	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
+}
+
+// alertCommand is the command a task's missed-slot alert runs: cmd, else
+// the task's own ("" for none).
+func alertCommand(m Machine, cmd string, t store.Task) string {
+	if cmd == "" && ownNotifyCmd(m.UID, t) {
+		cmd = storedNotify(t) // never a masked one, nor another user's as root
+	}
+	return cmd
+}
+
+// scanAlertCommand is the command scan's alert of task t (replayed
+// through sr) runs ("" for none): never the stored alert of another user's
+// line.
+func scanAlertCommand(m Machine, req ScanRequest, t store.Task, sr *shellReplay) string {
+	t = withCommand(t, req)
+	if sr != nil && sr.as != nil {
+		t.NotifyCmd = "" // another user's line: never its alert as this scan's user
+	}
+	return alertCommand(m, req.NotifyCmd, t)
 }
 
 // alertExpired runs the task's missed-slot alert (alertMissed) for the

@@ -178,6 +178,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		rep.Warnings = append(rep.Warnings, r.notReplaying())
 	}
 	rep.RefusedNotes = len(refusedNotes)
+	if !req.DryRun {
+		// The alerts that scans killed before them owed: before this
+		// scan's replays, which may take long (a dry run leaves them owed).
+		payOwedAlerts(ctx, st, m)
+	}
 	boots := newBootCache(st, m).with(req.notes)
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)
 	if ctx.Err() != nil {

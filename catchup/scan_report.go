@@ -167,6 +167,9 @@ type TaskScan struct {
 	// Warnings); zero: none. The daemon says it once while it stays, not
 	// at every rescan.
 	StartRefused StartRefusal
+	// owed is the alert of the expiries this scan recorded, kept until
+	// the alert has run (oweAlert); nil: none.
+	owed *owedAlertFile
 }
 
 // StartRefusal is a task's refusal to start (refusedToStart): Why, the

@@ -42,11 +42,10 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		// (ts is then what it did before the signal): the alert is the
 		// only place CATCHUP_INTERRUPTED and CATCHUP_LEFT are told.
 		if !req.DryRun {
-			t := withCommand(tasks[i], req)
-			if sr := srs[i]; sr != nil && sr.as != nil {
-				t.NotifyCmd = "" // another user's line: never its alert as this scan's user
-			}
-			alertMissed(ctx, m, req.NotifyCmd, t, ts)
+			t := tasks[i]
+			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
+			alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
+			ts.owed.paid(m) // the alert of its expiries has run: owed no more
 		}
 		out[i], done[i] = ts, true
 		return nil

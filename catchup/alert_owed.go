@@ -1,0 +1,207 @@
+package catchup
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/catchup/catchup/internal/filetrust"
+)
+
+// A scan records the slots it gives up expired long before it alerts them
+// (after the task's replays): a scan killed in between (a power cut) would
+// leave them settled and never alerted. So, before the first expiry is
+// committed, the scan keeps its alert owed: a file in the ledger's private
+// lock directory, synced, that it removes once the alert has run. The next
+// scan of this host finds the files of scans that are gone, and runs their
+// alerts for the slots the ledger holds expired by them (payOwedAlerts):
+// at least once (a kill between an alert and its file's removal repeats
+// it), never lost. A file cut short by a kill was never followed by a
+// commit (it is synced before it): it owes nothing.
+
+// owedAlertPrefix and owedAlertSuffix frame an owed alert's file name,
+// PREFIX+PID.SEQ+SUFFIX: it cannot be a task's lock file, since a task
+// name never starts with a dot.
+const (
+	owedAlertPrefix = ".alert-owed."
+	owedAlertSuffix = ".json"
+)
+
+// owedAlert is the alert a scan owes for the expiries it is about to
+// record: who records them (host, boot, pid: their records say so too),
+// the command the alert runs, and the slots with their causes.
+type owedAlert struct {
+	Task   string   `json:"task"`
+	Cmd    string   `json:"cmd"`
+	Policy string   `json:"policy"`
+	Host   string   `json:"host"`
+	BootID string   `json:"boot_id"`
+	PID    int      `json:"pid"`
+	Slots  []int64  `json:"slots"`  // Unix seconds, as planned: not all may be recorded
+	Causes []string `json:"causes"` // in step with Slots
+}
+
+// owedAlertFile is where an owed alert is kept until it is paid; nil for
+// none (nothing owed, or it could not be kept).
+type owedAlertFile struct{ path string }
+
+// owedAlertSeq tells apart the owed alerts of one process.
+var owedAlertSeq atomic.Int64
+
+// oweAlert keeps the alert of task t's expiries ex (with cause, by slot)
+// owed, synced, before they are recorded: cmd is the command the alert
+// runs ("" none: nothing is owed). A file that cannot be kept is said, and
+// the expiries are recorded anyway: their alert then rests on this scan
+// alone, as before.
+func oweAlert(m Machine, cmd, task, policy string, ex []expiry, cause map[int64]string) *owedAlertFile {
+	if cmd == "" || len(ex) == 0 || m.LockDir == "" {
+		return nil
+	}
+	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID,
+		Slots: make([]int64, len(ex)), Causes: make([]string, len(ex))}
+	for i, e := range ex {
+		a.Slots[i], a.Causes[i] = e.slot.Unix(), cause[e.slot.Unix()]
+	}
+	path, err := keepOwedAlert(m, a)
+	if err != nil {
+		m.notice("cannot keep task %s's alert owed (%v): if this scan is killed before its alert, no later scan sends it", task, err)
+		return nil
+	}
+	return &owedAlertFile{path: path}
+}
+
+// keepOwedAlert writes a to a new file of its own in the lock directory,
+// synced with its directory entry, and returns its path.
+func keepOwedAlert(m Machine, a owedAlert) (string, error) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return "", err
+	}
+	if err := lockDir(m.LockDir, m.UID, true); err != nil {
+		return "", err
+	}
+	for {
+		name := owedAlertPrefix + strconv.Itoa(m.PID) + "." + strconv.FormatInt(owedAlertSeq.Add(1), 10) + owedAlertSuffix
+		path := filepath.Join(m.LockDir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue // an earlier boot's process of this pid left one: kept for the next scan
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err = f.Write(b); err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = syncDir(m.LockDir)
+		}
+		if err != nil {
+			os.Remove(path)
+			return "", err
+		}
+		return path, nil
+	}
+}
+
+// syncDir makes the entries of directory dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// paid removes the owed alert, once the alert it stands for has run. Not
+// synced: a power cut that brings it back repeats the alert, never loses it.
+func (o *owedAlertFile) paid(m Machine) {
+	if o == nil {
+		return
+	}
+	if err := os.Remove(o.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		m.notice("cannot remove the alert owed %s, which has run (%v): the next scan sends it again", o.path, err)
+	}
+}
+
+// owedAlertFiles lists the owed alerts in the lock directory that nothing
+// is paying: those of scans that are gone (takerGone: the pid is gone, or
+// was reused since).
+func owedAlertFiles(m Machine) []string {
+	found, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*"+owedAlertSuffix))
+	var out []string
+	for _, path := range found {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), owedAlertPrefix), owedAlertSuffix)
+		p, _, ok := strings.Cut(name, ".")
+		pid, err := strconv.Atoi(p)
+		if !ok || err != nil || pid <= 0 || !takerGone(pid, path) {
+			continue // not an owed alert, or its scan may still send it
+		}
+		out = append(out, path)
+	}
+	return out
+}
+
+// readOwedAlert reads the owed alert at path, a file that only uid may
+// have written (its command is run): a regular file of uid's, writable by
+// no one else, never through a symlink.
+func readOwedAlert(path string, uid int) (owedAlert, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return owedAlert{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &filetrust.Refusal{Name: "alert owed " + path, Reason: "it is not a regular file", Fix: "remove it if you did not put it there"}
+	}
+	if err == nil {
+		err = filetrust.Private("alert owed "+path, path, fi, uid)
+	}
+	if err != nil {
+		return owedAlert{}, err
+	}
+	var a owedAlert
+	if err := json.NewDecoder(f).Decode(&a); err != nil {
+		return owedAlert{}, fmt.Errorf("%w: %w", errOwedAlertTorn, err)
+	}
+	if a.Task == "" || len(a.Causes) != len(a.Slots) {
+		return owedAlert{}, fmt.Errorf("%w: no task, or its slots and causes out of step", errOwedAlertTorn)
+	}
+	return a, nil
+}
+
+// errOwedAlertTorn marks an owed alert that does not read whole: a scan
+// killed while it wrote it, before any expiry was recorded.
+var errOwedAlertTorn = errors.New("cut short")
+
+// slotSet is the set of slots (Unix seconds) of an owed alert, with each
+// one's cause.
+func (a owedAlert) slotSet() (map[int64]string, time.Time, time.Time) {
+	set := make(map[int64]string, len(a.Slots))
+	var first, last int64
+	for i, s := range a.Slots {
+		set[s] = a.Causes[i]
+		if i == 0 || s < first {
+			first = s
+		}
+		if i == 0 || s > last {
+			last = s
+		}
+	}
+	return set, time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
+}
