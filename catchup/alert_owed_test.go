@@ -98,7 +98,7 @@ func TestPayOwedAlerts(t *testing.T) {
 				return nil
 			},
 			wantSent:  "job|3|2026-03-01T01:00:00Z 2026-03-01T02:00:00Z 2026-03-01T03:00:00Z|host-down host-down host-down\n",
-			wantNotes: []string{"3 slots that a scan (pid 4194305) recorded expired were never alerted"},
+			wantNotes: []string{"3 slots that catchup (pid 4194305) recorded expired were never alerted"},
 		},
 		"killed between two batches: the recorded ones only": {
 			setup: func(t *testing.T, o *owedFixture) []string {

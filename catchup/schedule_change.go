@@ -254,6 +254,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
+	var owed *owedAlertFile // paid once the alert has run: a process killed before leaves it to the next scan
+	if !dry {
+		owed = oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, cause)
+	}
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
@@ -263,7 +267,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 			lb.slots = append(lb.slots, a.Slot)
 		}
 	}
-	lb.alertAs = func(ctx context.Context, m Machine, notify string) { alertExpired(ctx, m, notify, old, ts) }
+	lb.alertAs = func(ctx context.Context, am Machine, notify string) {
+		alertExpired(ctx, am, notify, old, ts)
+		owed.paid(m)
+	}
 	lb.alert = func() { lb.alertAs(ctx, m, notify) }
 	return lb, nil
 }
