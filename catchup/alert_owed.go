@@ -57,11 +57,11 @@ var owedAlertSeq atomic.Int64
 
 // oweAlert keeps the alert of task t's expiries ex (with cause, by slot)
 // owed, synced, before they are recorded: cmd is the command the alert
-// runs ("" none: nothing is owed). A file that cannot be kept is said, and
-// the expiries are recorded anyway: their alert then rests on this scan
-// alone, as before.
-func oweAlert(m Machine, cmd, task, policy string, ex []expiry, cause map[int64]string) *owedAlertFile {
-	if cmd == "" || len(ex) == 0 || m.LockDir == "" {
+// runs ("" none: nothing is owed; nor in a dry run, which records
+// nothing). A file that cannot be kept is said, and the expiries are
+// recorded anyway: their alert then rests on this process alone, as before.
+func oweAlert(m Machine, cmd, task, policy string, ex []expiry, cause map[int64]string, dry bool) *owedAlertFile {
+	if dry || cmd == "" || len(ex) == 0 || m.LockDir == "" {
 		return nil
 	}
 	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID,

@@ -66,7 +66,7 @@ func (o *owedFixture) owe(t *testing.T, pid int, hours ...int) string {
 		at := time.Date(2026, 3, 1, h, 0, 0, 0, time.UTC)
 		ex, cause[at.Unix()] = append(ex, expiry{slot: at}), "host-down"
 	}
-	owed := oweAlert(m, o.cmd(), "job", "all", ex, cause)
+	owed := oweAlert(m, o.cmd(), "job", "all", ex, cause, false)
 	if owed == nil {
 		t.Fatalf("no alert owed; notices: %q", o.notices)
 	}
@@ -226,4 +226,42 @@ func TestOwedAlertOfScanFailedBetweenBatches(t *testing.T) {
 	if got, w := string(b), fmt.Sprintf("%d\n%d\n", expireBatch, want); got != w {
 		t.Errorf("alerts sent %q, want the failed scan's batch, then the next scan's own: %q", got, w)
 	}
+}
+
+func TestOweAlertOwesNothing(t *testing.T) {
+	slot := []expiry{{slot: time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)}}
+	tests := map[string]struct {
+		cmd string
+		ex  []expiry
+		dry bool
+	}{
+		"a dry run records nothing": {cmd: "true", ex: slot, dry: true},
+		"no alert command":          {cmd: "", ex: slot},
+		"no expiry":                 {cmd: "true"},
+		"owed, then paid":           {cmd: "true", ex: slot},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			m := testMachine(filepath.Join(t.TempDir(), "c.db"), time.Now())
+			m.UID = os.Geteuid()
+			owed := oweAlert(m, tc.cmd, "job", "all", tc.ex, nil, tc.dry)
+			left, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*"))
+			wantOwed := tc.cmd != "" && len(tc.ex) > 0 && !tc.dry
+			if (owed != nil) != wantOwed || len(left) != len(owed.paths()) {
+				t.Fatalf("owed %v, files %q; want owed %v", owed != nil, left, wantOwed)
+			}
+			owed.paid(m)
+			if left, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*")); len(left) != 0 {
+				t.Errorf("paid, files %q left", left)
+			}
+		})
+	}
+}
+
+// paths lists the file of o (none for nil).
+func (o *owedAlertFile) paths() []string {
+	if o == nil {
+		return nil
+	}
+	return []string{o.path}
 }

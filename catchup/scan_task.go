@@ -137,12 +137,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		expire = append(expire, expiry{slot: slot, code: store.ReasonScheduleChanged,
 			reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	}
-	if !req.DryRun {
-		// Owed before the first expiry commits, paid once the alert has
-		// run (scanTasks): a scan killed between the two leaves it to the
-		// next one (payOwedAlerts).
-		ts.owed = oweAlert(m, scanAlertCommand(m, req, t, sr), t.Name, ts.Policy, expire, cause)
-	}
+	// Owed before the first expiry commits, paid once alerted (scanTasks), else by the next scan.
+	ts.owed = oweAlert(m, scanAlertCommand(m, req, t, sr), t.Name, ts.Policy, expire, cause, req.DryRun)
 	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, cause, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}

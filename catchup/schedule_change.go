@@ -254,10 +254,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		cause[slot.Unix()] = res.causes[i]
 	}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
-	var owed *owedAlertFile // paid once the alert has run: a process killed before leaves it to the next scan
-	if !dry {
-		owed = oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, cause)
-	}
+	owed := oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, cause, dry) // paid once alerted (alertAs), else by the next scan
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
