@@ -44,7 +44,7 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 			continue
 		}
 		if ts.Expired > 0 {
-			m.notice("task %s: %d slots that catchup (pid %d) recorded expired were never alerted (it was killed before its alert): alerting them now",
+			m.notice("task %s: %d slots that catchup (pid %d) recorded expired were never alerted (it ended before its alert ran): alerting them now",
 				a.Task, ts.Expired, a.PID)
 			alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
 		}
