@@ -171,7 +171,9 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		// whole.
 		of := store.OfLive(c.t.RegisteredAt)
 		err := ts.recordPaused(ctx, st, m, c.t, of, c.paused, req.DryRun)
+		var owed *owedAlertFile // paid once alerted, else by the next scan (oweAlert)
 		if err == nil {
+			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t.Name, ts.Policy, c.expire, c.cause, req.DryRun)
 			err = ts.expire(ctx, st, m, c.t, of, c.expire, c.cause, req.DryRun)
 		}
 		if why := prunedGoneWhy; errors.Is(err, store.ErrGone) || errors.Is(err, store.ErrRetired) {
@@ -200,6 +202,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			// slots this prune recorded expired.
 			alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
 		}
+		owed.paid(m)
 	}
 	slices.SortStableFunc(out.left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) }) // the gone ones too
 	return out, nil
