@@ -36,10 +36,11 @@ func TestLatestListed(t *testing.T) {
 		{name: "on-busy skip stays the latest", status: store.StatusFailed, latest: 0, lastSlot: 4 * h, after: []store.Run{
 			{Slot: t0.Add(4 * h), Trigger: store.TriggerSchedule, Status: store.StatusSkipped, Error: "task is already running"},
 		}},
-		// Another host's run of an older slot, copied in by catchup migrate
-		// after this one (a higher id): LAST SLOT stays the latest slot,
-		// whatever the ids; STATUS is the latest record by id.
-		{name: "older slot recorded later (a migrate)", status: store.StatusSucceeded, latest: 0, lastSlot: 3 * h, after: []store.Run{
+		// A run of an older slot recorded after this one (a higher id): LAST
+		// SLOT stays the latest slot, whatever the ids; STATUS is the latest
+		// record by id, a run recorded here (a backfill). A copy of it that
+		// catchup migrate brought in is not: TestLatestPassesAnOlderCopy.
+		{name: "older slot recorded later (a backfill)", status: store.StatusSucceeded, latest: 0, lastSlot: 3 * h, after: []store.Run{
 			{Slot: t0.Add(h), Trigger: store.TriggerSchedule, Status: store.StatusFailed, ExitCode: intp(1)},
 		}},
 		{name: "lock skip of a replay stays the latest", status: store.StatusFailed, latest: 0, lastSlot: 4 * h, after: []store.Run{

@@ -34,7 +34,7 @@ adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL() + `
+    ` + backend.PruneKeptSQL(copiedSQL) + `
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (

@@ -121,10 +121,11 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 }
 
 // tasksSQL finds each task's latest run through the (task, id) index,
-// walked back past any duplicate's records.
-const tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
+// walked back past any duplicate's records, and any copy of an older slot
+// (backend.NotAnOlderCopySQL: only a copy reads the latest slot).
+var tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + backend.NotADuplicateSQL + `
- ORDER BY id DESC LIMIT 1) r ON true
+ AND ` + backend.NotAnOlderCopySQL("t.name", backend.NotADuplicateSQL, copiedSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 
 // Tasks implements store.Store.

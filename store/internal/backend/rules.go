@@ -181,8 +181,9 @@ func NotAnOlderExpirySQL(task, kept string) string {
 }
 
 // ShowLatest makes each task's Latest in out the run Tasks shows: one read
-// as the latest by NotADuplicateSQL alone that is an expiry may be of a
-// slot older than a run's (NotAnOlderExpirySQL), so the task's latest is
+// as the latest by NotADuplicateSQL alone (and NotAnOlderCopySQL, where a
+// ledger takes copies) that is an expiry may be of a slot older than a
+// run's (NotAnOlderExpirySQL), so the task's latest is
 // read again by read, which applies the full rule. A task whose latest
 // record is not an expiry costs nothing. On an error, out is not to be used.
 func ShowLatest(out []store.TaskSummary, read func(task string) (*store.Run, error)) error {
@@ -211,10 +212,12 @@ func latestHeldSlotSQL(task, kept string) string {
 // runs that decide what ls shows of task k.task among the records kept
 // picks (NotADuplicateSQL: Tasks; RanSQL: LatestRan, once a pause is
 // over), which prune never deletes: the run shown (the latest, but an
-// expiry of a slot older than a run's: NotAnOlderExpirySQL), and, when an
-// expiry newer than it is hidden so, the run that holds the latest slot
-// (latestHeldSlotSQL): deleted, it would let that expiry show. Each batch
-// of a prune reads them again, and finds the same.
+// expiry of a slot older than a run's: NotAnOlderExpirySQL, or a copy of a
+// slot older than the latest: NotAnOlderCopySQL, copied as there), and,
+// when an expiry newer than it is hidden so, the run that holds the latest
+// slot (latestHeldSlotSQL), when a copy newer than it is, the record that
+// holds the latest slot (copyHeld): deleted, it would let that expiry or
+// copy show. Each batch of a prune reads them again, and finds the same.
 //
 // In a dry run the records Adding counts are not in the ledger; a real
 // prune adds the paused ones first, then the expired ones in slot order
@@ -225,12 +228,13 @@ func latestHeldSlotSQL(task, kept string) string {
 // than the latest a run holds. The run holding the latest slot is kept when
 // the added expiries are hidden by it, or, with nothing added shown, an
 // expiry of the ledger is; it is an added paused one when its slot is no
-// older than that (for Tasks's count).
-func PruneShownSQL(kept, pausedAdded string) (shown, held string) {
+// older than that (for Tasks's count). The copies are in the ledger, older
+// than every record added: none is hidden when one of those is shown.
+func PruneShownSQL(kept, pausedAdded, copied string) (shown, held, copyHeld string) {
 	latest := latestHeldSlotSQL("k.task", kept)
 	lastShown := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last)`
 	tableShown := `(SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
-		NotAnOlderExpirySQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1)`
+		NotAnOlderExpirySQL("k.task", kept) + ` AND ` + NotAnOlderCopySQL("k.task", kept, copied) + ` ORDER BY x.id DESC LIMIT 1)`
 	hidden := `EXISTS (SELECT 1 FROM runs e WHERE e.task = k.task AND e.status = 'expired' AND ` + kept +
 		` AND e.slot < ` + latest + ` AND e.id > COALESCE(` + tableShown + `, 0))`
 	addedShown, heldAdded, tableHidden := lastShown, "false", hidden
@@ -243,7 +247,8 @@ func PruneShownSQL(kept, pausedAdded string) (shown, held string) {
 	held = `CASE WHEN (` + heldAdded + `) OR (` + lastShown + `) OR NOT (ar.last IS NOT NULL OR ` + tableHidden + `) THEN NULL` +
 		` ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND x.slot IS NOT NULL AND x.status <> 'expired' AND ` + kept +
 		` ORDER BY x.slot DESC, x.id DESC LIMIT 1) END`
-	return shown, held
+	copyHeld = `CASE WHEN ` + addedShown + ` THEN NULL ELSE ` + pruneCopyHeldSQL(kept, copied, tableShown) + ` END`
+	return shown, held, copyHeld
 }
 
 // PrunePausedAddedSQL is, in prune's cut, whether a dry run counts
@@ -271,20 +276,22 @@ func PruneLastSlotSQL() string {
 
 // PruneKeptSQL is the cut's columns of the runs PruneShownSQL and
 // PruneLastSlotSQL name, for Tasks's count and LatestRan's: shown, held,
-// ran_shown, ran_held, last_slot. (Past a pause ls's LAST SLOT is the slot
-// of ran_shown, or, when that run has none, last_slot's.)
-func PruneKeptSQL() string {
-	shown, held := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL)
-	ranShown, ranHeld := PruneShownSQL(RanSQL, "")
-	return shown + ` AS shown, ` + held + ` AS held,
-    ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held,
+// copy_held, ran_shown, ran_held, ran_copy_held, last_slot; copied is the
+// backend's condition that a row is a copy (NotAnOlderCopySQL). (Past a
+// pause ls's LAST SLOT is the slot of ran_shown, or, when that run has
+// none, last_slot's.)
+func PruneKeptSQL(copied string) string {
+	shown, held, copyHeld := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL, copied)
+	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "", copied)
+	return shown + ` AS shown, ` + held + ` AS held, ` + copyHeld + ` AS copy_held,
+    ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held, ` + ranCopyHeld + ` AS ran_copy_held,
     ` + PruneLastSlotSQL() + ` AS last_slot`
 }
 
 // PruneNotKeptSQL is doomed's condition that run r is none of those
 // PruneKeptSQL names.
-const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0),` +
-	` COALESCE(cut.last_slot, 0))`
+const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.copy_held, 0),` +
+	` COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0), COALESCE(cut.ran_copy_held, 0), COALESCE(cut.last_slot, 0))`
 
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
