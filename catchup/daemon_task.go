@@ -33,8 +33,20 @@ import (
 // schedule's slots recorded), the daemon's log says so (Machine.Notice),
 // and replaced says it (Replaced.Refused): the line's next fire, or the
 // next reload, registers it anew, as it does any retired task's line.
+// The registration names this daemon's host (m.Host) in its source, as the
+// replica that wrote it, but an unchanged line on another replica writes
+// nothing (sameRegistration).
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_ store.Task, replaced Replaced, err error) {
+	return registerDaemonTask(ctx, st, m, t, zoneFromHost, firesFrom, time.Time{})
+}
+
+// registerDaemonTask is RegisterDaemonTask, and for a fire of the line
+// that registers it (fireSlot, zero for none: daemonLineDiffers) a changed
+// schedule counts from just before that fire's slot, as a `run --cron`
+// fire's change counts from its fire: the fire stands for that slot.
+func registerDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom, fireSlot time.Time) (_ store.Task, replaced Replaced, err error) {
 	now := m.Now()
+	t.Source = daemonSourceOn(t.Source, m.Host)
 	notify := t.NotifyCmd // as written, for the alert
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)
@@ -71,7 +83,11 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 				}
 			}
 			left := leftToTheLoop(old, t, firesFrom, now)
-			t.SettledThrough = countsFrom(now, left)
+			from := left // the new schedule counts from just before the first
+			if !fireSlot.IsZero() && (len(left) == 0 || fireSlot.Before(left[0])) {
+				from = append([]time.Time{fireSlot}, left...)
+			}
+			t.SettledThrough = countsFrom(now, from)
 			// The old schedule's missed slots (but those the new line
 			// takes) are recorded expired before the new schedule is
 			// written: the other way round, a daemon killed in between
@@ -91,7 +107,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			replaced.Task = old
 			m.notice("%s: it counts from %s, and the slots the old one missed are recorded expired (%s)%s "+
 				"(catchup backfill --task %s runs a past range)",
-				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), countsFromSaid(left), store.ReasonScheduleChanged,
+				scheduleChange(t.Name, old, "the line's ", t.Schedule, t.TZ), countsFromSaid(from), store.ReasonScheduleChanged,
 				leftToTheLine(left, "the next start", ""), t.Name)
 		}
 	case !errors.Is(err, store.ErrNotFound):
@@ -249,7 +265,7 @@ func scheduleSinceAfter(old, t store.Task) time.Time {
 func sameRegistration(old, t store.Task) bool {
 	return old.RetiredAt.IsZero() &&
 		old.Name == t.Name && old.Schedule == t.Schedule && old.TZ == t.TZ && old.Replay == t.Replay &&
-		slices.Equal(old.Argv, t.Argv) && old.Dir == t.Dir && old.Shell == t.Shell && old.Source == t.Source &&
+		slices.Equal(old.Argv, t.Argv) && old.Dir == t.Dir && old.Shell == t.Shell && sameSourceBesideHost(old.Source, t.Source) &&
 		old.Retries == t.Retries && old.RetryDelay == t.RetryDelay && old.RegisteredAt.Equal(t.RegisteredAt) &&
 		old.Timeout == t.Timeout && old.KillAfter == t.KillAfter && old.NoCapture == t.NoCapture &&
 		old.NotifyCmd == t.NotifyCmd && old.OnBusy == t.OnBusy && old.MaxAge == t.MaxAge &&

@@ -114,6 +114,8 @@ type RunRequest struct {
 	FailOpen   bool     // shared ledger unreachable: run anyway
 	Ping       string   // healthchecks-style ping URL
 	NotifyCmd  string   // sh -c command run when a run fails, times out or is interrupted
+	// DaemonLine: the daemon's fire's line, as it registers it (daemonLineDiffers).
+	DaemonLine *DaemonLine
 }
 
 // RunResult is what happened, for the exit status and for scan.
@@ -181,6 +183,7 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 			return RunResult{ExitCode: ExitInternal}, err
 		}
 		l.relearnLine(ctx)
+		l.daemonLineDiffers(ctx)
 		if l.refused != nil {
 			return RunResult{ExitCode: ExitInternal}, l.refused
 		}

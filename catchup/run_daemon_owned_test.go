@@ -66,8 +66,9 @@ func TestRunCronOfADaemonTaskIsRefused(t *testing.T) {
 			if strings.Contains(err.Error(), "\n") || errors.Unwrap(err) != nil && strings.Contains(errors.Unwrap(err).Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
 			}
-			if got.Source != def.Source || got.Schedule != def.Schedule {
-				t.Errorf("registration now %q %q; want the daemon's %q %q kept", got.Source, got.Schedule, def.Source, def.Schedule)
+			// The daemon's registration names its host (daemonSourceOn).
+			if want := daemonSourceOn(def.Source, testMachine(db, t0).Host); got.Source != want || got.Schedule != def.Schedule {
+				t.Errorf("registration now %q %q; want the daemon's %q %q kept", got.Source, got.Schedule, want, def.Schedule)
 			}
 		})
 	}

@@ -58,11 +58,8 @@ func notReplayedHere(req ScanRequest, t store.Task) string {
 
 // daemonLine is the FILE:LINE of a daemon task's source.
 func daemonLine(t store.Task) string {
-	src := strings.TrimSuffix(strings.TrimPrefix(t.Source, "daemon:"), RedactedMark)
-	if i := strings.Index(src, " uid="); i >= 0 {
-		src = src[:i]
-	}
-	return src
+	base, _ := splitDaemonSource(t.Source)
+	return strings.TrimPrefix(base, "daemon:")
 }
 
 // redactedTask names a task whose stored command is redacted, and the

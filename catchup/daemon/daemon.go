@@ -79,6 +79,9 @@ type Daemon struct {
 	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
 	busy    map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
 	refused map[string]string  // per task: the refusal of its working directory said last (under mu; refusedNews)
+	// lineSaid, per task, is the difference of its line from its
+	// registration said last (under mu; sayLineDiffers).
+	lineSaid map[string]string
 }
 
 // New returns a daemon for cfg.
@@ -87,7 +90,7 @@ func New(cfg Config) *Daemon {
 		cfg.Rate = 1
 	}
 	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{},
-		refused: map[string]string{}, planners: make(chan struct{}, scansAtOnce)}
+		refused: map[string]string{}, lineSaid: map[string]string{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

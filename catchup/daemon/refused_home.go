@@ -45,6 +45,9 @@ func (d *Daemon) fireRequest(t Task, slot time.Time) (catchup.RunRequest, bool) 
 	}
 	req := t.Req
 	req.FireSlot, req.DirSeen = slot, seen
+	// Another replica's registration may differ from the line (said once per change).
+	req.DaemonLine = &catchup.DaemonLine{Def: t.Def, ZoneFromHost: t.ZoneFromHost,
+		Differs: func(diff catchup.LineDiffers) { d.sayLineDiffers(t.Def.Name, diff) }}
 	return req, true
 }
 

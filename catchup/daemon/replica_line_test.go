@@ -1,0 +1,205 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/internal/pgtest"
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/postgres"
+	"github.com/catchup/catchup/store/sqlite"
+)
+
+// replicaLedgers open one ledger that two daemons share, by name: a SQLite
+// file (two daemons on one host) and, when pgtest's DSN is set, a
+// PostgreSQL schema of the test's own (two replicas of a fleet). open
+// returns the store and the ledger's name as --db gives it.
+var replicaLedgers = map[string]func(t *testing.T, dir string) (store.Store, string){
+	"sqlite": func(t *testing.T, dir string) (store.Store, string) {
+		path := filepath.Join(dir, "catchup.db")
+		st, err := sqlite.Open(t.Context(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st, path
+	},
+	"postgres": func(t *testing.T, _ string) (store.Store, string) {
+		dsn, err := pgtest.Schema(t, pgtest.DSN(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := postgres.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st, dsn
+	},
+}
+
+// replica is one `catchup daemon` of a ledger another shares, under the
+// test's clock, with one crontab line (task job, UTC) whose job appends
+// "$CATCHUP_SLOT HOST" to fires.log in the shared directory.
+type replica struct {
+	host string
+	st   store.Store
+	d    *Daemon
+	task Task
+	dir  string
+	logs safeBuffer
+}
+
+func newReplica(t *testing.T, st store.Store, db, dir, lockDir, host string, now *time.Time) *replica {
+	t.Helper()
+	r := &replica{host: host, st: st, dir: dir, logs: safeBuffer{b: &bytes.Buffer{}}}
+	m := catchup.Machine{Now: func() time.Time { return *now }, Host: host, PID: os.Getpid(), UID: os.Geteuid(),
+		LockDir: lockDir, DB: db, Zone: "UTC", Stdout: io.Discard, Stderr: io.Discard,
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "CATCHUP_HOST=" + host}}
+	r.d = New(Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(&r.logs, nil))})
+	return r
+}
+
+// load reads the replica's line as expr, as its start or a reload does:
+// registered (RegisterDaemonTask), fired from now on.
+func (r *replica) load(t *testing.T, expr string) {
+	t.Helper()
+	m := r.d.cfg.Machine
+	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_HOST" >> fires.log`}
+	def := store.Task{Name: "job", Schedule: expr, TZ: "UTC", Replay: "all", Argv: argv, Dir: r.dir,
+		Source: Source("/etc/catchup/crontab", 1, os.Geteuid(), false)}
+	def, _, err := catchup.RegisterDaemonTask(t.Context(), r.st, m, def, false, m.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, err := schedule.Parse(expr, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "job", Argv: argv, Dir: r.dir}}
+}
+
+// warnings are the replica's WARN log lines.
+func (r *replica) warnings() []string {
+	var w []string
+	for _, line := range strings.Split(r.logs.String(), "\n") {
+		if strings.Contains(line, "level=WARN") {
+			w = append(w, line)
+		}
+	}
+	return w
+}
+
+// TestReplicaWithAnOlderLine: during a rolling edit of a crontab line from
+// "* * * * *" to "*/2 * * * *", replica r1 reloads the edited line and
+// registers it; replica r2, still with the old line, fires 10:01, no slot
+// of the registration. It registers its own line as it fires (the last
+// registration wins: the rule of a crontab line's fire off its registered
+// schedule, R16), saying so in one WARN naming both schedules and r1; r1,
+// whose fires are slots of r2's registration, says once that its line
+// differs. Every slot runs once and every reader agrees: explain finds
+// each run slot a slot of the registration. Before, r2 ran 10:01 and 10:03
+// under "*/2", without a word, and explain said they were no slots.
+func TestReplicaWithAnOlderLine(t *testing.T) {
+	for name, open := range replicaLedgers {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			st, db := open(t, dir)
+			now := time.Date(2026, 3, 1, 10, 0, 10, 0, time.UTC)
+			lockDir := func(host string) string {
+				if st.Shared() {
+					return filepath.Join(dir, "state-"+host) // a host of its own
+				}
+				return filepath.Join(dir, "state") // two daemons on one host
+			}
+			r1 := newReplica(t, st, db, dir, lockDir("r1"), "r1", &now)
+			r2 := newReplica(t, st, db, dir, lockDir("r2"), "r2", &now)
+			r1.load(t, "* * * * *")
+			r2.load(t, "* * * * *")
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("r1's log:\n%s\nr2's log:\n%s", r1.logs.String(), r2.logs.String())
+				}
+			})
+
+			now = now.Add(30 * time.Second) // 10:00:40: r1 reloads the edited line
+			r1.load(t, "*/2 * * * *")
+			slot := func(min int) time.Time { return time.Date(2026, 3, 1, 10, min, 0, 0, time.UTC) }
+			fireAt := func(min int, rs ...*replica) {
+				now = slot(min).Add(500 * time.Millisecond)
+				for _, r := range rs {
+					r.d.fire(ctx, r.task, slot(min))
+				}
+			}
+			fireAt(1, r2)
+			fireAt(2, r1, r2)
+			fireAt(3, r2)
+			fireAt(4, r1, r2)
+
+			reg, err := st.Task(ctx, "job")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reg.Schedule != "* * * * *" {
+				t.Errorf("registered %q after r2's fires; want r2's line %q (the last registration wins)", reg.Schedule, "* * * * *")
+			}
+			w2 := r2.warnings()
+			if len(w2) != 1 || !strings.Contains(w2[0], "task=job") || !strings.Contains(w2[0], `\"*/2 * * * *\"`) ||
+				!strings.Contains(w2[0], `\"* * * * *\"`) || !strings.Contains(w2[0], "host r1") {
+				t.Errorf("r2 warned %q; want one warning naming task job, both schedules and host r1", w2)
+			}
+			w1 := r1.warnings()
+			if len(w1) != 1 || !strings.Contains(w1[0], "task=job") || !strings.Contains(w1[0], `\"*/2 * * * *\"`) ||
+				!strings.Contains(w1[0], `\"* * * * *\"`) || !strings.Contains(w1[0], "host r2") {
+				t.Errorf("r1 warned %q; want one warning (at its 10:02 fire, not again at 10:04) naming task job, both schedules and host r2", w1)
+			}
+
+			// Every reader agrees on what ran: each run is a slot of the
+			// schedule it was registered under, explain finds it settled
+			// (before r2's reload, which makes 10:01 and 10:03 slots of an
+			// earlier schedule).
+			for _, min := range []int{1, 2, 3, 4} {
+				x, err := catchup.Explain(ctx, st, r1.d.cfg.Machine, catchup.ExplainRequest{Task: "job", Slot: slot(min)})
+				if err != nil {
+					t.Errorf("explain job %s: %v", slot(min).Format(time.RFC3339), err)
+					continue
+				}
+				if x.State != catchup.StateSettled {
+					t.Errorf("explain job %s: %s (%s); want %s", slot(min).Format(time.RFC3339), x.State, x.Summary, catchup.StateSettled)
+				}
+			}
+			// r2's crontab is edited too: its reload registers "*/2", which
+			// is r1's line again: r1 says nothing more.
+			now = slot(4).Add(30 * time.Second)
+			r2.load(t, "*/2 * * * *")
+			fireAt(6, r1, r2)
+			if w := r1.warnings(); len(w) != 1 {
+				t.Errorf("r1 warned %d times once the registration is its line again; want the one warning before: %q", len(w), w)
+			}
+
+			b, _ := os.ReadFile(filepath.Join(dir, "fires.log"))
+			ran := map[string]int{}
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				if f := strings.Fields(line); len(f) == 2 {
+					ran[f[0]]++
+				}
+			}
+			for _, min := range []int{1, 2, 3, 4, 6} {
+				s := slot(min).Format(time.RFC3339)
+				if ran[s] != 1 {
+					t.Errorf("slot %s ran %d times; want once (fires.log:\n%s)", s, ran[s], b)
+				}
+			}
+		})
+	}
+}
