@@ -1,29 +1,31 @@
 package catchup
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 )
 
 // A daemon line's registered source names the host of the daemon that
 // wrote the registration: "daemon:PATH:LINE host=NAME", then " uid=N" and
-// RedactedMark as Source (catchup/daemon) gives them. On a fleet's shared
-// ledger the replicas read one line, each from its host's crontab: a
-// replica whose line differs from the registration names the replica that
-// registered it (daemonLineDiffers).
+// RedactedMark as Source (catchup/daemon) gives them, and " pid=N" after
+// the host: the daemon process. On a fleet's shared ledger the replicas
+// read one line, each from its host's crontab: a replica whose line
+// differs from the registration names the replica that registered it, and
+// tells another's registration from its own (daemonLineDiffers).
 
 const hostField = " host="
 
-// daemonSourceOn is source, a daemon line's, naming host as its
+// daemonSourceOn is source, a daemon line's, naming host and pid as its
 // registrant's (a host name that would not read back, with a space or a
 // colon, is left out: PATH:LINE is read up to the last colon).
-func daemonSourceOn(source, host string) string {
+func daemonSourceOn(source, host string, pid int) string {
 	if !strings.HasPrefix(source, "daemon:") || host == "" || strings.ContainsAny(host, ":") ||
 		strings.IndexFunc(host, unicode.IsSpace) >= 0 {
 		return source
 	}
 	base, tail := splitDaemonSource(source)
-	return base + hostField + host + tail
+	return base + hostField + host + " pid=" + strconv.Itoa(pid) + tail
 }
 
 // splitDaemonSource splits a daemon line's source into "daemon:PATH:LINE"
@@ -42,15 +44,19 @@ func splitDaemonSource(source string) (base, tail string) {
 	return base, tail
 }
 
-// daemonRegistrant is the host a daemon line's source names ("" when none:
-// a registration an older catchup wrote).
-func daemonRegistrant(source string) string {
+// daemonRegistrant is the host and pid of the daemon a daemon line's
+// source names ("", 0 when none: a registration an older catchup wrote).
+func daemonRegistrant(source string) (host string, pid int) {
 	_, after, ok := strings.Cut(strings.TrimSuffix(source, RedactedMark), hostField)
 	if !ok {
-		return ""
+		return "", 0
 	}
-	host, _, _ := strings.Cut(after, " ")
-	return host
+	host, after, _ = strings.Cut(after, " ")
+	if p, ok := strings.CutPrefix(after, "pid="); ok {
+		p, _, _ = strings.Cut(p, " ")
+		pid, _ = strconv.Atoi(p)
+	}
+	return host, pid
 }
 
 // sameSourceBesideHost reports whether sources a and b are the same but

@@ -33,8 +33,8 @@ import (
 // schedule's slots recorded), the daemon's log says so (Machine.Notice),
 // and replaced says it (Replaced.Refused): the line's next fire, or the
 // next reload, registers it anew, as it does any retired task's line.
-// The registration names this daemon's host (m.Host) in its source, as the
-// replica that wrote it, but an unchanged line on another replica writes
+// The registration names this daemon's host and pid (m.Host, m.PID) in its
+// source, as the replica that wrote it, but an unchanged line on another replica writes
 // nothing (sameRegistration).
 func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom time.Time) (_ store.Task, replaced Replaced, err error) {
 	return registerDaemonTask(ctx, st, m, t, zoneFromHost, firesFrom, time.Time{})
@@ -46,7 +46,7 @@ func RegisterDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 // fire's change counts from its fire: the fire stands for that slot.
 func registerDaemonTask(ctx context.Context, st store.Store, m Machine, t store.Task, zoneFromHost bool, firesFrom, fireSlot time.Time) (_ store.Task, replaced Replaced, err error) {
 	now := m.Now()
-	t.Source = daemonSourceOn(t.Source, m.Host)
+	t.Source = daemonSourceOn(t.Source, m.Host, m.PID)
 	notify := t.NotifyCmd // as written, for the alert
 	t.RegisteredAt, t.UpdatedAt = now, now
 	t.NotifyCmd = redact.Command(t.NotifyCmd) // the daemon's replays run its line's (ScanRequest.NotifyCmds)

@@ -68,12 +68,19 @@ func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 		say(LineDiffers{})
 		return
 	}
-	by := "a catchup daemon"
-	if h := daemonRegistrant(reg.Source); h != "" {
-		by += " on host " + h
+	host, pid := daemonRegistrant(reg.Source)
+	if host == l.m.Host && pid == l.m.PID {
+		// This daemon's own registration: a reload replaced the line this
+		// fire is of (its loop ends); its claim decides, as before.
+		return
 	}
-	if src := daemonLine(reg); src != "" && reg.Source != "" {
-		by += " (" + src + ")"
+	by := "a catchup daemon"
+	if host != "" {
+		by += fmt.Sprintf(" on host %s (pid %d", host, pid)
+		if src := daemonLine(reg); src != "" {
+			by += ", line " + src
+		}
+		by += ")"
 	}
 	head := fmt.Sprintf("task %s is registered as %q in %s by %s; this daemon's line is %q in %s",
 		reg.Name, reg.Schedule, reg.TZ, by, def.Schedule, def.TZ)

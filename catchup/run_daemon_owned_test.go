@@ -67,7 +67,7 @@ func TestRunCronOfADaemonTaskIsRefused(t *testing.T) {
 				t.Errorf("error is not one line: %q", err)
 			}
 			// The daemon's registration names its host (daemonSourceOn).
-			if want := daemonSourceOn(def.Source, testMachine(db, t0).Host); got.Source != want || got.Schedule != def.Schedule {
+			if want := daemonSourceOn(def.Source, testMachine(db, t0).Host, testMachine(db, t0).PID); got.Source != want || got.Schedule != def.Schedule {
 				t.Errorf("registration now %q %q; want the daemon's %q %q kept", got.Source, got.Schedule, want, def.Schedule)
 			}
 		})
