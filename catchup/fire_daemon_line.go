@@ -50,7 +50,11 @@ type LineDiffers struct {
 //     its line differs, once per change (Key).
 //
 // A line whose zone is only its host's (no --tz, no CRON_TZ) keeps the
-// zone registered on a shared ledger (fleetZoneOf): that is no difference.
+// zone registered on a shared ledger (fleetZoneOf): that is no difference,
+// but the fire of a slot that zone does not have (another replica's line
+// named another zone since this daemon read the registration) runs
+// nothing (notASlot), said once per change: the daemon's next start or
+// reload reads the slots in that zone.
 func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 	line, slot := l.req.DaemonLine, l.req.FireSlot
 	if line == nil || slot.IsZero() || l.registered == nil || l.sched == nil {
@@ -63,8 +67,9 @@ func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 	}
 	reg := *l.registered
 	def := line.Def
-	if schedule.SameExpr(reg.Schedule, def.Schedule) &&
-		(schedule.SameZone(reg.TZ, def.TZ) || (line.ZoneFromHost && l.st.Shared())) {
+	same := schedule.SameExpr(reg.Schedule, def.Schedule) &&
+		(schedule.SameZone(reg.TZ, def.TZ) || (line.ZoneFromHost && l.st.Shared()))
+	if same && l.sched.Has(slot) {
 		say(LineDiffers{})
 		return
 	}
@@ -84,8 +89,16 @@ func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 	}
 	head := fmt.Sprintf("task %s is registered as %q in %s by %s; this daemon's line is %q in %s",
 		reg.Name, reg.Schedule, reg.TZ, by, def.Schedule, def.TZ)
+	key := fmt.Sprint(reg.Schedule, "\x00", reg.TZ, "\x00", reg.Source, "\x00", def.Schedule, "\x00", def.TZ)
+	if same {
+		say(LineDiffers{Key: key, Warning: fmt.Sprintf("%s, naming no zone: the fleet reads it in the registered zone, "+
+			"which has no slot %s: its fires at such times run nothing, until its next start or reload reads its slots "+
+			"in %s", head, rfc(slot), reg.TZ)})
+		l.notASlot = true
+		return
+	}
 	if l.sched.Has(slot) {
-		say(LineDiffers{Key: fmt.Sprint(reg.Schedule, "\x00", reg.TZ, "\x00", reg.Source, "\x00", def.Schedule, "\x00", def.TZ),
+		say(LineDiffers{Key: key,
 			Warning: head + ": its fires that are slots of the registration run as those slots, the registration's other slots " +
 				"are left to the daemon whose line it is and to the replays; this daemon registers its line again at its next " +
 				"start or reload, or at a fire that is no slot of the registration (the last registration wins)"})
@@ -108,7 +121,8 @@ func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 	}
 	if l.registered != nil && (l.sched == nil || !l.sched.Has(slot)) {
 		// Registered so (its zone the fleet's), it still has no such slot.
-		l.refused = fmt.Errorf("task %s: %s is no slot of its registered schedule %q in %s: not run",
+		l.m.notice("task %s: %s is no slot of its registered schedule %q in %s: not run",
 			reg.Name, rfc(slot), l.registered.Schedule, l.registered.TZ)
+		l.notASlot = true
 	}
 }

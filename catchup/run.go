@@ -187,6 +187,9 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		if l.refused != nil {
 			return RunResult{ExitCode: ExitInternal}, l.refused
 		}
+		if l.notASlot {
+			return RunResult{Skipped: true}, nil // said (daemonLineDiffers)
+		}
 	}
 	if err := l.checkSlot(); err != nil {
 		return RunResult{ExitCode: ExitInternal}, err
@@ -246,6 +249,7 @@ func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
 // lifecycle carries one fire through its steps.
 type lifecycle struct {
 	refused    error // this fire is another line's, which scan refuses (relearnLine): nothing runs
+	notASlot   bool  // the daemon's fire is of no slot of the registration (daemonLineDiffers): nothing runs
 	st         store.Store
 	m          Machine
 	req        RunRequest

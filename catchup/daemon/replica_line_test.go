@@ -71,21 +71,46 @@ func newReplica(t *testing.T, st store.Store, db, dir, lockDir, host string, now
 
 // load reads the replica's line as expr, as its start or a reload does:
 // registered (RegisterDaemonTask), fired from now on.
-func (r *replica) load(t *testing.T, expr string) {
+func (r *replica) load(t *testing.T, expr string) { r.loadIn(t, expr, "UTC", false) }
+
+// loadIn is load of a line in zone tz, the host's (no --tz, no CRON_TZ)
+// when fromHost: its slots read in the zone registered, as cmd reads them.
+func (r *replica) loadIn(t *testing.T, expr, tz string, fromHost bool) {
 	t.Helper()
 	m := r.d.cfg.Machine
 	argv := []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_HOST" >> fires.log`}
-	def := store.Task{Name: "job", Schedule: expr, TZ: "UTC", Replay: "all", Argv: argv, Dir: r.dir,
+	def := store.Task{Name: "job", Schedule: expr, TZ: tz, Replay: "all", Argv: argv, Dir: r.dir,
 		Source: Source("/etc/catchup/crontab", 1, os.Geteuid(), false)}
-	def, _, err := catchup.RegisterDaemonTask(t.Context(), r.st, m, def, false, m.Now())
+	def, _, err := catchup.RegisterDaemonTask(t.Context(), r.st, m, def, fromHost, m.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sched, err := schedule.Parse(expr, time.UTC)
+	loc, err := schedule.LoadZone(def.TZ)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "job", Argv: argv, Dir: r.dir}}
+	sched, err := schedule.Parse(expr, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "job", Argv: argv, Dir: r.dir}, ZoneFromHost: fromHost}
+}
+
+// ran is how many times the job ran, by slot (in UTC, RFC 3339: the job's
+// $CATCHUP_SLOT is in the zone of the schedule it ran under).
+func ran(t *testing.T, dir string) map[string]int {
+	b, _ := os.ReadFile(filepath.Join(dir, "fires.log"))
+	n := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			slot, err := time.Parse(time.RFC3339, f[0])
+			if err != nil {
+				t.Fatalf("fires.log: %v", err)
+			}
+			n[slot.UTC().Format(time.RFC3339)]++
+		}
+	}
+	return n
 }
 
 // warnings are the replica's WARN log lines.
@@ -187,17 +212,11 @@ func TestReplicaWithAnOlderLine(t *testing.T) {
 				t.Errorf("r1 warned %d times once the registration is its line again; want the one warning before: %q", len(w), w)
 			}
 
-			b, _ := os.ReadFile(filepath.Join(dir, "fires.log"))
-			ran := map[string]int{}
-			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-				if f := strings.Fields(line); len(f) == 2 {
-					ran[f[0]]++
-				}
-			}
+			n := ran(t, dir)
 			for _, min := range []int{1, 2, 3, 4, 6} {
 				s := slot(min).Format(time.RFC3339)
-				if ran[s] != 1 {
-					t.Errorf("slot %s ran %d times; want once (fires.log:\n%s)", s, ran[s], b)
+				if n[s] != 1 {
+					t.Errorf("slot %s ran %d times; want once (fires.log: %v)", s, n[s], n)
 				}
 			}
 		})
@@ -233,6 +252,64 @@ func TestReloadedLineOldLoopRegistersNothing(t *testing.T) {
 			}
 			if w := r.warnings(); len(w) != 0 {
 				t.Errorf("warned %q; want nothing (the registration is this daemon's own)", w)
+			}
+		})
+	}
+}
+
+// TestReplicaInAZoneMovedMeanwhile: replica r2's line names no zone, read
+// in Europe/Berlin, the zone registered when it started; replica r1's
+// version of the line names America/New_York (CRON_TZ), registered at its
+// reload. On a shared ledger the line without a zone keeps the registered
+// one (the fleet's zone, R16): r2's fire at Berlin's 02:00, no slot of
+// the registration, runs nothing, said once (not at the next day's fire);
+// before, it ran that time as a slot of "0 2 * * *" in New York, without
+// a word. Two daemons of one host (SQLite) have no fleet zone: r2's
+// line's zone differs, and its fire registers it (the last registration
+// wins).
+func TestReplicaInAZoneMovedMeanwhile(t *testing.T) {
+	for name, open := range replicaLedgers {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			st, db := open(t, dir)
+			now := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+			r1 := newReplica(t, st, db, dir, filepath.Join(dir, "state-r1"), "r1", &now)
+			r2 := newReplica(t, st, db, dir, filepath.Join(dir, "state-r2"), "r2", &now)
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("r2's log:\n%s", r2.logs.String())
+				}
+			})
+			r2.loadIn(t, "0 2 * * *", "Europe/Berlin", true)
+			now = now.Add(30 * time.Second)
+			r1.loadIn(t, "0 2 * * *", "America/New_York", false)
+			berlin := []time.Time{time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC), time.Date(2026, 3, 3, 1, 0, 0, 0, time.UTC)}
+			for _, slot := range berlin {
+				now = slot.Add(500 * time.Millisecond)
+				r2.d.fire(ctx, r2.task, slot)
+			}
+			reg, err := st.Task(ctx, "job")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantTZ, wantRuns := "America/New_York", 0
+			if !st.Shared() {
+				wantTZ, wantRuns = "Europe/Berlin", 1
+			}
+			if reg.TZ != wantTZ {
+				t.Errorf("registered in %s after r2's fires; want %s", reg.TZ, wantTZ)
+			}
+			n := ran(t, dir)
+			for _, slot := range berlin {
+				if got := n[slot.Format(time.RFC3339)]; got != wantRuns {
+					t.Errorf("r2's fire of %s ran %d times; want %d (fires.log: %v)", slot, got, wantRuns, n)
+				}
+			}
+			w := r2.warnings()
+			if len(w) != 1 || !strings.Contains(w[0], "America/New_York") || !strings.Contains(w[0], "Europe/Berlin") ||
+				!strings.Contains(w[0], "host r1") {
+				t.Errorf("r2 warned %q; want one warning naming both zones and host r1", w)
 			}
 		})
 	}
