@@ -43,7 +43,10 @@ comment on the line before it, by the --task of a "catchup run --task NAME [flag
 whose flags it uses, or else derived from the command), replay each task's missed slots, then
 fire each task at its slots through the same lifecycle as catchup run, in this process:
 lock, claim, environment, tails, retries, pings, notify. With a PostgreSQL ledger, replicas
-run each slot once (the slot claim decides).
+run each slot once (the slot claim decides). Replicas with different versions of a line (a
+rolling crontab edit): the last registration wins; a replica's fire at no slot of another
+replica's registration registers its own line, with a warning naming both and that replica,
+and one whose line differs says so once.
 
 Each fire stands for its slot, however late it starts. At start, the slots at or before it
 (a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
