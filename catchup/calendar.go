@@ -176,7 +176,8 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 	offSchedule := func(key int64) {
 		for ; next < len(withRuns) && withRuns[next] < key; next++ {
 			if k := withRuns[next]; k > req.From.Unix() && k <= upTo.Unix() && len(row.Slots) < maxCalendarSlots {
-				row.Slots = append(row.Slots, recordedCell(time.Unix(k, 0).In(row.Zone), byslot[k], stale))
+				owed := k > t.SettledThrough.Unix() && t.RetiredAt.IsZero() && owedToOldSchedule(byslot[k], req.Rule, stale)
+				row.Slots = append(row.Slots, recordedCell(time.Unix(k, 0).In(row.Zone), byslot[k], stale, owed))
 			}
 		}
 	}

@@ -10,11 +10,19 @@ import (
 // recordedCell is a slot the task's schedule does not have but its ledger
 // holds records of: a slot of the schedule or zone it had before it last
 // changed. It shows what its records say, as history, ls and metrics read
-// them (a run, or an expiry a schedule change recorded); a slot whose
-// records decide nothing (a fire that died) is none: the new schedule
-// counts from the change, and scan replays no slot of the old one.
-func recordedCell(slot time.Time, runs []store.Run, stale map[int64]bool) CalendarSlot {
+// them (a run, or an expiry a schedule change recorded); a slot still owed
+// to the old schedule (owed: owedToOldSchedule, above the watermark: a run
+// of it cut short, its paused record given back) is missed, as ls,
+// metrics and scan count it, until scan records it expired; another whose
+// records decide nothing (a fire that died before the change) is none:
+// the new schedule counts from the change, and scan replays no slot of
+// the old one.
+func recordedCell(slot time.Time, runs []store.Run, stale map[int64]bool, owed bool) CalendarSlot {
 	c := CalendarSlot{Slot: slot, State: CellNone, OldSchedule: true}
+	if owed {
+		c.State = CellMissed
+		return c
+	}
 	r, ok := decidingRun(runs, stale)
 	if !ok {
 		return c

@@ -17,7 +17,7 @@ type TaskStatus struct {
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
 	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
 	Causes     []string         // why each slot of Missed was missed, in step with it
-	Expiring   int              // the first Expiring slots of Missed are older than the catch-up window
+	Expiring   int              // how many of Missed are older than the catch-up window
 	Counts     map[string]int64 // its runs by status, those ListRequest.Counts asks for (nil: none)
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
@@ -127,7 +127,8 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	for k, res := range found {
 		ts := &out[asked[k]]
 		splitPaused(ts.Task, &res)
-		ts.Missed, ts.Causes, ts.Expiring = res.slots, res.causes, res.expiring
+		ts.Expiring = res.expiring
+		ts.Missed, ts.Causes = res.counted() // with the old schedule's slots owed to it, as scan counts them
 	}
 	return out, nil
 }

@@ -47,8 +47,11 @@ type missed struct {
 	// resume --replay-paused gave back) that the schedule does not have and
 	// no record settles: no scan replays them, so scan records them expired
 	// (store.ReasonScheduleChanged), or they would hold the watermark below
-	// them for good. Not missed.
+	// them for good. Not in slots (scan replays none of them), but missed:
+	// every reader counts them (counted), with their causes (offCauses,
+	// in step).
 	offSchedule []time.Time
+	offCauses   []string
 	win         window
 	// read is the newest run id among the runs the rule read (0: none): a
 	// run of one of these slots with a greater id was made since.
@@ -96,7 +99,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	for _, r := range runs {
 		j.read = max(j.read, r.ID)
 	}
-	if len(j.slots) > 0 {
+	if j.hasMissed() {
 		if boots == nil {
 			boots = newBootCache(st, m).with(notes)
 		}

@@ -44,7 +44,7 @@ func missedOfTasks(ctx context.Context, st store.Store, m Machine, asks []missed
 	}
 	var hosts []string
 	for _, j := range found {
-		if len(j.slots) > 0 {
+		if j.hasMissed() {
 			for _, h := range j.hosts {
 				hosts = appendNew(hosts, h)
 			}
@@ -55,7 +55,7 @@ func missedOfTasks(ctx context.Context, st store.Store, m Machine, asks []missed
 	}
 	out := make([]missed, len(asks))
 	for i := range found {
-		if len(found[i].slots) > 0 {
+		if found[i].hasMissed() {
 			u, err := boots.uptime(ctx, found[i].hosts)
 			if err != nil {
 				return nil, err

@@ -1,7 +1,6 @@
 package catchup
 
 import (
-	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -16,6 +15,8 @@ type judged struct {
 	// records are the records of the missed slots that have any (most
 	// have none), by their index in slots.
 	records map[int]slotRecords
+	// offRecords are the records of the offSchedule slots, in step.
+	offRecords [][]store.Run
 }
 
 // judgeSlots is the missed-slot rule over the runs missedSlots read:
@@ -90,6 +91,9 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 	})
 	res.offSchedule = owedOffSchedule(s, records, rule, stale)
 	j := judged{missed: res, hosts: hosts, records: map[int]slotRecords{}}
+	for _, slot := range res.offSchedule {
+		j.offRecords = append(j.offRecords, records[slot.Unix()])
+	}
 	for i, slot := range res.slots {
 		if r, ok := bySlot[slot.Unix()]; ok || len(records[slot.Unix()]) > 0 {
 			j.records[i] = slotRecords{named: records[slot.Unix()], slotless: r, has: ok}
@@ -98,37 +102,22 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 	return j
 }
 
-// addCauses gives each missed slot its cause (slotCause), from u, the
-// uptime of j.hosts (a slot without records has the zero slotRecords);
-// the records it kept for them are let go.
+// addCauses gives each missed slot, and each slot owed to an older
+// schedule, its cause (slotCause), from u, the uptime of j.hosts (a slot
+// without records has the zero slotRecords); the records it kept for
+// them are let go.
 func (j *judged) addCauses(stale map[int64]bool, u uptime) {
 	for i, slot := range j.slots {
 		j.causes = append(j.causes, slotCause(slot, j.records[i], stale, u))
 	}
-	j.records = nil
+	for i, slot := range j.offSchedule {
+		j.offCauses = append(j.offCauses, slotCause(slot, slotRecords{named: j.offRecords[i]}, stale, u))
+	}
+	j.records, j.offRecords = nil, nil
 }
 
-// owedOffSchedule returns, oldest first, the slots owed to an older
-// schedule that schedule s does not have and that no record settles
-// (missed.offSchedule): a run of it was interrupted (or is dead, stale:
-// a dry run marks nothing), or its paused record given back by resume
-// --replay-paused. Only such slots are looked up in
-// s: most records are of its slots.
-func owedOffSchedule(s *schedule.Schedule, records map[int64][]store.Run, rule MissedRule, stale map[int64]bool) []time.Time {
-	var out []time.Time
-	for k, rs := range records {
-		owed := false
-		for _, r := range rs {
-			owed = owed || r.Status == store.StatusInterrupted || r.Status == store.StatusRunning && stale[r.ID] ||
-				r.Status == store.StatusPaused && r.Reason == store.ReasonReplayPaused
-		}
-		if !owed || slotSettled(rs, store.Run{}, false, rule, stale) != notSettled {
-			continue
-		}
-		if slot := time.Unix(k, 0).UTC(); !s.Has(slot) {
-			out = append(out, slot)
-		}
-	}
-	slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
-	return out
+// hasMissed reports whether the rule found any slot the readers count
+// missed (counted): one its causes are needed for.
+func (r missed) hasMissed() bool {
+	return len(r.slots) > 0 || len(r.offSchedule) > 0
 }

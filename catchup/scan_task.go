@@ -59,7 +59,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		return ts, err
 	}
 	paused := splitPaused(t, &res)
-	ts.Missed, ts.Causes = res.slots, res.causes
+	// Its missed slots, as every reader counts them (counted): those it
+	// replays or records expired, the old schedule's owed slots too.
+	ts.Missed, ts.Causes = res.counted()
 	if w := refusedAsRoot(m, t); w != "" {
 		ts.Warnings, ts.Left = append(ts.Warnings, w), len(ts.Missed)
 		return ts, nil
@@ -96,9 +98,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err := ts.recordPaused(ctx, st, m, t, store.OfLive(t.RegisteredAt), paused, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}
-	cause := make(map[int64]string, len(res.slots))
-	for i, s := range res.slots {
-		cause[s.Unix()] = res.causes[i]
+	cause := make(map[int64]string, len(ts.Missed))
+	for i, s := range ts.Missed {
+		if i < len(ts.Causes) {
+			cause[s.Unix()] = ts.Causes[i]
+		}
 	}
 	// Sized once: a month's outage of a minutely task is 43,200 of each.
 	expire := make([]expiry, 0, res.expiring+len(res.offSchedule))
