@@ -25,6 +25,9 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 		boots    []store.Boot  // sightings of boots recorded
 		missed   int           // what every reader counts
 		expiring int           // of them, older than the catch-up window
+		// offSchedule: of them, slots of an older schedule owed to it,
+		// which scan records expired (schedule-changed) and replays not.
+		offSchedule int
 	}{
 		"monthly, its missed slot two weeks old": {
 			cron: "0 3 1 * *", reg: "2026-10-01T03:00:00Z", now: "2026-11-15T04:00:00Z",
@@ -87,6 +90,18 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				StartedAt: time.Date(2026, 11, 15, 2, 0, 1, 0, time.UTC)}},
 			missed: 3,
 		},
+		"a dead run's slot of an older schedule is missed until scan records it expired": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			runs: []store.Run{{Slot: time.Date(2026, 11, 14, 1, 0, 0, 0, time.UTC), Status: store.StatusInterrupted,
+				StartedAt: time.Date(2026, 11, 14, 1, 0, 1, 0, time.UTC)}},
+			missed: 4, offSchedule: 1,
+		},
+		"an older schedule's paused slot that resume --replay-paused gave back is missed until scan records it expired": {
+			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z",
+			runs: []store.Run{{Slot: time.Date(2026, 11, 14, 1, 0, 0, 0, time.UTC), Status: store.StatusPaused,
+				Reason: store.ReasonReplayPaused, StartedAt: time.Date(2026, 11, 14, 1, 30, 0, 0, time.UTC)}},
+			missed: 4, offSchedule: 1,
+		},
 		"--retry-failed counts a failed slot": {
 			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z", retry: true,
 			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusFailed, ExitCode: exitCodePtr(1),
@@ -137,9 +152,12 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.Tasks) != 1 || len(rep.Tasks[0].Missed) != tc.missed || rep.Tasks[0].Expired != tc.expiring {
+			if len(rep.Tasks) != 1 || len(rep.Tasks[0].Missed) != tc.missed || rep.Tasks[0].Expired != tc.expiring+tc.offSchedule {
 				t.Errorf("scan --dry-run: %d missed, %d would expire; want %d and %d",
-					len(rep.Tasks[0].Missed), rep.Tasks[0].Expired, tc.missed, tc.expiring)
+					len(rep.Tasks[0].Missed), rep.Tasks[0].Expired, tc.missed, tc.expiring+tc.offSchedule)
+			}
+			if !slices.Equal(rep.Tasks[0].Causes, list[0].Causes) {
+				t.Errorf("scan --dry-run's causes %q, ls's %q", rep.Tasks[0].Causes, list[0].Causes)
 			}
 			rows := calendarRows(t, st, m, CalendarRequest{From: reg.Add(-time.Second), To: now, Rule: rule})
 			cells := 0
