@@ -28,7 +28,8 @@ const (
 	// waitingBeforeSQL: is there a claim of the task made before run $2
 	// ($2's slot not before its slot; a run without a slot on either side
 	// goes by claim order) that is still running, is not the lock's holder
-	// ($3) and has beaten within $5 ms of $4: a fire waiting for the lock.
+	// ($3) and has beaten within $5 ms of $4 (waitingFresh): a fire waiting
+// for the lock.
 	waitingBeforeSQL = `SELECT EXISTS (SELECT 1 FROM runs w, runs t WHERE t.id = $2 AND w.task = $1
  AND w.status = 'running' AND w.id < $2 AND w.id <> $3
  AND (w.slot IS NULL OR t.slot IS NULL OR w.slot <= t.slot)
@@ -39,11 +40,14 @@ const (
 	handOverLockSQL = `UPDATE task_locks SET run_id = $3 WHERE task = $1 AND run_id = $2`
 )
 
-// waitingFresh bounds how long ago a claim waiting for a task's lock must
-// have beaten to go before a later one: a waiter beats each time it tries
-// the lock (every second); one that stopped (its host frozen, its catchup
-// killed, its skip not recorded) holds no one back past this, nor past
-// the lease.
+// waitingFresh is how long ago a claim waiting for a task's lock must have
+// beaten to go before a later one when no lease is given: a waiter beats
+// each time it tries the lock (every second). With a lease, the lease:
+// heartbeats carry their writer's clock and are judged by the reader's, and
+// the hosts' clocks may differ by less than the lease (docs/distributed.md),
+// so a shorter window would take a live waiter on a host whose clock lags
+// for gone. One that stopped (its host frozen, its catchup killed, its skip
+// not recorded) holds no one back past it, as a holder that stopped would.
 const waitingFresh = 10 * time.Second
 
 // LockTask implements store.Store. ok is false, with a no-op release, when
@@ -124,7 +128,7 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 	}
 	fresh := waitingFresh
 	if l.Lease > 0 {
-		fresh = min(fresh, l.Lease)
+		fresh = l.Lease
 	}
 	var waiting bool
 	err = tx.QueryRow(ctx, waitingBeforeSQL, l.Task, l.RunID, holder, dbTime(l.Now), fresh.Milliseconds()).Scan(&waiting)

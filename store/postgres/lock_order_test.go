@@ -67,12 +67,14 @@ func TestLockTaskGoesToTheOldestWaitingClaim(t *testing.T) {
 	finish(t, s, waiting, store.StatusSucceeded, soon)
 
 	// A waiter whose heartbeat stopped (its host froze or died) holds no
-	// one back once its heartbeat is older than the lease, nor older than
-	// the few seconds a waiter beats in.
+	// one back once its heartbeat is older than the lease; within it, it
+	// does, as a holder would: a waiter on a host whose clock lags by less
+	// than the lease is alive.
 	frozen := claim(slot(6))
 	next := claim(slot(7))
 	lock(next, soon, false)
-	lock(next, t0.Add(15*time.Second), true)()
+	lock(next, t0.Add(50*time.Second), false)
+	lock(next, t0.Add(2*time.Minute), true)()
 	finish(t, s, next, store.StatusSucceeded, soon)
 
 	// A waiter given back (its skip recorded) holds no one back.

@@ -73,14 +73,20 @@ func TestPostgresLockTask(t *testing.T) {
 	lock(b, "audit", run(b, "audit"), t0.Add(2*time.Minute), true)
 
 	// Close gives the locks still held back.
+	// (The taker claimed before the holder, of a later slot: a holder's
+	// run still running after it let go would hold a later claim back as
+	// a waiting one, and an earlier claim of an earlier slot held the
+	// holder back.)
+	slotRun := func(s *postgres.Ledger, slot time.Time) int64 {
+		t.Helper()
+		return mustClaim(t, s, store.Run{Task: "sync", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: t0, Host: "h"})
+	}
+	early := slotRun(a, t0.Truncate(time.Hour).Add(time.Hour))
 	c := openPG(t, dsn)
-	lock(c, "sync", run(c, "sync"), soon, true)
-	refused(a, "sync", run(a, "sync"))
+	lock(c, "sync", slotRun(c, t0.Truncate(time.Hour)), soon, true)
+	lock(a, "sync", early, soon, false)
 	c.Close()
-	// Its run, still running, is alive within the lease, so only a lock
-	// given back lets this taker in; asked past the moment a claim that
-	// waits goes first (waitingFresh), as a fire comes after a stop.
-	lock(a, "sync", run(a, "sync"), t0.Add(15*time.Second), true)()
+	lock(a, "sync", early, soon, true)()
 
 	// A ledger in another schema of the same database is another fleet.
 	other := openPG(t, pgLedger(t))
