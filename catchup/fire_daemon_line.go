@@ -23,6 +23,10 @@ type DaemonLine struct {
 	Def          store.Task
 	ZoneFromHost bool
 	Differs      func(LineDiffers)
+	// Loaded, if set, reports whether Def is still the line the daemon
+	// runs (false: a reload replaced the loop this fire is of, and the
+	// fire registers nothing, says nothing: its claim decides, as before).
+	Loaded func() bool
 }
 
 // LineDiffers is how a daemon's line differs from the registration its
@@ -57,7 +61,7 @@ type LineDiffers struct {
 // reload reads the slots in that zone.
 func (l *lifecycle) daemonLineDiffers(ctx context.Context) {
 	line, slot := l.req.DaemonLine, l.req.FireSlot
-	if line == nil || slot.IsZero() || l.registered == nil || l.sched == nil {
+	if line == nil || slot.IsZero() || l.registered == nil || l.sched == nil || (line.Loaded != nil && !line.Loaded()) {
 		return
 	}
 	say := func(d LineDiffers) {

@@ -82,6 +82,7 @@ type Daemon struct {
 	// lineSaid, per task, is the difference of its line from its
 	// registration said last (under mu; sayLineDiffers).
 	lineSaid map[string]string
+	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
 }
 
 // New returns a daemon for cfg.
@@ -90,7 +91,7 @@ func New(cfg Config) *Daemon {
 		cfg.Rate = 1
 	}
 	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{},
-		refused: map[string]string{}, lineSaid: map[string]string{}, planners: make(chan struct{}, scansAtOnce)}
+		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

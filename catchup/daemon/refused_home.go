@@ -47,7 +47,8 @@ func (d *Daemon) fireRequest(t Task, slot time.Time) (catchup.RunRequest, bool) 
 	req.FireSlot, req.DirSeen = slot, seen
 	// Another replica's registration may differ from the line (said once per change).
 	req.DaemonLine = &catchup.DaemonLine{Def: t.Def, ZoneFromHost: t.ZoneFromHost,
-		Differs: func(diff catchup.LineDiffers) { d.sayLineDiffers(t.Def.Name, diff) }}
+		Differs: func(diff catchup.LineDiffers) { d.sayLineDiffers(t.Def.Name, diff) },
+		Loaded:  func() bool { return d.isLoaded(t) }}
 	return req, true
 }
 

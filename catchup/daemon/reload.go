@@ -70,6 +70,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 		if old != nil {
 			if sameTask(old.task, t) {
 				old.task = t // its line may have moved: the registration says where
+				s.d.setLoaded(t, false)
 				continue
 			}
 			old.cancel()
@@ -96,6 +97,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			sc.through.prev = &old.through // its skipped slots stay missed at once (progress.inherit)
 		}
 		s.running[t.Def.Name] = sc
+		s.d.setLoaded(t, false)
 		s.loops.Add(1)
 		go func() { defer s.loops.Done(); defer close(sc.done); s.d.loop(s.ctx, lctx, t, from, &sc.through) }()
 	}
@@ -109,6 +111,7 @@ func (s *tasks) set(ts []Task, read time.Time) {
 			sc.cancel()
 			<-sc.done
 			delete(s.running, name)
+			s.d.setLoaded(sc.task, true)
 			s.retire(name, &sc.task, sc.through.idle())
 		}
 	}

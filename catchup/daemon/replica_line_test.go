@@ -94,6 +94,7 @@ func (r *replica) loadIn(t *testing.T, expr, tz string, fromHost bool) {
 		t.Fatal(err)
 	}
 	r.task = Task{Def: def, Sched: sched, Req: catchup.RunRequest{Task: "job", Argv: argv, Dir: r.dir}, ZoneFromHost: fromHost}
+	r.d.setLoaded(r.task, false) // its loop runs this line now
 }
 
 // ran is how many times the job ran, by slot (in UTC, RFC 3339: the job's
