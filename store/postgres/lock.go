@@ -20,20 +20,26 @@ func (p *Ledger) Shared() bool { return true }
 // the lease; a taker judges that after locking the row, in a statement of
 // its own, so that it sees every holder's claim (committed before its lock).
 const (
-	insertLockSQL  = `INSERT INTO task_locks (task, run_id) VALUES ($1, $2) ON CONFLICT (task) DO NOTHING RETURNING run_id`
+	// insertLockSQL takes a free lock for run $2 unless an earlier claim of
+	// the task waits for it (waitingSQL), in one statement (a fire's round
+	// trips): inserted says it was taken; waiting, that such a claim waits
+	// (a holder still running before its row is read counts as one).
+	insertLockSQL = `WITH q AS (SELECT ` + waitingSQL + ` AS waiting),
+ ins AS (INSERT INTO task_locks (task, run_id) SELECT $1, $2 WHERE NOT (SELECT waiting FROM q)
+ ON CONFLICT (task) DO NOTHING RETURNING run_id)
+SELECT EXISTS (SELECT 1 FROM ins), (SELECT waiting FROM q)`
+	// waitingSQL: is there a claim of task $1 made before run $2 ($2's slot
+	// not before its slot; a run without a slot on either side goes by
+	// claim order) that is still running and has beaten within $4 ms of $3
+	// (waitingFresh): a fire waiting for the lock.
+	waitingSQL = `EXISTS (SELECT 1 FROM runs w, runs t WHERE t.id = $2 AND w.task = $1
+ AND w.status = 'running' AND w.id < $2
+ AND (w.slot IS NULL OR t.slot IS NULL OR w.slot <= t.slot)
+ AND COALESCE(w.heartbeat_at, w.started_at) > $3::timestamptz - make_interval(secs => $4::bigint / 1000.0))`
 	holderLockSQL  = `SELECT run_id FROM task_locks WHERE task = $1 FOR UPDATE`
 	holderAliveSQL = `SELECT EXISTS (SELECT 1 FROM runs WHERE id = $1 AND status = 'running'
  AND ($3::bigint <= 0 OR COALESCE(heartbeat_at, started_at) > $2::timestamptz - make_interval(secs => $3::bigint / 1000.0)))`
-	takeLockSQL = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
-	// waitingBeforeSQL: is there a claim of the task made before run $2
-	// ($2's slot not before its slot; a run without a slot on either side
-	// goes by claim order) that is still running, is not the lock's holder
-	// ($3) and has beaten within $5 ms of $4 (waitingFresh): a fire waiting
-// for the lock.
-	waitingBeforeSQL = `SELECT EXISTS (SELECT 1 FROM runs w, runs t WHERE t.id = $2 AND w.task = $1
- AND w.status = 'running' AND w.id < $2 AND w.id <> $3
- AND (w.slot IS NULL OR t.slot IS NULL OR w.slot <= t.slot)
- AND COALESCE(w.heartbeat_at, w.started_at) > $4::timestamptz - make_interval(secs => $5::bigint / 1000.0))`
+	takeLockSQL    = `UPDATE task_locks SET run_id = $2 WHERE task = $1`
 	releaseLockSQL = `DELETE FROM task_locks WHERE task = $1 AND run_id = $2`
 	// handOverLockSQL passes a lock from a run to the run claimed after it
 	// (ClaimRequest.LockFrom), if it still holds it.
@@ -87,19 +93,22 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback(ctx)
+	fresh := waitingFresh
+	if l.Lease > 0 {
+		fresh = l.Lease
+	}
 	var holder int64
-	taken := false
-	for {
-		err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID).Scan(&holder)
-		if err == nil {
-			taken = true
-			break
+	var waiting bool
+	for tries := 0; ; tries++ {
+		var inserted bool
+		err = tx.QueryRow(ctx, insertLockSQL, l.Task, l.RunID, dbTime(l.Now), fresh.Milliseconds()).Scan(&inserted, &waiting)
+		if err != nil || inserted {
+			return inserted, commitIf(ctx, tx, err)
 		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return false, err
-		}
-		// Held: read the holder. Its row may be gone meanwhile (its run
-		// ended and let go): the lock is free, and the insert tries again.
+		// Held, or an earlier claim waits: read the holder. Its row may
+		// be gone meanwhile (its run ended and let go, counted waiting
+		// while it ran): the lock is free, and the insert tries again,
+		// once more if an earlier claim still seemed to wait.
 		if p.lockRaced != nil {
 			p.lockRaced()
 		}
@@ -107,35 +116,37 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 		if !errors.Is(err, pgx.ErrNoRows) {
 			break
 		}
+		if waiting && tries > 0 {
+			return false, nil // free, but an earlier claim waits for it
+		}
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return false, err
-	}
-	if !taken && holder == l.RunID {
+	case holder == l.RunID:
 		return true, tx.Commit(ctx) // it holds the lock already (handed over with its claim)
 	}
-	if !taken {
-		var alive bool
-		if err := tx.QueryRow(ctx, holderAliveSQL, holder, dbTime(l.Now), l.Lease.Milliseconds()).Scan(&alive); err != nil {
-			return false, err
-		}
-		if alive {
-			return false, nil
-		}
-		if _, err := tx.Exec(ctx, takeLockSQL, l.Task, l.RunID); err != nil {
-			return false, err
-		}
+	var alive bool
+	if err := tx.QueryRow(ctx, holderAliveSQL, holder, dbTime(l.Now), l.Lease.Milliseconds()).Scan(&alive); err != nil {
+		return false, err
 	}
-	fresh := waitingFresh
-	if l.Lease > 0 {
-		fresh = l.Lease
+	if alive || waiting {
+		// A dead holder's run is no waiting claim (both are judged by the
+		// lease), so waiting counts only claims that go first.
+		return false, nil
 	}
-	var waiting bool
-	err = tx.QueryRow(ctx, waitingBeforeSQL, l.Task, l.RunID, holder, dbTime(l.Now), fresh.Milliseconds()).Scan(&waiting)
-	if err != nil || waiting {
-		return false, err // the rollback gives the lock back as it was
+	if _, err := tx.Exec(ctx, takeLockSQL, l.Task, l.RunID); err != nil {
+		return false, err
 	}
 	return true, tx.Commit(ctx)
+}
+
+// commitIf commits tx when err is nil, else returns err.
+func commitIf(ctx context.Context, tx pgx.Tx, err error) error {
+	if err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // releaseLock gives a task lock back. If that fails, the lock still frees
