@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -37,6 +39,16 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 			m.notice("cannot read the alert owed %s (%v): the next scan tries again", path, err)
 			continue
 		}
+		// Taken before it is paid, under this process's pid (one rename: a
+		// scan beside this one finds it gone, or this process's, alive), so
+		// that one scan pays it; killed while it pays, the next pays it.
+		found := path
+		if path, err = takeOwedAlert(m, found); err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				m.notice("cannot take the alert owed %s (%v): the next scan tries again", found, err)
+			}
+			continue // another scan took it meanwhile
+		}
 		ts, err := owedExpiries(ctx, st, a)
 		if err != nil {
 			m.notice("cannot read which slots of task %s the scan that owes alert %s recorded expired (%v): the next scan tries again",
@@ -47,6 +59,14 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 			m.notice("task %s: %d slots that catchup (pid %d) recorded expired were never alerted (it ended before its alert ran): alerting them now",
 				a.Task, ts.Expired, a.PID)
 			alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
+			if ctx.Err() != nil {
+				// Stopped while its alert ran (its command may have died of
+				// the stop): owed still, to the next scan (its payer, this
+				// process, gone by then).
+				m.notice("task %s: stopped while it alerted the slots catchup (pid %d) recorded expired: the next scan alerts them again",
+					a.Task, a.PID)
+				return
+			}
 		}
 		(&owedAlertFile{path: path}).paid(m)
 	}
@@ -79,4 +99,19 @@ func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, e
 	}
 	slices.SortFunc(ts.Actions, func(x, y SlotAction) int { return x.Slot.Compare(y.Slot) })
 	return ts, nil
+}
+
+// takeOwedAlert renames the owed alert at path to a name of this
+// process's (its pid, a new sequence number) and returns it: the rename
+// either takes it whole or fails (os.ErrNotExist: another scan took it).
+// The file keeps its content; its name now says who pays it.
+func takeOwedAlert(m Machine, path string) (string, error) {
+	for {
+		name := owedAlertPrefix + strconv.Itoa(m.PID) + "." + strconv.FormatInt(owedAlertSeq.Add(1), 10) + owedAlertSuffix
+		taken := filepath.Join(m.LockDir, name)
+		if _, err := os.Lstat(taken); err == nil {
+			continue // an earlier process of this pid left one: its own to pay
+		}
+		return taken, os.Rename(path, taken)
+	}
 }
