@@ -13,7 +13,22 @@ import (
 // lock goes to its oldest waiting claim, not to the host that asks first.
 // Before, host-a's fires took the lock one after another while host-b's
 // claimed slot waited, "running", for as long as host-a had later slots.
+// Also with host-b's clock 20 s behind host-a's, a skew well under the
+// lease (10m here) as docs/distributed.md allows: host-b's waiting claim
+// beats on its own clock, and a window shorter than the lease (10 s, at
+// first) took it for gone (found by review).
 func TestFleetWaitRunsTheOldestClaimFirst(t *testing.T) {
+	for name, olderAt := range map[string]string{
+		"clocks agree":       "2026-11-20T01:01:59Z",
+		"host-b 20 s behind": "2026-11-20T01:01:39Z",
+	} {
+		t.Run(name, func(t *testing.T) { fleetWaitOrder(t, olderAt) })
+	}
+}
+
+// fleetWaitOrder is TestFleetWaitRunsTheOldestClaimFirst with host-b's
+// fire of 01:01 at olderAt, on host-b's clock.
+func fleetWaitOrder(t *testing.T, olderAt string) {
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	ran := filepath.Join(t.TempDir(), "ran.log")
@@ -36,7 +51,7 @@ func TestFleetWaitRunsTheOldestClaimFirst(t *testing.T) {
 	long := fire(a, "2026-11-20T01:00:58Z", "a1", `; touch "$W/started"; while [ ! -e "$W/release" ]; do sleep 0.05; done`)
 	t.Cleanup(func() { touch(t, filepath.Join(a.dir, "release")) }) // also when the test fails early
 	waitFile(t, filepath.Join(a.dir, "started"))
-	older := fire(b, "2026-11-20T01:01:59Z", "b", "")
+	older := fire(b, olderAt, "b", "")
 	waitFor(t, "host-b's fire of 01:01 to claim its slot and wait", func() bool { return running() == 2 })
 	later := fire(a, "2026-11-20T01:02:00.5Z", "a2", "")
 	touch(t, filepath.Join(a.dir, "release"))
