@@ -224,40 +224,6 @@ func TestReplicaWithAnOlderLine(t *testing.T) {
 	}
 }
 
-// TestReloadedLineOldLoopRegistersNothing: a fire of the loop a reload
-// replaced (its line edited from "* * * * *" to "*/2 * * * *" by this
-// daemon) finds the registration differing from its line, written by this
-// daemon itself: it registers nothing and warns of nothing. Taken for
-// another replica's, the old loop's last fire registered the old line
-// back over the reload's.
-func TestReloadedLineOldLoopRegistersNothing(t *testing.T) {
-	for name, open := range replicaLedgers {
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			dir := t.TempDir()
-			st, db := open(t, dir)
-			now := time.Date(2026, 3, 1, 10, 0, 10, 0, time.UTC)
-			r := newReplica(t, st, db, dir, filepath.Join(dir, "state"), "r1", &now)
-			r.load(t, "* * * * *")
-			old := r.task
-			now = now.Add(30 * time.Second)
-			r.load(t, "*/2 * * * *")
-			now = time.Date(2026, 3, 1, 10, 1, 0, int(500*time.Millisecond), time.UTC)
-			r.d.fire(ctx, old, time.Date(2026, 3, 1, 10, 1, 0, 0, time.UTC)) // the old loop's, before it ended
-			reg, err := st.Task(ctx, "job")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if reg.Schedule != "*/2 * * * *" {
-				t.Errorf("registered %q after the old loop's fire; want the reload's %q", reg.Schedule, "*/2 * * * *")
-			}
-			if w := r.warnings(); len(w) != 0 {
-				t.Errorf("warned %q; want nothing (the registration is this daemon's own)", w)
-			}
-		})
-	}
-}
-
 // TestReplicaInAZoneMovedMeanwhile: replica r2's line names no zone, read
 // in Europe/Berlin, the zone registered when it started; replica r1's
 // version of the line names America/New_York (CRON_TZ), registered at its
