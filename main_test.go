@@ -12,8 +12,10 @@ import (
 // command, end to end, in its own process. The same scenarios run on
 // PostgreSQL in packages pgscripts/first and pgscripts/second, half each;
 // the Go tests that drive real catchup processes (faults, load, fleets)
-// live in package e2e.
+// live in package e2e. The scenarios mostly wait for their processes: they
+// run four at a time unless -parallel says otherwise (RaiseParallel).
 func TestMain(m *testing.M) {
+	scripttest.RaiseParallel("catchup")
 	testscript.Main(m, map[string]func(){"catchup": main})
 }
 
