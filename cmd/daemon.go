@@ -191,9 +191,10 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// of its own however a job's output ended.
 	out := &lineWriter{w: os.Stderr}
 	m.Stderr = out
-	var h slog.Handler = slog.NewTextHandler(out.records(), nil)
+	opts := logClock(m.Now)
+	var h slog.Handler = slog.NewTextHandler(out.records(), opts)
 	if df.logFormat == "json" {
-		h = slog.NewJSONHandler(out.records(), nil)
+		h = slog.NewJSONHandler(out.records(), opts)
 	}
 	var watch []string
 	for _, f := range df.crontabs {

@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"io"
+	"log/slog"
 	"sync"
+	"time"
 )
 
 // lineWriter is the daemon's stderr, shared by its jobs' output and its
@@ -49,4 +51,17 @@ func (r recordWriter) Write(p []byte) (int, error) {
 		r.l.midLine = p[n-1] != '\n'
 	}
 	return n, err
+}
+
+// logClock stamps each log record with the daemon's clock, the one its
+// fires and slots read (CATCHUP_NOW, or the test minute), not slog's
+// time.Now(): under an injected clock a record said the machine's real
+// time beside slots of the clock's.
+func logClock(now func() time.Time) *slog.HandlerOptions {
+	return &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			a.Value = slog.TimeValue(now())
+		}
+		return a
+	}}
 }
