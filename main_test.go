@@ -10,14 +10,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// scenariosAtOnce is how many scenarios run at once unless -test.parallel
-// says otherwise. A scenario mostly waits for the catchup processes it
-// starts (their starts, a lock, a job's sleep, a wait's deadline): at go
-// test's default, GOMAXPROCS, two CPUs ran two at a time and stood 0.63
-// busy (wall 101 s, user+sys 64 s); four at a time took 69 s for the same
-// CPU time.
-const scenariosAtOnce = 4
-
 // TestMain lets the scripts run this test binary as the real `catchup`
 // command, end to end, in its own process. The same scenarios run on
 // PostgreSQL in packages pgscripts/first and pgscripts/second, half each;
@@ -25,7 +17,7 @@ const scenariosAtOnce = 4
 // live in package e2e.
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "catchup" { // not a script's `catchup`, which parses no test flags
-		testflags.DefaultParallel(scenariosAtOnce)
+		testflags.DefaultParallel(scripttest.ScenariosAtOnce)
 	}
 	testscript.Main(m, map[string]func(){"catchup": main})
 }

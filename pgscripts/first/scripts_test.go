@@ -8,6 +8,7 @@ import (
 	"github.com/catchup/catchup/cmd"
 	"github.com/catchup/catchup/internal/pgtest"
 	"github.com/catchup/catchup/internal/scripttest"
+	"github.com/catchup/catchup/internal/testflags"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -16,6 +17,7 @@ import (
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "catchup" { // not a script's `catchup`, where it would be output
 		pgtest.Notice("github.com/catchup/catchup/pgscripts/first")
+		testflags.DefaultParallel(scripttest.ScenariosAtOnce)
 	}
 	testscript.Main(m, map[string]func(){"catchup": func() { os.Exit(cmd.Execute(os.Args[1:], os.Exit)) }})
 }
