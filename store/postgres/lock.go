@@ -47,13 +47,15 @@ SELECT EXISTS (SELECT 1 FROM ins), (SELECT waiting FROM q)`
 )
 
 // waitingFresh is how long ago a claim waiting for a task's lock must have
-// beaten to go before a later one when no lease is given: a waiter beats
-// each time it tries the lock (every second). With a lease, the lease:
-// heartbeats carry their writer's clock and are judged by the reader's, and
-// the hosts' clocks may differ by less than the lease (docs/distributed.md),
-// so a shorter window would take a live waiter on a host whose clock lags
-// for gone. One that stopped (its host frozen, its catchup killed, its skip
-// not recorded) holds no one back past it, as a holder that stopped would.
+// beaten to go before a later one when no lease is given or the lease is
+// shorter: a waiter beats each time it tries the lock (every second), so
+// a lease under a second took live waiters for gone between two tries.
+// With a longer lease, the lease: heartbeats carry their writer's clock
+// and are judged by the reader's, and the hosts' clocks may differ by less
+// than the lease (docs/distributed.md), so a shorter window would take a
+// live waiter on a host whose clock lags for gone. One that stopped (its
+// host frozen, its catchup killed, its skip not recorded) holds no one
+// back past it, as a holder that stopped would.
 const waitingFresh = 10 * time.Second
 
 // LockTask implements store.Store. ok is false, with a no-op release, when
@@ -93,10 +95,7 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback(ctx)
-	fresh := waitingFresh
-	if l.Lease > 0 {
-		fresh = l.Lease
-	}
+	fresh := max(waitingFresh, l.Lease)
 	var holder int64
 	var waiting bool
 	for tries := 0; ; tries++ {

@@ -81,3 +81,42 @@ func TestLockTaskGoesToTheOldestWaitingClaim(t *testing.T) {
 	finish(t, s, frozen, store.StatusSkipped, soon)
 	lock(claim(slot(8)), soon, true)()
 }
+
+// TestLockTaskShortLeaseKeepsTheOrder: with a lease under a second (here
+// 500 ms) a waiting claim, which beats each time it tries the lock (every
+// second), was judged by the lease and taken for gone between two tries:
+// a later claim took the lock the waiter's older slot waited for. The
+// window is never shorter than waitingFresh; past it, a waiter that
+// stopped holds no one back.
+func TestLockTaskShortLeaseKeepsTheOrder(t *testing.T) {
+	s := openPG(t, pgLedger(t))
+	ctx := t.Context()
+	lease := 500 * time.Millisecond
+	lock := func(id int64, now time.Time, want bool) func() {
+		t.Helper()
+		release, ok, err := s.LockTask(ctx, store.TaskLock{Task: "settle", RunID: id, Now: now, Lease: lease})
+		if err != nil {
+			t.Fatalf("LockTask(run %d): %v", id, err)
+		}
+		if ok != want {
+			t.Fatalf("LockTask(run %d) at %s: ok = %v, want %v", id, now.Format("15:04:05.000"), ok, want)
+		}
+		return release
+	}
+	slot := func(min int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(min) * time.Minute) }
+	claim := func(min int) int64 {
+		t.Helper()
+		return mustClaim(t, s, store.Run{Task: "settle", Slot: slot(min), Trigger: store.TriggerSchedule, StartedAt: t0, Host: "h"})
+	}
+	holder := claim(0)
+	release := lock(holder, t0, true)
+	waiter := claim(1)
+	if err := s.Heartbeat(ctx, waiter, t0); err != nil { // it tried, and beat
+		t.Fatal(err)
+	}
+	finish(t, s, holder, store.StatusSucceeded, t0)
+	release()
+	later := claim(2)
+	lock(later, t0.Add(900*time.Millisecond), false) // the waiter's next try is due in 100 ms
+	lock(later, t0.Add(11*time.Second), true)()      // it stopped trying: gone
+}
