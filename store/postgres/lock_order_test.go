@@ -23,17 +23,7 @@ func TestLockTaskGoesToTheOldestWaitingClaim(t *testing.T) {
 		t.Helper()
 		return mustClaim(t, s, store.Run{Task: "settle", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: t0, Host: "h"})
 	}
-	lock := func(id int64, now time.Time, want bool) func() {
-		t.Helper()
-		release, ok, err := s.LockTask(ctx, store.TaskLock{Task: "settle", RunID: id, Now: now, Lease: lease})
-		if err != nil {
-			t.Fatalf("LockTask(run %d): %v", id, err)
-		}
-		if ok != want {
-			t.Fatalf("LockTask(run %d) at %s: ok = %v, want %v", id, now.Format("15:04:05"), ok, want)
-		}
-		return release
-	}
+	lock := taskLocker(t, s, lease)
 	slot := func(min int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(min) * time.Minute) }
 	soon := t0.Add(time.Second)
 
@@ -92,17 +82,7 @@ func TestLockTaskShortLeaseKeepsTheOrder(t *testing.T) {
 	s := openPG(t, pgLedger(t))
 	ctx := t.Context()
 	lease := 500 * time.Millisecond
-	lock := func(id int64, now time.Time, want bool) func() {
-		t.Helper()
-		release, ok, err := s.LockTask(ctx, store.TaskLock{Task: "settle", RunID: id, Now: now, Lease: lease})
-		if err != nil {
-			t.Fatalf("LockTask(run %d): %v", id, err)
-		}
-		if ok != want {
-			t.Fatalf("LockTask(run %d) at %s: ok = %v, want %v", id, now.Format("15:04:05.000"), ok, want)
-		}
-		return release
-	}
+	lock := taskLocker(t, s, lease)
 	slot := func(min int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(min) * time.Minute) }
 	claim := func(min int) int64 {
 		t.Helper()
@@ -119,4 +99,20 @@ func TestLockTaskShortLeaseKeepsTheOrder(t *testing.T) {
 	later := claim(2)
 	lock(later, t0.Add(900*time.Millisecond), false) // the waiter's next try is due in 100 ms
 	lock(later, t0.Add(11*time.Second), true)()      // it stopped trying: gone
+}
+
+// taskLocker takes task settle's lock for run id at now with the lease,
+// failing the test unless ok is want; it returns the release.
+func taskLocker(t *testing.T, s store.Store, lease time.Duration) func(id int64, now time.Time, want bool) func() {
+	return func(id int64, now time.Time, want bool) func() {
+		t.Helper()
+		release, ok, err := s.LockTask(t.Context(), store.TaskLock{Task: "settle", RunID: id, Now: now, Lease: lease})
+		if err != nil {
+			t.Fatalf("LockTask(run %d): %v", id, err)
+		}
+		if ok != want {
+			t.Fatalf("LockTask(run %d) at %s: ok = %v, want %v", id, now.Format("15:04:05.000"), ok, want)
+		}
+		return release
+	}
 }
