@@ -38,8 +38,9 @@ type crontabRead struct {
 	user    string // a user crontab's user; "" for a system crontab
 	spool   bool   // the crontab is in cron's spool (CrontabFile.Spool)
 	entries []crontab.Entry
-	errs    []error // malformed catchup lines
-	err     error   // refused, or unreadable
+	errs    []error        // malformed catchup lines
+	err     error          // refused, or unreadable
+	byTask  map[string]int // the index in entries of each task's first line (findLine), made at the first look
 }
 
 // sourcedEntry is a crontab line with the file it came from and the user
@@ -226,11 +227,18 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 		}
 		return sourcedEntry{}, &shellReplay{err: fmt.Errorf("task %s: re-read its crontab: %w; pass it with --crontab", t.Name, r.err)}
 	}
-	for _, e := range r.entries {
-		if e.Task == t.Name {
-			e.File = path
-			return sourcedEntry{e, path, r.user, r.spool}, nil
+	if r.byTask == nil { // one pass, not one per task: the readers and scan look up every line's task
+		r.byTask = make(map[string]int, len(r.entries))
+		for i, e := range r.entries {
+			if _, seen := r.byTask[e.Task]; !seen {
+				r.byTask[e.Task] = i
+			}
 		}
+	}
+	if i, ok := r.byTask[t.Name]; ok {
+		e := r.entries[i]
+		e.File = path
+		return sourcedEntry{e, path, r.user, r.spool}, nil
 	}
 	if len(r.errs) > 0 { // its line may be one of them, broken by an edit: not gone
 		why := make([]string, len(r.errs))
