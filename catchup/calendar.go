@@ -84,9 +84,18 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	if err != nil {
 		return err
 	}
-	notes := readUsersNotes(m, readPendingNotes(m), tasks) // root's: its users' lines' notes, as root's scan counts them
+	// Each crontab read once, for every line read again.
+	lines := newCrontabs(m)
+	notes := readUsersNotes(m, lines, readPendingNotes(m), tasks) // root's: its users' lines' notes, as root's scan counts them
 	c := &calendarReader{m: m, req: req, stale: stale, notes: notes, now: m.Now(), held: held,
-		boots: newBootCache(st, m).with(notes)}
+		boots: newBootCache(st, m).with(notes), left: map[string]*LineLeft{}}
+	for _, t := range tasks {
+		// Before the runs are read: an edited or removed line's task
+		// reads the ledger (a few reads), which its stream would hold.
+		if c.left[t.Name], err = lines.lineLeftOf(ctx, st, t); err != nil {
+			return err
+		}
+	}
 	scheds, errs := make([]*schedule.Schedule, len(tasks)), make([]error, len(tasks))
 	var ranges []store.SlotRange
 	var of []int // the task of each range
@@ -133,6 +142,7 @@ type calendarReader struct {
 	now   time.Time
 	held  map[string]time.Time // every task's latest slot of any record
 	boots *bootCache           // the uptime the causes of missed cells are read from
+	left  map[string]*LineLeft // the slots the next scan records expired, its task's line edited or removed
 	slots []CalendarSlot       // the last row's, reused (10,000 tasks of 10,080 slots each)
 }
 
@@ -168,6 +178,10 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 		upTo = now
 	}
 	due := dueBefore(m, req.Rule, now)
+	leftBehind := func(slot time.Time) bool { // no fire of its old line comes
+		_, ok := c.left[t.Name].has(slot)
+		return ok
+	}
 	withRuns, next := slotKeys(byslot, bySlot), 0 // in order, as the slots come
 	row.Slots = c.slots[:0]
 	defer func() { c.slots = row.Slots }()
@@ -215,7 +229,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 			c.State = CellNone
 		case Paused(t, slot): // the next scan records it paused
 			c.State = CellPaused
-		case slot.After(due) && !died: // a fire that came and died is missed at once, as scan reads it
+		case slot.After(due) && !died && !leftBehind(slot): // a fire that came and died is missed at once, as scan reads it
 			c.State = CellPending
 		default: // missed by the same rule (slotSettled)
 			c.State = CellMissed

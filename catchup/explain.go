@@ -91,7 +91,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if !found {
 		return Explanation{}, UnknownTask(req.Task)
 	}
-	notes = readUsersNotes(m, notes, []store.Task{t}) // root's: its users' lines' notes, as root's scan counts them
+	// Its line read once, for the notes, its edit and its home.
+	lines := newCrontabs(m)
+	notes = readUsersNotes(m, lines, notes, []store.Task{t}) // root's: its users' lines' notes, as root's scan counts them
 	sched, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil {
 		return Explanation{}, errBadSchedule(t, err)
@@ -104,8 +106,16 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return Explanation{}, err
 	}
 	now := m.Now()
+	// Its line edited or removed: the next scan records the slots it
+	// leaves behind expired, the recent ones too.
+	left, err := lines.lineLeftOf(ctx, st, t)
+	if err != nil {
+		return Explanation{}, err
+	}
 	slot, offSchedule := req.Slot, false
-	if slot.IsZero() {
+	if slot.IsZero() && left != nil {
+		slot = left.slots[len(left.slots)-1] // its latest missed slot
+	} else if slot.IsZero() {
 		if slot, err = defaultSlot(ctx, st, m, t, sched, req.MissedRule, stale, notes); err != nil {
 			return Explanation{}, err
 		}
@@ -170,8 +180,16 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		}
 	}
 	sort.SliceStable(x.Events, func(i, j int) bool { return x.Events[i].At.Before(x.Events[j].At) })
-	x.state(slotRecords{named: records, slotless: r, has: has}, stale, notes, u, m, req.MissedRule)
-	if x.State == StateMissed {
+	rule := req.MissedRule
+	_, leftBehind := left.has(slot)
+	if leftBehind {
+		rule.Tolerance = 0 // no fire of the old line comes
+	}
+	x.state(slotRecords{named: records, slotless: r, has: has}, stale, notes, u, m, rule)
+	if x.State == StateMissed && leftBehind {
+		x.Expiring = left.Reason
+		x.Summary += "; the next scan records it expired: " + left.Reason
+	} else if x.State == StateMissed {
 		if x.Expiring, err = expiringReason(ctx, st, m, t, sched, req, slot, stale, notes); err != nil {
 			return x, err
 		}
@@ -186,7 +204,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			// Nothing is recorded of a slot its directory's refusal
 			// leaves (a scan's replay, a daemon line's fire): checked
 			// now, as the scan checks it.
-			if why := StartRefused(m, t); why != nil {
+			if why := lines.startRefused(t); why != nil {
 				x.Summary += "; it stays missed, no replay starts: " + why.Error()
 			}
 		}

@@ -117,7 +117,7 @@ func runsNotes(ctx context.Context, st store.Store, m Machine, runs []store.Run)
 	if err != nil {
 		return nil, err
 	}
-	return readUsersNotes(m, notes, tasks), nil
+	return readUsersNotes(m, nil, notes, tasks), nil
 }
 
 // tasksNamed reads the tasks of names the ledger holds (one read for one

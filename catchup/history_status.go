@@ -123,5 +123,5 @@ func filterNotes(ctx context.Context, st store.Store, m Machine, task string) (*
 			tasks = append(tasks, s.Task)
 		}
 	}
-	return readUsersNotes(m, notes, tasks), nil
+	return readUsersNotes(m, nil, notes, tasks), nil
 }

@@ -17,7 +17,7 @@ type TaskStatus struct {
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
 	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
 	Causes     []string         // why each slot of Missed was missed, in step with it
-	Expiring   int              // how many of Missed are older than the catch-up window
+	Expiring   int              // how many of Missed (the oldest) the next scan records expired: older than the catch-up window, or all (Left)
 	Counts     map[string]int64 // its runs by status, those ListRequest.Counts asks for (nil: none)
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
@@ -25,6 +25,12 @@ type TaskStatus struct {
 	// parses (why, or ""): its missed slots cannot be computed.
 	BadSchedule string
 	Paused      bool // paused now (catchup pause): Task.PausedUntil says until when
+	// Left, when set, says that the next scan records every slot of
+	// Missed expired, none replayed: its crontab line was edited or removed.
+	Left *LineLeft
+	// StartRefused is why no replay of Missed can start here now (asked
+	// by ListRequest.StartRefused; nil when one may, or with Left).
+	StartRefused error
 }
 
 // ListCounts says which run counts List reads into TaskStatus.Counts.
@@ -46,6 +52,9 @@ const (
 type ListRequest struct {
 	Rule   MissedRule
 	Counts ListCounts
+	// StartRefused asks whether a replay of each task with missed slots
+	// may start here (TaskStatus.StartRefused): ls --missed says so.
+	StartRefused bool
 }
 
 // List returns every known task with its latest run, next slot and missed
@@ -53,7 +62,10 @@ type ListRequest struct {
 // this host's notes of unrecorded fires as the next scan records them. It
 // writes nothing. It reads the ledger in a number of statements that does
 // not grow with the number of tasks (store.BatchReads): on a shared
-// ledger, a round trip per task each was most of its time.
+// ledger, a round trip per task each was most of its time. A crontab
+// line's task has its line re-read as the next scan re-reads it (each
+// crontab once): one the scan registers edited, or retires, has the slots
+// it leaves behind counted, all expiring (Left), read a few reads each.
 func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]TaskStatus, error) {
 	rule := req.Rule
 	all, err := st.Tasks(ctx)
@@ -66,7 +78,9 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	for i, s := range all {
 		registered[i] = s.Task
 	}
-	notes = readUsersNotes(m, notes, registered) // root's: its users' lines' notes, as root's scan counts them
+	// Each crontab read once, for every line read again.
+	lines := newCrontabs(m)
+	notes = readUsersNotes(m, lines, notes, registered) // root's: its users' lines' notes, as root's scan counts them
 	counts, err := listCounts(ctx, st, req.Counts)
 	if err != nil {
 		return nil, err
@@ -127,8 +141,14 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	for k, res := range found {
 		ts := &out[asked[k]]
 		splitPaused(ts.Task, &res)
-		ts.Expiring = res.expiring
-		ts.Missed, ts.Causes = res.counted() // with the old schedule's slots owed to it, as scan counts them
+		if ts.Left, err = lines.lineLeftOf(ctx, st, ts.Task); err != nil {
+			return nil, err
+		}
+		// With the old schedule's slots owed to it, as scan counts them.
+		ts.Missed, ts.Causes, ts.Expiring = leftMissed(res, ts.Left)
+		if req.StartRefused && len(ts.Missed) > 0 && ts.Left == nil {
+			ts.StartRefused = lines.startRefused(ts.Task)
+		}
 	}
 	return out, nil
 }

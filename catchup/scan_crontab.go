@@ -36,6 +36,9 @@ type shellReplay struct {
 	// missed-slot alert for the old schedule's slots it recorded expired:
 	// the caller runs it when it may wait for it (a fire: after its job).
 	alertLeft func()
+	// left is what registering the line changed left behind: the old
+	// schedule's slots recorded expired (a dry run's: to be recorded).
+	left leftByChange
 	// gone is the crontab the task was found in when its line is no
 	// longer there (or the file itself is gone): scan retires the task.
 	gone string
@@ -248,7 +251,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				return nil, warning, sinceRead(e.Task, err)
 			}
 			t.SettledThrough = countsFrom(now, spared) // now, or before the slots left to the line's fire
-			sr.alertLeft = left.alert
+			sr.alertLeft, sr.left = left.alert, left
 			if warning != "" {
 				warning += "; "
 			}

@@ -81,21 +81,21 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 	return nil, lineHomeFix(why)
 }
 
-// StartRefused is why no replay of task t can start here now
+// startRefused is why no replay of task t can start here now
 // (replayRefused: its working directory refused, or a crontab line's
-// home, its line re-read from its crontab as a plain scan re-reads it),
-// nil when one may: nothing records it of the slots it leaves (a scan's
+// home, its line re-read through c as a plain scan re-reads it), nil
+// when one may: nothing records it of the slots it leaves (a scan's
 // replays, a daemon line's fires), so ls --missed and explain check it
 // when they read them. A line that cannot be re-read says so elsewhere
 // (the scan's replay fails with it): not a refusal here.
-func StartRefused(m Machine, t store.Task) error {
+func (c *crontabs) startRefused(t store.Task) error {
 	var sr *shellReplay
 	if t.Shell != "" {
-		if sr = newCrontabs(m).shellReplay(t); sr.err != nil {
+		if sr = c.shellReplay(t); sr.err != nil {
 			return nil
 		}
 	}
-	_, why := replayRefused(m, t, sr)
+	_, why := replayRefused(c.m, t, sr)
 	return why
 }
 

@@ -20,8 +20,9 @@ const reasonLeftByChange = "its schedule changed from %q in %s to %q in %s befor
 // since, where the gap they leave opens (just after the old slot before
 // the first, never before the task's registration).
 type leftByChange struct {
-	slots []time.Time
-	since time.Time
+	slots  []time.Time
+	causes []string // why each of slots was missed, in step
+	since  time.Time
 	// alert runs the task's missed-slot alert for the slots recorded (a
 	// no-op when none was): the caller runs it when it may wait for it.
 	alert func()
@@ -243,7 +244,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if len(res.slots) == 0 {
 		return lb, nil
 	}
-	lb.slots, lb.since = res.slots, res.slots[0]
+	lb.slots, lb.causes, lb.since = res.slots, res.causes, res.slots[0]
 	if prev, ok := s.Prev(lb.since.Add(-time.Second)); ok && !prev.Before(old.RegisteredAt) {
 		lb.since = prev.Add(time.Second)
 	}
@@ -258,10 +259,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, cause, dry); err != nil || dry {
 		return lb, err
 	}
-	lb.slots = nil // those recorded: not those another process recorded meanwhile
+	lb.slots, lb.causes = nil, nil // those recorded: not those another process recorded meanwhile
 	for _, a := range ts.Actions {
 		if a.Action == ActionExpired {
-			lb.slots = append(lb.slots, a.Slot)
+			lb.slots, lb.causes = append(lb.slots, a.Slot), append(lb.causes, cause[a.Slot.Unix()])
 		}
 	}
 	lb.alertAs = func(ctx context.Context, am Machine, notify string) {

@@ -146,12 +146,12 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 // registered tasks, as root's scan counts them (usersNotes, through each
 // task's line re-read as scan re-reads it): so that a reader shows what
 // that scan will do. A user's notes refused are said, naming the file and
-// the fix; that user's slots are shown as the ledger holds them.
-func readUsersNotes(m Machine, notes *pendingNotes, tasks []store.Task) *pendingNotes {
+// the fix; that user's slots are shown as the ledger holds them. The
+// lines are read through cts, each crontab once (nil: a new reading).
+func readUsersNotes(m Machine, cts *crontabs, notes *pendingNotes, tasks []store.Task) *pendingNotes {
 	if !readsUsersNotes(m) {
 		return notes
 	}
-	var cts *crontabs
 	var theirs []store.Task
 	var srs []*shellReplay
 	for _, t := range tasks {

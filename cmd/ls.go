@@ -73,8 +73,12 @@ type lsRow struct {
 	// left out when false.
 	NotReplayable bool `json:"not_replayable,omitempty"`
 	// StartRefused: why no replay of its missed slots starts, its working
-	// directory refused (catchup.StartRefused); left out when none is.
+	// directory refused (TaskStatus.StartRefused); left out when none is.
 	StartRefused string `json:"start_refused,omitempty"`
+	// ExpiringReason: why the next scan records all its missed slots
+	// expired, its crontab line edited or removed (TaskStatus.Left), as
+	// it records them; left out when it does not.
+	ExpiringReason string `json:"expiring_reason,omitempty"`
 }
 
 func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
@@ -115,7 +119,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if cfg.output == "json" {
 		counts = catchup.CountsExpired // its expired field
 	}
-	tasks, err := catchup.List(c.Context(), st, m, catchup.ListRequest{Rule: cfg.rule, Counts: counts})
+	tasks, err := catchup.List(c.Context(), st, m, catchup.ListRequest{Rule: cfg.rule, Counts: counts, StartRefused: true})
 	if err != nil {
 		return failure(err)
 	}
@@ -133,12 +137,14 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
 			Paused: t.Paused, NotReplayable: catchup.Unreplayable(t.Task), RetiredAt: jsonTime(t.Task.RetiredAt),
 			ScheduleError: t.BadSchedule}
-		var refused error
-		if len(t.Missed) > 0 {
-			if refused = catchup.StartRefused(m, t.Task); refused != nil {
-				m.Notice("warning: task %s: its missed slots stay missed, no replay starts: %v", t.Task.Name, refused)
-				r.StartRefused = refused.Error()
-			}
+		refused := t.StartRefused
+		if refused != nil {
+			m.Notice("warning: task %s: its missed slots stay missed, no replay starts: %v", t.Task.Name, refused)
+			r.StartRefused = refused.Error()
+		}
+		if t.Left != nil {
+			m.Notice("warning: task %s: %s", t.Task.Name, t.Left.Warning)
+			r.ExpiringReason = t.Left.Reason
 		}
 		if t.Paused {
 			r.PausedUntil = jsonTime(t.Task.PausedUntil)

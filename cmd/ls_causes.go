@@ -12,7 +12,9 @@ import (
 // order they first occurred: "host-down 2, not-fired 1"; or that the
 // ledger holds the task ahead of the clock; and that no scan can replay
 // them (catchup.Unreplayable), or that none starts while its working
-// directory is refused (refused: catchup.StartRefused).
+// directory is refused (refused: TaskStatus.StartRefused), or that the
+// next scan records them expired, the task's crontab line edited or
+// removed (TaskStatus.Left).
 func causeSummary(t catchup.TaskStatus, refused error) string {
 	if t.BadSchedule != "" {
 		return "bad schedule"
@@ -25,6 +27,9 @@ func causeSummary(t catchup.TaskStatus, refused error) string {
 	}
 	if refused != nil && len(t.Missed) > 0 {
 		return countCauses(t.Causes) + "; not replayed: working directory refused"
+	}
+	if t.Left != nil && len(t.Missed) > 0 {
+		return countCauses(t.Causes) + "; expiring: " + t.Left.What
 	}
 	return countCauses(t.Causes)
 }
