@@ -169,6 +169,12 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		req.Started = time.Now() // real time: it bounds a real wait (waitLeft)
 	}
 	l := &lifecycle{st: st, m: m, req: req, sched: req.Schedule}
+	if req.Backfill {
+		// A crontab line's run of a backfill's slot: it says that it waits
+		// for the lock (sayWaiting), once, as backfill says it of the
+		// tasks it runs itself (its flag is this process's: its slot's).
+		l.waitSaid = new(bool)
+	}
 	defer func() {
 		if l.leftAlert != nil {
 			l.leftAlert() // the fire is over, its lock released
@@ -274,7 +280,8 @@ type lifecycle struct {
 	leftAlert func()
 	// waitSaid: a backfill's, shared by its slots of one task, which say
 	// once for the task that they wait for its lock (sayWaiting); true once
-	// said. nil: a fire, which waits without a word.
+	// said (a crontab line's run of a backfill's slot: its own). nil: a
+	// fire, which waits without a word.
 	waitSaid *bool
 }
 
