@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -49,7 +50,7 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 			}
 			continue // another scan took it meanwhile
 		}
-		ts, err := owedExpiries(ctx, st, a)
+		ts, pruned, err := owedExpiries(ctx, st, a)
 		if err != nil {
 			m.notice("cannot read which slots of task %s the scan that owes alert %s recorded expired (%v): the next scan tries again",
 				a.Task, path, err)
@@ -58,6 +59,10 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 		if ts.Expired > 0 {
 			m.notice("task %s: %d slots that catchup (pid %d) recorded expired were never alerted (it ended before its alert ran): alerting them now",
 				a.Task, ts.Expired, a.PID)
+			if pruned > 0 {
+				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were pruned from the ledger before their alert ran: alerting them as it planned them",
+					a.Task, pruned, a.PID)
+			}
 			alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
 			if ctx.Err() != nil {
 				// Stopped while its alert ran (its command may have died of
@@ -74,20 +79,27 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 
 // owedExpiries is what owed alert a stands for: the slots of its task
 // that the ledger holds expired by its scan (its host, boot and pid),
-// oldest first, with their causes.
-func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, error) {
+// oldest first, with their causes; and, among them, how many it holds no
+// record of at all at or before the task's prune floor: a prune (of
+// another host, or another user, that could not pay this alert first)
+// deleted the records they stand for, and they are alerted as the scan
+// planned them. Never lost to a prune, then; at worst repeated, where the
+// scan was killed before its expiries were committed and another process
+// recorded and alerted those slots before the prune.
+func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, int, error) {
 	ts := TaskScan{Task: a.Task, Policy: a.Policy}
 	if len(a.Slots) == 0 {
-		return ts, nil
+		return ts, 0, nil
 	}
 	owed, first, last := a.slotSet()
 	runs, err := st.SlotRuns(ctx, a.Task, first, last, 0)
 	if err != nil {
-		return ts, err
+		return ts, 0, err
 	}
-	seen := map[int64]bool{}
+	seen, held := map[int64]bool{}, map[int64]bool{}
 	for _, r := range runs {
 		s := r.Slot.Unix()
+		held[s] = held[s] || !r.Slot.IsZero()
 		cause, ok := owed[s]
 		if !ok || seen[s] || r.Slot.IsZero() || r.Status != store.StatusExpired ||
 			r.Host != a.Host || r.BootID != a.BootID || r.PID != a.PID {
@@ -97,8 +109,22 @@ func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, e
 		ts.Expired++
 		ts.Actions = append(ts.Actions, SlotAction{Slot: r.Slot, Action: ActionExpired, RunID: r.ID, Reason: r.Error, Cause: cause})
 	}
+	pruned := 0
+	if len(held) < len(owed) {
+		t, err := st.Task(ctx, a.Task)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return ts, 0, err
+		}
+		for s, cause := range owed {
+			if slot := time.Unix(s, 0).UTC(); !held[s] && !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough) {
+				pruned++
+				ts.Expired++
+				ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionExpired, Cause: cause})
+			}
+		}
+	}
 	slices.SortFunc(ts.Actions, func(x, y SlotAction) int { return x.Slot.Compare(y.Slot) })
-	return ts, nil
+	return ts, pruned, nil
 }
 
 // takeOwedAlert renames the owed alert at path to a name of this

@@ -73,6 +73,15 @@ func (o *owedFixture) owe(t *testing.T, pid int, hours ...int) string {
 	return owed.path
 }
 
+// pruneAll prunes every run that ended by an hour from now but the latest,
+// as a prune on another host would (the owed alerts of this one unseen).
+func (o *owedFixture) pruneAll(t *testing.T) {
+	t.Helper()
+	if _, err := o.st.Prune(context.Background(), store.PruneRequest{Before: o.m.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (o *owedFixture) sent(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(o.alerts)
@@ -118,6 +127,23 @@ func TestPayOwedAlerts(t *testing.T) {
 			setup: func(t *testing.T, o *owedFixture) []string {
 				o.owe(t, deadPID, 1, 2)
 				o.expireAs(t, deadPID-1, 1, 2)
+				return nil
+			},
+		},
+		"its records pruned since, by a prune elsewhere: alerted as planned": {
+			setup: func(t *testing.T, o *owedFixture) []string {
+				o.owe(t, deadPID, 1, 2)
+				o.expireAs(t, deadPID, 1, 2)
+				o.pruneAll(t)
+				return nil
+			},
+			wantSent:  "job|2|2026-03-01T01:00:00Z 2026-03-01T02:00:00Z|host-down host-down\n",
+			wantNotes: []string{"1 slots that catchup (pid 4194305) recorded expired were pruned from the ledger before their alert ran", "2 slots that catchup (pid 4194305) recorded expired were never alerted"},
+		},
+		"killed before its first expiry, then a prune: nothing to alert": {
+			setup: func(t *testing.T, o *owedFixture) []string {
+				o.owe(t, deadPID, 13, 14) // later than any slot the prune passed
+				o.pruneAll(t)
 				return nil
 			},
 		},

@@ -47,7 +47,8 @@ type Pruned struct {
 	Left     []PruneLeft     // by task name: the tasks prune left whole, and why
 }
 
-// Prune records, as scan would, the missed slots before the cut that scan
+// Prune first pays the alerts this host's gone scans owe (payOwedAlerts),
+// unless a dry run. It records, as scan would, the missed slots before the cut that scan
 // would not replay (see recordBefore), then deletes the runs that ended more
 // than req.OlderThan ago, except those the ledger always keeps (see
 // store.Store.Prune). A slot whose successful run is pruned stays done. A
@@ -58,6 +59,12 @@ type Pruned struct {
 // watermark and runs stay as the forget left them.
 func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pruned, error) {
 	out := Pruned{Before: m.Now().Add(-req.OlderThan)}
+	if !req.DryRun {
+		// The alerts this host's gone scans owe stand for expired records
+		// this prune may delete: paid first, as a scan pays them, or the
+		// next scan would find nothing to alert (never lost to a prune).
+		payOwedAlerts(ctx, st, m)
+	}
 	read, err := recordBefore(ctx, st, m, out.Before, req)
 	out.Recorded, out.Left = read.recorded, read.left
 	if err != nil {

@@ -25,7 +25,8 @@ replay anything. A missed slot before the
 cut that scan would not replay is first recorded as scan would (expired when older than
 its task's catch-up window, paused in the task's pause), once (a slot a scan recorded
 expired meanwhile is not recorded again), and a task with slots recorded expired gets
-scan's alert (--notify-cmd, else the task's own); one scan would replay makes prune
+scan's alert (--notify-cmd, else the task's own); the alerts that scans of this host
+killed before their alert ran still owe are sent first, as the next scan would. A missed slot scan would replay makes prune
 refuse: run catchup scan first. A task scan passes by (a registered schedule that does
 not parse, a ledger holding a slot later than now) is left whole, its runs and its
 watermark, with a warning on stderr naming it and the fix: prune cannot tell which of
