@@ -71,6 +71,7 @@ func oweAlert(m Machine, cmd, task, policy string, ex []expiry, cause map[int64]
 	}
 	path, err := keepOwedAlert(m, a)
 	if err != nil {
+		err = m.lockDirError(err)
 		m.notice("cannot keep task %s's alert owed (%v): if this process ends before its alert runs, no later scan sends it", task, err)
 		return nil
 	}

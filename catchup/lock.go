@@ -44,6 +44,19 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 	return l, err
 }
 
+// ErrCreateLockDir marks an error creating the lock directory: the ledger
+// may be fine; this host's locks, notes and owed alerts have no place.
+var ErrCreateLockDir = errors.New("create lock directory")
+
+// lockDirError is err, an error of the lock directory, with its cause named
+// where Machine.LockDirHint knows it.
+func (m Machine) lockDirError(err error) error {
+	if m.LockDirHint == nil || !errors.Is(err, ErrCreateLockDir) {
+		return err
+	}
+	return m.LockDirHint(err)
+}
+
 // lockDir checks that dir, the lock directory, is uid's own directory (no
 // symlink, no one else's): a planted one is refused, for the locks and for
 // the notes of unrecorded fires. With create, it is made if missing;
@@ -58,7 +71,7 @@ func lockDir(dir string, uid int, create bool) error {
 	}
 	if errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("create lock directory: %w", err)
+			return fmt.Errorf("%w: %w", ErrCreateLockDir, err)
 		}
 		fi, err = os.Lstat(dir)
 	}

@@ -49,6 +49,10 @@ type Machine struct {
 	// and its spare note directory ("" for none). nil: root's scan does
 	// not look for other users' notes.
 	NotesOf func(db string, uid int, env []string) (lockDir, noteDir string, err error)
+	// LockDirHint, when set, names the cause of an error creating LockDir
+	// (ErrCreateLockDir) that the user can fix, and the fix (cmd: a HOME
+	// of /); it returns err as it is otherwise.
+	LockDirHint func(err error) error
 	// JobSignals are the signals forwarded to a running job (nil: the
 	// runner's default); the daemon forwards them itself and passes none.
 	JobSignals []os.Signal

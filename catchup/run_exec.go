@@ -26,7 +26,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 
 	lock, err := openTaskLock(l.m.LockDir, l.req.Task, l.m.UID)
 	if err != nil {
-		res, err := l.writeFault(ctx, nil, base, err)
+		res, err := l.writeFault(ctx, nil, base, l.m.lockDirError(err))
 		l.finished(ctx, res)
 		return res, err
 	}

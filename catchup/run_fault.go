@@ -106,6 +106,12 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (res RunResult, ferr error) {
 	defer func(cause error) { res.LedgerFault = ledgerFault(cause) }(err)
 	fr := fire{slot: r.Slot, trigger: r.Trigger}
+	if errors.Is(err, ErrCreateLockDir) && !l.req.ReplaySlot.IsZero() {
+		// The ledger is fine: the scan stops there, saying why, rather
+		// than count the slot's lock held.
+		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("not replaying slot %s of %s without this host's lock for it; "+
+			"the next scan replays it once the lock directory can be made: %w", formatSlot(r.Slot, l.sched), l.req.Task, err)
+	}
 	if res, refused := l.refuseUnclaimed(fr, err); refused {
 		return res, nil
 	}
@@ -121,9 +127,10 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 }
 
 // ledgerFault is cause, a fault of the ledger, or nil when it is none: a
-// stop that cut the ledger's answer, or this host's refused lock directory.
+// stop that cut the ledger's answer, or this host's lock directory (refused,
+// or not to be made).
 func ledgerFault(cause error) error {
-	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, filetrust.ErrRefused) {
+	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, filetrust.ErrRefused) || errors.Is(cause, ErrCreateLockDir) {
 		return nil
 	}
 	return cause
@@ -143,6 +150,12 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 	if errors.Is(cause, filetrust.ErrRefused) { // the ledger is reachable; this host's lock is not
 		l.m.notice("not running %s: this host's lock for it is refused, and without it two fires here could run one slot; "+
 			"the next scan replays it once the lock directory is fixed (--fail-open runs it anyway): %v", l.req.Task, cause)
+		l.spoolFire(fr, nil, cause)
+		return RunResult{ExitCode: exitLocked, Skipped: true}, true
+	}
+	if errors.Is(cause, ErrCreateLockDir) { // the ledger is fine; this host has no place for its locks
+		l.m.notice("not running %s without this host's lock for it (two fires here could run one slot; "+
+			"the next scan replays it once the lock directory can be made; --fail-open runs it anyway): %v", l.req.Task, cause)
 		l.spoolFire(fr, nil, cause)
 		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}

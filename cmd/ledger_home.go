@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/catchup/catchup/store"
 )
@@ -28,4 +29,26 @@ func homeIsRootHint(err error, path string, uid int, getenv func(string) string)
 	}
 	return fmt.Errorf("HOME is / for uid %d, so its ledger would be %s, where only root can create it; "+
 		"fix: set HOME to the user's home in the crontab (or remove its HOME=/ line), or pass --db or set CATCHUP_DB (%w)", uid, path, err)
+}
+
+// homeIsRootLockHint is homeIsRootHint for the lock directory of a ledger
+// that has none beside it (PostgreSQL): with HOME=/ it would be under
+// /.local/state/catchup, which only root can create, and the error blamed
+// the shared ledger ("cannot record the claim: ...: create lock directory:
+// mkdir /.local: permission denied"). The fix names CATCHUP_STATE_DIR,
+// where the lock directory goes. Any other error, or directory, is err as
+// it is.
+func homeIsRootLockHint(err error, lockDir string, uid int, getenv func(string) string) error {
+	if uid == 0 || getenv("HOME") == "" || filepath.Clean(getenv("HOME")) != "/" {
+		return err
+	}
+	dir, derr := stateDirOf(uid, getenv)
+	if derr != nil || dir != filepath.Join("/", ".local", "state", "catchup") || !strings.HasPrefix(lockDir, dir+"/") {
+		return err // CATCHUP_STATE_DIR or XDG_STATE_HOME chose it
+	}
+	if !errors.Is(err, os.ErrPermission) && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("HOME is / for uid %d, so its lock directory would be %s, where only root can create it; "+
+		"fix: set HOME to the user's home in the crontab (or remove its HOME=/ line), or set CATCHUP_STATE_DIR (%w)", uid, lockDir, err)
 }

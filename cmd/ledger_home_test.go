@@ -41,3 +41,36 @@ func TestHomeIsRootHint(t *testing.T) {
 		})
 	}
 }
+
+// TestHomeIsRootLockHint: only the lock directory a HOME of / puts under
+// /.local/state/catchup (a PostgreSQL ledger's, of a user other than
+// root) gets its error's cause named (HOME, and the fix); any other
+// directory, user or error is left as it is.
+func TestHomeIsRootLockHint(t *testing.T) {
+	const def = "/.local/state/catchup/locks/0123456789ab"
+	denied := fmt.Errorf("create lock directory: %w", os.ErrPermission)
+	tests := map[string]struct {
+		err     error
+		lockDir string
+		uid     int
+		env     map[string]string
+		hint    bool
+	}{
+		"home is /, cannot create":    {err: denied, lockDir: def, uid: 65534, env: map[string]string{"HOME": "/"}, hint: true},
+		"home is //":                  {err: denied, lockDir: def, uid: 65534, env: map[string]string{"HOME": "//"}, hint: true},
+		"root":                        {err: denied, lockDir: "/var/lib/catchup/locks/0123456789ab", uid: 0, env: map[string]string{"HOME": "/"}},
+		"a user's home":               {err: denied, lockDir: "/home/u/.local/state/catchup/locks/0123456789ab", uid: 1000, env: map[string]string{"HOME": "/home/u"}},
+		"CATCHUP_STATE_DIR there":     {err: denied, lockDir: def, uid: 65534, env: map[string]string{"HOME": "/", "CATCHUP_STATE_DIR": "/.local/state/catchup/"}},
+		"XDG_STATE_HOME chose it":     {err: denied, lockDir: "/srv/s/catchup/locks/0123456789ab", uid: 65534, env: map[string]string{"HOME": "/", "XDG_STATE_HOME": "/srv/s"}},
+		"another error (a full disk)": {err: fmt.Errorf("create lock directory: %w", errors.New("no space left on device")), lockDir: def, uid: 65534, env: map[string]string{"HOME": "/"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := homeIsRootLockHint(tc.err, tc.lockDir, tc.uid, func(k string) string { return tc.env[k] })
+			hinted := strings.Contains(got.Error(), "HOME is / for uid") && strings.Contains(got.Error(), "or set CATCHUP_STATE_DIR")
+			if hinted != tc.hint || !errors.Is(got, tc.err) {
+				t.Errorf("homeIsRootLockHint = %v; want hinted %v, wrapping %v", got, tc.hint, tc.err)
+			}
+		})
+	}
+}

@@ -163,7 +163,10 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		},
 		HomeDir: homeDir,
 		NotesOf: notesOf,
-		Stop:    g.stopWith,
+		LockDirHint: func(err error) error {
+			return homeIsRootLockHint(err, lockDir, os.Geteuid(), os.Getenv)
+		},
+		Stop: g.stopWith,
 	}
 	if withBoot {
 		if m.BootTime, err = bootTime(); err != nil {
