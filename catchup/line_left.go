@@ -113,8 +113,10 @@ func expiresNone(lb leftByChange, code string) string {
 // expiring; res itself else.
 func leftMissed(res missed, left *LineLeft) (slots []time.Time, causes []string, expiring int) {
 	if left == nil {
+		// As scan expires them: those older than the window, and those
+		// owed to an older schedule (schedule-changed).
 		slots, causes = res.counted()
-		return slots, causes, res.expiring
+		return slots, causes, res.expiring + len(res.offSchedule)
 	}
 	res.slots, res.causes = left.slots, left.causes
 	slots, causes = res.counted()

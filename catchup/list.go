@@ -17,7 +17,7 @@ type TaskStatus struct {
 	Zone       *time.Location   // the zone its slots are shown in (UTC when its zone is unknown)
 	Missed     []time.Time      // slots scan would deal with now: replay, or record expired
 	Causes     []string         // why each slot of Missed was missed, in step with it
-	Expiring   int              // how many of Missed (the oldest) the next scan records expired: older than the catch-up window, or all (Left)
+	Expiring   int              // how many of Missed the next scan records expired: older than the catch-up window, owed to an older schedule, or all (Left)
 	Counts     map[string]int64 // its runs by status, those ListRequest.Counts asks for (nil: none)
 	ClockAhead time.Time        // the ledger holds this time of the task, later than now (zero: none)
 	Warning    string           // e.g. a schedule that no longer parses
