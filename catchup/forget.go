@@ -60,9 +60,15 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 			return ForgetResult{}, err
 		}
 		for _, r := range running {
-			if r.Task == t.Name {
-				return ForgetResult{}, fmt.Errorf("task %s has a run in progress (run %d): purge it when it has ended", t.Name, r.ID)
+			if r.Task != t.Name {
+				continue
 			}
+			if thisHost(st, m, r) && r.BootID != "" && r.BootID != m.BootID {
+				// It ended with that boot, but only a scan records that.
+				return ForgetResult{}, fmt.Errorf("task %s: run %d was left running by an earlier boot of this host (it ended with that boot); "+
+					"run catchup scan first, which records it interrupted, then purge the task", t.Name, r.ID)
+			}
+			return ForgetResult{}, fmt.Errorf("task %s has a run in progress (run %d): purge it when it has ended", t.Name, r.ID)
 		}
 	}
 	// A task retired before keeps its retirement's time: scan --task and
