@@ -55,19 +55,22 @@ type owedAlertFile struct{ path string }
 // owedAlertSeq tells apart the owed alerts of one process.
 var owedAlertSeq atomic.Int64
 
-// oweAlert keeps the alert of task t's expiries ex (with cause, by slot)
+// oweAlert keeps the alert of task t's expiries ex (with their causes)
 // owed, synced, before they are recorded: cmd is the command the alert
 // runs ("" none: nothing is owed; nor in a dry run, which records
 // nothing). A file that cannot be kept is said, and the expiries are
 // recorded anyway: their alert then rests on this process alone, as before.
-func oweAlert(m Machine, cmd, task, policy string, ex []expiry, cause map[int64]string, dry bool) *owedAlertFile {
-	if dry || cmd == "" || len(ex) == 0 || m.LockDir == "" {
+func oweAlert(m Machine, cmd, task, policy string, ex []expirySpan, dry bool) *owedAlertFile {
+	n := expiryCount(ex)
+	if dry || cmd == "" || n == 0 || m.LockDir == "" {
 		return nil
 	}
 	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID,
-		Slots: make([]int64, len(ex)), Causes: make([]string, len(ex))}
-	for i, e := range ex {
-		a.Slots[i], a.Causes[i] = e.slot.Unix(), cause[e.slot.Unix()]
+		Slots: make([]int64, 0, n), Causes: make([]string, 0, n)}
+	for _, e := range ex {
+		for i, slot := range e.slots {
+			a.Slots, a.Causes = append(a.Slots, slot.Unix()), append(a.Causes, e.cause(i))
+		}
 	}
 	path, err := keepOwedAlert(m, a)
 	if err != nil {

@@ -60,13 +60,12 @@ func (o *owedFixture) owe(t *testing.T, pid int, hours ...int) string {
 	t.Helper()
 	m := o.m
 	m.PID = pid
-	var ex []expiry
-	cause := map[int64]string{}
+	var ex expirySpan
 	for _, h := range hours {
 		at := time.Date(2026, 3, 1, h, 0, 0, 0, time.UTC)
-		ex, cause[at.Unix()] = append(ex, expiry{slot: at}), "host-down"
+		ex.slots, ex.causes = append(ex.slots, at), append(ex.causes, "host-down")
 	}
-	owed := oweAlert(m, o.cmd(), "job", "all", ex, cause, false)
+	owed := oweAlert(m, o.cmd(), "job", "all", []expirySpan{ex}, false)
 	if owed == nil {
 		t.Fatalf("no alert owed; notices: %q", o.notices)
 	}
@@ -255,10 +254,10 @@ func TestOwedAlertOfScanFailedBetweenBatches(t *testing.T) {
 }
 
 func TestOweAlertOwesNothing(t *testing.T) {
-	slot := []expiry{{slot: time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)}}
+	slot := []expirySpan{{slots: []time.Time{time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)}}}
 	tests := map[string]struct {
 		cmd string
-		ex  []expiry
+		ex  []expirySpan
 		dry bool
 	}{
 		"a dry run records nothing": {cmd: "true", ex: slot, dry: true},
@@ -270,7 +269,7 @@ func TestOweAlertOwesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := testMachine(filepath.Join(t.TempDir(), "c.db"), time.Now())
 			m.UID = os.Geteuid()
-			owed := oweAlert(m, tc.cmd, "job", "all", tc.ex, nil, tc.dry)
+			owed := oweAlert(m, tc.cmd, "job", "all", tc.ex, tc.dry)
 			left, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*"))
 			wantOwed := tc.cmd != "" && len(tc.ex) > 0 && !tc.dry
 			if (owed != nil) != wantOwed || len(left) != len(owed.paths()) {

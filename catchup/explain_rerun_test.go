@@ -119,7 +119,7 @@ func TestExplainExpiringAgreesWithScan(t *testing.T) {
 				if len(tr.Missed) != 30 {
 					t.Fatalf("scan --dry-run: %d missed slots, want 30", len(tr.Missed))
 				}
-				for _, a := range tr.Actions {
+				for a := range tr.SlotActions() {
 					if a.Action == ActionWouldExpire {
 						expired[a.Slot.Unix()] = a.Reason
 					}

@@ -83,27 +83,23 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	if cmd == "" || len(ts.Missed) == 0 {
 		return
 	}
-	slots := make([]string, len(ts.Missed))
-	for i, s := range ts.Missed {
-		slots[i] = s.UTC().Format(time.RFC3339)
-	}
-	var expired []string
-	for _, a := range ts.Actions {
+	var expired []time.Time
+	for a := range ts.SlotActions() {
 		if a.Action == ActionExpired {
-			expired = append(expired, a.Slot.UTC().Format(time.RFC3339))
+			expired = append(expired, a.Slot)
 		}
 	}
 	// Oldest first, whatever recorded them (the window's expiries, the old
-	// schedule's given back): RFC 3339 in UTC sorts as time does.
-	slices.Sort(expired)
+	// schedule's given back).
+	slices.SortFunc(expired, time.Time.Compare)
 	env := append(jobEnviron(m),
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
-		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertList(slots),
+		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertSlots(ts.Missed),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
 		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_LEFT="+strconv.Itoa(ts.Left),
 		"CATCHUP_POLICY="+ts.Policy,
 		"CATCHUP_MISSED_CAUSES="+alertList(ts.Causes), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
-		"CATCHUP_EXPIRED_SLOTS="+alertList(expired))
+		"CATCHUP_EXPIRED_SLOTS="+alertSlots(expired))
 	actx, cancel := alertContext(ctx)
 	defer cancel()
 	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
@@ -133,7 +129,7 @@ func scanAlertCommand(m Machine, req ScanRequest, t store.Task, sr *shellReplay)
 // slots ts recorded expired, as its missed slots: what prune and a
 // schedule change or retirement record, outside a scan.
 func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		if a.Action == ActionExpired {
 			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
 		}

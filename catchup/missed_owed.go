@@ -34,6 +34,26 @@ func (r missed) counted() ([]time.Time, []string) {
 	return slots, causes
 }
 
+// causeOf is the cause of missed slot slot, of slots or offSchedule ("":
+// not one of them, or its cause not read). Both are oldest first.
+func (r missed) causeOf(slot time.Time) string {
+	for _, in := range []struct {
+		slots  []time.Time
+		causes []string
+	}{{r.slots, r.causes}, {r.offSchedule, r.offCauses}} {
+		i, found := slices.BinarySearchFunc(in.slots, slot, time.Time.Compare)
+		if found && i < len(in.causes) {
+			return in.causes[i]
+		}
+	}
+	return ""
+}
+
+// causesUpTo is causes' first n, or all of them when fewer.
+func causesUpTo(causes []string, n int) []string {
+	return causes[:min(n, len(causes))]
+}
+
 // appendCause appends from[i] to causes, when the causes were read (a
 // rule's result read without causes has none).
 func appendCause(causes, from []string, i int) []string {

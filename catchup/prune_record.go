@@ -54,8 +54,7 @@ const prunedGoneLateWhy = "it was forgotten since prune read it (catchup forget 
 type pruneCase struct {
 	t      store.Task
 	window time.Duration
-	expire []expiry
-	cause  map[int64]string
+	expire expirySpan // its slots older than the catch-up window, up to the cut
 	paused []time.Time
 }
 
@@ -132,7 +131,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	var cases []pruneCase
 	for k, res := range found {
 		t := asks[k].t
-		c := pruneCase{t: t, window: catchupWindow(t, rule), cause: map[int64]string{}}
+		c := pruneCase{t: t, window: catchupWindow(t, rule)}
 		if !t.PausedAt.IsZero() {
 			out.paused = append(out.paused, t)
 		}
@@ -147,16 +146,13 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
 				t.Name, cut.UTC().Format(time.RFC3339))
 		}
-		aged := fmt.Sprintf(reasonMaxAge, formatWindow(c.window))
-		for i, slot := range res.slots[:res.expiring] {
-			if !slot.After(cut) {
-				c.expire = append(c.expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
-				if i < len(res.causes) {
-					c.cause[slot.Unix()] = res.causes[i]
-				}
-			}
+		n := 0 // the expiring slots up to the cut: the first ones (oldest first)
+		for n < res.expiring && !res.slots[n].After(cut) {
+			n++
 		}
-		if len(c.expire)+len(c.paused) > 0 {
+		c.expire = expirySpan{slots: res.slots[:n], causes: causesUpTo(res.causes, n),
+			reason: fmt.Sprintf(reasonMaxAge, formatWindow(c.window)), code: store.ReasonMaxAge}
+		if len(c.expire.slots)+len(c.paused) > 0 {
 			cases = append(cases, c)
 		}
 	}
@@ -173,8 +169,8 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		err := ts.recordPaused(ctx, st, m, c.t, of, c.paused, req.DryRun)
 		var owed *owedAlertFile // paid once alerted, else by the next scan (oweAlert)
 		if err == nil {
-			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t.Name, ts.Policy, c.expire, c.cause, req.DryRun)
-			err = ts.expire(ctx, st, m, c.t, of, c.expire, c.cause, req.DryRun)
+			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t.Name, ts.Policy, []expirySpan{c.expire}, req.DryRun)
+			err = ts.expire(ctx, st, m, c.t, of, []expirySpan{c.expire}, req.DryRun)
 		}
 		if why := prunedGoneWhy; errors.Is(err, store.ErrGone) || errors.Is(err, store.ErrRetired) {
 			if errors.Is(err, store.ErrRetired) {
@@ -188,8 +184,8 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			return out, err
 		}
 		rec := PruneRecorded{Task: c.t.Name, Window: c.window, Expired: ts.Expired, Paused: ts.Paused}
-		if len(c.expire) > 0 {
-			rec.Last = c.expire[len(c.expire)-1].slot // recorded after the paused ones, in slot order
+		if n := len(c.expire.slots); n > 0 {
+			rec.Last = c.expire.slots[n-1] // recorded after the paused ones, in slot order
 		}
 		for _, p := range c.paused {
 			if p.After(rec.LastPaused) {

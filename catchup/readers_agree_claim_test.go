@@ -119,7 +119,7 @@ func TestReadersAgreeWithTheClaim(t *testing.T) {
 				t.Fatal(err)
 			}
 			var replayed []time.Time
-			for _, a := range rep.Tasks[0].Actions {
+			for a := range rep.Tasks[0].SlotActions() {
 				replayed = append(replayed, a.Slot)
 				if a.Action != ActionReplayed && a.Action != ActionFailed {
 					t.Errorf("scan: slot %s %s (%s): the readers counted it missed, the scan did not run it",

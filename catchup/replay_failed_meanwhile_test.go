@@ -37,7 +37,7 @@ func TestReplayFailedMeanwhileRunsOnce(t *testing.T) {
 	if ts.Replayed != 2 || ts.Failed != 0 || ts.Skipped != 1 {
 		t.Errorf("replayed %d, failed %d, skipped %d; want 2, 0, 1 (11:00 and 13:00 run, 12:00 ran elsewhere)", ts.Replayed, ts.Failed, ts.Skipped)
 	}
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		if a.Slot.Equal(at) && !strings.Contains(a.Reason, "ran since this scan read the task (run ") {
 			t.Errorf("12:00: %s, reason %q; want it to say the slot ran since this scan read the task", a.Action, a.Reason)
 		}

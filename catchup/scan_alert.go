@@ -55,3 +55,17 @@ func alertList(words []string) string {
 	kept = append(kept, words[len(words)-alertListEnds:]...)
 	return strings.Join(kept, " ")
 }
+
+// alertSlots is alertList of slots in RFC 3339, in UTC, formatting only
+// the slots it keeps: a gap of a year is half a million of them, 20 MB as
+// strings, of which it keeps 200.
+func alertSlots(slots []time.Time) string {
+	if n := len(slots); n > 2*alertListEnds {
+		return alertSlots(slots[:alertListEnds]) + " " + alertListGap + " " + alertSlots(slots[n-alertListEnds:])
+	}
+	words := make([]string, len(slots))
+	for i, s := range slots {
+		words[i] = s.UTC().Format(time.RFC3339)
+	}
+	return strings.Join(words, " ")
+}

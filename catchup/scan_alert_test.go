@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAlertList(t *testing.T) {
@@ -40,6 +41,25 @@ func TestAlertList(t *testing.T) {
 			}
 			if len(got) > alertListEnds && got[alertListEnds] != tc.wantGap {
 				t.Errorf("word %d is %q, want %q", alertListEnds+1, got[alertListEnds], tc.wantGap)
+			}
+		})
+	}
+}
+
+// TestAlertSlotsIsAlertListOfTheirTimes: alertSlots formats only the
+// slots it keeps, and says what alertList says of them all formatted.
+func TestAlertSlotsIsAlertListOfTheirTimes(t *testing.T) {
+	for _, n := range []int{0, 1, 2*alertListEnds - 1, 2 * alertListEnds, 2*alertListEnds + 1, 5000} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			slots := make([]time.Time, n)
+			words := make([]string, n)
+			at := time.Date(2026, 3, 29, 0, 0, 0, 0, time.FixedZone("+02", 7200))
+			for i := range slots {
+				slots[i] = at.Add(time.Duration(i) * time.Minute)
+				words[i] = slots[i].UTC().Format(time.RFC3339)
+			}
+			if got, want := alertSlots(slots), alertList(words); got != want {
+				t.Errorf("alertSlots of %d slots:\n%q\nwant alertList of them formatted:\n%q", n, got, want)
 			}
 		})
 	}

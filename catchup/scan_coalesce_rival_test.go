@@ -109,7 +109,7 @@ func TestRivalCoalescingScanLeavesNothing(t *testing.T) {
 		t.Errorf("the loser: missed %d, replayed %d, failed %d, skipped %d, left %d; want 5 missed, 5 skipped (the other scan's), none left",
 			len(ts.Missed), ts.Replayed, ts.Failed, ts.Skipped, ts.Left)
 	}
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		if a.Slot.Before(mustTime(t, "2026-03-01T15:00:00Z")) && !strings.Contains(a.Reason, "another run") {
 			t.Errorf("the loser's action for %s: %q; want it said to be another run's", a.Slot.Format(time.RFC3339), a.Reason)
 		}

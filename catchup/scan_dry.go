@@ -16,7 +16,7 @@ import (
 // ones for the next scan; an argv task whose working directory is refused
 // (refusedToStart) leaves them all, said once, as the real scan does.
 func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *schedule.Schedule,
-	replay []time.Time, spans map[int64]replaySpan, cause map[int64]string) {
+	replay []time.Time, spans map[int64]replaySpan, cause func(time.Time) string) {
 	if _, why := replayRefused(m, t, sr); why != nil && len(replay) > 0 {
 		ts.leaveRefused(t.Name, why, replay, spans, true)
 		return
@@ -24,12 +24,12 @@ func (ts *TaskScan) planDry(m Machine, t store.Task, sr *shellReplay, sched *sch
 	code, reason := wouldNotStart(m, t, sr)
 	for i, slot := range replay {
 		if reason == "" {
-			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause[slot.Unix()]})
+			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionPlanned, Cause: cause(slot)})
 			continue
 		}
 		ts.Failed++
 		ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionWouldFail, ExitCode: code, Reason: reason,
-			Cause: cause[slot.Unix()]})
+			Cause: cause(slot)})
 		if code == ExitInternal && i < len(replay)-1 {
 			ts.Left = len(replay) - i - 1
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s: the replay of slot %s would not start (exit %d); "+

@@ -8,9 +8,9 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// expiry is a missed slot scan gives up on, and why.
+// expiry is why the missed slots of a task are given up on (a schedule
+// change's, a retirement's): what expireMissed records them with.
 type expiry struct {
-	slot   time.Time
 	reason string // in words, recorded as the run's error
 	code   string // store.Reason*
 	// live: the records are of a task read not retired (a schedule
@@ -31,7 +31,34 @@ const reasonExpiredMeanwhile = "recorded expired meanwhile by another scan or a 
 // little beside its inserts.
 const expireBatch = 4096
 
-// expire records each slot of ex once as expired, in transactions of
+// expirySpan is a run of missed slots, oldest first, that scan gives up
+// on for one reason (code: store.Reason*), with their causes in step
+// (shorter: "" for the rest). A span holds the missed-slot rule's own
+// slices: a gap of a year's expiries are not copied.
+type expirySpan struct {
+	slots        []time.Time
+	causes       []string
+	reason, code string
+}
+
+// cause is the cause of the span's i-th slot ("" when not known).
+func (e expirySpan) cause(i int) string {
+	if i < len(e.causes) {
+		return e.causes[i]
+	}
+	return ""
+}
+
+// expiryCount is how many slots spans hold.
+func expiryCount(spans []expirySpan) int {
+	n := 0
+	for _, e := range spans {
+		n += len(e.slots)
+	}
+	return n
+}
+
+// expire records each slot of spans once as expired, in transactions of
 // expireBatch slots, oldest first (or, in a dry run, only says it would).
 // A scan stopped between two keeps the batches recorded: an expired slot
 // is settled, and the next scan expires the rest. A slot another scan or a prune
@@ -40,19 +67,31 @@ const expireBatch = 4096
 // task as the caller read it: a task purged since (or purged and
 // registered again) gets no record, and store.ErrGone is returned; with
 // of.Live (a scan's, a prune's), one retired since neither: store.ErrRetired.
-func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of store.Of, ex []expiry,
-	cause map[int64]string, dry bool) error {
+func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t store.Task, of store.Of, spans []expirySpan, dry bool) error {
 	now := m.Now() // one reading: a record decided at once takes no time
-	ts.Actions = slices.Grow(ts.Actions, len(ex))
-	runs := make([]store.Run, 0, min(len(ex), expireBatch))
-	for len(ex) > 0 {
-		batch := ex[:min(len(ex), expireBatch)]
-		ex = ex[len(batch):]
-		runs = runs[:0]
-		for _, e := range batch {
-			runs = append(runs, store.Run{Task: t.Name, Slot: e.slot, Trigger: store.TriggerReplay, Status: store.StatusExpired,
-				Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
-				Error: e.reason, Reason: e.code})
+	n := expiryCount(spans)
+	if len(ts.Actions) == 0 {
+		ts.expiries.grow(n)
+	}
+	runs := make([]store.Run, 0, min(n, expireBatch))
+	batch := make([]SlotAction, 0, min(n, expireBatch)) // each record's report, as it would be if recorded
+	k, i := 0, 0                                        // the next slot: spans[k].slots[i]
+	for k < len(spans) {
+		runs, batch = runs[:0], batch[:0]
+		for ; k < len(spans) && len(runs) < expireBatch; k, i = k+1, 0 {
+			e := spans[k]
+			for ; i < len(e.slots) && len(runs) < expireBatch; i++ {
+				runs = append(runs, store.Run{Task: t.Name, Slot: e.slots[i], Trigger: store.TriggerReplay, Status: store.StatusExpired,
+					Attempt: 1, StartedAt: now, EndedAt: now, Host: m.Host, PID: m.PID, BootID: m.BootID,
+					Error: e.reason, Reason: e.code})
+				batch = append(batch, SlotAction{Slot: e.slots[i], Action: ActionWouldExpire, Reason: e.reason, Cause: e.cause(i)})
+			}
+			if i < len(e.slots) {
+				break // the batch is full: its next one goes on from here
+			}
+		}
+		if len(runs) == 0 {
+			break // spans left, all empty: no transaction for nothing
 		}
 		var ids []int64
 		if !dry {
@@ -61,29 +100,33 @@ func (ts *TaskScan) expire(ctx context.Context, st store.Store, m Machine, t sto
 				return err
 			}
 		}
-		ts.expired(batch, ids, cause, dry)
+		ts.expired(batch, ids, dry)
 	}
 	return nil
 }
 
 // expired reports the slots of batch expired, as AddRunsOf recorded them
-// (ids; none in a dry run).
-func (ts *TaskScan) expired(batch []expiry, ids []int64, cause map[int64]string, dry bool) {
-	for i, e := range batch {
-		a := SlotAction{Slot: e.slot, Action: ActionWouldExpire, Reason: e.reason, Cause: cause[e.slot.Unix()]}
+// (ids; none in a dry run). They are kept apart (expiries), compactly,
+// unless the report holds other actions already, which they follow.
+func (ts *TaskScan) expired(batch []SlotAction, ids []int64, dry bool) {
+	for i, a := range batch {
 		switch {
 		case !dry && ids[i] == 0:
 			// Another scan or a prune recorded it expired since this one
 			// read the task: the ledger keeps one record (store.AddRuns).
 			ts.Skipped++
-			ts.Actions = append(ts.Actions, SlotAction{Slot: e.slot, Action: ActionSkipped,
-				Reason: reasonExpiredMeanwhile, Cause: a.Cause})
-			continue
+			a = SlotAction{Slot: a.Slot, Action: ActionSkipped, Reason: reasonExpiredMeanwhile, Cause: a.Cause}
 		case !dry:
 			a.Action, a.RunID = ActionExpired, ids[i]
+			ts.Expired++
+		default:
+			ts.Expired++
 		}
-		ts.Expired++
-		ts.Actions = append(ts.Actions, a)
+		if len(ts.Actions) > 0 {
+			ts.Actions = append(ts.Actions, a)
+			continue
+		}
+		ts.expiries.add(a)
 	}
 }
 
@@ -103,19 +146,22 @@ const watermarkHorizon = 7 * 24 * time.Hour
 // retired since (store.ErrRetired).
 func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Task, ts TaskScan, win window, rule MissedRule) error {
 	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
-	resolved := map[int64]bool{}
-	for _, a := range ts.Actions {
+	// The slots settled, sorted: a gap of a year's half a million, as a
+	// map, took 20 MB more.
+	var resolved []int64
+	for a := range ts.SlotActions() {
 		// A replay that succeeded, an expiry or a slot found done settles
 		// it; a lock skip (exit 75) leaves it missed, a slot found held by a
 		// running run may still be given back, and a failed replay may
 		// still be retried (--retry-failed): all hold it back.
 		if a.Action == ActionReplayed || a.Action == ActionExpired || (a.Action == ActionSkipped && a.ExitCode != exitLocked && !a.held) {
-			resolved[a.Slot.Unix()] = true
+			resolved = append(resolved, a.Slot.Unix())
 		}
 	}
+	slices.Sort(resolved)
 	through := win.upTo
 	for _, s := range ts.Missed {
-		if !resolved[s.Unix()] && s.After(horizon) {
+		if _, settled := slices.BinarySearch(resolved, s.Unix()); !settled && s.After(horizon) {
 			through = earliest(through, s.Add(-time.Second)) // a slot missed past upTo (diedFiring) moves nothing
 			break
 		}

@@ -137,11 +137,14 @@ type SlotAction struct {
 
 // TaskScan is one task's part of a scan.
 type TaskScan struct {
-	Task        string
-	Policy      string
-	Missed      []time.Time
-	Causes      []string // why each slot of Missed was missed, in step with it
+	Task   string
+	Policy string
+	Missed []time.Time
+	Causes []string // why each slot of Missed was missed, in step with it
+	// Actions is what scan did (or would do) with each missed slot it did
+	// not expire; SlotActions yields all of them, the expiries first.
 	Actions     []SlotAction
+	expiries    expiredLog // the slots scan recorded expired (or would, or found so meanwhile): SlotActions
 	Replayed    int
 	Failed      int
 	Skipped     int

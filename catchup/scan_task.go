@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -98,18 +97,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if err := ts.recordPaused(ctx, st, m, t, store.OfLive(t.RegisteredAt), paused, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}
-	cause := make(map[int64]string, len(ts.Missed))
-	for i, s := range ts.Missed {
-		if i < len(ts.Causes) {
-			cause[s.Unix()] = ts.Causes[i]
-		}
-	}
-	// Sized once: a month's outage of a minutely task is 43,200 of each.
-	expire := make([]expiry, 0, res.expiring+len(res.offSchedule))
+	cause := res.causeOf // a map of half a million slots (a gap of a year) took 25 MB
+	// Each a span of the rule's own slices: a gap of a year's slots are not copied.
 	aged := fmt.Sprintf(reasonMaxAge, formatWindow(catchupWindow(t, req.MissedRule)))
-	for _, slot := range res.slots[:res.expiring] {
-		expire = append(expire, expiry{slot: slot, reason: aged, code: store.ReasonMaxAge})
-	}
+	expire := []expirySpan{{slots: res.slots[:res.expiring], causes: causesUpTo(res.causes, res.expiring),
+		reason: aged, code: store.ReasonMaxAge}}
 	inWindow := res.slots[res.expiring:]
 	var replay []time.Time
 	spans := map[int64]replaySpan{} // a coalesced replay's, by its slot
@@ -132,18 +124,15 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy
 		}
-		expire = slices.Grow(expire, len(drop))
-		for _, slot := range drop {
-			expire = append(expire, expiry{slot: slot, reason: reason, code: code})
-		}
+		// drop is the oldest slots of inWindow (plan)
+		expire = append(expire, expirySpan{slots: drop, causes: causesUpTo(res.causes[min(res.expiring, len(res.causes)):], len(drop)),
+			reason: reason, code: code})
 	}
-	for _, slot := range res.offSchedule {
-		expire = append(expire, expiry{slot: slot, code: store.ReasonScheduleChanged,
-			reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
-	}
+	expire = append(expire, expirySpan{slots: res.offSchedule, causes: res.offCauses, code: store.ReasonScheduleChanged,
+		reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	// Owed before the first expiry commits, paid once alerted (scanTasks), else by the next scan.
-	ts.owed = oweAlert(m, scanAlertCommand(m, req, t, sr), t.Name, ts.Policy, expire, cause, req.DryRun)
-	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, cause, req.DryRun); err != nil {
+	ts.owed = oweAlert(m, scanAlertCommand(m, req, t, sr), t.Name, ts.Policy, expire, req.DryRun)
+	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}
 	foldAt := make([]int, len(gaps)) // where each gap's folded slots are in ts.Actions
@@ -151,7 +140,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		foldAt[i] = len(ts.Actions)
 		for _, slot := range g.fold {
 			ts.Skipped++
-			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionDropped, Reason: g.reason, Cause: cause[slot.Unix()]})
+			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionDropped, Reason: g.reason, Cause: cause(slot)})
 		}
 	}
 	if !req.DryRun && len(gaps) > 0 {
@@ -215,7 +204,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if req.Replays.Start != nil {
 			req.Replays.Start(t.Name, slot)
 		}
-		span, lineFolds, err := spanOf(ctx, st, m, t, sched, slot, spans[slot.Unix()], cause[slot.Unix()])
+		span, lineFolds, err := spanOf(ctx, st, m, t, sched, slot, spans[slot.Unix()], cause(slot))
 		if err != nil {
 			req.gate.Done(t.Name, slot)
 			return ts, ts.goneAt(err, &gone) // a line's folds refused (purged since readAgain): nothing ran
@@ -243,7 +232,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if req.Replays.End != nil {
 			req.Replays.End(t.Name, a)
 		}
-		a.Cause = cause[slot.Unix()]
+		a.Cause = cause(slot)
 		if a.retired && a.givenUp == nil { // not run, nor given up: the watermark stays below it
 			a.Action, a.held, a.Reason = ActionSkipped, true, reasonRetiredSince
 		}

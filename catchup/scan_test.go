@@ -187,7 +187,7 @@ func TestScanFailedReplay(t *testing.T) {
 		t.Fatalf("failed %v (%d), replayed %d; want one failure and 4 replays", rep.Failed(), ts.Failed, ts.Replayed)
 	}
 	var failed []SlotAction
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		if a.Action == ActionFailed {
 			failed = append(failed, a)
 		}
@@ -214,7 +214,7 @@ func TestScanDryRun(t *testing.T) {
 	req.DryRun = true
 	ts := f.scan(t, req)
 	var actions []string
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		actions = append(actions, a.Slot.Format("15")+" "+a.Action)
 	}
 	want := []string{"11 would expire", "12 would expire", "13 would expire", "14 would expire", "15 would replay"}

@@ -248,21 +248,16 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if prev, ok := s.Prev(lb.since.Add(-time.Second)); ok && !prev.Before(old.RegisteredAt) {
 		lb.since = prev.Add(time.Second)
 	}
-	ex := make([]expiry, len(res.slots))
-	cause := map[int64]string{}
-	for i, slot := range res.slots {
-		ex[i] = expiry{slot: slot, reason: why.reason, code: why.code}
-		cause[slot.Unix()] = res.causes[i]
-	}
+	ex := []expirySpan{{slots: res.slots, causes: res.causes, reason: why.reason, code: why.code}}
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
-	owed := oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, cause, dry) // paid once alerted (alertAs), else by the next scan
-	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, cause, dry); err != nil || dry {
+	owed := oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
+	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, dry); err != nil || dry {
 		return lb, err
 	}
 	lb.slots, lb.causes = nil, nil // those recorded: not those another process recorded meanwhile
-	for _, a := range ts.Actions {
+	for a := range ts.SlotActions() {
 		if a.Action == ActionExpired {
-			lb.slots, lb.causes = append(lb.slots, a.Slot), append(lb.causes, cause[a.Slot.Unix()])
+			lb.slots, lb.causes = append(lb.slots, a.Slot), append(lb.causes, a.Cause)
 		}
 	}
 	lb.alertAs = func(ctx context.Context, am Machine, notify string) {

@@ -184,7 +184,7 @@ func writeBackfill(out io.Writer, reps []catchup.TaskBackfill, req catchup.Backf
 		}
 		verb, ran := "backfill", fmt.Sprintf("ran %d", r.Ran)
 		if req.DryRun { // what would run, not the 0 a dry run ran
-			verb, ran = "dry run: backfill", fmt.Sprintf("would run %d", countAction(r.Actions, catchup.ActionWouldRun))
+			verb, ran = "dry run: backfill", fmt.Sprintf("would run %d", countAction(slices.Values(r.Actions), catchup.ActionWouldRun))
 		}
 		fmt.Fprintf(w, "%s %s: %s from %s to %s: %s, failed %d, skipped %d%s\n", verb, printable(r.Task),
 			counted(r.Slots, "slot", "slots"), req.From.UTC().Format(time.RFC3339), req.To.UTC().Format(time.RFC3339), ran, r.Failed, r.Skipped,

@@ -173,7 +173,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	}
 	out := c.OutOrStdout()
 	if sf.output == "json" {
-		err = renderJSON(out, scanJSON(rep, sf.req.DryRun))
+		err = writeScanJSON(out, rep, sf.req.DryRun)
 	} else if sf.verbose || sf.req.DryRun || !nothingToDo(rep) {
 		err = writeScanText(out, rep, sf.req.DryRun)
 	}

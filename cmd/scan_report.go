@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -37,9 +38,9 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 		left, cut = left+t.Left-t.Stuck, cut+t.Interrupted
 		replayed, failed, skipped, expired = replayed+t.Replayed, failed+t.Failed, skipped+t.Skipped, expired+t.Expired
 		if dry {
-			wouldReplay += countAction(t.Actions, catchup.ActionPlanned)
+			wouldReplay += countAction(t.SlotActions(), catchup.ActionPlanned)
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused)+stuckSuffix(t.Stuck))
-			for _, a := range t.Actions {
+			for a := range t.SlotActions() {
 				action := a.Action
 				if a.Action == catchup.ActionWouldFail {
 					action += fmt.Sprintf(", exit %d", a.ExitCode)
@@ -50,7 +51,7 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
 			t.Failed, t.Skipped, countSuffix("interrupted", t.Interrupted)+expiredSuffix(t.Expired)+countSuffix("paused", t.Paused)+leftSuffix(t.Left-t.Stuck)+stuckSuffix(t.Stuck))
-		for _, a := range t.Actions {
+		for _, a := range t.Actions { // never an expiry (SlotActions)
 			switch a.Action {
 			case catchup.ActionFailed:
 				fmt.Fprintf(w, "  %s  failed, exit %d%s\n", a.Slot.UTC().Format(time.RFC3339), a.ExitCode, reasonSuffix(a.Reason))
@@ -58,7 +59,7 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 				fmt.Fprintf(w, "  %s  interrupted%s\n", a.Slot.UTC().Format(time.RFC3339), reasonSuffix(a.Reason))
 			}
 		}
-		for _, e := range expiredByReason(t.Actions) {
+		for _, e := range expiredByReason(t) {
 			fmt.Fprintf(w, "  expired %d: %s\n", e.n, e.reason)
 		}
 		if len(t.Causes) > 0 {
@@ -116,10 +117,10 @@ type expiredCount struct {
 
 // expiredByReason counts the expired slots of a task by reason, in the
 // order the reasons first occur.
-func expiredByReason(actions []catchup.SlotAction) []expiredCount {
+func expiredByReason(t catchup.TaskScan) []expiredCount {
 	var out []expiredCount
 	at := map[string]int{}
-	for _, a := range actions {
+	for a := range t.SlotActions() {
 		if a.Action != catchup.ActionExpired {
 			continue
 		}
@@ -134,76 +135,6 @@ func expiredByReason(actions []catchup.SlotAction) []expiredCount {
 	return out
 }
 
-type scanActionJSON struct {
-	Slot     *string `json:"slot"`
-	Action   string  `json:"action"`
-	RunID    *int64  `json:"run_id"`
-	ExitCode *int    `json:"exit_code"` // null for a slot nothing ran for (expired, a dry run's plan)
-	Cause    string  `json:"cause,omitempty"`
-	Reason   string  `json:"reason,omitempty"`
-}
-
-type scanTaskJSON struct {
-	Task          string           `json:"task"`
-	Policy        string           `json:"policy"`
-	Missed        int              `json:"missed"`
-	MissedSlots   []*string        `json:"missed_slots"`
-	MissedCauses  []string         `json:"missed_causes"`
-	Causes        map[string]int   `json:"causes"`
-	Replayed      int              `json:"replayed"`
-	WouldReplay   *int             `json:"would_replay,omitempty"` // a dry run's: the slots it lists would replay (replayed stays 0: nothing ran)
-	Failed        int              `json:"failed"`
-	Skipped       int              `json:"skipped"`
-	Interrupted   int              `json:"interrupted"`
-	Expired       int              `json:"expired"`
-	Left          int              `json:"left,omitempty"`
-	NotReplayable int              `json:"not_replayable,omitempty"` // never counted in left: no scan replays them
-	Refused       int              `json:"refused,omitempty"`        // of left: the task's replays refused before any started (its warning says why)
-	Paused        int              `json:"paused"`
-	ClockAhead    *string          `json:"clock_ahead"`
-	Actions       []scanActionJSON `json:"actions"`
-	Warnings      []string         `json:"warnings"`
-}
-
-// scanJSON is scan's JSON report; a dry run's (dry) adds would_replay.
-func scanJSON(rep catchup.ScanReport, dry bool) any {
-	tasks := []scanTaskJSON{}
-	for _, t := range rep.Tasks {
-		j := scanTaskJSON{Task: t.Task, Policy: t.Policy, Missed: len(t.Missed), MissedSlots: []*string{},
-			MissedCauses: append([]string{}, t.Causes...), Causes: map[string]int{}, Replayed: t.Replayed,
-			Failed: t.Failed, Skipped: t.Skipped, Interrupted: t.Interrupted, Expired: t.Expired, Left: t.Left - t.Stuck, Paused: t.Paused,
-			NotReplayable: t.Stuck, Refused: t.Refused, ClockAhead: jsonTime(t.ClockAhead),
-			Actions: []scanActionJSON{}, Warnings: append([]string{}, t.Warnings...)}
-		if dry {
-			n := countAction(t.Actions, catchup.ActionPlanned)
-			j.WouldReplay = &n
-		}
-		for _, s := range t.Missed {
-			j.MissedSlots = append(j.MissedSlots, jsonTime(s))
-		}
-		for _, c := range t.Causes {
-			j.Causes[c]++
-		}
-		for _, a := range t.Actions {
-			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, Cause: a.Cause, Reason: a.Reason}
-			switch {
-			case a.NoExit:
-			case a.Action == catchup.ActionExpired, a.Action == catchup.ActionPlanned, a.Action == catchup.ActionDropped,
-				a.Action == catchup.ActionWouldExpire:
-			default:
-				aj.ExitCode = &a.ExitCode
-			}
-			if a.RunID != 0 {
-				id := a.RunID
-				aj.RunID = &id
-			}
-			j.Actions = append(j.Actions, aj)
-		}
-		tasks = append(tasks, j)
-	}
-	return map[string]any{"tasks": tasks, "warnings": append([]string{}, rep.Warnings...)}
-}
-
 func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
@@ -213,9 +144,9 @@ func reasonSuffix(r string) string {
 
 // countAction counts the slots of actions whose action is action (a dry
 // run's would replay, would run).
-func countAction(actions []catchup.SlotAction, action string) int {
+func countAction(actions iter.Seq[catchup.SlotAction], action string) int {
 	n := 0
-	for _, a := range actions {
+	for a := range actions {
 		if a.Action == action {
 			n++
 		}
