@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,14 +66,8 @@ func oweAlert(m Machine, cmd, task, policy string, ex []expirySpan, dry bool) *o
 	if dry || cmd == "" || n == 0 || m.LockDir == "" {
 		return nil
 	}
-	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID,
-		Slots: make([]int64, 0, n), Causes: make([]string, 0, n)}
-	for _, e := range ex {
-		for i, slot := range e.slots {
-			a.Slots, a.Causes = append(a.Slots, slot.Unix()), append(a.Causes, e.cause(i))
-		}
-	}
-	path, err := keepOwedAlert(m, a)
+	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID}
+	path, err := keepOwedAlert(m, func(w *bufio.Writer) error { return writeOwedAlert(w, a, ex) })
 	if err != nil {
 		err = m.lockDirError(err)
 		m.notice("cannot keep task %s's alert owed (%v): if this process ends before its alert runs, no later scan sends it", task, err)
@@ -81,13 +76,9 @@ func oweAlert(m Machine, cmd, task, policy string, ex []expirySpan, dry bool) *o
 	return &owedAlertFile{path: path}
 }
 
-// keepOwedAlert writes a to a new file of its own in the lock directory,
-// synced with its directory entry, and returns its path.
-func keepOwedAlert(m Machine, a owedAlert) (string, error) {
-	b, err := json.Marshal(a)
-	if err != nil {
-		return "", err
-	}
+// keepOwedAlert writes an alert (write) to a new file of its own in the
+// lock directory, synced with its directory entry, and returns its path.
+func keepOwedAlert(m Machine, write func(*bufio.Writer) error) (string, error) {
 	if err := lockDir(m.LockDir, m.UID, true); err != nil {
 		return "", err
 	}
@@ -101,7 +92,11 @@ func keepOwedAlert(m Machine, a owedAlert) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, err = f.Write(b); err == nil {
+		w := bufio.NewWriter(f)
+		if err = write(w); err == nil {
+			err = w.Flush()
+		}
+		if err == nil {
 			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {

@@ -56,16 +56,16 @@ func alertList(words []string) string {
 	return strings.Join(kept, " ")
 }
 
-// alertSlots is alertList of slots in RFC 3339, in UTC, formatting only
-// the slots it keeps: a gap of a year is half a million of them, 20 MB as
-// strings, of which it keeps 200.
-func alertSlots(slots []time.Time) string {
-	if n := len(slots); n > 2*alertListEnds {
-		return alertSlots(slots[:alertListEnds]) + " " + alertListGap + " " + alertSlots(slots[n-alertListEnds:])
-	}
-	words := make([]string, len(slots))
-	for i, s := range slots {
-		words[i] = s.UTC().Format(time.RFC3339)
+// alertSlots is alertList of n slots (slot(i) the i-th) in RFC 3339, in
+// UTC, formatting only the slots it keeps: a gap of a year is half a
+// million of them, 20 MB as strings, of which it keeps 200.
+func alertSlots(n int, slot func(i int) time.Time) string {
+	words := make([]string, 0, min(n, 2*alertListEnds+1))
+	for i := 0; i < n; i++ {
+		if n > 2*alertListEnds && i == alertListEnds {
+			words, i = append(words, alertListGap), n-alertListEnds
+		}
+		words = append(words, slot(i).UTC().Format(time.RFC3339))
 	}
 	return strings.Join(words, " ")
 }

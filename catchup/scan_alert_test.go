@@ -58,7 +58,7 @@ func TestAlertSlotsIsAlertListOfTheirTimes(t *testing.T) {
 				slots[i] = at.Add(time.Duration(i) * time.Minute)
 				words[i] = slots[i].UTC().Format(time.RFC3339)
 			}
-			if got, want := alertSlots(slots), alertList(words); got != want {
+			if got, want := alertSlots(n, func(i int) time.Time { return slots[i] }), alertList(words); got != want {
 				t.Errorf("alertSlots of %d slots:\n%q\nwant alertList of them formatted:\n%q", n, got, want)
 			}
 		})

@@ -148,7 +148,7 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 	horizon := m.Now().Add(-max(catchupWindow(t, rule), watermarkHorizon))
 	// The slots settled, sorted: a gap of a year's half a million, as a
 	// map, took 20 MB more.
-	var resolved []int64
+	resolved := make([]int64, 0, len(ts.expiries.entries)+len(ts.Actions))
 	for a := range ts.SlotActions() {
 		// A replay that succeeded, an expiry or a slot found done settles
 		// it; a lock skip (exit 75) leaves it missed, a slot found held by a
