@@ -92,14 +92,16 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 	// Oldest first, whatever recorded them (the window's expiries, the old
 	// schedule's given back).
 	slices.Sort(expired)
+	missedAt := func(i int) time.Time { return ts.Missed[i] }
+	expiredAt := func(i int) time.Time { return time.Unix(expired[i], 0) }
 	env := append(jobEnviron(m),
 		"CATCHUP_TASK="+t.Name, "CATCHUP_DB="+store.WithoutPassword(m.DB), "CATCHUP_STATUS=missed",
-		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertSlots(len(ts.Missed), func(i int) time.Time { return ts.Missed[i] }),
+		"CATCHUP_MISSED="+strconv.Itoa(len(ts.Missed)), "CATCHUP_MISSED_SLOTS="+alertSlots(len(ts.Missed), missedAt),
 		"CATCHUP_REPLAYED="+strconv.Itoa(ts.Replayed), "CATCHUP_FAILED="+strconv.Itoa(ts.Failed),
 		"CATCHUP_SKIPPED="+strconv.Itoa(ts.Skipped), "CATCHUP_INTERRUPTED="+strconv.Itoa(ts.Interrupted), "CATCHUP_LEFT="+strconv.Itoa(ts.Left),
 		"CATCHUP_POLICY="+ts.Policy,
 		"CATCHUP_MISSED_CAUSES="+alertList(ts.Causes), "CATCHUP_EXPIRED="+strconv.Itoa(ts.Expired),
-		"CATCHUP_EXPIRED_SLOTS="+alertSlots(len(expired), func(i int) time.Time { return time.Unix(expired[i], 0) }))
+		"CATCHUP_EXPIRED_SLOTS="+alertSlots(len(expired), expiredAt))
 	actx, cancel := alertContext(ctx)
 	defer cancel()
 	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")

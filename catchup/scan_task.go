@@ -124,7 +124,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy
 		}
-		// drop is the oldest slots of inWindow (plan)
+		// drop is the oldest slots of inWindow (plan): their causes are the first of inWindow's.
 		expire = append(expire, expirySpan{slots: drop, causes: causesUpTo(res.causes[min(res.expiring, len(res.causes)):], len(drop)),
 			reason: reason, code: code})
 	}
