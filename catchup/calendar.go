@@ -165,7 +165,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 		return row, nil
 	}
 	runs = c.notes.runs(runs, t.Name, sched, knownFrom(&t, sched), req.From, now, req.Rule.Tolerance)
-	if w := clockAheadNoteAt(t, c.held[t.Name], sched, now); w != "" {
+	if w := clockAheadNoteAt(t, c.notes.heldWith(c.held[t.Name], t, sched, req.Rule.Tolerance), sched, now); w != "" {
 		// No slot is missed or replayed until the clock passes the
 		// ledger (ls, metrics and scan say none): an empty row.
 		row.Warning = w

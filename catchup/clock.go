@@ -49,13 +49,15 @@ func clockAheadWarning(task string, ahead, now time.Time, s *schedule.Schedule) 
 
 // clockAheadNote says, for calendar and explain, that task t's ledger holds
 // a time later than now, so that scan replays none of its slots (as ls and
-// scan say); "" when it does not.
-func clockAheadNote(ctx context.Context, st store.Store, t store.Task, s *schedule.Schedule, now time.Time) (string, error) {
+// scan say); "" when it does not. notes: this host's notes of unrecorded
+// fires, whose slots count as the next scan records them (heldWith).
+func clockAheadNote(ctx context.Context, st store.Store, t store.Task, s *schedule.Schedule, now time.Time,
+	notes *pendingNotes, tolerance time.Duration) (string, error) {
 	latest, err := st.LatestSlot(ctx, t.Name)
 	if err != nil {
 		return "", err
 	}
-	return clockAheadNoteAt(t, latest, s, now), nil
+	return clockAheadNoteAt(t, notes.heldWith(latest, t, s, tolerance), s, now), nil
 }
 
 // clockAheadNoteAt is clockAheadNote with the latest slot of any record of

@@ -213,7 +213,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		x.Summary += fmt.Sprintf("; a slot of an earlier schedule: the task's is %q in %s", sched.Expr(), sched.Location())
 	}
 	if clockBound(x.State) {
-		w, err := clockAheadNote(ctx, st, t, sched, now)
+		w, err := clockAheadNote(ctx, st, t, sched, now, notes, tol)
 		if err != nil {
 			return x, err
 		}

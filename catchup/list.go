@@ -127,7 +127,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		if next, ok := sched.Next(now); ok {
 			ts.Next = next
 		}
-		if ts.ClockAhead = aheadOf(t, held[t.Name], now); !ts.ClockAhead.IsZero() {
+		if ts.ClockAhead = aheadOf(t, notes.heldWith(held[t.Name], t, sched, rule.Tolerance), now); !ts.ClockAhead.IsZero() {
 			ts.Warning = clockAheadWarning(t.Name, ts.ClockAhead, now, sched) + "; missed slots are not computed"
 		} else {
 			asks, asked = append(asks, missedAsk{t: t, sched: sched}), append(asked, i)

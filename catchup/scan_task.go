@@ -47,7 +47,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	} else if latest, err = st.LatestSlot(ctx, t.Name); err != nil {
 		return ts, err
 	}
-	if ts.ClockAhead = aheadOf(t, latest, m.Now()); !ts.ClockAhead.IsZero() {
+	if ts.ClockAhead = aheadOf(t, req.notes.heldWith(latest, t, sched, req.Tolerance), m.Now()); !ts.ClockAhead.IsZero() {
 		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched)+"; not replaying")
 		return ts, nil
 	}

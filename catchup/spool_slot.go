@@ -94,3 +94,26 @@ func knownFrom(t *store.Task, s *schedule.Schedule) time.Time {
 	}
 	return t.RegisteredAt
 }
+
+// heldWith is held (the latest slot of any record of task t) or the latest
+// slot of t's fire notes (schedule s), whichever is later: the latest slot
+// the ledger holds once the next scan records the notes, which counts for
+// the clock (aheadOf) as a record's does. A note of a fire whose slot is
+// later than now (the clock went back since) stops that scan at "clock
+// ahead"; before, the readers listed the slots before it missed and
+// scan --dry-run said it would replay them.
+func (n *pendingNotes) heldWith(held time.Time, t store.Task, s *schedule.Schedule, tolerance time.Duration) time.Time {
+	if n == nil || s == nil {
+		return held
+	}
+	known := knownFrom(&t, s)
+	for _, e := range n.fires {
+		if e.Task != t.Name {
+			continue
+		}
+		if r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, known, e, tolerance) }); r.Slot.After(held) {
+			held = r.Slot
+		}
+	}
+	return held
+}
