@@ -108,7 +108,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	var gaps []replaySpan
 	if ts.Policy == "coalesce" {
 		if len(inWindow) > 0 {
-			if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring], paused); err != nil {
+			if gaps, err = coalescedGaps(ctx, st, t.Name, sched, inWindow, res.slots[:res.expiring], req.notes.dividing(paused, t, sched, req.Tolerance)); err != nil {
 				return ts, err
 			}
 		}

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -116,4 +117,33 @@ func (n *pendingNotes) heldWith(held time.Time, t store.Task, s *schedule.Schedu
 		}
 	}
 	return held
+}
+
+// dividing is divide (the slots that divide a coalesced gap as a success
+// does: coalescedGaps' paused) with the slots of task t (schedule s) whose
+// runs this host's notes hold succeeded, as the next scan records them: a
+// dry run (which records no note) plans the gaps that scan replays. Before,
+// it folded the slots on both sides of a noted success into one replay,
+// where scan, which records the note first, replayed the two gaps.
+func (n *pendingNotes) dividing(divide []time.Time, t store.Task, s *schedule.Schedule, tolerance time.Duration) []time.Time {
+	if n == nil {
+		return divide
+	}
+	out := slices.Clone(divide)
+	known := knownFrom(&t, s)
+	for _, e := range n.fires {
+		if e.Task != t.Name {
+			continue
+		}
+		r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, known, e, tolerance) })
+		if r.Status == store.StatusSucceeded && !r.Slot.IsZero() {
+			out = append(out, r.Slot)
+		}
+	}
+	for _, e := range n.outcomes {
+		if e.Task == t.Name && e.Status == store.StatusSucceeded && !e.Slot.IsZero() {
+			out = append(out, e.Slot)
+		}
+	}
+	return out
 }
