@@ -107,6 +107,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	if err := cutInDelay(ctx, st, out); err != nil {
 		return nil, err
 	}
+	notedLatest(out, notes, rule.Tolerance)
 	silent, err := newSilence(ctx, st, listed)
 	if err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		d, isRunning := longest[t.Task.Name]
 		tm := TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: t.Counts, Missed: len(t.Missed),
 			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d,
-			LastFailure: failures[t.Task.Name], BadSchedule: t.BadSchedule != ""}
+			LastFailure: notedFailure(t.Latest, failures[t.Task.Name]), BadSchedule: t.BadSchedule != ""}
 		for _, c := range t.Causes {
 			tm.Causes[c]++
 		}
