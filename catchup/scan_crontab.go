@@ -250,7 +250,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			if err != nil && (read != nil || !errors.Is(err, store.ErrRetired)) { // a fire's: forget recorded them
 				return nil, warning, sinceRead(e.Task, err)
 			}
-			t.SettledThrough = countsFrom(now, spared) // now, or before the slots left to the line's fire
+			t.SettledThrough = lineCountsFrom(s, now, tol, spared, read == nil && !dry) // now, or before the slots left to the line's fire (or this fire's)
 			sr.alertLeft, sr.left = left.alert, left
 			if warning != "" {
 				warning += "; "
