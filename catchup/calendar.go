@@ -77,6 +77,9 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		return err
 	}
 	stale, err := findStale(ctx, st, m, false)
+	if err == nil {
+		err = lowerForStale(ctx, st, tasks, stale) // as scan reads them
+	}
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return Explanation{}, fmt.Errorf("task %s has no schedule: it has no slots to explain", t.Name)
 	}
 	stale, err := findStale(ctx, st, m, false)
+	if err == nil {
+		err = lowerTaskForStale(ctx, st, []*store.Task{&t}, stale) // as scan reads it
+	}
 	if err != nil {
 		return Explanation{}, err
 	}

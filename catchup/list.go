@@ -86,6 +86,9 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		return nil, err
 	}
 	stale, err := findStale(ctx, st, m, false)
+	if err == nil {
+		err = lowerTaskForStale(ctx, st, summaryTasks(all), stale) // as scan reads them
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -189,4 +192,13 @@ func joinWarnings(a, b string) string {
 		return a + b
 	}
 	return a + "; " + b
+}
+
+// summaryTasks points at the task of each of all, to be lowered in place.
+func summaryTasks(all []store.TaskSummary) []*store.Task {
+	out := make([]*store.Task, len(all))
+	for i := range all {
+		out[i] = &all[i].Task
+	}
+	return out
 }

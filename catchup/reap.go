@@ -248,3 +248,26 @@ func lowerForStale(ctx context.Context, st store.Store, tasks []store.Task, stal
 	}
 	return nil
 }
+
+// lowerTaskForStale is lowerForStale for the readers that write nothing
+// (ls, metrics, explain, calendar), each task of tasks lowered in place:
+// they read what the next scan reads, as scan --dry-run does. Before, a
+// dead run of a slot behind the watermark (a run --slot fire that changed
+// the schedule counts it from now) read as passed by them, nothing missed,
+// while scan --dry-run and scan replayed it.
+func lowerTaskForStale(ctx context.Context, st store.Store, tasks []*store.Task, stale map[int64]bool) error {
+	if len(stale) == 0 {
+		return nil
+	}
+	copies := make([]store.Task, len(tasks))
+	for i, t := range tasks {
+		copies[i] = *t
+	}
+	if err := lowerForStale(ctx, st, copies, stale); err != nil {
+		return err
+	}
+	for i, t := range tasks {
+		t.SettledThrough = copies[i].SettledThrough
+	}
+	return nil
+}
