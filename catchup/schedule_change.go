@@ -162,24 +162,6 @@ func countsFrom(now time.Time, spared []time.Time) time.Time {
 	return spared[0].Add(-time.Second)
 }
 
-// lineCountsFrom is countsFrom for the registration of an edited line, and
-// for a fire's (fire: the fire re-read its line and registers it) no later
-// than just before the slot of s the fire stands for (slotAtStart: early
-// for it, or within tol), which it then claims and runs. Counted from the
-// fire's now, the watermark lay past that slot: a run of it cut short (a
-// power cut) read as passed by ls --missed, explain, metrics and calendar,
-// until a scan found the run dead and took the watermark back.
-func lineCountsFrom(s *schedule.Schedule, now time.Time, tol time.Duration, spared []time.Time, fire bool) time.Time {
-	from := countsFrom(now, spared)
-	if !fire || s == nil {
-		return from
-	}
-	if slot, ok := slotAtStart(s, now, tol); ok && slot.Add(-time.Second).Before(from) {
-		return slot.Add(-time.Second)
-	}
-	return from
-}
-
 // mayStillFire reports the missed slots that a line may still fire, late
 // as cron may be, so that they are not recorded expired: those nothing
 // fired yet (cause not-fired: a slot whose fire came and died, or that
