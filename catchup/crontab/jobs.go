@@ -79,17 +79,22 @@ func taskComment(s string) (string, bool, error) {
 	if !ok {
 		return "", false, nil
 	}
-	for _, kv := range strings.Fields(rest) {
-		k, v, _ := strings.Cut(kv, "=")
-		if k != "task" {
-			return "", false, fmt.Errorf("unknown key %q in a # catchup: comment: only task=NAME", k)
-		}
-		if err := taskname.Check(v); err != nil {
-			return "", false, err
-		}
-		return v, true, nil
+	words := strings.Fields(rest)
+	if len(words) == 0 {
+		return "", false, errors.New("empty # catchup: comment: write # catchup: task=NAME")
 	}
-	return "", false, errors.New("empty # catchup: comment: write # catchup: task=NAME")
+	k, v, _ := strings.Cut(words[0], "=")
+	if k != "task" {
+		return "", false, fmt.Errorf("unknown key %q in a # catchup: comment: only task=NAME", k)
+	}
+	if err := taskname.Check(v); err != nil {
+		return "", false, err
+	}
+	if len(words) > 1 {
+		// Never dropped: flags meant for the line would be ignored.
+		return "", false, fmt.Errorf("%q after task=%s in a # catchup: comment: it holds the task's name only; put catchup run flags on the job line (catchup run --task %s FLAGS -- COMMAND)", words[1], v, v)
+	}
+	return v, true, nil
 }
 
 // parseJobLine parses one job line (leading blanks removed).

@@ -31,6 +31,7 @@ func TestParseJobs(t *testing.T) {
 		"reboot refused":                        {in: "@reboot true\n", err: "@reboot"},
 		"short line":                            {in: "* * * true\n", err: "5 time fields"},
 		"bad comment key":                       {in: "# catchup: name=x\n* * * * * true\n", err: `unknown key "name"`},
+		"comment words after the name":          {in: "# catchup: task=f --retries 1\n* * * * * true\n", err: `"--retries" after task=f`},
 		"bad task name":                         {in: "# catchup: task=-x\n* * * * * true\n", err: "task name"},
 		"a NUL ends the line, as cron reads it": {in: "# catchup: task=n\n* * * * * /app/job.sh\x00 --wipe\n", task: "n", run: "/app/job.sh"},
 		"unknown flag":                          {in: "* * * * * catchup run --task t --frobnicate -- true\n", err: "--frobnicate"},
