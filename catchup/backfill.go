@@ -65,6 +65,7 @@ type TaskBackfill struct {
 // Backfill runs the selected slots of each task in the range.
 func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillRequest) ([]TaskBackfill, error) {
 	tasks := make([]store.Task, len(req.Tasks))
+	envs := make([][]string, len(req.Tasks)) // a daemon line's variables (daemonLineEnv)
 	for i, n := range req.Tasks {
 		t, err := st.Task(ctx, n)
 		if err != nil && ctx.Err() != nil {
@@ -94,6 +95,9 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 		}
 		resolveZone(ctx, st, m, &t)
 		tasks[i] = t
+		if envs[i], err = daemonLineEnv(m, t); err != nil {
+			return nil, err
+		}
 	}
 	// The range's size, before anything runs or is recorded (a signal
 	// stops the count).
@@ -170,7 +174,11 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	out := make([]TaskBackfill, len(tasks))
 	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
 		var err error
-		out[i], err = backfillTask(ctx, st, m, req, tasks[i], scheds[i], plans[i], srs[i], since)
+		mi := m
+		if envs[i] != nil {
+			mi.Environ = append(append([]string{}, m.Environ...), envs[i]...)
+		}
+		out[i], err = backfillTask(ctx, st, mi, req, tasks[i], scheds[i], plans[i], srs[i], since)
 		return err
 	})
 	for _, w := range cts.warnings {
