@@ -63,6 +63,9 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	return owed
 }
 
+// reasonHeldForTurn says why a held fire that recorded nothing ran nothing.
+const reasonHeldForTurn = "held for its turn (a place under --concurrency, or the task's replays); the daemon stopped first: the next start replays it"
+
 // heldStopped deals with a fire of slot that never had its turn: the
 // daemon stopped while it was held back (behind the task's replays or the
 // fire before it, or waiting for a place under --concurrency). When a job
@@ -70,8 +73,9 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 // task busy: it is recorded a lock skip (exit 75), as cron's fire that met
 // the lock is, so that the slot is lock-busy for ls --missed, explain,
 // scan and metrics alike, not not-fired ("nothing fired it"); the next
-// start replays it. Else nothing is recorded: the slot came while the
-// daemon held its fire for a reason of its own (not-fired). A line's
+// start replays it. Else nothing is recorded (a line in the log says so):
+// the slot came while the daemon held its fire for a reason of its own
+// (not-fired). A line's
 // --on-busy skip does not settle it: the fire never met the lock. Had the
 // daemon gone on, a fire held behind the task's replays or the fire
 // before it would have run once they ended (the daemon never lock-skips
@@ -79,6 +83,10 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 // slot (catchup's busy, heldByAnotherSlot), which the stop is ending.
 func (d *Daemon) heldStopped(ctx context.Context, t Task, slot time.Time, busy bool) {
 	if !busy {
+		// Nothing recorded, but never without a word: the log says the
+		// daemon came to the slot and left it.
+		d.cfg.Log.Info("not run: "+reasonHeldForTurn, "event", "skip", "task", t.Def.Name,
+			"slot", slot.Format(time.RFC3339), "trigger", triggerSchedule)
 		return
 	}
 	// The stop cancelled ctx; a write still gives up by the grace's end.
