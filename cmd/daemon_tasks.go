@@ -254,7 +254,9 @@ func cutEnv(kv string) (string, string, bool) {
 // clock reading the real time at CATCHUP_TEST_EPOCH (Unix seconds; every
 // process given the same pair reads the same clock). nil: the usual clock
 // (the real one, or CATCHUP_NOW). Without CATCHUP_TEST_EPOCH the epoch is
-// the daemon's start.
+// the daemon's start. Only the clock is scaled: --rescan, --grace and the
+// other durations the daemon waits run in real time (give them in
+// seconds beside it, e.g. --rescan 1s).
 func daemonClock(getenv func(string) string) (func() time.Time, float64, error) {
 	v := getenv("CATCHUP_TEST_MINUTE")
 	if v == "" {
