@@ -113,32 +113,34 @@ const reasonForgotten = "its task was retired by catchup forget before it ran: n
 // and alerted by notify (else the task's own), as a schedule change
 // records the old schedule's: nothing can replay them once the line is
 // gone, and they would vanish from every reader.
-func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) error {
+// It returns what it recorded expired (or, dry, would), for the scan's
+// report (leftByChange.report).
+func retireGone(ctx context.Context, st store.Store, m Machine, t store.Task, path, notify string, dry bool) (leftByChange, error) {
 	var paused []time.Time
 	if !dry {
 		// The slots of its pause that no scan recorded: paused, as the
 		// scan would have, not left with no record at all.
 		var err error
 		if paused, err = recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
-			return err
+			return leftByChange{}, err
 		}
 	}
 	why := expiry{reason: fmt.Sprintf(reasonLineGone, path), code: store.ReasonRetired}
 	left, err := expireMissed(ctx, st, m, t, why, notify, leftAt(m.Now()), nil, dry)
 	if err != nil {
-		return err
+		return left, err
 	}
 	left.alert()
 	if dry {
 		m.notice("task %s: its line is gone from %s; a scan retires it%s", t.Name, path, leftRetired(left, true))
-		return nil
+		return left, nil
 	}
 	if _, err := st.Forget(ctx, t.Name, m.Now(), false); err != nil {
-		return err
+		return left, err
 	}
 	m.notice("task %s: its line is gone from %s; retired, its slots are no longer replayed%s%s "+
 		"(history kept: catchup forget --purge %s deletes it)", t.Name, path, leftRetired(left, false), pausedSlots(paused), t.Name)
-	return nil
+	return left, nil
 }
 
 // reasonLineGone is why a slot missed before its task's line was removed

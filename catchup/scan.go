@@ -122,6 +122,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	}
 	var kept []store.Task
 	var srs []*shellReplay
+	var retired []TaskScan // the tasks retired, their lines gone, with the slots recorded expired
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if held[t.Name] {
@@ -147,8 +148,12 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 					// user's (scan's own --notify-cmd still runs).
 					t.NotifyCmd = ""
 				}
-				if err := retireGone(ctx, st, m, t, sr.gone, req.NotifyCmd, req.DryRun); err != nil {
+				left, err := retireGone(ctx, st, m, t, sr.gone, req.NotifyCmd, req.DryRun)
+				if err != nil {
 					return rep, err
+				}
+				if ts, ok := retiredScan(t.Name, req.Replay, t.Replay, left.report); ok {
+					retired = append(retired, ts) // reported after the tasks scanned
 				}
 				continue
 			}
@@ -199,6 +204,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			rep.Tasks[i].Warnings = append(rep.Tasks[i].Warnings, "task "+ts.Task+": "+w)
 		}
 	}
+	rep.Tasks = append(rep.Tasks, retired...)
 	return rep, err
 }
 

@@ -47,6 +47,12 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 			alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
 			ts.owed.paid(m) // the alert of its expiries has run: owed no more
 		}
+		if srs[i] != nil {
+			// The slots its edited line left behind, recorded expired
+			// (and alerted) by its registration: counted in its report,
+			// not alerted again.
+			ts.countLeft(srs[i].left.report)
+		}
 		out[i], done[i] = ts, true
 		return nil
 	})

@@ -35,6 +35,9 @@ type leftByChange struct {
 	// refused, when set, is why this host's notes of unrecorded fires
 	// could not be read or trusted: none is recorded (notesRefusedAtChange).
 	refused error
+	// report is the slots recorded expired (in a dry run, that would be)
+	// as a scan reports them, for the scan's report (countLeft); nil: none.
+	report *TaskScan
 }
 
 // aheadNote says that the task's missed slots are not known, the ledger
@@ -252,8 +255,12 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
 	owed := oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, dry); err != nil || dry {
+		if err == nil {
+			lb.report = &ts
+		}
 		return lb, err
 	}
+	lb.report = &ts
 	lb.slots, lb.causes = nil, nil // those recorded: not those another process recorded meanwhile
 	for a := range ts.SlotActions() {
 		if a.Action == ActionExpired {
