@@ -16,28 +16,31 @@ import (
 // new line, but a slot the new line has too, younger than the tolerance, is
 // left above the watermark for its fire (or, failing it, a later scan).
 // Another spelling of the schedule is no change; a removed line's task is
-// retired, never replayed with the line now at its line number.
+// retired, never replayed with the line now at its line number. The slots
+// the edit or removal leaves behind are recorded expired (a dry run: would
+// be), and the scan's report counts them missed and expired, none
+// replayed (before, it counted none).
 func TestPlainScanOfEditedLine(t *testing.T) {
 	const job = " catchup run --task job -- true\n"
 	tests := map[string]struct {
 		tab         string // the crontab at the plain scan
 		dry         bool
-		wantMissed  int
+		wantMissed  int    // the slots the report counts missed
 		wantReg     string // the registered schedule and zone after the scan
 		wantWarn    bool   // the schedule-change warning
 		wantRetired bool
 		wantFrom    string // the watermark after a change: "" for the scan's time
 	}{
-		"*/5 edited to 0 3": {tab: "0 3 * * *" + job, wantReg: "0 3 * * * UTC", wantWarn: true},
-		"*/5 edited to 0 3, dry run": {tab: "0 3 * * *" + job, dry: true,
+		"*/5 edited to 0 3": {tab: "0 3 * * *" + job, wantMissed: 11, wantReg: "0 3 * * * UTC", wantWarn: true},
+		"*/5 edited to 0 3, dry run": {tab: "0 3 * * *" + job, dry: true, wantMissed: 11,
 			wantReg: "*/5 * * * * UTC", wantWarn: true},
-		"CRON_TZ added": {tab: "CRON_TZ=Asia/Tokyo\n*/5 * * * *" + job, wantReg: "*/5 * * * * Asia/Tokyo", wantWarn: true,
+		"CRON_TZ added": {tab: "CRON_TZ=Asia/Tokyo\n*/5 * * * *" + job, wantMissed: 10, wantReg: "*/5 * * * * Asia/Tokyo", wantWarn: true,
 			wantFrom: "2026-12-02T03:29:59Z"}, // 03:30, in both zones, is left to its fire
 		"unchanged": {tab: "*/5 * * * *" + job, dry: true, wantMissed: 10, wantReg: "*/5 * * * * UTC"},
 		"another spelling of the schedule": {tab: "*/5 * * * 0-6" + job, dry: true, wantMissed: 10,
 			wantReg: "*/5 * * * * UTC"},
 		"line removed, another task's at its line number": {tab: "0 3 * * * catchup run --task other -- true\n",
-			wantReg: "*/5 * * * * UTC", wantRetired: true},
+			wantMissed: 11, wantReg: "*/5 * * * * UTC", wantRetired: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -62,14 +65,24 @@ func TestPlainScanOfEditedLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			var missed []time.Time
+			expired, replayed := 0, 0
 			for _, ts := range rep.Tasks {
 				missed = append(missed, ts.Missed...)
+				expired += ts.Expired
+				for a := range ts.SlotActions() {
+					if a.Action == ActionReplayed || a.Action == ActionPlanned {
+						replayed++
+					}
+				}
 				if ts.Task != "job" {
 					t.Errorf("scanned task %s, want job only", ts.Task)
 				}
 			}
 			if len(missed) != tc.wantMissed {
 				t.Errorf("%d missed slots, want %d: %v", len(missed), tc.wantMissed, missed)
+			}
+			if left := tc.wantWarn || tc.wantRetired; left && (expired != len(missed) || replayed != 0) {
+				t.Errorf("%d expired, %d replayed of %d missed: want each left behind expired, none replayed", expired, replayed, len(missed))
 			}
 			warned := strings.Contains(strings.Join(rep.Warnings, "\n"), "schedule changes from")
 			if warned != tc.wantWarn {
