@@ -122,7 +122,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	}
 	var kept []store.Task
 	var srs []*shellReplay
-	var retired []TaskScan // the tasks retired, their lines gone, with the slots recorded expired
+	var retired []retiredPart // the tasks retired, their lines gone, with the slots recorded expired
 	for _, t := range tasks {
 		sr := replays[t.Name]
 		if held[t.Name] {
@@ -153,7 +153,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 					return rep, err
 				}
 				if ts, ok := retiredScan(t.Name, req.Replay, t.Replay, left.report); ok {
-					retired = append(retired, ts) // reported after the tasks scanned
+					retired = append(retired, retiredPart{at: len(kept), ts: ts}) // in the tasks' order
 				}
 				continue
 			}
@@ -204,7 +204,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			rep.Tasks[i].Warnings = append(rep.Tasks[i].Warnings, "task "+ts.Task+": "+w)
 		}
 	}
-	rep.Tasks = append(rep.Tasks, retired...)
+	rep.Tasks = withRetired(rep.Tasks, retired)
 	return rep, err
 }
 

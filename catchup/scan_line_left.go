@@ -50,3 +50,31 @@ func retiredScan(task, policy, own string, left *TaskScan) (TaskScan, bool) {
 	ts.countLeft(left)
 	return ts, true
 }
+
+// retiredPart is a retired task's part of a scan's report (retiredScan),
+// and where it goes: before the at-th task scanned.
+type retiredPart struct {
+	at int
+	ts TaskScan
+}
+
+// withRetired is the parts of the tasks scanned with those of the tasks
+// retired among them, in the order the scan read them (a stopped scan's,
+// whose parts may be fewer: those left over at the end).
+func withRetired(scanned []TaskScan, retired []retiredPart) []TaskScan {
+	if len(retired) == 0 {
+		return scanned
+	}
+	out := make([]TaskScan, 0, len(scanned)+len(retired))
+	k := 0
+	for i, ts := range scanned {
+		for ; k < len(retired) && retired[k].at <= i; k++ {
+			out = append(out, retired[k].ts)
+		}
+		out = append(out, ts)
+	}
+	for ; k < len(retired); k++ {
+		out = append(out, retired[k].ts)
+	}
+	return out
+}
