@@ -271,3 +271,29 @@ func lowerTaskForStale(ctx context.Context, st store.Store, tasks []*store.Task,
 	}
 	return nil
 }
+
+// staleOfTask returns task's running records that cannot be alive, as ls
+// reads them (findStale): a run of a boot that is over, or whose catchup
+// and command are gone, counts as missed. With write, it marks them
+// interrupted, as scan does, before their slots are recorded expired: a
+// slot that a run holds running is never recorded expired (AddRuns), and
+// a dead run's, left missed, is.
+func staleOfTask(ctx context.Context, st store.Store, m Machine, task string, write bool) (map[int64]bool, error) {
+	return staleOfTaskHolding(ctx, st, m, task, write, "")
+}
+
+// staleOfTaskHolding is staleOfTask for a process that holds the lock of
+// task held (staleHolding).
+func staleOfTaskHolding(ctx context.Context, st store.Store, m Machine, task string, write bool, held string) (map[int64]bool, error) {
+	running, err := st.Running(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mine []store.Run
+	for _, r := range running {
+		if r.Task == task {
+			mine = append(mine, r)
+		}
+	}
+	return staleHolding(ctx, st, m, mine, write, held)
+}

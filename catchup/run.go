@@ -239,19 +239,6 @@ func (l *lifecycle) checkSlot() error {
 	return nil
 }
 
-// parseSchedule reads a schedule as the ledger or a crontab line holds it:
-// expr in the zone named tz. An empty expr is no schedule.
-func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
-	if expr == "" {
-		return nil, nil
-	}
-	loc, err := schedule.LoadZone(tz)
-	if err != nil {
-		return nil, err
-	}
-	return schedule.Parse(expr, loc)
-}
-
 // lifecycle carries one fire through its steps.
 type lifecycle struct {
 	refused    error // this fire is another line's, which scan refuses (relearnLine): nothing runs

@@ -76,28 +76,6 @@ func (sr *shellReplay) env(m Machine) []string {
 	return env
 }
 
-// lineZoneOf is the zone cron fires line e in: --tz on the line (the
-// fire's own reading), else CRON_TZ, else cron's own zone, the host's
-// (fromHost; named as the environment names it when it is the same zone:
-// UTC for Etc/UTC). Either in any spelling TZ takes (":Europe/Berlin", a
-// zone file's path): registered by its name. --tz Local names none.
-func lineZoneOf(m Machine, e crontab.Entry) (zone string, fromHost bool) {
-	if zone = schedule.ZoneSpelling(e.Zone); zone != "" {
-		return zone, false
-	}
-	if zone = schedule.ZoneSpelling(e.TZ); zone != "" {
-		return zone, false
-	}
-	zone = m.Zone
-	if m.CronZone != nil {
-		zone = m.CronZone()
-	}
-	if schedule.SameZone(zone, m.Zone) {
-		zone = m.Zone
-	}
-	return zone, true
-}
-
 // registerEntry turns a crontab line into a registered task (unless dry)
 // and the way to replay it. Registration dates back to the task's first
 // recorded run, so fires made before any scan saw the line still count. A
@@ -302,14 +280,4 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		markLineTask(m, e.Task, path, true)
 	}
 	return sr, warning, nil
-}
-
-// checkLineZones refuses a line whose --tz or CRON_TZ names no zone: every
-// fire of it exits 125 (as `catchup run` refuses the zone), so scan neither
-// registers nor replays it, and says so (exit 1).
-func checkLineZones(e crontab.Entry) error {
-	if err := e.CheckZones(); err != nil {
-		return lineRefusal(err.Error() + "; every fire of the line exits 125, and it is not registered")
-	}
-	return nil
 }
