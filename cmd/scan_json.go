@@ -134,7 +134,10 @@ func writeEach[V any](l *jsonList, values iter.Seq[V]) error {
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		l.next(func(string) error { _, err := l.w.Write(b.Bytes()[:b.Len()-1]); return err }) // the encoder's newline left out
+		// The encoder's newline left out.
+		if err := l.next(func(string) error { _, err := l.w.Write(b.Bytes()[:b.Len()-1]); return err }); err != nil {
+			return err
+		}
 	}
 	return nil
 }
