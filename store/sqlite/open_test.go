@@ -88,8 +88,8 @@ func TestOpenSQLiteCreatesPrivateFiles(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(versions) != "[1 2 3 4 5 6 7 8 9]" {
-		t.Errorf("schema_version rows = %v, want [1 2 3 4 5 6 7 8 9]", versions)
+	if fmt.Sprint(versions) != "[1 2 3 4 5 6 7 8 9 10]" {
+		t.Errorf("schema_version rows = %v, want [1 2 3 4 5 6 7 8 9 10]", versions)
 	}
 }
 

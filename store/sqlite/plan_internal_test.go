@@ -24,6 +24,8 @@ var plannedQueries = map[string]struct {
 	noTempSort bool
 	// indexOnly: the runs are read from a covering index alone.
 	indexOnly bool
+	// index, if set, is the index the plan must read.
+	index string
 }{
 	"Tasks": {
 		query: `SELECT ` + taskColumns + `, ` + runColumnsLight + `
@@ -163,7 +165,7 @@ WHERE id = ? AND status = 'running'`,
 	"StatusCountByTask": {query: statusCountByTaskSQL, args: []any{"expired"}, scanOK: []string{"SCAN t"}},
 	// Each task's latest failure from its end of runs_task_failure_end,
 	// a cut retry's row passed over (backend.NotRetryCutSQL).
-	"LastFailures": {query: lastFailuresSQL, scanOK: []string{"SCAN t"}},
+	"LastFailures": {query: lastFailuresSQL, scanOK: []string{"SCAN t"}, index: "runs_task_failure_end"},
 }
 
 var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}
@@ -234,6 +236,9 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 			}
 			if !usesIndex {
 				t.Errorf("no index used in plan:\n%s", text)
+			}
+			if q.index != "" && !strings.Contains(text, "INDEX "+q.index+" ") {
+				t.Errorf("the plan does not read %s:\n%s", q.index, text)
 			}
 			if q.indexOnly && (!strings.Contains(text, "COVERING INDEX") || strings.Contains(text, "USING INDEX")) {
 				t.Errorf("not an index-only plan:\n%s", text)

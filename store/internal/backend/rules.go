@@ -246,8 +246,9 @@ const SettledSlotSQL = `(o.status IN ('succeeded', 'failed', 'timeout', 'expired
 	` OR (o.status = 'skipped' AND o.exit_code IS NULL) OR (o.status = 'paused' AND o.reason <> 'replay-paused'))`
 
 // FailedSQL is the condition, on a runs row, that the run failed
-// (store.FailureStatuses). The partial index runs_task_failure_end has this
-// condition word for word, so that a query with it can use that index.
+// (store.FailureStatuses). PostgreSQL's partial index runs_task_failure_end
+// has this condition word for word, so that a query with it can use that
+// index; SQLite's has it as three comparisons (sqlite.failedSQL).
 const FailedSQL = `status IN ('failed', 'timeout', 'interrupted')`
 
 // RanSQL is NotADuplicateSQL without the paused records either: the runs
