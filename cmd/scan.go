@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/crontab"
@@ -235,8 +236,10 @@ func readCrontab(name string) (catchup.CrontabSource, error) {
 }
 
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	// A terminal answers the terminal ioctl; /dev/null, another character
+	// device, does not.
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // distinct is names without repeats, in their first order.
