@@ -40,7 +40,8 @@ type ForgetResult struct {
 // Forget retires a task: scan stops replaying it and ls --missed stops
 // listing it; its history stays, unless req.Purge deletes it. A later fire
 // of the task registers it anew, as of that fire. A purge refuses a task
-// with a run in progress.
+// with a run in progress, and first pays the alerts this host's gone scans
+// owe (payOwedAlerts).
 func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
 	if !req.Purge {
 		if err := notesBefore(ctx, st, m, DefaultTolerance, "this forget"); err != nil { // its slots are not recorded expired
@@ -70,6 +71,10 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 			}
 			return ForgetResult{}, fmt.Errorf("task %s has a run in progress (run %d): purge it when it has ended", t.Name, r.ID)
 		}
+		// The alerts this host's gone scans owe stand for expired records
+		// the purge deletes: paid first, as prune pays them, or the next
+		// scan would find nothing to alert (never lost to a purge).
+		payOwedAlerts(ctx, st, m)
 	}
 	// A task retired before keeps its retirement's time: scan --task and
 	// ls name it, and nothing else moved since.
