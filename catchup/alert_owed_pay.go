@@ -50,7 +50,7 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 			}
 			continue // another scan took it meanwhile
 		}
-		ts, pruned, err := owedExpiries(ctx, st, a)
+		ts, deleted, gone, err := owedExpiries(ctx, st, a)
 		if err != nil {
 			m.notice("cannot read which slots of task %s the scan that owes alert %s recorded expired (%v): the next scan tries again",
 				a.Task, path, err)
@@ -59,9 +59,13 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 		if ts.Expired > 0 {
 			m.notice("task %s: %d slots that catchup (pid %d) recorded expired were never alerted (it ended before its alert ran): alerting them now",
 				a.Task, ts.Expired, a.PID)
-			if pruned > 0 {
+			switch {
+			case deleted > 0 && gone:
+				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were deleted with their task (catchup forget --purge) before their alert ran: alerting them as it planned them",
+					a.Task, deleted, a.PID)
+			case deleted > 0:
 				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were pruned from the ledger before their alert ran: alerting them as it planned them",
-					a.Task, pruned, a.PID)
+					a.Task, deleted, a.PID)
 			}
 			alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
 			if ctx.Err() != nil {
@@ -83,18 +87,20 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 // record of at all at or before the task's prune floor: a prune (of
 // another host, or another user, that could not pay this alert first)
 // deleted the records they stand for, and they are alerted as the scan
-// planned them. Never lost to a prune, then; at worst repeated, where the
+// planned them; so are all those it holds no record of when the task is
+// gone (gone: a purge of another host deleted it, its records with it).
+// Never lost to a prune or a purge, then; at worst repeated, where the
 // scan was killed before its expiries were committed and another process
 // recorded and alerted those slots before the prune.
-func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, int, error) {
-	ts := TaskScan{Task: a.Task, Policy: a.Policy}
+func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (ts TaskScan, deleted int, gone bool, err error) {
+	ts = TaskScan{Task: a.Task, Policy: a.Policy}
 	if len(a.Slots) == 0 {
-		return ts, 0, nil
+		return ts, 0, false, nil
 	}
 	owed, first, last := a.slotSet()
 	runs, err := st.SlotRuns(ctx, a.Task, first, last, 0)
 	if err != nil {
-		return ts, 0, err
+		return ts, 0, false, err
 	}
 	seen, held := map[int64]bool{}, map[int64]bool{}
 	for _, r := range runs {
@@ -109,22 +115,22 @@ func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (TaskScan, i
 		ts.Expired++
 		ts.Actions = append(ts.Actions, SlotAction{Slot: r.Slot, Action: ActionExpired, RunID: r.ID, Reason: r.Error, Cause: cause})
 	}
-	pruned := 0
 	if len(held) < len(owed) {
 		t, err := st.Task(ctx, a.Task)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return ts, 0, err
+		gone = errors.Is(err, store.ErrNotFound)
+		if err != nil && !gone {
+			return ts, 0, false, err
 		}
 		for s, cause := range owed {
-			if slot := time.Unix(s, 0).UTC(); !held[s] && !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough) {
-				pruned++
+			if slot := time.Unix(s, 0).UTC(); !held[s] && (gone || !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough)) {
+				deleted++
 				ts.Expired++
 				ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionExpired, Cause: cause})
 			}
 		}
 	}
 	slices.SortFunc(ts.Actions, func(x, y SlotAction) int { return x.Slot.Compare(y.Slot) })
-	return ts, pruned, nil
+	return ts, deleted, gone, nil
 }
 
 // takeOwedAlert renames the owed alert at path to a name of this
