@@ -172,18 +172,27 @@ var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}
 
 var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN cut", "SCAN json_each VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
 
-func TestQueryPlansUseIndexes(t *testing.T) {
+// schemaDB makes a new ledger and returns a plain connection to it, to
+// read the plans SQLite makes for the ledger's statements; both are closed
+// when the test ends.
+func schemaDB(t *testing.T) *sql.DB {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s, err := Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestQueryPlansUseIndexes(t *testing.T) {
+	db := schemaDB(t)
 	// Some data, so that the planner does not plan for an empty table.
 	tx, err := db.BeginTx(t.Context(), nil)
 	if err != nil {

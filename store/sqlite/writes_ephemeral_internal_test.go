@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,17 +11,7 @@ import (
 // outcome (the partial index runs_task_failure_end's condition, on the
 // row before and after), about 8 us each of a replayed slot's ledger work.
 func TestRunWritesBuildNoTempTable(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := schemaDB(t)
 	writes := map[string]struct {
 		query string
 		args  []any
