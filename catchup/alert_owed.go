@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -135,6 +136,19 @@ func (o *owedAlertFile) paid(m Machine) {
 	if err := os.Remove(o.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		m.notice("cannot remove the alert owed %s, which has run (%v): the next scan sends it again", o.path, err)
 	}
+}
+
+// paidUnlessStopped removes the owed alert once its alert has run (paid),
+// unless catchup is being stopped (ctx done) and the alert failed (alertErr):
+// its command died of the stop forwarded to it, or was cut short by
+// stoppedAlertBound. It then stays owed to the next scan, as one a payer
+// was stopped paying does (payOwedAlerts): never removed unsent.
+func (o *owedAlertFile) paidUnlessStopped(ctx context.Context, m Machine, task string, alertErr error) {
+	if o != nil && alertErr != nil && ctx.Err() != nil {
+		m.notice("task %s: stopped while it alerted the slots it recorded expired: the next scan alerts them", task)
+		return
+	}
+	o.paid(m)
 }
 
 // owedAlertFiles lists the owed alerts in the lock directory that nothing

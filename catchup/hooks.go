@@ -78,10 +78,10 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 // expired (with the expired slots) and left for the next scan. A scan
 // being stopped still alerts, within stoppedAlertBound (alertContext). Its lists are bounded (alertList): the alert of the
 // longest outage still starts.
-func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
+func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) error {
 	cmd = alertCommand(m, cmd, t)
 	if cmd == "" || len(ts.Missed) == 0 {
-		return
+		return nil
 	}
 	expired := make([]int64, 0, ts.Expired) // Unix seconds: a gap of a year's half a million in 4 MB
 	for a := range ts.SlotActions() {
@@ -104,7 +104,7 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 		"CATCHUP_EXPIRED_SLOTS="+alertSlots(len(expired), expiredAt))
 	actx, cancel := alertContext(ctx)
 	defer cancel()
-	runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
+	return runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
 }
 
 // alertCommand is the command a task's missed-slot alert runs: cmd, else
@@ -129,21 +129,24 @@ func scanAlertCommand(m Machine, req ScanRequest, t store.Task, sr *shellReplay)
 
 // alertExpired runs the task's missed-slot alert (alertMissed) for the
 // slots ts recorded expired, as its missed slots: what prune and a
-// schedule change or retirement record, outside a scan.
-func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) {
+// schedule change or retirement record, outside a scan. The error is the
+// alert command's, already said.
+func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts TaskScan) error {
 	for a := range ts.SlotActions() {
 		if a.Action == ActionExpired {
 			ts.Missed, ts.Causes = append(ts.Missed, a.Slot), append(ts.Causes, a.Cause)
 		}
 	}
-	alertMissed(ctx, m, cmd, t, ts)
+	return alertMissed(ctx, m, cmd, t, ts)
 }
 
 // runAlert runs an alert command, its output on catchup's stderr; its
 // own failure is reported, between what and so (what the alert was for,
-// what stays as it was), nothing more.
-func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) {
-	if err := notify.Command(ctx, cmd, env, m.Stderr, m.AlertSignals); err != nil {
+// what stays as it was), nothing more, and returned.
+func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) error {
+	err := notify.Command(ctx, cmd, env, m.Stderr, m.AlertSignals)
+	if err != nil {
 		m.notice("%s%v%s", what, err, so)
 	}
+	return err
 }

@@ -193,12 +193,13 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			}
 		}
 		out.recorded = append(out.recorded, rec)
+		var aerr error
 		if !req.DryRun && ts.Expired > 0 {
 			// As loud as scan's expiries: the task's alert, with the
 			// slots this prune recorded expired.
-			alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
+			aerr = alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
 		}
-		owed.paid(m)
+		owed.paidUnlessStopped(ctx, m, c.t.Name, aerr)
 	}
 	slices.SortStableFunc(out.left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) }) // the gone ones too
 	return out, nil

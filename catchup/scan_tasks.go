@@ -44,8 +44,8 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		if !req.DryRun {
 			t := tasks[i]
 			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
-			alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
-			ts.owed.paid(m) // the alert of its expiries has run: owed no more
+			aerr := alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
+			ts.owed.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
 		}
 		if srs[i] != nil {
 			// The slots its edited line left behind, recorded expired

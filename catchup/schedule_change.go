@@ -268,8 +268,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		}
 	}
 	lb.alertAs = func(ctx context.Context, am Machine, notify string) {
-		alertExpired(ctx, am, notify, old, ts)
-		owed.paid(m)
+		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, am, notify, old, ts))
 	}
 	lb.alert = func() { lb.alertAs(ctx, m, notify) }
 	return lb, nil
