@@ -86,11 +86,13 @@ func keepOwedAlert(m Machine, write func(*bufio.Writer) error) (string, error) {
 	for {
 		name := owedAlertPrefix + strconv.Itoa(m.PID) + "." + strconv.FormatInt(owedAlertSeq.Add(1), 10) + owedAlertSuffix
 		path := filepath.Join(m.LockDir, name)
+		holdOwed(path) // before it exists: no scan of this process takes it half written
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 		if errors.Is(err, os.ErrExist) {
-			continue // an earlier boot's process of this pid left one: kept for the next scan
+			continue // an earlier boot's process of this pid left one: kept for the next scan (not held)
 		}
 		if err != nil {
+			releaseOwed(path)
 			return "", err
 		}
 		w := bufio.NewWriter(f)
@@ -108,6 +110,7 @@ func keepOwedAlert(m Machine, write func(*bufio.Writer) error) (string, error) {
 		}
 		if err != nil {
 			os.Remove(path)
+			releaseOwed(path)
 			return "", err
 		}
 		return path, nil
@@ -136,6 +139,7 @@ func (o *owedAlertFile) paid(m Machine) {
 	if err := os.Remove(o.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		m.notice("cannot remove the alert owed %s, which has run (%v): the next scan sends it again", o.path, err)
 	}
+	releaseOwed(o.path)
 }
 
 // paidUnlessStopped removes the owed alert once its alert has run (paid),
@@ -146,6 +150,7 @@ func (o *owedAlertFile) paid(m Machine) {
 func (o *owedAlertFile) paidUnlessStopped(ctx context.Context, m Machine, task string, alertErr error) {
 	if o != nil && alertErr != nil && ctx.Err() != nil {
 		m.notice("task %s: stopped while it alerted the slots it recorded expired: the next scan alerts them", task)
+		o.release()
 		return
 	}
 	o.paid(m)
@@ -153,7 +158,8 @@ func (o *owedAlertFile) paidUnlessStopped(ctx context.Context, m Machine, task s
 
 // owedAlertFiles lists the owed alerts in the lock directory that nothing
 // is paying: those of scans that are gone (takerGone: the pid is gone, or
-// was reused since).
+// was reused since), and those of this process that none of its scans
+// holds (ownOwedPayable: a daemon's).
 func owedAlertFiles(m Machine) []string {
 	found, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*"+owedAlertSuffix))
 	var out []string
@@ -161,8 +167,11 @@ func owedAlertFiles(m Machine) []string {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), owedAlertPrefix), owedAlertSuffix)
 		p, _, ok := strings.Cut(name, ".")
 		pid, err := strconv.Atoi(p)
-		if !ok || err != nil || pid <= 0 || !takerGone(pid, path) {
-			continue // not an owed alert, or its scan may still send it
+		if !ok || err != nil || pid <= 0 {
+			continue // not an owed alert
+		}
+		if payable, own := ownOwedPayable(pid, path); own && !payable || !own && !takerGone(pid, path) {
+			continue // its scan may still send it
 		}
 		out = append(out, path)
 	}

@@ -52,6 +52,7 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 		}
 		ts, deleted, gone, err := owedExpiries(ctx, st, a)
 		if err != nil {
+			releaseOwed(path)
 			m.notice("cannot read which slots of task %s the scan that owes alert %s recorded expired (%v): the next scan tries again",
 				a.Task, path, err)
 			continue
@@ -74,6 +75,7 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 				// process, gone by then).
 				m.notice("task %s: stopped while it alerted the slots catchup (pid %d) recorded expired: the next scan alerts them again",
 					a.Task, a.PID)
+				releaseOwed(path)
 				return
 			}
 		}
@@ -144,6 +146,11 @@ func takeOwedAlert(m Machine, path string) (string, error) {
 		if _, err := os.Lstat(taken); err == nil {
 			continue // an earlier process of this pid left one: its own to pay
 		}
-		return taken, os.Rename(path, taken)
+		holdOwed(taken) // before it is there: no scan of this process takes it from this one
+		err := os.Rename(path, taken)
+		if err != nil {
+			releaseOwed(taken)
+		}
+		return taken, err
 	}
 }

@@ -36,6 +36,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		}
 		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots, read)
 		if err != nil && ctx.Err() == nil {
+			ts.owed.release() // owed to the next scan, of this process too (a daemon's)
 			return err
 		}
 		// A task scan started is alerted, also when a signal stopped it

@@ -255,6 +255,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	ts := TaskScan{Task: old.Name, Policy: cmp.Or(old.Replay, "all")}
 	owed := oweAlert(m, alertCommand(m, notify, old), old.Name, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, dry); err != nil || dry {
+		owed.release() // not alerted: owed to the next scan, of this process too (a daemon's)
 		if err == nil {
 			lb.report = &ts
 		}
