@@ -96,7 +96,7 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		if res.Paused, err = recordEndedPause(ctx, st, m, t, time.Time{}); err != nil {
 			return ForgetResult{}, err
 		}
-		why := expiry{reason: reasonForgotten, code: store.ReasonRetired}
+		why := expiry{reason: reasonForgotten, code: store.ReasonRetired, unalerted: true}
 		left, err := expireMissed(ctx, st, m, t, why, "", leftAt(m.Now()), mayStillFire(nil, m.Now(), DefaultTolerance, &res.Recent), false)
 		if err != nil {
 			return ForgetResult{}, err

@@ -19,6 +19,9 @@ type expiry struct {
 	// notesAfter, for a change, reports the notes of this host that stand
 	// for slots of the new schedule, not the old one (editedLineFires).
 	notesAfter func(spoolEntry) bool
+	// unalerted: no alert runs for them, and none is kept owed (oweAlert):
+	// the command that records them tells its operator (forget).
+	unalerted bool
 }
 
 // reasonExpiredMeanwhile is why a slot to expire was not recorded: it was
