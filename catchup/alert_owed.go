@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/store"
 )
 
 // A scan records the slots it gives up expired long before it alerts them
@@ -40,14 +41,18 @@ const (
 // record: who records them (host, boot, pid: their records say so too),
 // the command the alert runs, and the slots with their causes.
 type owedAlert struct {
-	Task   string   `json:"task"`
-	Cmd    string   `json:"cmd"`
-	Policy string   `json:"policy"`
-	Host   string   `json:"host"`
-	BootID string   `json:"boot_id"`
-	PID    int      `json:"pid"`
-	Slots  []int64  `json:"slots"`  // Unix seconds, as planned: not all may be recorded
-	Causes []string `json:"causes"` // in step with Slots
+	Task   string `json:"task"`
+	Cmd    string `json:"cmd"`
+	Policy string `json:"policy"`
+	Host   string `json:"host"`
+	BootID string `json:"boot_id"`
+	PID    int    `json:"pid"`
+	// Registered is when the task the scan read was registered (Unix
+	// seconds; 0 in a file of an older catchup): a task found registered
+	// later is a new one, its records of the slots deleted with the old.
+	Registered int64    `json:"registered,omitempty"`
+	Slots      []int64  `json:"slots"`  // Unix seconds, as planned: not all may be recorded
+	Causes     []string `json:"causes"` // in step with Slots
 }
 
 // owedAlertFile is where an owed alert is kept until it is paid; nil for
@@ -62,12 +67,16 @@ var owedAlertSeq atomic.Int64
 // runs ("" none: nothing is owed; nor in a dry run, which records
 // nothing). A file that cannot be kept is said, and the expiries are
 // recorded anyway: their alert then rests on this process alone, as before.
-func oweAlert(m Machine, cmd, task, policy string, ex []expirySpan, dry bool) *owedAlertFile {
+func oweAlert(m Machine, cmd string, t store.Task, policy string, ex []expirySpan, dry bool) *owedAlertFile {
 	n := expiryCount(ex)
 	if dry || cmd == "" || n == 0 || m.LockDir == "" {
 		return nil
 	}
+	task := t.Name
 	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID}
+	if !t.RegisteredAt.IsZero() {
+		a.Registered = t.RegisteredAt.Unix()
+	}
 	path, err := keepOwedAlert(m, func(w *bufio.Writer) error { return writeOwedAlert(w, a, ex) })
 	if err != nil {
 		err = m.lockDirError(err)

@@ -90,7 +90,9 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 // another host, or another user, that could not pay this alert first)
 // deleted the records they stand for, and they are alerted as the scan
 // planned them; so are all those it holds no record of when the task is
-// gone (gone: a purge of another host deleted it, its records with it).
+// gone (gone: a purge of another host deleted it, its records with it),
+// or registered later than the scan read it (a purge, then a fire that
+// registered it anew).
 // Never lost to a prune or a purge, then; at worst repeated, where the
 // scan was killed before its expiries were committed and another process
 // recorded and alerted those slots before the prune.
@@ -123,13 +125,25 @@ func owedExpiries(ctx context.Context, st store.Store, a owedAlert) (ts TaskScan
 		if err != nil && !gone {
 			return ts, 0, false, err
 		}
+		purged := gone
 		for s, cause := range owed {
-			if slot := time.Unix(s, 0).UTC(); !held[s] && (gone || !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough)) {
-				deleted++
-				ts.Expired++
-				ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionExpired, Cause: cause})
+			slot := time.Unix(s, 0).UTC()
+			switch {
+			case held[s]:
+				continue
+			case gone || a.Registered != 0 && t.RegisteredAt.Unix() > a.Registered:
+				// Deleted with its task by a purge; the task found
+				// registered later than the scan read it is a new one
+				// (a fire of another host of a shared ledger since).
+				purged = true
+			case t.PrunedThrough.IsZero() || slot.After(t.PrunedThrough):
+				continue // not pruned: the scan was killed before it recorded it
 			}
+			deleted++
+			ts.Expired++
+			ts.Actions = append(ts.Actions, SlotAction{Slot: slot, Action: ActionExpired, Cause: cause})
 		}
+		gone = purged
 	}
 	slices.SortFunc(ts.Actions, func(x, y SlotAction) int { return x.Slot.Compare(y.Slot) })
 	return ts, deleted, gone, nil

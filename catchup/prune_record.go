@@ -169,7 +169,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		err := ts.recordPaused(ctx, st, m, c.t, of, c.paused, req.DryRun)
 		var owed *owedAlertFile // paid once alerted, else by the next scan (oweAlert)
 		if err == nil {
-			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t.Name, ts.Policy, []expirySpan{c.expire}, req.DryRun)
+			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t, ts.Policy, []expirySpan{c.expire}, req.DryRun)
 			err = ts.expire(ctx, st, m, c.t, of, []expirySpan{c.expire}, req.DryRun)
 		}
 		if why := prunedGoneWhy; errors.Is(err, store.ErrGone) || errors.Is(err, store.ErrRetired) {

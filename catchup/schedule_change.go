@@ -257,7 +257,7 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if why.unalerted {
 		cmd = "" // none owed: the next scan would send what its caller never meant to
 	}
-	owed := oweAlert(m, cmd, old.Name, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
+	owed := oweAlert(m, cmd, old, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, dry); err != nil || dry {
 		owed.release() // not alerted: owed to the next scan, of this process too (a daemon's)
 		if err == nil {
