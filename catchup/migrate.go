@@ -54,7 +54,8 @@ var migratePage = 1000
 // updated. Slots whose successful run was pruned at the source stay done at
 // the target, and the boots the host saw go too, so that the causes of its
 // old missed slots hold there. A run in progress at the source refuses the
-// migration (see noRunInProgress and noneRunning).
+// migration (see noRunInProgress and noneRunning). The alerts its killed
+// scans owe are paid first (payOwedAlerts).
 //
 // The tasks go over last, once every run, pruned slot and boot is there:
 // a migration refused or failed halfway leaves the shared ledger's tasks
@@ -66,6 +67,10 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	if err := noRunInProgress(ctx, m, mg); err != nil {
 		return Migrated{}, err
 	}
+	// The alerts this host's killed scans owe are kept beside the source
+	// (m's lock directory is its), which no scan of the shared ledger
+	// reads: paid here, from the source's records, as prune pays them.
+	payOwedAlerts(ctx, mg.From, m)
 	summaries, err := mg.From.Tasks(ctx)
 	if err != nil {
 		return Migrated{}, err
