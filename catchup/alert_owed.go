@@ -98,7 +98,8 @@ func keepOwedAlert(m Machine, write func(*bufio.Writer) error) (string, error) {
 		holdOwed(path) // before it exists: no scan of this process takes it half written
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 		if errors.Is(err, os.ErrExist) {
-			continue // an earlier boot's process of this pid left one: kept for the next scan (not held)
+			releaseOwed(path) // an earlier boot's process of this pid left it: the next scan pays it
+			continue
 		}
 		if err != nil {
 			releaseOwed(path)
