@@ -51,6 +51,8 @@ func staleAmong(ctx context.Context, st store.Store, m Machine, running []store.
 func staleHolding(ctx context.Context, st store.Store, m Machine, running []store.Run, write bool, held string) (map[int64]bool, error) {
 	stale := map[int64]bool{}
 	var notes *pendingNotes // read once a run's lock is found free, after: its note is written before its lock is let go
+	var cut cutRetries      // alerted once the loop is over: no task lock held then
+	defer func() { cut.alert(ctx, st, m) }()
 	for _, r := range running {
 		if !thisHost(st, m, r) {
 			// Another host's run: only its lease can tell (shared ledgers).
@@ -58,9 +60,11 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 				stale[r.ID] = true
 				if write {
 					reason := reasonNoHeartbeat + r.Host + " for longer than the lease"
-					if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reason); err != nil {
+					done, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reason)
+					if err != nil {
 						return nil, err
 					}
+					cut.interrupted(r, done, reason)
 				}
 			}
 			continue
@@ -72,13 +76,15 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 				if store.InRetryDelay(r.Reason) {
 					why = reasonRebootedInDelay
 				}
-				if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), why); err != nil {
+				done, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), why)
+				if err != nil {
 					return nil, err
 				}
+				cut.interrupted(r, done, why)
 			}
 			continue
 		}
-		dead, err := probeDead(ctx, st, m, r, write, held, &notes)
+		dead, err := probeDead(ctx, st, m, r, write, held, &notes, &cut)
 		if err != nil {
 			return nil, err
 		}
@@ -161,8 +167,9 @@ var probing sync.Mutex
 
 // probeDead is staleHolding's check of running record r of this host and
 // boot: whether it is dead (its task's lock free), marked interrupted when
-// write. notes are the host's pending notes, read once when needed.
-func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, write bool, held string, notes **pendingNotes) (bool, error) {
+// write (a retry cut in its delay noted in cut). notes are the host's
+// pending notes, read once when needed.
+func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, write bool, held string, notes **pendingNotes, cut *cutRetries) (bool, error) {
 	probing.Lock()
 	defer probing.Unlock()
 	lock, err := openTaskLock(m.LockDir, r.Task, m.UID)
@@ -187,9 +194,11 @@ func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, writ
 		if _, noted := (*notes).outcomes[r.ID]; noted {
 			return false, nil
 		}
-		if _, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reasonVanished); err != nil {
+		done, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reasonVanished)
+		if err != nil {
 			return false, err
 		}
+		cut.interrupted(r, done, reasonVanished)
 	}
 	return true, nil
 }
