@@ -65,10 +65,20 @@ func (s *Ledger) checkSchema(ctx context.Context) error {
 		return err
 	}
 	if err := migrate(ctx, s.db, ms, current); err != nil {
+		if s.reader && current >= readsUnmigratedFrom && current < latest && cannotWriteCode(err) {
+			return nil // read as it is, like a current ledger it cannot write; the next writer migrates it
+		}
 		return s.wrap("migrate ledger", err)
 	}
 	return nil
 }
+
+// readsUnmigratedFrom is the oldest schema version this catchup's readers
+// read as it is when they cannot write it (a read-only file, directory or
+// mount, a full disk): version 10 changed only the condition of an index
+// (runs_task_failure_end), which a query reads the same rows without. A
+// migration that changes a table or a column a reader reads raises it.
+const readsUnmigratedFrom = 9
 
 // notALedger is the refusal of a SQLite file without catchup's tables.
 // catchup never makes one (a new ledger appears whole, its tables in it:
