@@ -75,6 +75,11 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// the purge deletes: paid first, as prune pays them, or the next
 		// scan would find nothing to alert (never lost to a purge).
 		payOwedAlerts(ctx, st, m)
+		if ctx.Err() != nil {
+			// Stopped while it paid them: nothing deleted, the alert left
+			// owed to the next scan with the records it stands for.
+			return ForgetResult{}, fmt.Errorf("task %s: stopped before its purge: nothing deleted (catchup forget %s --purge again)", t.Name, t.Name)
+		}
 	}
 	// A task retired before keeps its retirement's time: scan --task and
 	// ls name it, and nothing else moved since.
