@@ -117,8 +117,12 @@ func TestMigrateFromV1(t *testing.T) {
 		location := v1Ledger(t, be)
 		s := be.open(t, location)
 		ctx := t.Context()
-		if got := schemaVersions(t, be, location); got != "[1 2 3 4 5 6 7 8 9 10]" {
-			t.Errorf("schema versions after opening a v1 ledger: %s, want [1 2 3 4 5 6 7 8 9 10]", got)
+		wantVersions := "[1 2 3 4 5 6 7 8 9 10]"
+		if be.name == "postgres" {
+			wantVersions = "[1 2 3 4 5 6 7 8 9]" // version 10 changed SQLite's index only
+		}
+		if got := schemaVersions(t, be, location); got != wantVersions {
+			t.Errorf("schema versions after opening a v1 ledger: %s, want %s", got, wantVersions)
 		}
 
 		task, err := s.Task(ctx, "backup")
