@@ -5,5 +5,5 @@
 -- index's condition is tested at every write of a row: once at each run's
 -- insert, twice at each outcome. Same rows, same order; the query that
 -- reads it (lastFailuresSQL) has the new condition word for word.
-DROP INDEX runs_task_failure_end;
+DROP INDEX IF EXISTS runs_task_failure_end;
 CREATE INDEX runs_task_failure_end ON runs(task, ended_at) WHERE (status = 'failed' OR status = 'timeout' OR status = 'interrupted');
