@@ -27,6 +27,10 @@ func homeIsRootHint(err error, path string, uid int, getenv func(string) string)
 	if !errors.Is(err, os.ErrPermission) && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, store.ErrNoLedger) {
 		return err
 	}
+	var hinted interface{ Unhinted() error }
+	if errors.As(err, &hinted) { // its fix (chmod, chown) is not this one
+		err = hinted.Unhinted()
+	}
 	return fmt.Errorf("HOME is / for uid %d, so its ledger would be %s, where only root can create it; "+
 		"fix: set HOME to the user's home in the crontab (or remove its HOME=/ line), or pass --db or set CATCHUP_DB (%w)", uid, path, err)
 }

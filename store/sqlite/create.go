@@ -56,7 +56,7 @@ func ensureDir(dir string) error {
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create ledger directory %s: %w", dir, err)
+		return cannotCreate(fmt.Sprintf("create ledger directory %s", dir), dir, dir, err)
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return fmt.Errorf("create ledger directory %s: %w", dir, err)
@@ -75,7 +75,7 @@ func createLedger(ctx context.Context, path, real string) error {
 	dir := filepath.Dir(real)
 	f, err := createTemp(real)
 	if err != nil {
-		return fmt.Errorf("create ledger %s: %w", path, err)
+		return cannotCreate(fmt.Sprintf("create ledger %s", path), real, dir, err)
 	}
 	tmp := f.Name()
 	f.Close()
