@@ -53,7 +53,12 @@ func tooLong(err error) error {
 	}
 	var num *strconv.NumError
 	name, v := bad.GetFlag().Name, redact.Value(bad.GetValue())
+	empty := bad.GetValue() == "" // "--max-age $WINDOW" with WINDOW unset: no typo to show
 	switch {
+	case empty && errors.Is(err, catchup.ErrDurationInvalid):
+		return emptyValue{fmt.Sprintf("--%s is empty: give a duration, such as 90s, 5m, 12h or 7d, or drop --%s", name, name), catchup.ErrDurationInvalid}
+	case empty && errors.As(err, &num):
+		return emptyValue{fmt.Sprintf("--%s is empty: give a whole number, such as 3, or drop --%s", name, name), num}
 	case errors.Is(err, catchup.ErrDurationTooLong):
 		return fmt.Errorf("--%s %s: %w", name, v, catchup.ErrDurationTooLong)
 	case errors.Is(err, catchup.ErrDurationInvalid):
@@ -65,6 +70,16 @@ func tooLong(err error) error {
 	}
 	return maskedValue{err, redact.ValueIn(err.Error(), bad.GetValue())}
 }
+
+// emptyValue is the error of a duration or number flag given empty: its
+// text says so, and it wraps what the parser said.
+type emptyValue struct {
+	msg string
+	err error
+}
+
+func (e emptyValue) Error() string { return e.msg }
+func (e emptyValue) Unwrap() error { return e.err }
 
 // maskedValue is an error whose text quotes a flag's value masked
 // (redact.ValueIn): a secret that landed on a flag is never echoed (X11).

@@ -24,7 +24,7 @@ type runFlags struct {
 	retries                                                   int
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
 	cronGiven, tzGiven, onBusyGiven, pingGiven                bool
-	notifyCmdGiven, pingFileGiven                             bool
+	notifyCmdGiven, pingFileGiven, taskGiven                  bool
 	wait                                                      waitValue
 	slot                                                      slotValue
 }
@@ -101,7 +101,7 @@ func runArgs(c *cobra.Command, rf *runFlags, args []string) ([]string, error) {
 func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
-	f.StringVar(&rf.task, "task", "", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
+	f.Var(givenString{&rf.task, &rf.taskGiven}, "task", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
 	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
 	f.Var(givenString{&rf.tz, &rf.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
@@ -136,6 +136,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		Manual: f.manual, OnBusy: f.onBusy, Strict: f.strict, NoCapture: f.noCapture,
 		Retries: f.retries, RetryDelay: f.retryDelay, Argv: argv, FailOpen: f.failOpen, Ping: f.ping,
 		NotifyCmd: f.notifyCmd, MaxAge: f.maxAge}
+	if f.task == "" && f.taskGiven {
+		return req, errors.New("--task is empty: name the task (1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit)")
+	}
 	if f.task == "" {
 		return req, errors.New("--task is required")
 	}
