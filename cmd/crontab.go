@@ -77,6 +77,9 @@ file is renamed to a name ending in ~.`,
 				return err
 			}
 			if len(args) == 1 {
+				if args[0] == "" { // "$CRONTAB" unset: never read as no FILE (stdin)
+					return usageErr(c, errors.New("empty FILE: name the crontab file, or - (or no FILE) for standard input"))
+				}
 				req.file = args[0]
 			}
 			if req.inPlace && (req.file == "" || req.file == "-") {
