@@ -34,11 +34,21 @@ twice. Slots that succeeded here stay done in the shared ledger. Exit 0, or 2 on
 }
 
 func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
-	if cfg.from == "" || cfg.to == "" {
+	switch {
+	case givenEmpty(c, "from"):
+		return usageErr(c, errors.New("--from is empty: name the SQLite ledger file to copy"))
+	case givenEmpty(c, "to"):
+		return usageErr(c, errors.New("--to is empty: give the shared ledger's postgres:// URL"))
+	case cfg.from == "" || cfg.to == "":
 		return usageErr(c, errors.New("--from and --to are both required"))
 	}
-	if store.IsPostgres(cfg.from) || !store.IsPostgres(cfg.to) {
-		return usageErr(c, errors.New("--from is a SQLite file and --to a postgres:// URL"))
+	// Neither value is quoted: either may hold a password.
+	const what = "migrate copies a SQLite ledger (--from FILE) into a shared PostgreSQL one (--to postgres://USER@HOST/DATABASE)"
+	if store.IsPostgres(cfg.from) {
+		return usageErr(c, errors.New("--from is a postgres:// URL: "+what))
+	}
+	if !store.IsPostgres(cfg.to) {
+		return usageErr(c, errors.New("--to is not a postgres:// URL: "+what))
 	}
 	if !fileExists(cfg.from) {
 		return failure(fmt.Errorf("no ledger at %s", cfg.from))
