@@ -124,6 +124,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errors.New("--crontab is required: the daemon runs the job lines of its crontabs"))
 	case slices.Contains(df.crontabs, ""):
 		return usageErr(c, errEmptyCrontab)
+	case slices.Contains(df.crontabs, "-"):
+		return usageErr(c, errors.New("--crontab -: the daemon reads its crontabs again at each reload, so not from standard input; fix: name the crontab file"))
 	case df.concurrency < 0 || df.grace < 0 || df.rescan < 0:
 		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
 	case df.maxReplays < 1:
