@@ -143,7 +143,7 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		}
 		if !fi.IsDir() {
 			f.Close()
-			return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "openat", Path: next, Err: syscall.ENOTDIR})
+			return w, fmt.Errorf("%s: %w", name, &fs.PathError{Op: "open", Path: next, Err: syscall.ENOTDIR})
 		}
 		stack = append(stack, heldDir{f: f, path: next, fi: fi})
 		w.dirs = append(w.dirs, walkedDir{path: next, fi: fi})
@@ -165,7 +165,7 @@ func (w *walkedCrontab) open(name string, dir heldDir, c, real string) error {
 func openAt(dir *os.File, c, path string, flags int) (*os.File, os.FileInfo, error) {
 	fd, err := unix.Openat(int(dir.Fd()), c, flags|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, nil, &fs.PathError{Op: "openat", Path: path, Err: err}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), path)
 	fi, err := f.Stat()
