@@ -280,9 +280,9 @@ func TestSchedulePrevNextFar(t *testing.T) {
 // "6-1" is; from 7 to Sunday it is Sunday alone.
 func TestScheduleSevenStartsNoRange(t *testing.T) {
 	for _, c := range []struct{ expr, want string }{
-		{"0 0 * * 7-1", `cron expression "0 0 * * 7-1" has an invalid day-of-week field "7-1"`},
-		{"0 0 * * 6-1", `cron expression "0 0 * * 6-1" has an invalid day-of-week field "6-1"`},
-		{"0 0 * * mon,7-3", `cron expression "0 0 * * mon,7-3" has an invalid day-of-week field "mon,7-3"`},
+		{"0 0 * * 7-1", `cron expression "0 0 * * 7-1" has an invalid day-of-week field "7-1": day-of-week takes 0-7 or sun-sat (0 and 7 are Sunday; or L, #), as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)`},
+		{"0 0 * * 6-1", `cron expression "0 0 * * 6-1" has an invalid day-of-week field "6-1": day-of-week takes 0-7 or sun-sat (0 and 7 are Sunday; or L, #), as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)`},
+		{"0 0 * * mon,7-3", `cron expression "0 0 * * mon,7-3" has an invalid day-of-week field "mon,7-3": day-of-week takes 0-7 or sun-sat (0 and 7 are Sunday; or L, #), as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)`},
 	} {
 		_, err := Parse(c.expr, time.UTC)
 		if err == nil || err.Error() != c.want {

@@ -25,6 +25,9 @@ var macros = map[string]string{
 
 var fieldNames = [5]string{"minute", "hour", "day-of-month", "month", "day-of-week"}
 
+// fieldTakes is what each field takes, the fix its error names.
+var fieldTakes = [5]string{"0-59", "0-23", "1-31 (or L, W)", "1-12 or jan-dec", "0-7 or sun-sat (0 and 7 are Sunday; or L, #)"}
+
 const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
 
 // Parse parses a 5-field cron expression (anything gronx accepts in 5
@@ -65,7 +68,8 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	for i := 1; i <= 5; i++ {
 		for _, part := range strings.Split(segs[i], ",") {
 			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
-				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q", redact.Value(trimmed), fieldNames[i-1], shownField(trimmed, fields[i-1]))
+				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q: %s takes %s, as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)",
+					redact.Value(trimmed), fieldNames[i-1], shownField(trimmed, fields[i-1]), fieldNames[i-1], fieldTakes[i-1])
 			}
 		}
 	}
