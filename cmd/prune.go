@@ -46,8 +46,10 @@ vacuumed afterwards. Exit 0, or 2 on error.`,
 
 func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	switch {
-	case req.OlderThan == 0:
+	case !c.Flags().Changed("older-than"): // 0s given is a value, shorter than 7d
 		return usageErr(c, errors.New("--older-than is required, e.g. --older-than 90d"))
+	case req.OlderThan < 0:
+		return usageErr(c, fmt.Errorf("--older-than cannot be negative: give an age of at least %s, such as 90d", formatDuration(catchup.MinPruneAge)))
 	case req.OlderThan < catchup.MinPruneAge:
 		return usageErr(c, fmt.Errorf("--older-than %s is shorter than %s, the window scan reads to know which slots ran",
 			formatDuration(req.OlderThan), formatDuration(catchup.MinPruneAge)))
