@@ -100,6 +100,12 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 	if slices.Contains(bf.req.Tasks, "") {
 		return usageErr(c, fmt.Errorf("empty --task: name a task (catchup ls lists them)"))
 	}
+	switch { // not given: "invalid --from \"\"" would read as an empty value
+	case !c.Flags().Changed("from"):
+		return usageErr(c, errors.New("--from is required: the first slot to run, like 2026-11-01T00:00:00Z"))
+	case !c.Flags().Changed("to"):
+		return usageErr(c, errors.New("--to is required: the last slot to run, like 2026-11-08T00:00:00Z"))
+	}
 	// The boot time too: each slot's claim records this host's boot, and a
 	// boot recorded without it starts when first seen, blaming the slots it
 	// covered before on the host being down (as run and scan read it).
