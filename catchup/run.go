@@ -219,8 +219,15 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 // before opening its ledger, so that the two overlap.
 func PrepareRun() { runner.Prepare() }
 
-// checkSlot refuses an explicit --slot that the task never stands for.
+// checkSlot refuses an explicit --slot that the task never stands for, and
+// a replay's slot to come.
 func (l *lifecycle) checkSlot() error {
+	if r := l.req.ReplaySlot; r.After(l.m.Now()) {
+		// A replay's slot is past when scan or backfill reads it: one to
+		// come (set by hand, or a clock stepped back since) would stop
+		// scan as --slot's would.
+		return fmt.Errorf("CATCHUP_REPLAY_SLOT %s is in the future: catchup only runs slots that have come", r.Format(time.RFC3339))
+	}
 	if l.req.Slot.IsZero() {
 		return nil
 	}
