@@ -191,6 +191,10 @@ func (w *waitValue) takeLimit(args []string, atDash int) ([]string, bool) {
 	if !w.bare || len(args) == 0 || atDash == 0 {
 		return args, false
 	}
+	if args[0] == "" { // --wait "$LIMIT", LIMIT unset: no command is empty
+		w.err = errors.New("--wait is empty: give a duration, such as 90s, 5m, 12h or 7d, or drop it (a bare --wait waits without a limit)")
+		return args[1:], true
+	}
 	if _, err := parseDuration(args[0]); err != nil && !errors.Is(err, catchup.ErrDurationTooLong) {
 		return args, false
 	}
