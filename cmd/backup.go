@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,12 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 			}
 			if _, err := os.Lstat(dest); err == nil {
 				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
+			}
+			switch fi, err := os.Stat(filepath.Dir(dest)); {
+			case errors.Is(err, os.ErrNotExist):
+				return usageErr(c, fmt.Errorf("cannot write %s: its directory %s does not exist; fix: create it, or name a file in a directory that exists", dest, filepath.Dir(dest)))
+			case err == nil && !fi.IsDir():
+				return usageErr(c, fmt.Errorf("cannot write %s: %s is not a directory", dest, filepath.Dir(dest)))
 			}
 			st, _, err := openReadingLedger(c.Context(), g, false) // a copy reads it only: a read-only ledger is backed up
 			if err != nil {
