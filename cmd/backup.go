@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/catchup/catchup/store"
 )
 
 func newBackupCmd(g *globals) *cobra.Command {
@@ -31,7 +33,9 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 			if _, err := os.Lstat(dest); err == nil {
 				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
 			}
+			// A SQLite ledger's copy: a PostgreSQL one is refused as such below.
 			switch fi, err := os.Stat(filepath.Dir(dest)); {
+			case sharedLedger(g):
 			case errors.Is(err, os.ErrNotExist):
 				return usageErr(c, fmt.Errorf("cannot write %s: its directory %s does not exist; fix: create it, or name a file in a directory that exists", dest, filepath.Dir(dest)))
 			case err == nil && !fi.IsDir():
@@ -49,4 +53,11 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 			return nil
 		},
 	}
+}
+
+// sharedLedger reports whether the ledger given is PostgreSQL (a location
+// that does not parse is said by the open).
+func sharedLedger(g *globals) bool {
+	path, err := ledgerPath(g)
+	return err == nil && store.IsPostgres(path)
 }
