@@ -126,8 +126,12 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errEmptyCrontab)
 	case slices.Contains(df.crontabs, "-"):
 		return usageErr(c, errors.New("--crontab -: the daemon reads its crontabs again at each reload, so not from standard input; fix: name the crontab file"))
-	case df.concurrency < 0 || df.grace < 0 || df.rescan < 0:
-		return usageErr(c, errors.New("--concurrency, --grace and --rescan cannot be negative"))
+	case df.concurrency < 0:
+		return usageErr(c, errors.New("--concurrency cannot be negative (0: no limit)"))
+	case df.grace < 0:
+		return usageErr(c, errors.New("--grace cannot be negative"))
+	case df.rescan < 0:
+		return usageErr(c, errors.New("--rescan cannot be negative"))
 	case df.maxReplays < 1:
 		return usageErr(c, errors.New("--max-replays must be at least 1"))
 	case givenEmpty(c, "listen"):

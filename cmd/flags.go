@@ -136,8 +136,11 @@ func checkParallel(p catchup.Parallel) error {
 	if p.Concurrency < 1 {
 		return fmt.Errorf("--concurrency must be at least 1")
 	}
-	if p.Jitter < 0 || p.Budget < 0 {
-		return fmt.Errorf("--jitter and --budget cannot be negative")
+	if p.Jitter < 0 {
+		return fmt.Errorf("--jitter cannot be negative")
+	}
+	if p.Budget < 0 {
+		return fmt.Errorf("--budget cannot be negative")
 	}
 	return nil
 }
