@@ -88,16 +88,16 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	if req.tz == "" && req.tzGiven {
 		return usageErr(c, errEmptyTZ)
 	}
-	zone := schedule.ZoneSpelling(req.tz)
-	if zone == "" {
-		zone = schedule.ZoneSpelling(os.Getenv("CRON_TZ"))
+	zone, source := schedule.ZoneSpelling(req.tz), ""
+	if z := schedule.ZoneSpelling(os.Getenv("CRON_TZ")); zone == "" && z != "" {
+		zone, source = z, "CRON_TZ: "
 	}
 	if zone == "" {
 		zone = cronZone()
 	}
 	loc, err := schedule.LoadZone(zone)
 	if err != nil {
-		return usageErr(c, err)
+		return usageErr(c, fmt.Errorf("%s%w", source, err)) // where the zone came from, as run says
 	}
 	s, err := schedule.Parse(req.expr, loc)
 	if err != nil {
