@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catchup/catchup/catchup/notify"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -158,7 +159,7 @@ func (o *owedAlertFile) paid(m Machine) {
 // stoppedAlertBound. It then stays owed to the next scan, as one a payer
 // was stopped paying does (payOwedAlerts): never removed unsent.
 func (o *owedAlertFile) paidUnlessStopped(ctx context.Context, m Machine, task string, alertErr error) {
-	if o != nil && alertErr != nil && ctx.Err() != nil {
+	if o != nil && alertErr != nil && (ctx.Err() != nil || errors.Is(alertErr, notify.ErrCutShort)) {
 		m.notice("task %s: stopped while it alerted the slots it recorded expired: the next scan alerts them", task)
 		o.release()
 		return

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/catchup/catchup/catchup/notify"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -20,9 +21,10 @@ import (
 // without an alert. One the ledger cannot be asked about now stays for the
 // next scan; one that only uid could not have written is refused, said,
 // and left where it is. A dry run never calls it: the alerts stay owed.
-func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
+// stopped reports that catchup was stopped while it paid one (left owed).
+func payOwedAlerts(ctx context.Context, st store.Store, m Machine) (stopped bool) {
 	if m.LockDir == "" || lockDir(m.LockDir, m.UID, false) != nil {
-		return // no lock directory of this user's: none kept there (a planted one is said by the locks)
+		return false // no lock directory of this user's: none kept there (a planted one is said by the locks)
 	}
 	for _, path := range owedAlertFiles(m) {
 		a, err := readOwedAlert(path, m.UID)
@@ -68,19 +70,20 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) {
 				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were pruned from the ledger before their alert ran: alerting them as it planned them",
 					a.Task, deleted, a.PID)
 			}
-			alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
-			if ctx.Err() != nil {
+			aerr := alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
+			if ctx.Err() != nil || errors.Is(aerr, notify.ErrCutShort) {
 				// Stopped while its alert ran (its command may have died of
 				// the stop): owed still, to the next scan (its payer, this
 				// process, gone by then).
 				m.notice("task %s: stopped while it alerted the slots catchup (pid %d) recorded expired: the next scan alerts them again",
 					a.Task, a.PID)
 				releaseOwed(path)
-				return
+				return true
 			}
 		}
 		(&owedAlertFile{path: path}).paid(m)
 	}
+	return false
 }
 
 // owedExpiries is what owed alert a stands for: the slots of its task

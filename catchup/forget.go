@@ -74,8 +74,7 @@ func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (
 		// The alerts this host's gone scans owe stand for expired records
 		// the purge deletes: paid first, as prune pays them, or the next
 		// scan would find nothing to alert (never lost to a purge).
-		payOwedAlerts(ctx, st, m)
-		if ctx.Err() != nil {
+		if stopped := payOwedAlerts(ctx, st, m); stopped || ctx.Err() != nil {
 			// Stopped while it paid them: nothing deleted, the alert left
 			// owed to the next scan with the records it stands for.
 			return ForgetResult{}, fmt.Errorf("task %s: stopped before its purge: nothing deleted (catchup forget %s --purge again)", t.Name, t.Name)

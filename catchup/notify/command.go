@@ -5,13 +5,29 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/catchup/catchup/runner"
 )
+
+// ErrCutShort marks an alert command that failed because catchup was being
+// stopped: ctx ended, or a signal catchup received was forwarded to it. Its
+// alert did not reach anyone for a reason of catchup's, not its own.
+var ErrCutShort = errors.New("catchup is being stopped")
+
+// cutShort is ErrCutShort said as its cause says it (ctx's).
+type cutShort struct{ cause error }
+
+func (c cutShort) Error() string        { return c.cause.Error() }
+func (c cutShort) Unwrap() error        { return c.cause }
+func (c cutShort) Is(target error) bool { return target == ErrCutShort }
 
 // commandTimeout bounds an alert command: an alert must never hold catchup.
 const commandTimeout = 30 * time.Second
@@ -34,7 +50,15 @@ func Command(ctx context.Context, cmd string, env []string, w io.Writer, signals
 	case !res.Started:
 		return fmt.Errorf("notify command could not start: %w", res.StartErr)
 	case ctx.Err() != nil && res.ExitCode != 0:
-		return fmt.Errorf("notify command cut short: %w", context.Cause(ctx))
+		return fmt.Errorf("notify command cut short: %w", cutShort{context.Cause(ctx)})
+	case res.Forwarded != nil && res.ExitCode != 0:
+		// A stop signal catchup received reached it: catchup is being
+		// stopped, whether or not ctx has ended yet.
+		name := res.Forwarded.String()
+		if sig, ok := res.Forwarded.(syscall.Signal); ok {
+			name = unix.SignalName(sig)
+		}
+		return fmt.Errorf("notify command cut short: %w (%s, forwarded to it)", ErrCutShort, name)
 	case res.TimedOut:
 		return fmt.Errorf("notify command timed out after %s", commandTimeout)
 	case res.ExitCode != 0:
