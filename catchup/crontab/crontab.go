@@ -273,7 +273,8 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	if strings.HasPrefix(e.User, "*") {
 		return fmt.Errorf("user field %q looks like a time field: expected 5 time fields and a user", e.User)
 	}
-	if err := parseFlags(e, lx); err != nil {
+	noCommand := parseFlags(e, lx)
+	if err := noCommand; err != nil && !errors.Is(err, errNoCommand) {
 		if cut && errors.Is(err, errQuote) {
 			return fmt.Errorf("%w (cron ends the command at the first unescaped %%; write \\%% for a literal %%)", err)
 		}
@@ -285,7 +286,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	case !taskname.Valid(e.Task):
 		return fmt.Errorf("invalid task name %q: must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", redact.Value(e.Task))
 	}
-	return nil
+	return noCommand
 }
 
 // SystemCrontab and SystemDir locate the system crontabs; tests point them

@@ -44,32 +44,32 @@ func TestParseRules(t *testing.T) {
 	}{
 		"basic": {in: "0 2 * * * catchup run --task a -- ./x\n",
 			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- ./x", "a")}},
-		"blanks tabs and comments": {in: "\n  # 0 2 * * * catchup run --task c\n \t0\t2 *  * *\tcatchup run --task a\n#x",
-			want: []Entry{catchupLine(3, "0 2 * * *", "catchup run --task a", "a")}},
-		"dash prefix disables logging": {in: "-0 2 * * * catchup run --task a",
-			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a", "a")}},
-		"all macros": {in: "@yearly catchup run --task a\n@annually catchup run --task a\n@monthly catchup run --task a\n" +
-			"@weekly catchup run --task a\n@daily catchup run --task a\n@midnight catchup run --task a\n@hourly catchup run --task a",
+		"blanks tabs and comments": {in: "\n  # 0 2 * * * catchup run --task c -- true\n \t0\t2 *  * *\tcatchup run --task a -- true\n#x",
+			want: []Entry{catchupLine(3, "0 2 * * *", "catchup run --task a -- true", "a")}},
+		"dash prefix disables logging": {in: "-0 2 * * * catchup run --task a -- true",
+			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- true", "a")}},
+		"all macros": {in: "@yearly catchup run --task a -- true\n@annually catchup run --task a -- true\n@monthly catchup run --task a -- true\n" +
+			"@weekly catchup run --task a -- true\n@daily catchup run --task a -- true\n@midnight catchup run --task a -- true\n@hourly catchup run --task a -- true",
 			want: func() (es []Entry) {
 				for i, m := range []string{"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"} {
-					es = append(es, catchupLine(i+1, m, "catchup run --task a", "a"))
+					es = append(es, catchupLine(i+1, m, "catchup run --task a -- true", "a"))
 				}
 				return es
 			}()},
-		"env spaces quotes and overrides": {in: "A = 1\nB='x y'\nC=\" q \"  \nD=\nE=  v w \t\nA=2\n0 2 * * * catchup run --task a\nF=late\n",
-			want: []Entry{{File: "t", Line: 7, Expr: "0 2 * * *", Command: "catchup run --task a", Task: "a",
+		"env spaces quotes and overrides": {in: "A = 1\nB='x y'\nC=\" q \"  \nD=\nE=  v w \t\nA=2\n0 2 * * * catchup run --task a -- true\nF=late\n",
+			want: []Entry{{File: "t", Line: 7, Expr: "0 2 * * *", Command: "catchup run --task a -- true", Task: "a",
 				Env: []string{"A=2", "B=x y", "C= q ", "D=", "E=v w"}}}},
-		"bad env quoting is not an env line": {in: "A=\"x\" y\nB=\"open\n1A=x\n0 2 * * * catchup run --task a",
-			want: []Entry{catchupLine(4, "0 2 * * *", "catchup run --task a", "a")}},
-		"env shape wins over job": {in: "A=1 0 2 * * * catchup run --task a\n0 2 * * * catchup run --task b",
-			want: []Entry{{File: "t", Line: 2, Expr: "0 2 * * *", Command: "catchup run --task b", Task: "b",
-				Env: []string{"A=1 0 2 * * * catchup run --task a"}}}},
+		"bad env quoting is not an env line": {in: "A=\"x\" y\nB=\"open\n1A=x\n0 2 * * * catchup run --task a -- true",
+			want: []Entry{catchupLine(4, "0 2 * * *", "catchup run --task a -- true", "a")}},
+		"env shape wins over job": {in: "A=1 0 2 * * * catchup run --task a -- true\n0 2 * * * catchup run --task b -- true",
+			want: []Entry{{File: "t", Line: 2, Expr: "0 2 * * *", Command: "catchup run --task b -- true", Task: "b",
+				Env: []string{"A=1 0 2 * * * catchup run --task a -- true"}}}},
 		// cronie reads the lines in CRON_TZ; TZ= only reaches the jobs.
-		"only CRON_TZ is the zone": {in: "TZ=UTC\n0 * * * * catchup run --task a\nCRON_TZ=Europe/Paris\n0 * * * * catchup run --task b\nCRON_TZ=\n0 * * * * catchup run --task c",
+		"only CRON_TZ is the zone": {in: "TZ=UTC\n0 * * * * catchup run --task a -- true\nCRON_TZ=Europe/Paris\n0 * * * * catchup run --task b -- true\nCRON_TZ=\n0 * * * * catchup run --task c -- true",
 			want: []Entry{
-				{File: "t", Line: 2, Expr: "0 * * * *", Command: "catchup run --task a", Task: "a", Env: []string{"TZ=UTC"}},
-				{File: "t", Line: 4, Expr: "0 * * * *", Command: "catchup run --task b", Task: "b", TZ: "Europe/Paris", Env: []string{"TZ=UTC", "CRON_TZ=Europe/Paris"}},
-				{File: "t", Line: 6, Expr: "0 * * * *", Command: "catchup run --task c", Task: "c", Env: []string{"TZ=UTC", "CRON_TZ="}}}},
+				{File: "t", Line: 2, Expr: "0 * * * *", Command: "catchup run --task a -- true", Task: "a", Env: []string{"TZ=UTC"}},
+				{File: "t", Line: 4, Expr: "0 * * * *", Command: "catchup run --task b -- true", Task: "b", TZ: "Europe/Paris", Env: []string{"TZ=UTC", "CRON_TZ=Europe/Paris"}},
+				{File: "t", Line: 6, Expr: "0 * * * *", Command: "catchup run --task c -- true", Task: "c", Env: []string{"TZ=UTC", "CRON_TZ="}}}},
 		"wait with a limit, on-busy, manual": {in: "0 2 * * * catchup run --wait 10m --on-busy wait --manual --task a --wait=5s --wait -- cmd\n" +
 			"0 3 * * * catchup run --task b --wait cmd --task zzz",
 			want: []Entry{
@@ -86,10 +86,12 @@ func TestParseRules(t *testing.T) {
 		"invocation ends at operators comments and positionals": {in: "* * * * * catchup run --task a; echo --bogus\n" +
 			"* * * * * catchup run --task b&&x --bogus\n* * * * * catchup run --task c|x\n* * * * * catchup run --task d>log --bogus\n" +
 			"* * * * * catchup run --task e # --bogus\n* * * * * catchup run --task f ./x --bogus\n",
-			want: []Entry{catchupLine(1, "* * * * *", "catchup run --task a; echo --bogus", "a"),
-				catchupLine(2, "* * * * *", "catchup run --task b&&x --bogus", "b"), catchupLine(3, "* * * * *", "catchup run --task c|x", "c"),
-				catchupLine(4, "* * * * *", "catchup run --task d>log --bogus", "d"), catchupLine(5, "* * * * *", "catchup run --task e # --bogus", "e"),
-				catchupLine(6, "* * * * *", "catchup run --task f ./x --bogus", "f")}},
+			// What follows an operator is not run's (no --bogus flag): the
+			// invocation it ends has no command, every fire of it would exit
+			// 125, and the line is refused saying so.
+			want: []Entry{catchupLine(6, "* * * * *", "catchup run --task f ./x --bogus", "f")},
+			errs: []string{"t:1: no command after catchup run's flags", "t:2: no command", "t:3: no command",
+				"t:4: no command", "t:5: no command"}},
 		"shell quoting": {in: `0 2 * * * /usr/local/bin/"catchup" 'run' --t"ask"=a\-b --cron "0 \"2\" \$ \x" -- echo "it's`,
 			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a-b", Cron: `0 "2" $ \x`,
 				Command: `/usr/local/bin/"catchup" 'run' --t"ask"=a\-b --cron "0 \"2\" \$ \x" -- echo "it's`}}},
@@ -101,14 +103,14 @@ func TestParseRules(t *testing.T) {
 			want: []Entry{{File: "t", Line: 1, Expr: "1 * * * *", Task: "a", Command: `catchup run --task a -- echo a\\`, Stdin: "b\n"},
 				{File: "t", Line: 2, Expr: "2 * * * *", Task: "b", Command: "catchup run --task b -- echo 100"},
 				{File: "t", Line: 3, Expr: "3 * * * *", Task: "c", Command: "catchup run --task c -- cat ", Stdin: "\n"}}},
-		"carriage return and nul kept as cron sees them": {in: "0 2 * * * catchup run --task a -- x\r\n0 3 * * * catchup run --task b\x00junk",
-			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- x\r", "a"), catchupLine(2, "0 3 * * *", "catchup run --task b", "b")}},
+		"carriage return and nul kept as cron sees them": {in: "0 2 * * * catchup run --task a -- x\r\n0 3 * * * catchup run --task b -- true\x00junk",
+			want: []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- x\r", "a"), catchupLine(2, "0 3 * * *", "catchup run --task b -- true", "b")}},
 		"non-catchup lines are ignored": {in: "0 2 * * * catchupd run --task a\n" +
 			"0 2 * * * catchup status --task a\n0 2 * * * /opt/catchup/bin/x run\ngarbage\n0 2 * *\n@every 5m echo\n" +
 			"0 2 * * * catchup 'run\n0 2 * * * sh -c 'catchup run --task a'\n"},
-		"lines mentioning catchup run are warned about": {in: "0 2 * * * echo catchup run --task a\n" +
-			"0 2 * * * env catchup run --task a\n0 2 * * * nice -n 5 catchup run --task a\n0 2 * * * root catchup run --task a\n" +
-			"@daily root catchup run --task a\n0 2 * * * cd /x && catchup run --task a\n0 2 * * * catchup --bogus run --task a\n" +
+		"lines mentioning catchup run are warned about": {in: "0 2 * * * echo catchup run --task a -- true\n" +
+			"0 2 * * * env catchup run --task a -- true\n0 2 * * * nice -n 5 catchup run --task a -- true\n0 2 * * * root catchup run --task a -- true\n" +
+			"@daily root catchup run --task a -- true\n0 2 * * * cd /x && catchup run --task a -- true\n0 2 * * * catchup --bogus run --task a\n" +
 			"0 2 * * * catchup --db\n",
 			errs: []string{`t:1: the command starts with "echo", not catchup: if "echo" is a user field, this file is read as a user crontab`,
 				`t:2: the command starts with "env"`, "t:3: mentions catchup run but the command does not start with it",
@@ -118,13 +120,13 @@ func TestParseRules(t *testing.T) {
 			"0 3 * * * /usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true\n",
 			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Command: "catchup --db /x/l.db run --task a -- true", Task: "a", DB: "/x/l.db"},
 				{File: "t", Line: 2, Expr: "0 3 * * *", Command: "/usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true", Task: "b", DB: "/y"}}},
-		"malformed catchup lines": {in: "@reboot catchup run --task a\n@hourli catchup run --task a\n0 2 * * catchup run --task a\n" +
-			"0 0 2 * * * catchup run --task a\ncatchup run --task a\n0 2 * * * catchup run -- x\n0 2 * * * catchup run --task= -- x\n" +
-			"0 2 * * * catchup run --task '' -- x\n0 2 * * * catchup run --task -bad\n0 2 * * * catchup run --task " + long + "\n" +
+		"malformed catchup lines": {in: "@reboot catchup run --task a -- true\n@hourli catchup run --task a -- true\n0 2 * * catchup run --task a -- true\n" +
+			"0 0 2 * * * catchup run --task a -- true\ncatchup run --task a -- true\n0 2 * * * catchup run -- x\n0 2 * * * catchup run --task= -- x\n" +
+			"0 2 * * * catchup run --task '' -- x\n0 2 * * * catchup run --task -bad -- true\n0 2 * * * catchup run --task " + long + "\n" +
 			"0 2 * * * catchup run --task a --bogus 1\n0 2 * * * catchup run -x --task a\n0 2 * * * catchup run --task\n" +
 			"0 2 * * * catchup run --task a --force=maybe\n0 2 * * * catchup run --task 'a\n0 2 * * * catchup run --task \"a\n" +
-			"0 2 * * * catchup run --task 'a%b'\n0 2 * * * catchup run --task a\\%b\n0 2 * * * catchup run --task ok",
-			want: []Entry{catchupLine(19, "0 2 * * *", "catchup run --task ok", "ok")},
+			"0 2 * * * catchup run --task 'a%b'\n0 2 * * * catchup run --task a\\%b\n0 2 * * * catchup run --task ok -- true",
+			want: []Entry{catchupLine(19, "0 2 * * *", "catchup run --task ok -- true", "ok")},
 			errs: []string{"t:1: @reboot has no time slot; catchup cannot replay it", `t:2: unknown macro "@hourli"`,
 				"t:3: expected 5 time fields before the command, found 4", "t:4: expected 5 time fields before the command, found 6",
 				"t:5: expected 5 time fields before the command, found 0", "t:6: missing or empty --task", "t:7: missing or empty --task",
@@ -142,11 +144,11 @@ func TestParseRules(t *testing.T) {
 			want: []Entry{catchupLine(5, "0 2 * * *", "catchup run --task ok --timeout 1d12h --retries 010 --tolerance $TOL -- x", "ok")},
 			errs: []string{`t:1: invalid --timeout "bogus": want a duration like 90s or 10m`, `t:2: invalid --retries "x": want a count`,
 				`t:3: invalid --kill-after "5"`, `t:4: invalid --retry-delay "1d2"`, `t:6: invalid --retries "0x3": want a count`}},
-		"system crontab": {system: true, in: "0 2 * * * root catchup run --task a\n@daily www-data catchup run --task b\n" +
-			"0 2 * * * catchup run --task c\n@daily catchup run --task d\n0 2 * * * * catchup run --task e\n0 2 * * root catchup run --task f\n" +
-			"0 2 * * * root echo catchup run --task g\n",
-			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", User: "root", Command: "catchup run --task a", Task: "a"},
-				{File: "t", Line: 2, Expr: "@daily", User: "www-data", Command: "catchup run --task b", Task: "b"}},
+		"system crontab": {system: true, in: "0 2 * * * root catchup run --task a -- true\n@daily www-data catchup run --task b -- true\n" +
+			"0 2 * * * catchup run --task c -- true\n@daily catchup run --task d -- true\n0 2 * * * * catchup run --task e -- true\n0 2 * * root catchup run --task f -- true\n" +
+			"0 2 * * * root echo catchup run --task g -- true\n",
+			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", User: "root", Command: "catchup run --task a -- true", Task: "a"},
+				{File: "t", Line: 2, Expr: "@daily", User: "www-data", Command: "catchup run --task b -- true", Task: "b"}},
 			errs: []string{"t:3: missing user field", "t:4: missing user field", `t:5: user field "*" looks like a time field`,
 				"t:6: expected 5 time fields before the user field, found 4", `t:7: the command starts with "echo", not catchup: scan does not discover`}},
 	}
@@ -206,7 +208,7 @@ func TestParseFixtures(t *testing.T) {
 }
 
 func TestErrorWrapping(t *testing.T) {
-	_, errs := Parse(strings.NewReader("\n\n@reboot catchup run --task a\n"), "f.cron", false)
+	_, errs := Parse(strings.NewReader("\n\n@reboot catchup run --task a -- true\n"), "f.cron", false)
 	if len(errs) != 1 {
 		t.Fatalf("errs = %v", errs)
 	}
@@ -223,14 +225,14 @@ func TestParseLongLines(t *testing.T) {
 	arg := strings.Repeat("a", 1<<20)
 	huge := strings.Repeat("catchup ", maxLine/8+1)
 	in := "0 2 * * * catchup run --task a -- echo " + arg + "\n" + huge + "\n" + strings.Repeat("b", maxLine+10) +
-		"\n0 3 * * * catchup run --task b"
-	want := []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- echo "+arg, "a"), catchupLine(4, "0 3 * * *", "catchup run --task b", "b")}
+		"\n0 3 * * * catchup run --task b -- true"
+	want := []Entry{catchupLine(1, "0 2 * * *", "catchup run --task a -- echo "+arg, "a"), catchupLine(4, "0 3 * * *", "catchup run --task b -- true", "b")}
 	checkParse(t, in, false, want, []string{"t:2: line longer than"})
 }
 
 func TestParseReadError(t *testing.T) {
 	boom := errors.New("boom")
-	r := io.MultiReader(strings.NewReader("0 2 * * * catchup run --task a\n0 3 * * * catch"), iotest.ErrReader(boom))
+	r := io.MultiReader(strings.NewReader("0 2 * * * catchup run --task a -- true\n0 3 * * * catch"), iotest.ErrReader(boom))
 	got, errs := Parse(r, "t", false)
 	if len(got) != 1 || got[0].Task != "a" || len(errs) != 1 || !errors.Is(errs[0], boom) || !strings.HasPrefix(errs[0].Error(), "t:2: read crontab: ") {
 		t.Fatalf("got %v, errs %v", got, errs)
@@ -238,7 +240,7 @@ func TestParseReadError(t *testing.T) {
 }
 
 func TestParseEnvSnapshotsAreIndependent(t *testing.T) {
-	got, _ := Parse(strings.NewReader("A=1\n* * * * * catchup run --task a\n* * * * * catchup run --task b\n"), "t", false)
+	got, _ := Parse(strings.NewReader("A=1\n* * * * * catchup run --task a -- true\n* * * * * catchup run --task b -- true\n"), "t", false)
 	got[0].Env[0] = "A=changed"
 	if got[1].Env[0] != "A=1" {
 		t.Fatalf("entries share Env: %v", got[1].Env)

@@ -59,7 +59,17 @@ func parseFlags(e *Entry, lx *lexer) error {
 		if err != nil {
 			return err
 		}
-		if !ok || a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+		switch {
+		case !ok:
+			return errNoCommand
+		case a == "--":
+			if _, more, err := lx.peek(); err == nil && !more {
+				return errNoCommand
+			}
+			return nil
+		case a == "":
+			return errors.New("the command is empty (a variable that expanded to nothing?): every fire of the line would exit 125; fix: name the command after --")
+		case a == "-" || !strings.HasPrefix(a, "-"):
 			return nil
 		}
 		if !strings.HasPrefix(a, "--") {
@@ -73,6 +83,9 @@ func parseFlags(e *Entry, lx *lexer) error {
 		case name == "wait":
 			// --wait, --wait=DUR or --wait DUR (like flock -w).
 			if !hasVal {
+				if w, ok, err := lx.peek(); err == nil && ok && w == "" {
+					return errEmpty("wait") // --wait "$LIMIT", LIMIT unset: never the command
+				}
 				lx.takeDuration()
 			}
 			continue
@@ -122,6 +135,18 @@ func (l *lexer) takeDuration() string {
 	l.i, l.done = save, done
 	return ""
 }
+
+// peek returns the next word without reading it.
+func (l *lexer) peek() (word string, ok bool, err error) {
+	save, done := l.i, l.done
+	word, ok, err = l.next()
+	l.i, l.done = save, done
+	return word, ok, err
+}
+
+// errNoCommand refuses a catchup line with nothing after run's flags
+// (checkEntry says it after the --task checks).
+var errNoCommand = errors.New("no command after catchup run's flags: every fire of the line would exit 125; fix: end the line with -- COMMAND")
 
 // isDuration reports whether w reads as a duration, days allowed, one too
 // long among them (checkValue refuses it as such).
