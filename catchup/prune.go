@@ -63,7 +63,11 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 		// The alerts this host's gone scans owe stand for expired records
 		// this prune may delete: paid first, as a scan pays them, or the
 		// next scan would find nothing to alert (never lost to a prune).
-		payOwedAlerts(ctx, st, m)
+		// Stopped while it paid one, it deletes nothing: the alert stays
+		// owed with the records it stands for.
+		if stopped := payOwedAlerts(ctx, st, m); stopped || ctx.Err() != nil {
+			return out, errors.New("stopped before its prune: nothing deleted (catchup prune again)")
+		}
 	}
 	read, err := recordBefore(ctx, st, m, out.Before, req)
 	out.Recorded, out.Left = read.recorded, read.left
