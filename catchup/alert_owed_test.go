@@ -218,38 +218,51 @@ func TestPayOwedAlerts(t *testing.T) {
 
 // TestOwedAlertOfScanFailedBetweenBatches: a scan that fails (or is
 // killed) after its first batch of expiries, before its alert, leaves the
-// alert of that batch to the next scan, which sends it with its own.
+// alert of that batch to the next scan, which sends it with its own. Also
+// when both scans run in one long-lived process (a daemon's): its pid
+// stays alive, and before, every later scan took the file for a live
+// scan's and left it until the daemon's restart.
 func TestOwedAlertOfScanFailedBetweenBatches(t *testing.T) {
-	f := newRunFixture(t, "2026-01-01T00:00:30Z")
-	req := f.request(t)
-	req.Schedule = mustSchedule(t, "* * * * *", "UTC")
-	if res := f.run(t, req); res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d", res.ExitCode)
-	}
-	f.now = f.now.Add(10 * 24 * time.Hour)
-	alerts := filepath.Join(t.TempDir(), "alerts")
-	sr := scanRequest()
-	sr.MaxReplays = 1
-	sr.NotifyCmd = `echo "$CATCHUP_EXPIRED" >> ` + alerts
-	killed := f.m
-	killed.PID = deadPID
-	if _, err := Scan(context.Background(), &failingSecondBatch{Store: f.st}, killed, sr); err == nil {
-		t.Fatal("the scan whose ledger failed between two batches reported no error")
-	}
-	if _, err := os.Stat(alerts); !os.IsNotExist(err) {
-		t.Fatalf("the failed scan alerted (%v): this test needs it not to", err)
-	}
-	f.m.PID = os.Getpid()
-	if _, err := Scan(context.Background(), f.st, f.m, sr); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(alerts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := 10*24*60 - 5 - 1 - expireBatch // the next scan's own expiries
-	if got, w := string(b), fmt.Sprintf("%d\n%d\n", expireBatch, want); got != w {
-		t.Errorf("alerts sent %q, want the failed scan's batch, then the next scan's own: %q", got, w)
+	for name, failedPID := range map[string]int{
+		"killed, its pid gone":             deadPID,
+		"failed in this process, a daemon": os.Getpid(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newRunFixture(t, "2026-01-01T00:00:30Z")
+			req := f.request(t)
+			req.Schedule = mustSchedule(t, "* * * * *", "UTC")
+			if res := f.run(t, req); res.ExitCode != 0 {
+				t.Fatalf("registering fire: exit %d", res.ExitCode)
+			}
+			f.now = f.now.Add(10 * 24 * time.Hour)
+			alerts := filepath.Join(t.TempDir(), "alerts")
+			sr := scanRequest()
+			sr.MaxReplays = 1
+			sr.NotifyCmd = `echo "$CATCHUP_EXPIRED" >> ` + alerts
+			failed := f.m
+			failed.PID = failedPID
+			if _, err := Scan(context.Background(), &failingSecondBatch{Store: f.st}, failed, sr); err == nil {
+				t.Fatal("the scan whose ledger failed between two batches reported no error")
+			}
+			if _, err := os.Stat(alerts); !os.IsNotExist(err) {
+				t.Fatalf("the failed scan alerted (%v): this test needs it not to", err)
+			}
+			f.m.PID = os.Getpid()
+			if _, err := Scan(context.Background(), f.st, f.m, sr); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(alerts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 10*24*60 - 5 - 1 - expireBatch // the next scan's own expiries
+			if got, w := string(b), fmt.Sprintf("%d\n%d\n", expireBatch, want); got != w {
+				t.Errorf("alerts sent %q, want the failed scan's batch, then the next scan's own: %q", got, w)
+			}
+			if left, _ := filepath.Glob(filepath.Join(f.m.LockDir, owedAlertPrefix+"*")); len(left) != 0 {
+				t.Errorf("owed alerts left: %q", left)
+			}
+		})
 	}
 }
 
