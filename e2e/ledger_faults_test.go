@@ -19,8 +19,11 @@ type ledgerFault func(t *testing.T, dir, db string) *syscall.Credential
 // a schedule: scan finds nothing missed).
 func healthyLedger(t *testing.T, db string) {
 	t.Helper()
-	if code := newCatchup(t, db, "", "run", "--task", "seed", "--", "true").run(t); code != 0 {
-		t.Fatalf("seeding the ledger exited %d", code)
+	seed := newCatchup(t, db, "", "run", "--task", "seed", "--", "true")
+	if code := seed.run(t); code != 0 || seed.stderr.String() != "" {
+		// A run the ledger could not record still exits 0: the fault
+		// below would then be tried on a ledger without its run.
+		t.Fatalf("seeding the ledger exited %d: %s", code, seed.stderr.String())
 	}
 }
 
@@ -151,7 +154,7 @@ var ledgerFaults = map[string]ledgerFault{
 		}
 		mnt := filepath.Dir(db)
 		os.MkdirAll(mnt, 0o700)
-		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
 			t.Skipf("cannot mount a tmpfs: %v %s", err, out)
 		}
 		t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
