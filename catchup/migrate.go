@@ -70,7 +70,11 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 	// The alerts this host's killed scans owe are kept beside the source
 	// (m's lock directory is its), which no scan of the shared ledger
 	// reads: paid here, from the source's records, as prune pays them.
-	payOwedAlerts(ctx, mg.From, m)
+	// Stopped while it paid one, it copies nothing: the alert stays owed
+	// beside the source, as a stopped prune's or purge's does.
+	if stopped := payOwedAlerts(ctx, mg.From, m); stopped || ctx.Err() != nil {
+		return Migrated{}, errors.New("stopped before its migration: nothing copied (catchup migrate again)")
+	}
 	summaries, err := mg.From.Tasks(ctx)
 	if err != nil {
 		return Migrated{}, err
