@@ -51,9 +51,12 @@ type owedAlert struct {
 	// Registered is when the task the scan read was registered (Unix
 	// seconds; 0 in a file of an older catchup): a task found registered
 	// later is a new one, its records of the slots deleted with the old.
-	Registered int64    `json:"registered,omitempty"`
-	Slots      []int64  `json:"slots"`  // Unix seconds, as planned: not all may be recorded
-	Causes     []string `json:"causes"` // in step with Slots
+	Registered int64 `json:"registered,omitempty"`
+	// Run, when set, makes this the failure alert of a fire (or replay)
+	// that ended before its --notify-cmd ran (oweRunAlert): no slots.
+	Run    *owedRun `json:"run,omitempty"`
+	Slots  []int64  `json:"slots"`  // Unix seconds, as planned: not all may be recorded
+	Causes []string `json:"causes"` // in step with Slots
 }
 
 // owedAlertFile is where an owed alert is kept until it is paid; nil for

@@ -52,6 +52,12 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) (stopped bool
 			}
 			continue // another scan took it meanwhile
 		}
+		if a.Run != nil {
+			if payRunAlert(ctx, st, m, a, path) {
+				return true
+			}
+			continue
+		}
 		ts, deleted, gone, err := owedExpiries(ctx, st, a)
 		if err != nil {
 			releaseOwed(path)

@@ -52,11 +52,13 @@ func (l *lifecycle) finished(ctx context.Context, res RunResult) {
 			l.alert(ctx, res.Run)
 		}
 	}
+	l.owedRun.paid(l.m) // its alert has run: owed no more (oweRunAlert)
+	l.owedRun = nil
 }
 
 // alert runs --notify-cmd with the run's CATCHUP_* variables and its
-// outcome.
-func (l *lifecycle) alert(ctx context.Context, r store.Run) {
+// outcome. The error is the alert command's, already said.
+func (l *lifecycle) alert(ctx context.Context, r store.Run) error {
 	tail := r.StderrTail
 	if len(tail) > notifyTailMax {
 		tail = tail[len(tail)-notifyTailMax:]
@@ -69,7 +71,7 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) {
 	// command, and the alert of a job that printed binary would be lost.
 	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
 		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
-	runAlert(ctx, l.m, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
+	return runAlert(ctx, l.m, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
 }
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task

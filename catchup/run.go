@@ -266,8 +266,9 @@ type lifecycle struct {
 	// in this host's (fleetZoneOf).
 	fleetZone  bool
 	pinger     *notify.Pinger
-	checkpoint string       // the note of an interrupted run of the slot, for a replay
-	held       *heldOutcome // scan's replays of a task: the outcome the next claim records; else nil
+	checkpoint string         // the note of an interrupted run of the slot, for a replay
+	held       *heldOutcome   // scan's replays of a task: the outcome the next claim records; else nil
+	owedRun    *owedAlertFile // the failure alert kept owed while its outcome is recorded (oweRunAlert)
 	// leftAlert, when this fire changed its task's schedule, is the
 	// missed-slot alert for the slots it left behind (rescheduled): run
 	// when the fire is over, its lock released, never before the job.

@@ -264,6 +264,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		return result, false, &retryHandoff{settle: &store.Settlement{ID: r.ID, Outcome: out}, release: release, delay: delay}, nil
 	}
 	var recErr error
+	l.oweRunAlert(r, out) // before the outcome can commit: a kill after it loses no alert
 	if !l.held.holds(l) || !l.held.keep(r, &store.Settlement{ID: r.ID, Outcome: out}) {
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
