@@ -201,6 +201,12 @@ func readOwedAlert(path string, uid int) (owedAlert, error) {
 		return owedAlert{}, err
 	}
 	defer f.Close()
+	return decodeOwedAlert(f, path, uid)
+}
+
+// decodeOwedAlert reads the owed alert of file f (opened without following
+// a symlink), at path, as readOwedAlert does.
+func decodeOwedAlert(f *os.File, path string, uid int) (owedAlert, error) {
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
 		err = &filetrust.Refusal{Name: "alert owed " + path, Reason: "it is not a regular file", Fix: "remove it if you did not put it there"}

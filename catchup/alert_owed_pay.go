@@ -53,8 +53,14 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) (stopped bool
 			continue // another scan took it meanwhile
 		}
 		if a.Run != nil {
-			if payRunAlert(ctx, st, m, a, path) {
+			switch payRunAlert(ctx, st, m, a, notify.As{}) {
+			case runAlertDone:
+				(&owedAlertFile{path: path}).paid(m)
+			case runAlertStopped:
+				releaseOwed(path)
 				return true
+			default:
+				releaseOwed(path)
 			}
 			continue
 		}

@@ -62,12 +62,23 @@ func (l *lifecycle) oweRunAlert(r store.Run, out store.Outcome) {
 	l.owedRun = &owedAlertFile{path: path}
 }
 
-// payRunAlert pays owed alert a (taken, at path) of a fire now gone: it
-// runs the fire's --notify-cmd for its run as the ledger holds it, if the
+// runAlertPaid is what became of an owed failure alert payRunAlert was
+// given: paid (its file goes), left owed (to the next scan), or left owed
+// because catchup was stopped while it ran.
+type runAlertPaid int
+
+const (
+	runAlertLeft runAlertPaid = iota
+	runAlertDone
+	runAlertStopped
+)
+
+// payRunAlert pays owed alert a of a fire now gone: it runs the fire's
+// --notify-cmd (as as says) for its run as the ledger holds it, if the
 // ledger holds the outcome the fire recorded; its record deleted since (a
-// purge), as the fire recorded it. stopped reports that catchup was
-// stopped while the alert ran: it stays owed.
-func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, path string) (stopped bool) {
+// purge), as the fire recorded it. Killed before that outcome committed,
+// the fire owes nothing: done, no alert.
+func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, as notify.As) runAlertPaid {
 	o := a.Run
 	r, err := st.Run(ctx, o.ID)
 	switch {
@@ -75,17 +86,18 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, pa
 		r = store.Run{ID: o.ID, Task: a.Task, Slot: o.Slot, Trigger: o.Trigger, Attempt: o.Attempt,
 			Status: o.Status, ExitCode: o.ExitCode, Signal: o.Signal, Error: o.Error}
 	case err != nil:
-		releaseOwed(path)
-		m.notice("cannot read run %d of task %s, whose failure alert %s is owed (%v): the next scan tries again", o.ID, a.Task, path, err)
-		return false
+		m.notice("cannot read run %d of task %s, whose failure alert is owed (%v): the next scan tries again", o.ID, a.Task, err)
+		return runAlertLeft
+	case r.Task != a.Task:
+		// Not its task's run: never another task's outcome (its output
+		// tail) to this command, whoever wrote the file.
+		return runAlertDone
 	case r.Status == store.StatusRunning:
-		releaseOwed(path) // not found dead yet: the scan that records it decides
-		return false
+		return runAlertLeft // not found dead yet: the scan that records it decides
 	case !o.recorded(r):
 		// Killed before its outcome committed: found dead, its slot is
 		// replayed, and the replay alerts its own failure.
-		(&owedAlertFile{path: path}).paid(m)
-		return false
+		return runAlertDone
 	}
 	var sched *schedule.Schedule // nil, its task gone: slots in UTC
 	if t, err := st.Task(ctx, a.Task); err == nil {
@@ -96,17 +108,15 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, pa
 		what = "its run of slot " + formatSlot(r.Slot, sched)
 	}
 	m.notice("task %s: %s %s, and catchup (pid %d) ended before its alert ran: alerting it now", a.Task, what, endedWords(r.Status), a.PID)
-	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{Task: a.Task, NotifyCmd: a.Cmd}}
+	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{Task: a.Task, NotifyCmd: a.Cmd}, alertAs: as}
 	actx, cancel := alertContext(ctx)
 	aerr := l.alert(actx, r)
 	cancel()
 	if ctx.Err() != nil || errors.Is(aerr, notify.ErrCutShort) {
 		m.notice("task %s: stopped while it sent the failure alert of run %d: the next scan sends it again", a.Task, r.ID)
-		releaseOwed(path)
-		return true
+		return runAlertStopped
 	}
-	(&owedAlertFile{path: path}).paid(m)
-	return false
+	return runAlertDone
 }
 
 // recorded reports whether run r, as the ledger holds it, has the outcome

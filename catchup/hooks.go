@@ -71,7 +71,7 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) error {
 	// command, and the alert of a job that printed binary would be lost.
 	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
 		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
-	return runAlert(ctx, l.m, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
+	return runAlertAs(ctx, l.m, l.alertAs, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
 }
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
@@ -146,7 +146,13 @@ func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts T
 // own failure is reported, between what and so (what the alert was for,
 // what stays as it was), nothing more, and returned.
 func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) error {
-	err := notify.Command(ctx, cmd, env, m.Stderr, m.AlertSignals)
+	return runAlertAs(ctx, m, notify.As{}, cmd, env, what, so)
+}
+
+// runAlertAs is runAlert as another user (root paying the alert another
+// user's fire owes: usersOwedAlerts).
+func runAlertAs(ctx context.Context, m Machine, as notify.As, cmd string, env []string, what, so string) error {
+	err := notify.CommandAs(ctx, cmd, env, m.Stderr, m.AlertSignals, as)
 	if err != nil {
 		m.notice("%s%v%s", what, err, so)
 	}

@@ -269,6 +269,7 @@ type lifecycle struct {
 	checkpoint string         // the note of an interrupted run of the slot, for a replay
 	held       *heldOutcome   // scan's replays of a task: the outcome the next claim records; else nil
 	owedRun    *owedAlertFile // the failure alert kept owed while its outcome is recorded (oweRunAlert)
+	alertAs    notify.As      // whom its alert runs as: this process's user, but another user's owed one (usersOwedAlerts)
 	// leftAlert, when this fire changed its task's schedule, is the
 	// missed-slot alert for the slots it left behind (rescheduled): run
 	// when the fire is over, its lock released, never before the job.

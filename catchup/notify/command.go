@@ -41,8 +41,21 @@ const commandTimeout = 30 * time.Second
 // forwarded to it as to a job (runner.Config.Signals; nil: the default
 // ones, SIGHUP among them).
 func Command(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal) error {
+	return CommandAs(ctx, cmd, env, w, signals, As{})
+}
+
+// As is whom an alert command runs as: another user (Cred, nil for this
+// process's own), in Dir ("" this process's working directory).
+type As struct {
+	Cred *syscall.Credential
+	Dir  string
+}
+
+// CommandAs is Command run as as says (root running another user's alert
+// as that user: in a session of its own, as a replay of their line).
+func CommandAs(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal, as As) error {
 	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env, Signals: signals,
-		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second,
+		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second, Credential: as.Cred, Dir: as.Dir,
 		KeepLeftovers: true}) // an alert holds no lock: what it left runs on
 	switch {
 	case err != nil:
