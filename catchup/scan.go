@@ -187,6 +187,9 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		// The alerts that scans killed before them owed: before this
 		// scan's replays, which may take long (a dry run leaves them owed).
 		payOwedAlerts(ctx, st, m)
+		// And, as root, those its users' fires of their lines owe, each
+		// as its user.
+		payUsersOwedAlerts(ctx, st, m, kept, srs)
 	}
 	boots := newBootCache(st, m).with(req.notes)
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)

@@ -1,0 +1,162 @@
+package catchup
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/catchup/catchup/catchup/notify"
+	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/internal/termsafe"
+	"github.com/catchup/catchup/store"
+)
+
+// Root's scan replays other users' crontab lines, each as its user. A fire
+// of such a line that ended before its --notify-cmd ran (oweRunAlert)
+// keeps its alert owed where that user's catchup keeps its files (its lock
+// directory of this ledger, Machine.NotesOf), which no scan of root's
+// reads: without a scan of that user's own, it was never sent. Root's scan
+// pays it too, as that user (uid, gid, groups, a session of its own, in the
+// line's home, with the line's environment; its output escaped, as a
+// replay's of that line), never as root: it is that user's command. Only
+// a fire's failure alert, for a task of that user's lines on this ledger,
+// from a file of that user's alone, in a lock directory of that user's
+// alone, opened once: every file is reached through it (openat, renameat,
+// unlinkat), never through a path the user may change meanwhile.
+
+// userAlertHome is one user's lock directory, and the lines of theirs
+// (by task) whose fires may owe alerts there.
+type userAlertHome struct {
+	uid   int
+	dir   string
+	lines map[string]*shellReplay
+}
+
+// payUsersOwedAlerts pays the failure alerts other users' fires of the
+// lines srs replay (srs[i] replays tasks[i]) owe; stopped reports that
+// catchup was stopped while one ran (it stays owed).
+func payUsersOwedAlerts(ctx context.Context, st store.Store, m Machine, tasks []store.Task, srs []*shellReplay) (stopped bool) {
+	if !readsUsersNotes(m) {
+		return false
+	}
+	homes := map[string]*userAlertHome{}
+	for i, sr := range srs {
+		uid, ok := sr.otherUID()
+		if !ok || sr.db != "" && sr.db != m.DB {
+			continue // its fires' runs are another ledger's
+		}
+		dir, _, err := m.NotesOf(m.DB, uid, sr.userEnv(m))
+		if err != nil {
+			continue // said by usersNotes
+		}
+		key := strconv.Itoa(uid) + "\x00" + dir
+		if homes[key] == nil {
+			homes[key] = &userAlertHome{uid: uid, dir: dir, lines: map[string]*shellReplay{}}
+		}
+		homes[key].lines[tasks[i].Name] = sr
+	}
+	for _, key := range slices.Sorted(func(yield func(string) bool) {
+		for k := range homes {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		if homes[key].pay(ctx, st, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// pay pays the alerts owed in h's lock directory, as payUsersOwedAlerts says.
+func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (stopped bool) {
+	if lockDir(h.dir, h.uid, false) != nil {
+		return false // none, or not the user's alone (usersNotes says so)
+	}
+	d, err := os.OpenFile(h.dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	fi, err := d.Stat()
+	if err != nil || filetrust.Private("lock directory "+h.dir, h.dir, fi, h.uid) != nil {
+		return false
+	}
+	names, _ := d.Readdirnames(-1)
+	slices.Sort(names)
+	fd := int(d.Fd())
+	for _, name := range names {
+		pid, ok := owedAlertPID(name)
+		if !ok || !takerGone(pid, filepath.Join(h.dir, name)) {
+			continue
+		}
+		a, err := h.read(fd, name)
+		sr := h.lines[a.Task]
+		if err != nil || a.Run == nil || sr == nil {
+			continue // its user's scans pay it, or say why not
+		}
+		cred, err := sr.credential()
+		if err != nil {
+			continue
+		}
+		taken, ok := takeOwedAlertAt(fd, m)
+		if ok = ok && unix.Renameat(fd, name, fd, taken) == nil; !ok {
+			continue // another scan took it meanwhile
+		}
+		mu := m
+		mu.Environ = sr.env(m)
+		out := &termsafe.Writer{W: m.Stderr}
+		mu.Stderr = out
+		paid := payRunAlert(ctx, st, mu, a, notify.As{Cred: cred, Dir: sr.dir})
+		out.Flush()
+		switch paid {
+		case runAlertDone:
+			unix.Unlinkat(fd, taken, 0)
+		case runAlertStopped:
+			return true
+		}
+	}
+	return false
+}
+
+// read reads the owed alert name in the directory fd, a file of h's user
+// alone, never through a symlink.
+func (h *userAlertHome) read(fd int, name string) (owedAlert, error) {
+	n, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return owedAlert{}, err
+	}
+	f := os.NewFile(uintptr(n), filepath.Join(h.dir, name))
+	defer f.Close()
+	return decodeOwedAlert(f, f.Name(), h.uid)
+}
+
+// owedAlertPID is the pid an owed alert's file name carries, if name is one.
+func owedAlertPID(name string) (int, bool) {
+	if !strings.HasPrefix(name, owedAlertPrefix) || !strings.HasSuffix(name, owedAlertSuffix) {
+		return 0, false
+	}
+	p, _, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(name, owedAlertPrefix), owedAlertSuffix), ".")
+	pid, err := strconv.Atoi(p)
+	return pid, ok && err == nil && pid > 0
+}
+
+// takeOwedAlertAt is a name of this process's for an owed alert in the
+// directory fd, free there (takeOwedAlert's, through the directory).
+func takeOwedAlertAt(fd int, m Machine) (string, bool) {
+	for range 100 {
+		name := owedAlertPrefix + strconv.Itoa(m.PID) + "." + strconv.FormatInt(owedAlertSeq.Add(1), 10) + owedAlertSuffix
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return name, true
+		}
+	}
+	return "", false
+}
