@@ -39,6 +39,10 @@ type owedRun struct {
 	ExitCode *int      `json:"exit_code"`
 	Signal   int       `json:"signal,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	// CutBy is the retry whose cut in its delay this fire records, with
+	// the error it records (its failed attempt's alert: oweCutRetryAlert).
+	CutBy      int64  `json:"cut_by,omitempty"`
+	CutByError string `json:"cut_by_error,omitempty"`
 }
 
 // oweRunAlert keeps the alert of run r owed, before its outcome out is
@@ -46,17 +50,35 @@ type owedRun struct {
 // be kept is said; the outcome is recorded anyway, its alert resting on
 // this process alone, as before.
 func (l *lifecycle) oweRunAlert(r store.Run, out store.Outcome) {
-	if l.req.NotifyCmd == "" || l.m.LockDir == "" || r.ID == 0 ||
-		!slices.Contains([]string{store.StatusFailed, store.StatusTimeout, store.StatusInterrupted}, out.Status) {
+	l.keepRunAlert(r.Task, &owedRun{ID: r.ID, Slot: r.Slot, Trigger: r.Trigger, Attempt: r.Attempt,
+		Status: out.Status, ExitCode: out.ExitCode, Signal: out.Signal, Error: out.Error})
+}
+
+// oweCutRetryAlert keeps owed, before retry's cut (why) is recorded, the
+// alert of the failed attempt it followed (settle, recorded by the
+// retry's claim), which this fire runs once it is over. Found dead in its
+// delay before that record, the retry is the reaper's to alert
+// (cutRetries): the file then owes nothing.
+func (l *lifecycle) oweCutRetryAlert(retry store.Run, settle *store.Settlement, why string) {
+	if settle == nil {
 		return
 	}
-	a := owedAlert{Task: r.Task, Cmd: l.req.NotifyCmd, Host: l.m.Host, BootID: l.m.BootID, PID: l.m.PID,
-		Run: &owedRun{ID: r.ID, Slot: r.Slot, Trigger: r.Trigger, Attempt: r.Attempt,
-			Status: out.Status, ExitCode: out.ExitCode, Signal: out.Signal, Error: out.Error}}
+	out := settle.Outcome
+	l.keepRunAlert(retry.Task, &owedRun{ID: settle.ID, Slot: retry.Slot, Trigger: retry.Trigger, Attempt: retry.Attempt - 1,
+		Status: out.Status, ExitCode: out.ExitCode, Signal: out.Signal, Error: out.Error, CutBy: retry.ID, CutByError: why})
+}
+
+// keepRunAlert keeps the alert of run o of task owed (l.owedRun).
+func (l *lifecycle) keepRunAlert(task string, o *owedRun) {
+	if l.req.NotifyCmd == "" || l.m.LockDir == "" || o.ID == 0 ||
+		!slices.Contains([]string{store.StatusFailed, store.StatusTimeout, store.StatusInterrupted}, o.Status) {
+		return
+	}
+	a := owedAlert{Task: task, Cmd: l.req.NotifyCmd, Host: l.m.Host, BootID: l.m.BootID, PID: l.m.PID, Run: o}
 	path, err := keepOwedAlert(l.m, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(a) })
 	if err != nil {
 		l.m.notice("cannot keep task %s's failure alert owed (%v): if this process ends before its alert runs, no later scan sends it",
-			r.Task, l.m.lockDirError(err))
+			task, l.m.lockDirError(err))
 		return
 	}
 	l.owedRun = &owedAlertFile{path: path}
@@ -98,6 +120,18 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, as
 		// Killed before its outcome committed: found dead, its slot is
 		// replayed, and the replay alerts its own failure.
 		return runAlertDone
+	}
+	if o.CutBy != 0 {
+		cut, err := st.Run(ctx, o.CutBy)
+		switch {
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			m.notice("cannot read run %d of task %s, whose failure alert is owed (%v): the next scan tries again", o.CutBy, a.Task, err)
+			return runAlertLeft
+		case err == nil && cut.Status == store.StatusRunning:
+			return runAlertLeft // in its delay still: the scan that finds it dead alerts it
+		case err == nil && cut.Error != o.CutByError:
+			return runAlertDone // found dead in its delay: its reaper alerted it (cutRetries)
+		}
 	}
 	var sched *schedule.Schedule // nil, its task gone: slots in UTC
 	if t, err := st.Task(ctx, a.Task); err == nil {

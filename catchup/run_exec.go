@@ -217,7 +217,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if prev != nil {
 		prev.release() // the claim handed the lock to r (a no-op on the row): let go of the failed attempt's
 		prev.release = nil
-		if cut := l.waitRetryDelay(ctx, &r, prev.delay); cut {
+		if cut := l.waitRetryDelay(ctx, &r, prev); cut {
 			return RunResult{cutInDelay: true}, true, nil, nil
 		}
 	}

@@ -64,7 +64,8 @@ func retryDelay(delay time.Duration, n int) time.Duration {
 // waitRetryDelay waits out a claimed retry's delay, alive (heartbeats on a
 // shared ledger), and then records that it starts. Stopped meanwhile, the
 // retry is recorded interrupted, and cut is true.
-func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time.Duration) (cut bool) {
+func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, prev *retryHandoff) (cut bool) {
+	delay := prev.delay
 	if delay <= 0 {
 		return false // it starts as claimed: no wait, no second write
 	}
@@ -98,6 +99,9 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, delay time
 	if lost { // taken for dead: another host replays the slot
 		why = "its lease was lost during its retry delay"
 	}
+	// The failed attempt's alert runs once this fire is over: owed until
+	// then, as the outcome it alerts stands from this record on.
+	l.oweCutRetryAlert(*r, prev.settle, why)
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
 		Error: why, Reason: store.ReasonRetryCut})
 	return true
