@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,13 +62,7 @@ func payUsersOwedAlerts(ctx context.Context, st store.Store, m Machine, tasks []
 		}
 		homes[key].lines[tasks[i].Name] = sr
 	}
-	for _, key := range slices.Sorted(func(yield func(string) bool) {
-		for k := range homes {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, key := range slices.Sorted(maps.Keys(homes)) {
 		if homes[key].pay(ctx, st, m) {
 			return true
 		}
