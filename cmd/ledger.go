@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/catchup/catchup/catchup"
@@ -76,10 +75,6 @@ func openHint(err error, path string) error {
 		return hinted
 	}
 	switch {
-	case errors.Is(err, store.ErrNoLedger) && strings.HasPrefix(path, "~"):
-		// Quoted, or CATCHUP_DB=~/... in a crontab (cron expands no ~).
-		return fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it; "+
-			"nothing expanded its ~, which names a directory ~ here: write the full path)", err)
 	case errors.Is(err, store.ErrNoLedger):
 		return fmt.Errorf("%w (check --db, CATCHUP_DB or CATCHUP_STATE_DIR; the first catchup run or scan creates it)", err)
 	case errors.Is(err, store.ErrLedgerIsDir):

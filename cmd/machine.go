@@ -89,13 +89,17 @@ func fileExists(path string) bool {
 // location.
 func ledgerPath(g *globals) (string, error) {
 	if g.db != "" {
-		return g.db, nil
+		return g.db, refuseTilde("--db "+g.db, g.db, os.Getenv)
 	}
 	if p := os.Getenv("CATCHUP_DB"); p != "" {
-		return p, nil
+		return p, refuseTilde("CATCHUP_DB="+p, p, os.Getenv)
 	}
 	if f := ledgerFile(g); f != "" {
-		return readLedgerFile(f)
+		p, err := readLedgerFile(f)
+		if err == nil {
+			err = refuseTilde("CATCHUP_DB_FILE "+f+" names "+p+", which", p, os.Getenv)
+		}
+		return p, err
 	}
 	dir, err := stateDir()
 	if err != nil {
