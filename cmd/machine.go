@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
@@ -147,9 +149,9 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	if err != nil {
 		return catchup.Machine{}, err
 	}
-	host := g.host
-	if host == "" {
-		host = os.Getenv("CATCHUP_HOST")
+	host, err := hostName(g.host, os.Getenv)
+	if err != nil {
+		return catchup.Machine{}, err
 	}
 	if host == "" {
 		host, _ = os.Hostname()
@@ -188,6 +190,27 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		m.Notice("%s", warning)
 	}
 	return m, nil
+}
+
+// hostName is --host, else CATCHUP_HOST ("" when neither is set). A
+// control character in it is refused: it was recorded as given, and its
+// newline broke the tables and logs that show it.
+func hostName(flag string, getenv func(string) string) (string, error) {
+	host, what, fix := flag, "--host", "drop --host for $CATCHUP_HOST, else the hostname"
+	if host == "" {
+		host, what, fix = getenv("CATCHUP_HOST"), "CATCHUP_HOST=", "unset CATCHUP_HOST for the hostname"
+	}
+	if strings.IndexFunc(host, unicode.IsControl) < 0 && utf8.ValidString(host) {
+		return host, nil
+	}
+	if what == "--host" {
+		what += " "
+	}
+	bad := "holds a control character"
+	if !utf8.ValidString(host) {
+		bad = "is not UTF-8"
+	}
+	return "", fmt.Errorf("%s%q %s: name this host in printable characters, or %s", what, host, bad, fix)
 }
 
 // noteDir is the spare note directory of uid's fires (noteDirOf).
