@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -28,7 +29,8 @@ func owedToAnOldSchedule(ctx context.Context, st store.Store, m Machine, t store
 	return slices.ContainsFunc(res.offSchedule, slot.Equal), err
 }
 
-// defaultSlot is the task's latest missed slot, else its latest slot.
+// defaultSlot is the task's latest missed slot, else its latest slot, else
+// its first to come.
 func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
 	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
 	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, notes)
@@ -38,6 +40,13 @@ func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s
 	if n := len(res.slots); n > 0 {
 		return res.slots[n-1], nil
 	}
-	p, _ := s.Prev(m.Now())
-	return p, nil
+	if p, ok := s.Prev(m.Now()); ok {
+		return p, nil
+	}
+	// None yet (a clock set to the year 1): its first slot, not due yet,
+	// never the zero time told as if it were one.
+	if n, ok := s.Next(m.Now()); ok {
+		return n, nil
+	}
+	return time.Time{}, fmt.Errorf("task %s: %q in %s has no slot to explain", t.Name, s.Expr(), s.Location())
 }

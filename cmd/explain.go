@@ -33,7 +33,7 @@ this host noted while the ledger could not record it counts as the next scan wil
 it: the slot is unrecorded (it ran), or missed because the ledger could not be reached.
 
 SLOT is an RFC 3339 time (2026-11-21T02:00:00Z); without it, the task's latest missed
-slot, else its latest slot. It changes nothing. Exit 0, or 2 on error.`,
+slot, else its latest slot (none yet: its first, not due). It changes nothing. Exit 0, or 2 on error.`,
 		Example: `  catchup explain daily-settle 2026-11-21T02:00:00Z`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
