@@ -3,6 +3,7 @@ package catchup
 import (
 	"fmt"
 
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/store"
 )
 
@@ -14,7 +15,7 @@ func UnknownTask(name string) error { return unknownTaskError(name) }
 type unknownTaskError string
 
 func (e unknownTaskError) Error() string {
-	return fmt.Sprintf("no task %q in the ledger; catchup ls lists them", string(e))
+	return fmt.Sprintf("no task %s in the ledger; catchup ls lists them", taskname.Quoted(string(e)))
 }
 
 func (e unknownTaskError) Unwrap() error { return store.ErrNotFound }

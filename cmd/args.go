@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/spf13/cobra"
 )
 
@@ -41,6 +42,15 @@ func wantTasks(min, max int, what string) cobra.PositionalArgs {
 	}
 }
 
+// taskWord is a word given for a task, for a command line in a hint: as
+// it is when a task could have such a name, else NAME.
+func taskWord(w string) string {
+	if taskname.Valid(w) {
+		return w
+	}
+	return "NAME"
+}
+
 // noArgs refuses any argument. A command that selects tasks with --task
 // says so, since a task name is the likeliest stray argument; one that
 // reads crontabs (the daemon) says to give it with --crontab.
@@ -49,8 +59,8 @@ func noArgs(c *cobra.Command, args []string) error {
 		return nil
 	}
 	if c.Flags().Lookup("task") != nil {
-		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (--task %s names a task; see %s --help)",
-			c.CommandPath(), args[0], args[0], c.CommandPath())}
+		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %s (--task %s names a task; see %s --help)",
+			c.CommandPath(), taskname.Quoted(args[0]), taskWord(args[0]), c.CommandPath())}
 	}
 	if c.Flags().Lookup("crontab") != nil { // the daemon: its crontabs come by --crontab
 		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (give a crontab with --crontab %s; see %s --help)",

@@ -83,7 +83,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 	case len(args) == 1 && last:
 		return showRequest{}, errors.New("give a RUN_ID or --last, not both")
 	case len(args) == 1 && task != "":
-		return showRequest{}, fmt.Errorf("give a RUN_ID, or --task %s --last for its latest run, not both: a run id names one run of any task", task)
+		return showRequest{}, fmt.Errorf("give a RUN_ID, or --task %s --last for its latest run, not both: a run id names one run of any task", taskWord(task))
 	case len(args) == 1:
 		id, err := strconv.ParseInt(args[0], 10, 64)
 		if err != nil || id <= 0 {
@@ -91,7 +91,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 		}
 		return showRequest{id: id}, nil
 	case task != "" && !last:
-		return showRequest{}, fmt.Errorf("--task needs --last: catchup show --task %s --last shows its latest run", task)
+		return showRequest{}, fmt.Errorf("--task needs --last: catchup show --task %s --last shows its latest run", taskWord(task))
 	case last:
 		return showRequest{task: task, latest: true}, nil
 	}

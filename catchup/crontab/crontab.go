@@ -284,7 +284,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	case e.Task == "":
 		return errors.New("missing or empty --task in catchup line")
 	case !taskname.Valid(e.Task):
-		return fmt.Errorf("invalid task name %q: must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", redact.Value(e.Task))
+		return fmt.Errorf("invalid task name %s: must match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", taskname.Quoted(redact.Value(e.Task)))
 	}
 	return noCommand
 }

@@ -5,6 +5,7 @@ package taskname
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/catchup/catchup/catchup/redact"
 )
@@ -31,7 +32,28 @@ func Valid(name string) bool {
 // Check returns an error, with the grammar in words, for a name outside it.
 func Check(name string) error {
 	if !Valid(name) {
-		return fmt.Errorf("invalid task name %q: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", redact.Value(name))
+		return fmt.Errorf("invalid task name %s: use 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit", Quoted(redact.Value(name)))
 	}
 	return nil
+}
+
+// quotedMax is how many characters of a refused name an error shows.
+const quotedMax = 64
+
+// Quoted is a name (a task's, or a word given for one) as an error shows
+// it: quoted with its control characters escaped (%q), and when longer
+// than 64 characters cut to those with its length (`"aaa..."... (5000
+// characters)`), so that one mistyped word never fills a screen.
+func Quoted(name string) string {
+	end, n := 0, 0
+	for i := range name { // i: each character's start; an invalid byte is one
+		if n == quotedMax {
+			end = i
+		}
+		n++
+	}
+	if n <= quotedMax {
+		return strconv.Quote(name)
+	}
+	return fmt.Sprintf("%q... (%d characters)", name[:end], n)
 }

@@ -47,3 +47,24 @@ func FuzzValidTaskName(f *testing.F) {
 		}
 	})
 }
+
+func TestQuoted(t *testing.T) {
+	a64 := strings.Repeat("a", 64)
+	tests := map[string]struct{ name, want string }{
+		"short":            {"job", `"job"`},
+		"newline escaped":  {"bad\nname", `"bad\nname"`},
+		"64 kept whole":    {a64, `"` + a64 + `"`},
+		"65 cut":           {a64 + "b", `"` + a64 + `"... (65 characters)`},
+		"5000 cut":         {strings.Repeat("a", 5000), `"` + a64 + `"... (5000 characters)`},
+		"runes not bytes":  {strings.Repeat("é", 70), `"` + strings.Repeat("é", 64) + `"... (70 characters)`},
+		"invalid byte one": {a64 + "\xff", `"` + a64 + `"... (65 characters)`},
+		"escape in cut":    {"\x1b[2J" + strings.Repeat("a", 100), `"\x1b[2J` + strings.Repeat("a", 60) + `"... (104 characters)`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := Quoted(tc.name); got != tc.want {
+				t.Fatalf("Quoted(%q) = %s, want %s", tc.name, got, tc.want)
+			}
+		})
+	}
+}
