@@ -5,7 +5,30 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
+
+	"github.com/catchup/catchup/store"
 )
+
+// refuseOddPath refuses a ledger location or state directory (value, set
+// by name: "--db", "CATCHUP_DB", "CATCHUP_STATE_DIR") that no one meant as
+// it reads: a control character in it (the \r of a crontab saved with CRLF
+// line ends), or a ~ that nothing expanded (refuseTilde). A postgres:// URL
+// is left to its parse, which refuses one so without showing its password.
+func refuseOddPath(name, value string, getenv func(string) string) error {
+	if store.IsPostgres(value) {
+		return nil
+	}
+	sep := "="
+	if strings.HasPrefix(name, "--") {
+		sep = " "
+	}
+	if strings.IndexFunc(value, unicode.IsControl) >= 0 {
+		return fmt.Errorf("%s%s%q holds a control character (a crontab saved with CRLF line ends?): write it in printable characters",
+			name, sep, value)
+	}
+	return refuseTilde(name+sep+value, value, getenv)
+}
 
 // refuseTilde refuses a location (a ledger's, given as what, "--db X" or
 // "CATCHUP_DB=X") that starts with a ~ nothing expanded: cron expands no ~

@@ -91,15 +91,15 @@ func fileExists(path string) bool {
 // location.
 func ledgerPath(g *globals) (string, error) {
 	if g.db != "" {
-		return g.db, refuseTilde("--db "+g.db, g.db, os.Getenv)
+		return g.db, refuseOddPath("--db", g.db, os.Getenv)
 	}
 	if p := os.Getenv("CATCHUP_DB"); p != "" {
-		return p, refuseTilde("CATCHUP_DB="+p, p, os.Getenv)
+		return p, refuseOddPath("CATCHUP_DB", p, os.Getenv)
 	}
 	if f := ledgerFile(g); f != "" {
 		p, err := readLedgerFile(f)
 		if err == nil {
-			err = refuseTilde("CATCHUP_DB_FILE "+f+" names "+p+", which", p, os.Getenv)
+			err = refuseTilde("CATCHUP_DB_FILE "+f+" holds "+p, p, os.Getenv)
 		}
 		return p, err
 	}

@@ -21,7 +21,7 @@ import (
 // else $XDG_STATE_HOME/catchup (~/.local/state/catchup).
 func stateDirOf(uid int, getenv func(string) string) (string, error) {
 	if d := getenv("CATCHUP_STATE_DIR"); d != "" {
-		return d, refuseTilde("CATCHUP_STATE_DIR="+d, d, getenv)
+		return d, refuseOddPath("CATCHUP_STATE_DIR", d, getenv)
 	}
 	if uid == 0 {
 		return "/var/lib/catchup", nil
