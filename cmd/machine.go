@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/store"
 )
 
@@ -193,24 +194,29 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 }
 
 // hostName is --host, else CATCHUP_HOST ("" when neither is set). A
-// control character in it is refused: it was recorded as given, and its
-// newline broke the tables and logs that show it.
+// control character or a space in it is refused: it was recorded as
+// given, and its newline broke the tables and logs that show it, its
+// spaces left their HOST column blank or split it.
+// maxHost is the longest host name taken, in bytes (DNS's longest name is
+// 253 characters).
+const maxHost = 255
+
 func hostName(flag string, getenv func(string) string) (string, error) {
-	host, what, fix := flag, "--host", "drop --host for $CATCHUP_HOST, else the hostname"
+	host, what, fix := flag, "--host ", "drop --host for $CATCHUP_HOST, else the hostname"
 	if host == "" {
 		host, what, fix = getenv("CATCHUP_HOST"), "CATCHUP_HOST=", "unset CATCHUP_HOST for the hostname"
 	}
-	if strings.IndexFunc(host, unicode.IsControl) < 0 && utf8.ValidString(host) {
-		return host, nil
+	switch {
+	case !utf8.ValidString(host):
+		return "", fmt.Errorf("%s%q is not UTF-8: name this host in printable characters, or %s", what, host, fix)
+	case strings.ContainsFunc(host, unicode.IsControl): // \n, \t, \r: before the spaces
+		return "", fmt.Errorf("%s%q holds a control character: name this host in printable characters, or %s", what, host, fix)
+	case strings.ContainsFunc(host, unicode.IsSpace):
+		return "", fmt.Errorf("%s%q holds a space: a host name is one word; name this host so, or %s", what, host, fix)
+	case len(host) > maxHost:
+		return "", fmt.Errorf("%s%s is over %d bytes: name this host in fewer, or %s", what, taskname.Quoted(host), maxHost, fix)
 	}
-	if what == "--host" {
-		what += " "
-	}
-	bad := "holds a control character"
-	if !utf8.ValidString(host) {
-		bad = "is not UTF-8"
-	}
-	return "", fmt.Errorf("%s%q %s: name this host in printable characters, or %s", what, host, bad, fix)
+	return host, nil
 }
 
 // noteDir is the spare note directory of uid's fires (noteDirOf).
