@@ -33,6 +33,10 @@ func stateDirOf(uid int, getenv func(string) string) (string, error) {
 	if home == "" {
 		return "", fmt.Errorf("no ledger location: %w; pass --db or set CATCHUP_DB", errors.New("$HOME is not defined"))
 	}
+	if !filepath.IsAbs(home) { // cron takes a crontab's HOME= as written: it made a ledger under the working directory
+		return "", fmt.Errorf("HOME=%q is not an absolute path, so the default ledger would be under the working directory; "+
+			"set HOME to the user's home in the crontab, or pass --db or set CATCHUP_DB", home)
+	}
 	return filepath.Join(home, ".local", "state", "catchup"), nil
 }
 

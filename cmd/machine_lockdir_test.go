@@ -63,3 +63,37 @@ func mustLockDir(t *testing.T, db string, uid int, env []string) string {
 	}
 	return lock
 }
+
+// TestStateDirOfRefusesOddPaths: a user's state directory, where the
+// default ledger and a PostgreSQL ledger's locks go, is never read
+// relative to the working directory (a relative or ~ HOME, which cron
+// leaves as the crontab says) nor made of a CATCHUP_STATE_DIR with a ~
+// nothing expanded or a control character: each is refused naming it.
+func TestStateDirOfRefusesOddPaths(t *testing.T) {
+	tests := map[string]struct {
+		uid     int
+		env     map[string]string
+		want    string // the directory; "" when refused
+		wantErr string
+	}{
+		"home":               {uid: 1000, env: map[string]string{"HOME": "/home/u"}, want: "/home/u/.local/state/catchup"},
+		"relative home":      {uid: 1000, env: map[string]string{"HOME": "u"}, wantErr: `HOME="u" is not an absolute path`},
+		"tilde home":         {uid: 1000, env: map[string]string{"HOME": "~"}, wantErr: `HOME="~" is not an absolute path`},
+		"relative home xdg":  {uid: 1000, env: map[string]string{"HOME": "u", "XDG_STATE_HOME": "/x"}, want: "/x/catchup"},
+		"relative home root": {uid: 0, env: map[string]string{"HOME": "u"}, want: "/var/lib/catchup"},
+		"state dir tilde":    {uid: 1000, env: map[string]string{"HOME": "/home/u", "CATCHUP_STATE_DIR": "~/st"}, wantErr: "CATCHUP_STATE_DIR=~/st: nothing expanded its ~"},
+		"state dir control":  {uid: 0, env: map[string]string{"CATCHUP_STATE_DIR": "/st\r"}, wantErr: `CATCHUP_STATE_DIR="/st\r" holds a control character`},
+		"state dir absolute": {uid: 1000, env: map[string]string{"HOME": "u", "CATCHUP_STATE_DIR": "/st"}, want: "/st"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir, err := stateDirOf(tc.uid, func(k string) string { return tc.env[k] })
+			switch {
+			case tc.wantErr == "" && (err != nil || dir != tc.want):
+				t.Errorf("stateDirOf = %q, %v; want %q", dir, err, tc.want)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("stateDirOf = %q, %v; want an error with %q", dir, err, tc.wantErr)
+			}
+		})
+	}
+}
