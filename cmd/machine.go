@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/catchup/taskname"
@@ -196,7 +195,8 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 // hostName is --host, else CATCHUP_HOST ("" when neither is set). A
 // control character or a space in it is refused: it was recorded as
 // given, and its newline broke the tables and logs that show it, its
-// spaces left their HOST column blank or split it.
+// spaces left their HOST column blank or split it. Other bytes are taken
+// as they are, invalid UTF-8 too (e2e TestInvalidUTF8Replay).
 // maxHost is the longest host name taken, in bytes (DNS's longest name is
 // 253 characters).
 const maxHost = 255
@@ -207,8 +207,6 @@ func hostName(flag string, getenv func(string) string) (string, error) {
 		host, what, fix = getenv("CATCHUP_HOST"), "CATCHUP_HOST=", "unset CATCHUP_HOST for the hostname"
 	}
 	switch {
-	case !utf8.ValidString(host):
-		return "", fmt.Errorf("%s%q is not UTF-8: name this host in printable characters, or %s", what, host, fix)
 	case strings.ContainsFunc(host, unicode.IsControl): // \n, \t, \r: before the spaces
 		return "", fmt.Errorf("%s%q holds a control character: name this host in printable characters, or %s", what, host, fix)
 	case strings.ContainsFunc(host, unicode.IsSpace):
