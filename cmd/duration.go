@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -52,7 +53,7 @@ func tooLong(err error) error {
 		return err
 	}
 	var num *strconv.NumError
-	name, v := bad.GetFlag().Name, redact.Value(bad.GetValue())
+	name, v := bad.GetFlag().Name, shownValue(bad.GetValue())
 	empty := bad.GetValue() == "" // "--max-age $WINDOW" with WINDOW unset: no typo to show
 	switch {
 	case empty && errors.Is(err, catchup.ErrDurationInvalid):
@@ -68,7 +69,11 @@ func tooLong(err error) error {
 	case errors.As(err, &num):
 		return fmt.Errorf("--%s %s: not a whole number", name, v)
 	}
-	return maskedValue{err, redact.ValueIn(err.Error(), bad.GetValue())}
+	msg := redact.ValueIn(err.Error(), bad.GetValue())
+	if shown := redact.Value(bad.GetValue()); quotedValue(bad.GetValue()) != strconv.Quote(shown) {
+		msg = strings.ReplaceAll(msg, strconv.Quote(shown), quotedValue(bad.GetValue())) // cut (shownValue)
+	}
+	return maskedValue{err, msg}
 }
 
 // emptyValue is the error of a duration or number flag given empty: its

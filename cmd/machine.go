@@ -127,10 +127,10 @@ func clock() (func() time.Time, error) {
 	}
 	base, err := parseTime(v)
 	if e, ok := err.(errOffset); ok {
-		return nil, fmt.Errorf("CATCHUP_NOW=%q: %v", v, e)
+		return nil, fmt.Errorf("CATCHUP_NOW=%s: %v", quotedValue(v), e)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("CATCHUP_NOW=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
+		return nil, fmt.Errorf("CATCHUP_NOW=%s is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", quotedValue(v))
 	}
 	var once sync.Once
 	var start time.Time

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -49,7 +48,7 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 			case err == nil && id == 0: // run's job, run unrecorded
 				return usageErr(c, errors.New("CATCHUP_RUN_ID is 0: this run is not recorded (its ledger was unusable when it started), so its progress cannot be recorded"))
 			case err != nil || id < 0:
-				return usageErr(c, fmt.Errorf("CATCHUP_RUN_ID %q is not a run id: call catchup progress from inside a job that catchup runs", redact.Value(v)))
+				return usageErr(c, fmt.Errorf("CATCHUP_RUN_ID %s is not a run id: call catchup progress from inside a job that catchup runs", quotedValue(v)))
 			}
 			if fd, err := strconv.Atoi(os.Getenv(catchup.EnvProgressFD)); err == nil {
 				err := catchup.SendProgress(fd, catchup.ProgressReport{RunID: id, Percent: pct, Note: note})

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/catchup/catchup/catchup/redact"
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // parseTime reads an RFC 3339 time as an operator gives one (--slot,
@@ -34,7 +36,23 @@ func (e errOffset) Error() string {
 // the offset's own, else want (the form expected, with an example).
 func timeError(name, v string, err error, want string) error {
 	if e, ok := err.(errOffset); ok {
-		return fmt.Errorf("invalid %s %q: %v", name, redact.Value(v), e)
+		return fmt.Errorf("invalid %s %s: %v", name, quotedValue(v), e)
 	}
-	return fmt.Errorf("invalid %s %q: %s", name, redact.Value(v), want)
+	return fmt.Errorf("invalid %s %s: %s", name, quotedValue(v), want)
+}
+
+// quotedValue is a value given to catchup as an error shows it: masked
+// (redact.Value), quoted (%q), and when longer than 64 characters cut to
+// those with its length (taskname.Quoted), so that one mistaken word never
+// fills a screen.
+func quotedValue(v string) string { return taskname.Quoted(redact.Value(v)) }
+
+// shownValue is quotedValue for an error that shows a value bare
+// (--timeout 5x: not a duration): bare as it was while short.
+func shownValue(v string) string {
+	m := redact.Value(v)
+	if q := taskname.Quoted(m); q != strconv.Quote(m) {
+		return q
+	}
+	return m
 }
