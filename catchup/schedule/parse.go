@@ -10,6 +10,7 @@ import (
 	"github.com/adhocore/gronx"
 
 	"github.com/catchup/catchup/catchup/redact"
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // macros are the @ shorthands catchup accepts (all time-based).
@@ -37,7 +38,7 @@ const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
 func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	trimmed := strings.TrimSpace(expr)
 	if loc == nil {
-		return nil, fmt.Errorf("cron expression %q has no time zone", redact.Value(trimmed))
+		return nil, fmt.Errorf("cron expression %s has no time zone", quoted(trimmed))
 	}
 	if trimmed == "" {
 		return nil, fmt.Errorf("cron expression is empty: want %s", wantForms)
@@ -46,18 +47,18 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	if strings.HasPrefix(trimmed, "@") {
 		e, ok := macros[strings.ToLower(trimmed)]
 		if !ok {
-			return nil, fmt.Errorf("cron expression %q is not supported: catchup needs a time-based schedule (%s)", redact.Value(trimmed), wantForms)
+			return nil, fmt.Errorf("cron expression %s is not supported: catchup needs a time-based schedule (%s)", quoted(trimmed), wantForms)
 		}
 		body = e
 	}
 	fields := strings.Fields(body)
 	if len(fields) != 5 {
-		return nil, fmt.Errorf("cron expression %q has %d fields, want 5 (minute hour day-of-month month day-of-week)", redact.Value(trimmed), len(fields))
+		return nil, fmt.Errorf("cron expression %s has %d fields, want 5 (minute hour day-of-month month day-of-week)", quoted(trimmed), len(fields))
 	}
 	canon := strings.Join(fields, " ")
 	segs, err := gronx.Segments(canon)
 	if err != nil || len(segs) != 6 {
-		return nil, fmt.Errorf("cron expression %q is invalid", redact.Value(trimmed))
+		return nil, fmt.Errorf("cron expression %s is invalid", quoted(trimmed))
 	}
 
 	segs[5] = sundayRanges(segs[5])
@@ -68,13 +69,13 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	for i := 1; i <= 5; i++ {
 		for _, part := range strings.Split(segs[i], ",") {
 			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
-				return nil, fmt.Errorf("cron expression %q has an invalid %s field %q: %s takes %s, as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)",
-					redact.Value(trimmed), fieldNames[i-1], shownField(trimmed, fields[i-1]), fieldNames[i-1], fieldTakes[i-1])
+				return nil, fmt.Errorf("cron expression %s has an invalid %s field %s: %s takes %s, as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)",
+					quoted(trimmed), fieldNames[i-1], taskname.QuotedUpTo(shownField(trimmed, fields[i-1]), shownMax), fieldNames[i-1], fieldTakes[i-1])
 			}
 		}
 	}
 	if segs[0] != "0" || !gronx.IsValid(strings.Join(segs[1:], " ")) {
-		return nil, fmt.Errorf("cron expression %q is invalid", redact.Value(trimmed))
+		return nil, fmt.Errorf("cron expression %s is invalid", quoted(trimmed))
 	}
 
 	for m := 0; m < 60; m++ {
@@ -122,7 +123,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 	}
 	s.fixed = !wildcard(segs[1]) && !wildcard(segs[2])
 	if !s.everFires() {
-		return nil, fmt.Errorf("cron expression %q never fires: no date matches its day-of-month, month and day-of-week fields", redact.Value(trimmed))
+		return nil, fmt.Errorf("cron expression %s never fires: no date matches its day-of-month, month and day-of-week fields", quoted(trimmed))
 	}
 	return s, nil
 }
@@ -208,15 +209,23 @@ func LoadZone(name string) (*time.Location, error) {
 		why = " (as a POSIX TZ string: " + err.Error() + ")"
 	}
 	shown := redact.Value(name)
-	if shown != name {
-		why = "" // it quotes a part of name, which holds a secret's shape (X11)
+	if shown != name || len(shown) > shownMax {
+		why = "" // it quotes a part of name, which holds a secret's shape (X11), or is cut (quoted)
 	}
 	if why == "" && !hasZoneDatabase(zoneDatabases) {
 		why = " (this system has no zone database, " + zoneDatabases[0] + ": install tzdata, as apk add tzdata does in an Alpine image)"
 	}
-	return nil, fmt.Errorf("unknown time zone %q%s: name a zone from tzdata like Europe/Berlin, "+
-		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", shown, why)
+	return nil, fmt.Errorf("unknown time zone %s%s: name a zone from tzdata like Europe/Berlin, "+
+		"or a POSIX TZ string like EST5EDT,M3.2.0,M11.1.0", taskname.QuotedUpTo(shown, shownMax), why)
 }
+
+// shownMax is how many characters of a refused expression or zone an
+// error shows: a longer one is cut, with its length (taskname.QuotedUpTo).
+const shownMax = 128
+
+// quoted is a cron expression as an error shows it: masked
+// (redact.Value), quoted, cut after shownMax characters.
+func quoted(expr string) string { return taskname.QuotedUpTo(redact.Value(expr), shownMax) }
 
 // shownField is a field of cron expression expr as an error quotes it:
 // masked as redact.Value masks it, and whole (***) when it is a part of

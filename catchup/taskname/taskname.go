@@ -44,15 +44,19 @@ const quotedMax = 64
 // it: quoted with its control characters escaped (%q), and when longer
 // than 64 characters cut to those with its length (`"aaa..."... (5000
 // characters)`), so that one mistyped word never fills a screen.
-func Quoted(name string) string {
+func Quoted(name string) string { return QuotedUpTo(name, quotedMax) }
+
+// QuotedUpTo is Quoted cutting after max characters (a cron expression's
+// or a zone's error shows more of it than a name's).
+func QuotedUpTo(name string, max int) string {
 	end, n := 0, 0
 	for i := range name { // i: each character's start; an invalid byte is one
-		if n == quotedMax {
+		if n == max {
 			end = i
 		}
 		n++
 	}
-	if n <= quotedMax {
+	if n <= max {
 		return strconv.Quote(name)
 	}
 	return fmt.Sprintf("%q... (%d characters)", name[:end], n)
