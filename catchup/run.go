@@ -2,7 +2,6 @@ package catchup
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -218,41 +217,6 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 // the first job it starts needs (runner.Prepare): `catchup run` calls it
 // before opening its ledger, so that the two overlap.
 func PrepareRun() { runner.Prepare() }
-
-// checkSlot refuses an explicit --slot, or a replay's slot
-// (CATCHUP_REPLAY_SLOT), that the task never stands for, and either to come.
-func (l *lifecycle) checkSlot() error {
-	if r := l.req.ReplaySlot; r.After(l.m.Now()) {
-		// A replay's slot is past when scan or backfill reads it: one to
-		// come (set by hand, or a clock stepped back since) would stop
-		// scan as --slot's would.
-		return fmt.Errorf("CATCHUP_REPLAY_SLOT %s is in the future: catchup only runs slots that have come", r.Format(time.RFC3339))
-	}
-	if r := l.req.ReplaySlot; !r.IsZero() && l.sched != nil {
-		// Scan and backfill set only slots of the task's schedule: another
-		// instant (set by hand) is refused as --slot's is, not recorded as
-		// a replay of a slot the task never had.
-		if p, ok := l.sched.Prev(r); !ok || !p.Equal(r) {
-			return errNotASlot("CATCHUP_REPLAY_SLOT "+r.Format(time.RFC3339Nano), r, l.sched)
-		}
-	}
-	if l.req.Slot.IsZero() {
-		return nil
-	}
-	if l.req.Slot.After(l.m.Now()) {
-		// A slot from the future would look like a clock that went back,
-		// and stop scan from replaying the task until then.
-		return fmt.Errorf("--slot %s is in the future: catchup only runs slots that have come", l.req.Slot.Format(time.RFC3339))
-	}
-	if l.sched == nil {
-		return nil
-	}
-	if p, ok := l.sched.Prev(l.req.Slot); !ok || !p.Equal(l.req.Slot) {
-		// RFC3339Nano: a fraction of a second is what makes such a slot none.
-		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339Nano), l.req.Slot, l.sched)
-	}
-	return nil
-}
 
 // lifecycle carries one fire through its steps.
 type lifecycle struct {
