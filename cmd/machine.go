@@ -97,6 +97,9 @@ func ledgerPath(g *globals) (string, error) {
 		return p, refuseOddPath("CATCHUP_DB", p, os.Getenv)
 	}
 	if f := ledgerFile(g); f != "" {
+		if err := refuseTilde("CATCHUP_DB_FILE="+f, f, os.Getenv); err != nil {
+			return "", err
+		}
 		p, err := readLedgerFile(f)
 		if err == nil {
 			err = refuseTilde("CATCHUP_DB_FILE "+f+" holds "+p, p, os.Getenv)
