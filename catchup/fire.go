@@ -226,7 +226,7 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld, failed
 // duplicate is a fire of slot, whose run h settled it. When the fire is
 // cron-shaped (its wall-clock minute matches the schedule: a second cron,
 // a crontab installed twice, a wall time that came twice) or early for the
-// slot (a fleet's host whose clock lags) it is recorded `skipped`, exit 0,
+// slot or for its twin minute (earlyTwin: a fleet's host whose clock lags) it is recorded `skipped`, exit 0,
 // "duplicate fire of slot S"; a fire at another time (late, or a catch-up
 // of a DST gap) only says so. Neither runs the job,
 // and neither settles or unsettles the slot.
@@ -234,7 +234,7 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	now := l.m.Now()
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
-	if !l.cronShaped() && !l.earlyOf(slot) {
+	if !l.cronShaped() && !l.earlyOf(slot) && !l.earlyTwin() {
 		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)",
 			s, l.req.Task, holderState(h))
 		return res

@@ -33,7 +33,7 @@ func (l *lifecycle) ownFire(slot time.Time) bool {
 	if l.sched == nil {
 		return false
 	}
-	if l.cronShaped() || l.earlyOf(slot) || l.hostZoneOwnFire() {
+	if l.cronShaped() || l.earlyOf(slot) || l.earlyTwin() || l.hostZoneOwnFire() {
 		return true
 	}
 	window := l.sched.CatchUpWindow(slot)
@@ -82,6 +82,22 @@ func (l *lifecycle) earlyFor(now time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return next, true
+}
+
+// earlyTwin reports whether this fire came early (earlyFire) for a wall
+// minute the expression matches that is no slot: the second occurrence of
+// a fixed time the clocks went back over, which cron under CRON_TZ fires
+// (a cron-shaped twin of the slot's fire, read by a clock that lags). It
+// stands for the latest slot, as that fire on time does, and is its own
+// fire, as that one is. An early fire of a minute that is a slot is
+// earlyFor's.
+func (l *lifecycle) earlyTwin() bool {
+	if l.sched == nil || l.cronShaped() {
+		return false
+	}
+	now := l.m.Now()
+	minute := now.Truncate(time.Minute).Add(time.Minute)
+	return minute.Sub(now) <= earlyFire && l.sched.Matches(minute)
 }
 
 // earlyOf reports whether this fire came early for slot (earlyFor).
