@@ -62,9 +62,9 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 		case len(skipped) == 1 && !atChange:
 			return gap + "; the skipped time runs at the change"
 		}
-		merged := wallList(skipped)
+		merged := wallList(skipped, layout)
 		if atChange {
-			merged += " and " + local.Format("15:04")
+			merged += " and " + local.Format(layout)
 		}
 		return gap + "; " + merged + " are one slot (cronie runs each)"
 	case shift < 0 && slot.Sub(start) < -shift:
@@ -73,15 +73,16 @@ func dstNote(s *schedule.Schedule, slot time.Time) string {
 	return ""
 }
 
-// wallList names skipped wall times: "02:00, 02:30 (skipped)", or for
-// many "02:00 ... 02:59 (60 times, skipped)".
-func wallList(walls []time.Time) string {
+// wallList names skipped wall times in layout (dated when the gap crosses
+// midnight): "02:00, 02:30 (skipped)", or for many "02:00 ... 02:59 (60
+// times, skipped)".
+func wallList(walls []time.Time, layout string) string {
 	if len(walls) > 4 {
-		return fmt.Sprintf("%s ... %s (%d times, skipped)", walls[0].Format("15:04"), walls[len(walls)-1].Format("15:04"), len(walls))
+		return fmt.Sprintf("%s ... %s (%d times, skipped)", walls[0].Format(layout), walls[len(walls)-1].Format(layout), len(walls))
 	}
 	names := make([]string, len(walls))
 	for i, w := range walls {
-		names[i] = w.Format("15:04")
+		names[i] = w.Format(layout)
 	}
 	return strings.Join(names, ", ") + " (skipped)"
 }
