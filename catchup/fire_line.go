@@ -28,11 +28,13 @@ func lineSource(source string) string {
 
 // lineFireOffSchedule reports whether a fire at now of a task with schedule
 // s is one its registered schedule does not explain: not cron-shaped (its
-// minute is not the schedule's) and not early for a slot. Such a fire of a
+// minute is not the schedule's), not early for a slot, nor early for a
+// minute of the schedule that is no slot (earlyForMinute: cron's second
+// fire of a fall-back hour's wall time, read by a clock that lags). Such a fire of a
 // crontab line's task is a late fire of its slot or a fire of a line edited
 // since the last scan, which only the line tells apart.
 func lineFireOffSchedule(s *schedule.Schedule, now time.Time) bool {
-	if s == nil || s.Matches(now) {
+	if s == nil || s.Matches(now) || earlyForMinute(s, now) {
 		return false
 	}
 	next, ok := s.Next(now)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -92,12 +93,19 @@ func (l *lifecycle) earlyFor(now time.Time) (time.Time, bool) {
 // fire, as that one is. An early fire of a minute that is a slot is
 // earlyFor's.
 func (l *lifecycle) earlyTwin() bool {
-	if l.sched == nil || l.cronShaped() {
+	return l.sched != nil && !l.cronShaped() && earlyForMinute(l.sched, l.m.Now())
+}
+
+// earlyForMinute reports whether t, in a minute s does not match, is at
+// most earlyFire before the next wall minute (in s's zone), and s matches
+// that one: cron fired s's line at that minute, and this clock lags.
+func earlyForMinute(s *schedule.Schedule, t time.Time) bool {
+	if s.Matches(t) {
 		return false
 	}
-	now := l.m.Now()
-	minute := now.Truncate(time.Minute).Add(time.Minute)
-	return minute.Sub(now) <= earlyFire && l.sched.Matches(minute)
+	w := t.In(s.Location())
+	minute := t.Add(time.Minute - time.Duration(w.Second())*time.Second - time.Duration(w.Nanosecond()))
+	return minute.Sub(t) <= earlyFire && s.Matches(minute)
 }
 
 // earlyOf reports whether this fire came early for slot (earlyFor).
