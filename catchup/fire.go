@@ -225,16 +225,17 @@ func (l *lifecycle) holder(ctx context.Context, slot time.Time, lockHeld, failed
 
 // duplicate is a fire of slot, whose run h settled it. When the fire is
 // cron-shaped (its wall-clock minute matches the schedule: a second cron,
-// a crontab installed twice, a wall time that came twice), or early for
-// the slot or for its twin minute (earlyTwin: a fleet's host whose clock
-// lags), it is recorded `skipped`, exit 0, "duplicate fire of slot S"; a
-// fire at another time (late, or a catch-up of a DST gap) only says so.
-// Neither runs the job, and neither settles or unsettles the slot.
+// a crontab installed twice, a wall time that came twice), early for the
+// slot or for its twin minute (earlyTwin: a fleet's host whose clock
+// lags), or a daemon's fire of it (daemonFireOf: a replica's, held back),
+// it is recorded `skipped`, exit 0, "duplicate fire of slot S"; a fire at
+// another time (late, or a catch-up of a DST gap) only says so. Neither
+// runs the job, and neither settles or unsettles the slot.
 func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) RunResult {
 	now := l.m.Now()
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
-	if !l.cronShaped() && !l.earlyOf(slot) && !l.earlyTwin() {
+	if !l.cronShaped() && !l.earlyOf(slot) && !l.earlyTwin() && !l.daemonFireOf(slot) {
 		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)",
 			s, l.req.Task, holderState(h))
 		return res

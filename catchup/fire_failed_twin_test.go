@@ -17,10 +17,16 @@ import (
 func TestTwinFireOfAFailedSlot(t *testing.T) {
 	tests := map[string]struct {
 		twinAt  string // when the second fire comes
+		daemon  bool   // the second fire is a daemon's fire of the slot (FireSlot)
 		wantRun bool
 	}{
 		"a twin in the same minute": {twinAt: "2026-03-01T10:00:40Z"},
 		"a retry by hand, later":    {twinAt: "2026-03-01T10:03:00Z", wantRun: true},
+		// A daemon replica on the same ledger whose fire of the slot was
+		// held back (behind its replays, or under --concurrency behind a
+		// long job) fires it minutes late: it is still that slot's own
+		// fire, not a retry by hand.
+		"a daemon replica fire held back, later": {twinAt: "2026-03-01T10:04:00Z", daemon: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -31,7 +37,11 @@ func TestTwinFireOfAFailedSlot(t *testing.T) {
 				t.Fatalf("first fire: exit %d, want 3", res.ExitCode)
 			}
 			f.now = mustTime(t, tc.twinAt)
-			res := f.run(t, f.request(t))
+			req := f.request(t)
+			if tc.daemon {
+				req.FireSlot = slot
+			}
+			res := f.run(t, req)
 			runs := f.job.runs(t)
 			if ran := len(runs) == 2; ran != tc.wantRun {
 				t.Fatalf("second fire: exit %d; the job ran for %v; want it run again: %v", res.ExitCode, runs, tc.wantRun)

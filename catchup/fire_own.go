@@ -25,7 +25,8 @@ func (l *lifecycle) cronShaped() bool {
 
 // ownFire reports whether this fire of slot is one cron makes for it: a
 // cron-shaped fire, an early fire of it (earlyOf: cron fired it and this
-// clock lags, as a fleet's host behind the others does), or one of cronie's
+// clock lags, as a fleet's host behind the others does), a daemon's fire
+// of it (daemonFireOf), or one of cronie's
 // catch-up fires of the wall times a spring-forward skipped, which slot
 // merges (they come 10 s apart after the change, at 03:00:10 and so on,
 // and match no minute of the expression). A failed slot is held against
@@ -34,12 +35,21 @@ func (l *lifecycle) ownFire(slot time.Time) bool {
 	if l.sched == nil {
 		return false
 	}
-	if l.cronShaped() || l.earlyOf(slot) || l.earlyTwin() || l.hostZoneOwnFire() {
+	if l.cronShaped() || l.earlyOf(slot) || l.earlyTwin() || l.daemonFireOf(slot) || l.hostZoneOwnFire() {
 		return true
 	}
 	window := l.sched.CatchUpWindow(slot)
 	since := l.m.Now().Sub(slot)
 	return window > 0 && since >= 0 && since <= window
+}
+
+// daemonFireOf reports whether this is a daemon's fire of slot (FireSlot):
+// the daemon fires each slot it comes to once, as cron does, however late
+// it starts (held back behind the task's replays, or under --concurrency),
+// so it is that slot's own fire; a replica's fire of a slot the other
+// replica ran and failed is its twin, not a retry by hand.
+func (l *lifecycle) daemonFireOf(slot time.Time) bool {
+	return !l.req.FireSlot.IsZero() && l.req.FireSlot.Equal(slot)
 }
 
 // hostZoneOwnFire reports whether a fleet host in another zone (fleetZone:
