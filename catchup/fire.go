@@ -81,6 +81,7 @@ func standsForASlot(r store.Run) bool {
 // However late the fire is, it adopts that slot: whether the slot is
 // already settled is decided next, under the task's lock.
 func (l *lifecycle) resolveFire() fire {
+	l.firedAt = l.m.Now()
 	switch {
 	case !l.req.ReplaySlot.IsZero() && l.req.Backfill:
 		return fire{slot: l.req.ReplaySlot.UTC(), trigger: store.TriggerBackfill}

@@ -12,6 +12,18 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
+// fireTime is when this fire came: when it resolved its slot (firedAt),
+// else now. Whether a fire is its slot's own (cron-shaped, early, a DST
+// catch-up) is read at that time: a fire that waited for its task's lock
+// (--on-busy wait) past its minute is still the fire cron made then, and
+// its twin's failed run holds the slot against it.
+func (l *lifecycle) fireTime() time.Time {
+	if l.firedAt.IsZero() {
+		return l.m.Now()
+	}
+	return l.firedAt
+}
+
 // cronShaped reports whether this fire's wall-clock minute matches the
 // schedule: the shape of the slot's own fire, or of its twin (a second
 // cron, another host of a fleet), not of a retry by hand. A fleet host in
@@ -19,7 +31,7 @@ import (
 // fires the line in its own: its minute matches the line in this host's
 // zone.
 func (l *lifecycle) cronShaped() bool {
-	now := l.m.Now()
+	now := l.fireTime()
 	return l.sched != nil && l.sched.Matches(now) || l.fleetZone && l.req.Schedule != nil && l.req.Schedule.Matches(now)
 }
 
@@ -39,7 +51,7 @@ func (l *lifecycle) ownFire(slot time.Time) bool {
 		return true
 	}
 	window := l.sched.CatchUpWindow(slot)
-	since := l.m.Now().Sub(slot)
+	since := l.fireTime().Sub(slot)
 	return window > 0 && since >= 0 && since <= window
 }
 
@@ -62,7 +74,7 @@ func (l *lifecycle) hostZoneOwnFire() bool {
 	if !l.fleetZone || s == nil {
 		return false
 	}
-	now := l.m.Now()
+	now := l.fireTime()
 	if next, ok := s.Next(now); ok && next.Sub(now) <= earlyFire {
 		return true
 	}
@@ -103,7 +115,7 @@ func (l *lifecycle) earlyFor(now time.Time) (time.Time, bool) {
 // fire, as that one is. An early fire of a minute that is a slot is
 // earlyFor's.
 func (l *lifecycle) earlyTwin() bool {
-	return l.sched != nil && !l.cronShaped() && earlyForMinute(l.sched, l.m.Now())
+	return l.sched != nil && !l.cronShaped() && earlyForMinute(l.sched, l.fireTime())
 }
 
 // earlyForMinute reports whether t, in a minute s does not match, is at
@@ -120,7 +132,7 @@ func earlyForMinute(s *schedule.Schedule, t time.Time) bool {
 
 // earlyOf reports whether this fire came early for slot (earlyFor).
 func (l *lifecycle) earlyOf(slot time.Time) bool {
-	next, ok := l.earlyFor(l.m.Now())
+	next, ok := l.earlyFor(l.fireTime())
 	return ok && next.Equal(slot)
 }
 
