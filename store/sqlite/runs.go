@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -285,18 +284,4 @@ func finish(ctx context.Context, e execer, id int64, o store.Outcome) error {
 	_, err := e.ExecContext(ctx, finishSQL, o.Status, nullInt(o.ExitCode), o.Signal,
 		ms(o.EndedAt), o.StdoutTail, o.StderrTail, o.Error, o.Reason, id)
 	return err
-}
-
-// Run implements store.Store.
-func (s *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
-	ctx = uncancelled(ctx)
-	var n nullRun
-	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Run{}, fmt.Errorf("run %d: %w", id, store.ErrNotFound)
-	}
-	if err != nil {
-		return store.Run{}, s.wrap("read ledger", err)
-	}
-	return *n.run(), nil
 }

@@ -1,7 +1,10 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -68,4 +71,18 @@ func endValue(t time.Time) any {
 		return nil
 	}
 	return t.UnixMilli()
+}
+
+// Run implements store.Store.
+func (s *Ledger) Run(ctx context.Context, id int64) (store.Run, error) {
+	ctx = uncancelled(ctx)
+	var n nullRun
+	err := s.db.QueryRowContext(ctx, `SELECT `+runColumnsFull+` FROM runs r WHERE r.id = ?`, id).Scan(n.destFull()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Run{}, fmt.Errorf("run %d: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Run{}, s.wrap("read ledger", err)
+	}
+	return *n.run(), nil
 }
