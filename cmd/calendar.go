@@ -37,12 +37,14 @@ Each cell is a letter, coloured on a terminal (plain letters when standard outpu
 not a terminal or NO_COLOR is set):
   r ran   y replayed (by scan, backfill or run --slot)   l late (cron fired it over a minute late)
   M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
-  . no slot   (blank) before the task was registered
+  . no slot   (blank) never missed: before the task was registered, before its schedule
+  or zone last changed, of a retired task, or passed by its watermark (history pruned)
 The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
 none, are refused). Under the legend, a line per task with M cells says why they were missed,
 with the causes ls --missed gives ("missed: backup: host-down 2, not-fired 1").
 -o json gives every slot with its state, the run that decided it and, for a missed slot, its
-cause. It changes nothing.`,
+cause. It changes nothing. Exit 0, or 2 on error (an unknown TASK); 128+N when stopped
+by signal N.`,
 		Example: `  catchup calendar --days 14
   catchup calendar nightly-backup -o json`,
 		RunE: func(c *cobra.Command, args []string) error {

@@ -67,7 +67,9 @@ run through catchup whose command FILE runs (once wrapped) through catchup, runs
 command twice, once without catchup, whatever its schedule and name (FILE.bak, written
 by an older catchup's --in-place, or a copy by hand): wrap warns on stderr, naming the
 fix, and still wraps; catchup scan exits 1 until the duplicate lines are removed or the
-file is renamed to a name ending in ~.`,
+file is renamed to a name ending in ~.
+
+Exit 0 (FILE wrapped, warnings or not), or 2 on error (a FILE refused or unreadable).`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,

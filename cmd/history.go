@@ -27,7 +27,10 @@ func newHistoryCmd(g *globals) *cobra.Command {
 		Use:         "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
 		Annotations: map[string]string{readsOnly: "true"},
 		Short:       "Show recorded runs, newest first",
-		Args:        wantArgs(0, 1, "at most one TASK"),
+		Long: `Show recorded runs, newest first: every task's, or TASK's (catchup show ID shows one
+in full). Exit 0 (also when no run matches), or 2 on error (an unknown TASK, a bad
+flag); 128+N when stopped by signal N.`,
+		Args: wantArgs(0, 1, "at most one TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "" {
 				return usageErr(c, errors.New("empty TASK: name a task (catchup ls lists them), or give no TASK for every task's runs"))

@@ -53,7 +53,8 @@ ledger, so the global --db, --host and --lease are refused (CATCHUP_DB is not).
 
 The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
 reads a --cron line; $TZ only on a host without /etc/localtime). --tz Local is the same as
-no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's path).`,
+no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's path).
+Exit 0, or 2 on error (a bad expression or zone); 128+N when stopped by signal N.`,
 		Example: `  catchup next '30 2 * * *' --tz Europe/Berlin -n 3`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {

@@ -36,7 +36,8 @@ drives the terminal. --raw prints the output tails as the job wrote them (the ot
 fields stay escaped): use it to pipe a tail into a file or a pager that knows.
 
 RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest run,
---last alone the latest run of any task.`,
+--last alone the latest run of any task. Exit 0, or 2 on error (an unknown run or
+task); 128+N when stopped by signal N.`,
 		Example: `  catchup show 42
   catchup show --task nightly-backup --last`,
 		Args: wantArgs(0, 1, "at most one RUN_ID"),

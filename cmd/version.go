@@ -18,7 +18,7 @@ func newVersionCmd() *cobra.Command {
 		Long: `Print catchup's version: the one set at build time with
 -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3"; else the module
 version the Go toolchain recorded (go install ...@v1.2.3, or a pseudo-version
-of a git checkout); else the git revision; else "dev".`,
+of a git checkout); else the git revision; else "dev". Exit 0.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintln(c.OutOrStdout(), version())
