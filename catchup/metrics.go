@@ -43,7 +43,7 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 	if err != nil {
 		return nil, err
 	}
-	running, err := Running(ctx, st, m)
+	running, ended, err := runningAndEnded(ctx, st, m)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +54,9 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		}
 	}
 	now := m.Now()
+	for i := range tasks {
+		countEnded(&tasks[i], failures, ended[tasks[i].Task.Name])
+	}
 	out := make([]TaskMetrics, 0, len(tasks))
 	for _, t := range tasks {
 		d, isRunning := longest[t.Task.Name]
@@ -69,4 +72,65 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		out = append(out, tm)
 	}
 	return out, nil
+}
+
+// runningAndEnded is Running, and, by task, the running records it leaves
+// out as the next scan leaves them: their process gone, interrupted (the
+// end scan records, deadBy), or with the outcome noted on this host.
+func runningAndEnded(ctx context.Context, st store.Store, m Machine) ([]RunningRun, map[string][]store.Run, error) {
+	runs, err := st.Running(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	stale, err := staleAmong(ctx, st, m, runs, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes := readPendingNotes(m)
+	now := m.Now()
+	var live []RunningRun
+	ended := map[string][]store.Run{}
+	for _, r := range runs {
+		if !stale[r.ID] {
+			live = append(live, runningRun(r, now))
+			continue
+		}
+		d := readAsScanWould(r, stale, notes)
+		if d.Status == store.StatusRunning {
+			continue
+		}
+		if d.EndedAt.IsZero() {
+			d.EndedAt = deadBy(st, m, r)
+		}
+		ended[r.Task] = append(ended[r.Task], d)
+	}
+	return live, ended, nil
+}
+
+// countEnded counts ts's running records that ended (runningAndEnded) under
+// the status history reads them with, as catchup_runs_total counts them
+// once a scan records them, and a failure among them in its task's latest
+// failure's end: a power cut is seen before the next scan, as history,
+// ls and explain see it. A retry cut in its delay ran nothing and is no
+// failure of its own (store.Store.LastFailures).
+func countEnded(ts *TaskStatus, failures map[string]time.Time, ended []store.Run) {
+	if len(ended) == 0 {
+		return
+	}
+	if ts.Counts == nil {
+		ts.Counts = map[string]int64{}
+	}
+	name := ts.Task.Name
+	for _, r := range ended {
+		if ts.Counts[store.StatusRunning] > 0 {
+			ts.Counts[store.StatusRunning]--
+		}
+		ts.Counts[r.Status]++
+		switch r.Status {
+		case store.StatusFailed, store.StatusTimeout, store.StatusInterrupted:
+			if r.Reason != store.ReasonRetryCut && r.EndedAt.After(failures[name]) {
+				failures[name] = r.EndedAt
+			}
+		}
+	}
 }
