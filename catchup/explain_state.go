@@ -83,8 +83,16 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	if d := sr.decider(rule, stale); d != nil {
 		r := *d
 		x.Run = d
-		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !unregistered && !sr.settledBefore(r.ID, rule, stale) {
-			x.Cause = causeOf(x.Slot, before(records, r.ID), stale, u)
+		// A slot of the current schedule from before it took effect, of
+		// which no record came before this run (a backfill of the gap a
+		// schedule change left), was no slot of the task then: never
+		// missed, as before the registration. An expiry is a record of a
+		// miss: the change's own, of the earlier schedule's slot, says so.
+		earlier := before(records, r.ID)
+		unscheduled := r.Status != store.StatusExpired && beforeSchedule(x.Task, x.Slot, len(earlier) > 0)
+		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
+			!sr.settledBefore(r.ID, rule, stale) {
+			x.Cause = causeOf(x.Slot, earlier, stale, u)
 		}
 		switch {
 		case notes.unrecorded(r):
