@@ -188,7 +188,8 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	if leftBehind {
 		rule.Tolerance = 0 // no fire of the old line comes
 	}
-	x.state(slotRecords{named: records, slotless: r, has: has}, stale, notes, u, m, rule)
+	pruned := !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough)
+	x.state(slotRecords{named: records, slotless: r, has: has, pruned: pruned}, stale, notes, u, m, rule)
 	if x.State == StateMissed && leftBehind {
 		x.Expiring = left.Reason
 		x.Summary += "; the next scan records it expired: " + left.Reason

@@ -14,6 +14,9 @@ type slotRecords struct {
 	named    []store.Run
 	slotless store.Run
 	has      bool
+	// pruned: the slot is at or before the task's prune floor
+	// (store.Task.PrunedThrough): its earlier records may be gone.
+	pruned bool
 }
 
 // all is every record of the slot, by id: the run without a slot among
@@ -90,8 +93,13 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// miss: the change's own, of the earlier schedule's slot, says so.
 		earlier := before(records, r.ID)
 		unscheduled := r.Status != store.StatusExpired && beforeSchedule(x.Task, x.Slot, len(earlier) > 0)
+		// Nor is a miss known of a slot whose earlier records prune may
+		// have deleted (a success among them: it stays done), run again by
+		// backfill or by hand: the boots cannot tell. A scan's replay
+		// runs only a missed slot.
+		forgotten := sr.pruned && len(earlier) == 0 && r.Trigger != store.TriggerReplay
 		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
-			!sr.settledBefore(r.ID, rule, stale) {
+			!forgotten && !sr.settledBefore(r.ID, rule, stale) {
 			x.Cause = causeOf(x.Slot, earlier, stale, u)
 		}
 		switch {
