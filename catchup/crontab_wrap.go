@@ -1,11 +1,16 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/catchup/catchup/internal/filetrust"
 )
@@ -25,26 +30,28 @@ const BackupSuffix = ".bak~"
 // crontab.MaxSize bytes (a device such as /dev/zero never ends; a sparse
 // file of gigabytes uses no disk). A refusal is a *filetrust.Refusal
 // naming the file and the fix. A symlink is followed: wrap only prints,
-// and --in-place refuses one itself (WriteWrapped).
-func ReadToWrap(path string) ([]byte, error) {
+// and --in-place refuses one itself (WriteWrapped). fi is the file read,
+// which --in-place alone replaces (WriteWrapped).
+func ReadToWrap(path string) (data []byte, fi os.FileInfo, err error) {
 	fd, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("read crontab: %w", err)
+		return nil, nil, fmt.Errorf("read crontab: %w", err)
 	}
 	defer fd.Close()
 	name := "crontab " + path
-	fi, err := fd.Stat()
+	fi, err = fd.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	if !fi.Mode().IsRegular() {
 		kind, fix := fileKind(fi.Mode()), "name the crontab file itself, or pipe what it gives: catchup crontab wrap - < "+path
 		if fi.IsDir() {
 			fix = "name the crontab file in it, not the directory"
 		}
-		return nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file (" + kind + ")", Fix: fix}
+		return nil, nil, &filetrust.Refusal{Name: name, Reason: "it is not a regular file (" + kind + ")", Fix: fix}
 	}
-	return readCapped(name, path, fd, fi)
+	data, err = readCapped(name, path, fd, fi)
+	return data, fi, err
 }
 
 // fileKind names what a file that is not a regular one is.
@@ -73,12 +80,27 @@ func fileKind(m fs.FileMode) string {
 // that group; otherwise the files get its own group, and a note says so
 // (cron checks a crontab's owner, not its group). A symlink is refused too:
 // the rename would replace the link with a file.
-func WriteWrapped(path string, old []byte, text string, euid int) (backup string, notes []string, err error) {
-	fi, err := os.Lstat(path)
+//
+// read is the file old was read from (ReadToWrap): only that file is
+// replaced, and only in the directory it was read from. Every write goes
+// through one handle on that directory, which another user who can write
+// it (a crontab of theirs that root wraps) can no longer swap: before, a
+// symlink to root's secret, read through, then swapped for a file of
+// theirs, left the secret in the backup, given the user's file's owner; a
+// directory on the way swapped for a symlink had root write elsewhere.
+func WriteWrapped(path string, read os.FileInfo, old []byte, text string, euid int) (backup string, notes []string, err error) {
+	d, err := os.OpenFile(filepath.Dir(path), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", nil, fmt.Errorf("crontab %s: %w", path, err)
 	}
-	if fi.Mode()&os.ModeSymlink != 0 {
+	defer d.Close()
+	dir := wrapDir{fd: int(d.Fd()), path: path}
+	base := filepath.Base(path)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dir.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return "", nil, fmt.Errorf("crontab %s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		target, err := filepath.EvalSymlinks(path)
 		if err == nil {
 			target, err = filepath.Abs(target)
@@ -88,24 +110,23 @@ func WriteWrapped(path string, old []byte, text string, euid int) (backup string
 		}
 		return "", nil, fmt.Errorf("crontab %s is a symlink to %s; --in-place would replace the link with a file: wrap the file itself: catchup crontab wrap --in-place %s", path, target, target)
 	}
-	if !fi.Mode().IsRegular() {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return "", nil, fmt.Errorf("crontab %s is not a regular file", path)
 	}
-	uid, gid := -1, -1
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		uid, gid = int(st.Uid), int(st.Gid)
+	if was, ok := read.Sys().(*syscall.Stat_t); !ok || uint64(was.Dev) != uint64(st.Dev) || was.Ino != st.Ino {
+		return "", nil, fmt.Errorf("crontab %s changed since it was read (replaced, or a directory on its way moved): nothing written; run wrap again", path)
 	}
-	if euid != 0 && uid >= 0 && uid != euid {
+	uid, gid := int(st.Uid), int(st.Gid)
+	perm := os.FileMode(st.Mode) & os.ModePerm
+	if euid != 0 && uid != euid {
 		return "", nil, fmt.Errorf("crontab %s is owned by uid %d, not by you (uid %d): rewritten, it would be yours, and cron refuses a crontab owned by another user than its own; run this as root (which keeps the owner) or as uid %d", path, uid, euid, uid)
 	}
 	keepGid := gid
-	if euid != 0 && gid >= 0 && !inGroup(gid) {
+	if euid != 0 && !inGroup(gid) {
 		keepGid = -1 // it could not: the files get the caller's group
 	}
 	own := func(f *os.File) error {
 		switch {
-		case uid < 0:
-			return nil
 		case euid == 0:
 			if err := f.Chown(uid, gid); err != nil {
 				return fmt.Errorf("keep owner %d:%d: %w", uid, gid, err)
@@ -118,32 +139,53 @@ func WriteWrapped(path string, old []byte, text string, euid int) (backup string
 		return nil
 	}
 	backup = path + BackupSuffix
-	if err := writeFileAtomic(backup, old, fi.Mode().Perm(), own); err != nil {
+	if err := dir.writeAtomic(base+BackupSuffix, old, perm, own); err != nil {
 		return "", nil, fmt.Errorf("backup %s: %w", backup, err)
 	}
-	if err := writeFileAtomic(path, []byte(text), fi.Mode().Perm(), own); err != nil {
+	if err := dir.writeAtomic(base, []byte(text), perm, own); err != nil {
 		return "", nil, fmt.Errorf("write %s: %w (the original is in %s)", path, err, backup)
 	}
-	if gid >= 0 && keepGid < 0 {
+	if keepGid < 0 {
 		now := "your group"
-		if st, err := os.Stat(path); err == nil {
-			if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-				now = fmt.Sprintf("your group %d", sys.Gid)
-			}
+		var after unix.Stat_t
+		if unix.Fstatat(dir.fd, base, &after, unix.AT_SYMLINK_NOFOLLOW) == nil {
+			now = fmt.Sprintf("your group %d", after.Gid)
 		}
 		notes = append(notes, fmt.Sprintf("%s: its group %d could not be kept: you (uid %d) are not in it; %s and its backup now have %s", path, gid, euid, path, now))
 	}
 	return backup, notes, nil
 }
 
-// writeFileAtomic writes data to a new file beside path, gives it mode and
-// whatever prepare does (its owner), and renames it over path.
-func writeFileAtomic(path string, data []byte, mode os.FileMode, prepare func(*os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
+// wrapDir is the directory of the crontab WriteWrapped rewrites, opened
+// once (fd): every file it writes there is reached through it.
+type wrapDir struct {
+	fd   int
+	path string
+}
+
+// writeAtomic writes data to a new file beside name, gives it mode and
+// whatever prepare does (its owner), and renames it over name.
+func (d wrapDir) writeAtomic(name string, data []byte, mode os.FileMode, prepare func(*os.File) error) error {
+	var tmp string
+	var fd int
+	for i := 0; ; i++ {
+		tmp = "." + name + "." + strconv.FormatUint(rand.Uint64(), 36)
+		var err error
+		fd, err = unix.Openat(d.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EEXIST) || i == 100 {
+			return fmt.Errorf("create a file beside %s: %w", name, err)
+		}
 	}
-	defer os.Remove(f.Name())
+	f := os.NewFile(uintptr(fd), filepath.Join(filepath.Dir(d.path), tmp))
+	renamed := false
+	defer func() {
+		if !renamed {
+			unix.Unlinkat(d.fd, tmp, 0)
+		}
+	}()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
@@ -164,7 +206,11 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode, prepare func(*o
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err := unix.Renameat(d.fd, tmp, d.fd, name); err != nil {
+		return err
+	}
+	renamed = true
+	return nil
 }
 
 // inGroup reports whether the calling process is in group gid, so may give

@@ -35,7 +35,11 @@ func TestWriteWrappedOwner(t *testing.T) {
 			if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := WriteWrapped(path, []byte("old\n"), "new\n", tt.euid)
+			read, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = WriteWrapped(path, read, []byte("old\n"), "new\n", tt.euid)
 			got, _ := os.ReadFile(path)
 			_, bakErr := os.Stat(path + ".bak~")
 			if tt.wantErr != "" {
@@ -88,7 +92,11 @@ func TestWriteWrappedBackupNoCronReads(t *testing.T) {
 			if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			backup, _, err := WriteWrapped(path, []byte("old\n"), "new\n", os.Geteuid())
+			read, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			backup, _, err := WriteWrapped(path, read, []byte("old\n"), "new\n", os.Geteuid())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +150,7 @@ func TestReadToWrap(t *testing.T) {
 			var err error
 			go func() {
 				defer close(done)
-				data, err = ReadToWrap(tt.path)
+				data, _, err = ReadToWrap(tt.path)
 			}()
 			select {
 			case <-done:

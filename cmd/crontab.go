@@ -114,7 +114,7 @@ func wrapLedgerFlag(flag string) string {
 }
 
 func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
-	name, old, err := readCrontabToWrap(c.InOrStdin(), req.file)
+	name, old, read, err := readCrontabToWrap(c.InOrStdin(), req.file)
 	if err != nil {
 		return failure(err)
 	}
@@ -145,7 +145,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)
 			return nil
 		}
-		backup, notes, err := catchup.WriteWrapped(req.file, old, text, os.Geteuid())
+		backup, notes, err := catchup.WriteWrapped(req.file, read, old, text, os.Geteuid())
 		if err != nil {
 			return failure(err)
 		}
@@ -159,20 +159,21 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 
 // readCrontabToWrap reads the crontab that wrap is given, file (as
 // catchup.ReadToWrap reads one), or stdin when file is "" or "-"; name is
-// how messages call it.
-func readCrontabToWrap(stdin io.Reader, file string) (name string, data []byte, err error) {
+// how messages call it; read is the file read (nil for stdin), which
+// --in-place alone replaces.
+func readCrontabToWrap(stdin io.Reader, file string) (name string, data []byte, read os.FileInfo, err error) {
 	if file != "" && file != "-" {
-		data, err = catchup.ReadToWrap(file)
-		return file, data, err
+		data, read, err = catchup.ReadToWrap(file)
+		return file, data, read, err
 	}
 	data, err = crontab.Read(stdin) // at most crontab.MaxSize
 	if errors.Is(err, crontab.ErrTooLarge) {
-		return "-", nil, fmt.Errorf("crontab (stdin): %w", err)
+		return "-", nil, nil, fmt.Errorf("crontab (stdin): %w", err)
 	}
 	if err != nil {
-		return "-", nil, fmt.Errorf("read crontab (stdin): %w", err)
+		return "-", nil, nil, fmt.Errorf("read crontab (stdin): %w", err)
 	}
-	return "-", data, nil
+	return "-", data, nil, nil
 }
 
 // writeWrapDiff prints the changed lines as a unified diff (one hunk per
