@@ -118,11 +118,15 @@ func readSpool(path string, uid int) ([]spoolEntry, error) {
 // catchup's put-back did not truncate it back) with the next whole note
 // appended to it: that note (the line from a later `{"` on) is taken.
 // JSON escapes every quote in a string, so a note's objects start at its
-// `{"`s only.
+// `{"`s only. Only a `{"` whose object ends the line, nested no deeper
+// than a note's, is parsed (endsLine): parsing from every `{"` to the
+// line's end made a line of nested objects (a user's notes file, which
+// root's scan and readers read) cost time in the square of its length,
+// 52 s for one line of 1 MiB.
 func noteOfLine(line []byte) (spoolEntry, bool) {
 	for i := 0; i >= 0 && i < len(line); {
 		var e spoolEntry
-		if json.Unmarshal(line[i:], &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
+		if endsLine(line[i:]) && json.Unmarshal(line[i:], &e) == nil && e.Task != "" && taskname.Check(e.Task) == nil {
 			return e, true
 		}
 		next := bytes.Index(line[i+1:], []byte(`{"`))
@@ -132,4 +136,40 @@ func noteOfLine(line []byte) (spoolEntry, bool) {
 		i += 1 + next
 	}
 	return spoolEntry{}, false
+}
+
+// maxNoteDepth bounds the nesting of a note's JSON: the note, its
+// registration, its argv (3), with room to spare.
+const maxNoteDepth = 8
+
+// endsLine reports whether b starts with a JSON object, nested at most
+// maxNoteDepth deep, that ends b but for trailing blanks: the only object
+// that can be a whole note of the line. It reads b only as far as that
+// object goes, or as its nesting stays within maxNoteDepth: each byte of a
+// line is read from at most maxNoteDepth+1 of its `{"`s.
+func endsLine(b []byte) bool {
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxNoteDepth {
+				return false
+			}
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return len(bytes.TrimRight(b[i+1:], " \t\r\n")) == 0
+			}
+		}
+	}
+	return false
 }
