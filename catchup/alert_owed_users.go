@@ -87,10 +87,18 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 	names, _ := d.Readdirnames(-1)
 	slices.Sort(names)
 	fd := int(d.Fd())
-	for _, name := range names {
+	paid := 0
+	for i, name := range names {
 		pid, ok := owedAlertPID(name)
 		if !ok || !takerGone(pid, filepath.Join(h.dir, name)) {
 			continue
+		}
+		if paid == maxUserOwedAlerts {
+			if left := countOwedAlerts(names[i:]); left > 0 {
+				m.notice("%d more alerts owed by the fires of %s are left for the next scan (at most %d of a user's are sent per scan)",
+					left, userOf(h), maxUserOwedAlerts)
+			}
+			return false
 		}
 		a, err := h.read(fd, name)
 		sr := h.lines[a.Task]
@@ -109,9 +117,10 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 		mu.Environ = sr.env(m)
 		out := &termsafe.Writer{W: m.Stderr}
 		mu.Stderr = out
-		paid := payRunAlert(ctx, st, mu, a, notify.As{Cred: cred, Dir: sr.dir})
+		paid++
+		res := payRunAlert(ctx, st, mu, a, notify.As{Cred: cred, Dir: sr.dir})
 		out.Flush()
-		switch paid {
+		switch res {
 		case runAlertDone:
 			unix.Unlinkat(fd, taken, 0)
 		case runAlertStopped:
@@ -119,6 +128,31 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 		}
 	}
 	return false
+}
+
+// maxUserOwedAlerts bounds the owed alerts of one user's fires that a
+// root scan sends: each runs that user's command, for up to 30 s, and the
+// user may write as many as they like; those left wait for the next scan
+// (or the user's own).
+const maxUserOwedAlerts = 4
+
+// countOwedAlerts counts the owed alerts' files among names.
+func countOwedAlerts(names []string) int {
+	n := 0
+	for _, name := range names {
+		if _, ok := owedAlertPID(name); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// userOf names h's user, as its lines do.
+func userOf(h *userAlertHome) string {
+	for _, sr := range h.lines {
+		return sr.user
+	}
+	return "uid " + strconv.Itoa(h.uid)
 }
 
 // read reads the owed alert name in the directory fd, a file of h's user

@@ -187,12 +187,15 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		// The alerts that scans killed before them owed: before this
 		// scan's replays, which may take long (a dry run leaves them owed).
 		payOwedAlerts(ctx, st, m)
-		// And, as root, those its users' fires of their lines owe, each
-		// as its user.
-		payUsersOwedAlerts(ctx, st, m, kept, srs)
 	}
 	boots := newBootCache(st, m).with(req.notes)
 	rep.Tasks, err = scanTasks(ctx, st, m, req, kept, srs, stale, boots)
+	if !req.DryRun && ctx.Err() == nil {
+		// And, as root, those its users' fires of their lines owe, each as
+		// its user: after the replays, which a user's alerts (as many as
+		// they write) never hold back.
+		payUsersOwedAlerts(ctx, st, m, kept, srs)
+	}
 	if ctx.Err() != nil {
 		// A signal to scan: the replay it cut short is recorded
 		// interrupted (the next scan runs it again); the rest waits.
