@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -201,15 +202,19 @@ func readOwedAlert(path string, uid int) (owedAlert, error) {
 		return owedAlert{}, err
 	}
 	defer f.Close()
-	return decodeOwedAlert(f, path, uid)
+	return decodeOwedAlert(f, path, uid, 0)
 }
 
 // decodeOwedAlert reads the owed alert of file f (opened without following
 // a symlink), at path, as readOwedAlert does.
-func decodeOwedAlert(f *os.File, path string, uid int) (owedAlert, error) {
+func decodeOwedAlert(f *os.File, path string, uid int, maxSize int64) (owedAlert, error) {
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
 		err = &filetrust.Refusal{Name: "alert owed " + path, Reason: "it is not a regular file", Fix: "remove it if you did not put it there"}
+	}
+	if err == nil && maxSize > 0 && fi.Size() > maxSize {
+		err = &filetrust.Refusal{Name: "alert owed " + path, Reason: fmt.Sprintf("it is larger than a fire's ever is (%d bytes)", maxSize),
+			Fix: "remove it if you did not put it there"}
 	}
 	if err == nil {
 		err = filetrust.Private("alert owed "+path, path, fi, uid)
@@ -218,7 +223,11 @@ func decodeOwedAlert(f *os.File, path string, uid int) (owedAlert, error) {
 		return owedAlert{}, err
 	}
 	var a owedAlert
-	if err := json.NewDecoder(f).Decode(&a); err != nil {
+	var r io.Reader = f
+	if maxSize > 0 {
+		r = io.LimitReader(f, maxSize) // grown while read: cut short, torn
+	}
+	if err := json.NewDecoder(r).Decode(&a); err != nil {
 		return owedAlert{}, fmt.Errorf("%w: %w", errOwedAlertTorn, err)
 	}
 	if a.Task == "" || len(a.Causes) != len(a.Slots) {

@@ -136,6 +136,12 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 // (or the user's own).
 const maxUserOwedAlerts = 4
 
+// maxUserOwedAlertSize bounds the owed alert of another user's fire that
+// a root scan reads: a fire's is its task, command, host and run, a few KB
+// (the user writes the file as they like: decoded whole, one of gigabytes
+// took as much of root's memory). A larger one is left unread.
+const maxUserOwedAlertSize = 1 << 20
+
 // countOwedAlerts counts the owed alerts' files among names.
 func countOwedAlerts(names []string) int {
 	n := 0
@@ -164,7 +170,7 @@ func (h *userAlertHome) read(fd int, name string) (owedAlert, error) {
 	}
 	f := os.NewFile(uintptr(n), filepath.Join(h.dir, name))
 	defer f.Close()
-	return decodeOwedAlert(f, f.Name(), h.uid)
+	return decodeOwedAlert(f, f.Name(), h.uid, maxUserOwedAlertSize)
 }
 
 // owedAlertPID is the pid an owed alert's file name carries, if name is one.
