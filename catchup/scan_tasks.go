@@ -26,7 +26,9 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	}
 	out := make([]TaskScan, len(tasks))
 	done := make([]bool, len(tasks))
-	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, i int) error {
+	order := ownFirst(srs, len(tasks))
+	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, k int) error {
+		i := order[k]
 		if ctx.Err() != nil {
 			return nil // stopped by a signal: this task waits for the next scan
 		}
@@ -59,15 +61,31 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	})
 	var reps []TaskScan
 	for i := range out {
-		if !done[i] {
-			if ctx.Err() != nil {
-				continue // stopped: the tasks scanned, in order
-			}
-			break
+		if done[i] { // the tasks scanned, in order (not those a stop or a fault left)
+			reps = append(reps, out[i])
 		}
-		reps = append(reps, out[i])
 	}
 	return reps, err
+}
+
+// ownFirst is the order in which a scan replays its tasks (srs[i] replays
+// tasks[i]; nil srs: all its own): the scanning user's own first, then the
+// lines of other users (a root scan's), each in name order. A line of
+// another user's runs as long as that user likes: before, its task's name
+// put it first (`0-first`), and a job of theirs that never ended held root's
+// own missed slots back for good (one task after another, --concurrency 1,
+// the boot scan's).
+func ownFirst(srs []*shellReplay, n int) []int {
+	order := make([]int, 0, n)
+	var theirs []int
+	for i := range n {
+		if i < len(srs) && srs[i] != nil && srs[i].as != nil {
+			theirs = append(theirs, i)
+			continue
+		}
+		order = append(order, i)
+	}
+	return append(order, theirs...)
 }
 
 // scanRead is what a dry run read of a task before scanning it: its latest
