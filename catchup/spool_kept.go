@@ -101,7 +101,11 @@ func notesBeforeOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 // (NOTES.PID: this one's, not put back; a live scan's, recording them; a
 // killed scan's, not adopted). A notes file there that cannot be read, or
 // is refused, is an error.
-func keptNotes(m Machine) (*pendingNotes, int, error) {
+func keptNotes(m Machine) (*pendingNotes, int, error) { return keptNotesOf(m, 0) }
+
+// keptNotesOf is keptNotes, each notes file read only up to maxSize bytes
+// (0: whole), larger ones refused (readSpoolOf).
+func keptNotesOf(m Machine, maxSize int64) (*pendingNotes, int, error) {
 	if err := lockDir(m.LockDir, m.UID, false); err != nil {
 		return nil, 0, err
 	}
@@ -114,7 +118,7 @@ func keptNotes(m Machine) (*pendingNotes, int, error) {
 		if _, err := os.Lstat(f); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		entries, err := readSpool(f, m.UID)
+		entries, err := readSpoolOf(f, m.UID, maxSize)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // recorded meanwhile by the scan that held them
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 
@@ -93,14 +94,26 @@ func openNotes(path string, uid int) (*os.File, error) {
 
 // readSpool reads a notes file that only uid may have written. A line
 // that is not a note is skipped.
-func readSpool(path string, uid int) ([]spoolEntry, error) {
+func readSpool(path string, uid int) ([]spoolEntry, error) { return readSpoolOf(path, uid, 0) }
+
+// readSpoolOf is readSpool of a file of at most maxSize bytes (0: any):
+// a larger one is refused, and one that grows past it while read.
+func readSpoolOf(path string, uid int, maxSize int64) ([]spoolEntry, error) {
 	f, err := openNotes(path, uid)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	var r io.Reader = f
+	if maxSize > 0 {
+		fi, err := f.Stat()
+		if err == nil && fi.Size() > maxSize {
+			return nil, notesTooLarge(path, maxSize)
+		}
+		r = io.LimitReader(f, maxSize+1)
+	}
 	var out []spoolEntry
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		if e, ok := noteOfLine(sc.Bytes()); ok {
@@ -110,7 +123,20 @@ func readSpool(path string, uid int) ([]spoolEntry, error) {
 	if err := sc.Err(); err != nil {
 		return out, fmt.Errorf("read the notes of unrecorded fires %s: %w", path, err)
 	}
+	if maxSize > 0 {
+		if n, _ := f.Seek(0, io.SeekCurrent); n > maxSize {
+			return nil, notesTooLarge(path, maxSize)
+		}
+	}
 	return out, nil
+}
+
+// notesTooLarge refuses a notes file of another user's larger than
+// maxSize bytes, which root does not read.
+func notesTooLarge(path string, maxSize int64) error {
+	return &filetrust.Refusal{Name: "notes of unrecorded fires " + path,
+		Reason: fmt.Sprintf("it is larger than root reads of another user's (%d MiB)", maxSize>>20),
+		Fix:    "let its user's own scan record its notes (catchup scan, run as that user), or remove it if no fire of theirs wrote it: rm " + path}
 }
 
 // noteOfLine is the note a line of a notes file holds. A line that is no

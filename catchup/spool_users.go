@@ -29,6 +29,15 @@ import (
 // Root's readers count those notes by the same rule (readUsersNotes), so
 // that they show what that scan will do.
 
+// maxUserNotesSize bounds a notes file of another user's that root reads:
+// the user writes it as they like, and a sparse file of 4 GiB with a line
+// every 512 KiB (32 MiB of their disk) was read whole, 16 s of a root scan,
+// of each reader and of every scrape of a root daemon's /metrics, with no
+// bound but the user's disk. A larger one is
+// refused, as an untrusted one is: until that user's own scan records it,
+// root replays none of their lines.
+const maxUserNotesSize = 64 << 20
+
 // noteHome is where one user's fires keep their notes of this ledger.
 type noteHome struct {
 	uid              int
@@ -98,7 +107,7 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 		}
 		mu := m
 		mu.UID, mu.LockDir, mu.NoteDir = h.uid, h.lockDir, h.noteDir
-		found, _, err := keptNotes(mu)
+		found, _, err := keptNotesOf(mu, maxUserNotesSize)
 		if err != nil {
 			refused[h.uid] = err
 			continue

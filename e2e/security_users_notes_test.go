@@ -88,6 +88,23 @@ func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 			}
 			return "rm " + notes
 		},
+		// Larger than any root reads of another user's (64 MiB): sparse,
+		// a line every 512 KiB, it costs nobody 520 KiB of disk. Read
+		// whole, such a file of 4 GiB (32 MiB of disk) took root's scan,
+		// and every scrape of a root daemon's /metrics, 16 s.
+		"larger than root reads": func(t *testing.T, notes string) string {
+			f, err := os.OpenFile(notes, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			for off := int64(1 << 20); off <= 65<<20; off += 512 << 10 {
+				if _, err := f.WriteAt([]byte("\n"), off); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return "rm " + notes
+		},
 	}
 	for name, plant := range tests {
 		t.Run(name, func(t *testing.T) {
