@@ -103,8 +103,8 @@ func notesBeforeOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 // is refused, is an error.
 func keptNotes(m Machine) (*pendingNotes, int, error) { return keptNotesOf(m, 0) }
 
-// keptNotesOf is keptNotes, each notes file read only up to maxSize bytes
-// (0: whole), larger ones refused (readSpoolOf).
+// keptNotesOf is keptNotes, its notes files read only up to maxSize bytes
+// in all (0: whole): past that, the file is refused (readSpoolOf).
 func keptNotesOf(m Machine, maxSize int64) (*pendingNotes, int, error) {
 	if err := lockDir(m.LockDir, m.UID, false); err != nil {
 		return nil, 0, err
@@ -114,11 +114,16 @@ func keptNotesOf(m Machine, maxSize int64) (*pendingNotes, int, error) {
 		files = append(files, withTaken(spare)...)
 	}
 	n, k := &pendingNotes{outcomes: map[int64]spoolEntry{}}, 0
+	left := maxSize
 	for _, f := range files {
 		if _, err := os.Lstat(f); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		entries, err := readSpoolOf(f, m.UID, maxSize)
+		if maxSize > 0 && left <= 0 {
+			return nil, 0, notesTooLarge(f)
+		}
+		entries, read, err := readSpoolOf(f, m.UID, left)
+		left -= read
 		if errors.Is(err, os.ErrNotExist) {
 			continue // recorded meanwhile by the scan that held them
 		}

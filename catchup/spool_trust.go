@@ -94,25 +94,28 @@ func openNotes(path string, uid int) (*os.File, error) {
 
 // readSpool reads a notes file that only uid may have written. A line
 // that is not a note is skipped.
-func readSpool(path string, uid int) ([]spoolEntry, error) { return readSpoolOf(path, uid, 0) }
+func readSpool(path string, uid int) ([]spoolEntry, error) {
+	out, _, err := readSpoolOf(path, uid, 0)
+	return out, err
+}
 
 // readSpoolOf is readSpool of a file of at most maxSize bytes (0: any):
-// a larger one is refused, and one that grows past it while read.
-func readSpoolOf(path string, uid int, maxSize int64) ([]spoolEntry, error) {
+// a larger one is refused (notesTooLarge), and one that grows past it
+// while read. read is how many bytes it read.
+func readSpoolOf(path string, uid int, maxSize int64) (out []spoolEntry, read int64, err error) {
 	f, err := openNotes(path, uid)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if maxSize > 0 {
 		fi, err := f.Stat()
 		if err == nil && fi.Size() > maxSize {
-			return nil, notesTooLarge(path, maxSize)
+			return nil, 0, notesTooLarge(path)
 		}
 		r = io.LimitReader(f, maxSize+1)
 	}
-	var out []spoolEntry
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -120,22 +123,21 @@ func readSpoolOf(path string, uid int, maxSize int64) ([]spoolEntry, error) {
 			out = append(out, e)
 		}
 	}
+	read, _ = f.Seek(0, io.SeekCurrent)
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("read the notes of unrecorded fires %s: %w", path, err)
+		return out, read, fmt.Errorf("read the notes of unrecorded fires %s: %w", path, err)
 	}
-	if maxSize > 0 {
-		if n, _ := f.Seek(0, io.SeekCurrent); n > maxSize {
-			return nil, notesTooLarge(path, maxSize)
-		}
+	if maxSize > 0 && read > maxSize {
+		return nil, read, notesTooLarge(path)
 	}
-	return out, nil
+	return out, read, nil
 }
 
-// notesTooLarge refuses a notes file of another user's larger than
-// maxSize bytes, which root does not read.
-func notesTooLarge(path string, maxSize int64) error {
+// notesTooLarge refuses a notes file of another user's past the
+// maxUserNotesSize root reads of them (their notes files together).
+func notesTooLarge(path string) error {
 	return &filetrust.Refusal{Name: "notes of unrecorded fires " + path,
-		Reason: fmt.Sprintf("it is larger than root reads of another user's (%d MiB)", maxSize>>20),
+		Reason: fmt.Sprintf("it is larger than root reads of another user's notes (%d MiB, all their notes files together)", maxUserNotesSize>>20),
 		Fix:    "let its user's own scan record its notes (catchup scan, run as that user), or remove it if no fire of theirs wrote it: rm " + path}
 }
 

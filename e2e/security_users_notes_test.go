@@ -105,6 +105,26 @@ func TestRootScanRefusesUsersUntrustedNotes(t *testing.T) {
 			}
 			return "rm " + notes
 		},
+		// Each under 64 MiB, together over it: two of the names a process
+		// takes the notes file under (NOTES.PID), 40 MiB each, sparse.
+		"larger than root reads in two files": func(t *testing.T, notes string) string {
+			for _, name := range []string{notes + ".1", notes + ".2"} {
+				f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for off := int64(0); off < 40<<20; off += 512 << 10 {
+					if _, err := f.WriteAt([]byte("\n"), off); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.Close()
+				if err := os.Chown(name, 65534, 65534); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return "rm " + notes // .2, the one past 64 MiB in all
+		},
 	}
 	for name, plant := range tests {
 		t.Run(name, func(t *testing.T) {
