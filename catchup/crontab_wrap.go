@@ -113,7 +113,11 @@ func WriteWrapped(path string, read os.FileInfo, old []byte, text string, euid i
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return "", nil, fmt.Errorf("crontab %s is not a regular file", path)
 	}
-	if was, ok := read.Sys().(*syscall.Stat_t); !ok || uint64(was.Dev) != uint64(st.Dev) || was.Ino != st.Ino {
+	var was *syscall.Stat_t
+	if read != nil {
+		was, _ = read.Sys().(*syscall.Stat_t)
+	}
+	if was == nil || uint64(was.Dev) != uint64(st.Dev) || was.Ino != st.Ino {
 		return "", nil, fmt.Errorf("crontab %s changed since it was read (replaced, or a directory on its way moved): nothing written; run wrap again", path)
 	}
 	uid, gid := int(st.Uid), int(st.Gid)
