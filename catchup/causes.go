@@ -222,10 +222,18 @@ func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime
 	return CauseHostDown
 }
 
-// lockSkippedFire reports whether records hold a fire of their slot that a
-// run of the task holding the lock skipped (exit 75).
-func lockSkippedFire(records []store.Run) bool {
-	return slices.ContainsFunc(records, func(r store.Run) bool {
-		return r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == exitLocked
-	})
+// skippedFireCause is why the latest of records skipped with exit 75 was
+// skipped: the lock held (lock-busy) or the ledger out of reach
+// (ledger-unreachable, a noted fire that did not run); "" when none was.
+func skippedFireCause(records []store.Run) string {
+	for i := len(records) - 1; i >= 0; i-- {
+		r := records[i]
+		if r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == exitLocked {
+			if r.Reason == store.ReasonUnreachable {
+				return CauseUnreachable
+			}
+			return CauseLockBusy
+		}
+	}
+	return ""
 }
