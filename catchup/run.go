@@ -132,6 +132,9 @@ type RunResult struct {
 	cutInDelay bool
 	// policySkip: skipped by --on-busy skip, its slot settled (exit 75 too)
 	policySkip bool
+	// lockUnreachable: a shared ledger's task lock could not be taken, the
+	// ledger out of reach: skipped (exit 75), its claim given back
+	lockUnreachable bool
 	// gone: a replay's claim refused, its task no longer in the ledger
 	// (forget --purge since the scan read it: store.ClaimResult.Gone)
 	gone bool

@@ -221,9 +221,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			return RunResult{cutInDelay: true}, true, nil, nil
 		}
 	}
-	release, ok := l.lockFleet(ctx, r)
+	release, ok, unreachable := l.lockFleet(ctx, r)
 	if !ok {
-		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, true, nil, nil
+		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable}, true, nil, nil
 	}
 	releaseNow := true // unless handed to a retry
 	defer func() {

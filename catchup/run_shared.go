@@ -46,10 +46,12 @@ func leaseExpired(st store.Store, m Machine, r store.Run) bool {
 // task's lock on its own host too, waits for it, up to --wait DUR, its
 // claim kept alive by heartbeats; otherwise (or once the wait is over) the
 // claim is given back as a lock skip (the slot stays missed; scan replays
-// it) and ok is false.
-func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok bool) {
+// it) and ok is false. A lock that could not be taken because the ledger
+// went out of reach gives the claim back the same way, recorded with the
+// reason ledger-unreachable (its slot's cause), and unreachable is true.
+func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok, unreachable bool) {
 	if !l.st.Shared() {
-		return func() {}, true
+		return func() {}, true, false
 	}
 	waits := l.onBusy() == "wait" && (l.req.ReplaySlot.IsZero() || l.req.Backfill)
 	var limit <-chan time.Time
@@ -58,7 +60,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		defer t.Stop()
 		limit = t.C
 	}
-	reason, stopped := reasonLocked+" on another host", false
+	reason, stopped, code := reasonLocked+" on another host", false, ""
 	for waited := false; ; waited = true {
 		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
 		if err == nil && ok {
@@ -68,12 +70,15 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 				release()
 				l.m.notice("task %s: run %d was taken for dead while it waited for the task's run on another host; not run, exit %d",
 					l.req.Task, r.ID, exitLocked)
-				return nil, false
+				return nil, false, false
 			}
-			return release, true
+			return release, true, false
 		}
 		if err != nil {
 			reason = "cannot take the task's ledger lock: " + err.Error()
+			if errors.Is(err, store.ErrLedgerUnreachable) {
+				code = store.ReasonUnreachable
+			}
 			break
 		}
 		if !waits {
@@ -94,15 +99,15 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		break
 	}
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
-		ExitCode: exitCodePtr(exitLocked), Error: reason})
+		ExitCode: exitCodePtr(exitLocked), Error: reason, Reason: code})
 	if stopped && l.req.Backfill {
 		// Said as a wait for the lock on this host says it (stoppedWaiting):
 		// the backfill reports the slot left and exits 128+N, not 75.
 		l.m.notice("task %s: stopped while waiting for the lock; not run", l.req.Task)
-		return nil, false
+		return nil, false, false
 	}
 	l.m.notice("task %s: %s; skipped, exit %d", l.req.Task, reason, exitLocked)
-	return nil, false
+	return nil, false, code != ""
 }
 
 // fleetWaitPoll is how often a fire that waits for another host's run of

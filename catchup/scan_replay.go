@@ -58,6 +58,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		a.Reason = notStarted(res.Run)
 	}
 	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
+	a.unreachable = a.lockSkipped && (res.lockUnreachable || res.LedgerFault != nil)
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	if a.held {

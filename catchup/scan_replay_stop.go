@@ -17,12 +17,17 @@ func (ts *TaskScan) stopsReplays(a SlotAction, task, host string, slot time.Time
 	shown := func() string { return formatSlot(slot, sched) }
 	switch {
 	case a.lockSkipped:
-		// The task is running (a cron fire, another host's scan): its
+		// The task is running (a cron fire, another host's scan), or the
+		// ledger went out of reach before the replay could start: its
 		// later slots wait for the next scan, so that none runs before
 		// this one, which stays missed.
 		ts.Left = left
-		ts.Busy = HeldSlot{Slot: slot, Warning: fmt.Sprintf("task %s is running (its lock is held): its later missed slots (%d) "+
-			"wait for the next scan, so that none runs before slot %s", task, ts.Left, shown())}
+		why := fmt.Sprintf("task %s is running (its lock is held)", task)
+		if a.unreachable {
+			why = fmt.Sprintf("task %s: the replay of slot %s could not reach the ledger, not run", task, shown())
+		}
+		ts.Busy = HeldSlot{Slot: slot, Warning: fmt.Sprintf("%s: its later missed slots (%d) "+
+			"wait for the next scan, so that none runs before slot %s", why, ts.Left, shown())}
 		ts.Warnings = append(ts.Warnings, ts.Busy.Warning)
 	case a.held:
 		// Its slot is claimed by a run still running (another host's

@@ -116,6 +116,9 @@ type SlotAction struct {
 	// lockSkipped: not run because the task was running (a lock skip),
 	// not because its job exited 75 itself.
 	lockSkipped bool
+	// unreachable: of lockSkipped, not run because the ledger went out of
+	// reach (its claim or the task's ledger lock), not a running task.
+	unreachable bool
 	// gone: not run because its task was purged since the scan read it
 	// (its claim found no task: store.ClaimResult.Gone).
 	gone bool

@@ -1,0 +1,90 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/catchup/catchup/store"
+)
+
+// lockUnreachable is a real ledger seen as a shared one whose first
+// LockTask fails as a lost connection does: the claim is recorded, and
+// the ledger-wide lock cannot be taken.
+type lockUnreachable struct {
+	store.Store
+	failed bool
+}
+
+func (l *lockUnreachable) LockTask(ctx context.Context, lk store.TaskLock) (func(), bool, error) {
+	if !l.failed {
+		l.failed = true
+		return nil, false, fmt.Errorf("lock task %s: %w: FATAL: terminating connection due to administrator command", lk.Task, store.ErrLedgerUnreachable)
+	}
+	return l.Store.LockTask(ctx, lk)
+}
+
+func (l *lockUnreachable) Shared() bool { return true }
+
+// claimUnreachable is a real ledger seen as a shared one whose first Claim
+// fails as a lost connection does: nothing is recorded, the fire is noted.
+type claimUnreachable struct {
+	store.Store
+	failed bool
+}
+
+func (c *claimUnreachable) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if !c.failed {
+		c.failed = true
+		return store.ClaimResult{}, fmt.Errorf("write ledger: %w: FATAL: terminating connection due to administrator command", store.ErrLedgerUnreachable)
+	}
+	return c.Store.Claim(ctx, req)
+}
+
+func (c *claimUnreachable) Shared() bool { return true }
+
+// TestScanLockTakeUnreachable: a replay whose claim was recorded but whose
+// task lock could not be taken because the ledger went out of reach (a
+// PostgreSQL connection killed) is given back as a skip that the next scan
+// replays, and the task's later slots wait for it; its cause is the
+// ledger's (ledger-unreachable), not lock-busy, and scan's warning does
+// not say the task is running: nothing held its lock. So for a replay
+// whose claim could not be written (noted on the host, not run).
+func TestScanLockTakeUnreachable(t *testing.T) {
+	faults := map[string]func(store.Store) store.Store{
+		"lock":  func(st store.Store) store.Store { return &lockUnreachable{Store: st} },
+		"claim": func(st store.Store) store.Store { return &claimUnreachable{Store: st} },
+	}
+	for backend, open := range sharedLedgers {
+		for fault, wrap := range faults {
+			t.Run(backend+"/"+fault, func(t *testing.T) {
+				st, db := open(t)
+				m, job, _ := hourlyThreeMissed(t, st, db)
+				rep, err := Scan(context.Background(), wrap(st), m, scanRequest())
+				if err != nil {
+					t.Fatalf("first scan: %v", err)
+				}
+				ts := rep.Tasks[0]
+				if ts.Replayed != 0 || ts.Skipped != 1 || ts.Left != 2 {
+					t.Errorf("first scan: replayed %d, skipped %d, left %d; want 11:00 skipped, 12:00 and 13:00 left", ts.Replayed, ts.Skipped, ts.Left)
+				}
+				warn := strings.Join(ts.Warnings, "\n")
+				if strings.Contains(warn, "is running") || !strings.Contains(warn, "could not reach the ledger") {
+					t.Errorf("first scan warned %q, want the ledger out of reach named, not a running task", warn)
+				}
+				rep, err = Scan(context.Background(), st, m, scanRequest())
+				if err != nil {
+					t.Fatalf("second scan: %v", err)
+				}
+				if ts := rep.Tasks[0]; ts.Replayed != 3 || len(ts.Causes) == 0 || ts.Causes[0] != CauseUnreachable {
+					t.Errorf("second scan: replayed %d, causes %q; want 3 replayed, 11:00's cause %s", ts.Replayed, ts.Causes, CauseUnreachable)
+				}
+				want := strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")
+				if got := strings.Join(job.runs(t), "|"); got != want {
+					t.Errorf("the job ran for %v, want %v: oldest first, each slot once", got, want)
+				}
+			})
+		}
+	}
+}
