@@ -16,6 +16,14 @@ import (
 // into the other file's runs of the same id.
 var ErrLedgerMoved = store.ErrLedgerMoved
 
+// ErrIndexReplaced is returned by a write when the ledger's -shm (the WAL
+// index SQLite maps) was deleted or replaced since this Ledger opened it:
+// the file and its WAL are the ledger's, but another process may have
+// committed through a new index, and a write through the old one would
+// overwrite those commits in the WAL. The ledger is sound: what was not
+// written (an outcome) may be noted for the next process to record.
+var ErrIndexReplaced = errors.New("its WAL index changed since catchup opened it")
+
 // fileID is a file's identity: its device and inode.
 type fileID struct{ dev, ino uint64 }
 
@@ -61,7 +69,7 @@ func (s *Ledger) unmoved() error {
 		}
 		wal, _, werr := identify(s.real + "-wal")
 		if werr == nil && wal == s.wal {
-			return nil
+			return s.unindexed()
 		}
 		what = "its -wal was replaced by another file, and with it every record since its last checkpoint"
 		if errors.Is(werr, os.ErrNotExist) {
@@ -70,4 +78,24 @@ func (s *Ledger) unmoved() error {
 	}
 	return fmt.Errorf("write ledger %s: %w (%s): nothing more is written to it by this catchup; "+
 		"the next catchup opens the file now there", s.path, ErrLedgerMoved, what)
+}
+
+// unindexed returns ErrIndexReplaced when the ledger's -shm no longer is
+// the one this process mapped (deleted, or replaced by another process's
+// new one): SQLite would go on writing through the old index, over the
+// WAL frames another process committed through the new one.
+func (s *Ledger) unindexed() error {
+	if s.shm == (fileID{}) {
+		return nil
+	}
+	shm, _, err := identify(s.real + "-shm")
+	if err == nil && shm == s.shm {
+		return nil
+	}
+	what := "replaced by another file"
+	if errors.Is(err, os.ErrNotExist) {
+		what = "deleted"
+	}
+	return fmt.Errorf("write ledger %s: %w (its -shm was %s): nothing more is written to it "+
+		"by this catchup, whose index of its WAL is stale; the next catchup opens it anew", s.path, ErrIndexReplaced, what)
 }

@@ -30,6 +30,7 @@ type Ledger struct {
 	opened     fileID // the identity of the file opened (see unmoved)
 	openedSize int64  // its size then: a ledger cut below its header since was truncated
 	wal        fileID // the identity of its -wal then, which holds every commit since the last checkpoint
+	shm        fileID // the identity of its -shm then, the WAL index this process has mapped (see unmoved)
 	lostAtRest string // what its -wal lost while nobody had it open (lostAtRest), or ""
 	// creating: the new ledger's file under its temporary name
 	// (createLedger), the only file checkSchema gives the tables to; any
@@ -137,6 +138,7 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	// still leads to it.
 	s.opened, s.openedSize, _ = identify(real)
 	s.wal, _, _ = identify(real + "-wal")
+	s.shm, _, _ = identify(real + "-shm")
 	s.openWAL()
 	return s, nil
 }
