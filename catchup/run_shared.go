@@ -46,9 +46,10 @@ func leaseExpired(st store.Store, m Machine, r store.Run) bool {
 // task's lock on its own host too, waits for it, up to --wait DUR, its
 // claim kept alive by heartbeats; otherwise (or once the wait is over) the
 // claim is given back as a lock skip (the slot stays missed; scan replays
-// it) and ok is false. A lock that could not be taken because the ledger
-// went out of reach gives the claim back the same way, recorded with the
-// reason ledger-unreachable (its slot's cause), and unreachable is true.
+// it) and ok is false. A lock that could not be taken because of the
+// ledger (out of reach, a statement error) gives the claim back the same
+// way, recorded with the reason ledger-unreachable (its slot's cause), and
+// unreachable is true.
 func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(), ok, unreachable bool) {
 	if !l.st.Shared() {
 		return func() {}, true, false
@@ -76,7 +77,9 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		}
 		if err != nil {
 			reason = "cannot take the task's ledger lock: " + err.Error()
-			if errors.Is(err, store.ErrLedgerUnreachable) {
+			if !errors.Is(err, context.Canceled) { // a stop is no ledger fault
+				// Unreachable, or a statement error (a lock or statement
+				// timeout): the ledger's fault, as for a claim (refuseUnclaimed).
 				code = store.ReasonUnreachable
 			}
 			break

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,11 +16,15 @@ import (
 type lockUnreachable struct {
 	store.Store
 	failed bool
+	err    error // the error of the first LockTask: unreachable when nil
 }
 
 func (l *lockUnreachable) LockTask(ctx context.Context, lk store.TaskLock) (func(), bool, error) {
 	if !l.failed {
 		l.failed = true
+		if l.err != nil {
+			return nil, false, l.err
+		}
 		return nil, false, fmt.Errorf("lock task %s: %w: FATAL: terminating connection due to administrator command", lk.Task, store.ErrLedgerUnreachable)
 	}
 	return l.Store.LockTask(ctx, lk)
@@ -55,6 +60,9 @@ func TestScanLockTakeUnreachable(t *testing.T) {
 	faults := map[string]func(store.Store) store.Store{
 		"lock":  func(st store.Store) store.Store { return &lockUnreachable{Store: st} },
 		"claim": func(st store.Store) store.Store { return &claimUnreachable{Store: st} },
+		"lock statement timeout": func(st store.Store) store.Store {
+			return &lockUnreachable{Store: st, err: errors.New("lock task job: ERROR: canceling statement due to statement timeout (SQLSTATE 57014)")}
+		},
 	}
 	for backend, open := range sharedLedgers {
 		for fault, wrap := range faults {
