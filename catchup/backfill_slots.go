@@ -104,11 +104,15 @@ func backfillSlots(ctx context.Context, st store.Store, t store.Task, sched *sch
 			}
 		default:
 			rs.chosen[k] = !settled[k]
+			again := "--only all" // a slot --only failed runs: that, the narrower
+			if _, succeeded := done[k]; failed && !succeeded && !prunedDone[k] {
+				again = "--only failed"
+			}
 			switch {
 			case settled[k] && ran && req.notes.unrecorded(l):
-				rs.why[k] = fmt.Sprintf("already %s (unrecorded, noted on this host); --only all runs it again", l.Status)
+				rs.why[k] = fmt.Sprintf("already %s (unrecorded, noted on this host); %s runs it again", l.Status, again)
 			case settled[k] && ran:
-				rs.why[k] = fmt.Sprintf("already %s (run %d); --only all runs it again", l.Status, l.ID)
+				rs.why[k] = fmt.Sprintf("already %s (run %d); %s runs it again", l.Status, l.ID, again)
 			case settled[k] && prunedDone[k]:
 				rs.why[k] = "already succeeded (its run was pruned); --only all runs it again"
 			}
