@@ -7,8 +7,10 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// scanTasks scans each task (scanTask), req.Concurrency tasks at once, and
-// returns their reports in the tasks' order. On an error it returns the
+// scanTasks scans each task (scanTask), req.Concurrency of its own tasks at
+// once and, in a root scan, each other user's lines in a lane of that
+// user's own (userLanes, replayLanes), and returns their reports in the
+// tasks' order. On an error it returns the
 // reports of the tasks before the one that failed.
 func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, tasks []store.Task,
 	srs []*shellReplay, stale map[int64]bool, boots *bootCache) ([]TaskScan, error) {
@@ -26,9 +28,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	}
 	out := make([]TaskScan, len(tasks))
 	done := make([]bool, len(tasks))
-	order := ownFirst(srs, len(tasks))
-	err := ReplayTasks(ctx, req.Concurrency, len(tasks), func(ctx context.Context, k int) error {
-		i := order[k]
+	err := replayLanes(ctx, req.Concurrency, userLanes(srs, len(tasks)), func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			return nil // stopped by a signal: this task waits for the next scan
 		}
@@ -66,26 +66,6 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		}
 	}
 	return reps, err
-}
-
-// ownFirst is the order in which a scan replays its tasks (srs[i] replays
-// tasks[i]; nil srs: all its own): the scanning user's own first, then the
-// lines of other users (a root scan's), each in name order. A line of
-// another user's runs as long as that user likes: before, its task's name
-// put it first (`0-first`), and a job of theirs that never ended held root's
-// own missed slots back for good (one task after another, --concurrency 1,
-// the boot scan's).
-func ownFirst(srs []*shellReplay, n int) []int {
-	order := make([]int, 0, n)
-	var theirs []int
-	for i := range n {
-		if i < len(srs) && srs[i] != nil && srs[i].as != nil {
-			theirs = append(theirs, i)
-			continue
-		}
-		order = append(order, i)
-	}
-	return append(order, theirs...)
 }
 
 // scanRead is what a dry run read of a task before scanning it: its latest

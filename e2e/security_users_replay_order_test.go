@@ -64,3 +64,100 @@ func TestUsersHangingReplayHoldsNoRootReplay(t *testing.T) {
 	t.Errorf("root's missed slot not replayed 20 s after nobody's replay started (it hangs): %s",
 		strings.TrimSpace(scan.stderr.String()))
 }
+
+// TestUsersHangingReplayHoldsNoOtherUsersReplay: nobody's crontab line
+// (task 0-first, first in name order) hangs when replayed, as nobody. Root's
+// scan (--concurrency 1, the default, the boot unit's) replayed the lines of
+// other users one after another, so daemon's line (task 1-second, uid 1)
+// waited behind nobody's job for as long as nobody liked, and with the scan
+// still running no timer scan came either. Each other user's lines now
+// replay in a lane of that user's own. A SIGTERM to the scan still stops it,
+// nobody's replay in progress recorded interrupted.
+func TestUsersHangingReplayHoldsNoOtherUsersReplay(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	needRoot(t)
+	db := pgLedger(t)
+	bin := testBinDir(t)
+	top := filepath.Dir(bin)
+	env := "CATCHUP_DB=" + db + "\n" + asCatchup + "=1\nPATH=" + bin + ":/usr/bin:/bin\n"
+	nobodyHome := userDir(t, top, "nobody-home", 65534, 65534)
+	daemonHome := userDir(t, top, "daemon-home", 1, 1)
+	crontabs := map[string]string{
+		"crontab-nobody": env + "HOME=" + nobodyHome + "\n" +
+			`0 * * * * catchup run --task 0-first -- sh -c 'echo $$ > started; exec sleep 3600'` + "\n",
+		"crontab-daemon": env + "HOME=" + daemonHome + "\n" +
+			`0 * * * * catchup run --task 1-second -- touch ran` + "\n",
+	}
+	owners := map[string]int{"crontab-nobody": 65534, "crontab-daemon": 1}
+	var args []string
+	for name, text := range crontabs {
+		path := filepath.Join(top, name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(path, owners[name], owners[name]); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--crontab", path)
+	}
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", append([]string{"scan"}, args...)...); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	scan := newCatchup(t, db, "2026-01-01T01:30:00Z", append([]string{"scan"}, args...)...)
+	if err := scan.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { scan.cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+		default:
+			powerCut(t, scan.cmd.Process.Pid)
+			<-exited
+		}
+	})
+	var job int // nobody's job's process group (its sh, then sleep)
+	waitFor(t, "nobody's replay to start", func() bool {
+		b, _ := os.ReadFile(filepath.Join(nobodyHome, "started"))
+		job, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return job > 0
+	})
+	t.Cleanup(func() { syscall.Kill(-job, syscall.SIGKILL) }) // before the scan's (LIFO)
+	ran := filepath.Join(daemonHome, "ran")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(ran); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon's missed slot not replayed 20 s after nobody's replay started (it hangs): %s",
+				strings.TrimSpace(scan.stderr.String()))
+		}
+	}
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(runsOf(t, db, "1-second"), `"status": "succeeded"`); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon's replay not recorded succeeded within %v: %s", waitLimit, runsOf(t, db, "1-second"))
+		}
+	}
+	if err := syscall.Kill(scan.cmd.Process.Pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(waitLimit):
+		t.Fatalf("the scan did not stop within %v of SIGTERM: %s", waitLimit, scan.stderr.String())
+	}
+	if runs := runsOf(t, db, "0-first"); strings.Count(runs, `"status": "interrupted"`) != 1 || strings.Count(runs, `"status"`) != 1 {
+		t.Errorf("nobody's replay stopped by SIGTERM: runs %s, want one interrupted; scan: %s", runs, scan.stderr.String())
+	}
+}
+
+// runsOf is the history of task, as JSON.
+func runsOf(t *testing.T, db, task string) string {
+	t.Helper()
+	p := newCatchup(t, db, "2026-01-01T01:30:00Z", "history", task, "-o", "json")
+	if code := p.run(t); code != 0 {
+		t.Fatalf("history %s: exit %d: %s", task, code, p.stderr.String())
+	}
+	return p.stdout.String()
+}
