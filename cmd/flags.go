@@ -126,7 +126,7 @@ func orList(words []string) string {
 // addParallelFlags adds how scan paces its replays.
 func addParallelFlags(c *cobra.Command, p *catchup.Parallel) {
 	f := c.Flags()
-	intVar(f, &p.Concurrency, "concurrency", 1, "replay up to N tasks at once (a task's own slots always run one at a time, oldest first); 4 suits a boot scan")
+	intVar(f, &p.Concurrency, "concurrency", 1, "replay up to N tasks at once (a task's own slots always run one at a time, oldest first; a root scan replays each other user's lines beside them, one task at a time per user); 4 suits a boot scan")
 	durationVar(f, &p.Jitter, "jitter", 0, "wait up to DUR before the first replay: this host's fixed share, so that a fleet booting at once spreads out")
 	durationVar(f, &p.Budget, "budget", 0, "start no replay after DUR (0: no limit); the slots left stay missed for the next scan, and exit status is unaffected")
 }
