@@ -45,6 +45,9 @@ func seeBoot(ctx context.Context, e interface {
 // SeeBoot implements store.Store.
 func (s *Ledger) SeeBoot(ctx context.Context, b store.Boot) error {
 	ctx = uncancelled(ctx)
+	if err := s.unmoved(); err != nil {
+		return err
+	}
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return s.wrap("write ledger", err)
@@ -109,6 +112,9 @@ func (s *Ledger) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) (
 	ctx = uncancelled(ctx)
 	if len(runs) == 0 {
 		return nil, nil
+	}
+	if err := s.unmoved(); err != nil {
+		return nil, err
 	}
 	tx, err := s.begin(ctx)
 	if err != nil {
@@ -192,6 +198,9 @@ func (s *Ledger) ExpiredCounts(ctx context.Context) (map[string]map[string]int64
 func (s *Ledger) ResetClock(ctx context.Context, req store.ClockReset) (store.ClockResetResult, error) {
 	ctx = uncancelled(ctx)
 	var res store.ClockResetResult
+	if err := s.unmoved(); err != nil {
+		return res, err
+	}
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return res, s.wrap("write ledger", err)
