@@ -189,7 +189,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer func() { st.Close() }() // the ledger open then (daemon_ledger.go)
 	if now != nil {
 		m.Now = now
 	}
@@ -209,6 +209,9 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		}
 	}
 	log := slog.New(h)
+	if path, err := ledgerPath(g); err == nil {
+		st = reopenable(st, reopenAt(path), log) // a SQLite ledger replaced is reopened
+	}
 	// The registrations' notices (a line's schedule changed), at start and
 	// at a reload, are log records.
 	lm := m

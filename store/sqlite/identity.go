@@ -97,5 +97,5 @@ func (s *Ledger) unindexed() error {
 		what = "deleted"
 	}
 	return fmt.Errorf("write ledger %s: %w (its -shm was %s): nothing more is written to it "+
-		"by this catchup, whose index of its WAL is stale; the next catchup to start opens it anew (restart a daemon)", s.path, ErrIndexReplaced, what)
+		"by this catchup, whose index of its WAL is stale; the next catchup to start opens it anew (a daemon reopens it)", s.path, ErrIndexReplaced, what)
 }

@@ -1,0 +1,159 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/ledger"
+	"github.com/catchup/catchup/store/sqlite"
+)
+
+// reopenRetry is how long the daemon waits before it tries again to
+// reopen a ledger it could not (the file deleted and not yet back).
+const reopenRetry = 5 * time.Second
+
+// reopening is the daemon's SQLite ledger. A write of a sqlite.Ledger
+// refuses once the ledger's file, -wal or -shm was deleted or replaced
+// since it opened them (store.ErrLedgerMoved, sqlite.ErrIndexReplaced),
+// and goes on refusing: a one-shot command ends, and the next one opens
+// the ledger anew; the daemon, open for months, does the same itself. Once
+// a call is refused so, the ledger is reopened at its path as soon as no
+// call on the old one is in flight (SQLite maps one -shm per file and
+// process: the old one must be closed before the new one opens), and the
+// daemon says so once. The call refused is not made again: its caller dealt
+// with it as a one-shot command does (an outcome noted on the host for the
+// next scan, a fire that ran nothing left to a replay). A ledger that
+// cannot be reopened (deleted, nothing there yet) is tried again every
+// reopenRetry; never created anew behind a restore in progress.
+type reopening struct {
+	open func(context.Context) (store.Store, error)
+	log  *slog.Logger
+
+	mu        sync.Mutex
+	cur       store.Store
+	curClosed bool      // cur was closed for a reopen that failed
+	users     int       // calls in flight on cur
+	stale     error     // the refusal that made cur stale; nil: cur is sound
+	retryAt   time.Time // after a reopen failed, when to try again
+	failSaid  string    // the reopen failure said last
+	closed    bool      // Close was called
+}
+
+// reopenable returns st as the daemon keeps it: a SQLite ledger reopened
+// by open once replaced (reopening); any other st as it is.
+func reopenable(st store.Store, open func(context.Context) (store.Store, error), log *slog.Logger) store.Store {
+	if _, ok := st.(*sqlite.Ledger); !ok {
+		return st
+	}
+	return &reopening{open: open, log: log, cur: st}
+}
+
+// reopenAt returns how reopening opens the ledger at path again: only
+// when it is there (a ledger deleted is not created empty in its place).
+func reopenAt(path string) func(context.Context) (store.Store, error) {
+	return func(ctx context.Context) (store.Store, error) {
+		loc, err := store.ParseLocation(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := refuseNotAFile(path, dbFlag); err != nil {
+			return nil, err
+		}
+		return ledger.OpenExisting(ctx, loc)
+	}
+}
+
+// replaced reports whether err is a write refused because the ledger's
+// files are no longer those it opened.
+func replaced(err error) bool {
+	return errors.Is(err, store.ErrLedgerMoved) || errors.Is(err, sqlite.ErrIndexReplaced)
+}
+
+// take returns the ledger for a call, reopened first if it is stale and
+// no call is in flight on it; done must follow with the call's error.
+func (rl *reopening) take() store.Store {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	rl.reopenIdle()
+	rl.users++
+	return rl.cur
+}
+
+// done ends a call on st that returned err.
+func (rl *reopening) done(st store.Store, err error) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	rl.users--
+	if st == rl.cur && rl.stale == nil && replaced(err) {
+		rl.stale = err // reopened by the next call, once its caller said what was refused
+	}
+}
+
+// reopenIdle reopens the ledger when it is stale and no call is in flight
+// on it (under mu).
+func (rl *reopening) reopenIdle() {
+	if rl.stale == nil || rl.users > 0 || rl.closed || time.Now().Before(rl.retryAt) {
+		return
+	}
+	if !rl.curClosed {
+		rl.cur.Close() // refusing every write: nothing of it is lost
+		rl.curClosed = true
+	}
+	st, err := rl.open(context.Background())
+	if err != nil {
+		rl.retryAt = time.Now().Add(reopenRetry)
+		if msg := err.Error(); msg != rl.failSaid {
+			rl.failSaid = msg
+			rl.log.Warn(fmt.Sprintf("cannot reopen the ledger, whose file or index was replaced: %v; trying again every %v",
+				err, reopenRetry), "event", "reopen-failed")
+		}
+		return
+	}
+	why := rl.stale
+	rl.cur, rl.curClosed, rl.stale, rl.retryAt, rl.failSaid = st, false, nil, time.Time{}, ""
+	rl.log.Warn(fmt.Sprintf("reopened the ledger: %v", why), "event", "reopen")
+	if msg := store.OpenWarning(st); msg != "" {
+		rl.log.Warn(msg, "event", "warning")
+	}
+}
+
+// Shared implements store.Store: a SQLite ledger is never shared.
+func (rl *reopening) Shared() bool { return false }
+
+// Close closes the ledger open now.
+func (rl *reopening) Close() error {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	rl.closed = true
+	if rl.curClosed {
+		return nil
+	}
+	rl.curClosed = true
+	return rl.cur.Close()
+}
+
+func call(rl *reopening, f func(store.Store) error) error {
+	st := rl.take()
+	err := f(st)
+	rl.done(st, err)
+	return err
+}
+
+func call1[T any](rl *reopening, f func(store.Store) (T, error)) (T, error) {
+	st := rl.take()
+	v, err := f(st)
+	rl.done(st, err)
+	return v, err
+}
+
+func call2[T, U any](rl *reopening, f func(store.Store) (T, U, error)) (T, U, error) {
+	st := rl.take()
+	v, w, err := f(st)
+	rl.done(st, err)
+	return v, w, err
+}
