@@ -179,7 +179,9 @@ func OpenReader(ctx context.Context, path string) (*Ledger, error) {
 // Close closes the ledger.
 func (s *Ledger) Close() error {
 	serr := s.closeSync()
-	s.checkpointLongWrite()
+	if s.unmoved() == nil { // through a stale index it would cut off others' frames
+		s.checkpointLongWrite()
+	}
 	s.prepared.close()
 	if err := s.db.Close(); err != nil {
 		return err
