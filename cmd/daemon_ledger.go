@@ -116,7 +116,7 @@ func (rl *reopening) reopenIdle() {
 	}
 	why := rl.stale
 	rl.cur, rl.curClosed, rl.stale, rl.retryAt, rl.failSaid = st, false, nil, time.Time{}, ""
-	rl.log.Warn(fmt.Sprintf("reopened the ledger: %v", why), "event", "reopen")
+	rl.log.Warn(fmt.Sprintf("reopened the ledger now at its path, a write having been refused: %v", why), "event", "reopen")
 	if msg := store.OpenWarning(st); msg != "" {
 		rl.log.Warn(msg, "event", "warning")
 	}

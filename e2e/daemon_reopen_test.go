@@ -84,9 +84,9 @@ func TestDaemonReopensReplacedLedger(t *testing.T) {
 				t.Errorf("slots that succeeded twice in the ledger: %v", rows)
 			}
 			log := p.stderr.String()
-			if n := strings.Count(log, "event=reopen"); n != 1 {
+			if n := strings.Count(log, "event=reopen\n"); n != 1 {
 				t.Errorf("the daemon said %d times that it reopened the ledger, want once", n)
-			} else if after := log[strings.Index(log, "event=reopen"):]; refusedAt(after) >= 0 {
+			} else if after := log[strings.Index(log, "event=reopen\n"):]; refusedAt(after) >= 0 {
 				t.Errorf("a write refused after the daemon reopened the ledger")
 			}
 			if succeeded() < 5 {
