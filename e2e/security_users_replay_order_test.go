@@ -16,7 +16,7 @@ import (
 // tasks one after another in name order, so root's own missed slot (task
 // mine) waited behind nobody's job for as long as nobody liked: forever,
 // and with the scan still running, no timer scan came either. Root's own
-// tasks are now replayed first.
+// tasks now replay in a lane of their own, beside each user's (scan_lanes.go).
 func TestUsersHangingReplayHoldsNoRootReplay(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
 	needRoot(t)
