@@ -25,13 +25,20 @@ func nobodysLine(t *testing.T, db string) (bin, crontab, home string) {
 	crontab = filepath.Join(top, "crontab")
 	line := "CATCHUP_DB=" + db + "\n" + asCatchup + "=1\nPATH=" + bin + ":/usr/bin:/bin\nHOME=" + home + "\n" +
 		`0 * * * * catchup run --task who -- sh -c 'echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> who.log'` + "\n"
-	if err := os.WriteFile(crontab, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(crontab, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
+	writeFileOf(t, crontab, line, 65534)
 	return bin, crontab, home
+}
+
+// writeFileOf writes text to path, mode 600, owned by uid (and its group,
+// of the same number): a user's crontab or a file in their directory.
+func writeFileOf(t *testing.T, path, text string, uid int) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, uid, uid); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // nobodysFire is the fire cron makes of nobody's line at now, as nobody,

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,12 +20,7 @@ func TestUsersOwedAlertsHoldNoReplayBack(t *testing.T) {
 	db := pgLedger(t)
 	bin, crontab, home := nobodysLine(t, db)
 	order := filepath.Join(home, "order.log") // nobody's, which root's job writes too
-	if err := os.WriteFile(order, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(order, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
+	writeFileOf(t, order, "", 65534)
 	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
 		t.Fatalf("first scan: %s", p.stderr.String())
 	}
@@ -45,12 +39,7 @@ func TestUsersOwedAlertsHoldNoReplayBack(t *testing.T) {
 			`"run":{"id":%d,"slot":"2026-01-01T01:00:00Z","trigger":"cron","attempt":1,"status":"failed","exit_code":1},"slots":null,"causes":null}`,
 			order, fire.cmd.Process.Pid, 900000000+i)
 		path := filepath.Join(dir, fmt.Sprintf(".alert-owed.%d.%d.json", fire.cmd.Process.Pid, 100+i))
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chown(path, 65534, 65534); err != nil {
-			t.Fatal(err)
-		}
+		writeFileOf(t, path, body, 65534)
 	}
 	scan := newCatchup(t, db, "2026-01-01T03:30:00Z", "scan", "--crontab", crontab)
 	code := scan.run(t)

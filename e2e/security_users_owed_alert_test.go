@@ -88,13 +88,7 @@ func TestRootScanSendsUsersOwedAlertAsThem(t *testing.T) {
 		body := fmt.Sprintf(`{"task":%q,"cmd":"echo \"forged $(id -u) $CATCHUP_TASK $CATCHUP_STDERR_TAIL\" >> %s","host":"testhost","pid":%d,`+
 			`"run":{"id":%d,"slot":"0001-01-01T00:00:00Z","trigger":"manual","attempt":1,"status":"failed","exit_code":7},"slots":null,"causes":null}`,
 			task, alerts, fire.cmd.Process.Pid, runs[0].ID)
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chown(path, 65534, 65534); err != nil {
-			t.Fatal(err)
-		}
+		writeFileOf(t, filepath.Join(dir, name), body, 65534)
 	}
 	forge(fmt.Sprintf(".alert-owed.%d.100.json", fire.cmd.Process.Pid), "mine")
 	forge(fmt.Sprintf(".alert-owed.%d.101.json", fire.cmd.Process.Pid), "who")

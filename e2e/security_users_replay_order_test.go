@@ -27,12 +27,7 @@ func TestUsersHangingReplayHoldsNoRootReplay(t *testing.T) {
 	crontab := filepath.Join(top, "crontab")
 	line := "CATCHUP_DB=" + db + "\n" + asCatchup + "=1\nPATH=" + bin + ":/usr/bin:/bin\nHOME=" + home + "\n" +
 		`0 * * * * catchup run --task 0-first -- sh -c 'echo $$ > started; exec sleep 3600'` + "\n"
-	if err := os.WriteFile(crontab, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(crontab, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
+	writeFileOf(t, crontab, line, 65534)
 	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
 		t.Fatalf("first scan: %s", p.stderr.String())
 	}
@@ -92,12 +87,7 @@ func TestUsersHangingReplayHoldsNoOtherUsersReplay(t *testing.T) {
 	var args []string
 	for name, text := range crontabs {
 		path := filepath.Join(top, name)
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chown(path, owners[name], owners[name]); err != nil {
-			t.Fatal(err)
-		}
+		writeFileOf(t, path, text, owners[name])
 		args = append(args, "--crontab", path)
 	}
 	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", append([]string{"scan"}, args...)...); p.run(t) != 0 {
