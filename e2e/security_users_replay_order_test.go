@@ -42,22 +42,8 @@ func TestUsersHangingReplayHoldsNoRootReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { powerCut(t, scan.cmd.Process.Pid); scan.cmd.Wait() })
-	var job int // nobody's job's process group (its sh, then sleep)
-	waitFor(t, "nobody's replay to start", func() bool {
-		b, _ := os.ReadFile(filepath.Join(home, "started"))
-		job, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		return job > 0
-	})
-	t.Cleanup(func() { syscall.Kill(-job, syscall.SIGKILL) }) // before the scan's (LIFO)
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(ran); err == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Errorf("root's missed slot not replayed 20 s after nobody's replay started (it hangs): %s",
-		strings.TrimSpace(scan.stderr.String()))
+	hangingJob(t, home)
+	waitReplayed(t, ran, "root's", scan)
 }
 
 // TestUsersHangingReplayHoldsNoOtherUsersReplay: nobody's crontab line
@@ -107,23 +93,8 @@ func TestUsersHangingReplayHoldsNoOtherUsersReplay(t *testing.T) {
 			<-exited
 		}
 	})
-	var job int // nobody's job's process group (its sh, then sleep)
-	waitFor(t, "nobody's replay to start", func() bool {
-		b, _ := os.ReadFile(filepath.Join(nobodyHome, "started"))
-		job, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		return job > 0
-	})
-	t.Cleanup(func() { syscall.Kill(-job, syscall.SIGKILL) }) // before the scan's (LIFO)
-	ran := filepath.Join(daemonHome, "ran")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if _, err := os.Stat(ran); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("daemon's missed slot not replayed 20 s after nobody's replay started (it hangs): %s",
-				strings.TrimSpace(scan.stderr.String()))
-		}
-	}
+	hangingJob(t, nobodyHome)
+	waitReplayed(t, filepath.Join(daemonHome, "ran"), "daemon's", scan)
 	for deadline := time.Now().Add(waitLimit); !strings.Contains(runsOf(t, db, "1-second"), `"status": "succeeded"`); time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("daemon's replay not recorded succeeded within %v: %s", waitLimit, runsOf(t, db, "1-second"))
@@ -150,4 +121,33 @@ func runsOf(t *testing.T, db, task string) string {
 		t.Fatalf("history %s: exit %d: %s", task, code, p.stderr.String())
 	}
 	return p.stdout.String()
+}
+
+// hangingJob waits for nobody's replayed job, which writes its pid to
+// home/started and sleeps, and kills its process group at the test's end
+// (before the scan's cleanup, which was registered first: LIFO).
+func hangingJob(t *testing.T, home string) {
+	t.Helper()
+	var job int // nobody's job's process group (its sh, then sleep)
+	waitFor(t, "nobody's replay to start", func() bool {
+		b, _ := os.ReadFile(filepath.Join(home, "started"))
+		job, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return job > 0
+	})
+	t.Cleanup(func() { syscall.Kill(-job, syscall.SIGKILL) })
+}
+
+// waitReplayed fails the test unless file ran (whose's replayed job makes
+// it) appears within 20 s of nobody's hanging replay's start.
+func waitReplayed(t *testing.T, ran, whose string, scan *catchupProc) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(ran); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s missed slot not replayed 20 s after nobody's replay started (it hangs): %s",
+				whose, strings.TrimSpace(scan.stderr.String()))
+		}
+	}
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -22,12 +21,7 @@ func TestReplicaHeldFireOfAFailedSlot(t *testing.T) {
 			dir := t.TempDir()
 			st, db := open(t, dir)
 			now := time.Date(2026, 3, 1, 9, 58, 0, 0, time.UTC)
-			lockDir := func(host string) string {
-				if st.Shared() {
-					return filepath.Join(dir, "state-"+host)
-				}
-				return filepath.Join(dir, "state")
-			}
+			lockDir := replicaLockDir(st, dir)
 			r1 := newReplica(t, st, db, dir, lockDir("r1"), "r1", &now)
 			r2 := newReplica(t, st, db, dir, lockDir("r2"), "r2", &now)
 			r1.load(t, "0 * * * *")

@@ -19,6 +19,18 @@ import (
 	"github.com/catchup/catchup/store/sqlite"
 )
 
+// replicaLockDir is the lock directory of each replica (by host) on
+// ledger st in dir: a host of its own on a shared ledger, else one for the
+// two daemons on one host.
+func replicaLockDir(st store.Store, dir string) func(host string) string {
+	return func(host string) string {
+		if st.Shared() {
+			return filepath.Join(dir, "state-"+host)
+		}
+		return filepath.Join(dir, "state")
+	}
+}
+
 // replicaLedgers open one ledger that two daemons share, by name: a SQLite
 // file (two daemons on one host) and, when pgtest's DSN is set, a
 // PostgreSQL schema of the test's own (two replicas of a fleet). open
@@ -142,12 +154,7 @@ func TestReplicaWithAnOlderLine(t *testing.T) {
 			dir := t.TempDir()
 			st, db := open(t, dir)
 			now := time.Date(2026, 3, 1, 10, 0, 10, 0, time.UTC)
-			lockDir := func(host string) string {
-				if st.Shared() {
-					return filepath.Join(dir, "state-"+host) // a host of its own
-				}
-				return filepath.Join(dir, "state") // two daemons on one host
-			}
+			lockDir := replicaLockDir(st, dir)
 			r1 := newReplica(t, st, db, dir, lockDir("r1"), "r1", &now)
 			r2 := newReplica(t, st, db, dir, lockDir("r2"), "r2", &now)
 			r1.load(t, "* * * * *")
