@@ -119,7 +119,7 @@ func initTrace(t *testing.T, bin string) string {
 // know at build time. text/template's executor does (its evalField calls
 // reflect's MethodByName with a template's field names), and once it is
 // linked every exported method of every linked type is kept: 2.6 MB more
-// binary, whose pages the start maps (docs/performance.md, twentieth
+// binary, whose pages the start maps (docs/performance-history.md, twentieth
 // pass). cobra links the executor only when a usage, help or version
 // template is set.
 func linkerDropsUnusedMethods(t *testing.T, bin string) {
@@ -137,7 +137,7 @@ func linkerDropsUnusedMethods(t *testing.T, bin string) {
 // before main: a query put together from pieces, a regexp, a table is
 // built on first use (sync.OnceValue). The store's prune and latest-run
 // queries, built eagerly, were 245 KB of a 490 KB init
-// (docs/performance.md, twentieth pass).
+// (docs/performance-history.md, twentieth pass).
 func ownInitAllocatesLittle(t *testing.T, bin string) {
 	trace := initTrace(t, bin)
 	const most = 32 << 10

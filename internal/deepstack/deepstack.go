@@ -8,7 +8,7 @@
 // process faults in for this alone). Growing 8 -> 16 -> 32 -> 64 KB deep
 // inside SQLite copies deep stacks three times; growing once, at a
 // goroutine's start, copies a frame or two. A catchup process lives a few
-// milliseconds, so this was 4-6% of a fire's CPU (docs/performance.md,
+// milliseconds, so this was 4-6% of a fire's CPU (docs/performance-history.md,
 // twentieth pass).
 //
 // This package has no imports, so it is among the first initialized; its
@@ -23,5 +23,5 @@ func init() { reserve32() }
 // the runtime grow the stack, and nothing writes the frame, so the new
 // stack's pages are only faulted in as calls reach them. A Go frame of the
 // same size is zeroed on entry, touching every page of it (8 and 16 page
-// faults, docs/performance.md, twenty-sixth pass). reserve_other.go is the
+// faults, docs/performance-history.md, twenty-sixth pass). reserve_other.go is the
 // Go version for other architectures.

@@ -4,7 +4,7 @@
 // A page of memory is mapped in the first time it is touched: one page
 // fault each, a trap into the kernel. On some virtual machines a trap
 // costs 10-15 us, while madvise(MADV_POPULATE_WRITE) maps the same pages
-// in a batch at under 1 us each (docs/performance.md, twenty-seventh
+// in a batch at under 1 us each (docs/performance-history.md, twenty-seventh
 // pass). `catchup version` faults in about 150 heap pages after this
 // package's init, a fire about 200: 1.5-3 ms of a 14-25 ms process there.
 //
