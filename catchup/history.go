@@ -23,7 +23,8 @@ const notedNote = "outcome not recorded yet: noted on this host; the next scan r
 // the next scan records them). A status filter selects runs by the status
 // they read with (historyOf), so --status running leaves a dead one out,
 // --status interrupted lists it, and --status failed lists a run whose
-// noted outcome is failed; f.Limit counts the runs it keeps. A task the
+// noted outcome is failed; a fire noted without any record is the newest
+// run (withNotedFires, Noted); f.Limit counts the runs it keeps. A task the
 // ledger does not hold is an error (UnknownTask). The ledger is not
 // written.
 func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter) ([]store.Run, error) {
@@ -38,13 +39,20 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
+	notes, err := filterNotes(ctx, st, m, f.Task)
+	if err != nil {
+		return nil, err
+	}
 	var out []store.Run
 	if f.Status != "" {
-		out, err = historyOf(ctx, st, m, f, running, stale)
+		out, err = historyOf(ctx, st, f, running, stale, notes)
 	} else {
-		out, err = historyAll(ctx, st, m, f, stale)
+		out, err = historyAll(ctx, st, f, stale, notes)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if out, err = withNotedFires(ctx, st, out, notes, f); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 && f.Task != "" {
@@ -60,12 +68,8 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 
 // historyAll is History without a status filter: the ledger's f.Limit
 // newest runs, each read as the next scan leaves it.
-func historyAll(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter, stale map[int64]bool) ([]store.Run, error) {
+func historyAll(ctx context.Context, st store.Store, f store.HistoryFilter, stale map[int64]bool, notes *pendingNotes) ([]store.Run, error) {
 	runs, err := st.History(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	notes, err := runsNotes(ctx, st, m, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +98,8 @@ func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store
 	return readAsScanWould(r, stale, notes), nil
 }
 
-// runsNotes is the notes that history (without a status filter: see
-// filterNotes) and show read runs with: this host's (readPendingNotes)
+// runsNotes is the notes that show reads runs with (history's:
+// filterNotes): this host's (readPendingNotes)
 // and, run by root, those of the users whose crontab lines the runs a
 // note can change are of (running or taken for interrupted:
 // pendingNotes.noted), as root's other readers count them

@@ -21,12 +21,8 @@ import (
 // it is asked for f.Limit more than the changeable runs it holds with the
 // status, so that f.Limit of the others are there when the ledger has
 // them. The two are merged newest first and cut to f.Limit.
-func historyOf(ctx context.Context, st store.Store, m Machine, f store.HistoryFilter,
-	running []store.Run, stale map[int64]bool) ([]store.Run, error) {
-	notes, err := filterNotes(ctx, st, m, f.Task)
-	if err != nil {
-		return nil, err
-	}
+func historyOf(ctx context.Context, st store.Store, f store.HistoryFilter,
+	running []store.Run, stale map[int64]bool, notes *pendingNotes) ([]store.Run, error) {
 	changeable, err := changeableRuns(ctx, st, f, running, notes)
 	if err != nil {
 		return nil, err
@@ -98,11 +94,12 @@ func changeableRuns(ctx context.Context, st store.Store, f store.HistoryFilter, 
 	return out, nil
 }
 
-// filterNotes is the notes a status filter reads runs with: this host's
-// and, run by root, those of the users whose crontab lines registered the
-// task (task != "") or any task, as root's other readers count them
-// (readUsersNotes). Unlike runsNotes, they are read before the runs: a
-// noted run may be one the ledger's filter leaves out.
+// filterNotes is the notes history reads runs with: this host's and, run
+// by root, those of the users whose crontab lines registered the task
+// (task != "") or any task, as root's other readers count them
+// (readUsersNotes). Unlike runsNotes (show's), they are read before the
+// runs: a noted run may be one the ledger's filter leaves out, and a
+// noted fire is a run the ledger does not hold yet (withNotedFires).
 func filterNotes(ctx context.Context, st store.Store, m Machine, task string) (*pendingNotes, error) {
 	notes := readPendingNotes(m)
 	if !readsUsersNotes(m) {

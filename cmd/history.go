@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,6 +110,11 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 // (their slots may have run twice), and which running retries only wait
 // out their delay (their commands have not started).
 func writeNotes(w io.Writer, runs []store.Run, now time.Time) error {
+	if slices.ContainsFunc(runs, catchup.Noted) {
+		if _, err := fmt.Fprintln(w, "note: a run with ID - fired while the ledger could not be reached, which holds no record of it yet: noted on this host, the next scan records it"); err != nil {
+			return err
+		}
+	}
 	for _, r := range runs {
 		if catchup.WaitsRetryDelay(r, now) {
 			if _, err := fmt.Fprintf(w, "note: run %d (%s) is %s\n", r.ID, r.Status, catchup.RetryDelayWait); err != nil {
@@ -130,6 +136,15 @@ func writeNotes(w io.Writer, runs []store.Run, now time.Time) error {
 	return nil
 }
 
+// runIDText is run r's id in a table: "-" for a noted fire, which has none
+// yet (catchup.Noted).
+func runIDText(r store.Run) string {
+	if catchup.Noted(r) {
+		return "-"
+	}
+	return strconv.FormatInt(r.ID, 10)
+}
+
 // historyTable is history's table: ID, TASK, SLOT, TRIGGER, STATUS,
 // DURATION and, when the runs come from several hosts, HOST; wide adds EXIT
 // and STARTED and always shows HOST. A run's times are in its task's zone
@@ -140,7 +155,7 @@ func historyTable(runs []store.Run, zones map[string]*time.Location, wide bool) 
 	for _, r := range runs {
 		hosts[r.Host] = true
 		loc := runZone(zones, r.Task)
-		table = append(table, []string{strconv.FormatInt(r.ID, 10), r.Task, tableTime(r.Slot, loc), r.Trigger,
+		table = append(table, []string{runIDText(r), r.Task, tableTime(r.Slot, loc), r.Trigger,
 			r.Status, exitText(r.ExitCode), tableTime(r.StartedAt, loc), durationText(r, false), dash(r.Host)})
 	}
 	header := []string{"ID", "TASK", "SLOT", "TRIGGER", "STATUS", "EXIT", "STARTED", "DURATION", "HOST"}

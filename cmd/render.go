@@ -167,7 +167,7 @@ func dash(s string) string {
 
 // runJSON is a run as history and show print it.
 type runJSON struct {
-	ID         int64   `json:"id"`
+	ID         *int64  `json:"id"` // null for a noted fire, which has no id yet
 	Task       string  `json:"task"`
 	Slot       *string `json:"slot"`
 	Trigger    string  `json:"trigger"`
@@ -187,14 +187,21 @@ type runJSON struct {
 	// now: its command has not started, and started_at is when the delay
 	// began (catchup.WaitsRetryDelay).
 	Waiting string `json:"waiting,omitempty"`
+	// Noted: a fire this host noted while it could not reach the ledger,
+	// which holds no record of it yet: the next scan records it
+	// (catchup.Noted).
+	Noted bool `json:"noted,omitempty"`
 }
 
 func toRunJSON(r store.Run, now time.Time) runJSON {
-	j := runJSON{ID: r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
+	j := runJSON{ID: &r.ID, Task: r.Task, Slot: jsonTime(r.Slot), Trigger: r.Trigger, Status: r.Status,
 		Attempt: r.Attempt, ExitCode: r.ExitCode, StartedAt: jsonTime(r.StartedAt), EndedAt: jsonTime(r.EndedAt),
 		Host: r.Host, PID: r.PID, LateOutcome: catchup.LateOutcome(r)}
 	if catchup.WaitsRetryDelay(r, now) {
 		j.Waiting = "retry-delay"
+	}
+	if catchup.Noted(r) {
+		j.ID, j.Noted = nil, true
 	}
 	if !r.EndedAt.IsZero() {
 		d := runDuration(r).Milliseconds()

@@ -1,0 +1,70 @@
+package catchup
+
+import (
+	"context"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// Noted reports whether run r is a fire that reached no ledger, known from
+// this host's notes alone (a reader's record of it, notedRunBase): it has
+// no id yet, the next scan records it.
+func Noted(r store.Run) bool { return r.ID >= notedRunBase }
+
+// withNotedFires puts the records the next scan makes of the fire notes
+// of f (its task, or every task; started within f.Since; of f.Status when
+// given) above runs, history's newest first: that scan records them after
+// every record the ledger holds, in the notes' order. It keeps f.Limit
+// runs. Each note's slot, when it names none, is the one its task's
+// registration gives it (noteSlot), as ls and explain read it.
+func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes *pendingNotes, f store.HistoryFilter) ([]store.Run, error) {
+	var names []string
+	for _, e := range notes.fires {
+		if f.Task == "" || e.Task == f.Task {
+			names = append(names, e.Task)
+		}
+	}
+	if len(names) == 0 {
+		return runs, nil
+	}
+	tasks, err := tasksNamed(ctx, st, names)
+	if err != nil {
+		return nil, err
+	}
+	var noted []store.Run
+	for k := len(notes.fires) - 1; k >= 0; k-- {
+		e := notes.fires[k]
+		if f.Task != "" && e.Task != f.Task {
+			continue
+		}
+		r := noteRun(e, func(e spoolEntry) time.Time { return registeredSlot(tasks, e) })
+		r.ID = notedRunBase + int64(k)
+		if r.StartedAt.Before(f.Since) || (f.Status != "" && r.Status != f.Status) {
+			continue
+		}
+		noted = append(noted, r)
+	}
+	out := append(noted, runs...)
+	if len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	return out, nil
+}
+
+// registeredSlot is the slot slotless fire note e stands for under its
+// task's registration among tasks (noteSlot); none when the ledger holds
+// no such task or its schedule cannot be read.
+func registeredSlot(tasks []store.Task, e spoolEntry) time.Time {
+	for i := range tasks {
+		if tasks[i].Name != e.Task {
+			continue
+		}
+		s, err := parseSchedule(tasks[i].Schedule, tasks[i].TZ)
+		if err != nil {
+			return time.Time{}
+		}
+		return noteSlot(s, knownFrom(&tasks[i], s), e, DefaultTolerance)
+	}
+	return time.Time{}
+}
