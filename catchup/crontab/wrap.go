@@ -255,6 +255,9 @@ func wrappable(e Entry, system bool) error {
 	if _, err := schedule.Parse(e.Expr, time.UTC); err != nil {
 		return err
 	}
+	if err := schedule.CronSyntax(e.Expr); err != nil {
+		return err
+	}
 	if system && !userName().MatchString(e.User) {
 		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", e.User)
 	}
