@@ -14,7 +14,8 @@ import (
 // checkLine refuses a crontab line scan cannot register or replay as cron
 // fires it: a zone that names none, a schedule or --cron that does not
 // parse (or never fires) in zone, time fields cron refuses (gronx's L, W,
-// # and ?, a step after a single value: schedule.CronSyntax), a bad --max-age, --replay or --on-busy.
+// # and ?, a step after a single value: schedule.ParseCrontab), a bad
+// --max-age, --replay or --on-busy.
 // Each is a refused line (ErrLineRefused): scan says so and exits 1, at
 // every scan that reads the line, a plain scan re-reading it too. It
 // returns the line's --max-age.
@@ -25,11 +26,8 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	if err := checkLineZones(e); err != nil {
 		return 0, err
 	}
-	if _, err := parseSchedule(e.Expr, zone); err != nil {
-		return 0, lineRefusal(err.Error())
-	}
-	if err := schedule.CronSyntax(e.Expr); err != nil {
-		return 0, lineRefusal(err.Error()) // cron never fires the line: no slots
+	if _, err := parseCrontabSchedule(e.Expr, zone); err != nil {
+		return 0, lineRefusal(err.Error()) // (what cron refuses: it never fires the line, no slots)
 	}
 	var maxAge time.Duration
 	if e.MaxAge != "" {

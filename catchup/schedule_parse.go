@@ -16,3 +16,14 @@ func parseSchedule(expr, tz string) (*schedule.Schedule, error) {
 	}
 	return schedule.Parse(expr, loc)
 }
+
+// parseCrontabSchedule reads a crontab line's time fields, which cron
+// reads, in the zone named tz: as parseSchedule, refusing what cron does
+// not take (schedule.ParseCrontab).
+func parseCrontabSchedule(expr, tz string) (*schedule.Schedule, error) {
+	loc, err := schedule.LoadZone(tz)
+	if err != nil {
+		return nil, err
+	}
+	return schedule.ParseCrontab(expr, loc)
+}

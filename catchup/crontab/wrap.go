@@ -252,10 +252,7 @@ var userName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // is no user name (a user crontab read with --system: its command's first
 // word taken for the user).
 func wrappable(e Entry, system bool) error {
-	if _, err := schedule.Parse(e.Expr, time.UTC); err != nil {
-		return err
-	}
-	if err := schedule.CronSyntax(e.Expr); err != nil {
+	if _, err := schedule.ParseCrontab(e.Expr, time.UTC); err != nil {
 		return err
 	}
 	if system && !userName().MatchString(e.User) {

@@ -63,3 +63,28 @@ func TestCronSyntaxTakesWhatCronieTakes(t *testing.T) {
 		t.Fatalf("only %d expressions checked", checked)
 	}
 }
+
+// TestParseCrontabNamesWhatCronTakes: ParseCrontab refuses what cron
+// refuses, L and friends too, and an invalid field's error names what cron
+// takes, never gronx's L, W or #, which cron would refuse in their turn.
+func TestParseCrontabNamesWhatCronTakes(t *testing.T) {
+	for _, c := range []struct {
+		name, expr, want string
+	}{
+		{"day_of_month_zero", "0 3 0 * *", `cron expression "0 3 0 * *" has an invalid day-of-month field "0": day-of-month takes 1-31, as a value`},
+		{"day_of_week_eight", "0 3 * * 8", `day-of-week takes 0-7 or sun-sat (0 and 7 are Sunday), as a value`},
+		{"last_day", "0 3 L * *", `has "L" in its day-of-month field, which cron does not take`},
+		{"value_step", "5/15 * * * *", `write 5-59/15`},
+		{"never_fires", "0 0 30 2 *", `never fires`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseCrontab(c.expr, time.UTC)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "or L") {
+				t.Fatalf("ParseCrontab(%q) = %v; want it to say %q, and no L", c.expr, err, c.want)
+			}
+		})
+	}
+	if _, err := ParseCrontab("*/15 1-10/3 */2 JUL-dec MON-fri,7", time.UTC); err != nil {
+		t.Fatalf("ParseCrontab: %v; cron takes it", err)
+	}
+}

@@ -26,8 +26,12 @@ var macros = map[string]string{
 
 var fieldNames = [5]string{"minute", "hour", "day-of-month", "month", "day-of-week"}
 
-// fieldTakes is what each field takes, the fix its error names.
-var fieldTakes = [5]string{"0-59", "0-23", "1-31 (or L, W)", "1-12 or jan-dec", "0-7 or sun-sat (0 and 7 are Sunday; or L, #)"}
+// fieldTakes is what each field takes, the fix its error names;
+// cronFieldTakes is what cron takes in a crontab line's (ParseCrontab).
+var (
+	fieldTakes     = [5]string{"0-59", "0-23", "1-31 (or L, W)", "1-12 or jan-dec", "0-7 or sun-sat (0 and 7 are Sunday; or L, #)"}
+	cronFieldTakes = [5]string{"0-59", "0-23", "1-31", "1-12 or jan-dec", "0-7 or sun-sat (0 and 7 are Sunday)"}
+)
 
 const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
 
@@ -36,6 +40,24 @@ const wantForms = "5 fields or @hourly/@daily/@weekly/@monthly/@yearly"
 // @midnight, @weekly, @monthly, @yearly, @annually, to be evaluated in loc.
 // Every error message starts with "cron expression" and says what is wrong.
 func Parse(expr string, loc *time.Location) (*Schedule, error) {
+	return parse(expr, loc, &fieldTakes)
+}
+
+// ParseCrontab parses a crontab line's time fields, which cron reads: as
+// Parse, refusing what cron does not take (CronSyntax), and naming what
+// cron takes when a field is invalid.
+func ParseCrontab(expr string, loc *time.Location) (*Schedule, error) {
+	s, err := parse(expr, loc, &cronFieldTakes)
+	if err != nil {
+		return nil, err
+	}
+	if err := CronSyntax(expr); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func parse(expr string, loc *time.Location, takes *[5]string) (*Schedule, error) {
 	trimmed := strings.TrimSpace(expr)
 	if loc == nil {
 		return nil, fmt.Errorf("cron expression %s has no time zone", quoted(trimmed))
@@ -70,7 +92,7 @@ func Parse(expr string, loc *time.Location) (*Schedule, error) {
 		for _, part := range strings.Split(segs[i], ",") {
 			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
 				return nil, fmt.Errorf("cron expression %s has an invalid %s field %s: %s takes %s, as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)",
-					quoted(trimmed), fieldNames[i-1], taskname.QuotedUpTo(shownField(trimmed, fields[i-1]), shownMax), fieldNames[i-1], fieldTakes[i-1])
+					quoted(trimmed), fieldNames[i-1], taskname.QuotedUpTo(shownField(trimmed, fields[i-1]), shownMax), fieldNames[i-1], takes[i-1])
 			}
 		}
 	}
