@@ -44,12 +44,16 @@ func newNextCmd() *cobra.Command {
 		Short:       "Preview a cron expression's next slots, with the DST rule applied",
 		Long: `Print the next N slots (default 5) of a cron expression after now (CATCHUP_NOW
 moves now), in the schedule's zone and in UTC, the way run and scan count them:
-with cronie's rule for DST changes (a fixed time skipped by a spring-forward runs
-once at the change; in a repeated fall-back hour a fixed time runs once and a
-wildcard minute or hour runs at both), except that a slot is an instant: several
-skipped times, and the time at the change when it matches too, are one slot where
-cronie runs each. A slot a DST change moved, merged or repeated says so. Like systemd-analyze calendar. It opens no
+with cronie's rule for DST changes in its own zone (a fixed time skipped by a
+spring-forward runs once at the change; in a repeated fall-back hour a fixed time
+runs once and a wildcard minute or hour runs at both), except that a slot is an
+instant: several skipped times, and the time at the change when it matches too,
+are one slot where cronie runs each. A slot a DST change moved, merged or repeated
+says so. (cronie has no such rule for a line under CRON_TZ=, and Debian's cron
+ignores CRON_TZ: see docs/slots.md.) Like systemd-analyze calendar. It opens no
 ledger, so the global --db, --host and --lease are refused (CATCHUP_DB is not).
+EXPR is read as --cron reads it (gronx's L, W, # and ? too); a form cron refuses
+in a crontab line's time fields gets a note on stderr.
 
 The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
 reads a --cron line; $TZ only on a host without /etc/localtime). --tz Local is the same as
@@ -103,6 +107,9 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	s, err := schedule.Parse(req.expr, loc)
 	if err != nil {
 		return usageErr(c, err)
+	}
+	if err := schedule.CronSyntax(req.expr); err != nil { // --cron's, not a crontab line's: scan refuses it there
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: note: as a crontab line's time fields, %s; --cron and catchup daemon take it\n", printable(err.Error()))
 	}
 	now, err := clock()
 	if err != nil {
