@@ -191,7 +191,7 @@ func probeDead(ctx context.Context, st store.Store, m Machine, r store.Run, writ
 		if *notes == nil {
 			*notes = readPendingNotes(m)
 		}
-		if _, noted := (*notes).outcomes[r.ID]; noted {
+		if _, noted := (*notes).outcomeOf(r); noted {
 			return false, nil
 		}
 		done, err := st.Interrupt(ctx, r.ID, deadBy(st, m, r), reasonVanished)

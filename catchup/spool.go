@@ -53,6 +53,11 @@ type spoolEntry struct {
 	RunError   string `json:"run_error,omitempty"`
 	StdoutTail []byte `json:"stdout_tail,omitempty"`
 	StderrTail []byte `json:"stderr_tail,omitempty"`
+	// Moved: run RunID's record was in a ledger file since deleted or
+	// replaced (a backup restored while it ran). The file now at the path
+	// may hold a copy of its claim, or not: the note is its outcome when it
+	// does (sameClaim), else the fire of its slot (spool_outcome.go).
+	Moved bool `json:"moved,omitempty"`
 }
 
 // ranUnrecorded is a command that ran while the ledger could not record

@@ -18,16 +18,28 @@ func (l *lifecycle) spoolOutcome(r store.Run, out store.Outcome, cause error) {
 
 // noteOutcome is spoolOutcome for m's ledger: also for a replay's outcome
 // that scan held for the next claim (heldOutcome.flush).
+//
+// A run whose ledger file was deleted or replaced while it ran (a backup
+// restored) is noted too, as moved: its record is in the file gone, and the
+// file now at the path holds a copy of its claim (made while it ran) or
+// none (an older backup), so that the note finishes that claim or stands
+// for the fire of its slot (recordOutcomes). Before, it was not noted: its
+// slot, which ran, read missed or its copied claim dead, and was run again.
 func noteOutcome(m Machine, r store.Run, out store.Outcome, cause error) {
-	if errors.Is(cause, store.ErrLedgerMoved) {
-		return // its record is in a file gone: run r of the one there now is another
-	}
+	moved := errors.Is(cause, store.ErrLedgerMoved)
 	e := spoolEntry{Task: r.Task, Slot: r.Slot, Trigger: r.Trigger, Host: r.Host, BootID: r.BootID, PID: r.PID,
 		StartedAt: r.StartedAt, EndedAt: out.EndedAt, Ran: true, Status: out.Status, ExitCode: out.ExitCode,
 		Error: cause.Error(), RunID: r.ID, Signal: out.Signal, RunError: out.Error,
 		StdoutTail: out.StdoutTail, StderrTail: out.StderrTail}
+	if moved { // what its record as a fire needs (noteRun)
+		e.Moved, e.ByHand, e.BootTime = true, store.RetryStarts(r.Reason) == store.ReasonByHand, m.BootTime
+	}
 	if err := writeNote(m, e); err != nil {
 		m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
+		return
+	}
+	if moved {
+		m.notice("the outcome of run %d is noted on this host for the next scan to record in the ledger now at its path", r.ID)
 		return
 	}
 	if errors.Is(cause, errRecordStopped) {
@@ -54,6 +66,13 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, 0, err // kept for the next scan (putBack)
 		}
+		if e.Moved && (err != nil || !sameClaim(r, e)) {
+			// Its claim is not in this file (an older backup, or a run of
+			// another fire under its id): the fire of its slot, which ran.
+			e.RunID, e.Moved = 0, false
+			rest = append(rest, e)
+			continue
+		}
 		// A run another host's scan marked interrupted (its lease ran out
 		// while the outcome could not be written) takes its outcome late, as
 		// over a reconnection; one that ended otherwise keeps its record.
@@ -68,4 +87,12 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 		n++
 	}
 	return rest, n, nil
+}
+
+// sameClaim reports whether run r is the claim moved note e was written for,
+// copied into the ledger file now at the path: the same task and slot, fired
+// by the same process of the same boot (an id alone names another run in
+// another file).
+func sameClaim(r store.Run, e spoolEntry) bool {
+	return r.Task == e.Task && r.Slot.Equal(e.Slot) && r.Host == e.Host && r.PID == e.PID && r.BootID == e.BootID
 }

@@ -93,6 +93,15 @@ func (n *pendingNotes) read(m Machine, path string, trust func() error) {
 // add adds notes read from a notes file.
 func (n *pendingNotes) add(entries []spoolEntry) {
 	for _, e := range entries {
+		if e.Moved {
+			// Its claim, if the file now at the path holds it, takes its
+			// outcome (noted); else the note is its slot's fire (runs).
+			if _, ok := n.outcomes[e.RunID]; !ok {
+				n.outcomes[e.RunID] = e
+			}
+			n.fires = append(n.fires, e)
+			continue
+		}
 		if e.RunID != 0 {
 			if _, ok := n.outcomes[e.RunID]; !ok {
 				n.outcomes[e.RunID] = e // the scan records the first; the run has ended for the next
@@ -113,11 +122,15 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 	if n == nil {
 		return runs
 	}
+	claimed := map[int64]bool{} // moved notes whose claim is among runs
 	for i := range runs {
 		runs[i] = *n.noted(&runs[i])
+		if e, ok := n.outcomeOf(runs[i]); ok && e.Moved {
+			claimed[e.RunID] = true
+		}
 	}
 	for i, e := range n.fires {
-		if e.Task != task {
+		if e.Task != task || (e.Moved && claimed[e.RunID]) {
 			continue
 		}
 		r := noteRun(e, func(e spoolEntry) time.Time { return noteSlot(s, known, e, tolerance) })
@@ -140,13 +153,26 @@ func (n *pendingNotes) noted(r *store.Run) *store.Run {
 	if n == nil || r == nil {
 		return r
 	}
-	e, ok := n.outcomes[r.ID]
-	if !ok || e.Task != r.Task || (r.Status != store.StatusRunning && r.Status != store.StatusInterrupted) {
+	e, ok := n.outcomeOf(*r)
+	if !ok || (r.Status != store.StatusRunning && r.Status != store.StatusInterrupted) {
 		return r
 	}
 	c := *r
 	c.Status, c.ExitCode, c.Signal, c.EndedAt, c.Error = e.Status, e.ExitCode, e.Signal, e.EndedAt, e.RunError
 	return &c
+}
+
+// outcomeOf is the outcome note of this host for run r, if it holds one: a
+// moved note's only for its own claim (sameClaim).
+func (n *pendingNotes) outcomeOf(r store.Run) (spoolEntry, bool) {
+	if n == nil {
+		return spoolEntry{}, false
+	}
+	e, ok := n.outcomes[r.ID]
+	if !ok || e.Task != r.Task || (e.Moved && !sameClaim(r, e)) {
+		return spoolEntry{}, false
+	}
+	return e, true
 }
 
 // unrecorded reports whether run r, or its outcome, is known from a note
@@ -158,6 +184,6 @@ func (n *pendingNotes) unrecorded(r store.Run) bool {
 	if n == nil {
 		return false
 	}
-	e, ok := n.outcomes[r.ID]
-	return ok && e.Task == r.Task && e.Status == r.Status && e.EndedAt.Equal(r.EndedAt)
+	e, ok := n.outcomeOf(r)
+	return ok && e.Status == r.Status && e.EndedAt.Equal(r.EndedAt)
 }
