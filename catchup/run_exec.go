@@ -268,8 +268,8 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if !l.held.holds(l) || !l.held.keep(r, &store.Settlement{ID: r.ID, Outcome: out}) {
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
-		} else {
-			giveBackPassed(ctx, l.st, l.m, r)
+		} else if giveBackPassed(ctx, l.st, l.m, r); !leaseLost(held) {
+			l.sayLateOutcome(ctx, r)
 		}
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {

@@ -117,3 +117,39 @@ func lastFire(t *testing.T, p *catchupProc) string {
 	}
 	return m[len(m)-1][1]
 }
+
+// TestDaemonReplicaFrozenPastItsLease freezes one of two daemons on one
+// PostgreSQL ledger in the middle of its job for longer than the lease: the
+// other takes the run for dead and replays its slot, and the frozen one,
+// thawed, ends its job before any heartbeat and records its outcome late.
+// The slot ran twice (docs/distributed.md: the lease bounds the wait); the
+// frozen replica must say so, not only that its job succeeded. Every other
+// slot runs once.
+func TestDaemonReplicaFrozenPastItsLease(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	db := pgLedger(t)
+	h := newDaemonHost(t, db)
+	h.extra = []string{"--lease", "4m"} // 4s of real time, under the heartbeats' 10s
+	a, b := pgReplicas(t, h, db, fmt.Sprint(time.Now().UnixNano()))
+	h.midJob(a)
+	slot := lastFire(t, a)
+	if err := syscall.Kill(-a.cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "replica b to replay the frozen replica's slot", func() bool {
+		return strings.Contains(b.stderr.String(), "event=done task=job slot="+slot+" ")
+	})
+	syscall.Kill(-a.cmd.Process.Pid, syscall.SIGCONT)
+	waitFor(t, "12 slots in a row after the thaw", func() bool { return h.slotsInARow() >= 12 })
+	stopAll(a, b)
+	count, _, _ := h.written(true)
+	for s, n := range count {
+		if n != 1 && s.Format(time.RFC3339) != slot {
+			t.Errorf("slot %s ran %d times, want once", s.Format(time.RFC3339), n)
+		}
+	}
+	if !strings.Contains(a.stderr.String(), "was taken for dead before its outcome was recorded") ||
+		!strings.Contains(a.stderr.String(), "slot "+slot+" may have run twice") {
+		t.Errorf("the frozen replica did not say that slot %s, taken for dead and replayed, may have run twice", slot)
+	}
+}
