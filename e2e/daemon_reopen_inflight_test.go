@@ -140,3 +140,52 @@ func mustTime(t *testing.T, s string) time.Time {
 	}
 	return v
 }
+
+// TestDaemonStoppedWhileItsLedgerWasReplaced stops the daemon (SIGTERM) as
+// its ledger file is replaced by a copy in the middle of a job: the job,
+// cut short, is recorded interrupted in the file now at the path (its
+// outcome noted, the claim copied), and the restarted daemon replays its
+// slot once. No slot runs twice, none is left.
+func TestDaemonStoppedWhileItsLedgerWasReplaced(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	_, db := tempLedger(t)
+	h := newDaemonHost(t, db)
+	p := h.start("a")
+	logs := []*catchupProc{p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for i, p := range logs {
+				t.Logf("daemon %d log:\n%s", i, p.stderr.String())
+			}
+			t.Logf("job output:\n%s", strings.Join(readLines(t, h.out), "\n"))
+		}
+	})
+	waitFile(t, db)
+	waitFor(t, "a fire recorded succeeded", func() bool {
+		return ledgerRows(t, db, `SELECT COUNT(*) FROM runs WHERE task = 'job' AND status = 'succeeded'`)[0][0] != "0"
+	})
+	slot := inFlight(t, p.cmd.Process.Pid, db, func() {
+		away := db + ".away"
+		if err := os.Rename(db, away); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(t, away, db)
+		p.cmd.Process.Signal(syscall.SIGTERM) // taken once thawed
+	})
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("daemon after SIGTERM: %v", err)
+	}
+	p = h.start("a")
+	logs = append(logs, p)
+	waitFor(t, "the restarted daemon to run 4 slots in a row after the cut one", func() bool {
+		count, _, _ := h.written(false)
+		return count[mustTime(t, slot)] > 0 && h.slotsInARow() >= 4
+	})
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.cmd.Wait()
+	h.checkOnce(4)
+	rows := ledgerRows(t, db, `SELECT status FROM runs WHERE task = 'job' AND slot = ? AND status != 'skipped' ORDER BY id`, mustUnix(t, slot))
+	if len(rows) != 2 || rows[0][0] != "interrupted" || rows[1][0] != "succeeded" {
+		t.Errorf("slot %s holds %v, want its cut run interrupted, then its replay succeeded", slot, rows)
+	}
+}
