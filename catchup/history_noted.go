@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -15,7 +16,9 @@ func Noted(r store.Run) bool { return r.ID >= notedRunBase }
 // withNotedFires puts the records the next scan makes of the fire notes
 // of f (its task, or every task; started within f.Since; of f.Status when
 // given) above runs, history's newest first: that scan records them after
-// every record the ledger holds, in the notes' order. It keeps f.Limit
+// every record the ledger holds, in the notes' order; a moved outcome note
+// (a ledger file replaced while its run ran) is such a fire unless this
+// file holds a copy of its claim, whose outcome it is. It keeps f.Limit
 // runs. Each note's slot, when it names none, is the one its task's
 // registration gives it (noteSlot), as ls and explain read it.
 func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes *pendingNotes, f store.HistoryFilter) ([]store.Run, error) {
@@ -37,6 +40,17 @@ func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes
 		e := notes.fires[k]
 		if f.Task != "" && e.Task != f.Task {
 			continue
+		}
+		if e.Moved {
+			// The outcome of a claim copied into this file (history
+			// reads it on that run) or, else, a fire (recordOutcomes).
+			c, err := st.Run(ctx, e.RunID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			if err == nil && sameClaim(c, e) {
+				continue
+			}
 		}
 		r := noteRun(e, func(e spoolEntry) time.Time { return registeredSlot(tasks, e) })
 		r.ID = notedRunBase + int64(k)

@@ -47,28 +47,42 @@ func TestMovedOutcomeLandsInTheFileNowThere(t *testing.T) {
 				rewriteNotes(t, filepath.Join(f.m.LockDir, spoolName), func(e *spoolEntry) { e.PID++ })
 			}
 			f.now = mustTime(t, "2026-03-01T10:30:00Z")
+			// Before the scan, history reads the slot as the scan records
+			// it: the copied claim with the noted outcome, else the claim
+			// under that id beside the note's fire.
+			m.Now = func() time.Time { return f.now }
+			read, err := History(context.Background(), f.st, m, store.HistoryFilter{Task: "job", Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSlotRecords(t, "history before the scan", read, tc.wantRuns)
 			if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
 				t.Errorf("scan: missed %v; want none (10:00 ran and succeeded)", ts.Missed)
 			}
 			if got := f.job.runs(t); len(got) != 2 {
 				t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 			}
-			var slot []store.Run
-			for _, r := range f.history(t) {
-				if r.Slot.Equal(mustTime(t, "2026-03-01T10:00:00Z")) {
-					slot = append(slot, r)
-				}
-			}
-			succeeded := 0
-			for _, r := range slot {
-				if r.Status == store.StatusSucceeded {
-					succeeded++
-				}
-			}
-			if len(slot) != tc.wantRuns || succeeded != 1 {
-				t.Errorf("slot 10:00 has %d records, %d succeeded; want %d, one succeeded: %+v", len(slot), succeeded, tc.wantRuns, slot)
-			}
+			checkSlotRecords(t, "the ledger after the scan", f.history(t), tc.wantRuns)
 		})
+	}
+}
+
+// checkSlotRecords checks that runs hold want records of the 10:00 slot,
+// one of them succeeded.
+func checkSlotRecords(t *testing.T, what string, runs []store.Run, want int) {
+	t.Helper()
+	var slot []store.Run
+	succeeded := 0
+	for _, r := range runs {
+		if r.Slot.Equal(mustTime(t, "2026-03-01T10:00:00Z")) {
+			slot = append(slot, r)
+			if r.Status == store.StatusSucceeded {
+				succeeded++
+			}
+		}
+	}
+	if len(slot) != want || succeeded != 1 {
+		t.Errorf("%s: slot 10:00 has %d records, %d succeeded; want %d, one succeeded: %+v", what, len(slot), succeeded, want, slot)
 	}
 }
 
