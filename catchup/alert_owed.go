@@ -163,12 +163,18 @@ func (o *owedAlertFile) paid(m Machine) {
 // stoppedAlertBound. It then stays owed to the next scan, as one a payer
 // was stopped paying does (payOwedAlerts): never removed unsent.
 func (o *owedAlertFile) paidUnlessStopped(ctx context.Context, m Machine, task string, alertErr error) {
-	if o != nil && alertErr != nil && (ctx.Err() != nil || errors.Is(alertErr, notify.ErrCutShort)) {
+	if o != nil && stoppedInAlert(ctx, alertErr) {
 		m.notice("task %s: stopped while it alerted the slots it recorded expired: the next scan alerts them", task)
 		o.release()
 		return
 	}
 	o.paid(m)
+}
+
+// stoppedInAlert reports whether an alert that ended alertErr was cut
+// short by catchup's stop: it stays owed (paidUnlessStopped).
+func stoppedInAlert(ctx context.Context, alertErr error) bool {
+	return alertErr != nil && (ctx.Err() != nil || errors.Is(alertErr, notify.ErrCutShort))
 }
 
 // owedAlertFiles lists the owed alerts in the lock directory that nothing

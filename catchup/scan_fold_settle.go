@@ -59,7 +59,10 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 				// Its slot was given up meanwhile (forget, a change), which
 				// read the gap settled by these folds: the gap is given up
 				// with it, or its slots would be missed again with no scan
-				// to replay them, and no record.
+				// to replay them, and no record. Their alert is owed
+				// first, as the window's expiries' is (oweAlert): this
+				// scan's alert is the only place they are told.
+				ts.oweGivenUp(m, t, g.fold, ts.Actions[at:at+n], *a.givenUp)
 				if err := giveUpFolds(ctx, st, m, t.Name, g.fold, *a.givenUp); err != nil {
 					return err
 				}

@@ -173,9 +173,12 @@ type TaskScan struct {
 	// Warnings); zero: none. The daemon says it once while it stays, not
 	// at every rescan.
 	StartRefused StartRefusal
-	// owed is the alert of the expiries this scan recorded, kept until
-	// the alert has run (oweAlert); nil: none.
-	owed *owedAlertFile
+	// owed are the alerts of the expiries this scan recorded, each kept
+	// until the alert has run (oweAlert): the window's and the policy's,
+	// then a coalesced line's gap given up with its slot (giveUpFolds);
+	// none: nil. alertCmd is the command they name ("" none).
+	owed     []*owedAlertFile
+	alertCmd string
 }
 
 // StartRefusal is a task's refusal to start (refusedToStart): Why, the

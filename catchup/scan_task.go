@@ -131,7 +131,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	expire = append(expire, expirySpan{slots: res.offSchedule, causes: res.offCauses, code: store.ReasonScheduleChanged,
 		reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	// Owed before the first expiry commits, paid once alerted (scanTasks), else by the next scan.
-	ts.owed = oweAlert(m, scanAlertCommand(m, req, t, sr), t, ts.Policy, expire, req.DryRun)
+	ts.alertCmd = scanAlertCommand(m, req, t, sr)
+	ts.owe(m, t, expire, req.DryRun)
 	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)
 	}

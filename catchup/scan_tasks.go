@@ -38,7 +38,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		}
 		ts, err := scanTask(ctx, st, m, req, tasks[i], srs[i], stale, boots, read)
 		if err != nil && ctx.Err() == nil {
-			ts.owed.release() // owed to the next scan, of this process too (a daemon's)
+			ts.releaseOwed() // owed to the next scan, of this process too (a daemon's)
 			return err
 		}
 		// A task scan started is alerted, also when a signal stopped it
@@ -48,7 +48,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 			t := tasks[i]
 			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
 			aerr := alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
-			ts.owed.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
+			ts.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
 		}
 		if srs[i] != nil {
 			// The slots its edited line left behind, recorded expired
