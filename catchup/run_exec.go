@@ -214,6 +214,10 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if res, folded := l.foldedMeanwhile(ctx, r, claim.Touched); folded {
 		return res, true, nil, nil
 	}
+	if err := l.giveBackDeadFolds(ctx, r); err != nil {
+		res, err := l.writeFault(ctx, lock, r, err)
+		return res, true, nil, err
+	}
 	if prev != nil {
 		prev.release() // the claim handed the lock to r (a no-op on the row): let go of the failed attempt's
 		prev.release = nil

@@ -244,6 +244,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		}
 		res.slots, res.causes = slots, causes
 	}
+	// A killed coalesced replay's gap goes with its slot (withDeadFolds).
+	if res.slots, res.causes, err = withDeadFolds(ctx, st, m, old, s, res.slots, res.causes, dry); err != nil {
+		return lb, err
+	}
 	if len(res.slots) == 0 {
 		return lb, nil
 	}
