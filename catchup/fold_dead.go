@@ -96,7 +96,11 @@ func withDeadFolds(ctx context.Context, st store.Store, m Machine, t store.Task,
 	}
 	all := make([]slotCause, 0, len(slots)+len(add))
 	for i, s := range slots {
-		all = append(all, slotCause{s, causes[i]})
+		c := ""
+		if i < len(causes) {
+			c = causes[i]
+		}
+		all = append(all, slotCause{s, c})
 	}
 	all = append(all, add...)
 	slices.SortFunc(all, func(a, b slotCause) int { return a.slot.Compare(b.slot) })
@@ -106,4 +110,23 @@ func withDeadFolds(ctx context.Context, st store.Store, m Machine, t store.Task,
 		slots[i], causes[i] = sc.slot, sc.cause
 	}
 	return slots, causes, nil
+}
+
+// withExpiringDeadFolds adds to r's expiring slots (older than the catch-up
+// window) the standing folds of each killed coalesced replay among them
+// (withDeadFolds), which are older still: scan records them expired with
+// it, and counts them missed. Before, it recorded the slot alone, and the
+// gap stayed settled by a replay that never ran it.
+func (r *missed) withExpiringDeadFolds(ctx context.Context, st store.Store, m Machine, t store.Task, sched *schedule.Schedule, dry bool) error {
+	if r.expiring == 0 || len(r.causes) < r.expiring {
+		return nil
+	}
+	slots, causes, err := withDeadFolds(ctx, st, m, t, sched, r.slots[:r.expiring], r.causes[:r.expiring], dry)
+	if err != nil || len(slots) == r.expiring {
+		return err
+	}
+	r.slots = append(slots, r.slots[r.expiring:]...)
+	r.causes = append(causes, r.causes[r.expiring:]...)
+	r.expiring = len(slots)
+	return nil
 }

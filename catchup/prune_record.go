@@ -140,6 +140,11 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 				c.paused = append(c.paused, p)
 			}
 		}
+		// A killed coalesced replay's slot it records expired goes with its gap.
+		if err := res.withExpiringDeadFolds(ctx, st, m, t, asks[k].sched, req.DryRun); err != nil {
+			out.left = out.left[:leftBefore[k]]
+			return out, err
+		}
 		if inWindow := res.slots[res.expiring:]; len(inWindow) > 0 && !inWindow[0].After(cut) {
 			out.left = out.left[:leftBefore[k]]
 			return out, fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+

@@ -75,6 +75,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		return ts, nil
 	}
+	// A killed coalesced replay's slot it records expired goes with its gap.
+	if err := res.withExpiringDeadFolds(ctx, st, m, t, sched, req.DryRun); err != nil {
+		return ts, err
+	}
+	ts.Missed, ts.Causes = res.counted()
 	gone := false // purged or retired since readAgain (a write or a claim refused it): nothing more to write
 	if !req.DryRun {
 		defer func() {
