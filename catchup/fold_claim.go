@@ -19,7 +19,8 @@ import (
 //     came first) gives the claim back;
 //   - foldHeld, after the coalesced replay recorded its folds: a folded
 //     slot another run holds (claimed first) gives the folds back, and the
-//     replay runs for its own slot's interval only.
+//     replay's own claim (heldBack): run now, its slot would run before
+//     the gap's older ones.
 // Whichever write came second, its check sees the first: at most one of
 // them runs the slot's interval (both may give back: the next scan replays
 // what is left).
@@ -91,18 +92,28 @@ func (l *lifecycle) foldHeld(ctx context.Context, ids []int64) time.Time {
 	return time.Time{}
 }
 
-// unfold gives back the folds ids of this replay, whose slot taken by
-// another run (at) cuts its gap: it then runs for its own slot's interval,
-// as a replay that coalesces nothing.
-func (l *lifecycle) unfold(ctx context.Context, slot, at time.Time, ids []int64) error {
-	if err := giveBackFolds(ctx, l.st, l.m, l.req.Task, ids, "for its own slot only (slot "+formatSlot(at, l.sched)+" taken by another run)", slot); err != nil {
-		return err
+// heldBack gives back the folds ids of this replay of slot and its own
+// claim r (a lock skip: exit 75, its slot missed again), since another
+// run took slot at of its gap first. That run has not run yet (this replay
+// holds the task's lock) or ran without the gap's older slots: running
+// slot now, for its own interval, ran it before them (two scans whose
+// clocks, or tolerances, differ coalesce different latest slots). The
+// next scan replays what is left, oldest first.
+func (l *lifecycle) heldBack(ctx context.Context, r store.Run, at time.Time, ids []int64) (RunResult, error) {
+	why := "given back with it (slot " + formatSlot(at, l.sched) + " of its gap taken by another run)"
+	if err := giveBackFolds(ctx, l.st, l.m, l.req.Task, ids, why, r.Slot); err != nil {
+		return RunResult{}, err
 	}
-	l.m.notice("slot %s of %s is held by another run: the replay of %s runs for its own slot only, the gap's other slots stay missed",
-		formatSlot(at, l.sched), l.req.Task, formatSlot(slot, l.sched))
-	l.req.PrevSlot, l.req.Coalesced = time.Time{}, 0
-	return nil
+	reason := fmt.Sprintf("%s: slot %s of its gap was taken by another run first", reasonGapHeld, formatSlot(at, l.sched))
+	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(exitLocked), Error: reason})
+	l.m.notice("slot %s of %s is held by another run: the coalesced replay of %s gives its claim back, so that no slot runs before an older one; "+
+		"the gap stays missed for the next scan (exit %d)", formatSlot(at, l.sched), l.req.Task, formatSlot(r.Slot, l.sched), exitLocked)
+	r.Status, r.Error = store.StatusSkipped, reason
+	return RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, nil
 }
+
+// reasonGapHeld is why a coalesced replay gave its claim back (heldBack).
+const reasonGapHeld = "coalesced replay given back"
 
 // foldBeforeLine records the folds of a crontab line's coalesced replay
 // before the line runs, as an argv replay records its own between its

@@ -43,8 +43,10 @@ func (l *raceLedger) Claim(ctx context.Context, req store.ClaimRequest) (store.C
 // replay (two scans at once, or a scan and a backfill) of one gap. Claims
 // refuse only running and succeeded holders, so each side checks after its
 // own write: a folded slot claimed first by another run makes the
-// coalesced replay give its folds back and run for its own slot's interval
-// only; a slot folded first makes the plain replay give its claim back.
+// coalesced replay give its folds back and its own claim (it ran for its
+// own slot's interval, before the gap's older slots, until 2026-12-06:
+// TestCoalescedReplayRunsNothingBeforeAHeldSlot); a slot folded first makes
+// the plain replay give its claim back.
 // Before, 4-7 of 10 tries of two real scans ran the gap's slots twice.
 func TestFoldAndClaimRaceRunsEachIntervalOnce(t *testing.T) {
 	cases := map[string]struct {
@@ -53,9 +55,10 @@ func TestFoldAndClaimRaceRunsEachIntervalOnce(t *testing.T) {
 		want   []string // the intervals this process's job was told (09:00-10:00: the registering fire)
 		left   int      // slots left missed for the next scan
 	}{
-		// 12:00 is the other run's (running), skipped as a replay finding it
-		// held is; 11:00, 13:00, 14:00 are left.
-		"claimed before the fold": {policy: "coalesce", want: []string{"09:00-10:00", "14:00-15:00"}, left: 3},
+		// 12:00 is the other run's (running): the coalesced replay of 15:00
+		// gives its claim back too (run now, it ran before 11:00, 13:00 and
+		// 14:00), a lock skip; 11:00, 13:00, 14:00 are left.
+		"claimed before the fold": {policy: "coalesce", want: []string{"09:00-10:00"}, left: 3},
 		"folded before the claim": {fold: true, policy: "all", want: []string{"09:00-10:00", "10:00-11:00", "12:00-13:00", "13:00-14:00", "14:00-15:00"}},
 	}
 	for name, c := range cases {

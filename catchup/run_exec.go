@@ -245,11 +245,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			return res, true, nil, err
 		}
 		if at := l.foldHeld(ctx, folded); !at.IsZero() {
-			if err := l.unfold(ctx, r.Slot, at, folded); err != nil {
-				res, err := l.writeFault(ctx, lock, r, err)
-				return res, true, nil, err
+			res, err := l.heldBack(ctx, r, at, folded)
+			if err != nil {
+				res, err = l.writeFault(ctx, lock, r, err)
 			}
-			folded = nil
+			return res, true, nil, err
 		}
 	}
 	if r.Attempt == 1 {

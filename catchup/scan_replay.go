@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -58,6 +59,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		a.Reason = notStarted(res.Run)
 	}
 	a.lockSkipped = res.Skipped && res.ExitCode == exitLocked
+	if a.lockSkipped && strings.HasPrefix(res.Run.Error, reasonGapHeld) {
+		a.Reason = res.Run.Error // not the task's lock: heldBack
+	}
 	a.unreachable = a.lockSkipped && (res.lockUnreachable || res.LedgerFault != nil)
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -23,8 +24,11 @@ func (ts *TaskScan) stopsReplays(a SlotAction, task, host string, slot time.Time
 		// this one, which stays missed.
 		ts.Left = left
 		why := fmt.Sprintf("task %s is running (its lock is held)", task)
-		if a.unreachable {
+		switch {
+		case a.unreachable:
 			why = fmt.Sprintf("task %s: the replay of slot %s could not reach the ledger, not run", task, shown())
+		case strings.HasPrefix(a.Reason, reasonGapHeld):
+			why = fmt.Sprintf("task %s: the replay of slot %s was a %s", task, shown(), a.Reason)
 		}
 		ts.Busy = HeldSlot{Slot: slot, Warning: fmt.Sprintf("%s: its later missed slots (%d) "+
 			"wait for the next scan, so that none runs before slot %s", why, ts.Left, shown())}
