@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/store"
 )
 
@@ -120,7 +121,7 @@ const reasonGapHeld = "coalesced replay given back"
 // claim and its command (the line's `catchup run` knows nothing of them),
 // so that a plain scan or a backfill planning meanwhile leaves them to it
 // (foldedMeanwhile). When another run holds one of them, they are given
-// back and the line runs for its slot's own interval. It returns the span
+// back and the line is not run (the span's heldAt: lineGapHeld). It returns the span
 // the line is told and the folds' records (nil: none stand). A task purged
 // since t was read (or purged and registered again) gets none: the error
 // wraps store.ErrGone; one retired since neither: store.ErrRetired.
@@ -138,13 +139,24 @@ func foldBeforeLine(ctx context.Context, st store.Store, m Machine, t store.Task
 	}
 	l := &lifecycle{st: st, m: m, req: RunRequest{Task: t.Name, Fold: span.fold}}
 	if at := l.foldHeld(ctx, ids); !at.IsZero() {
-		why := "for its own slot only (slot " + formatSlot(at, nil) + " taken by another run)"
+		why := "given back with it (slot " + formatSlot(at, nil) + " of its gap taken by another run)"
 		if err := giveBackFolds(ctx, st, m, t.Name, ids, why, span.slot); err != nil {
 			return span, nil, err
 		}
-		return replaySpan{}, nil, nil
+		return replaySpan{slot: span.slot, heldAt: at}, nil, nil
 	}
 	return span, ids, nil
+}
+
+// lineGapHeld is the action of a crontab line's coalesced replay of slot
+// that scan does not run, since another run took slot at of its gap first
+// (foldBeforeLine): run, its slot would run before the gap's older ones.
+// Its slot stays missed, as a lock skip's (heldBack, for an argv replay).
+func lineGapHeld(m Machine, task string, sched *schedule.Schedule, slot, at time.Time) SlotAction {
+	reason := fmt.Sprintf("%s: slot %s of its gap was taken by another run first", reasonGapHeld, formatSlot(at, sched))
+	m.notice("slot %s of %s is held by another run: the coalesced replay of %s is not run, so that no slot runs before an older one; "+
+		"the gap stays missed for the next scan", formatSlot(at, sched), task, formatSlot(slot, sched))
+	return SlotAction{Slot: slot, Action: ActionSkipped, ExitCode: exitLocked, Reason: reason, lockSkipped: true}
 }
 
 // fold records the slots a coalesced replay stands for besides its own,

@@ -103,3 +103,68 @@ func TestCoalescedReplayRunsNothingBeforeAHeldSlot(t *testing.T) {
 		}
 	}
 }
+
+// claimBeforeFolds is a real ledger seen as a shared one, where host b
+// claims slot at just before scan records the folds of a crontab line's
+// coalesced replay (foldBeforeLine).
+type claimBeforeFolds struct {
+	store.Store
+	at time.Time
+	id int64 // b's run
+}
+
+func (c *claimBeforeFolds) AddRunsOf(ctx context.Context, registered store.Of, runs []store.Run) ([]int64, error) {
+	if c.id == 0 && len(runs) > 0 && isFold(runs[0]) {
+		b, err := c.Store.Claim(ctx, store.ClaimRequest{Run: store.Run{Task: runs[0].Task, Slot: c.at,
+			Trigger: store.TriggerReplay, Status: store.StatusRunning, Attempt: 1, StartedAt: runs[0].StartedAt, Host: "b"}})
+		if err != nil || !b.Claimed {
+			return nil, fmt.Errorf("test: host b's claim of %s: %+v, %w", c.at, b, err)
+		}
+		c.id = b.Run.ID
+	}
+	return c.Store.AddRunsOf(ctx, registered, runs)
+}
+
+func (c *claimBeforeFolds) Shared() bool { return true }
+
+// TestCoalescedLineRunsNothingBeforeAHeldSlot: the same race for a crontab
+// line, whose folds scan records before it runs the line: host b's claim
+// of 12:00 comes first. The line is not run (15:00 would run before 11:00,
+// 13:00 and 14:00); once b gave its claim back, the next scan runs the
+// line once, for 15:00, told the whole gap. Before, the line ran 15:00 at
+// once, and the next scan 14:00 after it.
+func TestCoalescedLineRunsNothingBeforeAHeldSlot(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T10:00:30Z")
+	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil } // where the line runs
+	tab := strings.Join([]string{"PATH=" + lineCatchupDir(t) + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir,
+		"NOW=2026-03-01T15:30:00Z", "0 * * * * catchup run --task job -- true", ""}, "\n")
+	scan := func(st store.Store) TaskScan {
+		t.Helper()
+		req := scanRequest()
+		req.Replay = "coalesce"
+		req.Crontabs = []CrontabSource{{Name: "stdin", R: strings.NewReader(tab)}}
+		rep, err := Scan(context.Background(), st, f.m, req)
+		if err != nil || len(rep.Tasks) != 1 {
+			t.Fatalf("scan: %+v, %v", rep.Tasks, err)
+		}
+		return rep.Tasks[0]
+	}
+	scan(f.st) // registers the line
+	f.now = mustTime(t, "2026-03-01T15:30:00Z")
+	ledger := &claimBeforeFolds{Store: f.st, at: mustTime(t, "2026-03-01T12:00:00Z")}
+	scan(ledger)
+	if ledger.id == 0 {
+		t.Fatal("host b never claimed 12:00")
+	}
+	if got := f.job.runs(t); len(got) != 0 {
+		t.Errorf("the first scan ran the line for %v, want nothing: 12:00 is b's, and 11:00 older still", got)
+	}
+	if err := giveBack(context.Background(), f.st, f.now); err != nil {
+		t.Fatal(err)
+	}
+	f.now = mustTime(t, "2026-03-01T15:40:00Z")
+	scan(f.st)
+	if got := strings.Join(f.job.runs(t), "|"); got != "2026-03-01T15:00:00Z replay" {
+		t.Errorf("the line ran for %q, want 15:00 once, told the whole gap", got)
+	}
+}

@@ -79,6 +79,9 @@ type replaySpan struct {
 	// the replay covers too (counted in n); recorded folded once it
 	// succeeds (settleFolds).
 	covered []time.Time
+	// heldAt: a crontab line's gap slot that another run took before scan
+	// recorded the folds (foldBeforeLine): the line is not run (lineGapHeld).
+	heldAt time.Time
 }
 
 // coalescedGaps splits the missed slots (in slot order) into the gaps that

@@ -215,7 +215,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			req.gate.Done(t.Name, slot)
 			return ts, ts.goneAt(err, &gone) // a line's folds refused (purged since readAgain): nothing ran
 		}
-		a, err := replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read, seen)
+		var a SlotAction
+		if span.heldAt.IsZero() {
+			a, err = replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read, seen)
+		} else {
+			a = lineGapHeld(m, t.Name, sched, slot, span.heldAt)
+		}
 		req.gate.Done(t.Name, slot)
 		if err != nil {
 			return ts, err
