@@ -48,7 +48,7 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line,
 func (e *Error) Unwrap() error { return e.Err }
 
 // errReboot is wrapped by the error for an @reboot catchup line.
-var errReboot = errors.New("@reboot has no time slot; catchup cannot replay it")
+var errReboot = errors.New("@reboot has no time slot, so scan replays nothing of it and leaves the line out; cron still runs it at each boot (to quiet this, run the @reboot command without catchup run)")
 
 // maxLine bounds the bytes kept of one line; longer lines are skipped.
 const maxLine = 4 << 20
@@ -267,7 +267,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 		case e.Expr == "@reboot":
 			return errReboot
 		case !macros[e.Expr]:
-			return fmt.Errorf("unknown macro %q in catchup line", e.Expr)
+			return fmt.Errorf("unknown macro %q in catchup line: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", e.Expr)
 		}
 	}
 	if strings.HasPrefix(e.User, "*") {

@@ -127,7 +127,7 @@ func TestParseRules(t *testing.T) {
 			"0 2 * * * catchup run --task a --force=maybe\n0 2 * * * catchup run --task 'a\n0 2 * * * catchup run --task \"a\n" +
 			"0 2 * * * catchup run --task 'a%b'\n0 2 * * * catchup run --task a\\%b\n0 2 * * * catchup run --task ok -- true",
 			want: []Entry{catchupLine(19, "0 2 * * *", "catchup run --task ok -- true", "ok")},
-			errs: []string{"t:1: @reboot has no time slot; catchup cannot replay it", `t:2: unknown macro "@hourli"`,
+			errs: []string{"t:1: @reboot has no time slot, so scan replays nothing of it and leaves the line out; cron still runs it at each boot (to quiet this, run the @reboot command without catchup run)", `t:2: unknown macro "@hourli"`,
 				"t:3: expected 5 time fields before the command, found 4", "t:4: expected 5 time fields before the command, found 6",
 				"t:5: expected 5 time fields before the command, found 0", "t:6: missing or empty --task", "t:7: missing or empty --task",
 				"t:8: missing or empty --task", `t:9: invalid task name "-bad"`, "t:10: invalid task name", "t:11: unknown flag --bogus in catchup line",
@@ -178,7 +178,7 @@ func TestParseFixtures(t *testing.T) {
 				Command: "catchup run --task 'nightly.backup' --tz UTC --replay latest --force -- /opt/backup.sh 'arg with spaces'"},
 			{File: "user.crontab", Line: 17, Expr: "45 6 * * *", Env: uenv2, TZ: "Europe/Berlin", Task: "quoted-task", DB: "/var/lib/catchup/my db.sqlite",
 				Command: `catchup run --task "quoted-task" --wait --db "/var/lib/catchup/my db.sqlite" -- echo "it's done" > /dev/null`},
-		}, errs: []string{"user.crontab:15: @reboot has no time slot; catchup cannot replay it",
+		}, errs: []string{"user.crontab:15: @reboot has no time slot, so scan replays nothing of it and leaves the line out; cron still runs it at each boot (to quiet this, run the @reboot command without catchup run)",
 			"user.crontab:16: expected 5 time fields before the command, found 4"}},
 		"system.crontab": {system: true, want: []Entry{
 			{File: "system.crontab", Line: 8, Expr: "0 2 * * *", User: "backup", Env: senv1, Task: "db-dump",
@@ -216,7 +216,7 @@ func TestErrorWrapping(t *testing.T) {
 	if !errors.As(errs[0], &ce) || ce.File != "f.cron" || ce.Line != 3 || !errors.Is(errs[0], errReboot) {
 		t.Fatalf("error = %#v", errs[0])
 	}
-	if got, want := ce.Error(), "f.cron:3: @reboot has no time slot; catchup cannot replay it"; got != want {
+	if got, want := ce.Error(), "f.cron:3: @reboot has no time slot, so scan replays nothing of it and leaves the line out; cron still runs it at each boot (to quiet this, run the @reboot command without catchup run)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

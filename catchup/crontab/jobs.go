@@ -119,7 +119,7 @@ func parseJobLine(s, name string) (Job, error) {
 		case j.Expr == "@reboot":
 			return Job{}, errReboot
 		case !macros[j.Expr]:
-			return Job{}, fmt.Errorf("unknown macro %q", j.Expr)
+			return Job{}, fmt.Errorf("unknown macro %q: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", j.Expr)
 		}
 	}
 	// Any unescaped %, a trailing one too: cron would cut the command there
