@@ -206,10 +206,14 @@ func mayBeSilent(t store.Task) bool {
 	return isRunSource(t.Source) && t.Schedule != "" && t.RetiredAt.IsZero()
 }
 
-// warning flags a task registered by `run --cron` that had no fire of its
-// own for longer than its catch-up window while cron fired other tasks:
-// its line may be gone, and scan would replay it forever. It returns ""
-// for any other task.
+// warning flags a task registered by `run --cron` whose first slot after
+// its last fire of its own (else after its registration) came longer than
+// its catch-up window ago, while cron fired other tasks since then: its line
+// may be gone, and scan would replay it forever. A task whose next slot has
+// not come, or came only lately, is not silent, however long ago it fired
+// (a daily task with --max-age 12h, a monthly one with the default 7d):
+// such a task was told to run catchup forget. It returns "" for any other
+// task, and for a schedule that does not parse (said elsewhere).
 func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 	if s == nil || !mayBeSilent(t) || Paused(t, now) {
 		return ""
@@ -218,8 +222,13 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 	if last.IsZero() {
 		last = t.RegisteredAt
 	}
+	sched, err := parseSchedule(t.Schedule, t.TZ)
+	if err != nil || sched == nil {
+		return ""
+	}
+	due, ok := sched.Next(last)
 	window := catchupWindow(t, rule)
-	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
+	if !ok || now.Sub(due) <= window || s.cron.Sub(due) <= window {
 		return ""
 	}
 	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+

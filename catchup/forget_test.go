@@ -29,6 +29,14 @@ func TestSilenceWarning(t *testing.T) {
 		"retired":                     {task: with(func(t *store.Task) { t.RetiredAt = day(2) }), last: day(1), cron: day(6), now: day(6)},
 		"paused":                      {task: with(func(t *store.Task) { t.PausedAt = day(2) }), last: day(1), cron: day(6), now: day(6)},
 		"a pause that ended":          {task: with(func(t *store.Task) { t.PausedAt, t.PausedUntil = day(2), day(3) }), last: day(1), cron: day(6), now: day(6), wantFlag: true},
+		"next slot not come, window under a day": {task: with(func(t *store.Task) { t.MaxAge = 12 * time.Hour }),
+			last: day(5), cron: day(5).Add(20 * time.Hour), now: day(5).Add(20 * time.Hour)},
+		"its slot passed, window under a day": {task: with(func(t *store.Task) { t.MaxAge = 12 * time.Hour }),
+			last: day(4), cron: day(5).Add(13 * time.Hour), now: day(5).Add(13 * time.Hour), wantFlag: true},
+		"monthly, a week after its fire": {task: with(func(t *store.Task) { t.Schedule, t.MaxAge = "0 2 1 * *", 0 }),
+			last: day(1), cron: day(20), now: day(20)},
+		"monthly, its slot passed": {task: with(func(t *store.Task) { t.Schedule, t.MaxAge = "0 2 1 * *", 0 }),
+			last: day(1), cron: time.Date(2026, 4, 9, 2, 0, 0, 0, time.UTC), now: time.Date(2026, 4, 9, 2, 0, 0, 0, time.UTC), wantFlag: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
