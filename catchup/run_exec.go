@@ -278,9 +278,13 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {
 		// Scan stops here: its next replay could not be recorded either.
+		what := "scan stops before its next replay"
+		if l.req.Backfill {
+			what = "backfill stops before its next slot"
+		}
 		return RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started}, true, nil,
-			fmt.Errorf("%w: the outcome of run %d (slot %s of %s) is not recorded, so scan stops before its next replay: %w",
-				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, recErr)
+			fmt.Errorf("%w: the outcome of run %d (slot %s of %s) is not recorded, so %s: %w",
+				ErrReplayUnrecorded, r.ID, formatSlot(r.Slot, l.sched), r.Task, what, recErr)
 	}
 	return result, true, nil, nil
 }

@@ -175,8 +175,15 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 var ErrReplayUnrecorded = errors.New("the ledger cannot be written")
 
 // refuseReplay is a replay whose claim could not be recorded: it does not
-// run (exit 125), and the slot stays missed for the next scan.
+// run (exit 125), and the slot stays missed for the next scan. A
+// backfill's slot is run by a backfill again: no scan replays a slot
+// before the task's registration, nor one it recorded expired.
 func (l *lifecycle) refuseReplay(slot time.Time, cause error) (RunResult, error) {
+	if l.req.Backfill {
+		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: not backfilling slot %s of %s, since a backfill runs a slot only once its claim is recorded; "+
+			"catchup backfill runs it once the ledger can be written: %w",
+			ErrReplayUnrecorded, formatSlot(slot, l.sched), l.req.Task, cause)
+	}
 	return RunResult{ExitCode: ExitInternal}, fmt.Errorf("%w: not replaying slot %s of %s, since a replay runs only once its claim is recorded; "+
 		"the next scan replays it once the ledger can be written: %w",
 		ErrReplayUnrecorded, formatSlot(slot, l.sched), l.req.Task, cause)
