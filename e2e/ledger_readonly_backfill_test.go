@@ -22,8 +22,10 @@ func TestReadOnlyLedgerBackfillSaysRunItAgain(t *testing.T) {
 	}
 	marker := filepath.Join(dir, "ran")
 	runAs := runningAs(t, dir, cred)
-	work := filepath.Join(dir, "work") // a working directory backfill trusts (dir is 1777)
-	as := func(p *catchupProc) *catchupProc { // its notes where nobody may write them
+	// A working directory backfill trusts (dir is 1777), and notes where
+	// nobody may write them.
+	work := filepath.Join(dir, "work")
+	as := func(p *catchupProc) *catchupProc {
 		p = runAs(p)
 		p.cmd.Dir = work
 		p.cmd.Env = append(p.cmd.Env, "CATCHUP_NOTE_DIR="+filepath.Join(dir, "notes"))
