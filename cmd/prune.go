@@ -95,7 +95,7 @@ func printRecorded(w io.Writer, recs []catchup.PruneRecorded, dry bool) error {
 	for _, r := range recs {
 		if r.Expired > 0 {
 			if _, err := fmt.Fprintf(w, "%s: %s %s expired (older than its catch-up window, %s), as scan would\n",
-				r.Task, verb, counted(r.Expired, "missed slot", "missed slots"), formatDuration(r.Window)); err != nil {
+				r.Task, verb, counted(r.Expired, "missed slot", "missed slots"), catchup.FormatWindow(r.Window)); err != nil {
 				return err
 			}
 		}
