@@ -194,7 +194,8 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		x.Expiring = left.Reason
 		x.Summary += "; the next scan records it expired: " + left.Reason
 	} else if x.State == StateMissed {
-		if x.Expiring, err = expiringReason(ctx, st, m, t, sched, req, slot, stale, notes); err != nil {
+		var into time.Time // the coalesced replay that stands for it
+		if x.Expiring, into, err = expiringReason(ctx, st, m, t, sched, req, slot, stale, notes); err != nil {
 			return x, err
 		}
 		switch {
@@ -210,6 +211,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			// now, as the scan checks it.
 			if why := lines.startRefused(t); why != nil {
 				x.Summary += "; it stays missed, no replay starts: " + why.Error()
+			} else if !into.IsZero() {
+				x.Summary += fmt.Sprintf(`; replay policy "coalesce": the next scan runs it within the replay of slot %s and records it skipped`,
+					formatSlot(into, sched))
 			}
 		}
 	}
