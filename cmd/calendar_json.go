@@ -83,7 +83,11 @@ func (g calendarGrid) skippedDates() []string {
 
 // add writes one task's row.
 func (j *calendarJSONWriter) add(r catchup.CalendarRow) error {
-	t := calendarTaskJSON{Task: r.Task, TZ: r.Zone.String(), Warning: r.Warning, Slots: make([]calendarSlotJSON, 0, len(r.Slots))}
+	tz := r.Zone.String()
+	if r.Zone == time.Local { // a task with no zone registered (no schedule): "", as ls -o json names it
+		tz = ""
+	}
+	t := calendarTaskJSON{Task: r.Task, TZ: tz, Warning: r.Warning, Slots: make([]calendarSlotJSON, 0, len(r.Slots))}
 	for _, s := range r.Slots {
 		t.Slots = append(t.Slots, calendarSlotJSON{Slot: schedule.RFC3339(s.Slot, r.Zone), State: s.State, RunID: s.RunID, Cause: s.Cause})
 	}
