@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -179,7 +181,7 @@ func writeMetrics(w io.Writer, families []*dto.MetricFamily) error {
 func writeTextfile(path string, families []*dto.MetricFamily) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
 	if err != nil {
-		return fmt.Errorf("--textfile %s: %w", path, err)
+		return textfileDirError(path, err)
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
@@ -203,7 +205,23 @@ func writeTextfile(path string, families []*dto.MetricFamily) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("--textfile %s: %w", path, err)
+	}
+	return nil
+}
+
+// textfileDirError is why no temporary file could be made beside path,
+// naming the directory and the fix, not the temporary file's name (which
+// the operator never chose).
+func textfileDirError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	dir := filepath.Dir(path)
+	return fmt.Errorf("--textfile %s: cannot write a file in %s: %w; fix: run catchup metrics as a user who can write %s, "+
+		"or name a file in a directory this user can write (and point node_exporter's --collector.textfile.directory there)", path, dir, err, dir)
 }
 
 // textfileWritten, when set (tests), is called with the temporary file's
