@@ -24,6 +24,9 @@ import (
 func (s *Ledger) Backup(ctx context.Context, dest string) error {
 	ctx = uncancelled(ctx)
 	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return fmt.Errorf("back up ledger %s: %w; fix: name a file in a directory this user (uid %d) can write", s.path, err, os.Getuid())
+	}
 	if err != nil {
 		return fmt.Errorf("back up ledger %s: %w", s.path, err)
 	}
