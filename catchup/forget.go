@@ -222,12 +222,15 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 	if last.IsZero() {
 		last = t.RegisteredAt
 	}
+	window := catchupWindow(t, rule)
+	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
+		return "" // its first slot after last is later still: no schedule read for most tasks
+	}
 	sched, err := parseSchedule(t.Schedule, t.TZ)
 	if err != nil || sched == nil {
 		return ""
 	}
 	due, ok := sched.Next(last)
-	window := catchupWindow(t, rule)
 	if !ok || now.Sub(due) <= window || s.cron.Sub(due) <= window {
 		return ""
 	}
