@@ -39,9 +39,10 @@ a retired task (catchup forget) is refused. A range in the future is refused,
 and so is one that holds more than --max-slots slots of a task (default 10000), before
 anything runs: a typo in --from would otherwise run millions of slots.
 
-Exit status: 0 every slot ran or was skipped; 1 a slot failed; 2 error; 128+N stopped
-by signal N: the slot it cut short is reported interrupted, those it did not reach
-left, and a backfill again runs them (stopped while planning: nothing ran).`,
+Exit status: 0 every slot ran or was skipped; 1 a slot failed, or a task's working
+directory was refused (its slots left, not run: fix it and backfill again); 2 error;
+128+N stopped by signal N: the slot it cut short is reported interrupted, those it
+did not reach left, and a backfill again runs them (stopped while planning: nothing ran).`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBackfill(c, g, bf) },
 	}

@@ -56,3 +56,16 @@ func TestHelpCalendarBlankCell(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpBackfillExitOneForLeftSlots: backfill --help says that it exits
+// 1 when a task's working directory is refused (its slots left, not run),
+// as the contract does and as it exits (backfill_refused_workdir_once):
+// it said 1 only for a failed slot, so a probe reading the help took the
+// exit 1 of a backfill that ran nothing for a job's failure.
+func TestHelpBackfillExitOneForLeftSlots(t *testing.T) {
+	out := help(t, newRoot(&globals{}, nil), []string{"backfill", "--help"})
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "1 a slot failed, or a task's working directory was refused") {
+		t.Errorf("backfill --help does not say it exits 1 when a working directory is refused:\n%s", out)
+	}
+}
