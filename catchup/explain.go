@@ -132,7 +132,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			held, err = owedToAnOldSchedule(ctx, st, m, t, sched, req.MissedRule, stale, notes, slot)
 		}
 		if err != nil || !held {
-			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339Nano), slot, sched))
+			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339Nano), slot, m.Now(), sched))
 		}
 		offSchedule = true
 	}

@@ -2,6 +2,8 @@ package catchup
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -9,8 +11,10 @@ import (
 
 // errNotASlot says that shown (t, as the error shows it) is not a slot of
 // sched, and names the slots around t in the schedule's zone: for a wall
-// time a DST change skipped or repeated, the slot it meant is among them.
-func errNotASlot(shown string, t time.Time, sched *schedule.Schedule) error {
+// time a DST change skipped or repeated, the slot it meant is among them;
+// and where the slots are listed: a past range's by backfill --dry-run,
+// those to come (t after now) by catchup next, backfill refusing them.
+func errNotASlot(shown string, t, now time.Time, sched *schedule.Schedule) error {
 	var near []string
 	if p, ok := sched.Prev(t); ok && p.After(time.Time{}) { // the zero time is no slot (cmd's parseSlot)
 		near = append(near, schedule.RFC3339(p, sched.Location()))
@@ -19,6 +23,9 @@ func errNotASlot(shown string, t time.Time, sched *schedule.Schedule) error {
 		near = append(near, schedule.RFC3339(n, sched.Location()))
 	}
 	hint := "catchup backfill --dry-run --only all lists a range's slots"
+	if t.After(now) {
+		hint = fmt.Sprintf("catchup next %q --tz %s lists the slots to come", sched.Expr(), shellWord(sched.Location().String()))
+	}
 	switch len(near) {
 	case 2:
 		hint = fmt.Sprintf("the nearest slots are %s and %s (%s)", near[0], near[1], hint)
@@ -42,7 +49,7 @@ func (l *lifecycle) checkSlot() error {
 		// instant (set by hand) is refused as --slot's is, not recorded as
 		// a replay of a slot the task never had.
 		if p, ok := l.sched.Prev(r); !ok || !p.Equal(r) {
-			return errNotASlot("CATCHUP_REPLAY_SLOT "+r.Format(time.RFC3339Nano), r, l.sched)
+			return errNotASlot("CATCHUP_REPLAY_SLOT "+r.Format(time.RFC3339Nano), r, l.m.Now(), l.sched)
 		}
 	}
 	if l.req.Slot.IsZero() {
@@ -58,7 +65,18 @@ func (l *lifecycle) checkSlot() error {
 	}
 	if p, ok := l.sched.Prev(l.req.Slot); !ok || !p.Equal(l.req.Slot) {
 		// RFC3339Nano: a fraction of a second is what makes such a slot none.
-		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339Nano), l.req.Slot, l.sched)
+		return errNotASlot("--slot "+l.req.Slot.Format(time.RFC3339Nano), l.req.Slot, l.m.Now(), l.sched)
 	}
 	return nil
+}
+
+// shellWord is s as a shell word: as it is when it holds only characters
+// no shell reads specially (a zone name), else double-quoted.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_+-.:,", r)) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
