@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -166,76 +165,6 @@ func leftRetired(left leftByChange, dry bool) string {
 		return ""
 	}
 	return "; " + left.describe(dry, "until then", store.ReasonRetired)
-}
-
-// silence knows when each task last had a fire of its own (trigger
-// schedule; replays do not count), and when cron was last seen firing any
-// task: a task is silent only while cron fires the others, so that an
-// outage (every task silent) raises no flag.
-type silence struct {
-	last map[string]time.Time
-	cron time.Time
-}
-
-// newSilence reads the last fire of every task (in one read: LastFires),
-// for the warnings of the tasks that could have one (mayBeSilent): none
-// when no task does, so that a scan of a crontab's or daemon's tasks (the
-// daemon scans each of its tasks on its own, every rescan) reads no other
-// task's history. A nil silence warns of nothing.
-func newSilence(ctx context.Context, st store.Store, tasks []store.Task) (*silence, error) {
-	if !slices.ContainsFunc(tasks, mayBeSilent) {
-		return nil, nil
-	}
-	last, err := st.LastFires(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s := &silence{last: last}
-	for _, at := range last {
-		if at.After(s.cron) {
-			s.cron = at
-		}
-	}
-	return s, nil
-}
-
-// mayBeSilent reports whether a warning may flag t: a task registered by
-// `run --cron`, with a schedule, not retired (whether it is paused is
-// asked when warning).
-func mayBeSilent(t store.Task) bool {
-	return isRunSource(t.Source) && t.Schedule != "" && t.RetiredAt.IsZero()
-}
-
-// warning flags a task registered by `run --cron` whose first slot after
-// its last fire of its own (else after its registration) came longer than
-// its catch-up window ago, while cron fired other tasks since then: its line
-// may be gone, and scan would replay it forever. A task whose next slot has
-// not come, or came only lately, is not silent, however long ago it fired
-// (a daily task with --max-age 12h, a monthly one with the default 7d):
-// such a task was told to run catchup forget. It returns "" for any other
-// task, and for a schedule that does not parse (said elsewhere).
-func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
-	if s == nil || !mayBeSilent(t) || Paused(t, now) {
-		return ""
-	}
-	last := s.last[t.Name]
-	if last.IsZero() {
-		last = t.RegisteredAt
-	}
-	window := catchupWindow(t, rule)
-	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
-		return "" // its first slot after last is later still: no schedule read for most tasks
-	}
-	sched, err := parseSchedule(t.Schedule, t.TZ)
-	if err != nil || sched == nil {
-		return ""
-	}
-	due, ok := sched.Next(last)
-	if !ok || now.Sub(due) <= window || s.cron.Sub(due) <= window {
-		return ""
-	}
-	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+
-		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), formatWindow(window), t.Name)
 }
 
 // revival is the registration a fire without --cron gives a retired task

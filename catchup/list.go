@@ -111,7 +111,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		return nil, err
 	}
 	notedLatest(out, notes, rule.Tolerance)
-	silent, err := newSilence(ctx, st, listed)
+	silent, err := newSilence(ctx, st, m, listed)
 	if err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			tasks[i].TZ = m.Zone // as the real scan will record it
 		}
 	}
-	silent, err := newSilence(ctx, st, tasks)
+	silent, err := newSilence(ctx, st, m, tasks)
 	if err != nil {
 		return rep, err
 	}
