@@ -76,7 +76,7 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 	}
 	switch {
 	case req.To.Before(req.From):
-		return req, fmt.Errorf("--to %s is before --from %s", bf.to, bf.from)
+		return req, fmt.Errorf("--to %s is before --from %s%s", bf.to, bf.from, inUTC(req.To, req.From))
 	case req.To.After(now):
 		return req, fmt.Errorf("--to %s is in the future: backfill runs only slots that have come (now is %s)",
 			bf.to, now.UTC().Format(time.RFC3339))
@@ -198,4 +198,15 @@ func writeBackfill(out io.Writer, reps []catchup.TaskBackfill, req catchup.Backf
 			countSuffix("interrupted", r.Interrupted)+countSuffix("left", r.Left))
 	}
 	return w.Flush()
+}
+
+// inUTC is " (FROM in UTC)" when to and from are written with different
+// offsets, whose order then reads wrong (12:00Z is before 10:00-03:00);
+// else "".
+func inUTC(to, from time.Time) string {
+	_, t := to.Zone()
+	if _, f := from.Zone(); t == f {
+		return ""
+	}
+	return " (" + from.UTC().Format(time.RFC3339) + ")"
 }

@@ -51,7 +51,7 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return usageErr(c, errors.New("--to is not a postgres:// URL: "+what))
 	}
 	if !fileExists(cfg.from) {
-		return failure(fmt.Errorf("no ledger at %s", cfg.from))
+		return failure(fmt.Errorf("no ledger at %s: --from takes the SQLite ledger file this host's catchup writes (its --db or CATCHUP_DB; by default ~/.local/state/catchup/catchup.db, as root /var/lib/catchup/catchup.db)", cfg.from))
 	}
 	if err := store.RefuseDirectory(cfg.from); err != nil {
 		return failure(fmt.Errorf("%w; fix: --from takes the ledger file's path, such as %s", err, filepath.Join(cfg.from, "catchup.db")))
