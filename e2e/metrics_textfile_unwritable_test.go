@@ -13,26 +13,7 @@ import (
 // the temporary file it could not create (`open /dir/.x.prom.tmp123:
 // permission denied`, which named no fix).
 func TestMetricsTextfileUnwritableDirSaysTheFix(t *testing.T) {
-	dir := reachableTempDir(t)
-	cred := asNobody(t, dir)
-	if cred == nil {
-		t.Skip("needs root, to run catchup as nobody (root writes any directory)")
-	}
-	db := filepath.Join(dir, "state", "catchup.db")
-	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	giveTo(t, filepath.Dir(db), cred)
-	textfiles := filepath.Join(dir, "textfile") // root's, 0755
-	if err := os.Mkdir(textfiles, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	as := runningAs(t, dir, cred)
-	seed := as(newCatchup(t, db, "2026-03-02T02:00:05Z", "run", "--task", "t", "--", "true"))
-	if code := seed.run(t); code != 0 {
-		t.Fatalf("seeding the ledger exited %d: %s", code, seed.stderr.String())
-	}
-
+	db, textfiles, as := nobodysLedgerBesideRoots(t) // node_exporter's directory, root's
 	prom := filepath.Join(textfiles, "catchup.prom")
 	m := as(newCatchup(t, db, "2026-03-02T03:00:00Z", "metrics", "--textfile", prom))
 	if code := m.run(t); code != 2 {
