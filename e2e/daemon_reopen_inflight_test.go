@@ -152,14 +152,7 @@ func TestDaemonStoppedWhileItsLedgerWasReplaced(t *testing.T) {
 	h := newDaemonHost(t, db)
 	p := h.start("a")
 	logs := []*catchupProc{p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for i, p := range logs {
-				t.Logf("daemon %d log:\n%s", i, p.stderr.String())
-			}
-			t.Logf("job output:\n%s", strings.Join(readLines(t, h.out), "\n"))
-		}
-	})
+	h.logOnFailure(t, &logs)
 	waitFile(t, db)
 	waitFor(t, "a fire recorded succeeded", func() bool {
 		return ledgerRows(t, db, `SELECT COUNT(*) FROM runs WHERE task = 'job' AND status = 'succeeded'`)[0][0] != "0"

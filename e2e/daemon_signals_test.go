@@ -49,14 +49,7 @@ func TestDaemonHangupStormWithEdits(t *testing.T) {
 	}
 	p := h.start("a")
 	logs := []*catchupProc{p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for i, p := range logs {
-				t.Logf("daemon %d log:\n%s", i, p.stderr.String())
-			}
-			t.Logf("job output:\n%s", strings.Join(readLines(t, h.out), "\n"))
-		}
-	})
+	h.logOnFailure(t, &logs)
 	waitFile(t, db)
 	stop := storm(p, true)
 	waitFor(t, "10 slots in a row under the SIGHUP storm", func() bool { return h.slotsInARow() >= 10 })
@@ -79,4 +72,18 @@ func TestDaemonHangupStormWithEdits(t *testing.T) {
 			t.Errorf("daemon %d logged an error or a panic", i)
 		}
 	}
+}
+
+// logOnFailure logs, if the test fails, the log of each daemon in *logs
+// (the list as the test left it: restarts appended) and the job's output.
+func (h *daemonHost) logOnFailure(t *testing.T, logs *[]*catchupProc) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for i, p := range *logs {
+			t.Logf("daemon %d log:\n%s", i, p.stderr.String())
+		}
+		t.Logf("job output:\n%s", strings.Join(readLines(t, h.out), "\n"))
+	})
 }
