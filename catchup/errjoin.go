@@ -22,6 +22,9 @@ func joinErrors(errs ...error) error {
 	return j
 }
 
+// JoinErrors is joinErrors for cmd: the errors on one line, "; " between.
+func JoinErrors(errs ...error) error { return joinErrors(errs...) }
+
 type joinedErrors []error
 
 func (j joinedErrors) Error() string {

@@ -1,10 +1,16 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // TestDaemonCrontabTrust: the daemon runs its crontab's lines as itself
@@ -60,5 +66,41 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCrontabOpenFix: a crontab the daemon cannot open is named with the
+// fix: one not there (a mistyped path, a volume not mounted), one its user
+// cannot read. A refusal keeps its own fix, and no fix is added twice.
+func TestCrontabOpenFix(t *testing.T) {
+	const path = "/etc/catchup/crontab"
+	refusal := &filetrust.Refusal{Name: "crontab " + path, Reason: "it is not a regular file", Fix: "point the daemon at the crontab file itself"}
+	tests := map[string]struct {
+		err  error
+		want string
+	}{
+		"not there": {err: fmt.Errorf("crontab %s: %w", path, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}),
+			want: "no such file or directory; fix: give --crontab the path of an existing crontab file"},
+		"not readable": {err: fmt.Errorf("crontab %s: %w", path, &fs.PathError{Op: "open", Path: path, Err: syscall.EACCES}),
+			want: "permission denied; fix: let uid 65534"},
+		"refused": {err: refusal, want: "refused: it is not a regular file; fix: point the daemon at the crontab file itself"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := crontabOpenFix(tc.err, path, 65534)
+			if got == nil || !strings.Contains(got.Error(), tc.want) || strings.Count(got.Error(), "fix:") != 1 {
+				t.Errorf("got %v; want %q in it, one fix", got, tc.want)
+			}
+			if name == "not readable" && !strings.HasSuffix(got.Error(), "which runs the daemon, read /etc/catchup/crontab and search "+
+				"its directories (chown 65534 /etc/catchup/crontab, or chmod a+r on a file of root's), or run the daemon as the crontab's owner") {
+				t.Errorf("got %v; want the fix naming the uid and the file", got)
+			}
+			if !errors.Is(got, tc.err) {
+				t.Errorf("got %v; want it to wrap %v", got, tc.err)
+			}
+		})
+	}
+	if crontabOpenFix(nil, path, 0) != nil {
+		t.Error("no error: want none")
 	}
 }

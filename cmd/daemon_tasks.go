@@ -43,7 +43,8 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 		}
 		jobs, errs := crontab.ParseJobs(bytes.NewReader(data), name)
 		if len(errs) > 0 {
-			return nil, fmt.Errorf("crontab %w", errors.Join(errs...))
+			// One line: errors.Join's newline reached the operator as an escaped \n.
+			return nil, fmt.Errorf("crontab %w", catchup.JoinErrors(errs...))
 		}
 		if len(jobs) == 0 { // read while being written, most likely: its lines are not removed
 			return nil, fmt.Errorf("%s has no job line (read while being written?): to stop its tasks on purpose, drop --crontab %s and `catchup forget` them", name, name)
@@ -103,17 +104,6 @@ func lineWarning(j crontab.Job) string {
 	}
 	return fmt.Sprintf("the command starts with %q, a user of this host and no command: a system crontab's user field? "+
 		"The daemon reads user-format crontabs (no user field), and runs it as the command", word)
-}
-
-// readDaemonCrontab reads a crontab that no other user can have written,
-// in place or by renaming a file over it (catchup.OpenOwnCrontab): the
-// daemon runs its lines as itself.
-func readDaemonCrontab(path string) ([]byte, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, fmt.Errorf("read crontab: %w", err)
-	}
-	return catchup.OpenOwnCrontab(abs, os.Geteuid())
 }
 
 // daemonTask turns one crontab line into a task: its zone (the line's --tz,

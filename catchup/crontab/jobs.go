@@ -108,6 +108,12 @@ func parseJobLine(s, name string) (Job, error) {
 	}
 	head, rest := splitFields(s, nTime)
 	if len(head) != nTime || rest == "" {
+		if v, ok := badlyQuotedVariable(s); ok {
+			// Its value is not shown: it may be a secret (PGPASSWORD=).
+			return Job{}, fmt.Errorf("not a job line, nor a variable: variable %s's value has quotes that do not match, "+
+				"or text after its closing quote, so cron reads the line as neither; fix: end the value with the quote it "+
+				"starts with (%s=\"a b\"), or drop the quotes", v, v)
+		}
 		return Job{}, errors.New("not a job line: want 5 time fields (or an @macro) and a command")
 	}
 	if n := extraTimeFields(rest); nTime == 5 && n > 0 {
