@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -242,9 +241,8 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})
 	if df.listen != "" {
-		ln, err := net.Listen("tcp", df.listen)
+		ln, err := listenDaemon(df.listen)
 		if err != nil {
-			err = fmt.Errorf("--listen %s: %w", df.listen, err)
 			return usageErr(c, maskedValue{err, redact.ValueIn(err.Error(), df.listen)})
 		}
 		defer ln.Close()

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -13,6 +15,19 @@ import (
 	"github.com/catchup/catchup/catchup/daemon"
 	"github.com/catchup/catchup/store"
 )
+
+// listenDaemon listens on --listen's address; an address in use is named
+// with the fix (usageErr adds the pointer to --help).
+func listenDaemon(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case err == nil:
+		return ln, nil
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("--listen %s: %w; fix: stop what listens there (another catchup daemon?), or give --listen another port", addr, err)
+	}
+	return nil, fmt.Errorf("--listen %s: %w", addr, err)
+}
 
 // healthyLoop is how long the scheduler loop may stay silent (it goes round
 // every second) before /healthz fails.

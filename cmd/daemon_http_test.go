@@ -69,3 +69,24 @@ func TestDaemonMetricsWithoutLedger(t *testing.T) {
 		t.Errorf("promlint: %s: %s", p.Metric, p.Text)
 	}
 }
+
+// TestListenSaysTheFix: an address the daemon cannot listen on is named
+// with the fix: one another process holds (a second daemon?).
+func TestListenSaysTheFix(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	ln, err := listenDaemon(addr)
+	if err == nil {
+		ln.Close()
+		t.Fatalf("listened on %s, which another listener holds", addr)
+	}
+	want := "--listen " + addr + ": listen tcp " + addr + ": bind: address already in use; fix: stop what listens there " +
+		"(another catchup daemon?), or give --listen another port"
+	if err.Error() != want {
+		t.Errorf("err = %v; want %s", err, want)
+	}
+}
