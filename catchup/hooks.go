@@ -71,7 +71,22 @@ func (l *lifecycle) alert(ctx context.Context, r store.Run) error {
 	// command, and the alert of a job that printed binary would be lost.
 	env := append(l.childEnv(r), "CATCHUP_STATUS="+r.Status, "CATCHUP_EXIT_CODE="+exit,
 		"CATCHUP_STDERR_TAIL="+strings.ReplaceAll(string(tail), "\x00", "\uFFFD"))
-	return runAlertAs(ctx, l.m, l.alertAs, l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
+	return runAlertAs(ctx, l.m, l.alertDir(), l.req.NotifyCmd, env, "", " (the job's status is unchanged)")
+}
+
+// alertDir is whom, and where, the alert runs: where its job ran, as
+// cron's catchup run runs both in the line's home. A run in a directory
+// of the ledger's (a daemon fire in its line's home, a replay in the
+// registered directory) alerts there while it is still trusted (a
+// directory gone or refused since: in this process's, never lost); a run
+// in this process's directory, there.
+func (l *lifecycle) alertDir() notify.As {
+	as := l.alertAs
+	if as.Dir == "" && as.Cred == nil && l.req.DirFromLedger && l.req.Dir != "" &&
+		trustedWorkDir(l.req.Dir, l.m.UID) == nil {
+		as.Dir = l.req.Dir
+	}
+	return as
 }
 
 // alertMissed runs scan's --notify-cmd (or the task's own) once for a task
