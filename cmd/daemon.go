@@ -215,6 +215,11 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// at a reload, are log records.
 	lm := m
 	lm.Notice = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...), "event", "warning") }
+	noticeFor := func(task string) func(string, ...any) { // a task's: task= as on its other records
+		return func(format string, args ...any) {
+			log.Warn(fmt.Sprintf(format, args...), "event", "warning", "task", task)
+		}
+	}
 	df.rule.FiredAfter = m.Now() // the daemon fires only later slots: its scans replay these at once
 	// The crontabs' stamp before they are read: an edit while the daemon
 	// starts (after the read) is a change its watcher reloads.
@@ -222,7 +227,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	// A stop while the tasks are registered ends the start: a write
 	// waiting for a ledger another process holds gives up (nothing fired).
 	fromStart := func(string) time.Time { return df.rule.FiredAfter } // the first loops fire from the start
-	tasks, err := daemonTasks(store.GiveUpWaitsWhen(start, start), st, lm, df.crontabs, fromStart)
+	tasks, err := daemonTasks(store.GiveUpWaitsWhen(start, start), st, lm, df.crontabs, fromStart, noticeFor)
 	if startOver() {
 		return stoppedStarting(stopSig)
 	}
@@ -236,7 +241,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	load := func(ctx context.Context, firesFrom func(string) time.Time) ([]daemon.Task, error) {
 		rm := lm
 		rm.Zone = zone.reread(lm.Notice)
-		return daemonTasks(ctx, st, rm, df.crontabs, firesFrom)
+		return daemonTasks(ctx, st, rm, df.crontabs, firesFrom, noticeFor)
 	}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Concurrency: df.concurrency,
 		Grace: df.grace, Rescan: df.rescan, Rate: rate, Rule: df.rule, MaxReplays: df.maxReplays, Log: log, Load: load, Watch: watch, Stamp: stamp})

@@ -43,7 +43,7 @@ func TestDaemonReloadRetriedAfterALedgerWriteFault(t *testing.T) {
 	m := catchup.Machine{Now: func() time.Time { return now }, Zone: "UTC", Host: "h", UID: os.Geteuid(), PID: os.Getpid(),
 		LockDir: filepath.Join(dir, "locks"), DB: filepath.Join(dir, "catchup.db"), Stdout: io.Discard, Stderr: io.Discard,
 		HomeDir: func(string) (string, error) { return dir, nil }}
-	tasks, err := daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} })
+	tasks, err := daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestDaemonReloadRetriedAfterALedgerWriteFault(t *testing.T) {
 	logs := &lockedBuffer{}
 	d := daemon.New(daemon.Config{Store: st, Machine: m, Tasks: tasks, Grace: time.Second, Log: slog.New(slog.NewTextHandler(logs, nil)),
 		Load: func(ctx context.Context, _ func(string) time.Time) ([]daemon.Task, error) {
-			return daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} })
+			return daemonTasks(ctx, st, m, []string{file}, func(string) time.Time { return time.Time{} }, nil)
 		}})
 	stop, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	done := make(chan struct{})

@@ -28,8 +28,11 @@ import (
 // for that (nor, at start, those registered from it). Every line is
 // checked before any task is registered: a refused reload leaves the
 // ledger as it was, as it leaves the tasks. firesFrom is where a task's
-// loop may fire from (RegisterDaemonTask's).
-func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string, firesFrom func(string) time.Time) ([]daemon.Task, error) {
+// loop may fire from (RegisterDaemonTask's). noticeFor, if set, is the
+// notice of a task's registration (its task an attribute of the log's
+// record), else m.Notice.
+func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files []string, firesFrom func(string) time.Time,
+	noticeFor func(task string) func(string, ...any)) ([]daemon.Task, error) {
 	var tasks []daemon.Task
 	seen := map[string]string{}
 	for _, name := range files {
@@ -67,7 +70,11 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 	}
 	for i, t := range tasks {
 		var err error
-		if tasks[i].Def, tasks[i].Replaced, err = catchup.RegisterDaemonTask(ctx, st, m, t.Def, t.ZoneFromHost, firesFrom(t.Def.Name)); err != nil {
+		tm := m
+		if noticeFor != nil {
+			tm.Notice = noticeFor(t.Def.Name)
+		}
+		if tasks[i].Def, tasks[i].Replaced, err = catchup.RegisterDaemonTask(ctx, st, tm, t.Def, t.ZoneFromHost, firesFrom(t.Def.Name)); err != nil {
 			// The ledger's fault, not the crontab's: a reload is tried again.
 			return nil, daemon.LedgerFault{Err: fmt.Errorf("register task %s: %w", t.Def.Name, err)}
 		}

@@ -40,7 +40,7 @@ func TestDaemonReplicaFiresInTheFleetZone(t *testing.T) {
 		{"Europe/Berlin", "Europe/Berlin"},    // registers the task
 		{"America/New_York", "Europe/Berlin"}, // a replica elsewhere
 	} {
-		tasks, err := daemonTasks(ctx, st, machine(tc.zone), []string{file}, func(string) time.Time { return time.Time{} })
+		tasks, err := daemonTasks(ctx, st, machine(tc.zone), []string{file}, func(string) time.Time { return time.Time{} }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
