@@ -32,7 +32,7 @@ func (e *hintedError) Unhinted() error { return e.plain }
 func cannotCreate(op, target, ledgerDir string, err error) error {
 	plain := fmt.Errorf("%s: %w", op, err)
 	if !errors.Is(err, os.ErrPermission) && !errors.Is(err, syscall.EROFS) {
-		return plain
+		return cannotCreateIn(op, target, ledgerDir, plain, err)
 	}
 	dir := filepath.Dir(target)
 	for {
@@ -68,4 +68,20 @@ func cannotCreate(op, target, ledgerDir string, err error) error {
 			dir, filetrust.Describe(filetrust.Owner(fi)), filetrust.ModeBits(fi.Mode()), filetrust.Describe(uid), fix, elsewhere)
 	}
 	return &hintedError{plain: plain, hinted: fmt.Sprintf("%s: %v; %s", op, bare, hint)}
+}
+
+// cannotCreateIn is cannotCreate's error (plain) for another cause than
+// the rights to a directory: creating the new ledger's temporary file in
+// an existing directory that takes none (/proc, ENOENT) names that
+// directory and the fix, not the temporary file. Others stay plain.
+func cannotCreateIn(op, target, ledgerDir string, plain, err error) error {
+	var pe *os.PathError
+	if target == ledgerDir || !errors.As(err, &pe) || !errors.Is(err, os.ErrNotExist) {
+		return plain
+	}
+	if fi, serr := os.Stat(ledgerDir); serr != nil || !fi.IsDir() {
+		return plain
+	}
+	return &hintedError{plain: plain, hinted: fmt.Sprintf("%s: cannot create a file in %s: %v; fix: point catchup at a ledger in a directory "+
+		"where this user can create files (--db, CATCHUP_DB or CATCHUP_STATE_DIR)", op, ledgerDir, pe.Err)}
 }

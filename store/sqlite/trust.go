@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -29,7 +30,7 @@ func trustLedgerFiles(path string, uid int) (string, error) {
 				Fix:    "remove it if you did not put it there: rm " + path}
 		}
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return "", fmt.Errorf("open ledger %s: %w", path, err)
+		return "", openError(path, err)
 	}
 	real := store.RealLedgerPath(path)
 	for _, p := range []string{real, real + "-wal", real + "-shm"} {
@@ -38,11 +39,26 @@ func trustLedgerFiles(path string, uid int) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("open ledger %s: %w", p, err)
+			return "", openError(p, err)
 		}
 		if err := filetrust.Owned("ledger "+p, p, fi, uid); err != nil {
 			return "", err
 		}
 	}
 	return real, nil
+}
+
+// openError is the error of a look at ledger file p that failed with err.
+// A path through a regular file (ENOTDIR: --db backup.cron/x.db) names
+// that file and the fix, not the whole path lstat(2) was given.
+func openError(p string, err error) error {
+	if errors.Is(err, syscall.ENOTDIR) {
+		for dir := filepath.Dir(p); filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
+			if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
+				return &hintedError{plain: fmt.Errorf("open ledger %s: %w", p, err),
+					hinted: fmt.Sprintf("open ledger %s: %s is a file, not a directory; fix: give --db (or CATCHUP_DB) a path whose directories are directories", p, dir)}
+			}
+		}
+	}
+	return fmt.Errorf("open ledger %s: %w", p, err)
 }
