@@ -24,13 +24,10 @@ var ErrDurationInvalid = duration.ErrInvalid
 // see package duration.
 func ParseDuration(s string) (time.Duration, error) { return duration.Parse(s) }
 
-// FormatWindow is formatWindow, for cmd: a task's catch-up window named as
-// scan and explain name it.
-func FormatWindow(d time.Duration) string { return formatWindow(d) }
-
-// formatWindow prints a duration as people write it: whole days as "7d",
-// the rest as time.Duration does ("36h0m0s" as "36h").
-func formatWindow(d time.Duration) string {
+// FormatWindow prints a duration as people write it: whole days as "7d",
+// the rest as time.Duration does ("36h0m0s" as "36h"). A task's catch-up
+// window is named so by scan, explain and prune.
+func FormatWindow(d time.Duration) string {
 	const day = 24 * time.Hour
 	if d >= day && d%day == 0 {
 		return strconv.FormatInt(int64(d/day), 10) + "d"

@@ -2,11 +2,11 @@ package catchup
 
 import "strings"
 
-// joinErrors is errors.Join on one line: the errors that are not nil,
+// JoinErrors is errors.Join on one line: the errors that are not nil,
 // separated by "; " (errors.Join's newline would reach the operator as an
 // escaped \n inside the one line cmd prints). errors.Is and errors.As see
 // each of them. nil when all are nil.
-func joinErrors(errs ...error) error {
+func JoinErrors(errs ...error) error {
 	var j joinedErrors
 	for _, err := range errs {
 		if err != nil {
@@ -21,9 +21,6 @@ func joinErrors(errs ...error) error {
 	}
 	return j
 }
-
-// JoinErrors is joinErrors for cmd: the errors on one line, "; " between.
-func JoinErrors(errs ...error) error { return joinErrors(errs...) }
 
 type joinedErrors []error
 

@@ -17,22 +17,22 @@ func TestJoinErrors(t *testing.T) {
 		"two on one line": {in: []error{a, nil, b}, want: "a failed; permission denied"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := joinErrors(c.in...)
+			err := JoinErrors(c.in...)
 			if c.want == "" {
 				if err != nil {
-					t.Fatalf("joinErrors = %v, want nil", err)
+					t.Fatalf("JoinErrors = %v, want nil", err)
 				}
 				return
 			}
 			if err == nil || err.Error() != c.want {
-				t.Fatalf("joinErrors = %v, want %q", err, c.want)
+				t.Fatalf("JoinErrors = %v, want %q", err, c.want)
 			}
 			if !errors.Is(err, a) {
 				t.Errorf("errors.Is(%v, a) = false", err)
 			}
 		})
 	}
-	if err := joinErrors(a, b); !errors.Is(err, fs.ErrPermission) {
+	if err := JoinErrors(a, b); !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("errors.Is(%v, fs.ErrPermission) = false", err)
 	}
 }

@@ -43,7 +43,7 @@ func (l *lifecycle) lateFirstFire(tick, now time.Time) string {
 	return fmt.Sprintf("this fire came %s after slot %s of %s, later than --tolerance (%s), and is the first of its "+
 		"schedule: it stands for no slot (trigger manual) and the schedule counts from now, so no scan replays that slot; "+
 		"give the fire a larger --tolerance if cron fires it this late",
-		formatWindow(now.Sub(tick).Truncate(time.Second)), formatSlot(tick, l.sched), l.req.Task, formatWindow(l.req.Tolerance))
+		FormatWindow(now.Sub(tick).Truncate(time.Second)), formatSlot(tick, l.sched), l.req.Task, FormatWindow(l.req.Tolerance))
 }
 
 // noSlotYet says why a fire of a schedule with no slot at or before now

@@ -104,7 +104,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	cause := res.causeOf // a map of half a million slots (a gap of a year) took 25 MB
 	// Each a span of the rule's own slices: a gap of a year's slots are not copied.
-	aged := fmt.Sprintf(reasonMaxAge, formatWindow(catchupWindow(t, req.MissedRule)))
+	aged := fmt.Sprintf(reasonMaxAge, FormatWindow(catchupWindow(t, req.MissedRule)))
 	expire := []expirySpan{{slots: res.slots[:res.expiring], causes: causesUpTo(res.causes, res.expiring),
 		reason: aged, code: store.ReasonMaxAge}}
 	inWindow := res.slots[res.expiring:]
@@ -279,23 +279,4 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 // refused line.
 func refusedBefore(err error) bool {
 	return errors.Is(err, filetrust.ErrRefused) || errors.Is(err, ErrLineRefused)
-}
-
-// plan splits missed slots into those to replay and those to record
-// expired, with the reason (coalesce is coalescedGaps').
-func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time, skip []time.Time, reason string) {
-	switch policy {
-	case "none":
-		return nil, nil, ""
-	case "latest":
-		if len(missed) == 0 {
-			return nil, nil, ""
-		}
-		return missed[len(missed)-1:], missed[:len(missed)-1], fmt.Sprintf(reasonPolicy, "latest")
-	}
-	if maxReplays > 0 && len(missed) > maxReplays {
-		cut := len(missed) - maxReplays
-		return missed[cut:], missed[:cut], fmt.Sprintf(reasonMaxReplays, maxReplays)
-	}
-	return missed, nil, ""
 }

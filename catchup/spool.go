@@ -178,10 +178,10 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	}
 	if spare, ok := spareNotes(m); ok {
 		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
-			return n, joinErrors(err, derr)
+			return n, JoinErrors(err, derr)
 		}
 		k, serr := importNotes(ctx, st, m, spare, tolerance, take)
-		n, err = n+k, joinErrors(err, serr)
+		n, err = n+k, JoinErrors(err, serr)
 	}
 	return n, err
 }
@@ -221,11 +221,11 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		return 0, err // changed since checkNotes: left taken, refused by every later scan too
 	}
 	if err != nil {
-		return 0, joinErrors(err, putBack(taken, path, m.UID))
+		return 0, JoinErrors(err, putBack(taken, path, m.UID))
 	}
 	entries, part, err := splitNotes(taken, entries, take)
 	if err != nil {
-		return 0, joinErrors(err, putBack(taken, path, m.UID))
+		return 0, JoinErrors(err, putBack(taken, path, m.UID))
 	}
 	giveBack := func() error { // nothing recorded: every note back, the others' copy gone
 		if part != "" {
@@ -235,21 +235,21 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	}
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
-		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), giveBack())
+		return 0, JoinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), giveBack())
 	}
 	if err := registerNoted(ctx, st, m, entries); err != nil {
-		return 0, joinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), giveBack())
+		return 0, JoinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), giveBack())
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		return 0, joinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())
+		return 0, JoinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())
 	}
 	recordNoteSightings(ctx, st, m, entries) // each fire proves its boot up then (S7d)
 	if err := backdateLines(ctx, st, runs); err != nil {
-		return 0, joinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
+		return 0, JoinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
 	}
 	return outcomes + len(runs), leaveNotes(taken, path, part, m.UID)
 }
