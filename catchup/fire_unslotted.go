@@ -16,7 +16,7 @@ import (
 func (l *lifecycle) sayResolved(f fire) {
 	if f.early > 0 {
 		l.m.notice("this fire came %s before slot %s of %s: it stands for that slot (cron fired it; this clock lags)",
-			f.early.Round(time.Millisecond), formatSlot(f.slot, l.sched), l.req.Task)
+			FormatWindow(f.early.Round(time.Millisecond)), formatSlot(f.slot, l.sched), l.req.Task)
 	}
 	if f.unslotted != "" {
 		l.m.notice("%s", f.unslotted)

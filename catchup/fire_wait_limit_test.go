@@ -21,10 +21,11 @@ func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
 	tests := map[string]struct {
 		limit time.Duration // --wait DUR
 		spent time.Duration // how long before Run the fire started
+		said  string        // DUR as its notice says it (as it is written: 10m, not 10m0s)
 	}{
-		"a fire that spent longer than DUR before its wait gives up at once": {limit: 10 * time.Minute, spent: time.Hour},
-		"a fire that spent most of DUR waits only for what is left":          {limit: 10 * time.Minute, spent: 10*time.Minute - 300*time.Millisecond},
-		"no start given: DUR counts from the call (the daemon's fires)":      {limit: 300 * time.Millisecond},
+		"a fire that spent longer than DUR before its wait gives up at once": {limit: 10 * time.Minute, spent: time.Hour, said: "10m"},
+		"a fire that spent most of DUR waits only for what is left":          {limit: 10 * time.Minute, spent: 10*time.Minute - 300*time.Millisecond, said: "10m"},
+		"no start given: DUR counts from the call (the daemon's fires)":      {limit: 300 * time.Millisecond, said: "300ms"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -94,7 +95,7 @@ func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
 			if rec.Status != store.StatusSkipped || rec.Error != reasonLocked || exitText(rec.ExitCode) != "75" {
 				t.Errorf("recorded %s %q exit %s; want a lock skip with exit 75 (scan replays its slot)", rec.Status, rec.Error, exitText(rec.ExitCode))
 			}
-			want := fmt.Sprintf("task job is still running after waiting %s (--wait); skipped, exit 75", tc.limit)
+			want := fmt.Sprintf("task job is still running after waiting %s (--wait); skipped, exit 75", tc.said)
 			if !strings.Contains(strings.Join(notices, "\n"), want) {
 				t.Errorf("notices %q, want %q", notices, want)
 			}

@@ -48,7 +48,7 @@ func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *st
 // command's exit code exit), said on stderr.
 func (l *lifecycle) retryNoticed(n, exit int) time.Duration {
 	delay := retryDelay(l.req.RetryDelay, n)
-	l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, n, exit, delay)
+	l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, n, exit, FormatWindow(delay))
 	return delay
 }
 

@@ -41,7 +41,7 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if since := d.Lag().SinceLoop; since > healthyLoop {
-			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", since.Round(time.Second)), http.StatusServiceUnavailable)
+			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", catchup.FormatWindow(since.Round(time.Second))), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")

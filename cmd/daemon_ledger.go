@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/ledger"
 	"github.com/catchup/catchup/store/sqlite"
@@ -109,8 +110,8 @@ func (rl *reopening) reopenIdle() {
 		rl.retryAt = time.Now().Add(reopenRetry)
 		if msg := err.Error(); msg != rl.failSaid {
 			rl.failSaid = msg
-			rl.log.Warn(fmt.Sprintf("cannot reopen the ledger, whose file or index was replaced: %v; trying again every %v",
-				err, reopenRetry), "event", "reopen-failed")
+			rl.log.Warn(fmt.Sprintf("cannot reopen the ledger, whose file or index was replaced: %v; trying again every %s",
+				err, catchup.FormatWindow(reopenRetry)), "event", "reopen-failed")
 		}
 		return
 	}

@@ -34,7 +34,7 @@ func (d *durationValue) Set(s string) error {
 
 func (d *durationValue) Type() string { return "duration" }
 
-func (d *durationValue) String() string { return formatDuration(time.Duration(*d)) }
+func (d *durationValue) String() string { return catchup.FormatWindow(time.Duration(*d)) }
 
 // parseDuration is time.ParseDuration plus a leading whole number of days.
 func parseDuration(s string) (time.Duration, error) { return catchup.ParseDuration(s) }
@@ -103,15 +103,6 @@ func durationWant(err error, want string) string {
 		return catchup.ErrDurationTooLong.Error()
 	}
 	return want
-}
-
-// formatDuration prints whole days as "7d", the rest as time.Duration does.
-func formatDuration(d time.Duration) string {
-	const day = 24 * time.Hour
-	if d >= day && d%day == 0 {
-		return fmt.Sprintf("%dd", d/day)
-	}
-	return d.String()
 }
 
 // durationVar adds a duration flag that accepts days.
@@ -183,7 +174,7 @@ func (w *waitValue) Type() string { return "duration" }
 
 func (w *waitValue) String() string {
 	if w.limit > 0 {
-		return formatDuration(w.limit)
+		return catchup.FormatWindow(w.limit)
 	}
 	return ""
 }

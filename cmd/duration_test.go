@@ -3,6 +3,8 @@ package cmd
 import (
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/catchup"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -42,8 +44,8 @@ func FuzzParseDuration(f *testing.F) {
 			t.Fatalf("parseDuration(%q) = %v: negative from a positive spelling", s, d)
 		}
 		if err == nil {
-			if back, err := parseDuration(formatDuration(d)); err != nil || back != d {
-				t.Fatalf("round trip of %v via %q: %v, %v", d, formatDuration(d), back, err)
+			if back, err := parseDuration(catchup.FormatWindow(d)); err != nil || back != d {
+				t.Fatalf("round trip of %v via %q: %v, %v", d, catchup.FormatWindow(d), back, err)
 			}
 		}
 	})

@@ -49,10 +49,10 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	case !c.Flags().Changed("older-than"): // 0s given is a value, shorter than 7d
 		return usageErr(c, errors.New("--older-than is required, e.g. --older-than 90d"))
 	case req.OlderThan < 0:
-		return usageErr(c, fmt.Errorf("--older-than cannot be negative: give an age of at least %s, such as 90d", formatDuration(catchup.MinPruneAge)))
+		return usageErr(c, fmt.Errorf("--older-than cannot be negative: give an age of at least %s, such as 90d", catchup.FormatWindow(catchup.MinPruneAge)))
 	case req.OlderThan < catchup.MinPruneAge:
 		return usageErr(c, fmt.Errorf("--older-than %s is shorter than %s, the window scan reads to know which slots ran",
-			formatDuration(req.OlderThan), formatDuration(catchup.MinPruneAge)))
+			catchup.FormatWindow(req.OlderThan), catchup.FormatWindow(catchup.MinPruneAge)))
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	case givenEmpty(c, "notify-cmd"):

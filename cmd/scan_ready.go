@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/internal/sdnotify"
 )
 
@@ -44,7 +45,7 @@ func systemdReady(readyAfter time.Duration, stderr io.Writer) (done func(failed 
 		}
 	}
 	t := time.AfterFunc(readyAfter, func() {
-		ready(fmt.Sprintf("started after --ready-after %s; missed slots still replaying", readyAfter))
+		ready(fmt.Sprintf("started after --ready-after %s; missed slots still replaying", catchup.FormatWindow(readyAfter)))
 	})
 	return func(failed bool) {
 		t.Stop()

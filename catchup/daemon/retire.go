@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup"
 	"github.com/catchup/catchup/store"
 )
 
@@ -87,7 +88,7 @@ func (s *tasks) retireOrRetry(name string) {
 		}
 		s.unretired[name] = true
 		s.retryAt = time.Now().Add(reloadRetry)
-		msg += fmt.Sprintf("; trying again in %s", reloadRetry)
+		msg += fmt.Sprintf("; trying again in %s", catchup.FormatWindow(reloadRetry))
 	}
 	s.d.cfg.Log.Error(msg, "event", "error", "task", name)
 }
