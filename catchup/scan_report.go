@@ -158,6 +158,9 @@ type TaskScan struct {
 	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
 	Refused     int       // of Left, those no replay of which could start (refusedToStart: its working directory): the scan fails
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
+	// StaysMissed is the missed slots in the catch-up window that replay
+	// policy "none" leaves missed (none of Actions); zero: none.
+	StaysMissed StaysMissed
 	Warnings    []string
 	// Held is the slot a run still running held, after which the task's
 	// replays waited, and its warning (one of Warnings); zero: none. The

@@ -125,6 +125,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		var drop []time.Time
 		var reason string
 		replay, drop, reason = plan(inWindow, ts.Policy, req.MaxReplays)
+		ts.StaysMissed = staysMissed(inWindow, ts.Policy, catchupWindow(t, req.MissedRule))
 		code := store.ReasonMaxReplays
 		if ts.Policy == "latest" {
 			code = store.ReasonPolicy

@@ -47,6 +47,7 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 				}
 				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), action, gap(a.Cause), gap(printable(a.Reason)))
 			}
+			writeStaysMissed(w, t.StaysMissed)
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d missed, replayed %d, failed %d, skipped %d%s\n", t.Task, len(t.Missed), t.Replayed,
@@ -160,4 +161,18 @@ func counted(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// writeStaysMissed is a dry run's line of the missed slots replay policy
+// "none" leaves missed, which no slot line names: the slot, or the count
+// and the range, then why ("3 missed (policy none)" alone did not say what
+// the scan does with them).
+func writeStaysMissed(w io.Writer, s catchup.StaysMissed) {
+	switch {
+	case s.N == 1:
+		fmt.Fprintf(w, "  %s  would stay missed%s\n", s.First.UTC().Format(time.RFC3339), gap(printable(s.Reason)))
+	case s.N > 1:
+		fmt.Fprintf(w, "  %s to %s  %d would stay missed%s\n", s.First.UTC().Format(time.RFC3339),
+			s.Last.UTC().Format(time.RFC3339), s.N, gap(printable(s.Reason)))
+	}
 }
