@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"io"
 	"os"
 	"syscall"
@@ -81,6 +82,21 @@ type Config struct {
 	// OnStart, if set, is called with the child's pid right after it
 	// started, before Run begins supervising; it should return promptly.
 	OnStart func(pid int)
+	// Stop, if set, is the caller's stop (ctx, by contrast, ends a
+	// command that runs): once it is done, or a signal of Signals has been
+	// caught, before the command started, Run does not start it
+	// (Result.Stopped), and tells OnSignal of the signal. Run looks at the
+	// last moment, once the command is set up (pipes, environment), just
+	// before the fork. Without Stop, a signal caught before the start is
+	// forwarded once the command has started.
+	Stop context.Context
+	// Gate, if set, orders the start with a stop of the caller that is no
+	// signal to this process (see Gate): a closed gate is a stop too.
+	Gate *Gate
+	// BeforeStart, if set, is called once the command is set up, just
+	// before Run looks at Stop and Gate for the last time: a test holds a
+	// start there, as a loaded machine may.
+	BeforeStart func()
 }
 
 // Result is the outcome of one run.
@@ -105,6 +121,10 @@ type Result struct {
 	Leftover int
 	// Started is false when the command could not be started at all.
 	Started bool
+	// Stopped is true when the command was not started because the
+	// caller's stop came first (Config.Stop, a signal caught, Config.Gate
+	// closed): ExitCode is 128+N for a caught signal N, else 125.
+	Stopped bool
 	// StartErr says why it could not start; nil when Started.
 	StartErr error
 	// Pid is the child's process id (also its process group id); 0 when

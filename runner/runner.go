@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 )
 
@@ -28,7 +29,9 @@ import (
 //
 // Run returns an error only for misuse (empty Argv, nil ctx). A command
 // that cannot start is reported through Result (Started=false, ExitCode
-// 126/127, StartErr).
+// 126/127, StartErr), and so is one that a stop of the caller (Config.Stop,
+// Config.Gate) came before (Stopped): the stop is looked at the last
+// moment before the fork, so that no command starts after it.
 //
 // When the child exits, what is left of its group is terminated (see
 // Config.KeepLeftovers). Run always returns: at most about OutputWait after
@@ -108,13 +111,36 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	// Catch signals before the child exists so none is lost in between;
-	// ones that arrive early are forwarded once it has started.
+	// ones that arrive early are forwarded once it has started (with
+	// Config.Stop: they stop it from starting).
 	sigCh := make(chan os.Signal, 16)
 	if sigs := forwardedSignals(cfg.Signals); len(sigs) > 0 {
 		signal.Notify(sigCh, sigs...)
 		defer signal.Stop(sigCh)
 	}
 	<-prepared()
+
+	// The stop is looked at last, with the gate held until the command has
+	// started and OnStart has returned: a stop either comes first, and the
+	// command never starts, or after, and it knows of the command.
+	if cfg.BeforeStart != nil {
+		cfg.BeforeStart()
+	}
+	leave, open := cfg.Gate.enter()
+	if !open {
+		ss.abandon()
+		return Result{ExitCode: exitCanceled, Stopped: true, StartErr: errors.New("not started: stopped first")}, nil
+	}
+	leave = sync.OnceFunc(leave)
+	defer leave()
+	if res, stopped := stopFirst(cfg.Stop, sigCh); stopped {
+		ss.abandon()
+		if res.Forwarded != nil && cfg.OnSignal != nil {
+			cfg.OnSignal(res.Forwarded)
+		}
+		res.Forwarded = nil // caught, but there was no command to forward it to
+		return res, nil
+	}
 
 	if cfg.DieWithParent {
 		// The parent-death signal fires when the thread that forked exits:
@@ -144,6 +170,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.OnStart != nil {
 		cfg.OnStart(cmd.Process.Pid)
 	}
+	leave() // a stop now knows of the command
 
 	exited := make(chan *os.ProcessState, 1)
 	go func() {
@@ -174,6 +201,28 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.StderrTail, res.StderrBytes = ss.err.finish()
 	}
 	return res, nil
+}
+
+// stopFirst reports whether the caller's stop came before the start: stop
+// done, or a signal caught (the Result's Forwarded, for OnSignal).
+func stopFirst(stop context.Context, sigCh <-chan os.Signal) (Result, bool) {
+	if stop == nil {
+		return Result{}, false
+	}
+	select {
+	case sig := <-sigCh:
+		code := exitCanceled
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		return Result{ExitCode: code, Stopped: true, Forwarded: sig,
+			StartErr: fmt.Errorf("not started: %v received", sig)}, true
+	default:
+	}
+	if err := stop.Err(); err != nil {
+		return Result{ExitCode: exitCanceled, Stopped: true, StartErr: fmt.Errorf("not started: %w", err)}, true
+	}
+	return Result{}, false
 }
 
 func notStarted(code int, err error) Result {
