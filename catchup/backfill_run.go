@@ -33,6 +33,9 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	a.gone = res.gone       // purged since the backfill read it: its claim ran nothing
 	a.retired = res.retired // retired since: its claim ran nothing
 	switch {
+	case res.Stopped: // the backfill's stop came before its job started: nothing ran
+		a.Action, a.NoExit = ActionInterrupted, true
+		return a, nil
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action = ActionInterrupted // cut short by the backfill's stop, not failed
 		return a, nil

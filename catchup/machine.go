@@ -13,7 +13,13 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/catchup/catchup/runner"
 )
+
+// StartGate orders the starts of jobs with a stop that is no signal to
+// this process: closed, no job starts (Machine.Starts, runner.Gate).
+type StartGate = runner.Gate
 
 // Machine is everything catchup needs to know about the host and process it
 // runs in. cmd fills it in once per command.
@@ -72,6 +78,14 @@ type Machine struct {
 	// OnJobEnd, if set, is told each job's pid once it has ended, what it
 	// left in its process group stopped: no longer the daemon's to signal.
 	OnJobEnd func(pid int)
+	// Starts, if set, is closed by a stop that is no signal to this
+	// process (the daemon's, before it says it stops): a job set up to
+	// start then is not started (runner.Gate).
+	Starts *StartGate
+	// BeforeJobStart, if set, is called as each job's set-up is done, just
+	// before the runner looks at the stop for the last time (a test holds
+	// a start there: runner.Config.BeforeStart).
+	BeforeJobStart func()
 }
 
 func (m Machine) notice(format string, args ...any) {

@@ -34,19 +34,21 @@ func (c *ledgerCalls) Finish(ctx context.Context, id int64, o store.Outcome) err
 // claim of the task's next replay (one commit per slot), and the last one
 // on its own before scan returns; a replay followed by something outside
 // catchup (an alert, a retry) is recorded at once. Either way every slot
-// ends with its outcome in the ledger, a scan told to stop too.
+// ends with its outcome in the ledger, a scan told to stop too. (Told to
+// stop during its claim, the third replay does not start its job: it is
+// recorded interrupted, having run nothing.)
 func TestReplayOutcomeRidesNextClaim(t *testing.T) {
 	for name, c := range map[string]struct {
-		notify            string
-		retries           int
-		stopAt            int // claim at which scan is told to stop
-		replayed          int
-		finishes, settled int
+		notify                string
+		retries               int
+		stopAt                int // claim at which scan is told to stop
+		replayed, interrupted int
+		finishes, settled     int
 	}{
 		"plain replays":                       {replayed: 5, finishes: 1, settled: 4},
 		"with --notify-cmd":                   {notify: "true", replayed: 5, finishes: 5},
 		"with --retries":                      {retries: 1, replayed: 5, finishes: 5},
-		"stopped at the third replay's claim": {stopAt: 3, replayed: 3, finishes: 1, settled: 2},
+		"stopped at the third replay's claim": {stopAt: 3, replayed: 2, interrupted: 1, finishes: 1, settled: 2},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
@@ -63,8 +65,8 @@ func TestReplayOutcomeRidesNextClaim(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Scan: %v", err)
 			}
-			if ts := rep.Tasks[0]; ts.Replayed != c.replayed {
-				t.Fatalf("replayed %d slots, want %d", ts.Replayed, c.replayed)
+			if ts := rep.Tasks[0]; ts.Replayed != c.replayed || ts.Interrupted != c.interrupted {
+				t.Fatalf("replayed %d slots and %d interrupted, want %d and %d", ts.Replayed, ts.Interrupted, c.replayed, c.interrupted)
 			}
 			if calls.finishes != c.finishes || calls.settled != c.settled {
 				t.Errorf("%d outcomes recorded alone and %d with a claim, want %d and %d",

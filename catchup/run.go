@@ -124,6 +124,11 @@ type RunResult struct {
 	Ran      bool      // the command was started
 	Skipped  bool      // lock held, or the slot was already done
 	Folded   []int64   // the records of req.Fold, in order, once recorded
+	// Stopped: a stop came before the command started, which did not
+	// start: recorded interrupted (no exit status), its slot left to the
+	// next scan; ExitCode is 128+N when the runner caught signal N, else
+	// 125 (cmd exits 128+N for the signal that stopped catchup).
+	Stopped bool
 	// LedgerFault: the ledger could not record this fire (unreachable, or
 	// its claim refused by a statement error): it was not run (a shared
 	// ledger, --strict) or ran unrecorded. Nil for a stop or a lock fault.

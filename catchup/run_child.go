@@ -50,6 +50,9 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 		Argv: l.req.Argv, Dir: l.req.Dir, Env: l.childEnv(r), Stdin: l.m.Stdin, Stdout: l.m.Stdout, Stderr: l.m.Stderr,
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
 		Signals: l.m.JobSignals, OnSignal: l.m.Stop, OnStart: l.m.OnJobStart,
+		// A stop that comes before the job started keeps it from starting
+		// (held only ends a job that runs): looked at the last moment.
+		Stop: ctx, Gate: l.m.Starts, BeforeStart: l.m.BeforeJobStart,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
 		// once the lease has expired.
@@ -79,6 +82,10 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 	if res.Started && l.m.OnJobEnd != nil {
 		l.m.OnJobEnd(res.Pid)
 	}
+	if res.Stopped {
+		l.m.notice("%s", l.stoppedBeforeStartLine(r))
+		return res
+	}
 	if !res.Started && res.StartErr != nil {
 		// It names the program, which may be a secret written in its place
 		// (PGPASSWORD=X psql without sh -c or env).
@@ -98,6 +105,22 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 		l.m.notice("%s", leftoverLine(l.req.Task, res.Leftover))
 	}
 	return res
+}
+
+// stoppedBeforeStartLine says that a stop came while the job of run r was
+// set up to start: it did not start, and its slot is left for the next
+// scan (a daemon's next start), or backfill; a retry's to its failed attempt.
+func (l *lifecycle) stoppedBeforeStartLine(r store.Run) string {
+	line, shown := "task "+l.req.Task+": stopped before its job started: not run", formatSlot(r.Slot, l.sched)
+	switch {
+	case r.Attempt > 1:
+		return "task " + l.req.Task + ": stopped before its retry started: not run; the failed attempt's outcome stands"
+	case shown == "":
+		return line
+	case l.req.Backfill:
+		return line + "; catchup backfill runs slot " + shown + " again"
+	}
+	return line + "; the next scan replays slot " + shown
 }
 
 // leftoverLine says that the run ended what its job left in its process

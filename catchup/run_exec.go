@@ -259,9 +259,12 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	held, stopBeats := l.heartbeats(ctx, r.ID)
 	res := l.execute(ctx, held, lock, r)
 	stopBeats()
+	if res.Stopped && prev != nil { // a retry a stop kept from starting: cut, as in its delay
+		return RunResult{cutInDelay: l.cutRetry(ctx, r, prev, "stopped by a signal to catchup before its retry started")}, true, nil, nil
+	}
 	out, stopped := l.attemptOutcome(ctx, res, &r, leaseLost(held))
 	done := out.Status == store.StatusSucceeded || !res.Started || stopped || !retryDue
-	result := RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded}
+	result := RunResult{ExitCode: res.ExitCode, Run: r, Ran: res.Started, Folded: folded, Stopped: res.Stopped}
 	if !done { // its retry's claim records this outcome and takes the lock over
 		delay := l.retryNoticed(r.Attempt, res.ExitCode)
 		releaseNow = false

@@ -29,10 +29,15 @@ type retryHandoff struct {
 // run lost its lease (lost: another host took it for dead and replays its
 // slot) is interrupted too, and stopped: it is not retried. A recorded and
 // an unrecorded run read their attempts alike.
+//
+// A command that a stop kept from starting (res.Stopped) ran nothing: it is
+// interrupted with no exit status, and stopped, as one the stop cut short.
 func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *store.Run, lost bool) (out store.Outcome, stopped bool) {
 	out = outcome(res, l.m.Now())
-	stopped = ctx.Err() != nil || res.Forwarded != nil || lost
+	stopped = ctx.Err() != nil || res.Forwarded != nil || lost || res.Stopped
 	switch {
+	case res.Stopped:
+		out = store.Outcome{Status: store.StatusInterrupted, EndedAt: out.EndedAt, Error: errStoppedBeforeStart}
 	case stopped && out.Status == store.StatusSucceeded:
 	case lost:
 		out.Status, out.Error = store.StatusInterrupted, "stopped: its lease was lost"
@@ -43,6 +48,10 @@ func (l *lifecycle) attemptOutcome(ctx context.Context, res runner.Result, r *st
 	r.StdoutTail, r.StderrTail, r.Error = out.StdoutTail, out.StderrTail, out.Error
 	return out, stopped
 }
+
+// errStoppedBeforeStart is the error of a run whose command a stop kept
+// from starting.
+const errStoppedBeforeStart = "stopped by a signal to catchup before its command started"
 
 // retryNoticed is the wait before the retry of failed attempt n (its
 // command's exit code exit), said on stderr.
@@ -99,9 +108,16 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, prev *retr
 	if lost { // taken for dead: another host replays the slot
 		why = "its lease was lost during its retry delay"
 	}
+	return l.cutRetry(ctx, *r, prev, why)
+}
+
+// cutRetry records retry r, which ran nothing, cut (why): interrupted with
+// reason ReasonRetryCut, so that the failed attempt's outcome (prev's)
+// stands, as catchup's result does.
+func (l *lifecycle) cutRetry(ctx context.Context, r store.Run, prev *retryHandoff, why string) (cut bool) {
 	// The failed attempt's alert runs once this fire is over: owed until
 	// then, as the outcome it alerts stands from this record on.
-	l.oweCutRetryAlert(*r, prev.settle, why)
+	l.oweCutRetryAlert(r, prev.settle, why)
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
 		Error: why, Reason: store.ReasonRetryCut})
 	return true

@@ -24,9 +24,12 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 	var out store.Outcome
 	for {
 		last := l.execute(ctx, context.WithoutCancel(ctx), lock, r)
+		if last.Stopped && r.Attempt > 1 {
+			break // a retry a stop kept from starting: the outcome is the failed attempt's
+		}
 		var stopped bool
 		out, stopped = l.attemptOutcome(ctx, last, &r, false)
-		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started}
+		res = RunResult{ExitCode: last.ExitCode, Run: r, Ran: last.Started, Stopped: last.Stopped}
 		if out.Status == store.StatusSucceeded || !last.Started || stopped || r.Attempt > l.req.Retries {
 			break
 		}

@@ -28,8 +28,8 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 	slot time.Time, span replaySpan, env []string, then string) (SlotAction, error) {
 	before := lastRunOf(ctx, st, t.Name, slot)
 	a, err := replayShell(ctx, m, t, sr, slot, span, env)
-	if err != nil {
-		return a, err
+	if err != nil || a.stoppedFirst {
+		return a, err // the line never started: nothing to read back
 	}
 	// Exit 75 too: the line's run ran nothing (the task was running), or its
 	// job exited 75 itself, a failure: the ledger tells them apart.

@@ -51,6 +51,8 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a := slotAction(slot, res.ExitCode, res.Skipped, res.Run.ID)
 	a.Status = res.Run.Status
 	switch {
+	case res.Stopped: // the scan's stop came before its job started: nothing ran, nothing settled
+		a.Action, a.Reason, a.NoExit = ActionInterrupted, reasonStoppedFirst, true
 	case res.Ran && res.Run.Status == store.StatusInterrupted:
 		a.Action, a.Reason = ActionInterrupted, reasonCut
 	case res.Ran && !res.Skipped && res.ExitCode == exitLocked:
@@ -112,6 +114,10 @@ func withCommand(t store.Task, req ScanRequest) store.Task {
 // reasonCut is why a replay was cut short.
 const reasonCut = "stopped with the scan; the next scan replays it"
 
+// reasonStoppedFirst is why a replay whose job was set up to start did not
+// start: the scan's stop came first.
+const reasonStoppedFirst = "stopped with the scan before its job started: not run; the next scan replays it"
+
 // slotAction classifies a replay's exit status.
 func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 	a := SlotAction{Slot: slot, ExitCode: code, RunID: id, Action: ActionReplayed}
@@ -156,7 +162,8 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		stdout, stderr = o, e
 	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
-		Stdout: stdout, Stderr: stderr, Credential: cred, Signals: m.JobSignals, OnSignal: m.Stop}
+		Stdout: stdout, Stderr: stderr, Credential: cred, Signals: m.JobSignals, OnSignal: m.Stop,
+		Stop: ctx, Gate: m.Starts, BeforeStart: m.BeforeJobStart} // a stop first: the line never starts
 	if sr.stdin != "" {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -174,6 +181,10 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 	ids := report.read()
 	if err != nil {
 		return SlotAction{}, fmt.Errorf("replay %s: %w", t.Name, err)
+	}
+	if res.Stopped { // nothing ran, nothing recorded: the slot stays missed
+		return SlotAction{Slot: slot, Action: ActionInterrupted, ExitCode: res.ExitCode, NoExit: true,
+			Reason: reasonStoppedFirst, stoppedFirst: true}, nil
 	}
 	a := slotAction(slot, res.ExitCode, false, 0)
 	a.lineRuns = ids

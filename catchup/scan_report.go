@@ -113,6 +113,9 @@ type SlotAction struct {
 	// read it (forget, a schedule change): that record. A coalesced
 	// line's folds, recorded before it, are given up with it.
 	givenUp *store.Run
+	// stoppedFirst: a crontab line's replay the scan's stop kept from
+	// starting: nothing ran nor was recorded.
+	stoppedFirst bool
 	// lockSkipped: not run because the task was running (a lock skip),
 	// not because its job exited 75 itself.
 	lockSkipped bool

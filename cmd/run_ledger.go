@@ -58,6 +58,11 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
+	if sig, ok := stoppedBy(ctx); ok && res.Stopped {
+		// Stopped before the command started: 128+N, as a signal before
+		// the claim ends catchup, and as the command would have died of it.
+		return &exitStatus{code: 128 + int(sig)}
+	}
 	if res.ExitCode != 0 {
 		return &exitStatus{code: res.ExitCode}
 	}

@@ -83,6 +83,7 @@ type Daemon struct {
 	// registration said last (under mu; sayLineDiffers).
 	lineSaid map[string]string
 	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
+	starts   catchup.StartGate     // closed before event=stop: no job starts after it, every one before is tracked
 }
 
 // New returns a daemon for cfg.
@@ -152,6 +153,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 			r.finish(s, res)
 		}
 	}
+	d.starts.Close() // the jobs starting now have started, and are tracked; none starts after
 	d.cfg.Log.Info("stopping: firing nothing new", "event", "stop", "signal", sig.String(), "grace", d.cfg.Grace.String())
 	cancel()
 	// a write waiting then for the ledger gives up by the grace's end

@@ -49,6 +49,13 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 		return false
 	}
 	owed = res.LedgerFault != nil || res.LeftMissed()
+	if res.Stopped {
+		// The stop came as its job was set up to start: it never started,
+		// and its run is recorded interrupted, for the next start's scan.
+		d.cfg.Log.Info("not run: "+reasonStoppedFirst, "event", "skip", "task", t.Def.Name,
+			"slot", slot.Format(time.RFC3339), "run", res.Run.ID, "exit", res.ExitCode, "trigger", triggerSchedule)
+		return owed
+	}
 	e := ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
 		trigger: triggerSchedule, seconds: time.Since(start).Seconds()}
 	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
@@ -62,6 +69,10 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	d.logEnded(t.Def.Name, e)
 	return owed
 }
+
+// reasonStoppedFirst says why a fire whose job was set up to start ran
+// nothing.
+const reasonStoppedFirst = "the daemon stopped before its job started; the next start replays it"
 
 // reasonHeldForTurn says why a held fire that recorded nothing ran nothing.
 const reasonHeldForTurn = "held for its turn (a place under --concurrency, or the task's replays); the daemon stopped first: the next start replays it"

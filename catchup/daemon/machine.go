@@ -16,6 +16,7 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	m := d.cfg.Machine
 	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
 	m.JobSignals = []os.Signal{}
+	m.Starts = &d.starts // the stop closes it before it is said: no job starts after
 	// An alert is not tracked as a job: it gets the stop signals, as it
 	// would without the daemon, but never a SIGHUP, the daemon's reload.
 	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}

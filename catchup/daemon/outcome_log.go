@@ -25,6 +25,7 @@ type ended struct {
 	exit    int
 	trigger string
 	seconds float64
+	why     string // of a skip line: why it ran nothing ("": not said)
 }
 
 // logStarted logs a job's start (event=fire): late is a fire's lateness
@@ -42,7 +43,11 @@ func (d *Daemon) logStarted(task string, slot time.Time, pid int, trigger string
 func (d *Daemon) logEnded(task string, e ended) {
 	slot := e.slot.Format(time.RFC3339)
 	if e.status == "" {
-		d.cfg.Log.Info("not run", "event", "skip", "task", task, "slot", slot, "exit", e.exit, "trigger", e.trigger)
+		msg := "not run"
+		if e.why != "" {
+			msg += ": " + e.why
+		}
+		d.cfg.Log.Info(msg, "event", "skip", "task", task, "slot", slot, "exit", e.exit, "trigger", e.trigger)
 		return
 	}
 	level := slog.LevelInfo
@@ -60,6 +65,8 @@ func replayEnded(a catchup.SlotAction, seconds float64) ended {
 	switch {
 	case a.Action == catchup.ActionSkipped:
 		e.status = "" // not run: the slot taken, the task running, the slot held
+	case a.Action == catchup.ActionInterrupted && a.NoExit:
+		e.status, e.why = "", reasonStoppedFirst // the stop came before its job started
 	case e.status == "" || e.status == store.StatusRunning:
 		e.status = map[string]string{catchup.ActionReplayed: store.StatusSucceeded,
 			catchup.ActionInterrupted: store.StatusInterrupted}[a.Action]
