@@ -2,8 +2,11 @@ package catchup
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -116,5 +119,32 @@ func TestStopBeforeARetryStartsCutsIt(t *testing.T) {
 	if len(runs) != 2 || runs[0].Status != store.StatusFailed || runs[1].Status != store.StatusInterrupted ||
 		runs[1].Reason != store.ReasonRetryCut {
 		t.Fatalf("recorded %+v; want the attempt failed, its retry interrupted (%s)", runs, store.ReasonRetryCut)
+	}
+}
+
+// TestCrontabLineStoppedBeforeItStartsRunsNothing: a scan's stop that comes
+// while a crontab line's replay is set up keeps the line from starting:
+// nothing ran nor was recorded, the replay is reported interrupted with no
+// exit status (not a failure, nor a slot held elsewhere), and the slot
+// stays missed for the next scan.
+func TestCrontabLineStoppedBeforeItStartsRunsNothing(t *testing.T) {
+	st, db := testLedger(t)
+	dir := t.TempDir()
+	slot := mustTime(t, "2026-03-01T11:00:00Z")
+	m := testMachine(db, slot.Add(30*time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.BeforeJobStart = cancel
+	line := `: > "` + filepath.Join(dir, "started") + `"`
+	sr := &shellReplay{command: line, dir: dir}
+	a, err := replayLine(ctx, st, m, store.Task{Name: "job", Shell: line}, sr, slot, replaySpan{}, nil, "the next scan looks again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+		t.Fatal("the line ran after the scan's stop")
+	}
+	if a.Action != ActionInterrupted || !a.NoExit || a.held || a.Reason != reasonStoppedFirst {
+		t.Fatalf("replay reported %+v; want interrupted, no exit status, %q", a, reasonStoppedFirst)
 	}
 }
