@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -58,9 +59,15 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	if err != nil {
 		return &exitStatus{code: catchup.ExitInternal, err: err}
 	}
+	return runStatus(ctx, res)
+}
+
+// runStatus is the exit status of a run with result res: the command's,
+// or 128+N when signal N to catchup stopped it before the command started
+// (as a signal before the claim ends catchup, and as the command would
+// have died of it).
+func runStatus(ctx context.Context, res catchup.RunResult) error {
 	if sig, ok := stoppedBy(ctx); ok && res.Stopped {
-		// Stopped before the command started: 128+N, as a signal before
-		// the claim ends catchup, and as the command would have died of it.
 		return &exitStatus{code: 128 + int(sig)}
 	}
 	if res.ExitCode != 0 {
