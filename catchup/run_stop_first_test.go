@@ -148,3 +148,38 @@ func TestCrontabLineStoppedBeforeItStartsRunsNothing(t *testing.T) {
 		t.Fatalf("replay reported %+v; want interrupted, no exit status, %q", a, reasonStoppedFirst)
 	}
 }
+
+// TestBackfillStopBeforeItsSlotStartsRunsNothing: a backfill's stop that
+// comes while a slot's job is set up: the slot does not run, is reported
+// interrupted with no exit status, the later one left; a backfill again
+// runs each once.
+func TestBackfillStopBeforeItsSlotStartsRunsNothing(t *testing.T) {
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	f.now = mustTime(t, "2026-03-01T09:30:00Z")
+	req := BackfillRequest{Tasks: []string{"job"}, From: mustTime(t, "2026-03-01T07:00:00Z"),
+		To: mustTime(t, "2026-03-01T08:00:00Z"), Only: "missing", Order: "oldest", Concurrency: 1}
+	reps, err := Backfill(stopAtStart(f, 1), f.st, f.m, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 1 || reps[0].Interrupted != 1 || reps[0].Left != 1 || reps[0].Ran != 0 ||
+		reps[0].Actions[0].Action != ActionInterrupted || !reps[0].Actions[0].NoExit {
+		t.Fatalf("report %+v; want 07:00 interrupted with no exit status, 08:00 left", reps)
+	}
+	if got := f.job.runs(t); len(got) != 1 {
+		t.Fatalf("the job ran after the backfill's stop: %q", got)
+	}
+	f.m.BeforeJobStart = nil
+	for range 2 {
+		if _, err := Backfill(context.Background(), f.st, f.m, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"2026-03-01T09:00:00Z schedule", "2026-03-01T07:00:00Z backfill", "2026-03-01T08:00:00Z backfill"}
+	if got := f.job.runs(t); !slices.Equal(got, want) {
+		t.Fatalf("after two more backfills the job ran %q, want %q", got, want)
+	}
+}
