@@ -45,7 +45,7 @@ func TestReplayLanesHangingLaneHoldsNoOther(t *testing.T) {
 	defer stop()
 	var mu sync.Mutex
 	var ran []int
-	others := make(chan struct{})
+	others, hanging := make(chan struct{}), make(chan struct{})
 	left := 4 // the tasks of lanes 0 and 2
 	err := make(chan error, 1)
 	go func() {
@@ -62,19 +62,26 @@ func TestReplayLanesHangingLaneHoldsNoOther(t *testing.T) {
 			}
 			mu.Unlock()
 			if i == 2 {
+				close(hanging)
 				<-ctx.Done() // a job that never ends, until the stop
 			}
 			return nil
 		})
 	}()
-	select {
-	case <-others:
-	case <-time.After(30 * time.Second):
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("ran %v: the other lanes waited behind lane 1's hanging task", ran)
+	deadline := time.After(30 * time.Second)
+	for _, c := range []struct {
+		done <-chan struct{}
+		what string
+	}{{others, "the other lanes waited behind lane 1's hanging task"}, {hanging, "lane 1's first task never started"}} {
+		select {
+		case <-c.done:
+		case <-deadline:
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("ran %v: %s", ran, c.what)
+		}
 	}
-	stop()
+	stop() // only once lane 1's task hangs: a stop before it starts would rightly skip it
 	select {
 	case e := <-err:
 		if e != nil {
