@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -87,19 +88,19 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 	names, _ := d.Readdirnames(-1)
 	slices.Sort(names)
 	fd := int(d.Fd())
-	paid := 0
+	paid, read := 0, 0
 	for i, name := range names {
 		pid, ok := owedAlertPID(name)
 		if !ok || !takerGone(pid, filepath.Join(h.dir, name)) {
 			continue
 		}
-		if paid == maxUserOwedAlerts {
+		if paid == maxUserOwedAlerts || read == maxUserOwedAlertReads {
 			if left := countOwedAlerts(names[i:]); left > 0 {
-				m.notice("%d more alerts owed by the fires of %s are left for the next scan (at most %d of a user's are sent per scan)",
-					left, userOf(h), maxUserOwedAlerts)
+				m.notice("%d more alerts owed by the fires of %s are left for the next scan (%s)", left, userOf(h), userAlertsBound(paid))
 			}
 			return false
 		}
+		read++
 		a, err := h.read(fd, name)
 		sr := h.lines[a.Task]
 		if err != nil || a.Run == nil || sr == nil {
@@ -142,6 +143,23 @@ const maxUserOwedAlerts = 4
 // took as much of root's memory). A larger one is left unread.
 const maxUserOwedAlertSize = 1 << 20
 
+// maxUserOwedAlertReads bounds the files of one user's owed alerts that a
+// root scan reads, those it sends or not: the user may write as many as
+// they like, for tasks not theirs or torn, and each was read (up to
+// maxUserOwedAlertSize) at every scan, none counting against
+// maxUserOwedAlerts: 20,000 names of one alert of 1 MiB took a root scan 5
+// minutes.
+const maxUserOwedAlertReads = 64
+
+// userAlertsBound says which bound of a user's owed alerts a root scan
+// reached, having sent paid of them.
+func userAlertsBound(paid int) string {
+	if paid == maxUserOwedAlerts {
+		return fmt.Sprintf("at most %d of a user's are sent per scan", maxUserOwedAlerts)
+	}
+	return fmt.Sprintf("at most %d files of a user's are read per scan", maxUserOwedAlertReads)
+}
+
 // countOwedAlerts counts the owed alerts' files among names.
 func countOwedAlerts(names []string) int {
 	n := 0
@@ -170,6 +188,16 @@ func (h *userAlertHome) read(fd int, name string) (owedAlert, error) {
 	}
 	f := os.NewFile(uintptr(n), filepath.Join(h.dir, name))
 	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(n, &st); err != nil {
+		return owedAlert{}, err
+	}
+	if st.Nlink != 1 {
+		// A fire writes its alert once, under one name: more links are the
+		// user's, one file to make root read again under each name.
+		return owedAlert{}, &filetrust.Refusal{Name: "alert owed " + f.Name(), Reason: fmt.Sprintf("it has %d hard links", st.Nlink),
+			Fix: "remove it if you did not put it there"}
+	}
 	return decodeOwedAlert(f, f.Name(), h.uid, maxUserOwedAlertSize)
 }
 

@@ -13,7 +13,8 @@ import (
 // TestUsersOwedAlertReadCapped: root's scan reads an alert owed in another
 // user's lock directory (a file that user writes as they like) only when it
 // is no larger than a fire's ever is: decoded whole, a file of gigabytes
-// took as much of root's memory. A larger one is left unread.
+// took as much of root's memory. A larger one is left unread, and so is one
+// with more than one hard link.
 func TestUsersOwedAlertReadCapped(t *testing.T) {
 	dir := t.TempDir()
 	for name, size := range map[string]int{"small": 100, "large": 2 << 20} {
@@ -36,6 +37,17 @@ func TestUsersOwedAlertReadCapped(t *testing.T) {
 			}
 			if name == "large" && err == nil {
 				t.Errorf("an owed alert of %d bytes read, want it left unread", len(body))
+			}
+			if name != "small" {
+				return
+			}
+			// A second name of the same file: the user's, one file read
+			// again under each name (a fire writes its alert once).
+			if err := os.Link(filepath.Join(dir, file), filepath.Join(dir, file+".json")); err != nil {
+				t.Fatal(err)
+			}
+			if a, err := h.read(fd, file); err == nil || !strings.Contains(err.Error(), "2 hard links") {
+				t.Errorf("a hard-linked owed alert read = %+v, %v; want it refused for its 2 hard links", a, err)
 			}
 		})
 	}
