@@ -101,11 +101,13 @@ func notesBeforeOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 // (NOTES.PID: this one's, not put back; a live scan's, recording them; a
 // killed scan's, not adopted). A notes file there that cannot be read, or
 // is refused, is an error.
-func keptNotes(m Machine) (*pendingNotes, int, error) { return keptNotesOf(m, 0) }
+func keptNotes(m Machine) (*pendingNotes, int, error) { return keptNotesOf(m, nil) }
 
-// keptNotesOf is keptNotes, its notes files read only up to maxSize bytes
-// in all (0: whole): past that, the file is refused (readSpoolOf).
-func keptNotesOf(m Machine, maxSize int64) (*pendingNotes, int, error) {
+// keptNotesOf is keptNotes, its notes files read only up to *left bytes in
+// all (nil: whole), *left lowered by what it read, so that one budget
+// bounds the notes of several lock directories: past it, the file is
+// refused (readSpoolOf).
+func keptNotesOf(m Machine, left *int64) (*pendingNotes, int, error) {
 	if err := lockDir(m.LockDir, m.UID, false); err != nil {
 		return nil, 0, err
 	}
@@ -114,16 +116,21 @@ func keptNotesOf(m Machine, maxSize int64) (*pendingNotes, int, error) {
 		files = append(files, withTaken(spare)...)
 	}
 	n, k := &pendingNotes{outcomes: map[int64]spoolEntry{}}, 0
-	left := maxSize
 	for _, f := range files {
 		if _, err := os.Lstat(f); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if maxSize > 0 && left <= 0 {
-			return nil, 0, notesTooLarge(f)
+		var maxSize int64
+		if left != nil {
+			if *left <= 0 {
+				return nil, 0, notesTooLarge(f)
+			}
+			maxSize = *left
 		}
-		entries, read, err := readSpoolOf(f, m.UID, left)
-		left -= read
+		entries, read, err := readSpoolOf(f, m.UID, maxSize)
+		if left != nil {
+			*left -= read
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			continue // recorded meanwhile by the scan that held them
 		}

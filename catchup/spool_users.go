@@ -29,12 +29,14 @@ import (
 // Root's readers count those notes by the same rule (readUsersNotes), so
 // that they show what that scan will do.
 
-// maxUserNotesSize bounds a notes file of another user's that root reads:
-// the user writes it as they like, and a sparse file of 4 GiB with a line
-// every 512 KiB (32 MiB of their disk) was read whole, 16 s of a root scan,
-// of each reader and of every scrape of a root daemon's /metrics, with no
-// bound but the user's disk. A larger one is
-// refused, as an untrusted one is: until that user's own scan records it,
+// maxUserNotesSize bounds the notes files of another user's that root reads,
+// all their lock directories together: the user writes them as they like,
+// and a sparse file of 4 GiB with a line every 512 KiB (32 MiB of their
+// disk) was read whole, 16 s of a root scan, of each reader and of every
+// scrape of a root daemon's /metrics, with no bound but the user's disk
+// (counted afresh in each lock directory, a crontab whose every line names
+// a state directory of its own had root read as much again per line). One
+// past it is refused, as an untrusted one is: until that user's own scan records it,
 // root replays none of their lines.
 const maxUserNotesSize = 64 << 20
 
@@ -101,13 +103,19 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 		}
 		homes[noteHome{uid, lockDir, noteDir}] = true
 	}
+	left := map[int]int64{} // what root may still read of each user's notes
 	for _, h := range sortedHomes(homes) {
 		if refused[h.uid] != nil {
 			continue
 		}
+		if _, ok := left[h.uid]; !ok {
+			left[h.uid] = maxUserNotesSize
+		}
 		mu := m
 		mu.UID, mu.LockDir, mu.NoteDir = h.uid, h.lockDir, h.noteDir
-		found, _, err := keptNotesOf(mu, maxUserNotesSize)
+		budget := left[h.uid]
+		found, _, err := keptNotesOf(mu, &budget)
+		left[h.uid] = budget
 		if err != nil {
 			refused[h.uid] = err
 			continue
