@@ -63,16 +63,37 @@ func payUsersOwedAlerts(ctx context.Context, st store.Store, m Machine, tasks []
 		}
 		homes[key].lines[tasks[i].Name] = sr
 	}
+	// One user's bounds hold across all their lock directories: counted
+	// afresh in each, a crontab whose every line names a state directory of
+	// its own had root send 4 alerts of theirs per line.
+	spent := map[int]*userAlertsSpent{}
 	for _, key := range slices.Sorted(maps.Keys(homes)) {
-		if homes[key].pay(ctx, st, m) {
+		h := homes[key]
+		if spent[h.uid] == nil {
+			spent[h.uid] = &userAlertsSpent{user: userOf(h)}
+		}
+		if h.pay(ctx, st, m, spent[h.uid]) {
 			return true
+		}
+	}
+	for _, uid := range slices.Sorted(maps.Keys(spent)) {
+		if s := spent[uid]; s.left > 0 {
+			m.notice("%d more alerts owed by the fires of %s are left for the next scan (%s)", s.left, s.user, userAlertsBound(s.paid))
 		}
 	}
 	return false
 }
 
-// pay pays the alerts owed in h's lock directory, as payUsersOwedAlerts says.
-func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (stopped bool) {
+// userAlertsSpent is what one root scan spent of a user's owed alerts
+// (sent, read) and how many it left for the next scan.
+type userAlertsSpent struct {
+	user             string
+	paid, read, left int
+}
+
+// pay pays the alerts owed in h's lock directory, as payUsersOwedAlerts
+// says, within what is left of its user's bounds (s).
+func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine, s *userAlertsSpent) (stopped bool) {
 	if lockDir(h.dir, h.uid, false) != nil {
 		return false // none, or not the user's alone (usersNotes says so)
 	}
@@ -88,19 +109,16 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 	names, _ := d.Readdirnames(-1)
 	slices.Sort(names)
 	fd := int(d.Fd())
-	paid, read := 0, 0
 	for i, name := range names {
 		pid, ok := owedAlertPID(name)
 		if !ok || !takerGone(pid, filepath.Join(h.dir, name)) {
 			continue
 		}
-		if paid == maxUserOwedAlerts || read == maxUserOwedAlertReads {
-			if left := countOwedAlerts(names[i:]); left > 0 {
-				m.notice("%d more alerts owed by the fires of %s are left for the next scan (%s)", left, userOf(h), userAlertsBound(paid))
-			}
+		if s.paid == maxUserOwedAlerts || s.read == maxUserOwedAlertReads {
+			s.left += countOwedAlerts(names[i:])
 			return false
 		}
-		read++
+		s.read++
 		a, err := h.read(fd, name)
 		sr := h.lines[a.Task]
 		if err != nil || a.Run == nil || sr == nil {
@@ -118,7 +136,7 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine) (sto
 		mu.Environ = sr.env(m)
 		out := &termsafe.Writer{W: m.Stderr}
 		mu.Stderr = out
-		paid++
+		s.paid++
 		res := payRunAlert(ctx, st, mu, a, notify.As{Cred: cred, Dir: sr.dir})
 		out.Flush()
 		switch res {
