@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/daemon"
+	"github.com/catchup/catchup/store/sqlite"
+)
+
+// TestDaemonHTTPClosesIdleConnections: --listen serves whoever can reach
+// it (the example listens on every interface). A client that made one
+// request and then kept its connection open, idle, held it for good: no
+// timeout but the one on the first request's headers, so that enough of
+// them ran the daemon (root's, with every job of the host) out of file
+// descriptors. An idle connection is now closed after daemonHTTPIdle.
+func TestDaemonHTTPClosesIdleConnections(t *testing.T) {
+	defer func(d time.Duration) { daemonHTTPIdle = d }(daemonHTTPIdle)
+	daemonHTTPIdle = 300 * time.Millisecond
+	dir := t.TempDir()
+	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m := catchup.Machine{Now: time.Now, Host: "h", Zone: "UTC", LockDir: dir, Stdout: io.Discard, Stderr: io.Discard}
+	d := daemon.New(daemon.Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveDaemon(ln, d, st, m, catchup.MissedRule{})
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, err = r.ReadByte()
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatalf("the daemon kept an idle connection open 10 s after its request (want it closed after %s)", daemonHTTPIdle)
+	}
+	if !errors.Is(err, io.EOF) {
+		t.Errorf("read on the idle connection: %v, want EOF (closed by the daemon)", err)
+	}
+}
