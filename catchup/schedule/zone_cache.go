@@ -1,7 +1,6 @@
 package schedule
 
 import (
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -11,7 +10,7 @@ import (
 // every use: every line of a crontab naming one reads it several times (a
 // root scan reads users' crontabs: 20,000 lines naming a file of 1 MiB, the
 // cap then, took one 94 s). A version is the file's identity, size and
-// times as os.Stat tells them: a file written since is read again, so a
+// times as fstat tells them: a file written since is read again, so a
 // daemon sees its new content. The cache holds at most zoneCacheMax files
 // (of MaxZoneFile at most), and is emptied when full. What it returns is
 // shared: callers only read it.
@@ -42,12 +41,8 @@ func versionOf(st *syscall.Stat_t) fileVersion {
 }
 
 // cachedZoneFile is what ReadZoneFile read at path, if it read the version
-// of it that fi (os.Stat's) describes.
-func cachedZoneFile(path string, fi os.FileInfo) ([]byte, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil, false
-	}
+// of it that st (its descriptor's) describes.
+func cachedZoneFile(path string, st *syscall.Stat_t) ([]byte, bool) {
 	zoneCache.Lock()
 	defer zoneCache.Unlock()
 	v, ok := zoneCache.files[path]

@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // zoneinfoRoot is where the tz database's zone files are looked for by
@@ -39,32 +42,42 @@ const MaxZoneFile = 64 << 10
 // read it: only a regular file (through symlinks), of at most MaxZoneFile
 // bytes. Anything else is refused unread: opening a FIFO blocks until
 // someone writes to it (SIGTERM or not), a device may never end, and
-// opening one may act on it. The file is looked at before it is opened,
-// opened without blocking, and looked at again through the descriptor.
-// An error says why, without the path: "it is not a regular file".
+// opening one may act on it (/dev/watchdog arms the host's reboot). path
+// is resolved once, into a descriptor that opens nothing (O_PATH: no
+// device's open, no FIFO's wait); the file it names is checked through
+// it, then opened through it (/proc/self/fd), without blocking, and
+// checked again: its user cannot swap a symlink to a device in after the
+// check (stat'ed, then opened by name again, a swap in between had root
+// open the device). An error says why, without the path: "it is not a
+// regular file".
 func ReadZoneFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	pfd, err := syscall.Open(path, unix.O_PATH|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, pathReason(err)
-	}
-	if err := zoneFileOK(fi); err != nil {
 		return nil, err
 	}
-	if data, ok := cachedZoneFile(path, fi); ok {
+	defer syscall.Close(pfd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(pfd, &st); err != nil {
+		return nil, err
+	}
+	if err := zoneFileOK(&st); err != nil {
+		return nil, err
+	}
+	if data, ok := cachedZoneFile(path, &st); ok {
 		return data, nil // this version of it, read before (zone_cache.go)
 	}
 	// Raw system calls, not an os.File: Go's poller would wait on a
 	// pollable file (/proc/kmsg is "regular") that has nothing to read.
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	fd, err := syscall.Open("/proc/self/fd/"+strconv.Itoa(pfd), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot open it through /proc/self/fd (is /proc mounted?): %w", err)
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
+	checked := st
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, err
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Dev != checked.Dev || st.Ino != checked.Ino {
 		return nil, errors.New("it is not a regular file")
 	}
 	if st.Size == 0 {
@@ -98,23 +111,14 @@ func ReadZoneFile(path string) ([]byte, error) {
 var errZoneFileSize = fmt.Errorf("it is larger than %d KiB", MaxZoneFile>>10)
 
 // zoneFileOK refuses what ReadZoneFile must not read.
-func zoneFileOK(fi os.FileInfo) error {
-	if !fi.Mode().IsRegular() {
+func zoneFileOK(st *syscall.Stat_t) error {
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return errors.New("it is not a regular file")
 	}
-	if fi.Size() > MaxZoneFile {
+	if st.Size > MaxZoneFile {
 		return errZoneFileSize
 	}
 	return nil
-}
-
-// pathReason is err without the path it names, which the caller quotes.
-func pathReason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // loadable reports whether name is a zone of the tz database.
