@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/catchup/catchup/catchup/crontab"
 )
@@ -27,7 +30,12 @@ func CrontabBackups(path, text string, system bool) (backups []string, warnings 
 	if path == "" || !crontab.IsCronDir(dir) {
 		return nil, nil
 	}
-	for _, d := range crontab.DuplicatesOf(cronDir(dir), filepath.Base(path), text, system) {
+	cd, err := openCronDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	defer cd.Close()
+	for _, d := range crontab.DuplicatesOf(cd, filepath.Base(path), text, system) {
 		p := filepath.Join(dir, d.Name)
 		who := "cron runs this file too"
 		switch {
@@ -62,29 +70,47 @@ func pronounRuns(n int) string {
 }
 
 // cronDir is the directory of a crontab, as CrontabBackups reads the files
-// beside it: they are listed by type, then opened, and one swapped for a
-// FIFO in between (the directory may be a user's: ~/cron.d) must not block
-// the scan, nor one swapped for a symlink lead it elsewhere. So a file is
-// opened without blocking or following a symlink (the directory itself
-// is reached as the crontab's path reaches it), and anything but a
-// regular file or a directory is closed unread.
-type cronDir string
+// beside it: they are listed by type, then opened. The directory may be a
+// user's (~/cron.d), who can swap a file for a FIFO in between (which must
+// not block the scan), or a symlink (which must not lead it elsewhere), or
+// the directory itself for a symlink to another, /dev, where the name
+// listed is a device whose open acts (/dev/watchdog arms the host's
+// reboot). So the directory is opened once (as the crontab's path reaches
+// it), each file is reached from it without following a symlink, into a
+// descriptor that opens nothing (O_PATH), and opened (through
+// /proc/self/fd, the same file) only when it is a regular file or a
+// directory, without blocking.
+type cronDir struct {
+	f *os.File
+}
+
+// openCronDir opens the directory dir for CrontabBackups.
+func openCronDir(dir string) (cronDir, error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	return cronDir{f}, err
+}
+
+func (d cronDir) Close() error { return d.f.Close() }
 
 func (d cronDir) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	flags := os.O_RDONLY | syscall.O_NONBLOCK
-	if name != "." { // the directory itself as the crontab's path reached it
-		flags |= syscall.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(filepath.Join(string(d), name), flags, 0)
+	pfd, err := unix.Openat(int(d.f.Fd()), name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
-		f.Close()
+	defer unix.Close(pfd)
+	var st unix.Stat_t
+	if err := unix.Fstat(pfd, &st); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if t := st.Mode & unix.S_IFMT; t != unix.S_IFREG && t != unix.S_IFDIR {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
 	}
-	return f, nil
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pfd), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(d.f.Name(), name)), nil
 }

@@ -43,7 +43,13 @@ func TestCronDirOpensNoFIFO(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
-				f, err := cronDir(filepath.Join(dir, tc.via)).Open(tc.name)
+				d, err := openCronDir(filepath.Join(dir, tc.via))
+				if err != nil {
+					done <- err
+					return
+				}
+				defer d.Close()
+				f, err := d.Open(tc.name)
 				if err == nil {
 					f.Close()
 				}
