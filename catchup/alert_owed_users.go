@@ -85,10 +85,10 @@ func payUsersOwedAlerts(ctx context.Context, st store.Store, m Machine, tasks []
 }
 
 // userAlertsSpent is what one root scan spent of a user's owed alerts
-// (sent, read) and how many it left for the next scan.
+// (sent, looked at) and how many it left for the next scan.
 type userAlertsSpent struct {
-	user             string
-	paid, read, left int
+	user               string
+	paid, looked, left int
 }
 
 // pay pays the alerts owed in h's lock directory, as payUsersOwedAlerts
@@ -111,14 +111,17 @@ func (h *userAlertHome) pay(ctx context.Context, st store.Store, m Machine, s *u
 	fd := int(d.Fd())
 	for i, name := range names {
 		pid, ok := owedAlertPID(name)
-		if !ok || !takerGone(pid, filepath.Join(h.dir, name)) {
+		if !ok {
 			continue
 		}
-		if s.paid == maxUserOwedAlerts || s.read == maxUserOwedAlertReads {
+		if s.paid == maxUserOwedAlerts || s.looked == maxUserOwedAlertLooks {
 			s.left += countOwedAlerts(names[i:])
 			return false
 		}
-		s.read++
+		s.looked++
+		if !takerGone(pid, filepath.Join(h.dir, name)) {
+			continue
+		}
 		a, err := h.read(fd, name)
 		sr := h.lines[a.Task]
 		if err != nil || a.Run == nil || sr == nil {
@@ -161,13 +164,14 @@ const maxUserOwedAlerts = 4
 // took as much of root's memory). A larger one is left unread.
 const maxUserOwedAlertSize = 1 << 20
 
-// maxUserOwedAlertReads bounds the files of one user's owed alerts that a
-// root scan reads, those it sends or not: the user may write as many as
-// they like, for tasks not theirs or torn, and each was read (up to
+// maxUserOwedAlertLooks bounds the owed alerts of one user's that a root
+// scan looks at, those it sends or not: the user may name as many as they
+// like, for tasks not theirs, torn, or of a taker still alive (pid 1), and
+// each was looked at (its taker's /proc files read, the file read up to
 // maxUserOwedAlertSize) at every scan, none counting against
 // maxUserOwedAlerts: 20,000 names of one alert of 1 MiB took a root scan 5
-// minutes.
-const maxUserOwedAlertReads = 64
+// minutes, 60,000 names of pid 1's 6 s.
+const maxUserOwedAlertLooks = 64
 
 // userAlertsBound says which bound of a user's owed alerts a root scan
 // reached, having sent paid of them.
@@ -175,7 +179,7 @@ func userAlertsBound(paid int) string {
 	if paid == maxUserOwedAlerts {
 		return fmt.Sprintf("at most %d of a user's are sent per scan", maxUserOwedAlerts)
 	}
-	return fmt.Sprintf("at most %d files of a user's are read per scan", maxUserOwedAlertReads)
+	return fmt.Sprintf("at most %d of a user's are looked at per scan", maxUserOwedAlertLooks)
 }
 
 // countOwedAlerts counts the owed alerts' files among names.
