@@ -103,11 +103,18 @@ func notesBeforeOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 // is refused, is an error.
 func keptNotes(m Machine) (*pendingNotes, int, error) { return keptNotesOf(m, nil) }
 
-// keptNotesOf is keptNotes, its notes files read only up to *left bytes in
-// all (nil: whole), *left lowered by what it read, so that one budget
-// bounds the notes of several lock directories: past it, the file is
-// refused (readSpoolOf).
-func keptNotesOf(m Machine, left *int64) (*pendingNotes, int, error) {
+// notesBudget is what is left to read of another user's notes files: bytes
+// and files, across all their lock directories.
+type notesBudget struct {
+	bytes int64
+	files int
+}
+
+// keptNotesOf is keptNotes, its notes files read only within left (nil:
+// all of them, whole), lowered by what it read, so that one budget bounds
+// the notes of several lock directories: past it, the file is refused
+// (readSpoolOf, notesTooMany).
+func keptNotesOf(m Machine, left *notesBudget) (*pendingNotes, int, error) {
 	if err := lockDir(m.LockDir, m.UID, false); err != nil {
 		return nil, 0, err
 	}
@@ -122,14 +129,18 @@ func keptNotesOf(m Machine, left *int64) (*pendingNotes, int, error) {
 		}
 		var maxSize int64
 		if left != nil {
-			if *left <= 0 {
+			switch {
+			case left.bytes <= 0:
 				return nil, 0, notesTooLarge(f)
+			case left.files <= 0:
+				return nil, 0, notesTooMany(f)
 			}
-			maxSize = *left
+			maxSize = left.bytes
+			left.files--
 		}
 		entries, read, err := readSpoolOf(f, m.UID, maxSize)
 		if left != nil {
-			*left -= read
+			left.bytes -= read
 		}
 		if errors.Is(err, os.ErrNotExist) {
 			continue // recorded meanwhile by the scan that held them

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/catchup/catchup/catchup/taskname"
@@ -139,6 +140,15 @@ func notesTooLarge(path string) error {
 	return &filetrust.Refusal{Name: "notes of unrecorded fires " + path,
 		Reason: fmt.Sprintf("it is larger than root reads of another user's notes (%d MiB, all their notes files together)", maxUserNotesSize>>20),
 		Fix:    "let its user's own scan record its notes (catchup scan, run as that user), or remove it if no fire of theirs wrote it: rm " + path}
+}
+
+// notesTooMany refuses a notes file of another user's past the
+// maxUserNotesFiles root reads of them.
+func notesTooMany(path string) error {
+	return &filetrust.Refusal{Name: "notes of unrecorded fires " + path,
+		Reason: fmt.Sprintf("it is one of more notes files than root reads of another user's (%d, all their notes files together)", maxUserNotesFiles),
+		Fix: "let its user's own scan record its notes (catchup scan, run as that user), or remove the files no fire of theirs wrote: " +
+			filepath.Dir(path)}
 }
 
 // noteOfLine is the note a line of a notes file holds. A line that is no

@@ -40,6 +40,15 @@ import (
 // root replays none of their lines.
 const maxUserNotesSize = 64 << 20
 
+// maxUserNotesFiles bounds the notes files of another user's that root
+// reads, all their lock directories together: a fire's notes file, the
+// names processes take it under while they record it (NOTES.PID), one per
+// lock directory of theirs. The user may name as many as they like, empty
+// (hard links: nothing of their disk), each opened, checked and read at
+// every reading, none costing maxUserNotesSize a byte: 60,000 took a root
+// scan, each reader and each scrape 4.5 s. One past it is refused too.
+const maxUserNotesFiles = 64
+
 // noteHome is where one user's fires keep their notes of this ledger.
 type noteHome struct {
 	uid              int
@@ -103,19 +112,17 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 		}
 		homes[noteHome{uid, lockDir, noteDir}] = true
 	}
-	left := map[int]int64{} // what root may still read of each user's notes
+	left := map[int]*notesBudget{} // what root may still read of each user's notes
 	for _, h := range sortedHomes(homes) {
 		if refused[h.uid] != nil {
 			continue
 		}
-		if _, ok := left[h.uid]; !ok {
-			left[h.uid] = maxUserNotesSize
+		if left[h.uid] == nil {
+			left[h.uid] = &notesBudget{bytes: maxUserNotesSize, files: maxUserNotesFiles}
 		}
 		mu := m
 		mu.UID, mu.LockDir, mu.NoteDir = h.uid, h.lockDir, h.noteDir
-		budget := left[h.uid]
-		found, _, err := keptNotesOf(mu, &budget)
-		left[h.uid] = budget
+		found, _, err := keptNotesOf(mu, left[h.uid])
 		if err != nil {
 			refused[h.uid] = err
 			continue

@@ -83,3 +83,43 @@ func TestRootReadsUsersNotesBoundedInAll(t *testing.T) {
 		t.Errorf("root's scan did not say it replays none of nobody's lines meanwhile")
 	}
 }
+
+// TestRootReadsUsersNotesFilesBounded: root reads at most 64 of another
+// user's notes files in all. nobody names its empty notes file again and
+// again as a file a process took (NOTES.PID, hard links: nothing of its
+// disk): each was opened, checked and read by root's scan, every reader and
+// every scrape of a root daemon, none costing the 64 MiB bound a byte
+// (60,000 names took each 4.5 s). Past 64 files, the next is refused as a
+// file too large is: root replays none of nobody's lines, says so naming
+// the file, and exits 1.
+func TestRootReadsUsersNotesFilesBounded(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	needRoot(t)
+	db := pgLedger(t)
+	bin, crontab, home := nobodysLine(t, db)
+	if p := newCatchup(t, db, "2026-01-01T00:30:00Z", "scan", "--crontab", crontab); p.run(t) != 0 {
+		t.Fatalf("first scan: %s", p.stderr.String())
+	}
+	if code := nobodysFire(t, bin, home, db, "2026-01-01T01:00:05Z").run(t); code != 0 {
+		t.Fatalf("nobody's fire exited %d", code)
+	}
+	notes := filepath.Join(filepath.Dir(nobodysNotesDir(t, home)), ".unrecorded.jsonl")
+	writeFileOf(t, notes, "", 65534)
+	for i := 1; i <= 1000; i++ {
+		if err := os.Link(notes, fmt.Sprintf("%s.%d", notes, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := newCatchup(t, db, "2026-01-01T01:30:00Z", "scan", "--crontab", crontab)
+	code := scan.run(t)
+	t.Logf("root's scan: exit %d\n%s%s", code, scan.stdout.String(), scan.stderr.String())
+	if code != 1 {
+		t.Errorf("root's scan exited %d, want 1 (nobody's notes refused)", code)
+	}
+	if want := "it is one of more notes files than root reads of another user's (64, all their notes files together)"; !strings.Contains(scan.stderr.String(), want) {
+		t.Errorf("root's scan did not refuse nobody's notes past 64 files (%q)", want)
+	}
+	if !strings.Contains(scan.stderr.String(), "not replaying the lines of nobody") {
+		t.Errorf("root's scan did not say it replays none of nobody's lines meanwhile")
+	}
+}
