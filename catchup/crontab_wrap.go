@@ -32,17 +32,21 @@ const BackupSuffix = ".bak~"
 // naming the file and the fix. A symlink is followed: wrap only prints,
 // and --in-place refuses one itself (WriteWrapped). fi is the file read,
 // which --in-place alone replaces (WriteWrapped).
+//
+// What path names is looked at before it is opened, through a descriptor
+// that opens nothing (O_PATH), and opened (through /proc/self/fd: the same
+// file) only when it is a regular file: root wrapping a user's file opened
+// the device a symlink there pointed to (/dev/watchdog arms the reboot)
+// before refusing it.
 func ReadToWrap(path string) (data []byte, fi os.FileInfo, err error) {
-	fd, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	fd, fi, err := openIfRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read crontab: %w", err)
 	}
-	defer fd.Close()
-	name := "crontab " + path
-	fi, err = fd.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	if fd != nil {
+		defer fd.Close()
 	}
+	name := "crontab " + path
 	if !fi.Mode().IsRegular() {
 		kind, fix := fileKind(fi.Mode()), "name the crontab file itself, or pipe what it gives: catchup crontab wrap - < "+path
 		if fi.IsDir() {
@@ -52,6 +56,31 @@ func ReadToWrap(path string) (data []byte, fi os.FileInfo, err error) {
 	}
 	data, err = readCapped(name, path, fd, fi)
 	return data, fi, err
+}
+
+// openIfRegular opens the file path names (through symlinks) for reading,
+// without blocking, only when it is a regular file; else f is nil and fi
+// says what it is. Nothing else is opened, however path changes meanwhile.
+func openIfRegular(path string) (f *os.File, fi os.FileInfo, err error) {
+	pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	p := os.NewFile(uintptr(pfd), path)
+	defer p.Close()
+	if fi, err = p.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fi, err
+	}
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pfd), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f = os.NewFile(uintptr(fd), path)
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("open %s: it changed as it was opened", path)
+	}
+	return f, fi, nil
 }
 
 // fileKind names what a file that is not a regular one is.
