@@ -61,8 +61,8 @@ var rules = sync.OnceValue(func() []rule {
 		// pair up, and go with it; a quote that opens or closes the
 		// word's quoting (P'W inside "...", a '\'' in '...') is kept after
 		// the mask, so that the line keeps its quoting
-		{re: regexp.MustCompile(urlStart + `([^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*"|['"])+)@`), quoted: func(m []string, before string) string {
-			return keep(m, m[3], m[1]+m[2]+":"+Mask+quoting(before+m[1]+m[2]+":", m[3])+"@")
+		{re: regexp.MustCompile(urlStart + `([^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*"|['"])+)@`), quoted: func(m []string, before quoteScan) string {
+			return keep(m, m[3], m[1]+m[2]+":"+Mask+quoting(before, m[1]+m[2]+":", m[3])+"@")
 		}},
 		// scheme://TOKEN@host (or //TOKEN@host)
 		{re: regexp.MustCompile(urlStart + `([A-Za-z0-9_-]+)@`), with: func(m []string) string {
@@ -136,13 +136,15 @@ var wholeReference = sync.OnceValue(func() *regexp.Regexp {
 type rule struct {
 	re     *regexp.Regexp
 	with   func(sub []string) string
-	quoted func(sub []string, before string) string
+	quoted func(sub []string, before quoteScan) string // before: the line's quoting at the match
 }
 
 // apply is line with each of r's matches replaced.
 func (r rule) apply(line string) string {
 	var b strings.Builder
 	last := 0
+	var before quoteScan // the line's quoting, read up to scanned
+	scanned := 0
 	for _, loc := range r.re.FindAllStringSubmatchIndex(line, -1) {
 		sub := make([]string, len(loc)/2)
 		for i := range sub {
@@ -152,7 +154,9 @@ func (r rule) apply(line string) string {
 		}
 		b.WriteString(line[last:loc[0]])
 		if r.quoted != nil {
-			b.WriteString(r.quoted(sub, line[:loc[0]]))
+			before.feed(line[scanned:loc[0]])
+			scanned = loc[0]
+			b.WriteString(r.quoted(sub, before))
 		} else {
 			b.WriteString(r.with(sub))
 		}
