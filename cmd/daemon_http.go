@@ -64,18 +64,14 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 		writeMetrics(w, families)
 	})
 	// Whoever can reach --listen is served: each request is bounded in
-	// reading (headers, body) and writing, and an idle connection is closed
+	// reading (headers, body) and writing, an idle connection is closed
 	// (without, one kept open after a request was held for good: enough of
-	// them ran the daemon out of file descriptors).
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: 30 * time.Second, IdleTimeout: daemonHTTPIdle}
-	go srv.Serve(ln)
+	// them ran the daemon out of file descriptors), and the connections are
+	// bounded in number (daemon_http_limit.go).
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: httpRead,
+		IdleTimeout: httpIdle, WriteTimeout: httpWrite, MaxHeaderBytes: httpHeaderBytes}
+	go srv.Serve(newLimitListener(ln, maxHTTPConns))
 }
-
-// daemonHTTPIdle is how long --listen keeps a connection open with no
-// request: longer than a scrape interval (Prometheus's default is 1m), so
-// that a scraper keeps its connection.
-var daemonHTTPIdle = 2 * time.Minute
 
 // lagFamilies are the scheduler's own metrics.
 func lagFamilies(l daemon.Lag) []*dto.MetricFamily {

@@ -21,10 +21,10 @@ import (
 // request and then kept its connection open, idle, held it for good: no
 // timeout but the one on the first request's headers, so that enough of
 // them ran the daemon (root's, with every job of the host) out of file
-// descriptors. An idle connection is now closed after daemonHTTPIdle.
+// descriptors. An idle connection is now closed after httpIdle.
 func TestDaemonHTTPClosesIdleConnections(t *testing.T) {
-	defer func(d time.Duration) { daemonHTTPIdle = d }(daemonHTTPIdle)
-	daemonHTTPIdle = 300 * time.Millisecond
+	defer func(d time.Duration) { httpIdle = d }(httpIdle)
+	httpIdle = 300 * time.Millisecond
 	dir := t.TempDir()
 	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
 	if err != nil {
@@ -57,7 +57,7 @@ func TestDaemonHTTPClosesIdleConnections(t *testing.T) {
 	_, err = r.ReadByte()
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		t.Fatalf("the daemon kept an idle connection open 10 s after its request (want it closed after %s)", daemonHTTPIdle)
+		t.Fatalf("the daemon kept an idle connection open 10 s after its request (want it closed after %s)", httpIdle)
 	}
 	if !errors.Is(err, io.EOF) {
 		t.Errorf("read on the idle connection: %v, want EOF (closed by the daemon)", err)
