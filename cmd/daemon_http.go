@@ -46,8 +46,13 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 		}
 		fmt.Fprintln(w, "ok")
 	})
+	reading := make(chan struct{}, 1) // one scrape reads the ledger at a time
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		if !scrapeTurn(w, r, reading) {
+			return
+		}
+		defer func() { <-reading }()
+		ctx, cancel := context.WithTimeout(r.Context(), scrapeRead)
 		defer cancel()
 		// The daemon's own metrics are served also when the ledger cannot
 		// be read: catchup_daemon_ledger_up 0, its families left out (an
@@ -71,6 +76,34 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: httpRead,
 		IdleTimeout: httpIdle, WriteTimeout: httpWrite, MaxHeaderBytes: httpHeaderBytes}
 	go srv.Serve(newLimitListener(ln, maxHTTPConns))
+}
+
+// scrapeRead bounds a scrape's reading of the ledger; scrapeTurnWait its
+// wait for the scrape reading before it.
+const (
+	scrapeRead     = 10 * time.Second
+	scrapeTurnWait = 10 * time.Second
+)
+
+// scrapeTurn waits for the scrape's turn to read the ledger: scrapes read
+// it one at a time, so that a storm of them (every scraper of a fleet at
+// once, a loop of curl) costs the fires no more than one reading does (on
+// a SQLite ledger they share its one connection, and the CPU). Each read
+// the whole ledger at once, and the fires queued behind them started
+// seconds late. A scrape that does not get its turn within scrapeTurnWait
+// is answered 503, saying why; it reports whether the scrape got it.
+func scrapeTurn(w http.ResponseWriter, r *http.Request, reading chan struct{}) bool {
+	t := time.NewTimer(scrapeTurnWait)
+	defer t.Stop()
+	select {
+	case reading <- struct{}{}:
+		return true
+	case <-r.Context().Done():
+	case <-t.C:
+		http.Error(w, fmt.Sprintf("other scrapes have been reading the ledger for %s: scrape less often, or from fewer scrapers", scrapeTurnWait),
+			http.StatusServiceUnavailable)
+	}
+	return false
 }
 
 // lagFamilies are the scheduler's own metrics.
