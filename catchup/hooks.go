@@ -38,6 +38,9 @@ func (l *lifecycle) started(ctx context.Context) {
 // A run that a stop has already ended still reports it, within the end
 // ping's bound.
 func (l *lifecycle) finished(ctx context.Context, res RunResult) {
+	if l.m.BeforeHooks != nil {
+		l.m.BeforeHooks()
+	}
 	if l.pinger != nil {
 		pingCtx := ctx
 		if ctx.Err() != nil {

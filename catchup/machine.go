@@ -86,6 +86,11 @@ type Machine struct {
 	// before the runner looks at the stop for the last time (a test holds
 	// a start there: runner.Config.BeforeStart).
 	BeforeJobStart func()
+	// BeforeHooks, if set, is called once a run's outcome is recorded and
+	// its task's lock released, before its end ping and --notify-cmd: the
+	// daemon gives the fire's place under --concurrency back then, so
+	// that a monitor that does not answer holds no other job's start.
+	BeforeHooks func()
 }
 
 func (m Machine) notice(format string, args ...any) {

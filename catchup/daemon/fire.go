@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
@@ -18,13 +19,18 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) (owed bool) {
 }
 
 // firePlaced is fire once its place is taken (acquire, tryAcquire): it
-// gives the place back. started, if set, is called as its first job starts.
+// gives the place back, as soon as its job has ended and its outcome is
+// recorded (before its end ping and --notify-cmd: an alert is no job, and
+// a monitor that does not answer must not hold another task's fire back
+// for the 10 s of its end ping). started, if set, is called as its first job starts.
 // owed reports a fire that ran nothing and left its slot missed, for a
 // replay to run (the task's lock held by another run, the ledger
 // unreachable, its home refused: homeRefused): no other fire comes for
 // that slot.
 func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) (owed bool) {
-	defer d.release()
+	var once sync.Once
+	release := func() { once.Do(d.release) }
+	defer release()
 	req, ok := d.fireRequest(t, slot)
 	if !ok {
 		return true // nothing ran: left missed, for a replay once the home is fixed
@@ -41,6 +47,7 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
 		}
 	})
+	m.BeforeHooks = release
 	start := time.Now()
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
