@@ -39,7 +39,9 @@ const healthyLoop = 10 * time.Second
 func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Machine, rule catchup.MissedRule) {
 	warnings := newScrapeWarnings(func(w string) { m.Notice("%s", w) })
 	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+	// GET (and HEAD) only: another method is refused, 405, and reads
+	// nothing.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if since := d.Lag().SinceLoop; since > healthyLoop {
 			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", catchup.FormatWindow(since.Round(time.Second))), http.StatusServiceUnavailable)
 			return
@@ -47,7 +49,7 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 		fmt.Fprintln(w, "ok")
 	})
 	reading := make(chan struct{}, 1) // one scrape reads the ledger at a time
-	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		if !scrapeTurn(w, r, reading) {
 			return
 		}
