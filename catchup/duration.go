@@ -24,10 +24,11 @@ var ErrDurationInvalid = duration.ErrInvalid
 // see package duration.
 func ParseDuration(s string) (time.Duration, error) { return duration.Parse(s) }
 
-// FormatWindow prints a duration as people write it: whole days as "7d",
-// the rest as time.Duration does ("36h0m0s" as "36h"). A task's catch-up
-// window is named so by scan, explain and prune.
-func FormatWindow(d time.Duration) string {
+// FormatDuration prints a duration as people write it: whole days as "7d",
+// the rest as time.Duration does ("36h0m0s" as "36h"). Every duration
+// shown to people is written so (a catch-up window, a timeout, a lease, a
+// retry's delay), as --max-age takes it.
+func FormatDuration(d time.Duration) string {
 	const day = 24 * time.Hour
 	if d >= day && d%day == 0 {
 		return strconv.FormatInt(int64(d/day), 10) + "d"

@@ -199,7 +199,7 @@ func RetryStartOverdue(r store.Run, now time.Time) string {
 		return ""
 	}
 	return fmt.Sprintf("claimed at %s as its retry delay began; its command has not started %s later, longer than any retry delay (%s): "+
-		"its catchup is frozen, or the ledger did not take its start", rfc(r.StartedAt), FormatWindow(now.Sub(r.StartedAt).Round(time.Second)), FormatWindow(maxRetryDelay))
+		"its catchup is frozen, or the ledger did not take its start", rfc(r.StartedAt), FormatDuration(now.Sub(r.StartedAt).Round(time.Second)), FormatDuration(maxRetryDelay))
 }
 
 // LateOutcome is the interruption a run's late outcome keeps in its error

@@ -29,7 +29,7 @@ func expiringReason(ctx context.Context, st store.Store, m Machine, t store.Task
 	if slices.ContainsFunc(res.offSchedule, slot.Equal) {
 		return fmt.Sprintf(reasonScheduleChanged, s.Expr(), s.Location()), time.Time{}, nil
 	}
-	aged := fmt.Sprintf(reasonMaxAge, FormatWindow(catchupWindow(t, req.MissedRule)))
+	aged := fmt.Sprintf(reasonMaxAge, FormatDuration(catchupWindow(t, req.MissedRule)))
 	at := -1
 	for i, sl := range res.slots {
 		if sl.Equal(slot) {

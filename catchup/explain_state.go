@@ -159,11 +159,11 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 	// died (diedFiring).
 	booted := !m.BootTime.IsZero() && m.BootTime.Before(now) && x.Slot.Before(m.BootTime)
 	if now.Sub(x.Slot) < rule.Tolerance && !booted && !diedFiring(records, stale) {
-		x.State, x.Summary = StateDue, fmt.Sprintf("due: cron may still fire it (within the tolerance of %s)", FormatWindow(rule.Tolerance))
+		x.State, x.Summary = StateDue, fmt.Sprintf("due: cron may still fire it (within the tolerance of %s)", FormatDuration(rule.Tolerance))
 		if c := skippedFireCause(records); c != "" {
 			// Its fire came: "cron may still fire it" would say it did not.
 			x.Summary = fmt.Sprintf("due: %s, and was skipped; the first scan after the tolerance of %s replays it, unless another fire of it comes first",
-				CauseWords(c), FormatWindow(rule.Tolerance))
+				CauseWords(c), FormatDuration(rule.Tolerance))
 		}
 		return
 	}

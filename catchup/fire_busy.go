@@ -89,7 +89,7 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f
 	case "wait":
 		return l.lockSkip(ctx, *base, reasonLocked, exitCodePtr(exitLocked),
 			fmt.Sprintf("task %s is still running after waiting %s (--wait); skipped, exit %d",
-				l.req.Task, FormatWindow(l.req.WaitLimit), exitLocked)), false, nil
+				l.req.Task, FormatDuration(l.req.WaitLimit), exitLocked)), false, nil
 	case "skip":
 		res := l.lockSkip(ctx, *base, reasonOnBusySkip, nil,
 			fmt.Sprintf("task %s is already running (lock held); skipped, exit %d, and its slot settled (--on-busy skip)",

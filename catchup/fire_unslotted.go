@@ -16,7 +16,7 @@ import (
 func (l *lifecycle) sayResolved(f fire) {
 	if f.early > 0 {
 		l.m.notice("this fire came %s before slot %s of %s: it stands for that slot (cron fired it; this clock lags)",
-			FormatWindow(f.early.Round(time.Millisecond)), formatSlot(f.slot, l.sched), l.req.Task)
+			FormatDuration(f.early.Round(time.Millisecond)), formatSlot(f.slot, l.sched), l.req.Task)
 	}
 	if f.unslotted != "" {
 		l.m.notice("%s", f.unslotted)
@@ -43,7 +43,7 @@ func (l *lifecycle) lateFirstFire(tick, now time.Time) string {
 	return fmt.Sprintf("this fire came %s after slot %s of %s, later than --tolerance (%s), and is the first of its "+
 		"schedule: it stands for no slot (trigger manual) and the schedule counts from now, so no scan replays that slot; "+
 		"give the fire a larger --tolerance if cron fires it this late",
-		FormatWindow(now.Sub(tick).Truncate(time.Second)), formatSlot(tick, l.sched), l.req.Task, FormatWindow(l.req.Tolerance))
+		FormatDuration(now.Sub(tick).Truncate(time.Second)), formatSlot(tick, l.sched), l.req.Task, FormatDuration(l.req.Tolerance))
 }
 
 // noSlotYet says why a fire of a schedule with no slot at or before now

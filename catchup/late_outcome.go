@@ -29,5 +29,5 @@ func (l *lifecycle) sayLateOutcome(ctx context.Context, r store.Run) {
 	}
 	l.m.notice("task %s: run %d was taken for dead before its outcome was recorded (this host or its link to the ledger stalled "+
 		"for longer than --lease %s while the command ran): %s may have run twice, replayed elsewhere; its record keeps both",
-		r.Task, r.ID, FormatWindow(l.m.Lease), slot)
+		r.Task, r.ID, FormatDuration(l.m.Lease), slot)
 }

@@ -156,7 +156,7 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			n++
 		}
 		c.expire = expirySpan{slots: res.slots[:n], causes: causesUpTo(res.causes, n),
-			reason: fmt.Sprintf(reasonMaxAge, FormatWindow(c.window)), code: store.ReasonMaxAge}
+			reason: fmt.Sprintf(reasonMaxAge, FormatDuration(c.window)), code: store.ReasonMaxAge}
 		if len(c.expire.slots)+len(c.paused) > 0 {
 			cases = append(cases, c)
 		}

@@ -147,7 +147,7 @@ func timeoutLine(task string, timeout time.Duration, signal int) string {
 	if signal == int(syscall.SIGKILL) {
 		how = "SIGTERM, then SIGKILL (it outlived --kill-after)"
 	}
-	return "task " + task + " timed out after " + FormatWindow(timeout) + " (--timeout): sent " + how + "; exit 124"
+	return "task " + task + " timed out after " + FormatDuration(timeout) + " (--timeout): sent " + how + "; exit 124"
 }
 
 // hiddenFromJobs are the variables of catchup's environment that never

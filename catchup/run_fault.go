@@ -75,7 +75,7 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 			case !got:
 				unavailable()
 				l.m.notice("task %s is still running after waiting %s (--wait); skipped, exit %d",
-					l.req.Task, FormatWindow(l.req.WaitLimit), exitLocked)
+					l.req.Task, FormatDuration(l.req.WaitLimit), exitLocked)
 				l.spoolFire(f, nil, errLocked)
 				return RunResult{ExitCode: exitLocked, Skipped: true}, nil
 			}

@@ -57,7 +57,7 @@ const errStoppedBeforeStart = "stopped by a signal to catchup before its command
 // command's exit code exit), said on stderr.
 func (l *lifecycle) retryNoticed(n, exit int) time.Duration {
 	delay := retryDelay(l.req.RetryDelay, n)
-	l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, n, exit, FormatWindow(delay))
+	l.m.notice("task %s attempt %d failed (exit %d); retrying in %s", l.req.Task, n, exit, FormatDuration(delay))
 	return delay
 }
 

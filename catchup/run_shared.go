@@ -94,7 +94,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		case <-ctx.Done():
 			reason, stopped = "stopped while waiting for the task's run on another host", true
 		case <-limit:
-			reason = fmt.Sprintf("still running on another host after waiting %s (--wait)", FormatWindow(l.req.WaitLimit))
+			reason = fmt.Sprintf("still running on another host after waiting %s (--wait)", FormatDuration(l.req.WaitLimit))
 		case <-time.After(fleetWaitPoll):
 			_ = l.st.Heartbeat(ctx, r.ID, l.m.Now()) // the claim stays alive while it waits
 			continue
@@ -172,7 +172,7 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Cont
 func (l *lifecycle) leaseLostNotice(id int64) {
 	l.m.notice("task %s: run %d lost its lease: another host took it for dead (its slot is replayed there, or by a scan); "+
 		"stopping the command (this host or its link to the ledger stalled for longer than --lease %s)",
-		l.req.Task, id, FormatWindow(l.m.Lease))
+		l.req.Task, id, FormatDuration(l.m.Lease))
 }
 
 // leaseLost reports whether held (from heartbeats) ended with the lease.
@@ -199,7 +199,7 @@ func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) err
 			l.m.notice("cannot record the outcome of run %d: %v", id, err)
 			return err
 		}
-		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, FormatWindow(delay))
+		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, FormatDuration(delay))
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w: %w", errRecordStopped, err)

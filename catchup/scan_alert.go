@@ -14,7 +14,7 @@ import (
 // A second stop signal, forwarded to the alert command, ends it sooner.
 const stoppedAlertBound = 5 * time.Second
 
-var errStoppedAlert = errors.New("catchup is being stopped, and an alert then gets " + FormatWindow(stoppedAlertBound))
+var errStoppedAlert = errors.New("catchup is being stopped, and an alert then gets " + FormatDuration(stoppedAlertBound))
 
 // alertContext is the context an alert command runs under: never ended
 // by ctx, since an alert must go out, but bounded by stoppedAlertBound

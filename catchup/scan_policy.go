@@ -25,7 +25,7 @@ func plan(missed []time.Time, policy string, maxReplays int) (replay []time.Time
 }
 
 // reasonPolicyNone is why a slot of policy "none" stays missed, and until
-// when: FormatWindow of the task's catch-up window.
+// when: FormatDuration of the task's catch-up window.
 const reasonPolicyNone = `replay policy "none": recorded expired once older than the catch-up window (%s)`
 
 // StaysMissed is a run of a task's missed slots that its replay policy
@@ -47,5 +47,5 @@ func staysMissed(inWindow []time.Time, policy string, window time.Duration) Stay
 		return StaysMissed{}
 	}
 	return StaysMissed{N: len(inWindow), First: inWindow[0], Last: inWindow[len(inWindow)-1],
-		Reason: fmt.Sprintf(reasonPolicyNone, FormatWindow(window))}
+		Reason: fmt.Sprintf(reasonPolicyNone, FormatDuration(window))}
 }

@@ -104,7 +104,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	cause := res.causeOf // a map of half a million slots (a gap of a year) took 25 MB
 	// Each a span of the rule's own slices: a gap of a year's slots are not copied.
-	aged := fmt.Sprintf(reasonMaxAge, FormatWindow(catchupWindow(t, req.MissedRule)))
+	aged := fmt.Sprintf(reasonMaxAge, FormatDuration(catchupWindow(t, req.MissedRule)))
 	expire := []expirySpan{{slots: res.slots[:res.expiring], causes: causesUpTo(res.causes, res.expiring),
 		reason: aged, code: store.ReasonMaxAge}}
 	inWindow := res.slots[res.expiring:]

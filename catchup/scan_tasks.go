@@ -17,7 +17,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	req.gate = &ReplayGate{Now: m.Now, Jitter: HostJitter(m.Host, req.Jitter), Budget: req.Budget, Progress: req.Progress}
 	req.gate.OnJitter = func(wait time.Duration) {
 		m.notice("--jitter %s: waiting %s before the first replay (this host's share, the same at every scan)",
-			FormatWindow(req.Jitter), FormatWindow(wait))
+			FormatDuration(req.Jitter), FormatDuration(wait))
 	}
 	var pre []scanRead
 	if req.DryRun {

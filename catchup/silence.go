@@ -89,7 +89,7 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 		return ""
 	}
 	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+
-		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), FormatWindow(window), t.Name)
+		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), FormatDuration(window), t.Name)
 }
 
 // firstUp is the first slot of sched after last, up to until, that came

@@ -43,7 +43,7 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 	// nothing.
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if since := d.Lag().SinceLoop; since > healthyLoop {
-			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", catchup.FormatWindow(since.Round(time.Second))), http.StatusServiceUnavailable)
+			http.Error(w, fmt.Sprintf("scheduler loop silent for %s", catchup.FormatDuration(since.Round(time.Second))), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")

@@ -111,7 +111,7 @@ func (rl *reopening) reopenIdle() {
 		if msg := err.Error(); msg != rl.failSaid {
 			rl.failSaid = msg
 			rl.log.Warn(fmt.Sprintf("cannot reopen the ledger, whose file or index was replaced: %v; trying again every %s",
-				err, catchup.FormatWindow(reopenRetry)), "event", "reopen-failed")
+				err, catchup.FormatDuration(reopenRetry)), "event", "reopen-failed")
 		}
 		return
 	}

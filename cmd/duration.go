@@ -34,7 +34,7 @@ func (d *durationValue) Set(s string) error {
 
 func (d *durationValue) Type() string { return "duration" }
 
-func (d *durationValue) String() string { return catchup.FormatWindow(time.Duration(*d)) }
+func (d *durationValue) String() string { return catchup.FormatDuration(time.Duration(*d)) }
 
 // parseDuration is time.ParseDuration plus a leading whole number of days.
 func parseDuration(s string) (time.Duration, error) { return catchup.ParseDuration(s) }
@@ -174,7 +174,7 @@ func (w *waitValue) Type() string { return "duration" }
 
 func (w *waitValue) String() string {
 	if w.limit > 0 {
-		return catchup.FormatWindow(w.limit)
+		return catchup.FormatDuration(w.limit)
 	}
 	return ""
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// Every duration shown to people is in the house format (catchup.FormatWindow,
+// Every duration shown to people is in the house format (catchup.FormatDuration,
 // as a catch-up window is named): "1h30m", "12h", "7d", never Go's
 // "1h30m0s": RUNNING FOR and the --stuck line, a run's DURATION, a flag's
 // default in --help.

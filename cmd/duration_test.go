@@ -44,8 +44,8 @@ func FuzzParseDuration(f *testing.F) {
 			t.Fatalf("parseDuration(%q) = %v: negative from a positive spelling", s, d)
 		}
 		if err == nil {
-			if back, err := parseDuration(catchup.FormatWindow(d)); err != nil || back != d {
-				t.Fatalf("round trip of %v via %q: %v, %v", d, catchup.FormatWindow(d), back, err)
+			if back, err := parseDuration(catchup.FormatDuration(d)); err != nil || back != d {
+				t.Fatalf("round trip of %v via %q: %v, %v", d, catchup.FormatDuration(d), back, err)
 			}
 		}
 	})

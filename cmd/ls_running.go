@@ -84,7 +84,7 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	// table) must say which job to look at.
 	for _, r := range stuckRuns {
 		m.Notice("run %d of task %s on host %s has been running for %s, longer than %s",
-			r.Run.ID, r.Run.Task, r.Run.Host, runningFor(r), catchup.FormatWindow(stuck))
+			r.Run.ID, r.Run.Task, r.Run.Host, runningFor(r), catchup.FormatDuration(stuck))
 	}
 	if len(stuckRuns) > 0 {
 		return &exitStatus{code: exitFound}
@@ -109,7 +109,7 @@ func runningForText(r catchup.RunningRun) string {
 // runningFor is how long r has run, to the nearest second, as
 // running_for_s gives it (runningForS).
 func runningFor(r catchup.RunningRun) string {
-	return catchup.FormatWindow(r.For.Round(time.Second))
+	return catchup.FormatDuration(r.For.Round(time.Second))
 }
 
 // runningForS is running_for_s: RUNNING FOR's seconds. Truncated, a run

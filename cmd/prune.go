@@ -49,10 +49,10 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	case !c.Flags().Changed("older-than"): // 0s given is a value, shorter than 7d
 		return usageErr(c, errors.New("--older-than is required, e.g. --older-than 90d"))
 	case req.OlderThan < 0:
-		return usageErr(c, fmt.Errorf("--older-than cannot be negative: give an age of at least %s, such as 90d", catchup.FormatWindow(catchup.MinPruneAge)))
+		return usageErr(c, fmt.Errorf("--older-than cannot be negative: give an age of at least %s, such as 90d", catchup.FormatDuration(catchup.MinPruneAge)))
 	case req.OlderThan < catchup.MinPruneAge:
 		return usageErr(c, fmt.Errorf("--older-than %s is shorter than %s, the window scan reads to know which slots ran",
-			catchup.FormatWindow(req.OlderThan), catchup.FormatWindow(catchup.MinPruneAge)))
+			catchup.FormatDuration(req.OlderThan), catchup.FormatDuration(catchup.MinPruneAge)))
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	case givenEmpty(c, "notify-cmd"):
@@ -95,7 +95,7 @@ func printRecorded(w io.Writer, recs []catchup.PruneRecorded, dry bool) error {
 	for _, r := range recs {
 		if r.Expired > 0 {
 			if _, err := fmt.Fprintf(w, "%s: %s %s expired (older than its catch-up window, %s), as scan would\n",
-				r.Task, verb, counted(r.Expired, "missed slot", "missed slots"), catchup.FormatWindow(r.Window)); err != nil {
+				r.Task, verb, counted(r.Expired, "missed slot", "missed slots"), catchup.FormatDuration(r.Window)); err != nil {
 				return err
 			}
 		}

@@ -243,7 +243,7 @@ func durationText(r store.Run, long bool) string {
 	if r.EndedAt.IsZero() {
 		return "-"
 	}
-	d := catchup.FormatWindow(runDuration(r).Round(time.Millisecond))
+	d := catchup.FormatDuration(runDuration(r).Round(time.Millisecond))
 	switch {
 	case !catchup.EndIsBound(r):
 		return d

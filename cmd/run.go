@@ -164,7 +164,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 		// would stop the jobs of the lines that have it.
 		fmt.Fprintf(stderr, "catchup: warning: --max-age 0 gives task %s no catch-up window of its own: scan replays its missed slots back to "+
 			"scan's --max-age, else %s, as without --max-age (scan and catchup daemon refuse a crontab line with it); fix: drop --max-age, "+
-			"or give the window, such as 3d\n", f.task, catchup.FormatWindow(catchup.DefaultMaxAge))
+			"or give the window, such as 3d\n", f.task, catchup.FormatDuration(catchup.DefaultMaxAge))
 	}
 	switch f.onBusy {
 	case "", "replay", "skip", "wait":

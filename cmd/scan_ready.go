@@ -45,7 +45,7 @@ func systemdReady(readyAfter time.Duration, stderr io.Writer) (done func(failed 
 		}
 	}
 	t := time.AfterFunc(readyAfter, func() {
-		ready(fmt.Sprintf("started after --ready-after %s; missed slots still replaying", catchup.FormatWindow(readyAfter)))
+		ready(fmt.Sprintf("started after --ready-after %s; missed slots still replaying", catchup.FormatDuration(readyAfter)))
 	})
 	return func(failed bool) {
 		t.Stop()

@@ -88,7 +88,7 @@ func (r *reloads) finish(s *tasks, res reloaded) {
 		msg := "reload refused, the tasks stay as they were: " + res.err.Error()
 		if retryable(res.err) { // not the crontab's fault: try it again
 			r.retryAt = time.Now().Add(reloadRetry)
-			msg += fmt.Sprintf("; trying again in %s", catchup.FormatWindow(reloadRetry))
+			msg += fmt.Sprintf("; trying again in %s", catchup.FormatDuration(reloadRetry))
 		}
 		r.d.cfg.Log.Error(msg, "event", "error")
 	} else {

@@ -88,7 +88,7 @@ func (s *tasks) retireOrRetry(name string) {
 		}
 		s.unretired[name] = true
 		s.retryAt = time.Now().Add(reloadRetry)
-		msg += fmt.Sprintf("; trying again in %s", catchup.FormatWindow(reloadRetry))
+		msg += fmt.Sprintf("; trying again in %s", catchup.FormatDuration(reloadRetry))
 	}
 	s.d.cfg.Log.Error(msg, "event", "error", "task", name)
 }
