@@ -132,11 +132,12 @@ func hasTakenNotes(m Machine) bool {
 }
 
 // notesPaths are this host's notes files: the lock directory's, and the
-// spare note directory's when there is one.
+// spare note directory's and its stand-ins' (spareDirs).
 func notesPaths(m Machine) []string {
 	paths := []string{filepath.Join(m.LockDir, spoolName)}
-	if spare, ok := spareNotes(m); ok {
-		paths = append(paths, spare)
+	dirs, _ := spareDirs(m)
+	for _, dir := range dirs {
+		paths = append(paths, spareNotesIn(m, dir))
 	}
 	return paths
 }

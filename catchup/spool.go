@@ -124,10 +124,10 @@ func writeNote(m Machine, e spoolEntry) error {
 	if err == nil {
 		return nil
 	}
-	if spare, ok := spareNotes(m); ok {
-		serr := privateDir(m.NoteDir, m.UID, true)
+	if m.NoteDir != "" {
+		dir, serr := spareDirToWrite(m)
 		if serr == nil {
-			serr = appendNote(spare, line)
+			serr = appendNote(spareNotesIn(m, dir), line)
 		}
 		if serr == nil {
 			return nil
@@ -176,11 +176,16 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance, take)
 	}
-	if spare, ok := spareNotes(m); ok {
-		if derr := privateDir(m.NoteDir, m.UID, false); derr != nil {
-			return n, JoinErrors(err, derr)
+	dirs, squat := spareDirs(m)
+	if squat != nil {
+		m.notice("warning: %v", squat)
+	}
+	for _, dir := range dirs {
+		if derr := privateDir(dir, m.UID, false); derr != nil {
+			err = JoinErrors(err, derr)
+			continue
 		}
-		k, serr := importNotes(ctx, st, m, spare, tolerance, take)
+		k, serr := importNotes(ctx, st, m, spareNotesIn(m, dir), tolerance, take)
 		n, err = n+k, JoinErrors(err, serr)
 	}
 	return n, err

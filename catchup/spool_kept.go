@@ -119,8 +119,11 @@ func keptNotesOf(m Machine, left *notesBudget) (*pendingNotes, int, error) {
 		return nil, 0, err
 	}
 	files := withTaken(filepath.Join(m.LockDir, spoolName))
-	if spare, ok := spareNotes(m); ok && privateDir(m.NoteDir, m.UID, false) == nil {
-		files = append(files, withTaken(spare)...)
+	dirs, _ := spareDirs(m) // a squatted one said by the import before
+	for _, dir := range dirs {
+		if privateDir(dir, m.UID, false) == nil {
+			files = append(files, withTaken(spareNotesIn(m, dir))...)
+		}
 	}
 	n, k := &pendingNotes{outcomes: map[int64]spoolEntry{}}, 0
 	for _, f := range files {

@@ -46,13 +46,18 @@ type pendingNotes struct {
 
 // readPendingNotes reads the notes the next scan would record, taking,
 // moving and writing nothing. Without notes it costs one failed lstat per
-// notes file (the lock directory's, the spare one). A notes file it cannot
+// notes file (the lock directory's, the spare one), and one read of the
+// spare note directory's parent (its stand-ins). A notes file it cannot
 // read or trust is left out, with a notice.
 func readPendingNotes(m Machine) *pendingNotes {
 	n := &pendingNotes{outcomes: map[int64]spoolEntry{}}
 	n.readTaken(m, filepath.Join(m.LockDir, spoolName), func() error { return lockDir(m.LockDir, m.UID, false) })
-	if spare, ok := spareNotes(m); ok {
-		n.readTaken(m, spare, func() error { return privateDir(m.NoteDir, m.UID, false) })
+	dirs, squat := spareDirs(m)
+	if squat != nil {
+		m.notice("warning: %v", squat)
+	}
+	for _, dir := range dirs {
+		n.readTaken(m, spareNotesIn(m, dir), func() error { return privateDir(dir, m.UID, false) })
 	}
 	return n
 }

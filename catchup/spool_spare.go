@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // The spare note directory (Machine.NoteDir) is on another filesystem than
@@ -20,8 +22,14 @@ func spareNotes(m Machine) (string, bool) {
 	if m.NoteDir == "" {
 		return "", false
 	}
+	return spareNotesIn(m, m.NoteDir), true
+}
+
+// spareNotesIn is the notes file of m's ledger in spare note directory dir
+// (the spare note directory or a stand-in: spool_spare_squat.go).
+func spareNotesIn(m Machine, dir string) string {
 	sum := sha256.Sum256([]byte(m.LockDir))
-	return filepath.Join(m.NoteDir, hex.EncodeToString(sum[:8])+spoolName), true
+	return filepath.Join(dir, hex.EncodeToString(sum[:8])+spoolName)
 }
 
 // privateDir checks that dir is a directory of uid's that no one else can
@@ -49,7 +57,10 @@ func privateDir(dir string, uid int, create bool) error {
 		return err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != uid || fi.Mode().Perm()&0o077 != 0 {
+	if ok && int(st.Uid) != uid {
+		return fmt.Errorf("refusing %s: made by %s, not by uid %d; ask root to remove it", name, filetrust.Describe(int(st.Uid)), uid)
+	}
+	if !fi.IsDir() || !ok || fi.Mode().Perm()&0o077 != 0 {
 		return fmt.Errorf("refusing %s: not a directory of uid %d's alone (mode 0700); remove it", name, uid)
 	}
 	return nil
