@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 
 	"github.com/catchup/catchup/internal/filetrust"
 )
@@ -24,17 +23,17 @@ func ledgerFile(g *globals) string {
 // that a PostgreSQL password stays off the command line and out of the
 // environment. Like libpq's .pgpass, the file must be this user's (or
 // root's) and readable by no one else.
-// It is opened without blocking: a FIFO (another user's, in a shared
-// directory) would wait for a writer, and every command with it.
+// It is looked at before it is opened, and opened (without blocking) only
+// when it is a regular file (filetrust.OpenIfRegular): a FIFO would wait for
+// a writer, and a device a symlink swapped in (a shared directory) acts
+// as it is opened.
 func readLedgerFile(path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, fi, err := filetrust.OpenIfRegular(path)
 	if err != nil {
 		return "", fmt.Errorf("CATCHUP_DB_FILE: %w", err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("CATCHUP_DB_FILE: %w", err)
+	if f != nil {
+		defer f.Close()
 	}
 	name := "CATCHUP_DB_FILE " + path
 	if !fi.Mode().IsRegular() {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"strings"
-	"syscall"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // checkedPing is u if it is an http(s) URL with a host; else "" and a
@@ -55,16 +55,16 @@ func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) st
 const maxPingFile = 64 << 10
 
 // readPingFile reads a --ping-file: a regular file of at most maxPingFile
-// bytes, opened without blocking (a FIFO is refused, not waited on).
+// bytes, looked at before it is opened and opened only when it is one
+// (filetrust.OpenIfRegular): a FIFO is refused, not waited on, and a device
+// is never opened.
 func readPingFile(name string) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := filetrust.OpenIfRegular(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if f != nil {
+		defer f.Close()
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", name)
