@@ -59,6 +59,9 @@ func standIns(m Machine) []string {
 		return nil
 	}
 	parent, prefix := filepath.Dir(m.NoteDir), filepath.Base(m.NoteDir)+"."
+	if !othersMayWrite(parent, m.UID) {
+		return nil // no one else could have made the spare note directory: no stand-in is needed
+	}
 	d, err := os.Open(parent)
 	if err != nil {
 		return nil
@@ -121,4 +124,19 @@ func spareDirToWrite(m Machine) (string, error) {
 	}
 	m.notice("warning: %v", squat)
 	return squat.meanwhile, nil
+}
+
+// othersMayWrite reports whether a user other than uid and root may make
+// an entry in dir (a shared sticky /dev/shm, a directory of another
+// user's, or one writable by its group or by all), or cannot tell: only
+// there can the spare note directory be another user's, and a stand-in
+// wanted. A fire of root's (/run/catchup: /run is root's, mode 0755) so
+// lists no directory.
+func othersMayWrite(dir string, uid int) bool {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return true
+	}
+	o := filetrust.Owner(fi)
+	return fi.Mode().Perm()&0o022 != 0 || (o != 0 && o != uid)
 }
