@@ -1,12 +1,9 @@
 package cmd
 
 import (
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/catchup/catchup/internal/watchfifo"
 )
 
 // TestFilesOpenNothingElse: CATCHUP_DB_FILE and --ping-file refused what
@@ -23,29 +20,13 @@ func TestFilesOpenNothingElse(t *testing.T) {
 	}
 	for name, read := range readers {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			fifo := filepath.Join(dir, "fifo")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			link := filepath.Join(dir, "link")
-			if err := os.Symlink(fifo, link); err != nil {
-				t.Fatal(err)
-			}
-			in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer unix.Close(in)
-			if _, err := unix.InotifyAddWatch(in, fifo, unix.IN_OPEN); err != nil {
-				t.Fatal(err)
-			}
+			fifo, link, opened := watchfifo.New(t, "link")
 			for _, path := range []string{fifo, link} {
 				if err := read(path); err == nil {
 					t.Errorf("read a FIFO through %s", path)
 				}
 			}
-			if n, _ := unix.Read(in, make([]byte, 4096)); n > 0 {
+			if opened() {
 				t.Error("opened the FIFO before refusing it")
 			}
 		})
