@@ -111,6 +111,7 @@ func fleetScansAtOnce(t *testing.T, clocks [3]string) {
 		last := want[len(want)-1]
 		if tk.replay == "all" && strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s ran %v, want each of %s..%s once", tk.name, got, want[0], last)
+			logFleetScans(t, db, leadAt, tk.name, procs, after)
 		}
 		if len(got) < 2 || got[0] != want[0] || got[len(got)-1] != last {
 			t.Errorf("%s (%s) ran %v, want its first slot first and %s last", tk.name, tk.replay, got, last)
@@ -146,4 +147,16 @@ func slotsOf(t *testing.T, tk fleetScanTask, until string) []string {
 		}
 	}
 	return out
+}
+
+// logFleetScans logs what the ledger holds of task and what each scan
+// said, for a failure that depends on how the hosts' scans met.
+func logFleetScans(t *testing.T, db string, at time.Time, task string, scans []*catchupProc, after *catchupProc) {
+	t.Helper()
+	h := newCatchup(t, db, at.Add(10*time.Second).Format(time.RFC3339), "history", task, "--limit", "200", "-o", "wide")
+	h.run(t)
+	t.Logf("history of %s:\n%s%s", task, h.stdout.String(), h.stderr.String())
+	for i, p := range append(scans, after) {
+		t.Logf("scan %d said:\n%s%s", i, p.stdout.String(), p.stderr.String())
+	}
 }
