@@ -29,9 +29,12 @@ func gaveBackSince(reason string) bool {
 // or a fire), and a scan's replay's claim of a slot that another process
 // ran since the scan read the task (a second scan at once): the claim
 // refuses only running, succeeded and expired holders, and a run that
-// failed meanwhile must not run a second time. The claimed run is recorded
-// skipped with exit 0, which settles nothing. A replay's slot that had no
-// run before the claim (touched false) is not read again: the usual path.
+// failed meanwhile must not run a second time (the slot stays failed:
+// RunResult.failedMeanwhile). The claimed run is recorded skipped with
+// exit 0, which settles nothing. A run interrupted since ran to no outcome
+// (cut, or taken for dead, maybe before its job started): its slot is
+// still missed, and this claim runs it. A replay's slot that had no run
+// before the claim (touched false) is not read again: the usual path.
 func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (RunResult, bool) {
 	if !(l.req.Backfill || l.req.ReadRuns && touched) || r.Attempt != 1 {
 		return RunResult{}, false
@@ -45,7 +48,8 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (
 		return RunResult{}, false // the claim decides
 	}
 	for _, o := range runs {
-		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.ID <= l.req.AfterRun {
+		if o.ID == r.ID || !o.Slot.Equal(r.Slot) || o.Status == store.StatusSkipped || o.Status == store.StatusInterrupted ||
+			o.ID <= l.req.AfterRun {
 			continue
 		}
 		reason, again := fmt.Sprintf(reasonRanSince+"%s (run %d on %s, %s)", since, o.ID, o.Host, o.Status), " again"
@@ -55,9 +59,15 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(), ExitCode: exitCodePtr(0), Error: reason})
 		l.m.notice("slot %s of %s: %s; not running it%s", formatSlot(r.Slot, l.sched), r.Task, reason, again)
 		r.Status, r.Error = store.StatusSkipped, reason // the report says it, not "done elsewhere: skipped"
-		return RunResult{Run: r, Skipped: true}, true
+		return RunResult{Run: r, Skipped: true, failedMeanwhile: failedStatus(o.Status)}, true
 	}
 	return RunResult{}, false
+}
+
+// failedStatus reports whether a run of status s failed: it ran, and its
+// slot stays failed until a retry (scan --retry-failed).
+func failedStatus(s string) bool {
+	return s == store.StatusFailed || s == store.StatusTimeout
 }
 
 // backfillEnv is what a crontab line's `catchup run` needs to run a slot as

@@ -149,6 +149,10 @@ type RunResult struct {
 	// paused: a scan's replay's claim refused, its slot one of a pause
 	// set since the scan read the task (store.ClaimResult.Paused)
 	paused bool
+	// failedMeanwhile: a replay's or a backfill's claim given back because
+	// another run of the slot failed since (takenSince): the slot stays
+	// failed, for scan --retry-failed, and is not settled
+	failedMeanwhile bool
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for

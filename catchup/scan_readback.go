@@ -38,6 +38,18 @@ func replayLine(ctx context.Context, st store.Store, m Machine, t store.Task, sr
 	return a, nil
 }
 
+// latestFailed reports whether the latest record of slot among runs, skips
+// and cut runs aside, failed.
+func latestFailed(runs []store.Run, slot time.Time) bool {
+	var last *store.Run
+	for i, r := range runs {
+		if r.Slot.Equal(slot) && r.Status != store.StatusSkipped && r.Status != store.StatusInterrupted && (last == nil || r.ID > last.ID) {
+			last = &runs[i]
+		}
+	}
+	return last != nil && failedStatus(last.Status)
+}
+
 // readBack judges a replay through a crontab line by the ledger, not by the
 // line's exit status, which cannot tell apart a run of the slot from a
 // `catchup run` that found it held by a running run (another host's fire,
@@ -92,8 +104,10 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	if ownSkip != nil && gaveBackSince(ownSkip.Error) && (own == nil || ownSkip.ID > own.ID) {
 		// The line's run gave its claim back: another run of the slot was
 		// made since the scan read the task (that run, of this host too,
-		// is not the line's), and it settles the slot.
+		// is not the line's), and it settles the slot, or it failed and
+		// the slot stays failed.
 		a.Action, a.RunID, a.Reason = ActionSkipped, ownSkip.ID, ownSkip.Error
+		a.failedMeanwhile = latestFailed(runs, a.Slot)
 		return a
 	}
 	switch {

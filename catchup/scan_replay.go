@@ -74,6 +74,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.gone = res.gone
 	a.retired = res.retired
 	a.paused = res.paused
+	a.failedMeanwhile = res.failedMeanwhile
 	if res.Skipped && res.Run.Status == store.StatusSkipped && gaveBackSince(res.Run.Error) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
 	}

@@ -134,6 +134,10 @@ type SlotAction struct {
 	// ranMeanwhile: not run because the slot succeeded since the scan
 	// read it (another scan's replay, a fire): said once per task.
 	ranMeanwhile bool
+	// failedMeanwhile: not run because another run of the slot failed
+	// since the scan read it: the slot stays failed, not settled (the
+	// watermark stays below it, for scan --retry-failed).
+	failedMeanwhile bool
 	// lineRuns: the runs a crontab line's catchup run reported as its own
 	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
 	// did not get that far, or is an older catchup): readBack then goes
