@@ -4,16 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/daemon"
-	"github.com/catchup/catchup/store/sqlite"
 )
 
 // TestDaemonHTTPClosesIdleConnections: --listen serves whoever can reach
@@ -25,20 +19,8 @@ import (
 func TestDaemonHTTPClosesIdleConnections(t *testing.T) {
 	defer func(d time.Duration) { httpIdle = d }(httpIdle)
 	httpIdle = 300 * time.Millisecond
-	dir := t.TempDir()
-	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	m := catchup.Machine{Now: time.Now, Host: "h", Zone: "UTC", LockDir: dir, Stdout: io.Discard, Stderr: io.Discard}
-	d := daemon.New(daemon.Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	serveDaemon(ln, d, st, m, catchup.MissedRule{})
-	c, err := net.Dial("tcp", ln.Addr().String())
+	_, _, addr := listeningDaemon(t)
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,37 +2,17 @@ package cmd
 
 import (
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/daemon"
-	"github.com/catchup/catchup/store/sqlite"
 )
 
 // TestDaemonHTTPAnswersReadsOnly: /healthz and /metrics answer GET and
 // HEAD; any other method is refused (405, naming those it takes) without
 // reading the ledger, and a request's headers are bounded (431).
 func TestDaemonHTTPAnswersReadsOnly(t *testing.T) {
-	dir := t.TempDir()
-	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	m := catchup.Machine{Now: time.Now, Host: "h", Zone: "UTC", LockDir: dir, Stdout: io.Discard, Stderr: io.Discard}
-	d := daemon.New(daemon.Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	serveDaemon(ln, d, st, m, catchup.MissedRule{})
+	_, _, addr := listeningDaemon(t)
 	client := &http.Client{Timeout: 30 * time.Second}
 	for _, tc := range []struct {
 		name, method, path string
@@ -48,7 +28,7 @@ func TestDaemonHTTPAnswersReadsOnly(t *testing.T) {
 		{name: "huge header", method: "GET", path: "/metrics", header: strings.Repeat("x", 1<<20), want: 431},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := http.NewRequest(tc.method, "http://"+ln.Addr().String()+tc.path, nil)
+			req, err := http.NewRequest(tc.method, "http://"+addr+tc.path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

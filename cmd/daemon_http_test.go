@@ -22,21 +22,10 @@ import (
 // alert on the fires the ledger could not record had nothing to read),
 // with catchup_daemon_ledger_up 0 and the ledger's families left out.
 func TestDaemonMetricsWithoutLedger(t *testing.T) {
-	dir := t.TempDir()
-	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := catchup.Machine{Now: time.Now, Host: "h", Zone: "UTC", LockDir: dir, Stdout: io.Discard, Stderr: io.Discard}
-	d := daemon.New(daemon.Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	serveDaemon(ln, d, st, m, catchup.MissedRule{})
+	st, d, addr := listeningDaemon(t)
 	get := func(path string) (int, string) {
 		t.Helper()
-		resp, err := http.Get("http://" + ln.Addr().String() + path)
+		resp, err := http.Get("http://" + addr + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,4 +78,26 @@ func TestListenSaysTheFix(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("err = %v; want %s", err, want)
 	}
+}
+
+// listeningDaemon is a daemon with no tasks on a new SQLite ledger, its
+// HTTP endpoints served on a loopback port (addr); the ledger and the
+// listener are closed when the test ends.
+func listeningDaemon(t *testing.T) (*sqlite.Ledger, *daemon.Daemon, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m := catchup.Machine{Now: time.Now, Host: "h", Zone: "UTC", LockDir: dir, Stdout: io.Discard, Stderr: io.Discard}
+	d := daemon.New(daemon.Config{Store: st, Machine: m, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	serveDaemon(ln, d, st, m, catchup.MissedRule{})
+	return st, d, ln.Addr().String()
 }
