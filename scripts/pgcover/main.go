@@ -4,7 +4,10 @@
 // of scenarios that runs each block any scenario runs at least -k times
 // (by k scenarios, or by all that run it where fewer do), chosen greedily:
 // the scenario adding the most block runs still wanted first, by name on
-// a tie. scripts/pg-cover.sh drives it.
+// a tie. Scenarios named with a -pin prefix (fleet_: several hosts on one
+// ledger, whose point is the domain's behaviour there, which the store's
+// blocks do not show) are always picked, first. scripts/pg-cover.sh drives
+// it.
 //
 //	pgcover -profiles DIR -list FILE          # check: FILE still covers all
 //	pgcover -profiles DIR -list FILE -write   # write FILE anew
@@ -27,14 +30,15 @@ func main() {
 	list := flag.String("list", "", "the list of scenarios run on PostgreSQL")
 	write := flag.Bool("write", false, "write the list anew instead of checking it")
 	k := flag.Int("k", 3, "how many of the listed scenarios must run each block (all that run it, where fewer do)")
+	pin := flag.String("pin", "fleet_", "comma-separated name prefixes of scenarios always picked")
 	flag.Parse()
-	if err := run(*profiles, *list, *write, *k); err != nil {
+	if err := run(*profiles, *list, *write, *k, strings.Split(*pin, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "pgcover:", err)
 		os.Exit(1)
 	}
 }
 
-func run(profiles, list string, write bool, k int) error {
+func run(profiles, list string, write bool, k int, pins []string) error {
 	runs, err := readProfiles(profiles)
 	if err != nil {
 		return err
@@ -46,7 +50,7 @@ func run(profiles, list string, write bool, k int) error {
 		}
 	}
 	if write {
-		picked := cover(runs, want)
+		picked := cover(runs, want, pins)
 		return writeList(list, picked, runs, len(want), k)
 	}
 	listed, err := readList(list)
@@ -87,9 +91,9 @@ func run(profiles, list string, write bool, k int) error {
 	return nil
 }
 
-// cover picks scenarios greedily until they run each block as often as
-// want asks.
-func cover(runs map[string]map[string]bool, want map[string]int) []string {
+// cover picks the scenarios named with a prefix of pins, then scenarios
+// greedily until they run each block as often as want asks.
+func cover(runs map[string]map[string]bool, want map[string]int, pins []string) []string {
 	names := make([]string, 0, len(runs))
 	for name := range runs {
 		names = append(names, name)
@@ -101,6 +105,19 @@ func cover(runs map[string]map[string]bool, want map[string]int) []string {
 	}
 	taken := map[string]bool{}
 	var picked []string
+	take := func(name string) {
+		picked, taken[name] = append(picked, name), true
+		for b := range runs[name] {
+			wanted[b]--
+		}
+	}
+	for _, name := range names {
+		for _, p := range pins {
+			if p != "" && strings.HasPrefix(name, p) && !taken[name] {
+				take(name)
+			}
+		}
+	}
 	for {
 		best, gain := "", 0
 		for _, name := range names {
@@ -121,10 +138,7 @@ func cover(runs map[string]map[string]bool, want map[string]int) []string {
 			sort.Strings(picked)
 			return picked
 		}
-		picked, taken[best] = append(picked, best), true
-		for b := range runs[best] {
-			wanted[b]--
-		}
+		take(best)
 	}
 }
 

@@ -23,11 +23,14 @@ func TestCover(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		k    int
+		pins []string
 		want []string
 	}{
 		"each block once: the widest, then what it leaves": {k: 1, want: []string{"rare", "wide"}},
 		"twice: a and b again, c and d have no second":     {k: 2, want: []string{"rare", "second", "wide"}},
 		"three times: a's third run too, e has one":        {k: 3, want: []string{"narrow", "rare", "second", "wide"}},
+		"pinned first, the rest around it":                 {k: 1, pins: []string{"nar", "noth"}, want: []string{"narrow", "nothing", "rare", "wide"}},
+		"a pin that names none changes nothing":            {k: 1, pins: []string{"zzz", ""}, want: []string{"rare", "wide"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			want := map[string]int{}
@@ -36,7 +39,7 @@ func TestCover(t *testing.T) {
 					want[b] = min(want[b]+1, tc.k)
 				}
 			}
-			if got := cover(runs, want); !reflect.DeepEqual(got, tc.want) {
+			if got := cover(runs, want, tc.pins); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("cover(k=%d) = %v, want %v", tc.k, got, tc.want)
 			}
 		})
