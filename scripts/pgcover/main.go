@@ -4,9 +4,10 @@
 // of scenarios that runs each block any scenario runs at least -k times
 // (by k scenarios, or by all that run it where fewer do), chosen greedily:
 // the scenario adding the most block runs still wanted first, by name on
-// a tie. Scenarios named with a -pin prefix (fleet_: several hosts on one
-// ledger, whose point is the domain's behaviour there, which the store's
-// blocks do not show) are always picked, first. scripts/pg-cover.sh drives
+// a tie. Scenarios whose name holds a -pin word (fleet_, two_hosts,
+// _postgres: several hosts on one ledger, or PostgreSQL itself, whose point
+// is the domain's behaviour there, which the store's blocks do not show)
+// are always picked, first. scripts/pg-cover.sh drives
 // it.
 //
 //	pgcover -profiles DIR -list FILE          # check: FILE still covers all
@@ -30,7 +31,7 @@ func main() {
 	list := flag.String("list", "", "the list of scenarios run on PostgreSQL")
 	write := flag.Bool("write", false, "write the list anew instead of checking it")
 	k := flag.Int("k", 3, "how many of the listed scenarios must run each block (all that run it, where fewer do)")
-	pin := flag.String("pin", "fleet_", "comma-separated name prefixes of scenarios always picked")
+	pin := flag.String("pin", "fleet_,two_hosts,_postgres", "comma-separated words: a scenario whose name holds one is always picked")
 	flag.Parse()
 	if err := run(*profiles, *list, *write, *k, strings.Split(*pin, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "pgcover:", err)
@@ -91,7 +92,7 @@ func run(profiles, list string, write bool, k int, pins []string) error {
 	return nil
 }
 
-// cover picks the scenarios named with a prefix of pins, then scenarios
+// cover picks the scenarios whose names hold a word of pins, then scenarios
 // greedily until they run each block as often as want asks.
 func cover(runs map[string]map[string]bool, want map[string]int, pins []string) []string {
 	names := make([]string, 0, len(runs))
@@ -113,7 +114,7 @@ func cover(runs map[string]map[string]bool, want map[string]int, pins []string) 
 	}
 	for _, name := range names {
 		for _, p := range pins {
-			if p != "" && strings.HasPrefix(name, p) && !taken[name] {
+			if p != "" && strings.Contains(name, p) && !taken[name] {
 				take(name)
 			}
 		}

@@ -29,7 +29,7 @@ func TestCover(t *testing.T) {
 		"each block once: the widest, then what it leaves": {k: 1, want: []string{"rare", "wide"}},
 		"twice: a and b again, c and d have no second":     {k: 2, want: []string{"rare", "second", "wide"}},
 		"three times: a's third run too, e has one":        {k: 3, want: []string{"narrow", "rare", "second", "wide"}},
-		"pinned first, the rest around it":                 {k: 1, pins: []string{"nar", "noth"}, want: []string{"narrow", "nothing", "rare", "wide"}},
+		"pinned first, the rest around it":                 {k: 1, pins: []string{"arr", "noth"}, want: []string{"narrow", "nothing", "rare", "wide"}},
 		"a pin that names none changes nothing":            {k: 1, pins: []string{"zzz", ""}, want: []string{"rare", "wide"}},
 	} {
 		t.Run(name, func(t *testing.T) {
