@@ -51,7 +51,9 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 		TailSize: tailSize, NoCapture: l.req.NoCapture, Timeout: l.req.Timeout, KillAfter: killGrace(l.req.KillAfter),
 		Signals: l.m.JobSignals, OnSignal: l.m.Stop, OnStart: l.m.OnJobStart,
 		// A stop that comes before the job started keeps it from starting
-		// (held only ends a job that runs): looked at the last moment.
+		// (held only ends a job that runs): looked at the last moment. One
+		// that ends ctx only after (its signal came before the runner
+		// caught signals, its handler ran late) is forwarded to the job.
 		Stop: ctx, Gate: l.m.Starts, BeforeStart: l.m.BeforeJobStart,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts

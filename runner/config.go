@@ -89,6 +89,16 @@ type Config struct {
 	// last moment, once the command is set up (pipes, environment), just
 	// before the fork. Without Stop, a signal caught before the start is
 	// forwarded once the command has started.
+	//
+	// Once the command has started, a Stop that ends with a cause that
+	// names a signal of Signals (StopBySignal: a stop signal the caller's
+	// own handler caught, maybe before Run caught signals, and saw late)
+	// has that signal forwarded as one caught would be (OnSignal told,
+	// Result.Forwarded), unless a signal was forwarded already (that
+	// stop, or a later one) or ctx has ended: a stop signal to this
+	// process that did not keep the command from starting reaches it. A
+	// Stop that ends for any other cause changes nothing for a command
+	// that runs.
 	Stop context.Context
 	// Gate, if set, orders the start with a stop of the caller that is no
 	// signal to this process (see Gate): a closed gate is a stop too.
@@ -112,8 +122,9 @@ type Result struct {
 	// TimedOut is true when Config.Timeout elapsed before the child exited.
 	TimedOut bool
 	// Forwarded is the last signal received by this process and forwarded
-	// to the child while it ran; nil if none. A caller can tell "stopped
-	// from outside" from the command's own failure by it.
+	// to the child while it ran (caught, or the cause of Config.Stop); nil
+	// if none. A caller can tell "stopped from outside" from the command's
+	// own failure by it.
 	Forwarded os.Signal
 	// Leftover is how many live processes were left in the child's group
 	// when it exited (none when the group was terminating already): Run

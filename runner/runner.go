@@ -112,9 +112,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	// Catch signals before the child exists so none is lost in between;
 	// ones that arrive early are forwarded once it has started (with
-	// Config.Stop: they stop it from starting).
+	// Config.Stop: they stop it from starting). One that came before is
+	// the caller's to see: its Stop's cause (see Config.Stop).
 	sigCh := make(chan os.Signal, 16)
-	if sigs := forwardedSignals(cfg.Signals); len(sigs) > 0 {
+	sigs := forwardedSignals(cfg.Signals)
+	if len(sigs) > 0 {
 		signal.Notify(sigCh, sigs...)
 		defer signal.Stop(sigCh)
 	}
@@ -185,6 +187,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 		keepLeftovers: cfg.KeepLeftovers,
 		onSignal:      cfg.OnSignal,
+		stop:          cfg.Stop,
+		signals:       sigs,
 	}
 	state := sv.loop(ctx, cfg.Timeout, sigCh, exited, ss.done())
 

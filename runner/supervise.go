@@ -41,6 +41,11 @@ type supervisor struct {
 	// main child exited (Config.KeepLeftovers).
 	keepLeftovers bool
 	onSignal      func(os.Signal) // Config.OnSignal
+	// stop is Config.Stop (nil: none), signals the signals the run
+	// forwards (forwardedSignals): a stop that ends with one of them as
+	// its cause is forwarded as a signal caught (stopEnded).
+	stop    context.Context
+	signals []os.Signal
 
 	leftover    int // live processes of the group when the main child exited
 	timedOut    bool
@@ -76,14 +81,17 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 		pollC      <-chan time.Time
 	)
 	ctxDone := ctx.Done()
+	var stopDone <-chan struct{}
+	if s.stop != nil {
+		stopDone = s.stop.Done()
+	}
 	for {
 		select {
 		case sig := <-sigCh:
-			s.forwarded = sig // from outside, unlike the timeout's own signals
-			if s.onSignal != nil {
-				s.onSignal(sig)
-			}
-			s.signal(sig)
+			s.forward(sig)
+		case <-stopDone:
+			stopDone = nil
+			s.stopEnded(ctx, sigCh)
 		case <-timeoutC:
 			timeoutC = nil
 			s.timedOut = true
@@ -126,6 +134,16 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 			pollC = tk.C
 		}
 	}
+}
+
+// forward forwards sig, a signal from outside (unlike the timeout's own),
+// and tells OnSignal of it first.
+func (s *supervisor) forward(sig os.Signal) {
+	s.forwarded = sig
+	if s.onSignal != nil {
+		s.onSignal(sig)
+	}
+	s.signal(sig)
 }
 
 // signal forwards sig to the group, and to the main process too if it has
