@@ -8,14 +8,22 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/catchup/catchup/runner"
 )
 
 // stopSignal is the cause of a command's context ending: a signal to
-// catchup. It is context.Canceled too, for code that only asks that.
+// catchup. It is context.Canceled too, for code that only asks that. The
+// runner forwards it to a job that started before this handler ended the
+// context (runner.StopBySignal): one the signal came before the runner
+// caught signals for, on a loaded machine, is stopped all the same.
 type stopSignal struct{ sig syscall.Signal }
 
-func (s stopSignal) Error() string        { return s.sig.String() + " signal received" }
-func (s stopSignal) Is(target error) bool { return target == context.Canceled }
+var _ runner.StopBySignal = stopSignal{}
+
+func (s stopSignal) Error() string         { return s.sig.String() + " signal received" }
+func (s stopSignal) Is(target error) bool  { return target == context.Canceled }
+func (s stopSignal) StopSignal() os.Signal { return s.sig }
 
 // signalContext is signal.NotifyContext that keeps which signal arrived
 // (context.Cause is a stopSignal), so a command stopped by one can exit
