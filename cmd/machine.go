@@ -143,16 +143,16 @@ func clock() (func() time.Time, error) {
 	}, nil
 }
 
-// newMachine describes this host and process to the domain. Boot time is
-// read only when withBoot is set (run records it with its claim, scan and
-// ls apply the boot rule and the causes of missed slots with it, and every
-// command that marks dead runs ends a run of an earlier boot by it).
 // jobStarted, set by a test only, is called as each job starts, with the
 // command's stopWith: it ends the command's context there, as a stop
 // signal's handler that ran late does when the signal came before the
 // runner caught signals.
 var jobStarted func(stopWith func(os.Signal))
 
+// newMachine describes this host and process to the domain. Boot time is
+// read only when withBoot is set (run records it with its claim, scan and
+// ls apply the boot rule and the causes of missed slots with it, and every
+// command that marks dead runs ends a run of an earlier boot by it).
 func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	now, err := clock()
 	if err != nil {
