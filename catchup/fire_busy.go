@@ -68,7 +68,12 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f
 		case ctx.Err() != nil: // told to stop while waiting: run nothing
 			return l.stoppedWaiting(ctx, *base), false, nil
 		case err != nil:
+			// The lock file could not be taken again (reopened after
+			// its holder's was deleted): the command ran unrecorded,
+			// and its hooks run as for any run (its end ping).
 			res, err := l.writeFault(ctx, nil, *base, err)
+			lock.close()
+			l.finished(ctx, res)
 			return res, false, err
 		}
 	}
