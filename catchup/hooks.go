@@ -39,7 +39,7 @@ func (l *lifecycle) started(ctx context.Context) {
 // ping's bound.
 func (l *lifecycle) finished(ctx context.Context, res RunResult) {
 	if l.m.BeforeHooks != nil {
-		l.m.BeforeHooks()
+		l.m.BeforeHooks(res)
 	}
 	if l.pinger != nil {
 		pingCtx := ctx

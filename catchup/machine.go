@@ -87,10 +87,12 @@ type Machine struct {
 	// a start there: runner.Config.BeforeStart).
 	BeforeJobStart func()
 	// BeforeHooks, if set, is called once a run's outcome is recorded and
-	// its task's lock released, before its end ping and --notify-cmd: the
-	// daemon gives the fire's place under --concurrency back then, so
-	// that a monitor that does not answer holds no other job's start.
-	BeforeHooks func()
+	// its task's lock released, before its end ping and --notify-cmd, with
+	// the result Run returns: the daemon gives the fire's place under
+	// --concurrency back then, and lets the task's next held fire start
+	// (unless the fire left its slot missed), so that a monitor that does
+	// not answer holds no other job's start.
+	BeforeHooks func(res RunResult)
 }
 
 func (m Machine) notice(format string, args ...any) {

@@ -96,6 +96,9 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 	unavailable()
 	res = l.attemptsUnrecorded(ctx, lock, f, store.Run{Task: l.req.Task, Slot: slot, Trigger: trigger, Attempt: 1}, cause)
 	lock.close() // the task is free before the hooks, as after a recorded run
+	// The result as Run returns it (BeforeHooks reads it): its deferred
+	// LedgerFault is set only after the hooks.
+	res.LedgerFault = ledgerFault(cause)
 	l.finished(ctx, res)
 	return res, nil
 }

@@ -13,7 +13,7 @@ import (
 // once it has a place among the simultaneous jobs. owed is as firePlaced's.
 func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) (owed bool) {
 	if d.acquire(ctx) {
-		return d.firePlaced(ctx, t, slot, nil)
+		return d.firePlaced(ctx, t, slot, nil, nil)
 	}
 	return false
 }
@@ -22,12 +22,16 @@ func (d *Daemon) fire(ctx context.Context, t Task, slot time.Time) (owed bool) {
 // gives the place back, as soon as its job has ended and its outcome is
 // recorded (before its end ping and --notify-cmd: an alert is no job, and
 // a monitor that does not answer must not hold another task's fire back
-// for the 10 s of its end ping). started, if set, is called as its first job starts.
+// for the 10 s of its end ping). started, if set, is called as its first
+// job starts; settled, if set, once its outcome is recorded, before its
+// end ping and --notify-cmd, unless the fire is owed (its slot left
+// missed: the next fire must replay it first): the task's next held fire
+// starts then, not once a monitor that does not answer has been given up.
 // owed reports a fire that ran nothing and left its slot missed, for a
 // replay to run (the task's lock held by another run, the ledger
 // unreachable, its home refused: homeRefused): no other fire comes for
 // that slot.
-func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started func()) (owed bool) {
+func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started, settled func()) (owed bool) {
 	var once sync.Once
 	release := func() { once.Do(d.release) }
 	defer release()
@@ -47,7 +51,12 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
 		}
 	})
-	m.BeforeHooks = release
+	m.BeforeHooks = func(res catchup.RunResult) {
+		release()
+		if settled != nil && !leftOwed(res) {
+			settled()
+		}
+	}
 	start := time.Now()
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
@@ -55,7 +64,7 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
 		return false
 	}
-	owed = res.LedgerFault != nil || res.LeftMissed()
+	owed = leftOwed(res)
 	if res.Stopped {
 		// The stop came as its job was set up to start: it never started,
 		// and its run is recorded interrupted, for the next start's scan.
@@ -76,6 +85,10 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	d.logEnded(t.Def.Name, e)
 	return owed
 }
+
+// leftOwed reports whether a fire's result leaves its slot owed (see
+// firePlaced): unrecorded, or a lock skip left missed.
+func leftOwed(res catchup.RunResult) bool { return res.LedgerFault != nil || res.LeftMissed() }
 
 // reasonStoppedFirst says why a fire whose job was set up to start ran
 // nothing.

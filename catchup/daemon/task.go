@@ -151,7 +151,16 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 			var once sync.Once
 			next := func() { once.Do(func() { close(mine) }) } // the next fire may take its turn
-			defer next()                                       // held back: the next waits for this one to end
+			defer next()                                       // at the latest once this one has ended
+			// A held fire lets the next go once its outcome is recorded
+			// (fireInTurn's settled), not after its end ping: a monitor
+			// that does not answer held each fire of a queue for 10 s.
+			// After skipped slots, the next waits for their scan below;
+			// after a fire that left its slot owed, for its note.
+			settled := next
+			if !skipped.IsZero() {
+				settled = nil
+			}
 			switch d.replayOwed(ctx, t, &owed, &turn, slot) {
 			case owedTookSlot:
 				through.skip(slot) // left missed behind the owed ones: the rescans replay it at once
@@ -162,7 +171,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 				held = true
 				fallthrough
 			default:
-				if d.fireInTurn(ctx, t, slot, held, busy, &turn, next) {
+				if d.fireInTurn(ctx, t, slot, held, busy, &turn, next, settled) {
 					through.skip(slot) // the rescans replay it at once
 					owed.note(slot)
 				}
@@ -189,22 +198,33 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 // to a replay after it. owed is firePlaced's. busy says that a job of the
 // task was running when the slot came: a fire that never has its turn
 // (the daemon stopped first) is then recorded a lock skip (heldStopped).
-func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, busy bool, turn *sync.RWMutex, next func()) (owed bool) {
+// Once the fire's outcome is recorded and its slot not owed, it gives the
+// turn back (a scan of the task may run) and calls settled, if set,
+// before its end ping and --notify-cmd (firePlaced).
+func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, busy bool, turn *sync.RWMutex, next, settled func()) (owed bool) {
 	placed := false
 	if !held && turn.TryRLock() {
 		placed = d.tryAcquire(ctx) // else held back for a place under --concurrency
 	} else {
 		turn.RLock()
 	}
-	defer turn.RUnlock()
+	var once sync.Once
+	giveBack := func() { once.Do(turn.RUnlock) }
+	defer giveBack()
+	recorded := func() {
+		giveBack()
+		if settled != nil {
+			settled()
+		}
+	}
 	if placed {
-		return d.firePlaced(ctx, t, slot, next)
+		return d.firePlaced(ctx, t, slot, next, recorded)
 	}
 	if !d.acquire(ctx) {
 		d.heldStopped(ctx, t, slot, busy)
 		return false
 	}
-	return d.firePlaced(ctx, t, slot, nil)
+	return d.firePlaced(ctx, t, slot, nil, recorded)
 }
 
 // scan replays the task's missed slots through catchup's scan, those at or
