@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -162,4 +163,74 @@ func ranOrder(dir string) string {
 		}
 	}
 	return strings.Join(slots, " ")
+}
+
+// failingClaim is a ledger that refuses the claim of the fire of slot,
+// once: the fire runs its job unrecorded (a note for the next scan).
+type failingClaim struct {
+	store.Store
+	slot   time.Time
+	failed atomic.Bool
+}
+
+func (f *failingClaim) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if req.Run.Trigger == store.TriggerSchedule && req.Run.Slot.Equal(f.slot) && f.failed.CompareAndSwap(false, true) {
+		return store.ClaimResult{}, errors.New("disk I/O error")
+	}
+	return f.Store.Claim(ctx, req)
+}
+
+// TestHeldFireAfterAnUnrecordedFireWaitsForIt: the held fire after one
+// the ledger could not record (its job ran unrecorded, a note for the next
+// scan) still waits for that fire to end, end ping and all: that slot is
+// not settled in the ledger, and the fire notes it owed as it ends, for
+// the next fire to replay first (replayOwed: it runs the slot again only
+// when the note was lost too). Only a recorded outcome lets the next go
+// before the end ping (TestHeldFiresWaitForNoEndPing). Let go at the
+// outcome here, 10:02's fire started during 10:01's end ping, before 10:01
+// was noted owed (it recorded 10:01's note itself: no slot ran out of
+// order in this case, with the note kept).
+func TestHeldFireAfterAnUnrecordedFireWaitsForIt(t *testing.T) {
+	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", started)
+	set := f.movableClock(started)
+	f.d.cfg.Rule.FiredAfter = started
+	f.d.cfg.Rule.MaxAge = 24 * time.Hour
+	f.d.cfg.Store = &failingClaim{Store: f.st, slot: time.Date(2026, 3, 1, 10, 1, 0, 0, time.UTC)}
+	mon, url := newHungMonitor(t)
+	f.task.Req.Ping = url
+	set(started.Add(2*time.Minute + 10*time.Second)) // the loop begins at 10:02:40: 10:01 and 10:02 came
+
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { defer close(done); f.d.loop(context.Background(), lctx, f.task, started, new(progress)) }()
+	waitFor := f.waiter(t)
+	waitFor("the end ping of 10:01", func() bool {
+		select {
+		case <-mon.endPing:
+			return true
+		default:
+			return false
+		}
+	})
+	// 10:01's end ping hangs until catchup gives it up (10 s): 10:02's
+	// fire waits for it.
+	firstEnded := func() bool {
+		return strings.Contains(f.logs.String(), "event=done task=tick slot=2026-03-01T10:01:00Z")
+	}
+	waitFor("10:01's fire to end, or 10:02's job to start", func() bool {
+		return firstEnded() || strings.Contains(f.fires(), "10:02:00Z")
+	})
+	if !firstEnded() {
+		t.Fatalf("10:02's job started while 10:01's unrecorded fire was in its end ping; fires:\n%slog:\n%s", f.fires(), f.logs.String())
+	}
+	mon.answer()
+	waitFor("10:02's fire", func() bool { return strings.Contains(f.fires(), "10:02:00Z") })
+	cancel()
+	<-done
+	f.d.fires.Wait()
+	if got, want := f.fires(), "2026-03-01T10:01:00Z schedule\n2026-03-01T10:02:00Z schedule\n"; got != want {
+		t.Errorf("the job ran for\n%swant\n%slog:\n%s", got, want, f.logs.String())
+	}
 }
