@@ -57,8 +57,8 @@ func TestReplayInterruptedMeanwhileRunsIt(t *testing.T) {
 }
 
 func replayInterruptedMeanwhile(t *testing.T, backend string) {
-	f, st := meanwhileFixture(t, backend)
-	at := mustTime(t, "2026-03-01T12:00:00Z")
+	f, st := purgeRaceFixture(t, backend)
+	at := mustTime(t, "2026-03-01T11:00:00Z")
 	ledger := &endedBeforeClaim{Store: st, slot: at, cut: true}
 	rep, err := Scan(context.Background(), ledger, f.m, scanRequest())
 	if err != nil {
@@ -69,15 +69,15 @@ func replayInterruptedMeanwhile(t *testing.T, backend string) {
 	}
 	n := 0
 	for _, line := range f.job.runs(t) {
-		if strings.HasPrefix(line, "2026-03-01T12:00:00Z") {
+		if strings.HasPrefix(line, "2026-03-01T11:00:00Z") {
 			n++
 		}
 	}
 	if n != 1 {
-		t.Errorf("slot 12:00, whose other run was cut before its job started, ran %d times, want once: %q", n, f.job.runs(t))
+		t.Errorf("slot 11:00, whose other run was cut before its job started, ran %d times, want once: %q", n, f.job.runs(t))
 	}
 	if ts := rep.Tasks[0]; ts.Replayed != 3 || ts.Skipped != 0 {
-		t.Errorf("replayed %d, skipped %d; want 3, 0 (11:00, 12:00 and 13:00 run)", ts.Replayed, ts.Skipped)
+		t.Errorf("replayed %d, skipped %d; want 3, 0 (10:00, 11:00 and 12:00 run)", ts.Replayed, ts.Skipped)
 	}
 	again, err := Scan(context.Background(), st, f.m, scanRequest())
 	if err != nil {
@@ -100,8 +100,8 @@ func TestReplayFailedMeanwhileHoldsTheWatermark(t *testing.T) {
 }
 
 func replayFailedMeanwhileHolds(t *testing.T, backend string) {
-	f, st := meanwhileFixture(t, backend)
-	at := mustTime(t, "2026-03-01T12:00:00Z")
+	f, st := purgeRaceFixture(t, backend)
+	at := mustTime(t, "2026-03-01T11:00:00Z")
 	if _, err := Scan(context.Background(), &endedBeforeClaim{Store: st, slot: at}, f.m, scanRequest()); err != nil {
 		t.Fatal(err)
 	}
@@ -112,24 +112,8 @@ func replayFailedMeanwhileHolds(t *testing.T, backend string) {
 		t.Fatal(err)
 	}
 	if m := again.Tasks[0].Missed; len(m) != 1 || !m[0].Equal(at) {
-		t.Errorf("scan --retry-failed after the race finds %v, want the failed slot 12:00", m)
+		t.Errorf("scan --retry-failed after the race finds %v, want the failed slot 11:00", m)
 	}
-}
-
-// meanwhileFixture is an hourly task registered at 10:00 on backend's
-// ledger, its clock at 13:30: slots 11:00 to 13:00 missed.
-func meanwhileFixture(t *testing.T, backend string) (*runFixture, store.Store) {
-	t.Helper()
-	f := newRunFixture(t, "2026-03-01T10:00:30Z")
-	var st store.Store = f.st
-	if backend == "postgres" {
-		st = testPostgres(t)
-	}
-	if res, err := Run(context.Background(), st, nil, f.m, f.request(t)); err != nil || res.ExitCode != 0 {
-		t.Fatalf("registering fire: exit %d, %v", res.ExitCode, err)
-	}
-	f.now = mustTime(t, "2026-03-01T13:30:00Z")
-	return f, st
 }
 
 // TestReadBackGivenBackKeepsAFailedSlotFailed: a crontab line's run that
