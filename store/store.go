@@ -27,6 +27,22 @@ func OpenWarning(st Store) string {
 	return ""
 }
 
+// ServerClock is a ledger whose server keeps a clock of its own (a
+// PostgreSQL ledger, shared by hosts whose clocks may disagree with it).
+// ServerNow is that clock now: its reading that came with a statement the
+// ledger made anyway (the open's first, each claim's insert: no round trip
+// of its own), carried forward by this process's monotonic clock; false
+// while none came.
+type ServerClock interface{ ServerNow() (time.Time, bool) }
+
+// ServerNow is st's ServerNow; false for a ledger without a server clock.
+func ServerNow(st Store) (time.Time, bool) {
+	if c, ok := st.(ServerClock); ok {
+		return c.ServerNow()
+	}
+	return time.Time{}, false
+}
+
 // Store is the ledger. Implementations are safe for concurrent processes on
 // one ledger; a single Store value is used by one goroutine at a time.
 type Store interface {

@@ -126,9 +126,13 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 			return store.ClaimResult{}, p.wrap("read ledger", err)
 		}
 	}
-	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id`, insertArgs(r.ID, r, "")...).Scan(&r.ID); err != nil {
+	// The server's clock comes back with the run's id (serverClock): a
+	// daemon, open for months, keeps its reading fresh by its fires.
+	var at time.Time
+	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id, clock_timestamp()`, insertArgs(r.ID, r, "")...).Scan(&r.ID, &at); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
+	p.clock.saw(at)
 	if req.LockFrom != 0 {
 		if _, err := tx.Exec(ctx, handOverLockSQL, r.Task, req.LockFrom, r.ID); err != nil {
 			return store.ClaimResult{}, p.wrap("write ledger", err)

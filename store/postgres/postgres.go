@@ -46,6 +46,7 @@ type Ledger struct {
 	letGoAfter time.Duration
 	closed     bool
 	lockRaced  func() // tests: called when a task lock's insert found it held, before its holder is read
+	clock      serverClock
 }
 
 // connectTimeout bounds a connection attempt when the DSN sets no

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -29,13 +30,16 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 		return err
 	}
 	// The common case, an up-to-date ledger, costs two reads and no write,
-	// and reads no migration.
+	// and reads no migration. The first reads the server's clock too
+	// (serverClock).
 	var exists bool
+	var at time.Time
 	err = p.pool.QueryRow(ctx,
-		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL`).Scan(&exists)
+		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL, clock_timestamp()`).Scan(&exists, &at)
 	if err != nil {
 		return p.wrap("open ledger", err)
 	}
+	p.clock.saw(at)
 	if !exists && p.mustExist {
 		return fmt.Errorf("%w at %s", store.ErrNoLedger, p.where)
 	}
