@@ -37,6 +37,10 @@ type Machine struct {
 	Where    string           // the ledger location without credentials, for messages
 	Lease    time.Duration    // shared ledger: a running run without a heartbeat for this long is dead
 	Zone     string           // the host's zone name (TZ, else what /etc/localtime links to): never "" nor "Local"
+	// ClockPinned: Now is not this host's clock but a time given
+	// (CATCHUP_NOW, the daemon's test minute): comparing it with another
+	// clock (ClockWatch) means nothing, and reading it would start it.
+	ClockPinned bool
 	// CronZone names the zone cron reads a crontab line without CRON_TZ
 	// in: /etc/localtime's, whatever this process's TZ says (nil: Zone).
 	CronZone func() string

@@ -119,6 +119,7 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 	if err != nil {
 		return usageErr(c, err)
 	}
+	catchup.WarnClockSkew(st, m)
 	if !req.DryRun && !store.IsPostgres(m.DB) {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to run: %w", err))

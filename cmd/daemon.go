@@ -190,7 +190,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	}
 	defer func() { st.Close() }() // the ledger open then (daemon_ledger.go)
 	if now != nil {
-		m.Now = now
+		m.Now, m.ClockPinned = now, true // a test's minute: no host's clock
 	}
 	// Jobs' output and the log share stderr: a log record starts on a line
 	// of its own however a job's output ended.

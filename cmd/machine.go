@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -118,31 +117,6 @@ func ledgerPath(g *globals) (string, error) {
 // (~/.local/state/catchup).
 func stateDir() (string, error) { return stateDirOf(os.Geteuid(), os.Getenv) }
 
-// clock returns the command's clock: the real one, or CATCHUP_NOW moving
-// forward from the given instant at the real rate (so durations stay real),
-// from the command's first reading of it: the time it took to get there
-// (opening a ledger on a loaded server: a second, at times) is not counted,
-// so a command that reads its clock once reads the instant given.
-func clock() (func() time.Time, error) {
-	v := os.Getenv("CATCHUP_NOW")
-	if v == "" {
-		return time.Now, nil
-	}
-	base, err := parseTime(v)
-	if e, ok := err.(errOffset); ok {
-		return nil, fmt.Errorf("CATCHUP_NOW=%s: %v", quotedValue(v), e)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("CATCHUP_NOW=%s is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", quotedValue(v))
-	}
-	var once sync.Once
-	var start time.Time
-	return func() time.Time {
-		once.Do(func() { start = time.Now() })
-		return base.Add(time.Since(start))
-	}, nil
-}
-
 // jobStarted, set by a test only, is called as each job starts, with the
 // command's stopWith: it ends the command's context there, as a stop
 // signal's handler that ran late does when the signal came before the
@@ -154,7 +128,7 @@ var jobStarted func(stopWith func(os.Signal))
 // ls apply the boot rule and the causes of missed slots with it, and every
 // command that marks dead runs ends a run of an earlier boot by it).
 func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
-	now, err := clock()
+	now, pinned, err := clock(os.Getenv)
 	if err != nil {
 		return catchup.Machine{}, err
 	}
@@ -170,7 +144,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 		return catchup.Machine{}, err
 	}
 	m := catchup.Machine{
-		Now: now, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
+		Now: now, ClockPinned: pinned, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
 		LockDir: lockDir, NoteDir: noteDir(os.Geteuid()), DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {

@@ -111,7 +111,7 @@ func runNext(c *cobra.Command, req nextRequest) error {
 	if err := schedule.CronSyntax(req.expr); err != nil { // --cron's, not a crontab line's: scan refuses it there
 		fmt.Fprintf(c.ErrOrStderr(), "catchup: note: as a crontab line's time fields, %s; --cron and catchup daemon take it\n", printable(err.Error()))
 	}
-	now, err := clock()
+	now, _, err := clock(os.Getenv)
 	if err != nil {
 		return failure(err)
 	}

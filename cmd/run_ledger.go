@@ -52,6 +52,9 @@ func runRun(c *cobra.Command, g *globals, req catchup.RunRequest) error {
 	}
 	// An empty --db names no ledger, shared or not.
 	req.Shared = store.IsPostgres(path) && !dbGivenEmpty(c, g)
+	if req.ReplaySlot.IsZero() { // a replay's scan or backfill said it already
+		catchup.WarnClockSkew(st, m)
+	}
 	g.awaitSignals() // caught while the ledger opened
 	report := lineReport(os.Getenv)
 	res, err := catchup.Run(ctx, st, openErr, m, req)

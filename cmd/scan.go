@@ -142,6 +142,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 		return err
 	}
 	defer st.Close()
+	catchup.WarnClockSkew(st, m)
 	if !sf.req.DryRun && !store.IsPostgres(m.DB) {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to replay: %w", err))

@@ -84,6 +84,7 @@ type Daemon struct {
 	lineSaid map[string]string
 	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
 	starts   catchup.StartGate     // closed before event=stop: no job starts after it, every one before is tracked
+	clock    catchup.ClockWatch    // this host's clock against a shared ledger's server's (checkClock)
 }
 
 // New returns a daemon for cfg.
@@ -122,6 +123,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	}()
 	ctx, cancel := context.WithCancel(store.GiveUpWaitsWhen(context.Background(), lastWrites))
 	d.cfg.Log.Info("daemon started", "event", "start", "tasks", len(d.cfg.Tasks), "concurrency", d.cfg.Concurrency)
+	d.checkClock() // as read by the ledger's open
 	s := &tasks{d: d, ctx: ctx, stopping: stopping, gone: lastWrites, running: map[string]*scheduled{}}
 	s.set(d.cfg.Tasks, time.Time{})
 	changed := make(chan struct{}, 1)

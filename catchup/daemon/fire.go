@@ -60,6 +60,7 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	start := time.Now()
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
+	d.checkClock() // as read again by its claim
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
 		return false

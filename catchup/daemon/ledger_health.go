@@ -56,3 +56,14 @@ func (d *Daemon) ledgerBack(task string, args ...any) {
 		"unrecorded", l.during, "seconds", time.Since(l.failingSince).Seconds())...)...)
 	l.failingSince, l.during = time.Time{}, 0
 }
+
+// checkClock logs a warning when this host's clock is too far off a
+// shared ledger's server's (catchup.ClockWatch): at the start, as the
+// ledger's open read the server's clock, then after each fire, as its
+// claim read it again; said once, and again only once it was fine in
+// between.
+func (d *Daemon) checkClock() {
+	if msg := d.clock.Check(d.cfg.Store, d.cfg.Machine); msg != "" {
+		d.cfg.Log.Warn(msg, "event", "warning")
+	}
+}
