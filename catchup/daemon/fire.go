@@ -49,6 +49,7 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
 			d.health.observe(late)
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
+			d.checkClock() // as its claim, just made, read it again
 		}
 	})
 	m.BeforeHooks = func(res catchup.RunResult) {
@@ -60,7 +61,6 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 	start := time.Now()
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
-	d.checkClock() // as read again by its claim
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))
 		return false

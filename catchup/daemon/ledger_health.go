@@ -59,9 +59,10 @@ func (d *Daemon) ledgerBack(task string, args ...any) {
 
 // checkClock logs a warning when this host's clock is too far off a
 // shared ledger's server's (catchup.ClockWatch): at the start, as the
-// ledger's open read the server's clock, then after each fire, as its
-// claim read it again; said once, and again only once it was fine in
-// between.
+// ledger's open read the server's clock, then as each fire's job starts,
+// its claim having just read it again (after the job, hours later, the
+// reading would be carried forward over a suspend the monotonic clock does
+// not count); said once, and again only once it was fine in between.
 func (d *Daemon) checkClock() {
 	if msg := d.clock.Check(d.cfg.Store, d.cfg.Machine); msg != "" {
 		d.cfg.Log.Warn(msg, "event", "warning")
