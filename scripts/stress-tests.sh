@@ -35,11 +35,16 @@ fi
 echo "== building the test binaries"
 (cd "$tmp/c" && go test -c -o "$tmp/root.test" . && go test -c -o "$tmp/pgfirst.test" ./pgscripts/first && go test -c -o "$tmp/pgsecond.test" ./pgscripts/second && go test -c -o "$tmp/e2e.test" ./e2e)
 
+# The load tests at the size go test runs smaller, to keep CI within its
+# ten minutes: three seeds of the faults' plan, the fleet's 100 jobs.
+export CATCHUP_TEST_SEED=${CATCHUP_TEST_SEED:-3,14,27} CATCHUP_FLEET_JOBS=${CATCHUP_FLEET_JOBS:-100}
+
 # Each group: a name, the binary, the directory it runs in, -test.run.
 groups=(
   "CLI scripts|root.test|c|^TestScripts$"
   "faults|e2e.test|c/e2e|^(TestFault.*|TestSignalsToCatchup)$"
   "load|e2e.test|c/e2e|^TestLoad.*$"
+  "exactly once under faults|e2e.test|c/e2e|^TestScanExactlyOnceUnderFaults$"
   "ledger faults|e2e.test|c/e2e|^TestLedgerFaults$"
   "processes and pings|e2e.test|c/e2e|^(TestPing.*|TestLoudJobMemory|TestDaemonHoldingPipes)$"
 )
