@@ -12,6 +12,7 @@ import (
 // registers and is replayed with exactly those bytes, on SQLite and on
 // PostgreSQL; and migrate copies such a ledger into a shared one.
 func TestInvalidUTF8Replay(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	ledgers := map[string]func(t *testing.T) string{
 		"sqlite":   func(t *testing.T) string { _, db := tempLedger(t); return db },
 		"postgres": pgLedger,

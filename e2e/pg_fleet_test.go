@@ -93,6 +93,7 @@ func TestFleetRace(t *testing.T) {
 // heartbeat is about an hour before the scans' clock: a 1h lease has not
 // run out yet, a 2s lease has.
 func TestFleetHostKilled(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	done := filepath.Join(t.TempDir(), "done.log")
@@ -137,6 +138,7 @@ func TestFleetHostKilled(t *testing.T) {
 // host runs the task gives the slot back (exit 75); the slot stays missed,
 // and a scan replays it once the task is free.
 func TestFleetLockSkipStaysMissed(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	done := filepath.Join(t.TempDir(), "done.log")

@@ -18,6 +18,7 @@ import (
 // beats on its own clock, and a window shorter than the lease (10 s, at
 // first) took it for gone (found by review).
 func TestFleetWaitRunsTheOldestClaimFirst(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	for name, olderAt := range map[string]string{
 		"clocks agree":       "2026-11-20T01:01:59Z",
 		"host-b 20 s behind": "2026-11-20T01:01:39Z",

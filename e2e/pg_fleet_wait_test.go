@@ -11,6 +11,7 @@ import (
 // another host of the fleet (the task's ledger lock), as it waits for one
 // on its own host, and then runs; it does not give up at once with 75.
 func TestFleetWaitWaitsForAnotherHost(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	ran := filepath.Join(t.TempDir(), "ran.log")

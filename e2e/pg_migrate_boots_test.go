@@ -12,6 +12,7 @@ import (
 // shared ledger still says why an old slot was missed (here: the host was
 // down between two boots); a second migrate adds no boot twice.
 func TestMigrateBoots(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	pg := pgLedger(t)
 	_, lite := tempLedger(t)
 	fire := newCatchup(t, lite, "2026-11-20T02:00:03Z", "run", "--task", "settle", "--cron", "0 2 * * *", "--tz", "UTC", "--", "true")

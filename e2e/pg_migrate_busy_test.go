@@ -11,6 +11,7 @@ import (
 // the shared ledger never holds a copy frozen as running; once the job has
 // ended, migrate copies its outcome and the fleet does not replay the slot.
 func TestMigrateRefusesWhileRunning(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	pg := pgLedger(t)
 	dir, lite := tempLedger(t)
 	const fire = "2026-11-20T02:00:10Z"

@@ -10,6 +10,7 @@ import (
 // carries the new pause (the shared ledger's pause had ended before it
 // began), and a third migrate changes nothing.
 func TestMigrateCarriesALaterPause(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	pg := pgLedger(t)
 	_, lite := tempLedger(t)
 	migrate := []string{"migrate", "--from", lite, "--to", pg}

@@ -9,6 +9,7 @@ import (
 // are there with their host, a second migrate copies nothing, and the slots
 // that succeeded on the host are not replayed by the fleet.
 func TestMigrate(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	pg := pgLedger(t)
 	lite := threeNights(t)
 	for i, want := range []string{"migrated 1 task and 3 runs", "nothing new to migrate from "} {
@@ -39,6 +40,7 @@ func TestMigrate(t *testing.T) {
 // the 32 slots missed since as expired first: newer, they leave none of
 // the three runs the latest.)
 func TestMigratePrunedSlots(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	pg := pgLedger(t)
 	lite := threeNights(t)
 	if p := newCatchup(t, lite, "2026-12-30T00:00:00Z", "prune", "--older-than", "7d"); p.run(t) != 0 || !strings.Contains(p.stdout.String(), "deleted 3 runs") {

@@ -13,6 +13,7 @@ import (
 // after the lease, nothing of host-a's run is still running. The slot
 // finishes exactly once, and never on two hosts at once.
 func TestFleetOrphanedJob(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	a, b := fleetHost(t, db, "host-a"), fleetHost(t, db, "host-b")
 	done := filepath.Join(t.TempDir(), "done.log")

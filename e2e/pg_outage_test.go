@@ -92,6 +92,7 @@ func (p *pgProxy) Down() {
 // and says so; --fail-open runs it; once the ledger is back, scan replays
 // the slot.
 func TestLedgerDownAtFireTime(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	proxy, viaProxy := newPGProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")
@@ -128,6 +129,7 @@ func TestLedgerDownAtFireTime(t *testing.T) {
 // command is not killed; catchup retries and records the outcome once the
 // ledger is back, and exits with the command's status.
 func TestLedgerLostMidRun(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	proxy, viaProxy := newPGProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")

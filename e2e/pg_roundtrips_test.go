@@ -108,6 +108,7 @@ func (p *countingProxy) take() (statements, roundTrips int64) {
 // (28 before), ls 8 in 8 (16 before). The bounds are today's counts: a
 // change that adds a round trip to a fire must say so here.
 func TestFireRoundTrips(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
 	proxy, viaProxy := newCountingProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")

@@ -34,6 +34,7 @@ func (p *pingLog) list() []string {
 }
 
 func TestPing(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	tests := map[string]struct {
 		job      string
 		wantCode int
@@ -74,6 +75,7 @@ func TestPing(t *testing.T) {
 // TestPingURLWithQuery: the protocol's suffixes go on the path, so a ping
 // URL with a query of its own (Uptime Kuma push URLs have one) keeps it.
 func TestPingURLWithQuery(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	var log pingLog
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		log.mu.Lock()
@@ -94,6 +96,7 @@ func TestPingURLWithQuery(t *testing.T) {
 // TestPingMonitorDown: a monitor that refuses connections or answers 500
 // never fails the job; catchup says so in one line.
 func TestPingMonitorDown(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	var log pingLog
 	broken := httptest.NewServer(log.handler(0, 500))
 	defer broken.Close()

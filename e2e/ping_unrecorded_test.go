@@ -12,6 +12,7 @@ import (
 // --retries, the start ping, the end ping with the last attempt's exit
 // code, and --notify-cmd (CATCHUP_RUN_ID 0: the run is not in the ledger).
 func TestUnrecordedRunAlerts(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	var log pingLog
 	srv := httptest.NewServer(log.handler(0, 200))
 	defer srv.Close()

@@ -77,6 +77,7 @@ func TestJobSeesNoLedgerPassword(t *testing.T) {
 // it can report the job), can come from --ping-file or CATCHUP_PING_URL so
 // that it stays out of ps; the job does not get it.
 func TestPingFromFileOrEnv(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	var log pingLog
 	srv := httptest.NewServer(log.handler(0, 200))
 	defer srv.Close()
