@@ -245,46 +245,6 @@ func (d *Daemon) taskBusy(task string) bool {
 	return false
 }
 
-// acquire takes a place among the simultaneous jobs; false when stopped first.
-func (d *Daemon) acquire(ctx context.Context) bool {
-	if d.limiter == nil {
-		return ctx.Err() == nil
-	}
-	select {
-	case d.limiter <- struct{}{}:
-		if ctx.Err() != nil {
-			d.release()
-			return false
-		}
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// tryAcquire takes a place among the simultaneous jobs if one is free now;
-// false when none is, or when stopped.
-func (d *Daemon) tryAcquire(ctx context.Context) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	if d.limiter == nil {
-		return true
-	}
-	select {
-	case d.limiter <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
-
-func (d *Daemon) release() {
-	if d.limiter != nil {
-		<-d.limiter
-	}
-}
-
 // maxSleep bounds one sleep of a task's loop: it wakes at least this often
 // to read the clock again, so that a wall clock set while it slept (NTP, a
 // VM resumed) moves its fire with it.
