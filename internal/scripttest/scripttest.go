@@ -27,6 +27,12 @@ import (
 // at four. Packages set it in TestMain with testflags.DefaultParallel.
 const ScenariosAtOnce = 4
 
+// PostgresScenariosAtOnce is ScenariosAtOnce for the scenarios on
+// PostgreSQL (pgscripts/first and second), which wait for the server
+// more: a half took 53-73 s at four and 46-61 s at six on a guest other
+// tests loaded (user+sys the same, 41-45 s).
+const PostgresScenariosAtOnce = 6
+
 // Params runs the scenarios in dir on one backend ("sqlite" or
 // "postgres", the scripts' conditions of the same names); ledger sets
 // CATCHUP_DB for a script.

@@ -17,7 +17,7 @@ import (
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "catchup" { // not a script's `catchup`, where it would be output
 		pgtest.Notice("github.com/catchup/catchup/pgscripts/first")
-		testflags.DefaultParallel(scripttest.ScenariosAtOnce)
+		testflags.DefaultParallel(scripttest.PostgresScenariosAtOnce)
 	}
 	testscript.Main(m, map[string]func(){"catchup": func() { os.Exit(cmd.Execute(os.Args[1:], os.Exit)) }})
 }
