@@ -48,6 +48,11 @@ func openTaskLock(dir, task string, uid int) (*taskLock, error) {
 // may be fine; this host's locks, notes and owed alerts have no place.
 var ErrCreateLockDir = errors.New("create lock directory")
 
+// ErrOpenLockFile marks an error opening a lock file in the lock
+// directory (a directory left at its path, a file the user cannot open):
+// the ledger may be fine; this host's lock for the task cannot be taken.
+var ErrOpenLockFile = errors.New("cannot open the lock file")
+
 // lockDirError is err, an error of the lock directory, with its cause named
 // where Machine.LockDirHint knows it.
 func (m Machine) lockDirError(err error) error {
@@ -93,7 +98,7 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	path := filepath.Join(dir, task+suffix)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open lock file: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrOpenLockFile, err)
 	}
 	fi, err := f.Stat()
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -109,11 +110,11 @@ func (l *lifecycle) unrecorded(ctx context.Context, cause error) (res RunResult,
 func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run, err error) (res RunResult, ferr error) {
 	defer func(cause error) { res.LedgerFault = ledgerFault(cause) }(err)
 	fr := fire{slot: r.Slot, trigger: r.Trigger}
-	if errors.Is(err, ErrCreateLockDir) && !l.req.ReplaySlot.IsZero() {
+	if fix := lockFault(err); fix != "" && !l.req.ReplaySlot.IsZero() {
 		// The ledger is fine: the scan stops there, saying why, rather
 		// than count the slot's lock held.
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("not replaying slot %s of %s without this host's lock for it; "+
-			"the next scan replays it once the lock directory can be made: %w", formatSlot(r.Slot, l.sched), l.req.Task, err)
+			"the next scan replays it once %s: %w", formatSlot(r.Slot, l.sched), l.req.Task, fix, lockCause(err))
 	}
 	if res, refused := l.refuseUnclaimed(fr, err); refused {
 		return res, nil
@@ -125,16 +126,44 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	if !l.req.ReplaySlot.IsZero() {
 		return l.refuseReplay(r.Slot, err)
 	}
-	l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
+	if errors.Is(err, ErrOpenLockFile) {
+		l.m.notice("cannot open task %s's lock file, running %s unrecorded (the ledger is fine; remove or fix what is at "+
+			"the lock file's path: catchup makes the file anew): %v", l.req.Task, l.req.Task, lockCause(err))
+	} else {
+		l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
+	}
 	return l.attemptsUnrecorded(ctx, lock, fr, r, err), nil
 }
 
 // ledgerFault is cause, a fault of the ledger, or nil when it is none: a
-// stop that cut the ledger's answer, or this host's lock directory (refused,
-// or not to be made).
+// stop that cut the ledger's answer, or this host's lock (its directory
+// refused or not to be made, its file not to be opened).
 func ledgerFault(cause error) error {
-	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, filetrust.ErrRefused) || errors.Is(cause, ErrCreateLockDir) {
+	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, filetrust.ErrRefused) || lockFault(cause) != "" {
 		return nil
+	}
+	return cause
+}
+
+// lockFault is, when cause is a fault of this host's lock for the task
+// that its user can fix (the ledger is fine), when the lock can be taken
+// again; "" for any other cause.
+func lockFault(cause error) string {
+	switch {
+	case errors.Is(cause, ErrCreateLockDir):
+		return "the lock directory can be made"
+	case errors.Is(cause, ErrOpenLockFile):
+		return "its lock file can be opened: remove or fix what is at its path"
+	}
+	return ""
+}
+
+// lockCause is cause without ErrOpenLockFile's words, which the message
+// around it says: the system's error, naming the file.
+func lockCause(cause error) error {
+	var pe *fs.PathError
+	if errors.Is(cause, ErrOpenLockFile) && errors.As(cause, &pe) {
+		return pe
 	}
 	return cause
 }
@@ -156,9 +185,9 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 		l.spoolFire(fr, nil, cause)
 		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}
-	if errors.Is(cause, ErrCreateLockDir) { // the ledger is fine; this host has no place for its locks
+	if fix := lockFault(cause); fix != "" { // the ledger is fine; this host's lock cannot be taken
 		l.m.notice("not running %s without this host's lock for it (two fires here could run one slot; "+
-			"the next scan replays it once the lock directory can be made; --fail-open runs it anyway): %v", l.req.Task, cause)
+			"the next scan replays it once %s; --fail-open runs it anyway): %v", l.req.Task, fix, lockCause(cause))
 		l.spoolFire(fr, nil, cause)
 		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}
