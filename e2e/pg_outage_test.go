@@ -128,8 +128,7 @@ func TestLedgerDownAtFireTime(t *testing.T) {
 // TestLedgerLostMidRun: the ledger goes away while the command runs. The
 // command is not killed; catchup retries and records the outcome once the
 // ledger is back, and exits with the command's status.
-func TestLedgerLostMidRun(t *testing.T) {
-	t.Parallel() // waits more than it works: see TestMain
+func TestLedgerLostMidRun(t *testing.T) { // serial: its 1 s lease is the machine's load's to break
 	db := pgLedger(t)
 	proxy, viaProxy := newPGProxy(t, db)
 	h := fleetHost(t, viaProxy, "host-a")
