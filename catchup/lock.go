@@ -30,6 +30,9 @@ type taskLock struct {
 	dir, task string
 	uid       int
 	ghostAt   time.Time
+	// locked: this descriptor took the lock (flockNow), and has not let
+	// go of it since (LOCK_UN); its close releases it (closeLockFile).
+	locked bool
 }
 
 // openTaskLock opens (creating) the lock file of task in dir, for user uid.
@@ -118,7 +121,7 @@ func (l *taskLock) tryLock() (bool, error) {
 		return false, nil
 	}
 	for moves := 0; ; moves++ {
-		err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := l.flockNow()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return false, nil
 		}
@@ -140,6 +143,7 @@ func (l *taskLock) tryLock() (bool, error) {
 		}
 		if held.Size() == 0 && l.shadowed(held) {
 			_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+			l.locked = false
 			return false, nil
 		}
 		return true, nil
@@ -182,7 +186,7 @@ func (l *taskLock) waitFor(ctx context.Context, limit time.Duration) (got bool, 
 // a second close does nothing.
 func (l *taskLock) close() {
 	if l != nil && l.f != nil {
-		l.f.Close()
-		l.f = nil
+		closeLockFile(l.f, l.locked)
+		l.f, l.locked = nil, false
 	}
 }

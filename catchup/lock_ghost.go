@@ -42,8 +42,8 @@ func (l *taskLock) reopen() error {
 	if err != nil {
 		return err
 	}
-	l.f.Close()
-	l.f = n.f
+	closeLockFile(l.f, false) // a copy of it holds the deleted file's lock, not the path's
+	l.f, l.locked = n.f, false
 	return nil
 }
 

@@ -64,8 +64,7 @@ func (pc *progressChannel) close() {
 	if pc == nil {
 		return
 	}
-	pc.child.Close()
-	pc.ours.Close()
+	closeUnforked(pc.child, pc.ours) // no copy left in a child being started: a late report is told at once
 	<-pc.done
 }
 

@@ -67,6 +67,7 @@ func markerText(id int64) []byte {
 func unmarkHeld(marker *taskLock) {
 	if marker != nil {
 		syscall.Flock(int(marker.f.Fd()), syscall.LOCK_UN)
+		marker.locked = false
 	}
 }
 
@@ -79,8 +80,8 @@ func outcomeHeld(m Machine, r store.Run) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
 	probe := &taskLock{f: f}
+	defer probe.close()
 	if free, err := probe.tryLock(); err != nil || free {
 		return false // (closing f releases the probe's lock)
 	}
