@@ -17,6 +17,7 @@ import (
 // is another task's, or when the retry it followed was found dead in its
 // delay (its reaper alerted it). A run still running leaves it owed.
 func TestPayRunAlert(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC)
 	three, five := 3, 5
 	failed := store.Outcome{Status: store.StatusFailed, ExitCode: &three}

@@ -13,6 +13,7 @@ import (
 // is passed by (a new name), and paid by this process's next scan; its
 // own, which it still holds, is left to it.
 func TestOwedAlertOfAnEarlierProcessOfThisPid(t *testing.T) {
+	// Serial: it foretells this process's next owedAlertSeq, which another test's owed alert would take.
 	o := newOwedFixture(t)
 	pid := os.Getpid()
 	first := o.owe(t, pid, 1)

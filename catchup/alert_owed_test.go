@@ -94,6 +94,7 @@ func (o *owedFixture) sent(t *testing.T) string {
 }
 
 func TestPayOwedAlerts(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		setup     func(t *testing.T, o *owedFixture) (kept []string)
 		wantSent  string
@@ -223,6 +224,7 @@ func TestPayOwedAlerts(t *testing.T) {
 // stays alive, and before, every later scan took the file for a live
 // scan's and left it until the daemon's restart.
 func TestOwedAlertOfScanFailedBetweenBatches(t *testing.T) {
+	t.Parallel()
 	for name, failedPID := range map[string]int{
 		"killed, its pid gone":             deadPID,
 		"failed in this process, a daemon": os.Getpid(),
@@ -267,6 +269,7 @@ func TestOwedAlertOfScanFailedBetweenBatches(t *testing.T) {
 }
 
 func TestOweAlertOwesNothing(t *testing.T) {
+	t.Parallel()
 	slot := []expirySpan{{slots: []time.Time{time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)}}}
 	tests := map[string]struct {
 		cmd string

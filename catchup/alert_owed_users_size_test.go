@@ -16,6 +16,7 @@ import (
 // took as much of root's memory. A larger one is left unread, and so is one
 // with more than one hard link.
 func TestUsersOwedAlertReadCapped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, size := range map[string]int{"small": 100, "large": 2 << 20} {
 		t.Run(name, func(t *testing.T) {

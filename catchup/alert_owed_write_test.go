@@ -11,6 +11,7 @@ import (
 // TestWriteOwedAlertIsItsMarshal: an owed alert written a slot at a time
 // from its spans is the document json.Marshal makes of it filled in.
 func TestWriteOwedAlertIsItsMarshal(t *testing.T) {
+	t.Parallel()
 	at := func(h int) time.Time { return time.Date(2026, 3, 1, h, 0, 0, 0, time.FixedZone("x", 3600)) }
 	tests := map[string][]expirySpan{
 		"one slot":      {{slots: []time.Time{at(1)}, causes: []string{"host-down"}}},

@@ -41,6 +41,7 @@ func (d *doneBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (st
 // backfill's way to run it anyway (--only all), not run's --force, which
 // backfill has not.
 func TestBackfillOfSlotDoneMeanwhileNamesOnlyAll(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

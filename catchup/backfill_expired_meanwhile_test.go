@@ -36,6 +36,7 @@ func (e *expiredBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) 
 // was recorded expired, why, and that nothing ran. Before, it said the
 // slot ran since the backfill began (run N, expired).
 func TestBackfillOfSlotExpiredMeanwhileSaysNothingRan(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

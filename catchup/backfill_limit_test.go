@@ -14,6 +14,7 @@ import (
 // task; a wider range is refused before anything runs, a dry run too,
 // with the count (up to a bound) and the flag. 0 is the default.
 func TestBackfillRangeLimit(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		from, to string
 		max      int
@@ -56,6 +57,7 @@ func TestBackfillRangeLimit(t *testing.T) {
 // that would take minutes to count stops it promptly: ErrPlanStopped,
 // nothing run.
 func TestBackfillPlanningStops(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	req := f.request(t)
 	req.Schedule = mustSchedule(t, "* * * * *", "UTC")
@@ -89,6 +91,7 @@ func TestBackfillPlanningStops(t *testing.T) {
 // TestBackfillSlotsStopsAtCtxEnd: listing a range's slots (raised
 // --max-slots) stops at ctx's end, after at most a batch of slots.
 func TestBackfillSlotsStopsAtCtxEnd(t *testing.T) {
+	t.Parallel()
 	st, _ := testLedger(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -14,6 +14,7 @@ import (
 // of the schedule it no longer has: it refuses the task, runs nothing, and
 // says to scan first (a plain scan registers the change).
 func TestBackfillRefusesAnEditedLine(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-12-02T02:40:00Z")
 	f.m.Zone = "UTC"
 	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }

@@ -42,6 +42,7 @@ func (r *releaseAfterReadBack) SlotRuns(ctx context.Context, task string, from, 
 // waits for it as it does for an argv task, and runs it once it is free. A
 // slot whose line ran no run of it is skipped, with the reason, not ran.
 func TestShellBackfillOfHeldSlot(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		giveBackIn      string // when b's claim ends: during the line, or at backfill's read-back
 		ran, skipped    int

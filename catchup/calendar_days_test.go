@@ -17,6 +17,7 @@ import (
 // crossing it eastward (Kwajalein's 1969-09-30, Apia's 1892-07-04) is one
 // day with the slots of both its occurrences.
 func TestCalendarDaysAcrossTheDateLine(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		zone    string
 		now     string // RFC 3339

@@ -52,6 +52,7 @@ func calendarRows(t *testing.T, st store.Store, m Machine, req CalendarRequest) 
 // more than one row of slots is held at once. It kept every row (10,000
 // every-minute tasks over 7 days: 100 M slots, 11 GB) until the last.
 func TestCalendarEmitsEachRowBeforeTheNext(t *testing.T) {
+	t.Parallel()
 	st, db := testLedger(t)
 	ctx := context.Background()
 	reg := mustTime(t, "2026-11-19T00:00:00Z")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCauseOf(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time { return mustTime(t, s) }
 	locked, one := exitLocked, 1
 	boot1 := store.Boot{Host: "h", ID: "b1", Time: at("2026-11-01T00:00:00Z"),
@@ -51,6 +52,7 @@ func TestCauseOf(t *testing.T) {
 }
 
 func TestBuildUptimeCurrentBoot(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time { return mustTime(t, s) }
 	seen := store.Boot{Host: "h", ID: "b1", Time: at("2026-11-01T00:00:00Z"),
 		FirstSeen: at("2026-11-19T02:00:00Z"), LastSeen: at("2026-11-19T02:00:00Z")}

@@ -20,6 +20,7 @@ import (
 // The replay must still run the job, afresh and with a notice, not fail
 // to start it (which recorded the slot failed without the job having run).
 func TestReplayDropsUnpassableCheckpoint(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		note   string
 		passed bool

@@ -26,6 +26,7 @@ func (s serverClockStore) ServerNow() (time.Time, bool) { return s.server, s.ok 
 // quarter, with a pinned clock (CATCHUP_NOW), a ledger that is not shared
 // or a server clock not read, nothing is said.
 func TestClockSkewWarning(t *testing.T) {
+	t.Parallel()
 	server := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
 		skew   time.Duration // this host's clock minus the server's
@@ -79,6 +80,7 @@ func TestClockSkewWarning(t *testing.T) {
 // (within half the limit: a skew that hovers at the limit is not said at
 // every fire).
 func TestClockWatchSaysOnceUntilFine(t *testing.T) {
+	t.Parallel()
 	server := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	var skew time.Duration
 	m := Machine{Lease: time.Minute, Where: "db", Now: func() time.Time { return server.Add(skew) }}

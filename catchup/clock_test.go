@@ -13,6 +13,7 @@ import (
 // in the second of the fire that registered the task is not; a slot another
 // host, seconds ahead, claimed is not).
 func TestAheadOf(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
 		task   store.Task
@@ -42,6 +43,7 @@ func TestAheadOf(t *testing.T) {
 // not a slot another host of the fleet claimed a few seconds early (its
 // clock a little ahead): detached, that slot would be missed and run again.
 func TestResetClockKeepsASlotSecondsAhead(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

@@ -22,6 +22,7 @@ import (
 // opened only once it is seen to be a regular file (O_PATH first, which
 // opens nothing): nothing but a regular file is ever opened.
 func TestCronDirOpensOnlyWhatItListed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	devs := filepath.Join(dir, "devs")
 	if err := os.Mkdir(devs, 0o700); err != nil {

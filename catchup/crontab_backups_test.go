@@ -13,6 +13,7 @@ import (
 // directory may be a user's, ~/cron.d) must not block the scan, nor a
 // symlink lead it elsewhere. Directories open, for the listing.
 func TestCronDirOpensNoFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
 		t.Fatal(err)

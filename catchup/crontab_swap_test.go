@@ -18,6 +18,7 @@ import (
 // file read must never be root's file read as root's lines: a cronie spool
 // file, root's, holds its user's lines, and a root scan ran them as root.
 func TestOpenCrontabThroughASwappedDirectory(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it gives files to another user")
 	}

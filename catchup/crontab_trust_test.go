@@ -16,6 +16,7 @@ import (
 // directories on the way) on real files with real owners. The system and
 // spool directories are pointed at temporary ones.
 func TestOpenCrontab(t *testing.T) {
+	// Serial: it points crontab.SystemCrontab, crontab.SystemDir and spoolDirs elsewhere (setCronDirs).
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it gives files to other users")
 	}

@@ -16,6 +16,7 @@ import (
 // descriptor limit of 256 the crontab could not be opened (EMFILE), and in
 // the daemon every other open failed meanwhile.
 func TestWalkHoldsFewDescriptors(t *testing.T) {
+	// Serial: it lowers this process's RLIMIT_NOFILE and counts its open descriptors.
 	top := t.TempDir()
 	if err := os.Mkdir(filepath.Join(top, "d"), 0o755); err != nil {
 		t.Fatal(err)
@@ -56,6 +57,7 @@ func TestWalkHoldsFewDescriptors(t *testing.T) {
 // the path-based resolution did; the walk dropped the trailing "/" and "."
 // and read tab.
 func TestWalkRefusesAFileAsADirectory(t *testing.T) {
+	t.Parallel()
 	top := t.TempDir()
 	tab := filepath.Join(top, "tab")
 	if err := os.WriteFile(tab, []byte("0 * * * * true\n"), 0o600); err != nil {

@@ -14,6 +14,7 @@ import (
 // nothing (O_PATH), and opens only a regular file. A FIFO stands for the
 // device here: it must not be opened, directly or through a symlink.
 func TestReadToWrapOpensNothingElse(t *testing.T) {
+	t.Parallel()
 	fifo, link, opened := watchfifo.New(t, "crontab")
 	for _, path := range []string{fifo, link} {
 		if _, _, err := ReadToWrap(path); err == nil {

@@ -16,6 +16,7 @@ import (
 // (root wrote and renamed there). Either swap now fails the write: nothing
 // is written, the secret nowhere.
 func TestWriteWrappedOnlyTheFileItRead(t *testing.T) {
+	t.Parallel()
 	tests := map[string]func(t *testing.T, top, path string){
 		"a symlink to a secret swapped for a file": func(t *testing.T, top, path string) {
 			secret := filepath.Join(top, "secret")

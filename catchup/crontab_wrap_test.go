@@ -17,6 +17,7 @@ import (
 // user's crontab before anything is written (it could not keep the owner);
 // its own file is rewritten.
 func TestWriteWrappedOwner(t *testing.T) {
+	t.Parallel()
 	me := os.Geteuid()
 	tests := map[string]struct {
 		euid    int
@@ -66,6 +67,7 @@ func TestWriteWrappedOwner(t *testing.T) {
 // reads only names of [A-Za-z0-9_-]. A spool crontab is read only under a
 // user's name, and /etc/crontab only under its own.
 func TestWriteWrappedBackupNoCronReads(t *testing.T) {
+	t.Parallel()
 	cronieReads := func(name string) bool {
 		if strings.HasPrefix(name, "#") {
 			return false
@@ -117,6 +119,7 @@ func TestWriteWrappedBackupNoCronReads(t *testing.T) {
 // TestReadToWrap: wrap reads only a regular file of at most 16 MiB, and a
 // FIFO with no writer is refused at once, not waited on.
 func TestReadToWrap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -18,6 +18,7 @@ import (
 // registration. With no firesFrom (zero: no loop fires an old slot), it
 // counts from now, and 10:02 is recorded expired.
 func TestDaemonChangeCountsFromWhatItLeftToTheLoop(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		firesFrom, want string
 		missed          bool

@@ -15,6 +15,7 @@ import (
 // else they were left with no record at all, in no reader once the task
 // was registered again.
 func TestRecordLeftBehindRecordsTheRemovedLinesPause(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T02:00:05Z")
 	req := f.request(t)
 	req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")

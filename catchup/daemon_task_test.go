@@ -16,6 +16,7 @@ import (
 // change: the registered text and the watermark stay. Another schedule
 // counts from now.
 func TestRegisterDaemonTaskSameScheduleOtherSpelling(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		expr, wantExpr string
 		reset          bool
@@ -91,6 +92,7 @@ func (u *upsertCounter) UpsertTaskOf(ctx context.Context, of store.Of, t store.T
 // transactions, 10 s before a reload took effect). A line that changed,
 // or a task retired meanwhile, is written.
 func TestRegisterDaemonTaskUnchangedWritesNothing(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		change     func(def *store.Task)
 		retire     bool

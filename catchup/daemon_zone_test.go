@@ -16,6 +16,7 @@ import (
 // each replica fired its own zone's slots. A line that names its zone, and a
 // local ledger, still change the task's zone.
 func TestDaemonReplicasInTwoZones(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		shared, fromHost bool
 		wantTZ           string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestJoinErrors(t *testing.T) {
+	t.Parallel()
 	a, b := errors.New("a failed"), fs.ErrPermission
 	for name, c := range map[string]struct {
 		in   []error

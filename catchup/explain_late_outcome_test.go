@@ -11,6 +11,7 @@ import (
 // have run meanwhile) is told so by explain, whatever its outcome; any
 // other run reads as before.
 func TestOutcomeTextTellsALateOutcome(t *testing.T) {
+	t.Parallel()
 	late := store.LateOutcomeNote + "no heartbeat from b for longer than the lease"
 	tests := map[string]struct {
 		run  store.Run

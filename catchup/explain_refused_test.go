@@ -20,6 +20,7 @@ import (
 // directory is refused, with the refusal and its fix (a daemon line's:
 // its HOME). A trusted directory adds nothing.
 func TestExplainSaysAMissedSlotsDirIsRefused(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC)
 	for name, tc := range map[string]struct {
 		source string

@@ -13,6 +13,7 @@ import (
 // when the records before that run had not settled it: a run again of a
 // slot cron ran is not a miss.
 func TestExplainCauseOnlyWhenItWasMissed(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC)
 	ok, bad := exitCodePtr(0), exitCodePtr(1)
 	tests := map[string]struct {
@@ -87,6 +88,7 @@ func TestExplainCauseOnlyWhenItWasMissed(t *testing.T) {
 // the reason scan --dry-run gives it for an expiry (the catch-up window,
 // --max-replays, the policy latest), and none for a slot it replays.
 func TestExplainExpiringAgreesWithScan(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		policy     string
 		maxAge     time.Duration

@@ -30,6 +30,7 @@ func (r *releaseOnRead) SlotRuns(ctx context.Context, task string, from, to time
 // to the next scan (late). It gives the lock a moment first, as a replay
 // does, and runs.
 func TestFireOutlastsALockProbe(t *testing.T) {
+	t.Parallel()
 	for _, policy := range []string{"skip", "replay"} {
 		t.Run(policy, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")

@@ -33,6 +33,7 @@ func (r *afterFirstRead) SlotRuns(ctx context.Context, task string, from, to tim
 // (--on-busy skip) only when the lock is known to be held by a run of
 // another slot. A settled slot whose run is then cut is never replayed.
 func TestFireBesideItsTwin(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		policy string
 		// twin is what holds the lock, given the fire's slot: it returns the

@@ -15,6 +15,7 @@ import (
 // of a failed slot that is not its own fire runs it again as what it is, a
 // retry by hand (trigger manual), saying so.
 func TestEarlyFire(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		expr       string
 		firstExit  int    // the 11-19 02:00 run's exit status

@@ -15,6 +15,7 @@ import (
 // succeeded or failed, the other is a duplicate fire: recorded skipped,
 // exit 0, and the job runs once; a failing job fails once, not once per host.
 func TestEarlyFireOfAFleet(t *testing.T) {
+	t.Parallel()
 	const onTime, early = "2026-11-21T02:00:00.2Z", "2026-11-21T01:59:58Z"
 	tests := map[string]struct {
 		first, second string
@@ -60,6 +61,7 @@ func TestEarlyFireOfAFleet(t *testing.T) {
 // behind) looked at the slot before the on-time fire claimed it, and claims
 // it once that run has failed: it must still not run.
 func TestEarlyTwinClaimsAfterTheFailure(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-11-21T02:00:00.2Z")
 	slot := mustTime(t, "2026-11-21T02:00:00Z")
 	f.job.exitAt(t, slot, 3)

@@ -15,6 +15,7 @@ import (
 // per host). A later fire by hand, not cron-shaped, still runs the failed
 // slot again, as a retry by hand; scan --retry-failed and --force too.
 func TestTwinFireOfAFailedSlot(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		twinAt  string // when the second fire comes
 		daemon  bool   // the second fire is a daemon's fire of the slot (FireSlot)
@@ -69,6 +70,7 @@ func TestTwinFireOfAFailedSlot(t *testing.T) {
 // claims it once that run has failed: its claim is granted (a failed slot
 // is not held), and it must still not run.
 func TestTwinFireClaimsAfterTheFailure(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:02Z")
 	slot := mustTime(t, "2026-03-01T10:00:00Z")
 	f.job.exitAt(t, slot, 3)

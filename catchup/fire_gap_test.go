@@ -15,6 +15,7 @@ import (
 // is the first one's slot again, and does not run a failed slot again
 // either.
 func TestGapCatchUpFiresRunTheSlotOnce(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		expr, tz string
 		slot     string   // the slot the fires stand for

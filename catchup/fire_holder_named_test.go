@@ -17,6 +17,7 @@ import (
 // one PostgreSQL ledger logged it); it names the record as it stands once
 // the duplicate is recorded.
 func TestDuplicateNamesTheHoldersRecord(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	slot := mustTime(t, "2026-03-01T10:00:00Z")
 	twin, err := openTaskLock(f.m.LockDir, "job", f.m.UID)

@@ -15,6 +15,7 @@ import (
 // new schedule's slot, never for a slot of the old one; an unchanged line
 // leaves a late fire the late fire of its slot.
 func TestFireOfEditedLine(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		line    string // the line's schedule when the fire comes ("" = unchanged)
 		prior   string // a fire of the old schedule before, or ""

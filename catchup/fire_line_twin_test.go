@@ -15,6 +15,7 @@ import (
 // twin of a failed fire ran it again), unless --force; never beside any
 // other note (interrupted: its slot is replayed, as a recorded one's is).
 func TestLineTwinIsTheSameMinutesFire(t *testing.T) {
+	t.Parallel()
 	first := spoolEntry{Task: "cu", Trigger: store.TriggerManual, Ran: true, Status: store.StatusSucceeded,
 		StartedAt: mustTime(t, "2026-12-01T10:00:01Z")}
 	for name, c := range map[string]struct {
@@ -64,6 +65,7 @@ func TestLineTwinIsTheSameMinutesFire(t *testing.T) {
 // (a minute that does not match, whose last seconds are early for the
 // next), a zone half an hour off UTC, and Berlin's DST changes.
 func TestLineTwinStandsForOneSlot(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		expr, zone, from string
 	}{
@@ -121,6 +123,7 @@ func noteWith(e spoolEntry, f func(*spoolEntry)) spoolEntry {
 // with late fires of each (as a succeeded note is held against: every
 // other fire, in turn).
 func TestLineSlotTwinsStandForOneSlot(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		expr, zone, from string
 		pairs            int // at least this many pairs held: the rule is exercised

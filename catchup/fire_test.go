@@ -12,6 +12,7 @@ import (
 // slot of a fire"): earlier fires, then the fire under test, then what it
 // stood for, whether it ran, and what it recorded.
 func TestFireRule(t *testing.T) {
+	t.Parallel()
 	type fire struct {
 		at     string
 		argv   []string

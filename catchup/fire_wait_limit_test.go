@@ -18,6 +18,7 @@ import (
 // checks that the fire gives up no earlier than Started+DUR and well
 // before Started+DUR plus the whole DUR again, which today's code waited.
 func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		limit time.Duration // --wait DUR
 		spent time.Duration // how long before Run the fire started
@@ -115,6 +116,7 @@ func TestWaitLimitCountsFromTheFiresStart(t *testing.T) {
 // lock-skip its slot. The lock is released 100 ms after the fire starts,
 // well within lockGrace.
 func TestSpentWaitLimitStillGivesTheLockItsMoment(t *testing.T) {
+	t.Parallel()
 	for name, wait := range map[string]bool{"without --wait": false, "--wait 10m, spent before its wait": true} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")

@@ -17,6 +17,7 @@ import (
 // nothing: its slot keeps the cause it was
 // missed for.
 func TestWaitStoppedRecordsALockSkip(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	lock, err := openTaskLock(f.m.LockDir, "job", f.m.UID)
 	if err != nil {

@@ -49,6 +49,7 @@ func (l *raceLedger) Claim(ctx context.Context, req store.ClaimRequest) (store.C
 // the plain replay give its claim back.
 // Before, 4-7 of 10 tries of two real scans ran the gap's slots twice.
 func TestFoldAndClaimRaceRunsEachIntervalOnce(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		fold   bool // the other process folds 12:00 (else it claims it)
 		policy string

@@ -50,6 +50,7 @@ func (o *olderClaim) Shared() bool { return true }
 // its own interval (14:00-15:00), and the next scan ran 11:00 and 13:00-14:00
 // after it.
 func TestCoalescedReplayRunsNothingBeforeAHeldSlot(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		b    store.Outcome // b's run, over before the next scan
 		want []string      // the intervals this host's job was told, in order
@@ -134,6 +135,7 @@ func (c *claimBeforeFolds) Shared() bool { return true }
 // line once, for 15:00, told the whole gap. Before, the line ran 15:00 at
 // once, and the next scan 14:00 after it.
 func TestCoalescedLineRunsNothingBeforeAHeldSlot(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil } // where the line runs
 	tab := strings.Join([]string{"PATH=" + lineCatchupDir(t) + ":/usr/bin:/bin", "JOBDIR=" + f.job.dir,

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSilenceWarning(t *testing.T) {
+	t.Parallel()
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 2, 0, 0, 0, time.UTC) }
 	cronTask := store.Task{Name: "t", Schedule: "0 2 * * *", Source: "run", RegisteredAt: day(1), MaxAge: 2 * 24 * time.Hour}
 	with := func(f func(*store.Task)) store.Task { t := cronTask; f(&t); return t }

@@ -18,6 +18,7 @@ import (
 // the ledger's newest interrupted run reads succeeded), --status succeeded
 // is run 2.
 func TestHistoryStatusReadsNotedOutcomes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	interrupt := func(id int64) {

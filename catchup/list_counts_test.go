@@ -43,6 +43,7 @@ func (c *countingCounts) ExpiredCounts(ctx context.Context) (map[string]map[stri
 // by a seek per task, all in one read (not one read per task: a round
 // trip each on a shared ledger); metrics asks for every count.
 func TestListCountsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		counts                         ListCounts
 		wantAll, wantByTask, wantSeeks int

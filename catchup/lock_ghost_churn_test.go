@@ -15,6 +15,7 @@ import (
 // read a page at a time; a lock let go before the page being read moves
 // the rest of the list up, and one line is never seen).
 func TestLockGhostBesideLockChurn(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.lock")
 	ghost, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)

@@ -32,6 +32,7 @@ func takeTaskLock(t *testing.T, dir, name string) (*taskLock, bool) {
 // same path until that holder lets go; in one process too (the daemon's
 // fires). A lock file found clean is marked vetted.
 func TestLockShadowedByADeletedOne(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "locks")
 	a, ok := takeTaskLock(t, dir, "first")
 	if !ok {
@@ -58,6 +59,7 @@ func TestLockShadowedByADeletedOne(t *testing.T) {
 // deleted does not take it once its holder is gone: it moves to the file
 // the path names now, which a later fire may hold already.
 func TestLockWaiterMovesToTheNewFile(t *testing.T) {
+	t.Parallel()
 	waiterMovesToTheNewFile(t)
 }
 
@@ -68,6 +70,7 @@ func TestLockWaiterMovesToTheNewFile(t *testing.T) {
 // holds no lock, does not count as one (seen in CI, where other tests'
 // orphans come and go).
 func TestLockWaiterBesideAnOrphanElsewhere(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("flock"); err != nil {
 		t.Skip("no flock(1)")
 	}
@@ -115,6 +118,7 @@ func waiterMovesToTheNewFile(t *testing.T) {
 // other than the one that took it (flock(1) takes it for its shell, then
 // exits: a job that outlived its catchup) still shadows the new file.
 func TestLockShadowedByAnOrphan(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("flock"); err != nil {
 		t.Skip("no flock(1)")
 	}

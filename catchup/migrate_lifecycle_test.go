@@ -17,6 +17,7 @@ import (
 // that had ended turned another host's missed slots into paused ones).
 // Migrate says what it did not carry.
 func TestMigrateKeepsASharedTasksOwnLifecycle(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		pause, sharedRuns bool
 		wantCarried       bool

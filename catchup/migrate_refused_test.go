@@ -46,6 +46,7 @@ func (s *startsMeanwhile) ExportRuns(ctx context.Context, afterID int64, limit i
 // once the run ended copies each run once. A migration that fails
 // halfway (here: the host's ledger unreadable) leaves it alike.
 func TestMigrateRefusedLeavesNoSlotMissed(t *testing.T) {
+	// Serial: it sets migratePage, package-wide.
 	cases := map[string]struct{ fail bool }{
 		"refused by a run that started meanwhile": {},
 		"failed reading a later page":             {fail: true},

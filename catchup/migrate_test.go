@@ -57,6 +57,7 @@ func testPostgres(t *testing.T) *postgres.Ledger {
 }
 
 func TestMigrate(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		runs int
 	}{
@@ -103,6 +104,7 @@ func TestMigrate(t *testing.T) {
 // the task's watermark below it either: a resume --replay-paused of a pause
 // that began before it gave the pruned slots back as missed there.
 func TestMigrateCarriesThePruneFloor(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dst := testPostgres(t)
 	src, path := testLedger(t)
@@ -149,6 +151,7 @@ func TestMigrateCarriesThePruneFloor(t *testing.T) {
 // schedule found there later brings back none of the new schedule's slots
 // from before the change.
 func TestMigrateCarriesScheduleSince(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dst := testPostgres(t)
 	src, path := testLedger(t)

@@ -10,6 +10,7 @@ import (
 // it, however young) and the daemon's loop (FiringAfter: it still fires the
 // later slots, however old: a replay of one would meet its fire).
 func TestDueBefore(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 10, 10, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return now.Add(d) }
 	for name, c := range map[string]struct {

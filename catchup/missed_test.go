@@ -10,6 +10,7 @@ import (
 )
 
 func TestMissedSlots(t *testing.T) {
+	t.Parallel()
 	reg := "2026-11-20T01:00:00Z"
 	type run struct {
 		slot, started, status, reason string
@@ -158,6 +159,7 @@ func TestMissedSlots(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	slots := func(n int) []time.Time {
 		var out []time.Time
 		for i := 0; i < n; i++ {
@@ -193,6 +195,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestRetryDelay(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		base time.Duration
 		n    int
@@ -214,6 +217,7 @@ func TestRetryDelay(t *testing.T) {
 }
 
 func TestTimeoutLine(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		timeout time.Duration
 		signal  int

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNextSlots(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		zone  string // "" for Europe/Berlin
 		expr  string

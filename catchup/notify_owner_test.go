@@ -36,6 +36,7 @@ func registerAsUser(t *testing.T, f *runFixture) string {
 // alert too: the task's --notify-cmd is that user's command, which root's
 // scan ran as root.
 func TestRootScanRunsNoOtherUsersNotifyCmd(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	ran := registerAsUser(t, f)
 	f.now = mustTime(t, "2026-03-01T11:30:00Z")
@@ -58,6 +59,7 @@ func TestRootScanRunsNoOtherUsersNotifyCmd(t *testing.T) {
 // TestRootPruneRunsNoOtherUsersNotifyCmd: nor does a root prune that
 // records another user's task's slots expired run its --notify-cmd.
 func TestRootPruneRunsNoOtherUsersNotifyCmd(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	ran := registerAsUser(t, f)
 	f.now = f.now.Add(10 * 24 * time.Hour)
@@ -78,6 +80,7 @@ func TestRootPruneRunsNoOtherUsersNotifyCmd(t *testing.T) {
 // take that user's --notify-cmd into its registration, which root's scan
 // would then run as root as the task's own alert.
 func TestCrontabLineKeepsNoOtherUsersNotifyCmd(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	ran := registerAsUser(t, f)
 	f.now = mustTime(t, "2026-03-01T11:30:00Z")

@@ -36,6 +36,7 @@ func (p *pauseBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (s
 // the scan leaves it and the later ones to the next scan, which records
 // them paused. Before, the claim granted it and the slot of the pause ran.
 func TestPauseBeforeAReplaysClaimRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 // scan's: store.Store.AddRun), runs nothing, and says the task is paused.
 // Before, the slot held two paused records.
 func TestPausedFireAfterAScanRecordsItsSlotOnce(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

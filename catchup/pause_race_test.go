@@ -51,6 +51,7 @@ func (r *resumeDuring) SetSettledOf(ctx context.Context, task string, registered
 // them. The scan recorded them paused after the resume, or moved the
 // watermark past them, and they were lost without a word.
 func TestResumeDuringAScanKeepsThePausedSlots(t *testing.T) {
+	t.Parallel()
 	for _, before := range []string{"paused records", "watermark"} {
 		t.Run(before, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T09:00:30Z")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSplitPaused(t *testing.T) {
+	t.Parallel()
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 2, 0, 0, 0, time.UTC) }
 	slots := []time.Time{day(1), day(2), day(3), day(4), day(5)}
 	causes := []string{"a", "b", "c", "d", "e"}

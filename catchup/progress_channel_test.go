@@ -18,6 +18,7 @@ import (
 // channel's run only; another run's id is refused; once the run is over
 // (the channel closed) a late report gets an error, never a hang.
 func TestProgressChannel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, _ := testLedger(t)
 	now := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)
@@ -75,6 +76,7 @@ func dupFile(f *os.File) (*os.File, error) {
 // whole up to progressMax (its buffer is sized to the message), cuts a longer
 // one at progressMax (it is then malformed), and goes on serving after both.
 func TestProgressChannelMessageSizes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, _ := testLedger(t)
 	now := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)

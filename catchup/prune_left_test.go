@@ -17,6 +17,7 @@ import (
 // clock catches up. Prune leaves such a task whole (its runs and its
 // watermark) and says why; the other tasks are pruned.
 func TestPruneLeavesTasksItCannotRead(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		spoil   func(t *testing.T, f *runFixture) // after the fires at 10-20 and 11-01
 		now     string                            // the prune's clock
@@ -98,6 +99,7 @@ func (f *runFixture) daily(t *testing.T) RunRequest {
 // as one scan records expired: prune runs the same alert (--notify-cmd,
 // else the task's own), with CATCHUP_EXPIRED and CATCHUP_EXPIRED_SLOTS.
 func TestPruneAlertsItsExpiries(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		own, flag string // the task's --notify-cmd, prune's
 	}{
@@ -146,6 +148,7 @@ func TestPruneAlertsItsExpiries(t *testing.T) {
 // the watermark): the ledger holds each slot's expired record once, and
 // prune counts none of them as its own.
 func TestPruneAndScanExpireASlotOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newRunFixture(t, "2026-11-01T02:00:04Z")
 	if res := f.run(t, f.daily(t)); res.ExitCode != 0 {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		req       PruneRequest
 		wantRuns  int64
@@ -58,6 +59,7 @@ func TestPrune(t *testing.T) {
 // replay or an expired record. Prune refuses, naming the task, until scan
 // has dealt with it.
 func TestPruneKeepsMissedSlotsInSight(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.MaxAge = 30 * 24 * time.Hour
@@ -82,6 +84,7 @@ func TestPruneKeepsMissedSlotsInSight(t *testing.T) {
 // window: a gap 16-19 days old of a task with --max-age 30d (cron has fired
 // since; no scan has run) is still to be replayed.
 func TestPruneSeesEachTaskWindow(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T02:00:30Z")
 	req := f.request(t)
 	req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")
@@ -105,6 +108,7 @@ func TestPruneSeesEachTaskWindow(t *testing.T) {
 // None is erased unrecorded (S7b, S8, T4), and the scan that follows records
 // none of them twice.
 func TestPruneRecordsWhatScanWould(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		pause       string           // when the task was paused (until resume); "" never
 		wantPruned  map[string]int64 // the registering fire's run, 19 days old, goes: the records are newer

@@ -44,6 +44,7 @@ func (p *purgeOnRecord) AddRunsOf(ctx context.Context, registered store.Of, runs
 // anew. Before, they were written as runs of no task, then of the task the
 // fire registered anew.
 func TestPurgeBeforeAScheduleChangesExpiriesRecordsNone(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
 			t.Run(backend+"/"+name, func(t *testing.T) {
@@ -88,6 +89,7 @@ func TestPurgeBeforeAScheduleChangesExpiriesRecordsNone(t *testing.T) {
 // nothing runs, and the scan says the task was forgotten. Before, the
 // folds were written as runs of no task (or of the new registration).
 func TestPurgeBeforeALinesFoldsRecordsNone(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
 			t.Run(backend+"/"+name, func(t *testing.T) {

@@ -99,6 +99,7 @@ func ledgerWithout(t *testing.T, f *runFixture, st store.Store) {
 // nothing runs, the task is not registered again (a backfill's claim
 // registered a task first seen through its run), one notice says why.
 func TestPurgeDuringABackfillStopsIt(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st := purgeRaceFixture(t, backend)
@@ -133,6 +134,7 @@ func TestPurgeDuringABackfillStopsIt(t *testing.T) {
 // expiry batch, wins: the batch refuses the task it no longer finds, and
 // the scan says so, runs nothing and writes nothing (no orphan runs).
 func TestPurgeAfterScanReadsTheTaskWritesNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st := purgeRaceFixture(t, backend)
@@ -165,6 +167,7 @@ func TestPurgeAfterScanReadsTheTaskWritesNothing(t *testing.T) {
 // finds a task row, but not the registration the scan read, and refuses
 // it. Before, the old registration's 10:00 ran under the new one.
 func TestPurgeAndRegisterAgainBeforeAReplaysClaimRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st := purgeRaceFixture(t, backend)

@@ -17,6 +17,7 @@ import (
 // the purged task, no old slots of it under the new registration), and
 // leaves it whole, saying why. Before, prune recorded them all.
 func TestPurgeDuringAPruneRecordsNothingOfIt(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		paused bool // the task is paused: its slots since 03-02 are recorded paused
 		again  bool // registered again after the purge

@@ -36,6 +36,7 @@ func (p *purgeBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (s
 // holds neither the task nor a run of it. Before, the claim re-created
 // the task (without a schedule) and the purged task's slot ran.
 func TestPurgeBeforeAReplaysClaimRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 // new registration's watermark past its missed slots, or failed the scan
 // on the task it no longer found.
 func TestPurgeAfterAScansLastReplayMovesNoWatermark(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
 			t.Run(backend+"/"+name, func(t *testing.T) {
@@ -68,6 +69,7 @@ func TestPurgeAfterAScansLastReplayMovesNoWatermark(t *testing.T) {
 // wins: it is not written, and the scan says the task was forgotten.
 // Before, it was written as a run of no task, or of the new registration.
 func TestPurgeAfterACoalescedReplayRecordsNoCoveredSlot(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for name, again := range map[string]bool{"purged": false, "purged and registered again": true} {
 			t.Run(backend+"/"+name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 // decides), also when the fire that stands for it found the lock held
 // and recorded no slot.
 func TestExplainCauseAgreesWithList(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC)
 	at := slot.Add(30 * time.Second)
 	locked := exitCodePtr(exitLocked)

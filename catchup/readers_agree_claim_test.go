@@ -18,6 +18,7 @@ import (
 // without --retry-failed, and a real scan --retry-failed replays exactly
 // the slots the readers counted (a failed slot alone), running each.
 func TestReadersAgreeWithTheClaim(t *testing.T) {
+	t.Parallel()
 	day := func(d int) time.Time { return time.Date(2026, 11, d, 2, 0, 0, 0, time.UTC) }
 	for _, retry := range []bool{false, true} {
 		name := "without --retry-failed"

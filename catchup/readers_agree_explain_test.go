@@ -13,6 +13,7 @@ import (
 // replay it, by the same rule (slotSettled), with and without
 // --retry-failed.
 func TestExplainAgreesWithScan(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC)
 	at := slot.Add(time.Second)
 	locked := exitCodePtr(exitLocked)

@@ -16,6 +16,7 @@ import (
 // next scan records expired is missed until a scan records it, never
 // dropped by a reader's look-back.
 func TestReadersAgreeOnMissed(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		cron     string
 		reg, now string

@@ -63,6 +63,7 @@ func (p *perTaskReads) Boots(ctx context.Context, host string) ([]store.Boot, er
 // run --cron task whose last fire is read, expired records; and they read
 // what the per-task reads would.
 func TestReadersReadEveryTaskAtOnce(t *testing.T) {
+	t.Parallel()
 	st, db := testLedger(t)
 	ctx := context.Background()
 	reg := mustTime(t, "2026-11-10T00:00:00Z")

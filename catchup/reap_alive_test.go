@@ -21,6 +21,7 @@ func (sharedLedger) Shared() bool { return true }
 // (a pid reused), nor on a local ledger, whose locks are the same for every
 // user.
 func TestAliveElsewhere(t *testing.T) {
+	t.Parallel()
 	now := mustTime(t, "2026-03-01T10:00:30Z")
 	parent := os.Getppid() // alive, and not this process
 	tests := map[string]struct {

@@ -12,6 +12,7 @@ import (
 // retry a signal or its lost lease cut there recorded its own end, also
 // when its outcome came after another host took it for dead.
 func TestEndIsBound(t *testing.T) {
+	t.Parallel()
 	end := time.Date(2026, 3, 2, 2, 30, 0, 0, time.UTC)
 	exit := 3
 	for name, tc := range map[string]struct {

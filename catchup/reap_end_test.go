@@ -30,6 +30,7 @@ func (l beatingLedger) Running(ctx context.Context) ([]store.Run, error) {
 // start) and the lease, and one whose catchup and command vanished from
 // this boot, of which nothing better is known, by now.
 func TestDeadRunEndsAtItsBound(t *testing.T) {
+	t.Parallel()
 	start := mustTime(t, "2026-03-02T02:00:05Z")
 	now := mustTime(t, "2026-03-02T05:00:00Z")
 	tests := map[string]struct {
@@ -93,6 +94,7 @@ func TestDeadRunEndsAtItsBound(t *testing.T) {
 // its slot held by a running record of another boot of this host marks it
 // interrupted ended at this boot's start, as scan does.
 func TestClaimEndsADeadRunOfAnotherBootAtThisBoot(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	boot := mustTime(t, "2026-03-01T10:00:20Z")
 	f.m.BootTime = boot

@@ -17,6 +17,7 @@ import (
 // daemon_reload_held_old_slot_killed, which then took about 60 s now and
 // then). Every probe finds it dead.
 func TestConcurrentProbesAllSeeADeadRun(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	dead := store.Run{Task: "job", Slot: mustTime(t, "2026-03-01T10:00:00Z"), Trigger: store.TriggerSchedule, Attempt: 1,
 		Status: store.StatusRunning, StartedAt: f.now, Host: f.m.Host, BootID: f.m.BootID, PID: 1 << 22}

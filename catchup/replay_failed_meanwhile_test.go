@@ -13,6 +13,7 @@ import (
 // and not run it a second time (a failing job runs once per slot); the
 // report says whose run it was. Before, both scans ran it and both alerted.
 func TestReplayFailedMeanwhileRunsOnce(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	if res := f.run(t, req); res.ExitCode != 0 {

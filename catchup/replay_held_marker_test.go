@@ -30,6 +30,7 @@ func (c *interruptLog) Interrupt(ctx context.Context, id int64, at time.Time, re
 // twice. (TestLoadScanDuringCronFires, two scans and cron fires at once,
 // ran a slot twice now and then before.)
 func TestHeldOutcomeIsNotTakenForDead(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "all")
 	ledger := &interruptLog{Store: f.st}
 	req := scanRequest()

@@ -38,6 +38,7 @@ func (c *ledgerCalls) Finish(ctx context.Context, id int64, o store.Outcome) err
 // stop during its claim, the third replay does not start its job: it is
 // recorded interrupted, having run nothing.)
 func TestReplayOutcomeRidesNextClaim(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		notify                string
 		retries               int

@@ -51,6 +51,7 @@ func (d *endedBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (s
 // back, its watermark then passed the slot, and the slot was never run nor
 // listed missed again (a fleet's scans with clocks 80 s apart lost one).
 func TestReplayInterruptedMeanwhileRunsIt(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) { replayInterruptedMeanwhile(t, backend) })
 	}
@@ -94,6 +95,7 @@ func replayInterruptedMeanwhile(t *testing.T, backend string) {
 // not pass a failed slot). Before, the claim given back counted as
 // settling the slot, and the watermark passed it.
 func TestReplayFailedMeanwhileHoldsTheWatermark(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) { replayFailedMeanwhileHolds(t, backend) })
 	}
@@ -121,6 +123,7 @@ func replayFailedMeanwhileHolds(t *testing.T, backend string) {
 // scan read the task is judged by that run: a failure leaves the slot
 // failed (not settled: the watermark stays below it), a success settles it.
 func TestReadBackGivenBackKeepsAFailedSlotFailed(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		status     string
 		wantFailed bool

@@ -18,6 +18,7 @@ import (
 // between them, broke this: the next replay went on with the descriptor
 // the orphan holds.)
 func TestOrphanOfReplayBlocksNextReplay(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> runs.log; ` +

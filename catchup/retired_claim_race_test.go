@@ -68,6 +68,7 @@ func spared(t *testing.T, f *runFixture, racing *forgetBeforeClaim) {
 // read; nothing runs, its later slots are left, one notice says why.
 // Before, that slot's claim was granted and it ran under the retired task.
 func TestForgetBeforeABackfillsClaimRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st, notices := retiredRaceFixture(t, backend)
@@ -98,6 +99,7 @@ func TestForgetBeforeABackfillsClaimRunsNothing(t *testing.T) {
 // since read; the scan leaves the rest, and warns once. Before, that
 // slot's claim was granted and it ran under the retired task.
 func TestForgetBeforeAReplaysClaimRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st, _ := retiredRaceFixture(t, backend)

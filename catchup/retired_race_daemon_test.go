@@ -24,6 +24,7 @@ import (
 // edited, the new schedule), and a slot forget had named was recorded
 // expired (schedule-changed) after the forget.
 func TestForgetAfterTheDaemonReadItsLineKeepsItRetired(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		expr   string // the line's schedule as the racing reload reads it
 		argv   string // its command

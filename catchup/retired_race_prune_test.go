@@ -18,6 +18,7 @@ import (
 // Before, the retired task's watermark went to the cut and its old runs
 // were deleted.
 func TestForgetAfterPruneRecordedLeavesItWhole(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for _, paused := range []bool{false, true} {
 			name := backend

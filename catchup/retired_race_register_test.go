@@ -24,6 +24,7 @@ import (
 // retired task with its old registration and watermark (and, edited, the
 // new schedule), and the scan replayed the slot forget had left named.
 func TestForgetAfterAScanReadTheLineKeepsItRetired(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		line  string // the line as the racing scan reads it
 		plain bool   // a plain scan (no --crontab): it re-reads the registered line
@@ -107,6 +108,7 @@ func TestForgetAfterAScanReadTheLineKeepsItRetired(t *testing.T) {
 // than the tolerance) was recorded expired (schedule-changed) by the fire
 // after the forget; the registration was already as after the forget.
 func TestForgetBeforeAReschedulingFiresClaimRegistersItAnew(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		for _, at := range []string{"2026-03-01T12:30:00Z", "2026-03-01T12:02:00Z"} { // 12:02: forget names slot 12:00, unrecorded
 			t.Run(backend+"/"+at, func(t *testing.T) {

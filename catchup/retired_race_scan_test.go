@@ -116,6 +116,7 @@ func retiredUntouched(t *testing.T, st store.Store, settled time.Time) {
 // task's watermark (past the slots its policy dropped; past those forget
 // recorded).
 func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		pausedFrom string // the task is paused from then
 		policy     string
@@ -170,6 +171,7 @@ func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
 // (forget recorded its slots, why), and leaves it whole, saying why.
 // Before, prune recorded the slots of its pause paused a second time.
 func TestForgetDuringAPruneRecordsNothingOfIt(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()
@@ -210,6 +212,7 @@ func TestForgetDuringAPruneRecordsNothingOfIt(t *testing.T) {
 // forget's expiries, and the scan said only that the line was not
 // replayed.
 func TestForgetBeforeALinesFoldsRecordsNone(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

@@ -60,6 +60,7 @@ func stillRetired(t *testing.T, f *runFixture, st store.Store) {
 // first replay of an argv task leaves it retired: the replay's claim (and
 // the next slots') registers nothing, and is refused as expired.
 func TestForgetDuringAReplayKeepsItRetired(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st := purgeRaceFixture(t, backend)
@@ -87,6 +88,7 @@ func TestForgetDuringAReplayKeepsItRetired(t *testing.T) {
 // the backfill's claims register nothing, and each slot, recorded expired
 // since the backfill began, is skipped, not run.
 func TestForgetDuringABackfillKeepsItRetired(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			f, st := purgeRaceFixture(t, backend)

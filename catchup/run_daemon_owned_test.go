@@ -19,6 +19,7 @@ import (
 // stays the daemon's. A run by hand of it (no --cron) is no takeover; a
 // task the daemon no longer has (retired) is the run's to register.
 func TestRunCronOfADaemonTaskIsRefused(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		cron, retire bool
 		wantRefused  bool

@@ -23,6 +23,7 @@ func (stoppedShared) Claim(ctx context.Context, _ store.ClaimRequest) (store.Cla
 // daemon) cut while it claimed its slot on a shared ledger does not run,
 // and says it was stopped: "ledger unreachable" would be a false outage.
 func TestStopBeforeClaimIsNotAnOutage(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var said bytes.Buffer
 	f.m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }
@@ -50,6 +51,7 @@ func (refusingShared) Claim(ctx context.Context, _ store.ClaimRequest) (store.Cl
 // with an error (a lock or statement timeout, a missing schema) is not
 // called unreachable: the fire does not run, and says the claim failed.
 func TestRefusedClaimIsNotAnOutage(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var said bytes.Buffer
 	f.m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }

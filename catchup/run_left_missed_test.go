@@ -11,6 +11,7 @@ import (
 // nothing for a reason a replay undoes (the lock held by another run, the
 // ledger unreachable); a duplicate, a pause or a policy's skip settles it.
 func TestLeftMissed(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		res  RunResult
 		want bool

@@ -34,6 +34,7 @@ func (f *runFixture) failingNotified(t *testing.T, notices *[]string) RunRequest
 // the shapes of a secret masked (as a command is), while the fire runs its
 // own as written; the fire that registers the masked text says so once.
 func TestRunStoresNoNotifySecret(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var notices []string
 	req := f.failingNotified(t, &notices)
@@ -69,6 +70,7 @@ func TestRunStoresNoNotifySecret(t *testing.T) {
 // page with ***), nor does scan's missed-slot alert; scan warns once for
 // the task.
 func TestScanWithholdsAMaskedNotifyCmd(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var notices []string
 	f.run(t, f.failingNotified(t, &notices))
@@ -99,6 +101,7 @@ func TestScanWithholdsAMaskedNotifyCmd(t *testing.T) {
 // alert run the line's own, as written (ScanRequest.NotifyCmds), and scan
 // has nothing to warn of.
 func TestDaemonReplaysRunTheLinesNotifyCmd(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	argv := []string{"sh", "-c", "exit 3"}
 	def := store.Task{Name: "job", Schedule: "0 * * * *", TZ: "UTC", Replay: "all", Argv: argv, Dir: f.job.dir,

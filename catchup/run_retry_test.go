@@ -35,6 +35,7 @@ func (c *claimHook) Claim(ctx context.Context, req store.ClaimRequest) (store.Cl
 // full disk) records the failed attempt alone, and still waits its
 // --retry-delay before it runs unrecorded: the delay is the job's.
 func TestRetryClaimFailureStillWaitsItsDelay(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", "exit 3"}
@@ -57,6 +58,7 @@ func TestRetryClaimFailureStillWaitsItsDelay(t *testing.T) {
 // status, its end ping and its notify are the failed attempt's, which is
 // what the slot keeps.
 func TestRetryCutInItsDelay(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var pings []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -94,6 +96,7 @@ func TestRetryCutInItsDelay(t *testing.T) {
 // TestRetryStartsAfterItsDelay: a retry is claimed when its delay begins,
 // but its record starts when its command does.
 func TestRetryStartsAfterItsDelay(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	begin := time.Now()
 	f.m.Now = func() time.Time { return f.now.Add(time.Since(begin)) }

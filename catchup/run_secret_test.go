@@ -13,6 +13,7 @@ import (
 // the well-known shapes of a secret masked (catchup/redact), and marks the
 // task so (RedactedMark); the job itself gets its argv as written.
 func TestRunStoresNoSecret(t *testing.T) {
+	t.Parallel()
 	for name, args := range map[string][]string{
 		"psql conninfo":    {"psql", "host=db password=S3cret dbname=x"},
 		"URL userinfo":     {"curl", "https://user:S3cret@host/x"},
@@ -52,6 +53,7 @@ func TestRunStoresNoSecret(t *testing.T) {
 // would not run the job: scan replays none of the task's missed slots and
 // says why, naming the fix, never silently.
 func TestScanLeavesARedactedRunTask(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `echo ran >> ran.log`, "sh", "--password", "S3cret"}
@@ -86,6 +88,7 @@ func TestScanLeavesARedactedRunTask(t *testing.T) {
 // TestBackfillRefusesARedactedRunTask: backfill would run the redacted
 // command; it refuses the task before anything runs, naming the fix.
 func TestBackfillRefusesARedactedRunTask(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `echo ran >> ran.log`, "sh", "--password", "S3cret"}
@@ -105,6 +108,7 @@ func TestBackfillRefusesARedactedRunTask(t *testing.T) {
 // written where the program goes) is named in the error the ledger records
 // and catchup prints: with its secret masked.
 func TestStartErrorKeepsNoSecret(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		argv []string
 		want string

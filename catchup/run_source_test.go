@@ -15,6 +15,7 @@ import (
 // its slots missed (counted left), for that user's own scan. Root's own
 // tasks replay as before, and so do the user's in the user's own scan.
 func TestRootScanRefusesAnotherUsersTask(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: the scan is root's")
 	}
@@ -51,6 +52,7 @@ func TestRootScanRefusesAnotherUsersTask(t *testing.T) {
 
 // TestRefusedAsRoot: which registrations a root scan refuses to run.
 func TestRefusedAsRoot(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		source, shell string
 		uid           int

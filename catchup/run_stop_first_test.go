@@ -34,6 +34,7 @@ func stopAtStart(f *runFixture, nth int) context.Context {
 // the stop, to die of the signal forwarded to it, or, when the signal came
 // before the runner caught signals, to run on unstopped.
 func TestStopBeforeTheJobStartsRunsNothing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	res, err := Run(stopAtStart(f, 1), f.st, nil, f.m, req)
@@ -65,6 +66,7 @@ func TestStopBeforeTheJobStartsRunsNothing(t *testing.T) {
 // reported interrupted with no exit status, no later replay starts, and
 // the next scan replays each slot once.
 func TestScanStopBeforeItsReplayStartsRunsNothing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
@@ -101,6 +103,7 @@ func TestScanStopBeforeItsReplayStartsRunsNothing(t *testing.T) {
 // is set up cuts the retry as one in its delay: recorded interrupted,
 // reason retry-cut, and the fire's outcome is its failed attempt's.
 func TestStopBeforeARetryStartsCutsIt(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Retries = 1
@@ -128,6 +131,7 @@ func TestStopBeforeARetryStartsCutsIt(t *testing.T) {
 // exit status (not a failure, nor a slot held elsewhere), and the slot
 // stays missed for the next scan.
 func TestCrontabLineStoppedBeforeItStartsRunsNothing(t *testing.T) {
+	t.Parallel()
 	st, db := testLedger(t)
 	dir := t.TempDir()
 	slot := mustTime(t, "2026-03-01T11:00:00Z")
@@ -154,6 +158,7 @@ func TestCrontabLineStoppedBeforeItStartsRunsNothing(t *testing.T) {
 // interrupted with no exit status, the later one left; a backfill again
 // runs each once.
 func TestBackfillStopBeforeItsSlotStartsRunsNothing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

@@ -25,6 +25,7 @@ func (lostShared) Finish(context.Context, int64, store.Outcome) error {
 // notes the outcome for the next scan, which then does not replay the
 // slot; it says that, and only that: not also that scan will replay it.
 func TestStopWhileRecordingTheOutcomeSaysOneThing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

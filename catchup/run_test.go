@@ -61,6 +61,7 @@ func (f *runFixture) history(t *testing.T) []store.Run {
 }
 
 func TestRunOutcomes(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		argv     []string // nil: the slotLog job
 		timeout  time.Duration
@@ -105,6 +106,7 @@ func TestRunOutcomes(t *testing.T) {
 }
 
 func TestRunRegistersTheTask(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.run(t, f.request(t))
 	task, err := f.st.Task(context.Background(), "job")
@@ -122,6 +124,7 @@ func TestRunRegistersTheTask(t *testing.T) {
 }
 
 func TestRunLockHeld(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	lock, err := openTaskLock(f.m.LockDir, "job", f.m.UID)
 	if err != nil {
@@ -155,6 +158,7 @@ func TestRunLockHeld(t *testing.T) {
 }
 
 func TestRunSlotAlreadyDone(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	first := f.run(t, f.request(t))
 	f.now = mustTime(t, "2026-03-01T10:02:00Z") // cron fired twice, or a replay raced the fire
@@ -176,6 +180,7 @@ func TestRunSlotAlreadyDone(t *testing.T) {
 }
 
 func TestRunFailedSlotRunsAgain(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.job.exitAt(t, mustTime(t, "2026-03-01T10:00:00Z"), 4)
 	if res := f.run(t, f.request(t)); res.ExitCode != 4 {
@@ -188,6 +193,7 @@ func TestRunFailedSlotRunsAgain(t *testing.T) {
 }
 
 func TestRunRetries(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.job.exitAt(t, mustTime(t, "2026-03-01T10:00:00Z"), 1)
 	req := f.request(t)
@@ -205,6 +211,7 @@ func TestRunRetries(t *testing.T) {
 }
 
 func TestRunSlotChecks(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		slot       string
 		registered bool // the schedule comes from the ledger, not the request
@@ -248,6 +255,7 @@ func TestRunSlotChecks(t *testing.T) {
 }
 
 func TestRunReplayKeepsTheRegistration(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.run(t, f.request(t))
 	req := f.request(t)
@@ -270,6 +278,7 @@ func TestRunReplayKeepsTheRegistration(t *testing.T) {
 }
 
 func TestRunWithoutLedger(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		strict, shared, failOpen bool
 		wantExit                 int

@@ -19,6 +19,7 @@ import (
 // it so and replays its slot once. Noted failed, the slot was settled and
 // never ran to its end.
 func TestStoppedUnrecordedRunIsReplayed(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	hold := filepath.Join(f.job.dir, "hold")
 	started := filepath.Join(f.job.dir, "started")

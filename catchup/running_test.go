@@ -9,6 +9,7 @@ import (
 )
 
 func TestRunningFor(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 10, 2, 0, 3, 0, time.UTC)
 	tests := map[string]struct {
 		now       time.Time
@@ -37,6 +38,7 @@ func TestRunningFor(t *testing.T) {
 }
 
 func TestRunningRunOfARetryInItsDelay(t *testing.T) {
+	t.Parallel()
 	claim := time.Date(2026, 3, 2, 2, 1, 0, 0, time.UTC)
 	retry := store.Run{ID: 2, Task: "flaky", Status: store.StatusRunning, Attempt: 2, StartedAt: claim, Reason: store.ReasonRetryDelay}
 	byHand := retry

@@ -8,6 +8,7 @@ import (
 )
 
 func TestAlertList(t *testing.T) {
+	t.Parallel()
 	words := func(n int) []string {
 		w := make([]string, n)
 		for i := range w {
@@ -49,6 +50,7 @@ func TestAlertList(t *testing.T) {
 // TestAlertSlotsIsAlertListOfTheirTimes: alertSlots formats only the
 // slots it keeps, and says what alertList says of them all formatted.
 func TestAlertSlotsIsAlertListOfTheirTimes(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 2*alertListEnds - 1, 2 * alertListEnds, 2*alertListEnds + 1, 5000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			slots := make([]time.Time, n)

@@ -31,6 +31,7 @@ func (r *releaseOnLockSkip) AddRun(ctx context.Context, run store.Run) (int64, e
 // tried now, one could run as soon as the task is free, before the older
 // slot, breaking oldest first.
 func TestScanStopsATaskAtALockSkip(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
@@ -62,6 +63,7 @@ func TestScanStopsATaskAtALockSkip(t *testing.T) {
 // and failed; it is not a lock skip, and the task's later slots are still
 // replayed in this scan.
 func TestScanJobExit75IsAFailure(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

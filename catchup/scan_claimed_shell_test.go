@@ -10,9 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catchup/catchup/internal/testflags"
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/sqlite"
 )
+
+// parallelWaiters is how many of the tests marked t.Parallel run at once
+// unless -test.parallel says otherwise. They mostly wait (fsyncs,
+// PostgreSQL, real processes, short timers), not work: at go test's
+// default, GOMAXPROCS, two CPUs ran two at a time and stood idle.
+const parallelWaiters = 4
 
 // TestMain lets this test binary stand in for the `catchup` that a crontab
 // line runs (lineCatchup), when it is started under that name.
@@ -20,6 +27,7 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "catchup" {
 		os.Exit(lineCatchup())
 	}
+	testflags.DefaultParallel(parallelWaiters)
 	os.Exit(m.Run())
 }
 
@@ -128,6 +136,7 @@ func giveBack(ctx context.Context, st store.Store, at time.Time) error {
 // still running, or given back already), it also ends the task's replays
 // in that scan: 13:00-15:00 wait, so that none runs before it.
 func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
+	t.Parallel()
 	type want struct{ missed, replayed, skipped int }
 	for name, tc := range map[string]struct {
 		giveBackIn    string
@@ -185,6 +194,7 @@ func TestShellReplayOfHeldSlotSettlesNothing(t *testing.T) {
 // (`catchup run ...; true`) exits 0, but the ledger says the slot failed:
 // scan reports it failed, and scan --retry-failed finds it later.
 func TestShellReplayHidingFailure(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
 	bin := lineCatchupDir(t)
@@ -216,6 +226,7 @@ func TestShellReplayHidingFailure(t *testing.T) {
 // the line fails before any `catchup run`) covered none of the gap: the
 // folded slots stay missed, for the next scan to coalesce again.
 func TestShellCoalesceThatDidNotRunFoldsNothing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.m.HomeDir = func(string) (string, error) { return f.job.dir, nil }
 	req := scanRequest()

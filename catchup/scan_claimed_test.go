@@ -49,6 +49,7 @@ func (l *lostClaim) SetSettledOf(ctx context.Context, task string, registered st
 // Found so held, it also ends the task's replays in that scan (a slot after
 // it replayed now could run before it: TestScanStopsATaskAtASlotHeldElsewhere).
 func TestWatermarkStopsBelowHeldSlot(t *testing.T) {
+	t.Parallel()
 	type want struct{ missed, replayed int }
 	for name, tc := range map[string]struct {
 		claimedBeforeScan bool

@@ -16,6 +16,7 @@ import (
 // narrower run's checkpoint would skip the start of the wider gap, silently.
 // It starts afresh. A replay told the slot's own interval still resumes.
 func TestCoalescedReplayGetsNoNarrowerCheckpoint(t *testing.T) {
+	t.Parallel()
 	for name, policy := range map[string]string{"coalesce, a wider gap": "coalesce", "all, its own interval": "all"} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")

@@ -50,6 +50,7 @@ func (l *lateFire) SetSettledOf(ctx context.Context, task string, registered sto
 // only its own slot's predecessor: the gap before is not covered, so it must
 // not be recorded folded (settled). The next scan coalesces it again.
 func TestCoalesceFoldsOnlyWhatItsReplayCovers(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Replay = "coalesce"

@@ -15,6 +15,7 @@ import (
 // replay for all, told the gap from the first success, would settle the
 // middle success's interval a second time.
 func TestCoalesceGapsApartBySuccess(t *testing.T) {
+	t.Parallel()
 	f := coalesceFiredAt10And12(t)              // 11:00 missed between
 	f.now = mustTime(t, "2026-03-01T15:30:00Z") // 13:00, 14:00, 15:00 missed
 	ts := f.scan(t, scanRequest())
@@ -45,6 +46,7 @@ func TestCoalesceGapsApartBySuccess(t *testing.T) {
 // replay leaves the last gap, a single slot, missed for the next scan: it
 // is neither replayed nor passed by the watermark.
 func TestCoalesceGapLeftByTheBudget(t *testing.T) {
+	t.Parallel()
 	f := coalesceFiredAt10And12(t) // 11:00 and 13:00 missed
 	first := scanWithSpentBudget(t, f, "2026-03-01T13:30:00Z")
 	if want := "2026-03-01T11:00:00Z 2026-03-01T13:00:00Z"; fmt.Sprint(first.Missed) != fmt.Sprint([]time.Time{
@@ -63,6 +65,7 @@ func TestCoalesceGapLeftByTheBudget(t *testing.T) {
 // TestCoalesceFoldsLeftByTheBudgetAreLeft: a gap whose replay the --budget
 // left counts all its slots as left for the next scan, not as skipped.
 func TestCoalesceFoldsLeftByTheBudgetAreLeft(t *testing.T) {
+	t.Parallel()
 	f := coalesceFiredAt10And12(t) // 11:00, then 13:00 and 14:00 missed
 	ts := scanWithSpentBudget(t, f, "2026-03-01T14:30:00Z")
 	if ts.Replayed != 1 || ts.Skipped != 0 || ts.Left != 2 {

@@ -68,6 +68,7 @@ func (l loserStore) AddRun(ctx context.Context, r store.Run) (int64, error) {
 // them skipped (taken by another run), not left for the next scan, which
 // has nothing of the gap to replay once that replay succeeds.
 func TestRivalCoalescingScanLeavesNothing(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Replay = "coalesce"
@@ -132,6 +133,7 @@ func TestRivalCoalescingScanLeavesNothing(t *testing.T) {
 // scan's rule: under --retry-failed a failed run settles nothing (the next
 // such scan replays its slot), so the slot is not another run's.
 func TestTakenSinceReadFollowsTheScansRule(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

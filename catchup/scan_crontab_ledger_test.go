@@ -8,6 +8,7 @@ import "testing"
 // password kept out of the URL (PGPASSFILE), another user, the parameters
 // in another order. Taken for another ledger, the line is never replayed.
 func TestSameLedger(t *testing.T) {
+	t.Parallel()
 	const scan = "postgres://catchup:SECRET@db:5432/ledger?sslmode=disable&options=-csearch_path%3Dfleet"
 	tests := map[string]struct {
 		line, scan string

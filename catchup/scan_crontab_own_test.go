@@ -16,6 +16,7 @@ import (
 // the files given to scan: nobody's crontab given first kept root's line
 // from ever registering, its job never replayed.
 func TestOwnLineFirstOfOneTask(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it gives a crontab to nobody")
 	}
@@ -50,6 +51,7 @@ func TestOwnLineFirstOfOneTask(t *testing.T) {
 // part of an hour, at every scan (the boot's, which cron waits for,
 // included).
 func TestDiscoverManyLines(t *testing.T) {
+	t.Parallel()
 	entries, warnings, err := newCrontabs(Machine{}).discover([]CrontabSource{{Name: "big", R: strings.NewReader(manyLines())}})
 	if err != nil || len(entries) != 60000 || len(warnings) != 1 || !strings.Contains(warnings[0], "big:60001: task t7 is also the line at big:8") {
 		t.Fatalf("discover: %d entries, warnings %q, %v; want 60000 and one warning of task t7", len(entries), warnings, err)
@@ -86,6 +88,7 @@ func manyLines() string {
 // took a root scan 94 s, and 55 s naming a file that starts as a zone
 // file, at every scan.)
 func TestZonePathLinesCheap(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:30:00Z")
 	rep, err := Scan(context.Background(), f.st, f.m, zonePathLinesScan(t))
 	if err != nil || rep.RefusedLines != 4000 {

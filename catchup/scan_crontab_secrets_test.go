@@ -13,6 +13,7 @@ import (
 // keeps the command without them (replays re-read the line from its file),
 // and scan's warnings show none of them.
 func TestCrontabLineSecretsNotStored(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var said bytes.Buffer
 	f.m.Notice = func(format string, args ...any) { fmt.Fprintf(&said, format+"\n", args...) }

@@ -14,6 +14,7 @@ import (
 // process's $HOME (a root scan may have none, or a sudo user's); a line of
 // another file given to scan in the scanning user's home (Machine.HomeDir).
 func TestShellReplayHome(t *testing.T) {
+	t.Parallel()
 	me, err := user.Current()
 	if err != nil {
 		t.Skip("no passwd entry for the current user")

@@ -17,6 +17,7 @@ import (
 // dead host's lease. A slot younger than the tolerance with no run, or
 // with a live one, is still left alone.
 func TestScanReplaysADeadFireAtOnce(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		status    string
 		wantSlots []int // minutes past 10:00 missed, and replayed

@@ -30,6 +30,7 @@ func (f *failingSecondBatch) AddRunsOf(ctx context.Context, of store.Of, runs []
 // batches, each slot once, whatever stops the scan between two: the
 // batches recorded stay, and the next scan expires the rest, none twice.
 func TestExpireInBatches(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-01-01T00:00:30Z")
 	req := f.request(t)
 	req.Schedule = mustSchedule(t, "* * * * *", "UTC")

@@ -17,6 +17,7 @@ import (
 // before the scan and after it with its report still held: no timing, no
 // sampling.
 func TestScanReportOfALongGapIsCompact(t *testing.T) {
+	// Serial: it measures the heap.
 	if testing.Short() {
 		t.Skip("records 14,395 expiries")
 	}

@@ -14,6 +14,7 @@ import (
 // held) says so, with its pid, never "another host's replay or fire",
 // which it said of both (SQLite and PostgreSQL).
 func TestHeldSlotWarningNamesTheHolder(t *testing.T) {
+	t.Parallel()
 	held := mustTime(t, "2026-03-01T11:00:00Z")
 	tests := map[string]struct {
 		host     string // the holder's; "" for this host's

@@ -69,6 +69,7 @@ func (f *finishedClaim) Shared() bool { return true }
 // ones are). A slot found settled by a finished run is done: the later
 // slots are replayed as before.
 func TestScanStopsATaskAtASlotHeldElsewhere(t *testing.T) {
+	t.Parallel()
 	held := mustTime(t, "2026-03-01T11:00:00Z")
 	tests := map[string]struct {
 		ledger func(store.Store) store.Store

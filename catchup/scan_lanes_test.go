@@ -14,6 +14,7 @@ import (
 // lines (by uid, two names of one uid in one lane) in a lane of its own,
 // every lane in the tasks' order.
 func TestUserLanes(t *testing.T) {
+	t.Parallel()
 	as := func(uid string) *shellReplay { return &shellReplay{as: &user.User{Uid: uid}} }
 	tests := map[string]struct {
 		srs  []*shellReplay
@@ -41,6 +42,7 @@ func TestUserLanes(t *testing.T) {
 // hangs. The stop (ctx) then ends it, and lane 1's next task starts no
 // replay (its call sees the stop).
 func TestReplayLanesHangingLaneHoldsNoOther(t *testing.T) {
+	t.Parallel()
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var mu sync.Mutex
@@ -102,6 +104,7 @@ func TestReplayLanesHangingLaneHoldsNoOther(t *testing.T) {
 // TestReplayLanesStopAfterError: once a task of one lane fails, no task
 // starts in any lane; the error of the first failed lane is returned.
 func TestReplayLanesStopAfterError(t *testing.T) {
+	t.Parallel()
 	failed, began := make(chan struct{}), make(chan struct{})
 	var mu sync.Mutex
 	var ran []int

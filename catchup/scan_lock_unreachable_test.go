@@ -57,6 +57,7 @@ func (c *claimUnreachable) Shared() bool { return true }
 // not say the task is running: nothing held its lock. So for a replay
 // whose claim could not be written (noted on the host, not run).
 func TestScanLockTakeUnreachable(t *testing.T) {
+	t.Parallel()
 	faults := map[string]func(store.Store) store.Store{
 		"lock":  func(st store.Store) store.Store { return &lockUnreachable{Store: st} },
 		"claim": func(st store.Store) store.Store { return &claimUnreachable{Store: st} },

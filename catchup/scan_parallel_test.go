@@ -12,6 +12,7 @@ import (
 // with limit 3, three tasks each wait (with a deadline) until all three have
 // started; with limit 1 they run in index order, one at a time.
 func TestReplayTasksOverlap(t *testing.T) {
+	t.Parallel()
 	started := make(chan int, 3)
 	all := make(chan struct{})
 	var once sync.Once
@@ -54,6 +55,7 @@ func TestReplayTasksOverlap(t *testing.T) {
 
 // TestReplayTasksStopsAfterError: no task starts after one failed.
 func TestReplayTasksStopsAfterError(t *testing.T) {
+	t.Parallel()
 	var ran []int
 	err := ReplayTasks(context.Background(), 1, 3, func(ctx context.Context, i int) error {
 		ran = append(ran, i)
@@ -71,6 +73,7 @@ func TestReplayTasksStopsAfterError(t *testing.T) {
 // clock only. A clock that jumps an hour per reading ends a one-hour jitter
 // at once and spends the budget after the first replay, which always starts.
 func TestReplayGateClock(t *testing.T) {
+	t.Parallel()
 	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	jumps := 0
@@ -98,6 +101,7 @@ func TestReplayGateClock(t *testing.T) {
 }
 
 func TestHostJitter(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		host  string
 		limit time.Duration

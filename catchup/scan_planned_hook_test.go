@@ -11,6 +11,7 @@ import (
 // its place among the planning scans back then, so a slow --notify-cmd
 // keeps no other task's scan (nor its fires) waiting.
 func TestPlannedBeforeTheAlert(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t)) // registers the hourly task
 	dir := t.TempDir()

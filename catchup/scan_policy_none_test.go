@@ -12,6 +12,7 @@ import (
 // older than the window are expiries, not among them; another policy
 // leaves none so.
 func TestDryRunSaysWhatPolicyNoneLeavesMissed(t *testing.T) {
+	t.Parallel()
 	const why = `replay policy "none": recorded expired once older than the catch-up window (%s)`
 	tests := map[string]struct {
 		policy string // the task's

@@ -39,6 +39,7 @@ func (d *ranAllBeforeClaim) Claim(ctx context.Context, req store.ClaimRequest) (
 // for the task, naming how many slots, in a scan's words: not once per
 // slot, and not with run's "--force to run anyway" (scan has no --force).
 func TestScanLosingARaceSaysItOnce(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

@@ -17,6 +17,7 @@ import (
 // not run it: it leaves the slots, with a warning, for the daemon, whose
 // scan passes the command it holds.
 func TestScanLeavesADaemonTask(t *testing.T) {
+	t.Parallel()
 	for name, source := range map[string]string{
 		"redacted": "daemon:/etc/c.cron:1" + RedactedMark,
 		"as is":    "daemon:/etc/c.cron:1",

@@ -19,6 +19,7 @@ import (
 // made so as a replay starts (after the scan's own check, before the job's),
 // that one is recorded failed, exit 126, and only the later ones are left.
 func TestScanLeavesTheRestOnceItsDirIsRefused(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		atStart          bool // chmod in Replays.Start of the first replay, else in its Replays.End
 		replayed, failed int
@@ -92,6 +93,7 @@ func TestScanLeavesTheRestOnceItsDirIsRefused(t *testing.T) {
 // counts name them all (left, not skipped), in the dry run too, and the
 // scan after the fix replays the gap.
 func TestScanLeavesACoalescedGapOfARefusedDir(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
 	f.now = mustTime(t, "2026-03-01T12:30:00Z")

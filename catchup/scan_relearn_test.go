@@ -21,6 +21,7 @@ import (
 // be), and the scan's report counts them missed and expired, none
 // replayed (before, it counted none).
 func TestPlainScanOfEditedLine(t *testing.T) {
+	t.Parallel()
 	const job = " catchup run --task job -- true\n"
 	tests := map[string]struct {
 		tab         string // the crontab at the plain scan

@@ -18,6 +18,7 @@ import (
 // warnings, writing a forged report line in their place. Root's own lines
 // pass through unchanged.
 func TestReplayOutputOfAnotherUserEscaped(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it runs a line as nobody")
 	}

@@ -15,6 +15,7 @@ import (
 // move the watermark past that slot meanwhile, or no later scan would see
 // it missed again.
 func TestWatermarkStopsBelowSlotOfRunningManualRun(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

@@ -20,6 +20,7 @@ import (
 // the job can die of it; here Stop is the only thing that cancels the
 // scan, as if the handler's goroutine never ran.
 func TestScanStopsWhenTheRunnerForwardsAStop(t *testing.T) {
+	// Serial: it sends SIGTERM to this process, with a handler of its own.
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Argv = []string{"sh", "-c", `[ "$CATCHUP_TRIGGER" = replay ] || exit 0; echo "$CATCHUP_SLOT" >> started.log; ` +

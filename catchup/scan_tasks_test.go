@@ -15,6 +15,7 @@ import (
 // the state the tasks share (the boot cache locks; the ledger's own lock
 // orders most of its uses, so -race alone would rarely catch it).
 func TestScanConcurrentTasks(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	var names []string
 	for i := range 6 {

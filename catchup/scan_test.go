@@ -63,6 +63,7 @@ func slotTimes(t *testing.T, hs ...int) []time.Time {
 }
 
 func TestScanReplaysMissedSlotsOldestFirstOnce(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "all")
 	ts := f.scan(t, scanRequest())
 	if !reflect.DeepEqual(ts.Missed, slotTimes(t, 11, 12, 13, 14, 15)) || ts.Replayed != 5 || ts.Failed+ts.Skipped != 0 {
@@ -82,6 +83,7 @@ func TestScanReplaysMissedSlotsOldestFirstOnce(t *testing.T) {
 }
 
 func TestScanPolicies(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		registered string // the task's own policy
 		replay     string // scan's --replay
@@ -134,6 +136,7 @@ func TestScanPolicies(t *testing.T) {
 }
 
 func TestScanInterruptedRuns(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "all")
 	ctx := context.Background()
 	add := func(hour int, host, boot string) int64 {
@@ -176,6 +179,7 @@ func TestScanInterruptedRuns(t *testing.T) {
 }
 
 func TestScanFailedReplay(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "all")
 	f.job.exitAt(t, slotTimes(t, 12)[0], 4)
 	rep, err := Scan(context.Background(), f.st, f.m, scanRequest())
@@ -209,6 +213,7 @@ func TestScanFailedReplay(t *testing.T) {
 }
 
 func TestScanDryRun(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "latest")
 	req := scanRequest()
 	req.DryRun = true
@@ -230,6 +235,7 @@ func TestScanDryRun(t *testing.T) {
 }
 
 func TestScanNamedTasks(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t, "all")
 	tests := map[string]struct {
 		tasks   []string

@@ -15,6 +15,7 @@ import (
 // not missed but off the schedule (scan records it expired), unless a
 // record settles it already.
 func TestScheduleSinceRule(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time { return mustTime(t, "2026-03-02T"+s+":00Z") }
 	since := at("10:29").Add(59 * time.Second) // the change: 0 * * * * -> 0,30 * * * *, or -> 0 * * * * in Berlin
 	dead := func(slot string) store.Run {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestErrNotASlotNamesOnlySlots(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		expr, tz string
 		at       time.Time
@@ -41,6 +42,7 @@ func TestErrNotASlotNamesOnlySlots(t *testing.T) {
 // come gets catchup next, which lists the slots to come (backfill refuses
 // a range in the future), its zone quoted only when a shell would read it.
 func TestErrNotASlotHintsWhereSlotsAreListed(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := map[string]struct {
 		expr, tz string

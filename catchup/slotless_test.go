@@ -10,6 +10,7 @@ import (
 // earlyFire before in a minute the expression does not match (cron fired
 // it, this clock lags), as a fire that reads its schedule does (earlyFor).
 func TestSlotAtStart(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, expr, tz, start, want string // want "" for none
 	}{

@@ -15,6 +15,7 @@ import (
 // second time). --force and a run --slot by hand still run it, as their
 // claims would be granted.
 func TestTwinOfANotedFailureRunsNothing(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		at      string
 		force   bool

@@ -17,6 +17,7 @@ import (
 // second time, without a word). A twin while the disk is still full reads
 // the note it cannot record, and runs nothing either.
 func TestFireAfterANotedOutcomeRunsNothing(t *testing.T) {
+	t.Parallel()
 	for name, second := range map[string]struct {
 		at        string
 		slot      bool
@@ -77,6 +78,7 @@ func TestFireAfterANotedOutcomeRunsNothing(t *testing.T) {
 // the run's record, running with its process gone, would say (review: a
 // false alert on catchup_last_run_status).
 func TestNotedOutcomeIsTheTasksStatus(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.fireWithAFullDisk(t)
 	f.now = mustTime(t, "2026-03-01T10:20:00Z")
@@ -92,6 +94,7 @@ func TestNotedOutcomeIsTheTasksStatus(t *testing.T) {
 // TestNotedOutcomeInHistory: history and show read a run whose outcome is
 // noted as that outcome, not as interrupted.
 func TestNotedOutcomeInHistory(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	f.fireWithAFullDisk(t)
 	f.now = mustTime(t, "2026-03-01T10:20:00Z")

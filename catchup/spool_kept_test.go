@@ -17,6 +17,7 @@ import (
 // replayed (it would run twice), the scan says that it kept the notes, and
 // the next scan records them, replaying nothing.
 func TestScanKeepsNotesItCannotRecord(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	rep, err := Scan(context.Background(), fullLedger{f.st}, f.m, scanRequest())
@@ -58,6 +59,7 @@ func TestScanKeepsNotesItCannotRecord(t *testing.T) {
 // file stays where it is, as it is, for every later scan to refuse until
 // it is fixed, then its notes are recorded and nothing runs twice.
 func TestScanRefusesNotesItCannotTrust(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Chmod(notes, 0o660); err != nil {
@@ -96,6 +98,7 @@ func TestScanRefusesNotesItCannotTrust(t *testing.T) {
 // notes it could not record as done slots, and refuses notes it cannot
 // trust, running nothing.
 func TestBackfillKeepsNotesItCannotRecord(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	req := BackfillRequest{Tasks: []string{"job"}, From: mustTime(t, "2026-03-01T09:00:00Z"),

@@ -13,6 +13,7 @@ import (
 // starts a value running to the line's end, was parsed from every `{"`
 // again to the end: one line of 1 MiB took minutes.
 func TestNoteOfLineCheap(t *testing.T) {
+	// Serial: it bounds a duration.
 	const depth = 9000
 	line := append(bytes.Repeat([]byte(`{"a":`), depth), '[')
 	for len(line) < 1<<20-2 {
@@ -30,6 +31,7 @@ func TestNoteOfLineCheap(t *testing.T) {
 // TestNoteOfLineWithARegistration: a note as deep as they come (its
 // registration's argv), whole or after a torn one, still reads.
 func TestNoteOfLineWithARegistration(t *testing.T) {
+	t.Parallel()
 	whole := spoolEntry{Task: "t", Ran: true, Register: &noteTask{Schedule: "* * * * *", Argv: []string{"sh", "-c", `echo "{"`}}}
 	b, err := json.Marshal(whole)
 	if err != nil {

@@ -27,6 +27,7 @@ func (movedFinish) Finish(context.Context, int64, store.Outcome) error {
 // of it, and as a run of its slot when it holds none (another run under
 // that id, or none): either way the slot, which ran, is not run again.
 func TestMovedOutcomeLandsInTheFileNowThere(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		another  bool // the claim's id names another run in the file now there

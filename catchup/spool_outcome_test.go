@@ -22,6 +22,7 @@ func (failingFinish) Finish(context.Context, int64, store.Outcome) error {
 // the outcome; the next scan records it, and does not replay the slot,
 // which ran and succeeded.
 func TestOutcomeNotedWhenUnrecorded(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
@@ -56,6 +57,7 @@ func (flakyRun) Run(context.Context, int64) (store.Run, error) {
 // scan, never dropped: dropped, the run is taken for interrupted and its
 // slot, which ran, runs again.
 func TestOutcomeNoteKeptOnAReadError(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
 	m := f.m
@@ -79,6 +81,7 @@ func TestOutcomeNoteKeptOnAReadError(t *testing.T) {
 // over a reconnection is: dropped, the run stayed interrupted for good
 // though it succeeded, and its slot was replayed.
 func TestOutcomeNoteLandsOnAnInterruptedRun(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
 	m := f.m
@@ -115,6 +118,7 @@ func TestOutcomeNoteLandsOnAnInterruptedRun(t *testing.T) {
 // run's lock free, marked it interrupted and replayed its slot, which had
 // run and succeeded (found by review: a slot ran twice after an outage).
 func TestNotedRunIsNotTakenForDead(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
 	m := f.m

@@ -19,6 +19,7 @@ import (
 // Read from the ledger alone, each was missed (not-fired, interrupted).
 // A notes file another user could have written is not counted.
 func TestReadersCountTheNotes(t *testing.T) {
+	t.Parallel()
 	const noteAt = "2026-03-01T10:00:30Z"
 	tests := map[string]struct {
 		fire       func(t *testing.T, f *runFixture) // the 10:00 fire, while the ledger cannot record it

@@ -14,6 +14,7 @@ import (
 // with that command, marked redacted: its missed slot is stuck (scan says
 // so and fails), never run with the masked command.
 func TestNotedFirstFireKeepsNoSecret(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.Strict = true // the fire does not run: its slot is missed

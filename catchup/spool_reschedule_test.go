@@ -15,6 +15,7 @@ import (
 // newer than the note, or a crontab line's, is left as it is. The readers
 // (pendingNotes.registered) read the task as the scan leaves it.
 func TestRegisterNotedReschedules(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time { return mustTime(t, s) }
 	reg := func(expr, tz string, argv ...string) *noteTask {
 		return &noteTask{Schedule: expr, TZ: tz, Replay: "all", Argv: argv, Source: "run", OnBusy: "replay"}

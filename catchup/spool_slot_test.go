@@ -12,6 +12,7 @@ import (
 // the task was known under that schedule before the slot; as a first fire
 // (within tolerance) otherwise. The same rule whatever the zone.
 func TestNoteSlot(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {

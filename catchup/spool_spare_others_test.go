@@ -10,6 +10,7 @@ import (
 // looking for its stand-ins, only where another user than its own and
 // root could have made the spare note directory first.
 func TestOthersMayWrite(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: directories owned by other users")
 	}

@@ -21,6 +21,7 @@ import (
 // who made the squatted directory, who can remove it, and where notes go
 // meanwhile.
 func TestSquattedSpareNoteDir(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to make a directory of another user's")
 	}

@@ -19,6 +19,7 @@ import (
 // the spare note directory (a tmpfs), and the next scan records it from
 // there. With no place for the note, the fire says what that costs.
 func TestNoteOutlivesAnUnwritableLockDir(t *testing.T) {
+	t.Parallel()
 	for name, spare := range map[string]bool{"spare directory": true, "no spare directory": false} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T09:00:30Z")
@@ -69,6 +70,7 @@ func TestNoteOutlivesAnUnwritableLockDir(t *testing.T) {
 // between the check and the write (root's notes landing in a place of the
 // user's choosing); it is refused, and the fire says why its note is lost.
 func TestSpareNoteDirUnderAnotherUsersDir(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to give a directory to another user")
 	}
@@ -107,6 +109,7 @@ func TestSpareNoteDirUnderAnotherUsersDir(t *testing.T) {
 // directory, never into the directory the symlink points at (another
 // ledger's lock directory, where it could make a slot look done).
 func TestNoteNotThroughAPlantedLockDir(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)

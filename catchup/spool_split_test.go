@@ -18,6 +18,7 @@ import (
 // the next import records them, and nothing is recorded twice or lost,
 // also when the import fails.
 func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
+	t.Parallel()
 	tenOClock := func(e spoolEntry) bool { return e.StartedAt.Hour() == 10 }
 	for _, tc := range []struct {
 		name      string
@@ -71,6 +72,7 @@ func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
 // note once, and removes the part, a copy of notes now recorded, which no
 // import reads and a person merging it back would record twice.
 func TestDeadSplitLeavesNothingBeside(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t) // 10:00's fire noted
 	f.fireUnrecorded(t, "2026-03-01T11:00:30Z")
 	dead := exec.Command("true")

@@ -30,6 +30,7 @@ func goneTaker(t *testing.T, notes string) string {
 // TestScanRecordsNotesAKilledScanTook: notes a killed scan had taken are
 // recorded by the next scan, and the slot they say ran is not replayed.
 func TestScanRecordsNotesAKilledScanTook(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	taken := goneTaker(t, filepath.Join(f.m.LockDir, spoolName))
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
@@ -50,6 +51,7 @@ func TestScanRecordsNotesAKilledScanTook(t *testing.T) {
 // and the fix, and leaves it as it is, for every later scan to refuse. A
 // scan that only warned and went on replayed the slot the notes say ran.
 func TestScanRefusesTakenNotesItCannotTrust(t *testing.T) {
+	t.Parallel()
 	for _, ledger := range []string{"reachable", "full"} {
 		t.Run(ledger, func(t *testing.T) {
 			f := notedFireFixture(t)
@@ -83,6 +85,7 @@ func TestScanRefusesTakenNotesItCannotTrust(t *testing.T) {
 // a live process, recording them or about to put them back) counts those
 // too: the slot they say ran is not replayed.
 func TestScanCountsNotesAnotherScanHolds(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Rename(notes, takenNotes(notes, os.Getppid())); err != nil {
@@ -106,6 +109,7 @@ func TestScanCountsNotesAnotherScanHolds(t *testing.T) {
 // slots looked missed and ran again. A scan records them as it records
 // the notes file.
 func TestScanRecordsAnOlderCatchupsFailedNotes(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	notes := filepath.Join(f.m.LockDir, spoolName)
 	if err := os.Rename(notes, notes+".failed"); err != nil {

@@ -13,6 +13,7 @@ import (
 // the notes were taken (the pid reused after a power cut); the process
 // that took them, alive, still holds them.
 func TestTakerGoneWhenItsPidIsReused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	taken := filepath.Join(dir, "NOTES.taken")
 	if err := os.WriteFile(taken, []byte("{}\n"), 0o600); err != nil {

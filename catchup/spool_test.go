@@ -18,6 +18,7 @@ import (
 // written is refused (it could make a slot look done), and a bad line is
 // skipped without losing the others.
 func TestReadSpoolRefusesForeignNotes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, spoolName)
 	notes := `{"task":"settle","trigger":"schedule","ran":false,"error":"x"}` + "\nnot json\n" +
@@ -47,6 +48,7 @@ func TestReadSpoolRefusesForeignNotes(t *testing.T) {
 // its end, the fire would make that next slot look done (it would never
 // run) and its own slot look missed (it would run twice).
 func TestSpooledFireKeepsItsSlot(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
@@ -82,6 +84,7 @@ func TestSpooledFireKeepsItsSlot(t *testing.T) {
 // run by hand: recorded late, it does not stand for that slot, which scan
 // still replays.
 func TestSpooledRunByHandStandsForNoSlot(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
@@ -118,6 +121,7 @@ func (failingAddRuns) AddRuns(context.Context, []store.Run) ([]int64, error) {
 // meanwhile are kept too. Lost, the fires they stand for would be replayed:
 // run twice.
 func TestSpoolSurvivesFailedImports(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	for i := range 2 {
 		if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, 5*time.Minute, nil); err == nil {
@@ -145,6 +149,7 @@ func TestSpoolSurvivesFailedImports(t *testing.T) {
 // them under its pid. The next scan takes them back once that process is
 // gone: the fire that ran unrecorded is not run again.
 func TestSpoolTakenByADeadScan(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
@@ -167,6 +172,7 @@ func TestSpoolTakenByADeadScan(t *testing.T) {
 // next scan; a backfill of its slot before that scan must not run it
 // again: backfill records the notes first, as scan does.
 func TestBackfillReadsTheNotes(t *testing.T) {
+	t.Parallel()
 	f := notedFireFixture(t)
 	f.now = mustTime(t, "2026-03-01T10:30:00Z")
 	_, err := Backfill(context.Background(), f.st, f.m, BackfillRequest{Tasks: []string{"job"},
@@ -183,6 +189,7 @@ func TestBackfillReadsTheNotes(t *testing.T) {
 // earlier process with the same pid, a container's PID 1 killed while it
 // imported) are merged back, never overwritten by the new notes.
 func TestSpoolTakenUnderOurPid(t *testing.T) {
+	t.Parallel()
 	f := newRunFixture(t, "2026-03-01T09:00:30Z")
 	f.run(t, f.request(t))
 	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")

@@ -10,6 +10,7 @@ import (
 // disk), with the next whole note appended to it, leaves that whole note
 // readable; a line that holds no whole note is none.
 func TestTornNoteKeepsTheNoteAfterIt(t *testing.T) {
+	t.Parallel()
 	whole := spoolEntry{Task: "t", Slot: time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC), Ran: true, Status: "succeeded",
 		Error: `said {"quoted"} and }{`}
 	b, err := json.Marshal(whole)

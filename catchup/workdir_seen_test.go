@@ -12,6 +12,7 @@ import (
 // writable by others, replaced, gone, or never seen) sends
 // it to the full check again.
 func TestStillSeen(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		change func(t *testing.T, dir string)
 		want   bool

@@ -10,6 +10,7 @@ import (
 // TestTrustedWorkDir: a replay's registered working directory is used only
 // while no other user controls it or a directory above it.
 func TestTrustedWorkDir(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to give directories to another user")
 	}

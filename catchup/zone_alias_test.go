@@ -12,6 +12,7 @@ import (
 // schedule: the slots missed before it stay missed, and scan replays
 // them. A really different zone is a new schedule, counted from the fire.
 func TestZoneAliasKeepsMissedSlots(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		first, then string
 		replayed    []string // of 11:00 and 12:00 UTC, missed between the fires (CATCHUP_SLOT in the zone)
@@ -63,6 +64,7 @@ func TestZoneAliasKeepsMissedSlots(t *testing.T) {
 // the host's when the line names none: a boot scan reads /etc/localtime's
 // link (Etc/UTC), an operator's shell may set TZ=UTC.
 func TestZoneAliasCrontab(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/share/zoneinfo/Etc/UTC"); err != nil {
 		t.Skipf("no tz database at /usr/share/zoneinfo: %v", err)
 	}
