@@ -17,8 +17,10 @@ import (
 // slot that came during the late fire met its lock), and never under
 // --rescan 0 (until a restart), without a word in the log.
 func TestLoopBehindReplaysTheSkippedSlotsAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, rescan := range []time.Duration{0, 100 * time.Millisecond} {
 		t.Run("rescan "+rescan.String(), func(t *testing.T) {
+			t.Parallel() // each on its own fixture; most of the time is the loop's real seconds
 			started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 			f := newFireFixture(t, "tick", "all", started)
 			f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log; sleep 0.5`}

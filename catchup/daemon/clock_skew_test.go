@@ -15,6 +15,7 @@ import (
 // again says it again. The server's clock is read by the open and by each
 // fire's claim (PostgreSQL, a schema of the test's own).
 func TestDaemonSaysClockSkewOnceUntilFine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	st, db := replicaLedgers["postgres"](t, dir)
 	now := time.Now()

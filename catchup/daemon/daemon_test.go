@@ -21,6 +21,7 @@ import (
 // for (a sync.WaitGroup Add beside its Wait is a misuse that can panic), and
 // the stop is logged one event a line.
 func TestStopCountsNothingMore(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	d := New(Config{Log: slog.New(slog.NewJSONHandler(&logs, nil)), Grace: time.Second})
 	if !d.begin() {
@@ -63,6 +64,7 @@ func TestStopCountsNothingMore(t *testing.T) {
 // itself: the changed crontab would otherwise wait for the next edit or
 // SIGHUP, its new lines never scheduled nor registered.
 func TestReloadRetriedAfterALedgerFault(t *testing.T) {
+	// Serial: it shortens reloadRetry, package-wide.
 	defer func(d time.Duration) { reloadRetry = d }(reloadRetry)
 	reloadRetry = 10 * time.Millisecond
 	var loads atomic.Int32

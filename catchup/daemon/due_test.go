@@ -9,6 +9,7 @@ import (
 // slot (a timer that woke early must not fire, or the lifecycle would claim
 // the slot before), and never after a sleep longer than maxSleep.
 func TestUntilDue(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC)
 	for name, tc := range map[string]struct {
 		now  time.Time

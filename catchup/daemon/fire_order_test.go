@@ -38,6 +38,7 @@ func (s *stalledLedger) Task(ctx context.Context, name string) (store.Task, erro
 // held in its ledger read until the fire of 10:03 has run, or 2 s have
 // passed without it (the fix: it waits for 10:02's).
 func TestFireOnTimeKeepsItsTurnToTheLock(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", start)
 	set := f.movableClock(start)

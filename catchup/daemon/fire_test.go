@@ -69,6 +69,7 @@ func (f *fireFixture) fires() string {
 // left to a replay (never run with --replay none) and 10:02's own fire was
 // a duplicate.
 func TestDaemonFireStandsForItsSlot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "tick", "none", slot.Add(-time.Minute))
@@ -99,6 +100,7 @@ func TestDaemonFireStandsForItsSlot(t *testing.T) {
 // a reload removed its line (the task retired after its slot came) does
 // not run, and does not register the task anew: the removal wins.
 func TestDaemonFireOfATaskRetiredMeanwhile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "gone", "all", slot.Add(-time.Minute))
@@ -120,6 +122,7 @@ func TestDaemonFireOfATaskRetiredMeanwhile(t *testing.T) {
 // carried a secret redacted (catchup.StoredRedacted); the daemon's own
 // replays run the line it holds, never the redacted text.
 func TestDaemonReplaysARedactedLine(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "secret", "all", start)
@@ -145,6 +148,7 @@ func TestDaemonReplaysARedactedLine(t *testing.T) {
 // outcome (event=done status=failed), not as a fire that was skipped: an
 // alert on failed runs must see it.
 func TestDaemonFireThatCannotStart(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "noshell", "all", slot.Add(-time.Minute))
 	f.task.Req.Argv = []string{"/nonexistent/sh", "-c", "true"}
@@ -159,6 +163,7 @@ func TestDaemonFireThatCannotStart(t *testing.T) {
 // line a reload removed meanwhile (retired) ends without an error in the
 // log: nobody ran catchup forget, and there is nothing to replay.
 func TestDaemonScanOfARetiredTaskIsQuiet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "gone", "all", slot.Add(-time.Minute))
@@ -183,6 +188,7 @@ func (s sharedStderr) Underlying() io.Writer       { return s.f }
 // output out of the ledger under the daemon too, whose stderr, shared
 // with its log, is not a file.
 func TestDaemonNoCaptureKeepsNoOutput(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "quiet", "all", slot.Add(-time.Minute))
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
@@ -208,6 +214,7 @@ func TestDaemonNoCaptureKeepsNoOutput(t *testing.T) {
 // it left for the next scan (a lock skip ends a task's replays), as scan's
 // own report does: they were missing from it, unaccounted for.
 func TestDaemonScanLogsWhatItLeft(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "held", "all", start)

@@ -19,6 +19,7 @@ import (
 // (exit 75) of its own fire, and its slot was replayed only after later
 // slots had run: out of order, for a job that settles [PREV_SLOT, SLOT).
 func TestFiresHeldBehindReplaysRunInSlotOrder(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	// The replays wait for the file release; every run lasts 0.3 s, so

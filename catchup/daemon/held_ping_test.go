@@ -26,6 +26,7 @@ import (
 // 10 s apart, a long queue later and later. The end pings still go out,
 // one per start ping (none lost), and each slot runs once, oldest first.
 func TestHeldFiresWaitForNoEndPing(t *testing.T) {
+	t.Parallel()
 	places := map[string]int{"no bound": 0, "concurrency 1": 1}
 	for backend, open := range replicaLedgers {
 		for name, n := range places {
@@ -191,6 +192,7 @@ func (f *failingClaim) Claim(ctx context.Context, req store.ClaimRequest) (store
 // was noted owed (it recorded 10:01's note itself: no slot ran out of
 // order in this case, with the note kept).
 func TestHeldFireAfterAnUnrecordedFireWaitsForIt(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", started)
 	set := f.movableClock(started)

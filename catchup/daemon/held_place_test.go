@@ -16,6 +16,7 @@ import (
 // lock-skipped its own fire, and under --on-busy skip the slot was settled
 // without ever running.
 func TestFiresHeldForAPlaceRunInSlotOrder(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	// A run outlasts the half second a fire waits out a lock probe.

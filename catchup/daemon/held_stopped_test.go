@@ -19,6 +19,7 @@ import (
 // metrics all called it not-fired ("the host was up but nothing fired
 // it"); it is recorded as a lock skip (exit 75), lock-busy everywhere.
 func TestHeldFireStoppedIsLockBusy(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log

@@ -17,6 +17,7 @@ import (
 // daemon warned of it at each one (about once a second on each replica).
 // It says so once per slot and holder, and again for another slot.
 func TestHeldSlotWarnedOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFireFixture(t, "tick", "all", time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC))
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log

@@ -17,6 +17,7 @@ import (
 // and the fires it cost are counted for /metrics. /healthz is not its
 // place: a restart does not fix the ledger.
 func TestDaemonLedgerOutageVisible(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))
@@ -76,6 +77,7 @@ func TestDaemonLedgerOutageVisible(t *testing.T) {
 // next fire: for a daily task, the gauge grew and the end went unsaid for a
 // day after the ledger came back, an alert on it firing all along.
 func TestLedgerOutageEndsWithAScanThatRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))

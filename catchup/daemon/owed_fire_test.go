@@ -22,6 +22,7 @@ import (
 // ran on time and the skipped slot waited out the tolerance for the next
 // rescan (with --rescan 0, for the next start): newer slots ran first.
 func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
 	f := heldLockLoop(t, start)
 	waitFor := f.waiter(t)
@@ -55,6 +56,7 @@ func TestLockSkippedFireRunsBeforeTheNextFire(t *testing.T) {
 
 // TestOwedSlot: the latest slot noted wins, take clears it.
 func TestOwedSlot(t *testing.T) {
+	t.Parallel()
 	at := func(m int) time.Time { return time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC) }
 	for name, tc := range map[string]struct {
 		noted []time.Time
@@ -88,6 +90,7 @@ func TestOwedSlot(t *testing.T) {
 // slot: found by review); each leaves its slot behind the owed ones, and
 // the first fire after the lock frees replays them all, in slot order.
 func TestFireWaitsBehindOwedSlots(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
 	f := heldLockLoop(t, start)
 	waitFor := f.waiter(t)
@@ -118,6 +121,7 @@ func TestFireWaitsBehindOwedSlots(t *testing.T) {
 // the ledger either, and does not take the fire's slot away silently
 // (found by review: only the first fire of an outage was counted).
 func TestOwedFiresDuringAnOutageAreCounted(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", start)
 	f.task.Req.Shared = true // refuse a fire the ledger cannot claim, as on PostgreSQL
@@ -163,6 +167,7 @@ func TestOwedFiresDuringAnOutageAreCounted(t *testing.T) {
 // code before the fix in 6 runs (the race needs a fire queued behind the
 // one that replays the owed slots at that moment): no deterministic test.
 func TestLongJobRunsItsSlotsInOrder(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "long", "all", start)
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log; sleep 0.25`}

@@ -17,6 +17,7 @@ import (
 // up to 10 s late, behind each fire with a --ping: a monitor down delayed
 // other jobs' starts.
 func TestFireGivesItsPlaceBeforeItsEndPing(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "tick", "none", slot)
 	endPing := make(chan struct{})     // the monitor has the end ping

@@ -18,6 +18,7 @@ import (
 // the home is fixed, every slot it owes runs once, oldest first, before
 // the next fire.
 func TestOwedSlotsOfARefusedHomeRunOnceFixed(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 3, 30, 0, time.UTC)
 	var home string
 	h := heldLockLoop(t, start, func(f *fireFixture) {

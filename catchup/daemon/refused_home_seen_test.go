@@ -16,6 +16,7 @@ import (
 // check and the start is no longer the one seen: the start checks it in
 // full again, catchup TestStillSeen.)
 func TestFireStartTakesTheHomeItsCheckSaw(t *testing.T) {
+	t.Parallel()
 	slot := time.Date(2026, 3, 1, 10, 1, 0, 0, time.UTC)
 	for name, tc := range map[string]struct {
 		before func(t *testing.T, home string) // before the check

@@ -82,6 +82,7 @@ func (f *fireFixture) failedRuns(t *testing.T) []store.Run {
 // missed; once the home is fixed, they run, oldest first, before the next
 // fire.
 func TestFireInAnUntrustedHomeRunsNothing(t *testing.T) {
+	t.Parallel()
 	chown := func(t *testing.T, path string, uid int) {
 		t.Helper()
 		if err := os.Lchown(path, uid, -1); err != nil {

@@ -50,6 +50,7 @@ func (f *forgetOnRead) Task(ctx context.Context, name string) (store.Task, error
 // with that check gone, the old loop's records, refused for the retired
 // task, warned a second time.
 func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		forgetAt time.Duration // after the daemon's start, 10:00:30; 0: the daemon's clock
 		want     []string
@@ -60,6 +61,7 @@ func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each on its own fixture
 			var racing *forgetOnRead
 			var reloaded []Task
 			lf := newLeftFixture(t, func(lf *leftFixture) []Task {
@@ -127,6 +129,7 @@ func TestForgetDuringAReloadLeavesItRetired(t *testing.T) {
 // error (leave's store.ErrRetired branch; without it the log said the
 // records failed, as for a ledger fault).
 func TestForgetAfterAReloadBeforeTheOldLoopEnds(t *testing.T) {
+	t.Parallel()
 	var reloaded []Task
 	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
 		if reloaded != nil {

@@ -26,6 +26,7 @@ import (
 // only once the old loop's fires had ended: a kill in between lost them
 // without a word.
 func TestHeldFireOfALeftSlotRunsNothing(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log

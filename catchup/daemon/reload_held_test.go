@@ -18,6 +18,7 @@ import (
 // old replays' lock (a lock skip of the daemon's own fire) or ran before
 // the older held slot, out of slot order.
 func TestRestartedTaskWaitsForItsOldLoopsFires(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	job := `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER %s" >> fires.log

@@ -22,6 +22,7 @@ import (
 // schedule counts from just before 10:04, the oldest slot left to the new
 // loop's fire: the next start or scan finds it missed and replays it.
 func TestStoppedBeforeTheNewLoopFiredWhatTheOldLeft(t *testing.T) {
+	t.Parallel()
 	reloads := 0
 	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
 		reloads++

@@ -161,6 +161,7 @@ func (lf *leftFixture) records() []string {
 // reload while it runs, by a real SIGHUP, neither waits for it nor kills
 // it (the alert got the daemon's SIGHUP, exit 129).
 func TestReloadRecordsWhatTheOldLineLeft(t *testing.T) {
+	// Serial: it sends SIGHUP to this process, with a handler of its own.
 	cases := map[string]struct {
 		change func(lf *leftFixture) []Task
 		code   string
@@ -218,6 +219,7 @@ func TestReloadRecordsWhatTheOldLineLeft(t *testing.T) {
 // loop's to fire: it was recorded expired as left by */2, then fired, and
 // alerted as missed.
 func TestChangedBackBeforeTheNewLoopBegan(t *testing.T) {
+	t.Parallel()
 	reloads := 0
 	lf := newLeftFixture(t, func(lf *leftFixture) []Task {
 		reloads++

@@ -13,6 +13,7 @@ import (
 // was logged "task changed" and restarted (its next fires held behind a
 // long job of its old loop, not fired on time).
 func TestMovedLineKeepsItsLoop(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", started)
 	ctx, cancel := context.WithCancel(context.Background())

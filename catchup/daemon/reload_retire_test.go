@@ -21,6 +21,7 @@ import (
 // retired, its slots counted missed by ls --missed and /metrics (an alert
 // on a line that is gone) until the daemon restarted.
 func TestRetirementRetriedAfterALedgerFault(t *testing.T) {
+	// Serial: it shortens reloadRetry, package-wide.
 	defer func(d time.Duration) { reloadRetry = d }(reloadRetry)
 	reloadRetry = 10 * time.Millisecond
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)

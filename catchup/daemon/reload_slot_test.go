@@ -28,6 +28,7 @@ func (c *clock) now() time.Time  { return time.Unix(0, c.ns.Load()).UTC() }
 // starts is: the loop began at the next slot, leaving it to a rescan, so it
 // was lost under --replay none or --rescan 0.
 func TestSlotWhileReloadingIsFired(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "none", started) // its task's ledger; the reload adds another
 	var c clock
@@ -67,6 +68,7 @@ func TestSlotWhileReloadingIsFired(t *testing.T) {
 // crontab: a slot the old loop fired meanwhile is not fired again (a
 // duplicate-fire record), and the next one is the new loop's.
 func TestChangedTaskGoesOnWhereItsLoopWas(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", started)
 	var c clock

@@ -14,6 +14,7 @@ import (
 // ledger (a locked SQLite file, a slow PostgreSQL: up to its busy timeout)
 // is acted on at once; the reload's result, when it comes, is ignored.
 func TestStopDuringABlockedReload(t *testing.T) {
+	t.Parallel()
 	entered, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
 	load := func(context.Context, func(string) time.Time) ([]Task, error) {
@@ -40,6 +41,7 @@ func TestStopDuringABlockedReload(t *testing.T) {
 // that the ledger lets go of the reload and the daemon's process can
 // exit: the next start registers its tasks again.
 func TestStopGivesUpABlockedReload(t *testing.T) {
+	t.Parallel()
 	entered, gaveUp := make(chan struct{}), make(chan struct{})
 	load := func(ctx context.Context, _ func(string) time.Time) ([]Task, error) {
 		close(entered)

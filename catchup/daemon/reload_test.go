@@ -14,6 +14,7 @@ import (
 // group-writable is tried again once the mode is fixed (chmod changes
 // neither the size nor the modification time).
 func TestFileStampsSeeAModeChange(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "crontab")
 	if err := os.WriteFile(p, []byte("* * * * * true\n"), 0o664); err != nil {
 		t.Fatal(err)
@@ -31,6 +32,7 @@ func TestFileStampsSeeAModeChange(t *testing.T) {
 // schedule written otherwise (1-5 for MON-FRI) keeps the task's loop; a
 // changed schedule restarts it.
 func TestSameTaskComparesSchedulesByMeaning(t *testing.T) {
+	t.Parallel()
 	task := func(expr string) Task {
 		s, err := schedule.Parse(expr, time.UTC)
 		if err != nil {
@@ -59,6 +61,7 @@ func TestSameTaskComparesSchedulesByMeaning(t *testing.T) {
 // settlePolls polls in a row after it changed, and reports a settled
 // stamp once.
 func TestSettlerWaitsForAStillFile(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		polls []string // the stamps the polls read, after "A" at start
 		want  []bool   // whether each poll reports a change

@@ -19,6 +19,7 @@ import (
 // review: rapid reloads left a slot to a later rescan, after later slots,
 // in 3 runs of 3).
 func TestReloadsWhileTheOldLoopWaits(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", start)
 	job := `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER %s" >> fires.log

@@ -36,6 +36,7 @@ func (f *forgetAtReplay) Claim(ctx context.Context, req store.ClaimRequest) (sto
 // scan of it replays nothing either. The daemon's own fires (and a reload
 // of a line it owns) are what register it again.
 func TestDaemonReplayAfterAForgetKeepsItRetired(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "job", "all", slot.Add(-time.Minute))

@@ -15,6 +15,7 @@ import (
 // cron-shaped, it was taken for a retry by hand and ran the failing job a
 // second time for one slot.
 func TestReplicaHeldFireOfAFailedSlot(t *testing.T) {
+	t.Parallel()
 	for name, open := range replicaLedgers {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()

@@ -148,6 +148,7 @@ func (r *replica) warnings() []string {
 // each run slot a slot of the registration. Before, r2 ran 10:01 and 10:03
 // under "*/2", without a word, and explain said they were no slots.
 func TestReplicaWithAnOlderLine(t *testing.T) {
+	t.Parallel()
 	for name, open := range replicaLedgers {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -242,6 +243,7 @@ func TestReplicaWithAnOlderLine(t *testing.T) {
 // line's zone differs, and its fire registers it (the last registration
 // wins).
 func TestReplicaInAZoneMovedMeanwhile(t *testing.T) {
+	t.Parallel()
 	for name, open := range replicaLedgers {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()

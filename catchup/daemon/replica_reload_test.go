@@ -21,6 +21,7 @@ import (
 //     place under --concurrency) found 10:01 no slot of it and put the old
 //     line back over the fleet's new one (found by review).
 func TestReloadedLineOldLoopRegistersNothing(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		otherFirst bool // replica r2 reloads the edit before r1 does
 	}{

@@ -97,6 +97,7 @@ func newCountingDaemon(t *testing.T, n int) (*Daemon, *countingStore, []Task) {
 // in all, not once per task each (N full task lists and N^2 last fires:
 // at 2,000 lines, gigabytes and minutes).
 func TestRescanReadsLinearly(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{10, 40} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			d, cs, tasks := newCountingDaemon(t, n)
@@ -116,6 +117,7 @@ func TestRescanReadsLinearly(t *testing.T) {
 // the ledger at once, whatever --concurrency (0: jobs unbounded): N scans
 // queued on the ledger at once made /metrics, fires and a stop wait.
 func TestRescansPlanAFewAtOnce(t *testing.T) {
+	t.Parallel()
 	const n = 3 * scansAtOnce
 	d, cs, tasks := newCountingDaemon(t, n)
 	cs.release = make(chan struct{})

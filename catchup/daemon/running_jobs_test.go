@@ -16,6 +16,7 @@ import (
 // N jobs running, and a stop sent its signal to the process groups of jobs
 // long gone (their ids free for the kernel to give to another process).
 func TestRunningJobsCountsOnlyRunningOnes(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log

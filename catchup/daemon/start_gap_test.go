@@ -16,6 +16,7 @@ import (
 // neither fired nor replayed at once, it was lost under --replay none and
 // replayed only after --tolerance otherwise.
 func TestSlotWhileStartingIsFired(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "none", started)
 	f.d.cfg.Rule.FiredAfter = started
@@ -41,6 +42,7 @@ func TestSlotWhileStartingIsFired(t *testing.T) {
 // minutes of downtime of an every-minute task under --max-replays 1000 are
 // all replayed. (Beyond the bound, slots are recorded expired, as scan's.)
 func TestDaemonReplaysPastAHundred(t *testing.T) {
+	t.Parallel()
 	down := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", down)
 	*f.now = down.Add(150 * time.Minute)
@@ -58,6 +60,7 @@ func TestDaemonReplaysPastAHundred(t *testing.T) {
 // once, they met each other's lock, and all but one were lock skips (under
 // --on-busy skip, settled without ever running).
 func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "none", started)
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log; sleep 0.3`}
@@ -75,6 +78,7 @@ func TestSlotsWhileStartingRunOneAfterAnother(t *testing.T) {
 // the tolerance), and each fire then found its slot done: a spurious
 // duplicate-fire record, or a fire and a replay of one slot racing.
 func TestStartLongerThanTheTolerance(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", started)
 	f.d.cfg.Rule.FiredAfter = started

@@ -23,6 +23,7 @@ import (
 // signalled at once (the fire's context is not the one a stop cancels
 // anyway: a job outlives it, for its outcome to be recorded).
 func TestNoJobStartsAfterTheStop(t *testing.T) {
+	t.Parallel()
 	registered := time.Date(2026, 3, 1, 10, 0, 50, 0, time.UTC)
 	slot := registered.Add(10 * time.Second) // 10:01
 	// When the daemon starts: before the slot, its loop fires it; after,

@@ -13,6 +13,7 @@ import (
 // nothing until the grace's SIGKILL (and a job ignoring the stop that
 // started after that, not even that).
 func TestJobTrackedAfterTheStopGetsIt(t *testing.T) {
+	t.Parallel()
 	tests := map[string]syscall.Signal{"the stop's signal": syscall.SIGTERM, "the grace's kill": syscall.SIGKILL}
 	for name, sig := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 // first. Each polled the lock on its own, and whichever caught it first
 // ran: 10:05 before 10:02, for a job that settles [PREV_SLOT, SLOT).
 func TestWaitingFiresRunInSlotOrder(t *testing.T) {
+	t.Parallel()
 	started := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", started.Add(-time.Minute)) // 10:00 is the start's replay
 	f.task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log

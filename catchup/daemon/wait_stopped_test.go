@@ -21,6 +21,7 @@ import (
 // a replay (owed). It recorded nothing, and its slot read as if nothing
 // had fired it.
 func TestWaitingFireStoppedIsLockBusy(t *testing.T) {
+	t.Parallel()
 	first := time.Date(2026, 3, 1, 10, 1, 0, 0, time.UTC)
 	second := first.Add(time.Minute)
 	f := newFireFixture(t, "tick", "all", first.Add(-time.Minute))
