@@ -116,10 +116,27 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 
 // tryLock takes the lock without waiting; false means another process
 // holds it, or (a task's lock) still holds the deleted file it replaces.
+// A deleted file that this process let go of a moment ago may be held by
+// a copy alone (lock_fork.go): it is looked at again until forkCopyGrace
+// has passed.
 func (l *taskLock) tryLock() (bool, error) {
 	if l.vet && !l.ghostAt.IsZero() && time.Since(l.ghostAt) < ghostRecheck {
 		return false, nil
 	}
+	for {
+		ok, err := l.tryLockOnce()
+		if ok {
+			lockClosed.Delete(l.f.Name())
+		}
+		if ok || err != nil || l.ghostAt.IsZero() || !forkCopyMayHold(l.f.Name()) {
+			return ok, err
+		}
+		time.Sleep(10 * time.Millisecond) // each look reads /proc
+	}
+}
+
+// tryLockOnce is tryLock, once.
+func (l *taskLock) tryLockOnce() (bool, error) {
 	for moves := 0; ; moves++ {
 		err := l.flockNow()
 		if errors.Is(err, syscall.EWOULDBLOCK) {

@@ -19,7 +19,8 @@ import (
 // command: vfork), and a lock found held within forkCopyGrace of this
 // process's close of the same file, not taken since by this process, is
 // tried again: the copy goes with the end of its child's execve, a moment
-// later.
+// later. So is a lock shadowed by the deleted file of the same path that
+// this process closed (lock_ghost.go: the lock directory removed).
 
 // forkCopyGrace is how long after this process closed a lock file its lock
 // found held may be held by such a copy alone (tryLock polls meanwhile);
@@ -49,7 +50,6 @@ func (l *taskLock) flockNow() error {
 		err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			l.locked = true
-			lockClosed.Delete(l.f.Name())
 		}
 		if err != syscall.EWOULDBLOCK || !forkCopyMayHold(l.f.Name()) {
 			return err
