@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catchup/catchup/internal/testflags"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -20,9 +19,6 @@ import (
 // Each test works in a schema of its own, dropped when it ends.
 const DSNEnv = "CATCHUP_TEST_POSTGRES_DSN"
 
-// parallelLedgers: see Main.
-const parallelLedgers = 6
-
 // skipped counts the tests PostgresDSN skipped.
 var skipped atomic.Int64
 
@@ -30,14 +26,7 @@ var skipped atomic.Int64
 // skipped for want of a server, it says so on stderr, once: how many, and
 // how to run them. (go test shows it with -v, in a directory's own run, or
 // when the package fails: it hides what a passing package prints.)
-//
-// The tests marked parallel run parallelLedgers at once unless
-// -test.parallel says otherwise: they wait on PostgreSQL (a schema made
-// and migrated for each) more than they work, and at go test's default
-// (the CPUs, 2 on a small guest) the behaviour suite took 42-44 s of
-// wall time for 10 CPU seconds.
 func Main(m *testing.M, pkg string) {
-	testflags.DefaultParallel(parallelLedgers)
 	code := m.Run()
 	if n := skipped.Load(); n > 0 {
 		fmt.Fprintf(os.Stderr, "%s: %d PostgreSQL tests skipped: %s is not set; run them with %s='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' go test ./store/...\n",
