@@ -37,7 +37,12 @@ if [ "$CATCHUP_TRIGGER" = replay ]; then while [ ! -e release ]; do sleep 0.02; 
 	done := make(chan struct{})
 	go func() { defer close(done); f.d.loop(ctx, lctx, f.task, started, through) }()
 	waitFor := f.waiter(t)
-	waitFor("the first replay", func() bool { return strings.Contains(f.fires(), "10:01:00Z replay") })
+	// The replay's job writes its line before the daemon has tracked it
+	// as running (under -race, with tests beside it, a slot moved to at
+	// once found the task not busy): the held fires' slots come once it is.
+	waitFor("the first replay, tracked as the task's running job", func() bool {
+		return strings.Contains(f.fires(), "10:01:00Z replay") && f.d.taskBusy("tick")
+	})
 	held := []time.Time{started.Add(30 * time.Second), started.Add(90 * time.Second)} // 10:04, 10:05
 	for _, slot := range held {
 		set(slot)
