@@ -61,6 +61,14 @@ func TestDaemonHangupStormWithEdits(t *testing.T) {
 	}
 	p = h.start("a")
 	logs = append(logs, p)
+	// As before the first storm (waitFile: the daemon made its ledger), the
+	// storm starts once the daemon catches SIGHUP: the ledger is there
+	// already, and a SIGHUP in the runtime's own start (milliseconds, or far
+	// more on a loaded machine) ends it by its default action, silently
+	// (contract: only the runtime's start is left uncaught).
+	waitFor(t, "the restarted daemon to start (its event=start line)", func() bool {
+		return strings.Contains(p.stderr.String(), "event=start")
+	})
 	stop = storm(p, false)
 	waitFor(t, "16 slots in a row after the restart", func() bool { return h.slotsInARow() >= 16 })
 	stop()
