@@ -18,7 +18,6 @@ import (
 // claim finished, or the fire recorded as a run of its slot), so that
 // neither the daemon's rescans nor a later one run the slot again.
 func TestDaemonReplacedLedgerKeepsTheRunInFlight(t *testing.T) {
-	t.Parallel() // waits more than it works: see TestMain
 	for _, tc := range []struct {
 		name   string
 		backup bool // restore a backup made before the claim, not a copy made during the run

@@ -17,7 +17,6 @@ import (
 // and it reopens the ledger at its path, saying so once, so that its later
 // fires are recorded there again without a restart; no slot runs twice.
 func TestDaemonReopensReplacedLedger(t *testing.T) {
-	t.Parallel() // waits more than it works: see TestMain
 	for _, tc := range []struct {
 		name  string
 		quiet bool // replaced while no run is in flight: a claim in a file gone is not noted

@@ -21,10 +21,11 @@ const asCatchup = "CATCHUP_E2E_AS_CATCHUP"
 // of two CPUs, the last package to end in go test ./.... The tests that
 // load the machine or measure it (load, the fleet at scale, exactly once
 // under faults, a loud job's memory, the ledger faults, power cuts) stay
-// serial: they run first, alone, before the parallel ones. Six at once:
-// the parallel ones (56, 235 s of waiting in all) took 69 s at four and
-// 46 s at six, on a guest loaded by other packages' tests.
-const parallelWaiters = 6
+// serial: they run first, alone, before the parallel ones. Six at once
+// took the parallel ones from 69 s to 46 s, but the guest was then at 97%
+// CPU and a final CI failed a replaced-ledger test (a slot ran twice):
+// four, until that is understood.
+const parallelWaiters = 4
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCatchup) == "1" {
