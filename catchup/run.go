@@ -168,7 +168,10 @@ func (r RunResult) LeftMissed() bool {
 // Run is the whole lifecycle of one fire: resolve the slot, lock, claim,
 // execute, record, retry. st may be nil when the ledger could not be opened
 // (openErr says why): the command then still runs unless req.Strict.
+// Its ledger calls are one session (store.Session): a ledger reopened
+// under it (the daemon's, replaced) refuses the rest of them.
 func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunRequest) (RunResult, error) {
+	ctx = store.WithSession(ctx)
 	if !req.ReplaySlot.IsZero() {
 		// A replay stands for a slot of the task as registered (by the
 		// crontab line or an earlier fire): never re-register from the

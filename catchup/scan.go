@@ -11,7 +11,9 @@ import (
 
 // Scan finds every missed slot of every scheduled task and replays it,
 // oldest first, through the same lock-claim-execute-record path as run.
+// Its ledger calls, its replays' too, are one session (store.Session).
 func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep ScanReport, err error) {
+	ctx = store.WithSession(ctx)
 	if req.Replay != "" {
 		if err := CheckPolicy(req.Replay); err != nil {
 			return rep, err

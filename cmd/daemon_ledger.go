@@ -28,7 +28,12 @@ const reopenRetry = 5 * time.Second
 // process: the old one must be closed before the new one opens), and the
 // daemon says so once. The call refused is not made again: its caller dealt
 // with it as a one-shot command does (an outcome noted on the host for the
-// next scan, a fire that ran nothing left to a replay). A ledger that
+// next scan, a fire that ran nothing left to a replay). The calls of one
+// fire or scan (store.Session) reach one file: once the ledger is reopened,
+// those of a session begun on the file replaced are refused as writes to
+// it are (store.ErrLedgerMoved), since its run ids and plans mean nothing
+// in the file now there (an outcome written by its claim's id there landed
+// on another run, or on none). A ledger that
 // cannot be reopened (deleted, nothing there yet) is tried again every
 // reopenRetry; never created anew behind a restore in progress.
 type reopening struct {
@@ -37,6 +42,7 @@ type reopening struct {
 
 	mu        sync.Mutex
 	cur       store.Store
+	gen       uint64    // how many times cur was reopened: the sessions' pin
 	curClosed bool      // cur was closed for a reopen that failed
 	users     int       // calls in flight on cur
 	stale     error     // the refusal that made cur stale; nil: cur is sound
@@ -75,14 +81,19 @@ func replaced(err error) bool {
 	return errors.Is(err, store.ErrLedgerMoved) || errors.Is(err, sqlite.ErrIndexReplaced)
 }
 
-// take returns the ledger for a call, reopened first if it is stale and
-// no call is in flight on it; done must follow with the call's error.
-func (rl *reopening) take() store.Store {
+// take returns the ledger for a call of ctx, reopened first if it is
+// stale and no call is in flight on it; done must follow with the call's
+// error. A call of a session pinned to an earlier opening is refused.
+func (rl *reopening) take(ctx context.Context) (store.Store, error) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	rl.reopenIdle()
+	if !store.SessionOf(ctx).Pin(rl.gen) {
+		return nil, fmt.Errorf("%w, and reopened since: this fire or scan began on the file replaced, "+
+			"and nothing more of it is written to the file now there", store.ErrLedgerMoved)
+	}
 	rl.users++
-	return rl.cur
+	return rl.cur, nil
 }
 
 // done ends a call on st that returned err.
@@ -116,6 +127,7 @@ func (rl *reopening) reopenIdle() {
 		return
 	}
 	why := rl.stale
+	rl.gen++
 	rl.cur, rl.curClosed, rl.stale, rl.retryAt, rl.failSaid = st, false, nil, time.Time{}, ""
 	rl.log.Warn(fmt.Sprintf("reopened the ledger now at its path, a write having been refused: %v", why), "event", "reopen")
 	if msg := store.OpenWarning(st); msg != "" {
@@ -138,22 +150,34 @@ func (rl *reopening) Close() error {
 	return rl.cur.Close()
 }
 
-func call(rl *reopening, f func(store.Store) error) error {
-	st := rl.take()
-	err := f(st)
+func call(ctx context.Context, rl *reopening, f func(store.Store) error) error {
+	st, err := rl.take(ctx)
+	if err != nil {
+		return err
+	}
+	err = f(st)
 	rl.done(st, err)
 	return err
 }
 
-func call1[T any](rl *reopening, f func(store.Store) (T, error)) (T, error) {
-	st := rl.take()
+func call1[T any](ctx context.Context, rl *reopening, f func(store.Store) (T, error)) (T, error) {
+	st, err := rl.take(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
 	v, err := f(st)
 	rl.done(st, err)
 	return v, err
 }
 
-func call2[T, U any](rl *reopening, f func(store.Store) (T, U, error)) (T, U, error) {
-	st := rl.take()
+func call2[T, U any](ctx context.Context, rl *reopening, f func(store.Store) (T, U, error)) (T, U, error) {
+	st, err := rl.take(ctx)
+	if err != nil {
+		var zero T
+		var zero2 U
+		return zero, zero2, err
+	}
 	v, w, err := f(st)
 	rl.done(st, err)
 	return v, w, err
