@@ -153,6 +153,10 @@ type RunResult struct {
 	// another run of the slot failed since (takenSince): the slot stays
 	// failed, for scan --retry-failed, and is not settled
 	failedMeanwhile bool
+	// notedMeanwhile: a replay that ran nothing, its slot's fire noted
+	// on this host since the scan read the notes (notedSincePlanned): not
+	// settled until the next scan records the note
+	notedMeanwhile bool
 }
 
 // LeftMissed reports a fire that ran nothing and left its slot missed, for

@@ -53,7 +53,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		return res, err
 	}
 	if l.notesFirst(ctx, f) {
-		return RunResult{Skipped: true}, nil
+		return RunResult{Skipped: true, notedMeanwhile: !l.req.ReplaySlot.IsZero()}, nil
 	}
 	// A slot already settled (a duplicate fire) is checked before the lock
 	// counts: a second fire while its slot runs is a duplicate, not a skip.

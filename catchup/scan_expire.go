@@ -157,9 +157,10 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		// it; a lock skip (exit 75) leaves it missed, a slot found held by a
 		// running run may still be given back, and a failed replay may
 		// still be retried (--retry-failed): all hold it back.
-		// A slot another run failed since the scan read it stays failed.
+		// A slot another run failed since the scan read it stays failed;
+		// one noted since waits for the next scan to record its note.
 		if a.Action == ActionReplayed || a.Action == ActionExpired ||
-			(a.Action == ActionSkipped && a.ExitCode != exitLocked && !a.held && !a.failedMeanwhile) {
+			(a.Action == ActionSkipped && a.ExitCode != exitLocked && !a.held && !a.failedMeanwhile && !a.notedMeanwhile) {
 			resolved = append(resolved, a.Slot.Unix())
 		}
 	}

@@ -75,6 +75,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.retired = res.retired
 	a.paused = res.paused
 	a.failedMeanwhile = res.failedMeanwhile
+	if a.notedMeanwhile = res.notedMeanwhile; a.notedMeanwhile {
+		a.Reason = "ran meanwhile, its outcome noted on this host: the next scan records it"
+	}
 	if res.Skipped && res.Run.Status == store.StatusSkipped && gaveBackSince(res.Run.Error) {
 		a.Reason = res.Run.Error // its claim given back: another scan ran it since this one read the task
 	}

@@ -138,6 +138,10 @@ type SlotAction struct {
 	// since the scan read it: the slot stays failed, not settled (the
 	// watermark stays below it, for scan --retry-failed).
 	failedMeanwhile bool
+	// notedMeanwhile: not run because the slot's fire ran and was noted
+	// on this host since the scan read the notes: not settled until the
+	// next scan records the note (it may say the slot failed).
+	notedMeanwhile bool
 	// lineRuns: the runs a crontab line's catchup run reported as its own
 	// (CATCHUP_REPLAY_FD), 0 for none; nil when it reported nothing (it
 	// did not get that far, or is an older catchup): readBack then goes

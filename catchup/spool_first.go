@@ -22,12 +22,15 @@ import (
 // notesFirst records the notes when there are any, and reports whether a
 // note this host still keeps (the ledger is still failing) holds fire f's
 // slot against it (notedHolder): the fire then runs nothing. A scan's or
-// backfill's replay does not look: its scan recorded the notes before it
-// planned.
+// backfill's replay records none (its scan recorded them before it
+// planned), but looks for one noted since (notedSincePlanned).
 func (l *lifecycle) notesFirst(ctx context.Context, f fire) (held bool) {
 	slot := f.slot
-	if slot.IsZero() || !l.req.ReplaySlot.IsZero() || !hasNotes(l.m) {
+	if slot.IsZero() || !hasNotes(l.m) {
 		return false
+	}
+	if !l.req.ReplaySlot.IsZero() {
+		return l.notedSincePlanned(ctx, f)
 	}
 	// A fault leaves notes kept (returned): the fire meets that fault next.
 	notes, _, err := recordNotes(ctx, l.st, l.m, l.req.Tolerance, "this fire")
@@ -73,6 +76,30 @@ func (l *lifecycle) notedHolder(notes *pendingNotes, runs []store.Run, f fire) b
 			l.m.notice("task %s: slot %s ran and %s at %s, noted on this host while the ledger failed: "+
 				"this fire is a duplicate of it, not run again (%s); the next scan records that one",
 				l.req.Task, formatSlot(slot, l.sched), notedOutcome(r.Status), rfc(r.StartedAt), againHint(r))
+			return true
+		}
+	}
+	return false
+}
+
+// notedSincePlanned reports, and says, whether a note this host keeps says
+// that replay f's slot ran: a fire of it whose outcome, or whose whole
+// fire, was noted as it ended (the disk full, the ledger file replaced),
+// after the replay's scan had recorded the notes and planned, holding the
+// task's lock that the replay has now taken. Its slot read missed to the
+// scan (no claim in a backup restored) or its run dead (running, the lock
+// free); the replay runs nothing, and the next scan records the note and
+// goes by what it says (a failure is retried only under its rule).
+func (l *lifecycle) notedSincePlanned(ctx context.Context, f fire) bool {
+	runs, err := l.st.SlotRuns(ctx, l.req.Task, f.slot.Add(-time.Second), f.slot, l.req.Tolerance)
+	if err != nil {
+		return false // the claim meets the fault
+	}
+	notes := readPendingNotes(l.m)
+	for _, r := range notes.runs(runs, l.req.Task, l.sched, knownFrom(l.registered, l.sched), f.slot.Add(-time.Second), f.slot, l.req.Tolerance) {
+		if r.Slot.Equal(f.slot) && notes.unrecorded(r) && r.Status != store.StatusSkipped && r.Status != store.StatusRunning {
+			l.m.notice("task %s: slot %s ran at %s, and its outcome was noted on this host since this scan read the notes: "+
+				"not replayed; the next scan records it", l.req.Task, formatSlot(f.slot, l.sched), rfc(r.StartedAt))
 			return true
 		}
 	}
