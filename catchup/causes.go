@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"time"
@@ -16,6 +17,7 @@ const (
 	CauseLockBusy    = "lock-busy"          // its fire found the previous run holding the lock
 	CauseInterrupted = "interrupted"        // its run started and died
 	CauseUnreachable = "ledger-unreachable" // its fire could not reach the ledger
+	CauseLockFile    = "lock-file"          // its fire could not take this host's lock: the ledger was fine
 	CauseFailed      = "failed"             // its run failed (missed only with --retry-failed)
 	CausePaused      = "paused"             // recorded paused, then given back by resume --replay-paused
 	CauseUnknown     = "unknown"            // before the first boot catchup recorded
@@ -23,7 +25,7 @@ const (
 
 // AllCauses lists every cause, in the order metrics show them.
 var AllCauses = []string{CauseHostDown, CauseNotFired, CauseClock, CauseLockBusy, CauseInterrupted,
-	CauseUnreachable, CauseFailed, CausePaused, CauseUnknown}
+	CauseUnreachable, CauseLockFile, CauseFailed, CausePaused, CauseUnknown}
 
 // CauseWords says a cause in plain words.
 func CauseWords(cause string) string {
@@ -40,6 +42,9 @@ func CauseWords(cause string) string {
 		return "its run was interrupted"
 	case CauseUnreachable:
 		return "its fire could not reach the ledger"
+	case CauseLockFile:
+		return "its fire could not take this host's lock for the task (its lock file not to be opened, " +
+			"or its lock directory not to be made or trusted): the ledger was fine"
 	case CauseFailed:
 		return "its run failed"
 	case CausePaused:
@@ -200,8 +205,8 @@ func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime
 			switch {
 			case failedBefore(i):
 				return CauseFailed
-			case r.Reason == store.ReasonUnreachable:
-				return CauseUnreachable
+			case noteCause(r) != "":
+				return noteCause(r)
 			}
 			return CauseLockBusy
 		case r.Status == store.StatusFailed, r.Status == store.StatusTimeout:
@@ -223,17 +228,28 @@ func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime
 }
 
 // skippedFireCause is why the latest of records skipped with exit 75 was
-// skipped: the lock held (lock-busy) or the ledger out of reach
-// (ledger-unreachable, a noted fire that did not run); "" when none was.
+// skipped: the lock held (lock-busy), or, for a noted fire that did not
+// run, the ledger out of reach (ledger-unreachable) or this host's lock
+// not to be taken (lock-file); "" when none was.
 func skippedFireCause(records []store.Run) string {
 	for i := len(records) - 1; i >= 0; i-- {
 		r := records[i]
 		if r.Status == store.StatusSkipped && r.ExitCode != nil && *r.ExitCode == exitLocked {
-			if r.Reason == store.ReasonUnreachable {
-				return CauseUnreachable
-			}
-			return CauseLockBusy
+			return cmp.Or(noteCause(r), CauseLockBusy)
 		}
+	}
+	return ""
+}
+
+// noteCause is the cause a skipped fire recorded late from its note gives
+// its slot (noteRun's reason): ledger-unreachable, or lock-file when the
+// fire could not take this host's lock; "" for any other record.
+func noteCause(r store.Run) string {
+	switch r.Reason {
+	case store.ReasonUnreachable:
+		return CauseUnreachable
+	case store.ReasonLockFile:
+		return CauseLockFile
 	}
 	return ""
 }

@@ -36,6 +36,8 @@ func TestCauseOf(t *testing.T) {
 		{"lock skip", "2026-11-26T02:00:00Z", []store.Run{{ID: 3, Status: store.StatusSkipped, ExitCode: &locked}}, CauseLockBusy},
 		{"unreachable", "2026-11-26T02:00:00Z", []store.Run{{ID: 3, Status: store.StatusSkipped, ExitCode: &locked,
 			Reason: store.ReasonUnreachable}}, CauseUnreachable},
+		{"lock file", "2026-11-26T02:00:00Z", []store.Run{{ID: 3, Status: store.StatusSkipped, ExitCode: &locked,
+			Reason: store.ReasonLockFile}}, CauseLockFile},
 		{"interrupted after a lock skip", "2026-11-26T02:00:00Z", []store.Run{
 			{ID: 3, Status: store.StatusSkipped, ExitCode: &locked}, {ID: 4, Status: store.StatusInterrupted}}, CauseInterrupted},
 		{"stale running", "2026-11-26T02:00:00Z", []store.Run{{ID: 7, Status: store.StatusRunning}}, CauseInterrupted},

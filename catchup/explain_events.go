@@ -111,7 +111,11 @@ func notedEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 		}
 		return []Event{e}
 	}
-	e.Text = fmt.Sprintf("started on %s while the ledger could not be reached (%s), %s", r.Host, triggerWords(r), next)
+	why := "the ledger could not be reached"
+	if r.Reason == store.ReasonLockFile { // the ledger was fine (noteRun)
+		why = "this host's lock for the task could not be taken"
+	}
+	e.Text = fmt.Sprintf("started on %s while %s (%s), %s", r.Host, why, triggerWords(r), next)
 	return []Event{e, {At: r.EndedAt, Kind: "run-end", Host: r.Host, Text: fmt.Sprintf("it %s, unrecorded", statusWords(r))}}
 }
 

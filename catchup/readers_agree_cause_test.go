@@ -27,6 +27,8 @@ func TestExplainCauseAgreesWithList(t *testing.T) {
 			{Slot: slot, Status: store.StatusSkipped, ExitCode: locked, Error: reasonLocked}}},
 		"unreachable, slotless": {want: CauseUnreachable, runs: []store.Run{
 			{Status: store.StatusSkipped, ExitCode: locked, Error: "ledger unreachable", Reason: store.ReasonUnreachable}}},
+		"lock file not to be opened, slotless": {want: CauseLockFile, runs: []store.Run{
+			{Status: store.StatusSkipped, ExitCode: locked, Error: "cannot open the lock file", Reason: store.ReasonLockFile}}},
 		"slotless dead running": {want: CauseInterrupted, runs: []store.Run{
 			{Status: store.StatusRunning, BootID: "boot-0"}}},
 		"duplicate fire of the slot, then a slotless lock skip": {want: CauseLockBusy, runs: []store.Run{

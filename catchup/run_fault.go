@@ -158,6 +158,14 @@ func lockFault(cause error) string {
 	return ""
 }
 
+// hostLockFault reports whether cause is a fault of this host's lock for
+// the task, which its fire's note carries (spoolEntry.LockFault): its file
+// not to be opened, its directory not to be made (lockFault), or either
+// refused (filetrust.ErrRefused, which no ledger gives: ledgerFault).
+func hostLockFault(cause error) bool {
+	return cause != nil && (lockFault(cause) != "" || errors.Is(cause, filetrust.ErrRefused))
+}
+
 // lockCause is cause without ErrOpenLockFile's words, which the message
 // around it says: the system's error, naming the file.
 func lockCause(cause error) error {

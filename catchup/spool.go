@@ -17,7 +17,8 @@ import (
 
 // A fire that cannot reach the ledger leaves a note on this host, in the
 // ledger's private lock directory; the next scan that reaches the ledger
-// records it (reason ledger-unreachable). A fire that did not run is then a
+// records it (reason ledger-unreachable, or lock-file for a fire that could
+// not take this host's lock for its task). A fire that did not run is then a
 // lock-style skip (its slot stays missed, and says why); one that ran
 // unrecorded gets its outcome, so that its slot is not run a second time.
 
@@ -42,6 +43,12 @@ type spoolEntry struct {
 	Locked    bool      `json:"locked,omitempty"`  // it did not run because the task's lock was held
 	Error     string    `json:"error"`             // why the ledger could not record it
 	ByHand    bool      `json:"by_hand,omitempty"` // run --manual: it stands for no slot
+	// LockFault: it could not take this host's lock for its task (its lock
+	// file not to be opened, its lock directory not to be made or trusted;
+	// hostLockFault): the ledger was fine. Recorded with the reason
+	// lock-file, not ledger-unreachable; a note an older catchup wrote has
+	// none, and stays ledger-unreachable.
+	LockFault bool `json:"lock_fault,omitempty"`
 	// Register: the registration of a --cron fire that could not read its
 	// task from the ledger (spool_register.go); nil otherwise.
 	Register *noteTask `json:"register,omitempty"`
@@ -84,7 +91,7 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
 		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand,
-		Register: l.noteRegistration(now, fr.slot), BootTime: l.m.BootTime}
+		Register: l.noteRegistration(now, fr.slot), BootTime: l.m.BootTime, LockFault: hostLockFault(cause)}
 	if ran != nil {
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, ran.out.Status, ran.out.ExitCode, ran.start
 	}

@@ -15,7 +15,8 @@ import (
 // of unrecorded fires, the readers (ls, metrics, explain, calendar) read
 // them as that scan will record them, and leave them: a slot whose fire ran
 // unrecorded, or whose run's outcome is noted, is not missed; one whose
-// fire did not run is missed because the ledger could not be reached.
+// fire did not run is missed because the ledger could not be reached, or
+// because its lock file could not be opened (lock-file: the ledger was fine).
 // Read from the ledger alone, each was missed (not-fired, interrupted).
 // A notes file another user could have written is not counted.
 func TestReadersCountTheNotes(t *testing.T) {
@@ -67,6 +68,35 @@ func TestReadersCountTheNotes(t *testing.T) {
 				req.Strict = true
 				if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, req); res.Ran {
 					t.Fatalf("strict fire without a ledger: %+v, %v; want it not run", res, err)
+				}
+			},
+			missed: CauseUnreachable, state: StateMissed, cell: CellMissed,
+		},
+		"not run, its lock file not to be opened": {
+			fire: func(t *testing.T, f *runFixture) {
+				m := f.m
+				m.Now = func() time.Time { return mustTime(t, noteAt) }
+				lock := filepath.Join(m.LockDir, "job.lock") // a directory left at its path
+				if err := os.Remove(lock); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Mkdir(lock, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				req := f.request(t)
+				req.Strict = true
+				if res, err := Run(context.Background(), f.st, nil, m, req); res.Ran || !errors.Is(err, ErrOpenLockFile) {
+					t.Fatalf("strict fire without its lock file: %+v, %v; want it not run, for the lock file", res, err)
+				}
+			},
+			missed: CauseLockFile, state: StateMissed, cell: CellMissed,
+		},
+		"not run, noted by an older catchup": { // no lock_fault: the ledger's fault
+			fire: func(t *testing.T, f *runFixture) {
+				line := fmt.Sprintf(`{"task":"job","slot":"2026-03-01T10:00:00Z","trigger":"schedule","host":"h","started_at":%q,"ended_at":%q,"ran":false,"error":"x"}`+"\n",
+					noteAt, noteAt)
+				if err := os.WriteFile(filepath.Join(f.m.LockDir, spoolName), []byte(line), 0o600); err != nil {
+					t.Fatal(err)
 				}
 			},
 			missed: CauseUnreachable, state: StateMissed, cell: CellMissed,

@@ -17,6 +17,10 @@ import (
 func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 	r := store.Run{Task: e.Task, Slot: e.Slot, Trigger: e.Trigger, Attempt: 1, StartedAt: e.StartedAt,
 		EndedAt: e.EndedAt, Host: e.Host, PID: e.PID, BootID: e.BootID, Reason: store.ReasonUnreachable}
+	why := "the ledger could not be reached"
+	if e.LockFault { // the ledger was fine: its slot's cause is lock-file
+		r.Reason, why = store.ReasonLockFile, "this host's lock for the task could not be taken"
+	}
 	if e.ByHand {
 		r.Reason = store.ReasonByHand // still recorded late: its Error says so
 	} else if r.Slot.IsZero() {
@@ -31,12 +35,12 @@ func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 	switch {
 	case e.Ran:
 		r.Status, r.ExitCode = e.Status, e.ExitCode
-		r.Error = "recorded late: the ledger could not be reached when it ran: " + e.Error
+		r.Error = "recorded late: " + why + " when it ran: " + e.Error
 	case e.Locked:
 		r.Status, r.ExitCode, r.Error, r.Reason = store.StatusSkipped, exitCodePtr(exitLocked), reasonLocked, ""
 	default:
 		r.Status, r.ExitCode = store.StatusSkipped, exitCodePtr(exitLocked)
-		r.Error = "not run: the ledger could not be reached: " + e.Error
+		r.Error = "not run: " + why + ": " + e.Error
 	}
 	return r
 }

@@ -1,6 +1,8 @@
 package catchup
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +84,41 @@ func TestNoteSlot(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("slot %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNoteRunReason: a fire note is recorded with the reason of its fault,
+// which names its slot's cause: lock-file for a fire that could not take
+// this host's lock for its task (the ledger was fine), ledger-unreachable
+// otherwise, and for a note an older catchup wrote (no lock_fault).
+func TestNoteRunReason(t *testing.T) {
+	t.Parallel()
+	const head = `{"task":"t","slot":"2026-12-01T10:00:00Z","trigger":"schedule","host":"h","started_at":"2026-12-01T10:00:01Z","ended_at":"2026-12-01T10:00:01Z"`
+	tests := map[string]struct {
+		note         string
+		reason, says string // the record's reason, and its error's start
+	}{
+		"not run, an older catchup's": {note: head + `,"ran":false,"error":"x"}`,
+			reason: store.ReasonUnreachable, says: "not run: the ledger could not be reached: x"},
+		"not run, its lock file": {note: head + `,"ran":false,"error":"x","lock_fault":true}`,
+			reason: store.ReasonLockFile, says: "not run: this host's lock for the task could not be taken: x"},
+		"ran, its lock file": {note: head + `,"ran":true,"status":"succeeded","exit_code":0,"error":"x","lock_fault":true}`,
+			reason: store.ReasonLockFile, says: "recorded late: this host's lock for the task could not be taken when it ran: x"},
+		"lock held": {note: head + `,"ran":false,"locked":true,"error":"x"}`, says: reasonLocked},
+		"by hand, its lock file": {note: head + `,"ran":false,"error":"x","lock_fault":true,"by_hand":true}`,
+			reason: store.ReasonByHand, says: "not run: this host's lock"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var e spoolEntry
+			if err := json.Unmarshal([]byte(tc.note), &e); err != nil {
+				t.Fatal(err)
+			}
+			r := noteRun(e, func(spoolEntry) time.Time { return time.Time{} })
+			if r.Reason != tc.reason || !strings.HasPrefix(r.Error, tc.says) {
+				t.Errorf("recorded with reason %q, error %q; want %q, %q", r.Reason, r.Error, tc.reason, tc.says)
 			}
 		})
 	}

@@ -15,6 +15,11 @@ const (
 	// removed (scan or the daemon retired the task): nothing replays it.
 	ReasonRetired     = "retired"
 	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
+	// ReasonLockFile: the fire could not take this host's lock for its task
+	// (its lock file not to be opened, its lock directory not to be made
+	// or trusted), so it was recorded late from its note, as one that
+	// could not reach the ledger is: the ledger was fine.
+	ReasonLockFile = "lock-file"
 	// ReasonByHand marks a run made with run --manual: it stands for no slot,
 	// not even the one it started just after (a slotless fire of a line
 	// without a known schedule does).
