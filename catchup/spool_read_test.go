@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/internal/filetrust"
 )
 
 // TestReadersCountTheNotes: until the next scan records this host's notes
@@ -87,6 +89,27 @@ func TestReadersCountTheNotes(t *testing.T) {
 				req.Strict = true
 				if res, err := Run(context.Background(), f.st, nil, m, req); res.Ran || !errors.Is(err, ErrOpenLockFile) {
 					t.Fatalf("strict fire without its lock file: %+v, %v; want it not run, for the lock file", res, err)
+				}
+			},
+			missed: CauseLockFile, state: StateMissed, cell: CellMissed,
+		},
+		"not run, its lock directory refused, noted in the spare directory": {
+			fire: func(t *testing.T, f *runFixture) {
+				m := f.m
+				m.Now = func() time.Time { return mustTime(t, noteAt) }
+				m.NoteDir = filepath.Join(t.TempDir(), "notes")
+				f.m.NoteDir = m.NoteDir // the readers look there too
+				// Writable by others: refused, for the lock and the note.
+				if err := os.Chmod(m.LockDir, 0o777); err != nil {
+					t.Fatal(err)
+				}
+				req := f.request(t)
+				req.Strict = true
+				if res, err := Run(context.Background(), f.st, nil, m, req); res.Ran || !errors.Is(err, filetrust.ErrRefused) {
+					t.Fatalf("strict fire with its lock directory refused: %+v, %v; want it not run, for the directory", res, err)
+				}
+				if err := os.Chmod(m.LockDir, 0o700); err != nil {
+					t.Fatal(err)
 				}
 			},
 			missed: CauseLockFile, state: StateMissed, cell: CellMissed,
