@@ -42,10 +42,7 @@ if [ "$CATCHUP_SLOT" = 2026-03-01T10:01:00Z ]; then while [ ! -e release ]; do s
 	defer stop()
 	owed := make(chan bool)
 	go func() { owed <- f.d.fire(ctx, f.task, second) }()
-	waitFor("the 10:02 fire to wait for the lock", func() bool {
-		buf := make([]byte, 1<<20)
-		return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "catchup.(*taskLock).wait(")
-	})
+	waitFor("the 10:02 fire to wait for the lock", func() bool { return waitingForLock("TestWaitingFireStoppedIsLockBusy") })
 	stop() // the daemon stops while the fire waits
 	if !<-owed {
 		t.Errorf("the fire stopped while waiting is not owed a replay; log:\n%s", f.logs.String())
@@ -87,4 +84,18 @@ if [ "$CATCHUP_SLOT" = 2026-03-01T10:01:00Z ]; then while [ ! -e release ]; do s
 	if cause != catchup.CauseLockBusy {
 		t.Errorf("ls --missed 10:02: cause %s, want %q", cause, catchup.CauseLockBusy)
 	}
+}
+
+// waitingForLock reports whether a goroutine that test started waits for a
+// task's lock. The package's tests run side by side: another test's fire
+// waiting for its own lock is no sign (it let this one stop its fire before
+// the fire waited, which then recorded nothing).
+func waitingForLock(test string) bool {
+	buf := make([]byte, 1<<20)
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "catchup.(*taskLock).wait(") && strings.Contains(g, "daemon."+test+".") {
+			return true
+		}
+	}
+	return false
 }
