@@ -121,6 +121,10 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 	}
 	if l.req.Strict {
 		l.spoolFire(fr, nil, err)
+		if fix := lockFault(err); fix != "" {
+			return RunResult{ExitCode: ExitInternal}, fmt.Errorf("not running %s without this host's lock for it (--strict; the ledger is fine): "+
+				"the next scan replays its slot once %s: %w", l.req.Task, fix, lockCause(err))
+		}
 		return RunResult{ExitCode: ExitInternal}, fmt.Errorf("cannot record the run (--strict): %w", err)
 	}
 	if !l.req.ReplaySlot.IsZero() {
@@ -167,14 +171,20 @@ func hostLockFault(cause error) bool {
 }
 
 // lockCause is cause without ErrOpenLockFile's words, which the message
-// around it says: the system's error, naming the file.
+// around it says: the system's error, naming the file; it still wraps cause.
 func lockCause(cause error) error {
 	var pe *fs.PathError
 	if errors.Is(cause, ErrOpenLockFile) && errors.As(cause, &pe) {
-		return pe
+		return quietCause{said: pe, cause: cause}
 	}
 	return cause
 }
+
+// quietCause says said and wraps cause, which holds it.
+type quietCause struct{ said, cause error }
+
+func (q quietCause) Error() string { return q.said.Error() }
+func (q quietCause) Unwrap() error { return q.cause }
 
 // refuseUnclaimed is the default with a shared ledger that cannot be
 // reached: without a claim, every host would run the slot, so none does
