@@ -2,11 +2,13 @@ package catchup
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/sqlite"
 )
 
 // TestReplayOfASlotNotedSinceItsScanPlanned: the 10:00 fire's outcome
@@ -97,4 +99,56 @@ func TestScanLeavesASlotNotedMeanwhileToTheNextScan(t *testing.T) {
 		t.Errorf("the job ran %d times, want 2 (09:00 and 10:00, each once): %v", len(got), got)
 	}
 	checkSlotRecords(t, "the ledger after the next scan", f.history(t), 1)
+}
+
+// TestScanKeepsASlotNotedMeanwhileUnsettled: as above, but the late fire
+// of 10:00 fails, and its claim went to a ledger file replaced since (no
+// record of it in the file now there). The scan's replay runs nothing and
+// does not settle 10:00: the watermark stays below it, so that the next
+// scan, which records the note, retries the failure under --retry-failed.
+func TestScanKeepsASlotNotedMeanwhileUnsettled(t *testing.T) {
+	t.Parallel()
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	f.run(t, f.request(t))
+	ten := mustTime(t, "2026-03-01T10:00:00Z")
+	f.job.exitAt(t, ten, 3)
+	f.now = mustTime(t, "2026-03-01T10:20:00Z")
+	// The file the late fire's claim went to: a copy of the ledger, gone
+	// since (a backup made before the claim restored over it).
+	copied := filepath.Join(t.TempDir(), "copy.db")
+	if err := f.st.Backup(context.Background(), copied); err != nil {
+		t.Fatal(err)
+	}
+	replaced, err := sqlite.Open(context.Background(), copied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replaced.Close()
+	req := scanRequest()
+	req.RetryFailed = true
+	fired := false
+	req.Replays.Start = func(task string, slot time.Time) {
+		if !fired {
+			fired = true
+			if res, err := Run(context.Background(), movedFinish{replaced}, nil, f.m, f.request(t)); err != nil || !res.Ran || res.ExitCode != 3 {
+				t.Errorf("the late fire of 10:00, failed and noted: %+v, %v", res, err)
+			}
+		}
+	}
+	if ts := f.scan(t, req); len(ts.Actions) != 1 || ts.Actions[0].Action != ActionSkipped {
+		t.Fatalf("the scan's replay of 10:00: %+v; want it skipped, noted meanwhile", ts.Actions)
+	}
+	task, err := f.st.Task(context.Background(), "job")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !task.SettledThrough.Before(ten) {
+		t.Errorf("the watermark passed 10:00 (%s), whose noted run failed", task.SettledThrough)
+	}
+	f.now = mustTime(t, "2026-03-01T10:30:00Z")
+	next := scanRequest()
+	next.RetryFailed = true
+	if ts := f.scan(t, next); len(ts.Missed) != 1 || !ts.Missed[0].Equal(ten) {
+		t.Errorf("the next scan under --retry-failed: missed %v; want 10:00, whose noted run failed", ts.Missed)
+	}
 }
