@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/store"
 )
 
 // TestReadersCountTheNotes: until the next scan records this host's notes
@@ -64,11 +65,7 @@ func TestReadersCountTheNotes(t *testing.T) {
 		},
 		"not run": {
 			fire: func(t *testing.T, f *runFixture) {
-				m := f.m
-				m.Now = func() time.Time { return mustTime(t, noteAt) }
-				req := f.request(t)
-				req.Strict = true
-				if res, err := Run(context.Background(), nil, errors.New("ledger unreachable"), m, req); res.Ran {
+				if res, err := f.strictFireAt(t, noteAt, nil, errors.New("ledger unreachable")); res.Ran {
 					t.Fatalf("strict fire without a ledger: %+v, %v; want it not run", res, err)
 				}
 			},
@@ -76,18 +73,14 @@ func TestReadersCountTheNotes(t *testing.T) {
 		},
 		"not run, its lock file not to be opened": {
 			fire: func(t *testing.T, f *runFixture) {
-				m := f.m
-				m.Now = func() time.Time { return mustTime(t, noteAt) }
-				lock := filepath.Join(m.LockDir, "job.lock") // a directory left at its path
+				lock := filepath.Join(f.m.LockDir, "job.lock") // a directory left at its path
 				if err := os.Remove(lock); err != nil {
 					t.Fatal(err)
 				}
 				if err := os.Mkdir(lock, 0o700); err != nil {
 					t.Fatal(err)
 				}
-				req := f.request(t)
-				req.Strict = true
-				if res, err := Run(context.Background(), f.st, nil, m, req); res.Ran || !errors.Is(err, ErrOpenLockFile) {
+				if res, err := f.strictFireAt(t, noteAt, f.st, nil); res.Ran || !errors.Is(err, ErrOpenLockFile) {
 					t.Fatalf("strict fire without its lock file: %+v, %v; want it not run, for the lock file", res, err)
 				}
 			},
@@ -95,20 +88,15 @@ func TestReadersCountTheNotes(t *testing.T) {
 		},
 		"not run, its lock directory refused, noted in the spare directory": {
 			fire: func(t *testing.T, f *runFixture) {
-				m := f.m
-				m.Now = func() time.Time { return mustTime(t, noteAt) }
-				m.NoteDir = filepath.Join(t.TempDir(), "notes")
-				f.m.NoteDir = m.NoteDir // the readers look there too
+				f.m.NoteDir = filepath.Join(t.TempDir(), "notes") // the fire's, and the readers look there too
 				// Writable by others: refused, for the lock and the note.
-				if err := os.Chmod(m.LockDir, 0o777); err != nil {
+				if err := os.Chmod(f.m.LockDir, 0o777); err != nil {
 					t.Fatal(err)
 				}
-				req := f.request(t)
-				req.Strict = true
-				if res, err := Run(context.Background(), f.st, nil, m, req); res.Ran || !errors.Is(err, filetrust.ErrRefused) {
+				if res, err := f.strictFireAt(t, noteAt, f.st, nil); res.Ran || !errors.Is(err, filetrust.ErrRefused) {
 					t.Fatalf("strict fire with its lock directory refused: %+v, %v; want it not run, for the directory", res, err)
 				}
-				if err := os.Chmod(m.LockDir, 0o700); err != nil {
+				if err := os.Chmod(f.m.LockDir, 0o700); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -224,4 +212,15 @@ func cellAt(rows []CalendarRow, slot time.Time) CalendarSlot {
 		}
 	}
 	return CalendarSlot{}
+}
+
+// strictFireAt fires f's request with --strict at at, on st (openErr: why
+// it could not be opened); the fixture's own clock is left as it is.
+func (f *runFixture) strictFireAt(t *testing.T, at string, st store.Store, openErr error) (RunResult, error) {
+	t.Helper()
+	m := f.m
+	m.Now = func() time.Time { return mustTime(t, at) }
+	req := f.request(t)
+	req.Strict = true
+	return Run(context.Background(), st, openErr, m, req)
 }
