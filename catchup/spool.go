@@ -174,12 +174,13 @@ func appendNote(path string, line []byte) error {
 // the slot it was fired for (the latest at or before it, within
 // tolerance). A notes file not owned by this user, or writable by others,
 // is refused.
-func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration, take func(spoolEntry) bool) (int, error) {
+func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.Duration, take func(spoolEntry) bool) (notesRecorded, error) {
 	// One import at a time in a process (the daemon's tasks scan at once):
 	// they take the notes under one name, this process's pid.
 	importing.Lock()
 	defer importing.Unlock()
-	n, err := 0, lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
+	var n notesRecorded
+	err := lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance, take)
 	}
@@ -193,7 +194,7 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 			continue
 		}
 		k, serr := importNotes(ctx, st, m, spareNotesIn(m, dir), tolerance, take)
-		n, err = n+k, JoinErrors(err, serr)
+		n, err = n.plus(k), JoinErrors(err, serr)
 	}
 	return n, err
 }
@@ -201,43 +202,56 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 // importing serialises importSpool within a process.
 var importing sync.Mutex
 
+// notesRecorded counts the notes an import recorded: the fires and
+// outcomes that could not reach the ledger, and apart from them the fires
+// that ran nothing because they could not take this host's lock for their
+// task (spoolEntry.LockFault), which the ledger was fine for.
+type notesRecorded struct{ unreached, lockRefused int }
+
+func (n notesRecorded) plus(o notesRecorded) notesRecorded {
+	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused}
+}
+
+// total is every note recorded.
+func (n notesRecorded) total() int { return n.unreached + n.lockRefused }
+
 // importNotes records the notes of one notes file (those take reports
 // true for: splitNotes), then removes it.
 func importNotes(ctx context.Context, st store.Store, m Machine, path string, tolerance time.Duration,
-	take func(spoolEntry) bool) (int, error) {
+	take func(spoolEntry) bool) (notesRecorded, error) {
 	taken := takenNotes(path, m.PID)
 	if err := adoptAbandoned(path, taken, m.UID); err != nil {
-		return 0, err
+		return notesRecorded{}, err
 	}
 	if _, err := os.Lstat(taken); err == nil {
 		// Left by an earlier process with this pid (a container's PID 1,
 		// killed while it imported): merged back, never overwritten.
 		if err := putBack(taken, path, m.UID); err != nil {
-			return 0, err
+			return notesRecorded{}, err
 		}
 		os.Remove(taken + partSuffix) // its copy of some of them (adoptAbandoned)
 	}
 	// A notes file refused is left as it is, where it is: taken, it would
 	// be merged back into a file of this user's alone, and trusted.
 	if err := checkNotes(path, m.UID); err != nil {
-		return 0, err
+		return notesRecorded{}, err
 	}
 	if err := os.Rename(path, taken); err != nil {
 		if os.IsNotExist(err) {
-			return 0, nil
+			return notesRecorded{}, nil
 		}
-		return 0, fmt.Errorf("read the notes of unrecorded fires: %w", err)
+		return notesRecorded{}, fmt.Errorf("read the notes of unrecorded fires: %w", err)
 	}
 	entries, err := readSpool(taken, m.UID)
 	if errors.Is(err, filetrust.ErrRefused) {
-		return 0, err // changed since checkNotes: left taken, refused by every later scan too
+		return notesRecorded{}, err // changed since checkNotes: left taken, refused by every later scan too
 	}
 	if err != nil {
-		return 0, JoinErrors(err, putBack(taken, path, m.UID))
+		return notesRecorded{}, JoinErrors(err, putBack(taken, path, m.UID))
 	}
 	entries, part, err := splitNotes(taken, entries, take)
 	if err != nil {
-		return 0, JoinErrors(err, putBack(taken, path, m.UID))
+		return notesRecorded{}, JoinErrors(err, putBack(taken, path, m.UID))
 	}
 	giveBack := func() error { // nothing recorded: every note back, the others' copy gone
 		if part != "" {
@@ -247,21 +261,29 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	}
 	entries, outcomes, err := recordOutcomes(ctx, st, entries)
 	if err != nil {
-		return 0, JoinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), giveBack())
+		return notesRecorded{}, JoinErrors(fmt.Errorf("record the notes of unrecorded outcomes: %w", err), giveBack())
 	}
 	if err := registerNoted(ctx, st, m, entries); err != nil {
-		return 0, JoinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), giveBack())
+		return notesRecorded{}, JoinErrors(fmt.Errorf("register the tasks of unrecorded fires: %w", err), giveBack())
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
 		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
-		return 0, JoinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())
+		return notesRecorded{}, JoinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())
 	}
 	recordNoteSightings(ctx, st, m, entries) // each fire proves its boot up then (S7d)
 	if err := backdateLines(ctx, st, runs); err != nil {
-		return 0, JoinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
+		return notesRecorded{}, JoinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
 	}
-	return outcomes + len(runs), leaveNotes(taken, path, part, m.UID)
+	n := notesRecorded{unreached: outcomes}
+	for _, e := range entries {
+		if e.LockFault {
+			n.lockRefused++
+		} else {
+			n.unreached++
+		}
+	}
+	return n, leaveNotes(taken, path, part, m.UID)
 }

@@ -46,8 +46,12 @@ func recordNotes(ctx context.Context, st store.Store, m Machine, tolerance time.
 func recordNotesOf(ctx context.Context, st store.Store, m Machine, tolerance time.Duration,
 	what string, take func(spoolEntry) bool) (notes *pendingNotes, fault error, err error) {
 	n, fault := importSpool(ctx, st, m, tolerance, take)
-	if fault == nil && n > 0 {
-		m.notice("recorded %d %s that could not reach the ledger at the time", n, plural(n, "fire", "fires"))
+	if fault == nil && n.unreached > 0 {
+		m.notice("recorded %d %s that could not reach the ledger at the time", n.unreached, plural(n.unreached, "fire", "fires"))
+	}
+	if fault == nil && n.lockRefused > 0 {
+		m.notice("recorded %d %s that ran nothing: this host's lock for %s could not be taken",
+			n.lockRefused, plural(n.lockRefused, "fire", "fires"), plural(n.lockRefused, "its task", "their tasks"))
 	}
 	notes, k, err := keptNotes(m)
 	if err != nil {

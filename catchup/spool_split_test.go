@@ -36,7 +36,7 @@ func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
 				st = failingAddRuns{f.st}
 			}
 			n, err := importSpool(context.Background(), st, f.m, 5*time.Minute, tenOClock)
-			if n != tc.first || (err != nil) != tc.failFirst {
+			if n.total() != tc.first || (err != nil) != tc.failFirst {
 				t.Fatalf("first import: %d notes, %v; want %d", n, err, tc.first)
 			}
 			if left, _ := filepath.Glob(filepath.Join(f.m.LockDir, spoolName+".*")); len(left) != 0 {
@@ -45,7 +45,7 @@ func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
 			if _, k, err := keptNotes(f.m); err != nil || k != 2-tc.first {
 				t.Fatalf("kept %d notes, %v; want %d", k, err, 2-tc.first)
 			}
-			if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n != 2-tc.first {
+			if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n.total() != 2-tc.first {
 				t.Fatalf("second import: %d notes, %v; want %d", n, err, 2-tc.first)
 			}
 			if _, k, err := keptNotes(f.m); err != nil || k != 0 {
@@ -91,7 +91,7 @@ func TestDeadSplitLeavesNothingBeside(t *testing.T) {
 	if _, part, err := splitNotes(taken, entries, func(e spoolEntry) bool { return e.StartedAt.Hour() == 10 }); err != nil || part != taken+".part" {
 		t.Fatalf("split: part %q, %v", part, err)
 	}
-	if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n != 2 {
+	if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n.total() != 2 {
 		t.Fatalf("import: %d notes, %v; want 2", n, err)
 	}
 	if left, _ := filepath.Glob(notes + ".*"); len(left) != 0 {

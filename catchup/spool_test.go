@@ -132,8 +132,8 @@ func TestSpoolSurvivesFailedImports(t *testing.T) {
 		}
 	}
 	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil)
-	if err != nil || n != 2 {
-		t.Fatalf("import into a working ledger: %d fires, %v; want both", n, err)
+	if err != nil || n.total() != 2 {
+		t.Fatalf("import into a working ledger: %d fires, %v; want both", n.total(), err)
 	}
 	f.now = mustTime(t, "2026-03-01T11:30:00Z")
 	if ts := f.scan(t, scanRequest()); len(ts.Missed) != 0 {
@@ -229,4 +229,28 @@ func notedFireFixture(t *testing.T) *runFixture {
 	}
 	f.fireUnrecorded(t, "2026-03-01T10:00:30Z")
 	return f
+}
+
+// TestImportCountsLockRefusedFiresApart: an import counts the fires that
+// ran nothing for want of this host's lock apart from those that could not
+// reach the ledger (the scan says which, and the ledger was fine for the
+// first), and counts both.
+func TestImportCountsLockRefusedFiresApart(t *testing.T) {
+	t.Parallel()
+	f := notedFireFixture(t) // 10:00's fire, noted: the ledger could not be reached
+	path := filepath.Join(f.m.LockDir, spoolName)
+	entries, err := readSpool(path, os.Geteuid())
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("the fixture's notes: %v, %v; want one", entries, err)
+	}
+	e := entries[0]
+	e.Slot, e.StartedAt, e.EndedAt = e.Slot.Add(time.Hour), e.StartedAt.Add(time.Hour), e.EndedAt.Add(time.Hour)
+	e.Ran, e.Status, e.ExitCode, e.LockFault = false, "", nil, true
+	if err := writeNote(f.m, e); err != nil {
+		t.Fatal(err)
+	}
+	n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil)
+	if err != nil || n != (notesRecorded{unreached: 1, lockRefused: 1}) {
+		t.Fatalf("import: %+v, %v; want 1 unreached and 1 lock-refused", n, err)
+	}
 }
