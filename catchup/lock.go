@@ -68,7 +68,9 @@ func (m Machine) lockDirError(err error) error {
 // lockDir checks that dir, the lock directory, is uid's own directory (no
 // symlink, no one else's): a planted one is refused, for the locks and for
 // the notes of unrecorded fires. With create, it is made if missing;
-// without, a missing one is fine (nothing there to read).
+// without, a missing one is fine (nothing there to read). Anything but a
+// directory at its path is an error (ErrCreateLockDir): no lock can be
+// taken, nor note kept, in it.
 func lockDir(dir string, uid int, create bool) error {
 	if err := filetrust.PlantedLink("lock directory", filepath.Dir(dir), uid); err != nil {
 		return err
@@ -86,7 +88,13 @@ func lockDir(dir string, uid int, create bool) error {
 	if err != nil {
 		return fmt.Errorf("lock directory: %w", err)
 	}
-	return filetrust.Private("lock directory "+dir, dir, fi, uid)
+	if err := filetrust.Private("lock directory "+dir, dir, fi, uid); err != nil {
+		return err // a symlink, another user's: refused, whatever it is
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory: remove what is at its path", ErrCreateLockDir, dir)
+	}
+	return nil
 }
 
 // openLockFile opens (creating) the file task+suffix in dir, for user uid,
