@@ -20,6 +20,7 @@ type shellReplay struct {
 	task    store.Task
 	command string
 	stdin   string
+	program string // the line's job as its `catchup run` names it (crontab.Entry.Program)
 	dir     string
 	user    string
 	vars    []string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -20,7 +21,7 @@ import (
 // every slot would look missed and run again.
 func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
 	e := se.Entry
-	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User}
+	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User, program: crontab.Program(e.Command)}
 	if err := sr.resolveUser(m, e.User, se.user, se.spool); err != nil {
 		return nil, err
 	}

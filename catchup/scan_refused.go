@@ -46,15 +46,27 @@ func refusedToStart(m Machine, t store.Task) (seen os.FileInfo, why error) {
 // command runs from there, and another user's directory on the way could
 // hold, or be made to hold, a file of theirs.
 func commandDirRefused(m Machine, t store.Task) error {
-	if len(t.Argv) == 0 || t.Dir == "" || filepath.IsAbs(t.Argv[0]) || !strings.Contains(t.Argv[0], "/") {
+	if len(t.Argv) == 0 {
 		return nil
 	}
-	dir := filepath.Join(t.Dir, filepath.Dir(t.Argv[0]))
-	if dir == filepath.Clean(t.Dir) {
-		return nil // ./job.sh: the registered directory itself
+	return relativeDirRefused(t.Dir, t.Argv[0], m.UID)
+}
+
+// relativeDirRefused checks the directory a relative command path through
+// directories (./sub/job.sh) leads to from dir, as dir is checked (for
+// uid). A crontab line's command is a word the shell has yet to expand:
+// one it would change ($VAR, ~, a glob) is not looked at.
+func relativeDirRefused(dir, command string, uid int) error {
+	if dir == "" || filepath.IsAbs(command) || !strings.Contains(command, "/") || strings.ContainsAny(command, "$`*?[") ||
+		strings.HasPrefix(command, "~") {
+		return nil
 	}
-	if _, err := checkedWorkDir(dir, m.UID); err != nil {
-		return fmt.Errorf("its command %s starts from %w", t.Argv[0], err)
+	sub := filepath.Join(dir, filepath.Dir(command))
+	if sub == filepath.Clean(dir) {
+		return nil // ./job.sh: the directory itself
+	}
+	if _, err := checkedWorkDir(sub, uid); err != nil {
+		return fmt.Errorf("its command %s starts from %w", command, err)
 	}
 	return nil
 }
@@ -78,6 +90,9 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 		uid = other
 	}
 	_, why = checkedWorkDir(sr.dir, uid)
+	if why == nil {
+		why = relativeDirRefused(sr.dir, sr.program, uid)
+	}
 	return nil, lineHomeFix(why)
 }
 

@@ -273,7 +273,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	if strings.HasPrefix(e.User, "*") {
 		return fmt.Errorf("user field %q looks like a time field: expected 5 time fields and a user", e.User)
 	}
-	noCommand := parseFlags(e, lx)
+	_, noCommand := parseFlags(e, lx)
 	if err := noCommand; err != nil && !errors.Is(err, errNoCommand) {
 		if cut && errors.Is(err, errQuote) {
 			return fmt.Errorf("%w (cron ends the command at the first unescaped %%; write \\%% for a literal %%)", err)

@@ -52,57 +52,59 @@ func skipGlobals(e *Entry, lx *lexer) bool {
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins).
-func parseFlags(e *Entry, lx *lexer) error {
+// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins);
+// program is the command's first word, unquoted and unexpanded.
+func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 	for {
 		a, ok, err := lx.next()
 		if err != nil {
-			return err
+			return "", err
 		}
 		switch {
 		case !ok:
-			return errNoCommand
+			return "", errNoCommand
 		case a == "--":
-			if _, more, err := lx.peek(); err == nil && !more {
-				return errNoCommand
+			w, more, err := lx.peek()
+			if err == nil && !more {
+				return "", errNoCommand
 			}
-			return nil
+			return w, nil
 		case a == "":
-			return errors.New("the command is empty (a variable that expanded to nothing?): every fire of the line would exit 125; fix: name the command after --")
+			return "", errors.New("the command is empty (a variable that expanded to nothing?): every fire of the line would exit 125; fix: name the command after --")
 		case a == "-" || !strings.HasPrefix(a, "-"):
-			return nil
+			return a, nil
 		}
 		if !strings.HasPrefix(a, "--") {
-			return fmt.Errorf("unknown flag %s in catchup line", shortFlag(a))
+			return "", fmt.Errorf("unknown flag %s in catchup line", shortFlag(a))
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		takesValue, known := runFlags[name]
 		switch {
 		case !known:
-			return fmt.Errorf("unknown flag --%s in catchup line", name)
+			return "", fmt.Errorf("unknown flag --%s in catchup line", name)
 		case name == "wait":
 			// --wait, --wait=DUR or --wait DUR (like flock -w).
 			if !hasVal {
 				if w, ok, err := lx.peek(); err == nil && ok && w == "" {
-					return errEmpty("wait") // --wait "$LIMIT", LIMIT unset: never the command
+					return "", errEmpty("wait") // --wait "$LIMIT", LIMIT unset: never the command
 				}
 				lx.takeDuration()
 			}
 			continue
 		case !takesValue:
 			if _, perr := strconv.ParseBool(val); hasVal && perr != nil {
-				return fmt.Errorf("invalid value %q for --%s in catchup line: %w", redact.Value(val), name, strconv.ErrSyntax)
+				return "", fmt.Errorf("invalid value %q for --%s in catchup line: %w", redact.Value(val), name, strconv.ErrSyntax)
 			}
 			continue
 		case !hasVal:
 			if val, ok, err = lx.next(); err != nil {
-				return err
+				return "", err
 			} else if !ok {
-				return fmt.Errorf("flag --%s needs a value in catchup line", name)
+				return "", fmt.Errorf("flag --%s needs a value in catchup line", name)
 			}
 		}
 		if err := checkValue(name, val); err != nil {
-			return err
+			return "", err
 		}
 		switch name {
 		case "task":
@@ -206,4 +208,23 @@ func shortFlag(a string) string {
 		return a
 	}
 	return a[:2] + "..."
+}
+
+// Program is the job a catchup line's command part runs: the first word
+// after `catchup run`'s flags, unquoted and unexpanded; "" if it has none
+// or is not a catchup line.
+func Program(command string) string {
+	lx := &lexer{s: command}
+	if w, ok, err := lx.next(); !ok || err != nil || !isCatchupWord(w) {
+		return ""
+	}
+	var e Entry
+	if !skipGlobals(&e, lx) {
+		return ""
+	}
+	program, err := parseFlags(&e, lx)
+	if err != nil {
+		return ""
+	}
+	return program
 }
