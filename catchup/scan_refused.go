@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/store"
 )
 
@@ -46,10 +47,19 @@ func refusedToStart(m Machine, t store.Task) (seen os.FileInfo, why error) {
 // command runs from there, and another user's directory on the way could
 // hold, or be made to hold, a file of theirs.
 func commandDirRefused(m Machine, t store.Task) error {
-	if len(t.Argv) == 0 {
-		return nil
+	return relativeDirRefused(t.Dir, programOf(t.Argv), m.UID)
+}
+
+// programOf is the program argv starts: a shell's command line's (a
+// daemon line's SHELL -c LINE) first word, else argv[0].
+func programOf(argv []string) string {
+	switch {
+	case len(argv) == 3 && argv[1] == "-c":
+		return crontab.ShellProgram(argv[2])
+	case len(argv) > 0:
+		return argv[0]
 	}
-	return relativeDirRefused(t.Dir, t.Argv[0], m.UID)
+	return ""
 }
 
 // relativeDirRefused checks the directory a relative command path through

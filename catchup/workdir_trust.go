@@ -94,14 +94,22 @@ func othersCanWrite(fi os.FileInfo, sticky bool) bool {
 	return fi.Mode().Perm()&0o002 != 0 || !filetrust.PrivateGroup(fi)
 }
 
-// RefusedWorkDir is why a job of m's user must not start in dir (nil
-// when it may): another user controls it, or it is missing
-// (trustedWorkDir). The daemon checks the home a line's fire starts in,
-// as a scan checks a replay's registered directory; seen is dir as the
-// check saw it, trusted, for the job's start (RunRequest.DirSeen:
-// stillSeen), as refusedToStart's is for a replay's.
-func RefusedWorkDir(m Machine, dir string) (seen os.FileInfo, why error) {
+// RefusedWorkDir is why a job of m's user, argv, must not start in dir
+// (nil when it may): another user controls it, or it is missing
+// (trustedWorkDir), or the directory below it that a relative command
+// through directories starts from (./sub/job.sh). The daemon checks the
+// home a line's fire starts in, as a scan checks a replay's registered
+// directory; seen is dir as the check saw it, trusted, for the job's
+// start (RunRequest.DirSeen: stillSeen), as refusedToStart's is for a
+// replay's.
+func RefusedWorkDir(m Machine, dir string, argv []string) (seen os.FileInfo, why error) {
 	seen, err := checkedWorkDir(dir, m.UID)
+	if err == nil {
+		err = relativeDirRefused(dir, programOf(argv), m.UID)
+	}
+	if err != nil {
+		seen = nil
+	}
 	return seen, lineHomeFix(err)
 }
 

@@ -228,3 +228,18 @@ func Program(command string) string {
 	}
 	return program
 }
+
+// ShellProgram is the program a shell command line starts: its first word
+// after leading VAR=value assignments, unquoted and unexpanded; "" if none.
+func ShellProgram(command string) string {
+	lx := &lexer{s: command}
+	for {
+		w, ok, err := lx.next()
+		if !ok || err != nil {
+			return ""
+		}
+		if !isAssignment(w) {
+			return w
+		}
+	}
+}

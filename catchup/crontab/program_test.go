@@ -27,3 +27,25 @@ func TestProgram(t *testing.T) {
 		})
 	}
 }
+
+// TestShellProgram pins the program a daemon line's command starts, as
+// the daemon checks the directory a relative one starts from.
+func TestShellProgram(t *testing.T) {
+	tests := map[string]struct{ command, want string }{
+		"plain":               {"./sub/job.sh --x", "./sub/job.sh"},
+		"after assignments":   {"A=1 B='x y' sub/job", "sub/job"},
+		"quoted":              {`"./my dir/job.sh" x`, "./my dir/job.sh"},
+		"operator ends it":    {"x/y && rm z", "x/y"},
+		"only an assignment":  {"A=1", ""},
+		"empty":               {"", ""},
+		"unterminated quote":  {"'x/y", ""},
+		"variable left as is": {"$HOME/job", "$HOME/job"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := ShellProgram(tc.command); got != tc.want {
+				t.Errorf("ShellProgram(%q) = %q, want %q", tc.command, got, tc.want)
+			}
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 // while it stays, by a fire or a scan (refusedNews), not at each fire.
 // seen is the home as the check saw it, trusted (fireRequest).
 func (d *Daemon) homeRefused(t Task, slot time.Time) (seen os.FileInfo, refused bool) {
-	seen, why := catchup.RefusedWorkDir(d.cfg.Machine, t.Req.Dir)
+	seen, why := catchup.RefusedWorkDir(d.cfg.Machine, t.Req.Dir, t.Req.Argv)
 	if why == nil {
 		d.refusedNews(t.Def.Name, "")
 		return seen, false
