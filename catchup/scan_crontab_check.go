@@ -9,6 +9,7 @@ import (
 	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // checkLine refuses a crontab line scan cannot register or replay as cron
@@ -33,10 +34,10 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	if e.MaxAge != "" {
 		d, err := ParseDuration(e.MaxAge)
 		if errors.Is(err, ErrDurationTooLong) {
-			return 0, lineRefusal(fmt.Sprintf("--max-age %q: %v", redact.Value(e.MaxAge), ErrDurationTooLong))
+			return 0, lineRefusal(fmt.Sprintf("--max-age %s: %v", taskname.Quoted(redact.Value(e.MaxAge)), ErrDurationTooLong))
 		}
 		if err != nil || d <= 0 {
-			return 0, lineRefusal(fmt.Sprintf("--max-age %q: want a positive duration, like 3d", redact.Value(e.MaxAge)))
+			return 0, lineRefusal(fmt.Sprintf("--max-age %s: want a positive duration, like 3d", taskname.Quoted(redact.Value(e.MaxAge))))
 		}
 		maxAge = d
 	}
@@ -44,7 +45,7 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 		// The line's own `catchup run --cron` refuses an invalid one at
 		// every fire (exit 125): a malformed line, never registered.
 		if _, err := parseSchedule(e.Cron, zone); err != nil {
-			return 0, lineRefusal(fmt.Sprintf("--cron %q: %v", redact.Value(e.Cron), err))
+			return 0, lineRefusal(fmt.Sprintf("--cron %s: %v", taskname.QuotedUpTo(redact.Value(e.Cron), 128), err))
 		}
 	}
 	if e.Replay != "" {
@@ -55,7 +56,7 @@ func checkLine(e crontab.Entry, zone string) (time.Duration, error) {
 	switch e.OnBusy {
 	case "", "replay", "skip", "wait":
 	default:
-		return 0, lineRefusal(fmt.Sprintf("invalid --on-busy %q: use replay, skip or wait", redact.Value(e.OnBusy)))
+		return 0, lineRefusal(fmt.Sprintf("invalid --on-busy %s: use replay, skip or wait", taskname.Quoted(redact.Value(e.OnBusy))))
 	}
 	return maxAge, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/redact"
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/store"
 )
 
@@ -267,5 +268,5 @@ func CheckPolicy(policy string) error {
 	case "all", "latest", "coalesce", "none":
 		return nil
 	}
-	return fmt.Errorf("invalid --replay %q: use all, latest, coalesce or none", redact.Value(policy))
+	return fmt.Errorf("invalid --replay %s: use all, latest, coalesce or none", taskname.Quoted(redact.Value(policy)))
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -81,9 +80,9 @@ func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) 
 		return req, fmt.Errorf("--to %s is in the future: backfill runs only slots that have come (now is %s)",
 			bf.to, now.UTC().Format(time.RFC3339))
 	case req.Only != "missing" && req.Only != "failed" && req.Only != "all":
-		return req, fmt.Errorf("invalid --only %q: use missing, failed or all", redact.Value(req.Only))
+		return req, fmt.Errorf("invalid --only %s: use missing, failed or all", quotedValue(req.Only))
 	case req.Order != "oldest" && req.Order != "newest":
-		return req, fmt.Errorf("invalid --order %q: use oldest or newest", redact.Value(req.Order))
+		return req, fmt.Errorf("invalid --order %s: use oldest or newest", quotedValue(req.Order))
 	case req.Concurrency < 1:
 		return req, fmt.Errorf("--concurrency must be at least 1")
 	case req.MaxSlots < 1:

@@ -137,7 +137,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 		return usageErr(c, errors.New("--listen is empty: give an address like :9090, or drop --listen to serve nothing"))
 	}
 	if df.logFormat != "text" && df.logFormat != "json" {
-		return usageErr(c, fmt.Errorf("invalid --log-format %q: use text or json", redact.Value(df.logFormat)))
+		return usageErr(c, fmt.Errorf("invalid --log-format %s: use text or json", quotedValue(df.logFormat)))
 	}
 	if err := checkRule(c, &df.rule); err != nil {
 		return usageErr(c, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/catchup/catchup/catchup/daemon"
 	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/store"
 )
 
@@ -159,7 +160,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	for name, p := range map[string]*time.Duration{"timeout": &req.Timeout, "kill-after": &req.KillAfter, "retry-delay": &req.RetryDelay} {
 		if v := fl(name); v != "" {
 			if *p, err = parseDuration(v); err != nil || *p < 0 {
-				return daemon.Task{}, fmt.Errorf("invalid --%s %q: %s", name, redact.Value(v), durationWant(err, "want a duration like 90s or 10m"))
+				return daemon.Task{}, fmt.Errorf("invalid --%s %s: %s", name, quotedValue(v), durationWant(err, "want a duration like 90s or 10m"))
 			}
 		}
 	}
@@ -173,19 +174,19 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
 		if maxAge, err = parseDuration(v); err != nil || maxAge <= 0 {
-			return daemon.Task{}, fmt.Errorf("invalid --max-age %q: %s", redact.Value(v), durationWant(err, "want a positive duration like 2h or 3d"))
+			return daemon.Task{}, fmt.Errorf("invalid --max-age %s: %s", quotedValue(v), durationWant(err, "want a positive duration like 2h or 3d"))
 		}
 	}
 	if v := fl("wait"); v != "" { // as run reads it: bare, =true/false, =unlimited or a limit
 		var w waitValue
 		if err := w.Set(v); err != nil {
-			return daemon.Task{}, fmt.Errorf("invalid --wait %q: want a duration like 5m: %w", redact.Value(v), err)
+			return daemon.Task{}, fmt.Errorf("invalid --wait %s: want a duration like 5m: %w", quotedValue(v), err)
 		}
 		req.Wait, req.WaitLimit = w.set, w.limit
 	}
 	if v := fl("retries"); v != "" {
 		if req.Retries, err = strconv.Atoi(v); err != nil || req.Retries < 0 {
-			return daemon.Task{}, fmt.Errorf("invalid --retries %q: want a count", redact.Value(v))
+			return daemon.Task{}, fmt.Errorf("invalid --retries %s: want a count", quotedValue(v))
 		}
 	}
 	replay := fl("replay")
@@ -198,7 +199,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	switch req.OnBusy {
 	case "", "replay", "skip", "wait":
 	default:
-		return daemon.Task{}, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", redact.Value(req.OnBusy))
+		return daemon.Task{}, fmt.Errorf("invalid --on-busy %s: use replay, skip or wait", quotedValue(req.OnBusy))
 	}
 	// The ledger keeps the command without its secrets; the daemon runs
 	// (and replays) the line as written.
@@ -229,7 +230,7 @@ func checkDaemonLineFlags(m catchup.Machine, j crontab.Job) error {
 		}
 	}
 	if v, ok := j.Flags["cron"]; ok && !schedule.SameExpr(v, j.Expr) {
-		return fmt.Errorf("--cron %q differs from the line's time fields %q: the time fields are its schedule; drop --cron", redact.Value(v), j.Expr)
+		return fmt.Errorf("--cron %s differs from the line's time fields %q: the time fields are its schedule; drop --cron", taskname.QuotedUpTo(redact.Value(v), 128), j.Expr)
 	}
 	if v, ok := j.Flags["db"]; ok && v != m.DB {
 		return fmt.Errorf("--db on a daemon line: the daemon records every task in its own ledger; drop it, or set catchup daemon --db")

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 )
 
 // Flags and checks that several commands share.
@@ -112,7 +111,7 @@ func checkOutput(v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("invalid --output %q: use %s", redact.Value(v), orList(allowed))
+	return fmt.Errorf("invalid --output %s: use %s", quotedValue(v), orList(allowed))
 }
 
 // orList says "a, b or c".

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -169,5 +168,5 @@ func checkStatus(s string) error {
 		store.StatusInterrupted, store.StatusSkipped, store.StatusExpired, store.StatusPaused:
 		return nil
 	}
-	return fmt.Errorf("invalid --status %q: use running, succeeded, failed, timeout, interrupted, skipped, expired or paused", redact.Value(s))
+	return fmt.Errorf("invalid --status %s: use running, succeeded, failed, timeout, interrupted, skipped, expired or paused", quotedValue(s))
 }

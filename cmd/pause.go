@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 )
 
 // oneTask checks that a command got exactly one TASK argument.
@@ -48,16 +47,16 @@ func parseUntil(v string, now time.Time) (time.Time, error) {
 	}
 	if err == nil {
 		if !t.After(time.Time{}) { // the zero time is "no --until": until catchup resume
-			return time.Time{}, fmt.Errorf("--until %s is not in the future: give a later time, or leave it out to pause until catchup resume", v)
+			return time.Time{}, fmt.Errorf("--until %s is not in the future: give a later time, or leave it out to pause until catchup resume", shownValue(v))
 		}
 		return t.UTC(), nil
 	}
 	d, err := parseDuration(v)
 	if errors.Is(err, catchup.ErrDurationTooLong) {
-		return time.Time{}, fmt.Errorf("--until %s: %w", v, catchup.ErrDurationTooLong)
+		return time.Time{}, fmt.Errorf("--until %s: %w", shownValue(v), catchup.ErrDurationTooLong)
 	}
 	if err != nil || d <= 0 {
-		return time.Time{}, fmt.Errorf("--until %q: want an RFC 3339 time (2026-12-24T00:00:00Z) or a positive duration (3d)", redact.Value(v))
+		return time.Time{}, fmt.Errorf("--until %s: want an RFC 3339 time (2026-12-24T00:00:00Z) or a positive duration (3d)", quotedValue(v))
 	}
 	return now.Add(d), nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
-	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
 )
@@ -169,7 +168,7 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	switch f.onBusy {
 	case "", "replay", "skip", "wait":
 	default:
-		return req, fmt.Errorf("invalid --on-busy %q: use replay, skip or wait", redact.Value(f.onBusy))
+		return req, fmt.Errorf("invalid --on-busy %s: use replay, skip or wait", quotedValue(f.onBusy))
 	}
 	if f.manual && f.slot.set {
 		return req, errors.New("--manual and --slot exclude each other: a manual run stands for no slot")

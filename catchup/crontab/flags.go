@@ -8,6 +8,7 @@ import (
 
 	"github.com/catchup/catchup/catchup/duration"
 	"github.com/catchup/catchup/catchup/redact"
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // errQuote is wrapped by unterminated-quote errors.
@@ -179,14 +180,14 @@ func checkValue(name, val string) error {
 	switch name {
 	case "timeout", "kill-after", "retry-delay", "tolerance":
 		if _, err := duration.Parse(val); errors.Is(err, duration.ErrTooLong) {
-			return fmt.Errorf("invalid --%s %q: %w", name, redact.Value(val), duration.ErrTooLong)
+			return fmt.Errorf("invalid --%s %s: %w", name, taskname.Quoted(redact.Value(val)), duration.ErrTooLong)
 		}
 		if !isDuration(val) {
-			return fmt.Errorf("invalid --%s %q: want a duration like 90s or 10m", name, redact.Value(val))
+			return fmt.Errorf("invalid --%s %s: want a duration like 90s or 10m", name, taskname.Quoted(redact.Value(val)))
 		}
 	case "retries":
 		if _, err := strconv.ParseInt(val, 10, 0); err != nil { // as run reads a count: decimal
-			return fmt.Errorf("invalid --retries %q: want a count", redact.Value(val))
+			return fmt.Errorf("invalid --retries %s: want a count", taskname.Quoted(redact.Value(val)))
 		}
 	}
 	return nil
