@@ -247,7 +247,7 @@ func bootTime() (time.Time, error) {
 	if v := os.Getenv("CATCHUP_BOOT_TIME"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("CATCHUP_BOOT_TIME=%q is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", v)
+			return time.Time{}, fmt.Errorf("CATCHUP_BOOT_TIME=%s is not an RFC 3339 time (like 2026-01-02T03:04:05Z)", quotedValue(v))
 		}
 		return t, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/catchup/catchup/catchup/schedule"
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // zoneinfoDir is where the IANA zone files live.
@@ -28,7 +29,7 @@ func hostZone() (name, warning string) {
 		if n := zoneName(tz); n != "" {
 			return n, ""
 		}
-		warning = fmt.Sprintf("ignoring TZ=%q: not a known time zone", tz)
+		warning = fmt.Sprintf("ignoring TZ=%s: not a known time zone", taskname.QuotedUpTo(tz, 128))
 	}
 	name, w := systemZone()
 	if warning != "" && w != "" {
