@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
@@ -40,7 +41,7 @@ func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
 	}
 	sr.db = db
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
-		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", store.SafeLocation(db)))
+		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", taskname.Shown(store.SafeLocation(db), 128)))
 	}
 	return sr, nil
 }

@@ -27,8 +27,8 @@ func lineHome(m catchup.Machine, j crontab.Job) (string, error) {
 		}
 	}
 	if set && !filepath.IsAbs(home) {
-		return "", fmt.Errorf("HOME=%q (the crontab's, above the line) is not an absolute path: "+
-			"set HOME in the crontab, above the line, to an absolute directory of your own", home)
+		return "", fmt.Errorf("HOME=%s (the crontab's, above the line) is not an absolute path: "+
+			"set HOME in the crontab, above the line, to an absolute directory of your own", quotedValue(home))
 	}
 	if set {
 		return home, nil
@@ -36,8 +36,8 @@ func lineHome(m catchup.Machine, j crontab.Job) (string, error) {
 	if m.HomeDir != nil {
 		if h, err := m.HomeDir(""); err == nil && h != "" {
 			if !filepath.IsAbs(h) {
-				return "", fmt.Errorf("HOME=%q (the daemon's: no HOME above the line) is not an absolute path: "+
-					"set HOME in the crontab, above the line, to an absolute directory of your own, or start the daemon with an absolute HOME", h)
+				return "", fmt.Errorf("HOME=%s (the daemon's: no HOME above the line) is not an absolute path: "+
+					"set HOME in the crontab, above the line, to an absolute directory of your own, or start the daemon with an absolute HOME", quotedValue(h))
 			}
 			return h, nil
 		}

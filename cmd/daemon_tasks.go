@@ -180,7 +180,11 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	if v := fl("wait"); v != "" { // as run reads it: bare, =true/false, =unlimited or a limit
 		var w waitValue
 		if err := w.Set(v); err != nil {
-			return daemon.Task{}, fmt.Errorf("invalid --wait %s: want a duration like 5m: %w", quotedValue(v), err)
+			want := durationWant(err, "want a duration like 5m")
+			if !errors.Is(err, catchup.ErrDurationInvalid) && !errors.Is(err, catchup.ErrDurationTooLong) {
+				want = "the limit must be positive (a bare --wait waits without one)"
+			}
+			return daemon.Task{}, fmt.Errorf("invalid --wait %s: %s", quotedValue(v), want)
 		}
 		req.Wait, req.WaitLimit = w.set, w.limit
 	}

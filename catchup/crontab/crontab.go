@@ -267,7 +267,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 		case e.Expr == "@reboot":
 			return errReboot
 		case !macros[e.Expr]:
-			return fmt.Errorf("unknown macro %q in catchup line: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", e.Expr)
+			return fmt.Errorf("unknown macro %s in catchup line: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", taskname.Quoted(e.Expr))
 		}
 	}
 	if strings.HasPrefix(e.User, "*") {

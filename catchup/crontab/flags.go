@@ -82,7 +82,7 @@ func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 		takesValue, known := runFlags[name]
 		switch {
 		case !known:
-			return "", fmt.Errorf("unknown flag --%s in catchup line", name)
+			return "", fmt.Errorf("unknown flag %s in catchup line", taskname.Shown("--"+name, 64))
 		case name == "wait":
 			// --wait, --wait=DUR or --wait DUR (like flock -w).
 			if !hasVal {

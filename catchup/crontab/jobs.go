@@ -125,7 +125,7 @@ func parseJobLine(s, name string) (Job, error) {
 		case j.Expr == "@reboot":
 			return Job{}, errReboot
 		case !macros[j.Expr]:
-			return Job{}, fmt.Errorf("unknown macro %q: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", j.Expr)
+			return Job{}, fmt.Errorf("unknown macro %s: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", taskname.Quoted(j.Expr))
 		}
 	}
 	// Any unescaped %, a trailing one too: cron would cut the command there
@@ -190,7 +190,7 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 		takesValue, known := runFlags[n]
 		switch {
 		case !known:
-			return nil, "", fmt.Errorf("unknown flag --%s in catchup line", n)
+			return nil, "", fmt.Errorf("unknown flag %s in catchup line", taskname.Shown("--"+n, 64))
 		case n == "wait" && !hasVal: // --wait, or --wait DUR (like flock -w)
 			if v = lx.takeDuration(); v == "" {
 				v = "true"

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/catchup/catchup/catchup/taskname"
 )
 
 // lexer is a light POSIX shell word splitter: it handles blanks,
@@ -161,7 +163,7 @@ func misplaced(s string, nTime, nHead int, system bool) error {
 	case nTime == 1 && j == nHead+1 && macros[toks[0]]:
 		return userField(toks[j-1], system)
 	case nTime == 1 && j > nHead:
-		return fmt.Errorf("%q is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", toks[0])
+		return fmt.Errorf("%s is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", taskname.Quoted(toks[0]))
 	case nTime == 1:
 	case allTimeLike(toks[:j]):
 		if system && j == 5 {

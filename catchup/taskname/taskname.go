@@ -46,6 +46,15 @@ const quotedMax = 64
 // characters)`), so that one mistyped word never fills a screen.
 func Quoted(name string) string { return QuotedUpTo(name, quotedMax) }
 
+// Shown is s as an error shows a value it prints bare: bare while it is
+// at most max characters with nothing to escape, else QuotedUpTo.
+func Shown(s string, max int) string {
+	if q := QuotedUpTo(s, max); q != `"`+s+`"` {
+		return q
+	}
+	return s
+}
+
 // QuotedUpTo is Quoted cutting after max characters (a cron expression's
 // or a zone's error shows more of it than a name's).
 func QuotedUpTo(name string, max int) string {
