@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/catchup/catchup/catchup/crontab"
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -32,11 +34,11 @@ func refusedToStart(m Machine, t store.Task) (seen os.FileInfo, why error) {
 		return nil, nil
 	}
 	seen, why = checkedWorkDir(t.Dir, m.UID)
-	if strings.HasPrefix(t.Source, "daemon:") {
-		why = lineHomeFix(why)
-	}
 	if why == nil {
 		why = commandDirRefused(m, t)
+	}
+	if strings.HasPrefix(t.Source, "daemon:") {
+		why = lineHomeFix(why)
 	}
 	return seen, why
 }
@@ -76,6 +78,13 @@ func relativeDirRefused(dir, command string, uid int) error {
 		return nil // ./job.sh: the directory itself
 	}
 	if _, err := checkedWorkDir(sub, uid); err != nil {
+		// The refusal itself is renamed, not wrapped: a daemon line's or
+		// a crontab line's fix is set on it after (lineHomeFix).
+		var r *filetrust.Refusal
+		if errors.As(err, &r) {
+			r.Name = "its command " + command + " starts from " + r.Name
+			return r
+		}
 		return fmt.Errorf("its command %s starts from %w", command, err)
 	}
 	return nil
