@@ -56,7 +56,7 @@ func commandDirRefused(m Machine, t store.Task) error {
 // daemon line's SHELL -c LINE) first word, else argv[0].
 func programOf(argv []string) string {
 	switch {
-	case len(argv) == 3 && argv[1] == "-c":
+	case len(argv) == 3 && argv[1] == "-c" && strings.HasSuffix(filepath.Base(argv[0]), "sh"):
 		return crontab.ShellProgram(argv[2])
 	case len(argv) > 0:
 		return argv[0]
