@@ -44,6 +44,10 @@ func TestExplainCauseOnlyWhenItWasMissed(t *testing.T) {
 		"fired without a slot, backfill again": {runs: []store.Run{
 			{Status: store.StatusSucceeded, ExitCode: ok},
 			{Slot: slot, Status: store.StatusSucceeded, ExitCode: ok, Trigger: store.TriggerBackfill}}},
+		// cron's fire, recorded without a slot before a scan registered
+		// the line, is the slot's run: the slot was never missed.
+		"fired without a slot": {runs: []store.Run{
+			{Status: store.StatusSucceeded, ExitCode: ok, Trigger: store.TriggerManual}}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

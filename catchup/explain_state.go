@@ -98,7 +98,10 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// backfill or by hand: the boots cannot tell. A scan's replay
 		// runs only a missed slot.
 		forgotten := sr.pruned && len(earlier) == 0 && r.Trigger != store.TriggerReplay
-		if r.Trigger != store.TriggerSchedule && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
+		// The run without a slot that stands for it is cron's fire of it,
+		// recorded before the task's schedule was known: no miss either.
+		cronsFire := r.Trigger == store.TriggerSchedule || (sr.has && r.ID == sr.slotless.ID)
+		if !cronsFire && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
 			!forgotten && !sr.settledBefore(r.ID, rule, stale) {
 			x.Cause = causeOf(x.Slot, earlier, stale, u)
 		}
