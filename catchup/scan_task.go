@@ -166,10 +166,11 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
 	ts.warnNotifyWithheld(t, len(replay), req)
-	withheld := 0        // the replays after a slot held by a run still running
 	var seen os.FileInfo // the task's directory as its last check saw it: each job's start makes sure it still is
+	// The replays after a slot held by a run still running: a dry run
+	// leaves them too, as the real scan would.
+	replay, withheld := ts.withholdAfterHeld(t.Name, m.Host, sched, replay, res.win)
 	if !req.DryRun {
-		replay, withheld = ts.withholdAfterHeld(t.Name, m.Host, sched, replay, res.win)
 		var why error
 		if seen, why = replayRefused(m, t, sr); why != nil && len(replay) > 0 {
 			ts.leaveRefused(t.Name, why, replay, spans, false) // said once, none claimed: the next scan tries again
