@@ -20,7 +20,8 @@ import (
 // earliest slot a live run held, running, when scan read the task, and says
 // so in a warning; it returns the replays kept and how many it withheld
 // (counted left). The replays of the slots before it go ahead.
-func (ts *TaskScan) withholdAfterHeld(task, host string, sched *schedule.Schedule, replay []time.Time, win window) ([]time.Time, int) {
+func (ts *TaskScan) withholdAfterHeld(task, host string, sched *schedule.Schedule, replay []time.Time,
+	spans map[int64]replaySpan, win window) ([]time.Time, int) {
 	h := win.firstHeld
 	if h.IsZero() {
 		return replay, 0
@@ -31,10 +32,32 @@ func (ts *TaskScan) withholdAfterHeld(task, host string, sched *schedule.Schedul
 		return replay, 0
 	}
 	ts.Left += n
-	w := heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, host, n)
+	slots := n // and the slots folded into them (coalesce), left with them
+	for _, s := range replay[cut:] {
+		slots += len(spans[s.Unix()].fold)
+	}
+	w := heldSlotWarning(task, formatSlot(h, sched), win.firstHeldBy, host, slots)
 	ts.Warnings = append(ts.Warnings, w)
 	ts.Held = HeldSlot{Slot: h, RunID: win.firstHeldBy.ID, Warning: w}
 	return replay[:cut], n
+}
+
+// leaveFoldsAfterHeld: in a dry run, the slots folded (coalesce) into the
+// replays withholdAfterHeld withheld are left with them, as settleFolds
+// leaves them in the real scan, not skipped: their "would skip" actions,
+// the last ones appended (foldAt), go.
+func (ts *TaskScan) leaveFoldsAfterHeld(gaps []replaySpan, foldAt []int, win window) {
+	for i, g := range gaps {
+		if win.firstHeld.IsZero() || !g.slot.After(win.firstHeld) {
+			continue
+		}
+		for _, left := range gaps[i:] {
+			ts.Skipped -= len(left.fold)
+			ts.Left += len(left.fold)
+		}
+		ts.Actions = ts.Actions[:foldAt[i]]
+		return
+	}
 }
 
 // heldSlotWarning says why a task's later slots wait: its slot was found

@@ -169,7 +169,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	var seen os.FileInfo // the task's directory as its last check saw it: each job's start makes sure it still is
 	// The replays after a slot held by a run still running: a dry run
 	// leaves them too, as the real scan would.
-	replay, withheld := ts.withholdAfterHeld(t.Name, m.Host, sched, replay, res.win)
+	replay, withheld := ts.withholdAfterHeld(t.Name, m.Host, sched, replay, spans, res.win)
+	if req.DryRun && withheld > 0 {
+		ts.leaveFoldsAfterHeld(gaps, foldAt, res.win)
+	}
 	if !req.DryRun {
 		var why error
 		if seen, why = replayRefused(m, t, sr); why != nil && len(replay) > 0 {
