@@ -108,6 +108,9 @@ func (g *ReplayGate) Start(ctx context.Context, task string, slot time.Time) boo
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.opened {
+		if ctx.Err() != nil { // stopped, maybe in another lane's wait: no wait begins
+			return false
+		}
 		if g.Jitter > 0 && g.OnJitter != nil {
 			g.OnJitter(g.Jitter)
 		}

@@ -119,3 +119,30 @@ func TestHostJitter(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayGateStoppedInJitterSaysItOnce stops a scan while its first
+// replay waits out the jitter: the other lanes' replays then find the gate
+// stopped, start nothing and tell no jitter again (with --concurrency 3 the
+// notice "--jitter ...: waiting ..." was printed three times after the
+// SIGTERM, as if three waits began).
+func TestReplayGateStoppedInJitterSaysItOnce(t *testing.T) {
+	t.Parallel()
+	told := make(chan time.Duration, 10)
+	g := &ReplayGate{Now: time.Now, Jitter: time.Hour, OnJitter: func(d time.Duration) { told <- d }}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan bool)
+	go func() { first <- g.Start(ctx, "a", time.Time{}) }()
+	<-told // the first replay waits out the jitter
+	cancel()
+	if <-first {
+		t.Fatal("the replay stopped in the jitter started")
+	}
+	for _, task := range []string{"b", "c"} {
+		if g.Start(ctx, task, time.Time{}) {
+			t.Fatalf("replay of %s started after the stop", task)
+		}
+	}
+	if n := len(told); n != 0 {
+		t.Fatalf("the jitter was told %d more times after the stop", n)
+	}
+}
