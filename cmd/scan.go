@@ -202,11 +202,16 @@ func scanStopped(ctx context.Context, rep catchup.ScanReport) error {
 	if !ok {
 		sig = syscall.SIGTERM
 	}
-	cut := "no replay was cut short"
+	n := 0
 	for _, ts := range rep.Tasks {
-		if ts.Interrupted > 0 {
-			cut = "the replay it cut short is recorded interrupted"
-		}
+		n += ts.Interrupted
+	}
+	cut := "no replay was cut short"
+	switch {
+	case n == 1:
+		cut = "the replay it cut short is recorded interrupted"
+	case n > 1: // --concurrency: one per lane
+		cut = fmt.Sprintf("the %d replays it cut short are recorded interrupted", n)
 	}
 	tasks := "tasks"
 	if rep.NotScanned == 1 {
