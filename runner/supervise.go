@@ -17,6 +17,12 @@ const groupPollInterval = 50 * time.Millisecond
 // and one in uninterruptible sleep may take a while.
 const killWait = time.Second
 
+// stopJudge is how long what is left of a job's group may take to end of a
+// stop its caller signalled itself (Config.Stop ended, the group signalled
+// by the caller: the daemon's stop), once the job's own process exited,
+// before it counts as a leftover that ignored the stop.
+const stopJudge = 500 * time.Millisecond
+
 // supervisor delivers signals to a started child and decides when Run may
 // return.
 //
@@ -54,6 +60,7 @@ type supervisor struct {
 	killC       <-chan time.Time
 	killTimer   *time.Timer
 	killWaitC   <-chan time.Time // fires killWait after SIGKILL
+	judgeC      <-chan time.Time // fires stopJudge after a stopped job's exit (endLeftovers)
 	killWaited  bool
 }
 
@@ -107,6 +114,12 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 			s.killWaitC = t.C
 		case <-s.killWaitC:
 			s.killWaitC, s.killWaited = nil, true
+		case <-s.judgeC:
+			s.judgeC = nil
+			if !s.groupGone() { // still there: it ignored the stop
+				n, _ := liveGroupMembers(s.pgid, 0)
+				s.leftover = max(n, 1)
+			}
 		case state = <-exited:
 			reaped, exited, timeoutC = true, nil, nil
 			s.endLeftovers()
@@ -181,6 +194,15 @@ func (s *supervisor) kill() {
 // empty group, without scanning /proc.
 func (s *supervisor) endLeftovers() {
 	if s.terminating || s.keepLeftovers || errors.Is(syscall.Kill(-s.pgid, 0), syscall.ESRCH) {
+		return
+	}
+	if s.forwarded == nil && s.stop != nil && s.stop.Err() != nil {
+		// The caller stopped and signalled the group itself (the daemon's
+		// stop): what is left may be dying of it, or ending cleanly (a
+		// trap). Only what is still there stopJudge later ignored it.
+		s.terminate()
+		t := time.NewTimer(stopJudge)
+		s.judgeC = t.C
 		return
 	}
 	if s.forwarded != nil {
