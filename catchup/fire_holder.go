@@ -39,6 +39,8 @@ func holderState(h store.Run) string {
 			return fmt.Sprintf("was claimed, then recorded skipped (run %d on %s, exit %d: it ran nothing)", h.ID, h.Host, *h.ExitCode)
 		}
 		return fmt.Sprintf("was skipped by a policy (run %d)", h.ID)
+	case store.StatusInterrupted: // cut short (a stop, a power cut): it settles nothing
+		return fmt.Sprintf("was claimed by run %d on %s, since interrupted: the next scan replays the slot", h.ID, h.Host)
 	default:
 		return fmt.Sprintf("already %s (run %d)", h.Status, h.ID)
 	}
