@@ -102,8 +102,12 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f
 		res.policySkip = true
 		return res, false, nil
 	}
+	hint := "; --wait waits instead"
+	if !l.req.ReplaySlot.IsZero() { // a scan's replay: scan has no --wait, and replays the slot next time
+		hint = ""
+	}
 	res = l.lockSkip(ctx, *base, reasonLocked, exitCodePtr(exitLocked),
-		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d; --wait waits instead", l.req.Task, exitLocked))
+		fmt.Sprintf("task %s is already running (lock held); skipped, exit %d%s", l.req.Task, exitLocked, hint))
 	if line := l.lockHolderLine(ctx, lock); line != "" {
 		l.m.notice("%s", line)
 	}
