@@ -30,7 +30,9 @@ type giveUpKey struct{}
 // gives up only while it waits: a write that has taken the lock is never
 // cut, whatever ctx or giveUp. Without the mark a write waits out the
 // busy timeout, whatever ctx (see the backends). A PostgreSQL ledger
-// ignores the mark.
+// waits for its server's answer to such a write at most LastChance after
+// giveUp is done (or after it began, if later): a server that stopped
+// answering, where SQLite waits for a lock.
 func GiveUpWaitsWhen(ctx, giveUp context.Context) context.Context {
 	return context.WithValue(ctx, giveUpKey{}, giveUp)
 }

@@ -126,66 +126,104 @@ func (r *releasing) Close() error {
 // pool is the connection pool, each statement in the mode runs picks.
 type pool struct {
 	*pgxpool.Pool
-	runs *runs
+	runs   *runs
+	stalls *stalls // giveup.go
 }
 
 func (p *pool) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	ctx, release := p.stalls.statementCtx(ctx)
+	defer release()
 	return p.Pool.Exec(ctx, sql, p.runs.args(sql, args)...)
 }
 
 func (p *pool) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return p.Pool.Query(ctx, sql, p.runs.args(sql, args)...)
+	ctx, release := p.stalls.statementCtx(ctx)
+	rows, err := p.Pool.Query(ctx, sql, p.runs.args(sql, args)...)
+	if err != nil {
+		release()
+		return rows, err
+	}
+	return cutRows{Rows: rows, release: release}, nil
 }
 
 func (p *pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return p.Pool.QueryRow(ctx, sql, p.runs.args(sql, args)...)
+	ctx, release := p.stalls.statementCtx(ctx)
+	return cutRow{Row: p.Pool.QueryRow(ctx, sql, p.runs.args(sql, args)...), release: release}
 }
 
 func (p *pool) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	ctx, release := p.stalls.statementCtx(ctx)
 	if p.runs == nil {
-		return p.Pool.SendBatch(ctx, b)
+		return cutBatch{BatchResults: p.Pool.SendBatch(ctx, b), release: release}
 	}
 	conn, err := p.Pool.Acquire(ctx)
 	if err != nil {
+		release()
 		return failedBatch{err}
 	}
 	br := p.runs.sendBatch(ctx, conn.Conn(), b)
 	if f, ok := br.(failedBatch); ok {
 		conn.Release()
+		release()
 		return f
 	}
-	return &releasing{BatchResults: br, conn: conn}
+	return cutBatch{BatchResults: &releasing{BatchResults: br, conn: conn}, release: release}
 }
 
 func (p *pool) BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error) {
-	t, err := p.Pool.BeginTx(ctx, opts)
+	bctx, release := p.stalls.statementCtx(ctx)
+	t, err := p.Pool.BeginTx(bctx, opts)
+	release()
 	if err != nil {
 		return nil, err
 	}
-	return &tx{Tx: t, runs: p.runs}, nil
+	return &tx{Tx: t, runs: p.runs, stalls: p.stalls}, nil
 }
 
 // tx is a transaction of pool, each statement in the mode runs picks.
 type tx struct {
 	pgx.Tx
-	runs *runs
+	runs   *runs
+	stalls *stalls
 }
 
 func (t *tx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	ctx, release := t.stalls.statementCtx(ctx)
+	defer release()
 	return t.Tx.Exec(ctx, sql, t.runs.args(sql, args)...)
 }
 
 func (t *tx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return t.Tx.Query(ctx, sql, t.runs.args(sql, args)...)
+	ctx, release := t.stalls.statementCtx(ctx)
+	rows, err := t.Tx.Query(ctx, sql, t.runs.args(sql, args)...)
+	if err != nil {
+		release()
+		return rows, err
+	}
+	return cutRows{Rows: rows, release: release}, nil
 }
 
 func (t *tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return t.Tx.QueryRow(ctx, sql, t.runs.args(sql, args)...)
+	ctx, release := t.stalls.statementCtx(ctx)
+	return cutRow{Row: t.Tx.QueryRow(ctx, sql, t.runs.args(sql, args)...), release: release}
 }
 
 func (t *tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	ctx, release := t.stalls.statementCtx(ctx)
 	if t.runs == nil {
-		return t.Tx.SendBatch(ctx, b)
+		return cutBatch{BatchResults: t.Tx.SendBatch(ctx, b), release: release}
 	}
-	return t.runs.sendBatch(ctx, t.Tx.Conn(), b)
+	return cutBatch{BatchResults: t.runs.sendBatch(ctx, t.Tx.Conn(), b), release: release}
+}
+
+func (t *tx) Commit(ctx context.Context) error {
+	ctx, release := t.stalls.statementCtx(ctx)
+	defer release()
+	return t.Tx.Commit(ctx)
+}
+
+func (t *tx) Rollback(ctx context.Context) error {
+	ctx, release := t.stalls.statementCtx(ctx)
+	defer release()
+	return t.Tx.Rollback(ctx)
 }

@@ -148,10 +148,19 @@ func commitIf(ctx context.Context, tx pgx.Tx, err error) error {
 	return tx.Commit(ctx)
 }
 
+// releaseTimeout bounds giving task locks back (one, or all those Close
+// gives back): a ledger that does not answer must not hold catchup.
+const releaseTimeout = 5 * time.Second
+
 // releaseLock gives a task lock back. If that fails, the lock still frees
 // itself: its run is no longer running once its outcome is recorded.
 func (p *Ledger) releaseLock(task string, runID int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 	defer cancel()
+	p.releaseLockIn(ctx, task, runID)
+}
+
+// releaseLockIn is releaseLock within ctx.
+func (p *Ledger) releaseLockIn(ctx context.Context, task string, runID int64) {
 	p.pool.Exec(ctx, releaseLockSQL, task, runID)
 }

@@ -129,7 +129,7 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 		letGoAfter: letGoAfter,
 	}
 	pl, err := pgxpool.NewWithConfig(ctx, cfg)
-	p.pool = &pool{Pool: pl, runs: counted}
+	p.pool = &pool{Pool: pl, runs: counted, stalls: &stalls{}}
 	if err != nil {
 		return nil, p.wrap("open ledger", err)
 	}
@@ -150,12 +150,29 @@ func (p *Ledger) Close() error {
 		p.idle.Stop()
 	}
 	p.mu.Unlock()
+	release, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
 	for task, id := range held {
-		p.releaseLock(task, id)
+		p.releaseLockIn(release, task, id)
 	}
-	p.pool.Close()
+	closed := make(chan struct{})
+	go func() {
+		p.pool.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(closeWait):
+		// A connection whose statement was cut (giveup.go) is closed by
+		// pgx in the background, after asking the server to cancel it, for
+		// up to 15 s: a server that stopped answering answers neither.
+		// Nothing is left to write on it; the process need not wait.
+	}
 	return nil
 }
+
+// closeWait is how long Close waits for the connections to close.
+const closeWait = 2 * time.Second
 
 // redactedError is an error whose text had the DSN's password scrubbed
 // (and was put on one line, see oneLine); it
