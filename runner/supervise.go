@@ -21,7 +21,7 @@ const killWait = time.Second
 // stop its caller signalled itself (Config.Stop ended, the group signalled
 // by the caller: the daemon's stop), once the job's own process exited,
 // before it counts as a leftover that ignored the stop.
-const stopJudge = 500 * time.Millisecond
+var stopJudge = 500 * time.Millisecond // a variable for tests only
 
 // supervisor delivers signals to a started child and decides when Run may
 // return.
