@@ -183,7 +183,7 @@ func daemonSinceRead(m Machine, t store.Task, err error, more string) (store.Tas
 	const anew = " (the line's next fire, or the next reload, registers it anew)"
 	switch {
 	case errors.Is(err, store.ErrRetired):
-		m.notice("task %s was retired (catchup forget) since this daemon read it: its line is not registered%s%s", t.Name, more, anew)
+		m.notice("task %s was retired since this daemon read it (catchup forget, or its line gone): its line is not registered%s%s", t.Name, more, anew)
 	case errors.Is(err, store.ErrGone):
 		m.notice("task %s was forgotten since this daemon read it (catchup forget --purge): its line is not registered%s%s", t.Name, more, anew)
 	default:

@@ -156,7 +156,7 @@ func TestForgetAfterAScanReadTheTaskRecordsNothingOfIt(t *testing.T) {
 					t.Errorf("the job ran %q; want only the first fire", runs)
 				}
 				retiredUntouched(t, st, before.SettledThrough)
-				want := "task job was retired (catchup forget) since this scan read it: nothing recorded" // retiredUnrecordedWarning
+				want := "task job was retired since this scan read it (catchup forget, or its line gone): nothing recorded" // retiredUnrecordedWarning
 				if len(rep.Tasks) != 1 || strings.Count(strings.Join(rep.Tasks[0].Warnings, "\n"), want) != 1 {
 					t.Errorf("scan reported %+v; want the warning %q once", rep.Tasks, want)
 				}
@@ -243,7 +243,7 @@ func TestForgetBeforeALinesFoldsRecordsNone(t *testing.T) {
 				t.Fatal("the forget never came: the scan recorded no fold")
 			}
 			retiredUntouched(t, st, before.SettledThrough)
-			want := "task job was retired (catchup forget) since this scan read it: nothing recorded" // retiredUnrecordedWarning
+			want := "task job was retired since this scan read it (catchup forget, or its line gone): nothing recorded" // retiredUnrecordedWarning
 			if len(rep.Tasks) != 1 || rep.Tasks[0].Replayed+rep.Tasks[0].Failed != 0 ||
 				strings.Count(strings.Join(rep.Tasks[0].Warnings, "\n"), want) != 1 {
 				t.Errorf("scan reported %+v; want nothing replayed, with the warning %q once", rep.Tasks, want)

@@ -95,7 +95,7 @@ func leaveSchedule(ctx context.Context, st store.Store, m Machine, old store.Tas
 		// Forget recorded them (reason retired), or named those the line
 		// might still fire; the fire's claim registers the task anew from
 		// the fire, as a fire after the forget does (guarantees T1).
-		return fmt.Sprintf("%s; task %s was retired (catchup forget) since this fire read it: "+
+		return fmt.Sprintf("%s; task %s was retired since this fire read it (catchup forget, or its line gone): "+
 			"none of the old schedule's slots recorded, and the fire registers it anew", head, old.Name), func() {}
 	case err != nil && len(left.slots) > 0:
 		msg += fmt.Sprintf(", and the slots missed under the old one could not be recorded expired (%v): they are not looked for", err)

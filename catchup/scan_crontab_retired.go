@@ -64,7 +64,7 @@ func (e *lineSinceRead) Unwrap() error { return e.err }
 func sinceRead(task string, err error) error {
 	switch {
 	case errors.Is(err, store.ErrRetired):
-		return &lineSinceRead{err: err, msg: fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: "+
+		return &lineSinceRead{err: err, msg: fmt.Sprintf("task %s was retired since this scan read it (catchup forget, or its line gone): "+
 			"its line is not registered, nor the task scanned (the next scan registers the line anew)", task)}
 	case errors.Is(err, store.ErrGone):
 		return &lineSinceRead{err: err, msg: forgottenWarning(task) + ": its line is not registered (the next scan registers it anew)"}

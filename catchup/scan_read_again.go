@@ -50,7 +50,7 @@ func forgottenWarning(task string) string {
 // scan read it: a replay's claim refused it (store.ClaimResult.Retired),
 // which runs nothing, and the scan replays nothing more of it.
 func retiredWarning(task string) string {
-	return fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: not replayed", task)
+	return fmt.Sprintf("task %s was retired since this scan read it (catchup forget, or its line gone): not replayed", task)
 }
 
 // retiredUnrecordedWarning says that task was retired (`catchup forget`)
@@ -58,7 +58,7 @@ func retiredWarning(task string) string {
 // a write's refused so (store.ErrRetired: goneAt). Forget recorded the
 // slots it missed (expired, reason retired) and those of its pause.
 func retiredUnrecordedWarning(task string) string {
-	return fmt.Sprintf("task %s was retired (catchup forget) since this scan read it: nothing recorded", task)
+	return fmt.Sprintf("task %s was retired since this scan read it (catchup forget, or its line gone): nothing recorded", task)
 }
 
 // reasonRetiredSince is the reason of a replay whose claim refused its task

@@ -83,7 +83,7 @@ func (s *tasks) leave(t Task, lb catchup.LeftBehind, after <-chan struct{}) {
 		if lb.Expr != "" && errors.Is(err, store.ErrRetired) {
 			// A changed line's task retired since the reload registered
 			// the change: forget recorded what it missed (reason retired).
-			s.d.cfg.Log.Warn("task "+name+" was retired (catchup forget) since this daemon read it: "+
+			s.d.cfg.Log.Warn("task "+name+" was retired since this daemon read it (catchup forget, or its line gone): "+
 				"none of its old schedule's slots recorded", "event", "warning", "task", name)
 			return
 		}
