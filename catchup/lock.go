@@ -83,7 +83,9 @@ func lockDir(dir string, uid int, create bool) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("%w: %w", ErrCreateLockDir, err)
 		}
-		fi, err = os.Lstat(dir)
+		if fi, err = os.Lstat(dir); err == nil && filetrust.Private("lock directory "+dir, dir, fi, uid) == nil && fi.IsDir() {
+			makeNoteReserve(dir) // room for a note when its disk fills (spool_reserve.go)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("lock directory: %w", err)

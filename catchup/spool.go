@@ -127,6 +127,9 @@ func writeNote(m Machine, e spoolEntry) error {
 	err = lockDir(m.LockDir, m.UID, true)
 	if err == nil {
 		err = appendNote(filepath.Join(m.LockDir, spoolName), line)
+		for errors.Is(err, syscall.ENOSPC) && spendNoteReserve(m.LockDir) {
+			err = appendNote(filepath.Join(m.LockDir, spoolName), line) // into the space the reserve held
+		}
 	}
 	if err == nil {
 		return nil
@@ -183,6 +186,9 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	err := lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance, take)
+		if _, serr := os.Lstat(m.LockDir); serr == nil {
+			makeNoteReserve(m.LockDir) // spent by a note, perhaps: made again
+		}
 	}
 	dirs, squat := spareDirs(m)
 	if squat != nil {

@@ -18,7 +18,7 @@ var unwritableLedgers = map[string]func(t *testing.T, db string) (free func()){
 		}
 		mnt := filepath.Dir(db)
 		os.MkdirAll(mnt, 0o700)
-		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
 			t.Skipf("cannot mount a tmpfs: %v %s", err, out)
 		}
 		t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
