@@ -7,8 +7,8 @@ import (
 )
 
 // TestScanFullDiskKeepsTheNotes: the ledger's disk fills. Task n's 03:00
-// fire runs unrecorded and leaves a note (in the spare note directory: the
-// ledger's own is full too); task z's 02:00 and 03:00 never fired. A scan
+// fire runs unrecorded and leaves a note (in the lock directory, in the
+// space its reserve held: spool_reserve.go); task z's 02:00 and 03:00 never fired. A scan
 // meanwhile cannot record the note: it keeps it, does not run n's 03:00
 // again (nor says that the next scan will), and says what is true: the
 // note stays for the next scan, and the ledger's disk is full, with where
