@@ -75,7 +75,7 @@ const (
 	ActionSkipped     = "skipped"
 	ActionExpired     = "expired" // recorded expired: never replayed
 	ActionPlanned     = "would replay"
-	ActionDropped     = "would skip" // coalesced into the replay of a later slot
+	ActionDropped     = "would skip" // coalesced into the replay of a later slot, or its task's lock is held (planDry)
 	ActionWouldExpire = "would expire"
 	ActionWouldFail   = "would fail" // its replay would not start: a refusal (planDry)
 )

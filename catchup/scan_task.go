@@ -191,7 +191,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 	}()
 	if req.DryRun {
-		ts.planDry(m, t, sr, sched, replay, spans, cause)
+		ts.planDry(m, t, sr, sched, replay, spans, cause, holdsTheLock(st, m.Host, res.win), withheld)
 		return ts, nil
 	}
 	for i, slot := range replay {
