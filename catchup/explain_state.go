@@ -101,7 +101,10 @@ func (x *Explanation) state(sr slotRecords, stale map[int64]bool, notes *pending
 		// The run without a slot that stands for it is cron's fire of it,
 		// recorded before the task's schedule was known: no miss either.
 		cronsFire := r.Trigger == store.TriggerSchedule || (sr.has && r.ID == sr.slotless.ID)
-		if !cronsFire && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
+		// A slot of the task's pause is never missed: the record a scan,
+		// forget or prune left of it says the pause settled it, not a miss.
+		paused := r.Status == store.StatusPaused
+		if !cronsFire && !paused && r.Trigger != store.TriggerRetry && !unregistered && !unscheduled &&
 			!forgotten && !sr.settledBefore(r.ID, rule, stale) {
 			x.Cause = causeOf(x.Slot, earlier, stale, u)
 		}
