@@ -131,6 +131,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			// (missed.offSchedule): scan --dry-run lists it.
 			held, err = owedToAnOldSchedule(ctx, st, m, t, sched, req.MissedRule, stale, notes, slot)
 		}
+		if err == nil && !held {
+			err = errRanUnderAnEarlierSchedule(ctx, st, t.Name, slot, sched)
+		}
 		if err != nil || !held {
 			return Explanation{}, cmp.Or(err, errNotASlot(slot.UTC().Format(time.RFC3339Nano), slot, m.Now(), sched))
 		}

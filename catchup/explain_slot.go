@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -49,4 +51,34 @@ func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		return n, nil
 	}
 	return time.Time{}, fmt.Errorf("task %s: %q in %s has no slot to explain", t.Name, s.Expr(), s.Location())
+}
+
+// errRanUnderAnEarlierSchedule is explain's refusal of slot, no slot of
+// the task's schedule s, whose runs the ledger holds (a slot of an earlier
+// schedule or zone that ran before the change: history lists it, calendar
+// draws it): it names them, not only the slots around it as if nothing had
+// run then. nil when no run names slot.
+func errRanUnderAnEarlierSchedule(ctx context.Context, st store.Store, task string, slot time.Time, s *schedule.Schedule) error {
+	runs, err := st.SlotRuns(ctx, task, slot, slot, 0)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	var last int64
+	for _, r := range runs {
+		if r.Slot.Equal(slot) {
+			ids = append(ids, strconv.FormatInt(r.ID, 10))
+			last = max(last, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	held := "run " + ids[0]
+	if len(ids) > 1 {
+		held = "runs " + strings.Join(ids, ", ")
+	}
+	return fmt.Errorf("%s is not a slot of %q in %s, the task's schedule now, but of an earlier schedule or zone of it: "+
+		"the ledger holds %s of it (catchup show %d); explain tells the current schedule's slots, and those a change left expired",
+		slot.UTC().Format(time.RFC3339Nano), s.Expr(), s.Location(), held, last)
 }
