@@ -93,7 +93,8 @@ func runCalendar(c *cobra.Command, g *globals, cfg calendarConfig, tasks []strin
 	// instant, which a DST change skipping midnight moves to 01:00.
 	grid := calendarGrid{days: catchup.NewCalendarDays(m.Now(), cfg.days, loc), now: m.Now().In(loc), zone: m.Zone}
 	from, to := grid.days.Range()
-	req := catchup.CalendarRequest{Tasks: tasks, From: from, To: to, Rule: cfg.rule}
+	// A task named twice is drawn once, as scan and backfill take it once.
+	req := catchup.CalendarRequest{Tasks: distinct(tasks), From: from, To: to, Rule: cfg.rule}
 	out := c.OutOrStdout()
 	if cfg.output == "json" { // streamed: each task's slots are written as they come
 		doc := grid.newCalendarJSONWriter(out)
