@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -193,6 +194,16 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	}
 	pruned := !t.PrunedThrough.IsZero() && !slot.After(t.PrunedThrough)
 	x.state(slotRecords{named: records, slotless: r, has: has, pruned: pruned}, stale, notes, u, m, rule)
+	if x.State == StatePassed && pruned {
+		// Its success pruned: done all the same, as backfill says.
+		done, err := st.PrunedSlots(ctx, t.Name, slot, slot)
+		if err != nil {
+			return x, err
+		}
+		if slices.ContainsFunc(done, slot.Equal) {
+			x.Summary += "; it succeeded (its run was pruned)"
+		}
+	}
 	if x.State == StateMissed && leftBehind {
 		x.Expiring = left.Reason
 		x.Summary += "; the next scan records it expired: " + left.Reason
