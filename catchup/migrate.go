@@ -90,7 +90,13 @@ func Migrate(ctx context.Context, m Machine, mg Migration) (Migrated, error) {
 		if t.PausedAt != s.Task.PausedAt || t.RetiredAt != s.Task.RetiredAt {
 			uncarried[t.Name] = s.Task
 		}
-		tasks = append(tasks, t)
+		carried, err := ownSchedule(ctx, m, mg, origin, t)
+		if err != nil {
+			return Migrated{}, err
+		}
+		if carried {
+			tasks = append(tasks, t)
+		}
 	}
 	done := Migrated{Tasks: len(summaries)}
 	if done.NewTasks, err = newTasks(ctx, mg, tasks); err != nil {
