@@ -55,8 +55,8 @@ func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s
 
 // errRanUnderAnEarlierSchedule is explain's refusal of slot, no slot of
 // the task's schedule s, whose runs the ledger holds (a slot of an earlier
-// schedule or zone that ran before the change: history lists it, calendar
-// draws it): it names them, not only the slots around it as if nothing had
+// schedule or zone that ran before the change, or another host's that
+// migrate copied in: history lists it, calendar draws it): it names them, not only the slots around it as if nothing had
 // run then. nil when no run names slot.
 func errRanUnderAnEarlierSchedule(ctx context.Context, st store.Store, task string, slot time.Time, s *schedule.Schedule) error {
 	runs, err := st.SlotRuns(ctx, task, slot, slot, 0)
@@ -78,7 +78,7 @@ func errRanUnderAnEarlierSchedule(ctx context.Context, st store.Store, task stri
 	if len(ids) > 1 {
 		held = "runs " + strings.Join(ids, ", ")
 	}
-	return fmt.Errorf("%s is not a slot of %q in %s, the task's schedule now, but of an earlier schedule or zone of it: "+
+	return fmt.Errorf("%s is not a slot of %q in %s, the task's schedule now, but of another schedule or zone it had (before a change, or on another host): "+
 		"the ledger holds %s of it (catchup show %d); explain tells the current schedule's slots, and those a change left expired",
 		slot.UTC().Format(time.RFC3339Nano), s.Expr(), s.Location(), held, last)
 }
