@@ -89,6 +89,13 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, timeFieldCount(5+n, "the command")))
 			continue
 		}
+		if f, _ := splitFields(cmd, 1); !system && len(f) == 1 && f[0] == "root" {
+			// A system crontab's line (a copy of /etc/crontab) read as a
+			// user's: wrapped, it would run catchup as a user named catchup.
+			notes = append(notes, fmt.Sprintf("line %d: left as is: the command starts with \"root\", a user name: is this a system crontab "+
+				"(a user field after the time fields, as /etc/crontab's)? then wrap it with --system", i+1))
+			continue
+		}
 		name := pending
 		if name == "" {
 			name = uniqueName(DeriveName(cmd), derivable)

@@ -114,6 +114,13 @@ func TestWrap(t *testing.T) {
 			tasks:  []string{"b"},
 			notes:  []string{"line 1: left as is: \"/bin/ok\" in the user field is not a user name"},
 		},
+		"a system crontab read as a user one is left, noted": {
+			in:    "30 4 * * * root /opt/x.sh\n0 5 * * *  root\n0 6 * * * rooted /opt/y\n",
+			want:  "30 4 * * * root /opt/x.sh\n0 5 * * *  root\n0 6 * * * catchup run --task rooted -- rooted /opt/y\n",
+			tasks: []string{"rooted"},
+			notes: []string{"line 1: left as is: the command starts with \"root\", a user name: is this a system crontab (a user field after the time fields, as /etc/crontab's)? then wrap it with --system",
+				"line 2: left as is: the command starts with \"root\""},
+		},
 		"CRLF line ends kept": {
 			in:    "0 1 * * * a > log\r\n",
 			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
