@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -23,4 +24,19 @@ func unknownShorthand(err error) error {
 		return err
 	}
 	return fmt.Errorf("unknown shorthand flag: %q in -%s...", rune(name[0]), group[:i+len(name)])
+}
+
+// taskFlagOfAnArgument is err with the way to name the task for a command
+// that takes TASK as an argument (history, explain, calendar, pause,
+// resume, forget: its Use says so), when --task was given by habit from
+// run, show --last and backfill. Any other error is err.
+func taskFlagOfAnArgument(c *cobra.Command, err error) error {
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedName() != "task" || unknown.GetSpecifiedShortnames() != "" {
+		return err
+	}
+	if f := strings.Fields(c.Use); len(f) < 2 || !strings.HasPrefix(strings.Trim(f[1], "[]"), "TASK") {
+		return err
+	}
+	return fmt.Errorf("%w: catchup %s takes the task as an argument: catchup %s TASK", err, c.Name(), c.Name())
 }
