@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -118,7 +119,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	if err != nil {
 		return failure(err)
 	}
-	text, changes, notes := crontab.Wrap(string(old), req.system)
+	text, changes, notes := crontab.Wrap(string(old), req.system, hostHasUser)
 	if name != "-" {
 		// Before the output: a file beside FILE that cron runs too runs,
 		// without catchup, a command FILE runs (once wrapped) through catchup.
@@ -186,4 +187,13 @@ func writeWrapDiff(w io.Writer, name string, changes []crontab.Change) {
 	for _, ch := range changes {
 		fmt.Fprintf(w, "@@ -%d +%d @@\n-%s\n+%s\n", ch.Line, ch.Line, ch.Old, ch.New)
 	}
+}
+
+// hostHasUser reports whether this host has a user of that name: only a
+// passwd database that says it has none counts as no (one that cannot be
+// read tells nothing).
+func hostHasUser(name string) bool {
+	_, err := user.Lookup(name)
+	var unknown user.UnknownUserError
+	return !errors.As(err, &unknown)
 }

@@ -35,7 +35,12 @@ const overrideMark = "catchup:"
 // directory or extension), made unique in the file with -2, -3...; a comment
 // line `# catchup: task=NAME` right before a job line names it instead.
 // notes tell of lines left alone that a reader might expect changed.
-func Wrap(text string, system bool) (out string, changes []Change, notes []string) {
+//
+// knownUser reports whether this host has a user of that name (nil: any
+// name does): a system crontab's line whose user field names none is left
+// as is, since it is more likely a user crontab's line read with --system
+// (`0 3 * * * echo hi`: user echo), which wrapped would lose its first word.
+func Wrap(text string, system bool, knownUser func(name string) bool) (out string, changes []Change, notes []string) {
 	lines := strings.Split(text, "\n")
 	taken := map[string]bool{}
 	for _, e := range existingEntries(text, system) {
@@ -116,7 +121,7 @@ func Wrap(text string, system bool) (out string, changes []Change, notes []strin
 			notes = append(notes, fmt.Sprintf("line %d: left as is: wrapped, it would not read as a catchup line (%v)", i+1, err))
 			continue
 		}
-		if err := wrappable(e, system); err != nil {
+		if err := wrappable(e, system, knownUser); err != nil {
 			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, err))
 			continue
 		}
@@ -258,12 +263,15 @@ var userName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // it no more than cron), or, read as a system crontab, a user field that
 // is no user name (a user crontab read with --system: its command's first
 // word taken for the user).
-func wrappable(e Entry, system bool) error {
+func wrappable(e Entry, system bool, knownUser func(string) bool) error {
 	if _, err := schedule.ParseCrontab(e.Expr, time.UTC); err != nil {
 		return err
 	}
 	if system && !userName().MatchString(e.User) {
 		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", e.User)
+	}
+	if system && knownUser != nil && !knownUser(e.User) {
+		return fmt.Errorf("user %q does not exist on this host: is this a user crontab? (then read it without --system)", e.User)
 	}
 	return nil
 }

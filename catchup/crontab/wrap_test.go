@@ -2,6 +2,7 @@ package crontab
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,9 +11,19 @@ func TestWrap(t *testing.T) {
 	tests := map[string]struct {
 		in, want string
 		system   bool
+		users    []string // the users this host has (nil: any)
 		tasks    []string
 		notes    []string
 	}{
+		"a system line's user that this host lacks is left as is": {
+			in:     "0 3 * * * echo hi\n0 4 * * * root /opt/x\n",
+			want:   "0 3 * * * echo hi\n0 4 * * * root catchup run --task x -- /opt/x\n",
+			system: true,
+			users:  []string{"root"},
+			tasks:  []string{"x"},
+			notes: []string{"line 1: left as is: user \"echo\" does not exist on this host: is this a user crontab? " +
+				"(then read it without --system)"},
+		},
 		"plain words are prefixed": {
 			in:    "0 2 * * * /usr/local/bin/backup.sh --full\n",
 			want:  "0 2 * * * catchup run --task backup -- /usr/local/bin/backup.sh --full\n",
@@ -134,7 +145,11 @@ func TestWrap(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, changes, notes := Wrap(tc.in, tc.system)
+			var knownUser func(string) bool
+			if tc.users != nil {
+				knownUser = func(name string) bool { return slices.Contains(tc.users, name) }
+			}
+			got, changes, notes := Wrap(tc.in, tc.system, knownUser)
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
@@ -169,7 +184,7 @@ func TestWrap(t *testing.T) {
 					t.Errorf("line %d not discovered as task %s: %+v", c.Line, c.Task, e)
 				}
 			}
-			if again, more, _ := Wrap(got, tc.system); again != got || len(more) != 0 {
+			if again, more, _ := Wrap(got, tc.system, knownUser); again != got || len(more) != 0 {
 				t.Errorf("wrapping twice changed %d lines", len(more))
 			}
 		})
