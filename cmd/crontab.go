@@ -50,12 +50,12 @@ NAME is the program or script the command runs, without directory or extension,
 made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a job
 line names it. Scan discovers every wrapped line with the same schedule.
 
---diff prints the change as a unified diff instead. --in-place rewrites FILE, keeping
-the original in FILE.bak~, a name no cron reads (cronie skips names ending in ~, Debian's
-cron names with a dot); both keep FILE's mode, owner and group (cron refuses a user's
-crontab that another user owns), so another user's FILE needs root. Not as root, FILE's
-group is kept if you are in it, else both get your group, and stderr says so. A symlink
-is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
+--diff prints the change as a unified diff instead (with --in-place, the diff of what
+it writes). --in-place rewrites FILE, keeping the original in FILE.bak~, a name no cron
+reads (cronie skips names ending in ~, Debian's cron names with a dot); both keep FILE's
+mode, owner and group (cron refuses a user's crontab that another user owns), so another
+user's FILE needs root. Not as root, FILE's group is kept if you are in it, else both get
+your group, and stderr says so. A symlink is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
 the system format (a user field), as is any file with --system. FILE is read as scan
 reads a crontab: only a regular file of at most 16 MiB; a FIFO, a device or a directory
 is refused at once (pipe what it gives on standard input instead).

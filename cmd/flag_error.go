@@ -40,3 +40,18 @@ func taskFlagOfAnArgument(c *cobra.Command, err error) error {
 	}
 	return fmt.Errorf("%w: catchup %s takes the task as an argument: catchup %s TASK", err, c.Name(), c.Name())
 }
+
+// negativeRunID is err as show's own refusal of a negative run id (show
+// -1, typed without --), not an unknown shorthand flag. Any other error
+// is err.
+func negativeRunID(c *cobra.Command, err error) error {
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || c.Name() != "show" {
+		return err
+	}
+	group := unknown.GetSpecifiedShortnames()
+	if group == "" || strings.Trim(group, "0123456789") != "" {
+		return err
+	}
+	return fmt.Errorf("invalid run id %q: want a positive number from catchup history", "-"+group)
+}

@@ -93,7 +93,7 @@ status (see catchup run --help).`,
 	pf.StringVar(&g.host, "host", "", "this host's name, recorded on runs (env CATCHUP_HOST; default the hostname)")
 	durationVar(pf, &g.lease, "lease", time.Minute, "shared ledger: a running run whose heartbeat is older than this is interrupted (heartbeats every lease/6, at most 10s)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr(c, tooLong(unknownShorthand(taskFlagOfAnArgument(c, err))))
+		return usageErr(c, tooLong(unknownShorthand(taskFlagOfAnArgument(c, negativeRunID(c, err)))))
 	})
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		if !c.HasParent() {
