@@ -73,6 +73,41 @@ func TestJobSeesNoLedgerPassword(t *testing.T) {
 	noSecret(t, env("scan-notify.env"), secret)
 }
 
+// TestJobSeesNoRawLedgerPassword: a password spelt raw, as the driver
+// (libpq's rules) reads it, a # or ? in it, stays out of the job's and the
+// notify command's CATCHUP_DB: net/url read "u:1234#pw@" as a port and a
+// fragment and gave the job the whole URL, password and all.
+func TestJobSeesNoRawLedgerPassword(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
+	const secret = "s3cr3t-ledger-pw"
+	for name, password := range map[string]string{
+		"# in the user info": "1234#" + secret,
+		"? in the user info": "1234?" + secret,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			u, err := url.Parse(pgLedger(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			user := u.User.Username() + "@"
+			db := strings.Replace(u.String(), "://"+user, "://"+u.User.Username()+":"+password+"@", 1)
+			dir := t.TempDir()
+			env := func(name string) string { return filepath.Join(dir, name) }
+			p := newCatchup(t, db, "2026-11-20T02:00:05Z", "run", "--task", "t", "--cron", "0 2 * * *", "--tz", "UTC",
+				"--notify-cmd", "env > "+env("notify.env"), "--", "sh", "-c", "env > "+env("job.env")+"; exit 3")
+			if code := p.run(t); code != 3 {
+				t.Fatalf("run exited %d, want 3 (the job's, recorded): %s", code, p.stderr.String())
+			}
+			noSecret(t, env("job.env"), secret)
+			noSecret(t, env("notify.env"), secret)
+			if b, _ := os.ReadFile(env("job.env")); !strings.Contains(string(b), "\nCATCHUP_DB=postgres://"+user) {
+				t.Errorf("the job's CATCHUP_DB is not the ledger's URL without its password")
+			}
+		})
+	}
+}
+
 // TestPingFromFileOrEnv: the ping URL, a secret of its own (anyone holding
 // it can report the job), can come from --ping-file or CATCHUP_PING_URL so
 // that it stays out of ps; the job does not get it.
