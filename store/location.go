@@ -133,15 +133,22 @@ func ParseLocation(s string) (Location, error) {
 	return Location{Kind: Postgres, DSN: dsn}, nil
 }
 
-// rawAtInUserInfo reports whether a postgres:// URL's authority (up to
-// the first /, ? or #) holds more than one @: a password with an @ not
-// percent-encoded.
+// rawAtInUserInfo reports whether a postgres:// URL's password holds an @
+// not percent-encoded, as the driver reads the URL (libpq's rules): the
+// user info ends at the first @ before any /, a ? or # in it included
+// ("u:p?w@rd@h": password "p?w"), so such an @ leaves one in the hosts,
+// which end at the first / or ?.
 func rawAtInUserInfo(dsn string) bool {
 	rest := dsn[strings.Index(dsn, "://")+3:]
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
+	i := strings.IndexAny(rest, "@/")
+	if i < 0 || rest[i] != '@' {
+		return false
 	}
-	return strings.Count(rest, "@") > 1
+	hosts := rest[i+1:]
+	if j := strings.IndexAny(hosts, "/?"); j >= 0 {
+		hosts = hosts[:j]
+	}
+	return strings.Contains(hosts, "@")
 }
 
 // credentialsLike reports whether a path has a component shaped as a

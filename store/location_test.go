@@ -49,6 +49,8 @@ func TestParseLocation(t *testing.T) {
 		"= in a directory":      {in: "/srv/a=b/ledger.db", want: store.Location{Kind: store.SQLite, Path: "/srv/a=b/ledger.db"}},
 		"= later in a name":     {in: "ledger-a=b.db", want: store.Location{Kind: store.SQLite, Path: "ledger-a=b.db"}},
 		"an @ in the password":  {in: "postgres://u:secret@secret@db/ledger", wantErr: "percent-encode it as %40"},
+		"@ after ? in password": {in: "postgres://u:sec?ret@secret@db/ledger", wantErr: "percent-encode it as %40"},
+		"@ after # in password": {in: "postgres://u:sec#ret@secret@db/ledger", wantErr: "percent-encode it as %40"},
 		"bad escape named":      {in: "postgres://u:secret@db/led%zzger", wantErr: `invalid percent-encoded token: "led%zzger"`},
 		"bad escape, password=": {in: "postgres://u@db/ledger?password=sec%zzret", wantErr: "invalid PostgreSQL DSN"},
 		"bad escape, password":  {in: "postgres://u:sec%zzret@db/ledger", wantErr: "invalid PostgreSQL DSN"},
