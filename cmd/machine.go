@@ -61,7 +61,13 @@ func (g *globals) awaitSignals() {
 // store.Location.Identity compares ledgers): server, database and
 // schema (search_path), not the spelling of its DSN. A rotated password or
 // reordered parameters must not give the same ledger another lock directory.
+// The password goes first, cut as the driver reads the URL: net/url read a
+// # or ? in it as a port and a fragment or query, or gave up, and the
+// key was then the DSN's text, password and all.
 func lockDirKey(dsn string) string {
+	if bare := store.WithoutPassword(dsn); bare != "" {
+		dsn = bare
+	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return dsn

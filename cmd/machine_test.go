@@ -10,6 +10,10 @@ func TestLedgerIdentity(t *testing.T) {
 		"postgres://catchup:old@db:5432/ledger?sslmode=require&options=-csearch_path%3Dfleet",
 		"postgres://catchup:rotated@db/ledger?options=-csearch_path%3Dfleet&sslmode=require",
 		"postgresql://other@db:5432/ledger?options=-csearch_path%3Dfleet",
+		// a # in the password, as the driver reads it: net/url saw the
+		// host "catchup", port 1234, or no URL and keyed the text, password and all
+		"postgres://catchup:1234#pw@db:5432/ledger?options=-csearch_path%3Dfleet",
+		"postgres://catchup:ab#pw@db:5432/ledger?options=-csearch_path%3Dfleet",
 	}
 	for _, dsn := range same[1:] {
 		if lockDirKey(dsn) != lockDirKey(same[0]) {
