@@ -35,6 +35,12 @@ func TestDerivedNameSkipsAssignments(t *testing.T) {
 		"two assignments":    {"A=1 B=hunter5 backup", "backup-", "hunter5"},
 		"a URL in the value": {"CATCHUP_DB='postgres://u:hunter6@db/x' catchup run --task a -- true", "catchup-", "hunter6"},
 		"only an assignment": {"X=hunter7", "job-", "hunter7"},
+		// a word with an = is no name however it is spelt: the subshell's
+		// named the task PGPASSWORDhunter8-... in the ledger, logs and
+		// metrics (its name is job-...: the words stop at the parenthesis)
+		"in a subshell":   {"(PGPASSWORD=hunter8 pg_dump db)", "job-", "hunter8"},
+		"an escaped name": {`PGPASS\WORD=hunter9 pg_dump`, "pg_dump-", "hunter9"},
+		"a quoted word":   {`"PGPASSWORD=hunter10" pg_dump`, "pg_dump-", "hunter10"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := DerivedName(tc.command)

@@ -220,18 +220,20 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 // DerivedName is the task name of a line without one: the basename of its
 // first word past VAR=value assignments (a value is often a secret, and
 // never part of a name), then 8 hex digits of a hash of the whole command.
+// No word with an = names a task, however it is spelt: a subshell's
+// "(PGPASSWORD=X", an escaped or quoted one.
 func DerivedName(command string) string {
 	sum := sha256.Sum256([]byte(command))
 	word := strings.Fields(command + " x")[0]
 	first := path.Base(word)
-	if isAssignment(word) {
+	if strings.Contains(word, "=") {
 		first = ""
 		for lx := (&lexer{s: command}); ; {
 			w, ok, err := lx.next()
 			if !ok || err != nil {
 				break
 			}
-			if !isAssignment(w) {
+			if !strings.Contains(w, "=") {
 				first = path.Base(w)
 				break
 			}
