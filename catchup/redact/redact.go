@@ -30,7 +30,7 @@ const value = `('[^']*'|"[^"]*"|[^\s'"&;]+)`
 // secretKey ends the name of a key=value pair or a flag whose value is a
 // secret. PWD (the shell's directory) is none: pwd= is one only as a URL's
 // query parameter.
-const secretKey = `(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key)`
+const secretKey = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key)`
 
 // queryKey is a URL query parameter (after ? or &) whose value is a
 // secret though its name does not end as secretKey does.
@@ -189,11 +189,13 @@ func masked(v string) string {
 }
 
 // secretVar reports whether an assignment's name has a part (between _)
-// PASS, PASSWORD, PASSWD, SECRET, TOKEN or APIKEY, or API_KEY or
-// PRIVATE_KEY, or is MYSQL_PWD; a name ending in _FILE, _PATH or _DIR names where a secret
+// PASS, PASSWORD, PASSWD, PASSPHRASE, SECRET, TOKEN or APIKEY, or API_KEY or
+// PRIVATE_KEY, or is a program's password variable (MYSQL_PWD, SSHPASS,
+// REDISCLI_AUTH); a name ending in _FILE, _PATH or _DIR names where a secret
 // is, not the secret.
 func secretVar(name string) bool {
-	if strings.EqualFold(name, "MYSQL_PWD") { // its _PWD alone: START_PWD=/srv/app is a directory
+	switch strings.ToUpper(name) {
+	case "MYSQL_PWD", "SSHPASS", "REDISCLI_AUTH": // MYSQL_PWD's _PWD alone: START_PWD=/srv/app is a directory
 		return true
 	}
 	parts := strings.Split(strings.ToUpper(name), "_")
@@ -203,7 +205,7 @@ func secretVar(name string) bool {
 	}
 	for i, p := range parts {
 		switch p {
-		case "PASS", "PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY":
+		case "PASS", "PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "APIKEY":
 			return true
 		case "KEY":
 			if i > 0 && (parts[i-1] == "API" || parts[i-1] == "PRIVATE") {
