@@ -91,7 +91,7 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 	if !res.Started && res.StartErr != nil {
 		// It names the program, which may be a secret written in its place
 		// (PGPASSWORD=X psql without sh -c or env).
-		res.StartErr = redactedError{res.StartErr}
+		res.StartErr = redactedError{err: res.StartErr, argv: l.req.Argv}
 		l.m.notice("%v", res.StartErr)
 	}
 	if res.TimedOut {
@@ -244,8 +244,24 @@ func killGrace(d time.Duration) time.Duration {
 }
 
 // redactedError is an error whose text has the shapes of a secret masked
-// (catchup/redact); errors.Is and As still see the original.
-type redactedError struct{ err error }
+// (catchup/redact); errors.Is and As still see the original. The program
+// it names (argv[0], as written and as exec quotes it) is masked as the
+// registered argv is first: a command line written as one word ("mysql
+// -pX db") has its program's own options masked there, which the error's
+// text, led by "start", is no command line to show.
+type redactedError struct {
+	err  error
+	argv []string
+}
 
-func (e redactedError) Error() string { return redact.Command(e.err.Error()) }
+func (e redactedError) Error() string {
+	text := e.err.Error()
+	if len(e.argv) > 0 {
+		if word, masked := e.argv[0], redact.Argv(e.argv)[0]; masked != word {
+			text = strings.ReplaceAll(text, strconv.Quote(word), strconv.Quote(masked))
+			text = strings.ReplaceAll(text, word, masked)
+		}
+	}
+	return redact.Command(text)
+}
 func (e redactedError) Unwrap() error { return e.err }

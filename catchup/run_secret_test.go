@@ -118,6 +118,11 @@ func TestStartErrorKeepsNoSecret(t *testing.T) {
 		"SECRET_KEY=":       {[]string{"SECRET_KEY='S3cret'", "job"}, "SECRET_KEY='***'"},
 		"--db-password X":   {[]string{"./no-such-job --db-password S3cret"}, "--db-password ***"},
 		"--client-secret X": {[]string{"./no-such-job --client-secret S3cret"}, "--client-secret ***"},
+		// a command line in one word: its program's own option, as the
+		// registered argv masks it, was kept by the error (whose first word
+		// is "start", no program)
+		"mysql -pX in one word": {[]string{"mysqldump -pS3cret db"}, "mysqldump -p*** db"},
+		"quoted by exec":        {[]string{"mysql -p'S3cret'\tdb"}, `exec: "mysql -p'***'\tdb"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newRunFixture(t, "2026-03-01T10:00:30Z")
