@@ -65,6 +65,12 @@ func (sr *shellReplay) resolveUser(m Machine, lineUser, fileUser string, spool b
 	}
 	u, err := user.Lookup(name)
 	if err != nil {
+		// A user crontab's line in a system crontab: the user field is its
+		// command's first word, often a secret (PGPASSWORD=X), which the
+		// lookup's error quotes again.
+		if shown := crontab.Redacted(name); shown != name {
+			return fmt.Errorf("unknown user %q", shown)
+		}
 		return fmt.Errorf("unknown user %q: %w", name, err)
 	}
 	if u.Uid == strconv.Itoa(m.UID) {

@@ -268,10 +268,11 @@ func wrappable(e Entry, system bool, knownUser func(string) bool) error {
 		return err
 	}
 	if system && !userName().MatchString(e.User) {
-		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", e.User)
+		// the field is the command's first word, often a secret (PGPASSWORD=X)
+		return fmt.Errorf("%q in the user field is not a user name: is this a user crontab? (then read it without --system)", Redacted(e.User))
 	}
 	if system && knownUser != nil && !knownUser(e.User) {
-		return fmt.Errorf("user %q does not exist on this host: is this a user crontab? (then read it without --system)", e.User)
+		return fmt.Errorf("user %q does not exist on this host: is this a user crontab? (then read it without --system)", Redacted(e.User))
 	}
 	return nil
 }

@@ -132,6 +132,13 @@ func TestWrap(t *testing.T) {
 			notes: []string{"line 1: left as is: the command starts with \"root\", a user name: is this a system crontab (a user field after the time fields, as /etc/crontab's)? then wrap it with --system",
 				"line 2: left as is: the command starts with \"root\""},
 		},
+		"a secret taken for the user field is quoted masked": {
+			in:     "0 3 * * * PGPASSWORD=S3cret pg_dump db\n0 4 * * * https_proxy=http://u:S3cret@proxy curl https://h\n",
+			want:   "0 3 * * * PGPASSWORD=S3cret pg_dump db\n0 4 * * * https_proxy=http://u:S3cret@proxy curl https://h\n",
+			system: true,
+			notes: []string{"line 1: left as is: \"PGPASSWORD=(redacted)\" in the user field is not a user name",
+				"line 2: left as is: \"https_proxy=http://u:***@proxy\" in the user field is not a user name"},
+		},
 		"CRLF line ends kept": {
 			in:    "0 1 * * * a > log\r\n",
 			want:  "0 1 * * * catchup run --task a -- sh -c 'a > log'\r\n",
