@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -24,8 +25,14 @@ func refuseOddPath(name, value string, getenv func(string) string) error {
 		sep = " "
 	}
 	if strings.IndexFunc(value, unicode.IsControl) >= 0 {
-		return fmt.Errorf("%s%s%q holds a control character (a crontab saved with CRLF line ends?): write it in printable characters",
-			name, sep, value)
+		shown := strconv.Quote(value)
+		if strings.Contains(value, "@") {
+			// a URL with its scheme mistyped (pg://u:PW@db/x\r): its
+			// password would be shown
+			shown = "(a value with an @, not shown: it may hold a password)"
+		}
+		return fmt.Errorf("%s%s%s holds a control character (a crontab saved with CRLF line ends?): write it in printable characters",
+			name, sep, shown)
 	}
 	return refuseTilde(name+sep+value, value, getenv)
 }
