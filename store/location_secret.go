@@ -21,7 +21,7 @@ func WithoutPassword(location string) string {
 	if l.Kind != Postgres {
 		return location
 	}
-	head, rest, _ := strings.Cut(location, "://")
+	head, rest, _ := strings.Cut(l.DSN, "://") // its scheme in lower case, as libpq wants it
 	if i := strings.IndexAny(rest, "@/"); i >= 0 && rest[i] == '@' {
 		user, _, _ := strings.Cut(rest[:i], ":")
 		rest = rest[i+1:]

@@ -213,15 +213,16 @@ func TestWithoutPassword(t *testing.T) {
 		// libpq (and pgx) end the user info at the first @ before any /:
 		// a # or ? in the password is the password's, where net/url saw
 		// a port, then a fragment or a query, and kept them whole.
-		"# in the password":   {"postgres://u:1234#secret@db/ledger", "postgres://u@db/ledger"},
-		"? in the password":   {"postgres://u:1234?secret@db/ledger?sslmode=disable", "postgres://u@db/ledger?sslmode=disable"},
-		"# after a letter":    {"postgres://u:ab#secret@db/ledger", "postgres://u@db/ledger"},
-		"# in password=":      {"postgres://u@db/ledger?password=ab#secret&sslmode=disable", "postgres://u@db/ledger?sslmode=disable"},
-		"encoded key":         {"postgres://u@db/ledger?pass%77ord=secret", "postgres://u@db/ledger"},
-		"no user left":        {"postgres://:secret@db/ledger", "postgres://db/ledger"},
-		"kept as written":     {"postgres://u@db,db2:5433/ledger?options=-csearch_path%3Dfleet&sslmode=require", "postgres://u@db,db2:5433/ledger?options=-csearch_path%3Dfleet&sslmode=require"},
-		"only password param": {"postgres://u@[::1]:5432/ledger?password=secret", "postgres://u@[::1]:5432/ledger"},
-		"[ in the database":   {"postgres://u@db/le[dger?password=secret", "postgres://u@db/le[dger"},
+		"# in the password":    {"postgres://u:1234#secret@db/ledger", "postgres://u@db/ledger"},
+		"? in the password":    {"postgres://u:1234?secret@db/ledger?sslmode=disable", "postgres://u@db/ledger?sslmode=disable"},
+		"# after a letter":     {"postgres://u:ab#secret@db/ledger", "postgres://u@db/ledger"},
+		"# in password=":       {"postgres://u@db/ledger?password=ab#secret&sslmode=disable", "postgres://u@db/ledger?sslmode=disable"},
+		"encoded key":          {"postgres://u@db/ledger?pass%77ord=secret", "postgres://u@db/ledger"},
+		"no user left":         {"postgres://:secret@db/ledger", "postgres://db/ledger"},
+		"kept as written":      {"postgres://u@db,db2:5433/ledger?options=-csearch_path%3Dfleet&sslmode=require", "postgres://u@db,db2:5433/ledger?options=-csearch_path%3Dfleet&sslmode=require"},
+		"only password param":  {"postgres://u@[::1]:5432/ledger?password=secret", "postgres://u@[::1]:5432/ledger"},
+		"[ in the database":    {"postgres://u@db/le[dger?password=secret", "postgres://u@db/le[dger"},
+		"scheme in upper case": {"POSTGRES://u:secret@db/ledger", "postgres://u@db/ledger"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
