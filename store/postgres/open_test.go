@@ -50,6 +50,31 @@ func TestPostgresErrorsHidePassword(t *testing.T) {
 	})
 }
 
+// TestPostgresScrubTellsNoPassword: an error keeps no password, and its
+// scrub gives none away: replaced wherever it appeared, a password that is
+// also the user's name, the database's or the port showed as xxxxx there
+// (postgres:postgres said user=xxxxx, a password "ledger" the ledger's
+// name as 127.0.0.1:1/xxxxx), telling what the password is.
+func TestPostgresScrubTellsNoPassword(t *testing.T) {
+	for name, tc := range map[string]struct{ dsn, want string }{
+		"the user's name":    {"postgres://postgres:postgres@127.0.0.1:1/app?sslmode=disable", "`user=postgres database=app`"},
+		"the database's":     {"postgres://u:ledger@127.0.0.1:1/ledger?sslmode=disable", "open ledger 127.0.0.1:1/ledger:"},
+		"the port":           {"postgres://u:1@127.0.0.1:1/x?sslmode=disable", "127.0.0.1:1 (127.0.0.1)"},
+		"password= the same": {"postgres://u@127.0.0.1:1/app?sslmode=disable&password=u", "`user=u database=app`"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := postgres.Open(t.Context(), tc.dsn)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "xxxxx") {
+				t.Errorf("error %q: want %s as it is, nothing scrubbed", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestPostgresSchemaTooNew(t *testing.T) {
 	dsn := pgLedger(t)
 	s := openPG(t, dsn)

@@ -38,7 +38,8 @@ type Ledger struct {
 	where string // the location's Redacted name: never the credentials
 	// mustExist: opened by OpenExisting, so checkSchema creates nothing.
 	mustExist bool
-	pw        string // the DSN's password, scrubbed from every error
+	pw        string   // the DSN's password, scrubbed from every error
+	printed   []string // names the driver prints as they are, never scrubbed (printedNames)
 
 	mu         sync.Mutex
 	locks      map[string]int64 // task locks held: task -> run id
@@ -125,6 +126,7 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 		mustExist:  mustExist,
 		where:      loc.Redacted(),
 		pw:         cfg.ConnConfig.Password,
+		printed:    printedNames(&cfg.ConnConfig.Config),
 		locks:      map[string]int64{},
 		letGoAfter: letGoAfter,
 	}
@@ -219,10 +221,10 @@ func (p *Ledger) wrap(op string, err error) error {
 	} else {
 		e = fmt.Errorf("%s %s: %w", op, p.where, err)
 	}
-	msg := oneLine(e.Error())
-	if p.pw != "" {
-		msg = strings.ReplaceAll(msg, p.pw, "xxxxx")
-	}
+	// Only the driver's text is scrubbed: catchup's own words (op, the
+	// ledger's name) hold no password.
+	head := strings.TrimSuffix(e.Error(), err.Error())
+	msg := head + scrub(oneLine(err.Error()), p.pw, p.printed)
 	if msg != e.Error() {
 		return &redactedError{msg: msg, err: e}
 	}
