@@ -1,7 +1,6 @@
 package catchup
 
 import (
-	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -37,13 +36,4 @@ func samePostgres(a, b string) bool {
 	}
 	id := la.Identity()
 	return id != "" && id == lb.Identity()
-}
-
-// redactLedger drops the credentials of a postgres:// location.
-func redactLedger(db string) string {
-	if u, err := url.Parse(db); err == nil && u.User != nil {
-		u.User = url.User(u.User.Username())
-		return u.Redacted()
-	}
-	return db
 }
