@@ -64,7 +64,12 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			defer scanning.Store(false)
 			turn.Lock()
 			defer turn.Unlock()
-			d.scan(ctx, t, upTo, skipped)
+			if d.scan(ctx, t, upTo, skipped) == scanLeft {
+				// Slots it left missed (behind a slot held by a run still
+				// running: an orphan, a replica's) are owed: the task's
+				// next fire replays them first, not after its own slot.
+				owed.note(upTo)
+			}
 		}()
 	}
 	var ticker <-chan time.Time
