@@ -22,17 +22,8 @@ func TestDaemonRestartedBesideAnOrphanKeepsSlotOrder(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
-	dir := filepath.Dir(h.cron)
-	hold, release := filepath.Join(dir, "hold"), filepath.Join(dir, "release")
-	// The job writes its slot first; the one that finds hold takes it and
-	// runs until release appears.
-	line := fmt.Sprintf("# catchup: task=job\n* * * * * echo \"$CATCHUP_SLOT $CATCHUP_TRIGGER\" >> %s; "+
-		"if [ -e %s ]; then rm %s; while [ ! -e %s ]; do sleep 0.05; done; fi\n", h.out, hold, hold, release)
-	if err := os.WriteFile(h.cron, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { touch(t, release) }) // the orphan ends with the test
-	h.extra = []string{"--rescan", "10s"}   // the next fire comes well before the next rescan
+	hold, release := h.holdingLine()
+	h.extra = []string{"--rescan", "10s"} // the next fire comes well before the next rescan
 	p := h.start("a")
 	waitFor(t, "the daemon to have run 2 slots", func() bool { return h.slotsInARow() >= 2 })
 	touch(t, hold)
@@ -52,24 +43,48 @@ func TestDaemonRestartedBesideAnOrphanKeepsSlotOrder(t *testing.T) {
 		return strings.Contains(p.stderr.String(), "is held by run")
 	})
 	touch(t, release)
-	due := h.slotsDue(held, time.Now()) + 2
-	waitFor(t, fmt.Sprintf("%d slots from %s each run", due, held.Format(time.RFC3339)), func() bool {
-		count, _, _ := h.written(false)
-		for i := range due {
-			if count[held.Add(time.Duration(i)*time.Minute)] == 0 {
-				return false
-			}
-		}
-		return true
-	})
+	h.waitSlotsFrom(held, h.slotsDue(held, time.Now())+2)
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	p.cmd.Wait()
 
 	// After the orphan's line, the slots run oldest first, each once (the
 	// orphan's slot again: its outcome was never recorded).
+	h.checkOrderAfter(held)
+}
+
+// holdingLine writes the daemon's crontab: a job that writes its slot,
+// and, when it finds hold, takes it and runs until release appears.
+func (h *daemonHost) holdingLine() (hold, release string) {
+	dir := filepath.Dir(h.cron)
+	hold, release = filepath.Join(dir, "hold"), filepath.Join(dir, "release")
+	line := fmt.Sprintf("# catchup: task=job\n* * * * * echo \"$CATCHUP_SLOT $CATCHUP_TRIGGER\" >> %s; "+
+		"if [ -e %s ]; then rm %s; while [ ! -e %s ]; do sleep 0.05; done; fi\n", h.out, hold, hold, release)
+	if err := os.WriteFile(h.cron, []byte(line), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { touch(h.t, release) }) // a job still holding ends with the test
+	return hold, release
+}
+
+// waitSlotsFrom waits until n slots from first on have each been written.
+func (h *daemonHost) waitSlotsFrom(first time.Time, n int) {
+	waitFor(h.t, fmt.Sprintf("%d slots from %s each run", n, first.Format(time.RFC3339)), func() bool {
+		count, _, _ := h.written(false)
+		for i := range n {
+			if count[first.Add(time.Duration(i)*time.Minute)] == 0 {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// checkOrderAfter checks that the slots written after the first line of
+// slot held run oldest first: none before an older one.
+func (h *daemonHost) checkOrderAfter(held time.Time) {
 	var after []string
 	seen := false
-	for _, l := range readLines(t, h.out) {
+	for _, l := range readLines(h.t, h.out) {
 		if seen {
 			after = append(after, l)
 		}
@@ -79,12 +94,12 @@ func TestDaemonRestartedBesideAnOrphanKeepsSlotOrder(t *testing.T) {
 	for _, l := range after {
 		s, err := time.Parse(time.RFC3339, strings.Fields(l)[0])
 		if err != nil {
-			t.Fatalf("bad line %q", l)
+			h.t.Fatalf("bad line %q", l)
 		}
 		if !s.After(prev) {
-			t.Errorf("slot %s ran after slot %s: not oldest first; lines after the orphan's:\n%s",
+			h.t.Errorf("slot %s ran after slot %s: not oldest first; lines after the held slot's:\n%s",
 				s.Format(time.RFC3339), prev.Format(time.RFC3339), strings.Join(after, "\n"))
-			break
+			return
 		}
 		prev = s
 	}
