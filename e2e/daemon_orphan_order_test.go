@@ -17,13 +17,26 @@ import (
 // slot, "so that none runs before it". The orphan then ends before the
 // task's next fire: that fire must not run its slot before the slots left
 // (the restarted daemon replays them first), where it ran at once and the
-// left slots waited for the next rescan, after it.
+// left slots waited for the next rescan, after it (with --rescan 0, for
+// the next start: never replayed while the daemon ran).
 func TestDaemonRestartedBesideAnOrphanKeepsSlotOrder(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
+	for name, rescan := range map[string]string{
+		"next rescan after the next fire": "10s",
+		"no rescan":                       "0",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			restartBesideAnOrphan(t, rescan)
+		})
+	}
+}
+
+func restartBesideAnOrphan(t *testing.T, rescan string) {
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
 	hold, release := h.holdingLine()
-	h.extra = []string{"--rescan", "10s"} // the next fire comes well before the next rescan
+	h.extra = []string{"--rescan", rescan}
 	p := h.start("a")
 	waitFor(t, "the daemon to have run 2 slots", func() bool { return h.slotsInARow() >= 2 })
 	touch(t, hold)
