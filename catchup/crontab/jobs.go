@@ -25,6 +25,11 @@ type Job struct {
 	Warning string
 }
 
+// errDaemonReboot refuses an @reboot line of the daemon's crontab: not
+// scan's errReboot, whose cron that still runs it at boot is not there.
+var errDaemonReboot = errors.New("@reboot has no time slot, and the daemon fires timed lines only; " +
+	"fix: run the command before catchup daemon starts (the container's entrypoint), or drop the line")
+
 // ParseJobs reads a user-format crontab in which every job line is a task:
 // named by a `# catchup: task=NAME` comment on the line before it, by the
 // --task of a `catchup run` line, or else derived from its command (a slug
@@ -123,7 +128,7 @@ func parseJobLine(s, name string) (Job, error) {
 	if nTime == 1 {
 		switch {
 		case j.Expr == "@reboot":
-			return Job{}, errReboot
+			return Job{}, errDaemonReboot
 		case !macros[j.Expr]:
 			return Job{}, fmt.Errorf("unknown macro %s: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", taskname.Quoted(j.Expr))
 		}
