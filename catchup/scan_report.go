@@ -36,6 +36,13 @@ type ScanRequest struct {
 	// Replays, if set, is told of each replay as it starts and as it
 	// ends (not a dry run's): the daemon logs them as it logs its fires.
 	Replays ReplayHooks
+	// AlertNews, if set, is asked before a task's missed-slot alert runs:
+	// false skips it. The daemon's rescans (every minute) alert a task
+	// whose scan recorded nothing (its slots left missed, by --replay
+	// none or a lock held) only when its missed slots changed since it
+	// last alerted them (news). It must say true for a scan that
+	// recorded an expiry: that alert is owed until it has run.
+	AlertNews func(TaskScan) bool
 
 	gate  *ReplayGate   // built by Scan from Parallel
 	notes *pendingNotes // a dry run's, or those a scan could not record: counted as the next scan records them (spool_read.go)

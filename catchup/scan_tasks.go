@@ -47,7 +47,10 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		if !req.DryRun {
 			t := tasks[i]
 			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
-			aerr := alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
+			var aerr error
+			if req.AlertNews == nil || req.AlertNews(ts) {
+				aerr = alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
+			}
 			ts.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
 		}
 		if srs[i] != nil {

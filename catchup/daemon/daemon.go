@@ -76,9 +76,10 @@ type Daemon struct {
 	// start is tracked after it (track) gets it then, not never.
 	stopSig syscall.Signal
 	health  health
-	held    map[string]heldKey // per task: the held slot its last scan warned of (under mu)
-	busy    map[string]heldKey // per task: the slot whose replay its last scan found the lock held at (under mu)
-	refused map[string]string  // per task: the refusal of its working directory said last (under mu; refusedNews)
+	held    map[string]heldKey   // per task: the held slot its last scan warned of (under mu)
+	busy    map[string]heldKey   // per task: the slot whose replay its last scan found the lock held at (under mu)
+	refused map[string]string    // per task: the refusal of its working directory said last (under mu; refusedNews)
+	alerted map[string]missedKey // per task: the missed slots its last alert told of (under mu; alertNews)
 	// lineSaid, per task, is the difference of its line from its
 	// registration said last (under mu; sayLineDiffers).
 	lineSaid map[string]string
@@ -92,7 +93,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
-	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{},
+	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, alerted: map[string]missedKey{},
 		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce)}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)

@@ -38,7 +38,7 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 	}
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
-		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks())})
+		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks()), AlertNews: d.alertNews})
 	if err != nil && ctx.Err() != nil {
 		return scanFailed // stopped: the next start replays what is left
 	}
