@@ -82,6 +82,9 @@ type Machine struct {
 	// OnJobEnd, if set, is told each job's pid once it has ended, what it
 	// left in its process group stopped: no longer the daemon's to signal.
 	OnJobEnd func(pid int)
+	// JobsDieWithIt: the jobs die with this process whatever the ledger
+	// (the daemon's; a shared ledger's always do: runner.DieWithParent).
+	JobsDieWithIt bool
 	// Starts, if set, is closed by a stop that is no signal to this
 	// process (the daemon's, before it says it stops): a job set up to
 	// start then is not started (runner.Gate).

@@ -57,8 +57,8 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 		Stop: ctx, Gate: l.m.Starts, BeforeStart: l.m.BeforeJobStart,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
-		// once the lease has expired.
-		DieWithParent: l.st != nil && l.st.Shared(),
+		// once the lease has expired. A daemon's jobs die with it too.
+		DieWithParent: l.st != nil && l.st.Shared() || l.m.JobsDieWithIt,
 	}
 	if lock != nil {
 		cfg.ExtraFiles = []*os.File{lock.f}

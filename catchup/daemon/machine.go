@@ -17,6 +17,10 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
 	m.JobSignals = []os.Signal{}
 	m.Starts = &d.starts // the stop closes it before it is said: no job starts after
+	// A daemon killed alone (an OOM kill, kill -9) leaves no one to record
+	// its jobs: they die with it, as in a power cut, and its next start
+	// replays their slots once (run on, they ended unrecorded and ran twice).
+	m.JobsDieWithIt = true
 	// An alert is not tracked as a job: it gets the stop signals, as it
 	// would without the daemon, but never a SIGHUP, the daemon's reload.
 	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}

@@ -10,21 +10,45 @@ import (
 )
 
 // TestDaemonRollingRestartKeepsSlotOrder is the rolling update of two
-// replicas on one PostgreSQL ledger: replica b runs a job longer than its
-// interval (its next fires held behind it, unclaimed) when replica a
-// starts, whose start scan leaves the slots after b's held one "so that
-// none runs before it"; then b is stopped (its job interrupted, its held
-// fires recorded lock skips). a's next fire must not run its slot before
-// those (it replays them first), where it ran at once and they waited for
-// a's next rescan, after it.
+// replicas on one ledger (PostgreSQL; or a SQLite file two daemons of one
+// host share): replica b runs a job longer than its interval (its next
+// fires held behind it, unclaimed) when replica a starts, whose start scan
+// leaves the slots after b's held one "so that none runs before it"; then
+// b is stopped (its job interrupted, its held fires recorded lock skips).
+// a's next fire must not run its slot before those (it replays them
+// first), where it ran at once and they waited for a's next rescan, after
+// it; with --rescan 0, for a's next start: never replayed while it ran.
+// (A daemon killed alone no longer leaves such a holder behind: its jobs
+// die with it, TestDaemonKilledAloneTakesItsJob.)
 func TestDaemonRollingRestartKeepsSlotOrder(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
-	db := pgLedger(t)
+	for name, tc := range map[string]struct {
+		postgres bool
+		rescan   string
+	}{
+		"postgres":               {postgres: true, rescan: "10s"},
+		"sqlite":                 {rescan: "10s"},
+		"sqlite without rescans": {rescan: "0"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var db string
+			if tc.postgres {
+				db = pgLedger(t)
+			} else {
+				_, db = tempLedger(t)
+			}
+			rollingRestart(t, db, tc.rescan)
+		})
+	}
+}
+
+func rollingRestart(t *testing.T, db, rescan string) {
 	h := newDaemonHost(t, db)
 	hold, _ := h.holdingLine()
 	// A lease of 12 clock minutes is 12s of real time under the hook; the
 	// next fire comes well before the next rescan.
-	h.extra = []string{"--lease", "12m", "--rescan", "10s"}
+	h.extra = []string{"--lease", "12m", "--rescan", rescan}
 	b := h.start("b", "CATCHUP_STATE_DIR="+filepath.Join(t.TempDir(), "b"))
 	var a *catchupProc
 	t.Cleanup(func() {
