@@ -147,29 +147,6 @@ func writeNote(m Machine, e spoolEntry) error {
 	return err
 }
 
-// appendNote appends line to the notes file at path in one write, synced:
-// appends do not interleave, and a note that a full disk cut short is taken
-// back, so that it cannot run into the next one.
-func appendNote(path string, line []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		if _, err = f.Write(line); err == nil {
-			err = f.Sync()
-		}
-		if err != nil {
-			f.Truncate(fi.Size())
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // importSpool records the fires this host could not record, then removes
 // their notes, from the lock directory and from the spare note directory;
 // with take, only the notes take reports true for, the others kept for
@@ -248,6 +225,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 		}
 		return notesRecorded{}, fmt.Errorf("read the notes of unrecorded fires: %w", err)
 	}
+	awaitAppends(taken)
 	entries, err := readSpool(taken, m.UID)
 	if errors.Is(err, filetrust.ErrRefused) {
 		return notesRecorded{}, err // changed since checkNotes: left taken, refused by every later scan too

@@ -1,0 +1,68 @@
+package catchup
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// appendTries bounds how often a note starts again because a scan took the
+// notes file (renamed it) between its open and its lock.
+const appendTries = 100
+
+// appendNote appends line to the notes file at path in one write, synced:
+// appends do not interleave, and a note that a full disk cut short is taken
+// back, so that it cannot run into the next one: under the file's lock, or
+// the cut would take another fire's note appended meanwhile with it. A
+// file that a scan took between the open and the lock is not written to
+// (the scan may have read it already): the note goes to the file now at
+// path.
+func appendNote(path string, line []byte) error {
+	for range appendTries {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		if err != nil {
+			return err
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX) // released by the close
+		var fi os.FileInfo
+		if err == nil {
+			fi, err = f.Stat()
+		}
+		if err == nil && !stillAt(path, fi) {
+			f.Close()
+			continue // taken by a scan
+		}
+		if err == nil {
+			if _, err = f.Write(line); err == nil {
+				err = f.Sync()
+			}
+			if err != nil {
+				f.Truncate(fi.Size())
+			}
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	return fmt.Errorf("append to %s: taken by a scan %d times while this note waited", path, appendTries)
+}
+
+// stillAt reports whether path still names file fi.
+func stillAt(path string, fi os.FileInfo) bool {
+	at, err := os.Lstat(path)
+	return err == nil && os.SameFile(at, fi)
+}
+
+// awaitAppends waits for the notes being appended to the notes file just
+// taken (renamed to taken) to be whole: a fire that opened it before it
+// was taken and locks it after finds it taken and appends to the next one
+// (appendNote); one that locked it before is waited for here.
+func awaitAppends(taken string) {
+	f, err := os.OpenFile(taken, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return // the reader says what is wrong
+	}
+	defer f.Close()
+	syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+}
