@@ -41,10 +41,15 @@ const noteReserveStep = 16 << 10
 
 // makeNoteReserve makes the reserve in lock directory dir (trusted by
 // lockDir: this user's alone, no symlink) whole when it is missing or part
-// spent. It says nothing when it cannot: the disk is full, or close to it,
+// spent, or when a symlink or an empty directory is at its path, which it
+// removes (never following the symlink). It says nothing when it cannot: the disk is full, or close to it,
 // and a note that then cannot be kept says what that costs (spoolFire).
 func makeNoteReserve(dir string) {
-	f, err := os.OpenFile(filepath.Join(dir, noteReserveName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	path := filepath.Join(dir, noteReserveName)
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		os.Remove(path) // a symlink (not followed) or an empty directory: no reserve, ever, unless replaced
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return
 	}
