@@ -1,14 +1,21 @@
 package catchup
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 )
 
 // appendTries bounds how often a note starts again because a scan took the
 // notes file (renamed it) between its open and its lock.
 const appendTries = 100
+
+// noteLockWait bounds the wait for the notes file's lock: a process that
+// holds it and goes no further (stopped, its disk hung) holds back no
+// fire's note, nor any scan, for longer.
+var noteLockWait = 10 * time.Second
 
 // appendNote appends line to the notes file at path in one write, synced:
 // appends do not interleave, and a note that a full disk cut short is taken
@@ -23,7 +30,7 @@ func appendNote(path string, line []byte) error {
 		if err != nil {
 			return err
 		}
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX) // released by the close
+		err = lockNotes(f) // released by the close
 		var fi os.FileInfo
 		if err == nil {
 			fi, err = f.Stat()
@@ -64,5 +71,22 @@ func awaitAppends(taken string) {
 		return // the reader says what is wrong
 	}
 	defer f.Close()
-	syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+	lockNotes(f) // or, past the wait, the notes as they are
+}
+
+// lockNotes takes notes file f's lock, waiting noteLockWait at most.
+func lockNotes(f *os.File) error {
+	deadline := time.NewTimer(noteLockWait)
+	defer deadline.Stop()
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		select {
+		case <-deadline.C:
+			return fmt.Errorf("lock %s: another process has held it for %v, appending a note", f.Name(), noteLockWait)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }

@@ -148,3 +148,38 @@ func TestNotesAppendedWhileAScanTakesThemAreKept(t *testing.T) {
 		t.Errorf("%d notes kept, %d recorded: %d lost", kept.Load(), recorded, int(kept.Load())-recorded)
 	}
 }
+
+// TestAStuckNoteHoldsNoOneForever: a process that holds the notes file's
+// lock and goes no further (stopped, frozen on a slow disk) holds a fire's
+// note for noteLockWait at most, which then goes elsewhere (an error here:
+// writeNote tries the spare note directory next), and a scan's import for
+// as long, which then reads what the file holds.
+func TestAStuckNoteHoldsNoOneForever(t *testing.T) {
+	defer func(w time.Duration) { noteLockWait = w }(noteLockWait)
+	noteLockWait = 100 * time.Millisecond
+	path := filepath.Join(t.TempDir(), spoolName)
+	holder, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- appendNote(path, []byte("a note\n")) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("appendNote wrote beside a note under way (the file's lock held)")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("appendNote still waits for the lock a stuck process holds, after 10 s")
+	}
+	go func() { awaitAppends(path); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("awaitAppends still waits for the lock a stuck process holds, after 10 s")
+	}
+}
