@@ -163,8 +163,11 @@ func importSpool(ctx context.Context, st store.Store, m Machine, tolerance time.
 	err := lockDir(m.LockDir, m.UID, false) // as spoolFire wrote them: never through a symlink
 	if err == nil {
 		n, err = importNotes(ctx, st, m, filepath.Join(m.LockDir, spoolName), tolerance, take)
-		if _, serr := os.Lstat(m.LockDir); serr == nil {
-			makeNoteReserve(m.LockDir) // spent by a note, perhaps: made again
+		if _, serr := os.Lstat(m.LockDir); serr == nil && err == nil {
+			// Spent by a note, perhaps: made again, once an import has
+			// recorded its notes (the disk had room). After one that could
+			// not, it would take the space other fires just freed for theirs.
+			makeNoteReserve(m.LockDir)
 		}
 	}
 	dirs, squat := spareDirs(m)

@@ -1,9 +1,13 @@
 package catchup
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // TestNoteReserve: the reserve is made whole (allocated, 0600) when it is
@@ -89,5 +93,41 @@ func sparseFile(t *testing.T, path string, size int64) {
 	defer f.Close()
 	if err := f.Truncate(size); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNoteReserveRemadeOnlyAfterAnImportThatRecorded: an import that could
+// not record the notes (the disk still full) leaves a spent reserve as it
+// is: grown back then, it took the space other fires had just freed for
+// their own notes. The next import that records them makes it whole.
+func TestNoteReserveRemadeOnlyAfterAnImportThatRecorded(t *testing.T) {
+	t.Parallel()
+	f := newRunFixture(t, "2026-03-01T09:00:30Z")
+	if res := f.run(t, f.request(t)); res.ExitCode != 0 {
+		t.Fatalf("registering fire: exit %d", res.ExitCode)
+	}
+	if err := writeNote(f.m, spoolEntry{Task: "job", Slot: mustTime(t, "2026-03-01T10:00:00Z"), Trigger: store.TriggerSchedule,
+		Host: f.m.Host, StartedAt: f.now, EndedAt: f.now, Error: "full"}); err != nil {
+		t.Fatal(err)
+	}
+	spendNoteReserve(f.m.LockDir)
+	size := func() int64 {
+		fi, err := os.Stat(filepath.Join(f.m.LockDir, noteReserveName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	if _, err := importSpool(context.Background(), failingAddRuns{f.st}, f.m, time.Minute, nil); err == nil {
+		t.Fatal("the import recorded its notes into a ledger that fails")
+	}
+	if got := size(); got != noteReserveSize-noteReserveStep {
+		t.Errorf("after a failed import the reserve is %d bytes, want %d: left spent", got, noteReserveSize-noteReserveStep)
+	}
+	if _, err := importSpool(context.Background(), f.st, f.m, time.Minute, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := size(); got != noteReserveSize {
+		t.Errorf("after an import that recorded its notes the reserve is %d bytes, want %d", got, noteReserveSize)
 	}
 }
