@@ -79,13 +79,12 @@ func lockDir(dir string, uid int, create bool) error {
 	if errors.Is(err, os.ErrNotExist) && !create {
 		return nil
 	}
-	if errors.Is(err, os.ErrNotExist) {
+	made := errors.Is(err, os.ErrNotExist)
+	if made {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("%w: %w", ErrCreateLockDir, err)
 		}
-		if fi, err = os.Lstat(dir); err == nil && filetrust.Private("lock directory "+dir, dir, fi, uid) == nil && fi.IsDir() {
-			makeNoteReserve(dir) // room for a note when its disk fills (spool_reserve.go)
-		}
+		fi, err = os.Lstat(dir)
 	}
 	if err != nil {
 		return fmt.Errorf("lock directory: %w", err)
@@ -95,6 +94,9 @@ func lockDir(dir string, uid int, create bool) error {
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory: remove what is at its path", ErrCreateLockDir, dir)
+	}
+	if made {
+		makeNoteReserve(dir) // room for a note when its disk fills (spool_reserve.go)
 	}
 	return nil
 }
