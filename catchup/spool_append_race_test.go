@@ -100,6 +100,11 @@ func heads(b []byte) string {
 // was lost, said by no one, and its slot, which ran, was run again
 // (parallel fires, some of which found notes and recorded them).
 func TestNotesAppendedWhileAScanTakesThemAreKept(t *testing.T) {
+	// 400 appends, each synced, queue for the notes file's lock: on a slow
+	// disk the last waits seconds. This test is about the scan's take, not
+	// that bound (TestAStuckNoteHoldsNoOneForever): no note may go past it.
+	defer func(w time.Duration) { noteLockWait = w }(noteLockWait)
+	noteLockWait = 10 * time.Minute
 	st, db := testLedger(t)
 	now := mustTime(t, "2026-03-01T12:00:00Z")
 	m := testMachine(db, now)
