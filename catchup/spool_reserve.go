@@ -20,9 +20,10 @@ import (
 // first: the reserve makes the note likely, not certain.
 //
 // Invariant: a lock directory made by a fire holds a reserve, and every
-// import of its notes (a scan, a backfill, a fire that finds notes: the
-// first chance after a reserve was spent) makes it again when it is
-// missing or short. Nothing on a fire's usual path looks at it.
+// import that recorded its notes (a scan, a backfill, a fire that finds
+// notes: the first chance after a reserve was spent, once the disk has
+// room) makes it again when it is missing or short. Nothing on a fire's
+// usual path looks at it.
 
 // noteReserveName is the reserve in the lock directory; like spoolName it
 // cannot be a task's lock file, since a task name never starts with a dot.
@@ -42,8 +43,9 @@ const noteReserveStep = 16 << 10
 // makeNoteReserve makes the reserve in lock directory dir (trusted by
 // lockDir: this user's alone, no symlink) whole when it is missing or part
 // spent, or when a symlink or an empty directory is at its path, which it
-// removes (never following the symlink). It says nothing when it cannot: the disk is full, or close to it,
-// and a note that then cannot be kept says what that costs (spoolFire).
+// removes (never following the symlink). It says nothing when it cannot:
+// the disk is full, or close to it, and a note that then cannot be kept
+// says what that costs (spoolFire).
 func makeNoteReserve(dir string) {
 	path := filepath.Join(dir, noteReserveName)
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
