@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,52 @@ func errNotASlot(shown string, t, now time.Time, sched *schedule.Schedule) error
 	case 1:
 		hint = fmt.Sprintf("the nearest slot is %s (%s)", near[0], hint)
 	}
-	return fmt.Errorf("%s is not a slot of %q in %s; %s", shown, sched.Expr(), sched.Location(), hint)
+	return fmt.Errorf("%s is not a slot of %q in %s%s; %s", shown, sched.Expr(), sched.Location(), wallTimeNote(t, sched.Location()), hint)
+}
+
+// wallTimeNote tells, for t written as a wall time of loc (in an offset
+// loc uses within two days of it: a clock change is months from the next),
+// that loc skipped that wall time or read it twice that day, so that the
+// nearest slots make sense; "" for a wall time that occurred once, or for
+// t written in another offset (UTC for New York), no wall time of loc.
+func wallTimeNote(t time.Time, loc *time.Location) string {
+	_, written := t.Zone()
+	var offsets []int // loc's offsets around t, each once
+	for _, d := range []time.Duration{-48 * time.Hour, 0, 48 * time.Hour} {
+		if _, o := t.Add(d).In(loc).Zone(); !slices.Contains(offsets, o) {
+			offsets = append(offsets, o)
+		}
+	}
+	if !slices.Contains(offsets, written) {
+		return ""
+	}
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	var readAt []int // the offsets at which loc read this wall time
+	for _, o := range offsets {
+		at := time.Date(y, mo, d, h, mi, s, t.Nanosecond(), time.FixedZone("", o))
+		if _, got := at.In(loc).Zone(); got == o {
+			readAt = append(readAt, o)
+		}
+	}
+	wall := fmt.Sprintf("%02d:%02d", h, mi)
+	if s != 0 {
+		wall += fmt.Sprintf(":%02d", s)
+	}
+	day := fmt.Sprintf("%04d-%02d-%02d", y, mo, d)
+	switch len(readAt) {
+	case 0:
+		return fmt.Sprintf(" (%s on %s did not occur there: a clock change skipped it)", wall, day)
+	case 2:
+		slices.Sort(readAt) // the larger offset read it first
+		return fmt.Sprintf(" (%s on %s came twice there, at %s and at %s)", wall, day, utcOffset(readAt[1]), utcOffset(readAt[0]))
+	}
+	return ""
+}
+
+// utcOffset is an offset in seconds east of UTC as RFC 3339 writes it.
+func utcOffset(o int) string {
+	return time.Date(2000, 1, 1, 0, 0, 0, 0, time.FixedZone("", o)).Format("-07:00")
 }
 
 // checkSlot refuses an explicit --slot, or a replay's slot
