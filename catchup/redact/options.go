@@ -40,6 +40,15 @@ func programOptions(words, out []string, p int, quoted bool) {
 				i++
 			}
 		}
+	case "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop", "mongofiles":
+		valueOf(args, o, "-p", notAnOption) // -p with no value (another option next) asks for it
+		gluedValue(args, o, "-p", wholeValue)
+	case "lftp": // -u USER,PASSWORD
+		valueOf(args, o, "-u", lftpUser)
+		valueOf(args, o, "--user", lftpUser)
+		gluedValue(args, o, "-u", lftpUser)
+	case "ncftp", "ncftpput", "ncftpget", "ncftpls", "ncftpbatch":
+		valueOf(args, o, "-p", wholeValue)
 	case "redis-cli": // -a X, --pass X
 		valueOf(args, o, "-a", wholeValue)
 		valueOf(args, o, "--pass", wholeValue)
@@ -107,6 +116,21 @@ func wordQuotes(w string) (string, string) {
 		return w[:1], w[1 : len(w)-1]
 	}
 	return "", w
+}
+
+// notAnOption is v masked as a whole, unless it is another option: a
+// password flag given no value, which asks for the password.
+func notAnOption(v string) string {
+	if strings.HasPrefix(v, "-") {
+		return v
+	}
+	return wholeValue(v)
+}
+
+// lftpUser is lftp's USER,PASSWORD with its password masked; a user alone
+// holds none.
+func lftpUser(v string) string {
+	return afterColon(v, func(s string) int { return strings.IndexByte(s, ',') })
 }
 
 // passArg is openssl's pass phrase argument with its password masked:

@@ -171,3 +171,27 @@ func TestPasswordOptions(t *testing.T) {
 		"login of another":         {argv: []string{"kubectl", "login", "-p", "8080"}, want: []string{"kubectl", "login", "-p", "8080"}},
 	})
 }
+
+// TestFileTransferAndMongoPasswords: the password options of MongoDB's
+// tools (-p X, -pX), of lftp (-u USER,PASSWORD) and of the ncftp tools
+// (-p X), common in backup and mirror crontab lines, each only for its
+// program.
+func TestFileTransferAndMongoPasswords(t *testing.T) {
+	checkShapes(t, map[string]shape{
+		"mongodump -p":          {argv: []string{"mongodump", "-u", "admin", "-p", "S3cret", "--out", "/b"}, want: []string{"mongodump", "-u", "admin", "-p", "***", "--out", "/b"}},
+		"mongosh -pX":           {argv: []string{"mongosh", "-u", "a", "-pS3cret", "db"}, want: []string{"mongosh", "-u", "a", "-p***", "db"}},
+		"mongorestore by path":  {argv: []string{"/usr/bin/mongorestore", "--username", "a", "-p", "S3cret", "/b"}, want: []string{"/usr/bin/mongorestore", "--username", "a", "-p", "***", "/b"}},
+		"docker exec mongodump": {argv: []string{"docker", "exec", "m", "mongodump", "-p", "S3cret"}, want: []string{"docker", "exec", "m", "mongodump", "-p", "***"}},
+		"lftp -u":               {argv: []string{"lftp", "-u", "user,S3cret", "sftp://h", "-e", "mirror -R /a /b; quit"}, want: []string{"lftp", "-u", "user,***", "sftp://h", "-e", "mirror -R /a /b; quit"}},
+		"lftp -u glued":         {argv: []string{"lftp", "-uuser,S3cret", "h"}, want: []string{"lftp", "-uuser,***", "h"}},
+		"lftp --user=":          {argv: []string{"lftp", "--user=user,S3cret", "h"}, want: []string{"lftp", "--user=user,***", "h"}},
+		"ncftpput -p":           {argv: []string{"ncftpput", "-u", "me", "-p", "S3cret", "h", "/d", "f"}, want: []string{"ncftpput", "-u", "me", "-p", "***", "h", "/d", "f"}},
+		// Not a secret: kept.
+		"mongosh -p prompts":  {argv: []string{"mongosh", "-u", "a", "-p", "--eval", "x"}, want: []string{"mongosh", "-u", "a", "-p", "--eval", "x"}},
+		"mongod --port":       {argv: []string{"mongod", "--port", "27017", "-p", "x"}, want: []string{"mongod", "--port", "27017", "-p", "x"}},
+		"lftp -u no password": {argv: []string{"lftp", "-u", "user", "h"}, want: []string{"lftp", "-u", "user", "h"}},
+		"lftp -p port":        {argv: []string{"lftp", "-p", "2121", "h"}, want: []string{"lftp", "-p", "2121", "h"}},
+		"lftp -u from a var":  {argv: []string{"lftp", "-u", "user,$PW", "h"}, want: []string{"lftp", "-u", "user,$PW", "h"}, line: `lftp -u "user,$PW" h`, lineWant: `lftp -u "user,$PW" h`},
+		"scp -P":              {argv: []string{"scp", "-P", "2222", "a", "h:b"}, want: []string{"scp", "-P", "2222", "a", "h:b"}},
+	})
+}
