@@ -49,6 +49,15 @@ const prunedRetiredLateWhy = "it was retired since prune read it (catchup forget
 // (store.ErrGone; perhaps registered again since, as a new task).
 const prunedGoneLateWhy = "it was forgotten since prune read it (catchup forget --purge): nothing of it pruned"
 
+// failedInWindowWhy is why prune left whole a task whose failed slot before
+// the cut is younger than its catch-up window: scan --retry-failed and
+// backfill --only failed still run it.
+func failedInWindowWhy(task string, slot time.Time, window time.Duration) string {
+	return fmt.Sprintf("its slot %s failed and is within its catch-up window (%s), where catchup scan --retry-failed --task %s "+
+		"and catchup backfill --only failed still run it: prune keeps the task until that slot succeeds or is older than %s",
+		slot.UTC().Format(time.RFC3339), FormatDuration(window), task, FormatDuration(window))
+}
+
 // pruneCase is one task's missed slots before the cut, as scan would deal
 // with them.
 type pruneCase struct {
@@ -150,6 +159,13 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 			return out, fmt.Errorf("task %s has missed slots before the cut (%s) that no scan has dealt with, which prune would hide: "+
 				"run catchup scan first (it replays them or records them expired), or prune with a longer --older-than",
 				t.Name, cut.UTC().Format(time.RFC3339))
+		}
+		if f := res.win.firstFailed; !f.IsZero() && !f.After(cut) && f.After(m.Now().Add(-max(c.window, watermarkHorizon))) {
+			// Scan holds the watermark below a failed slot this recent
+			// (advanceWatermark), so that --retry-failed finds it: moving
+			// it to the cut, and deleting the failure, would drop it.
+			out.left = append(out.left, PruneLeft{Task: t.Name, Why: failedInWindowWhy(t.Name, f, max(c.window, watermarkHorizon))})
+			continue
 		}
 		n := 0 // the expiring slots up to the cut: the first ones (oldest first)
 		for n < res.expiring && !res.slots[n].After(cut) {
