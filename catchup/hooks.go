@@ -6,6 +6,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,14 +49,21 @@ func (l *lifecycle) finished(ctx context.Context, res RunResult) {
 		}
 		l.pinger.End(pingCtx, res.ExitCode, append(append([]byte{}, res.Run.StdoutTail...), res.Run.StderrTail...))
 	}
-	ctx = context.WithoutCancel(ctx)
+	var aerr error
 	switch res.Run.Status {
 	case store.StatusFailed, store.StatusTimeout, store.StatusInterrupted:
 		if l.req.NotifyCmd != "" {
-			l.alert(ctx, res.Run)
+			aerr = l.alert(context.WithoutCancel(ctx), res.Run)
 		}
 	}
-	l.owedRun.paid(l.m) // its alert has run: owed no more (oweRunAlert)
+	if l.owedRun != nil && errors.Is(aerr, notify.ErrCutShort) {
+		// Its command died of the stop forwarded to it: the alert never
+		// got through, and stays owed to the next scan (oweRunAlert).
+		l.m.notice("task %s: stopped while its alert ran: the next scan sends it", res.Run.Task)
+		l.owedRun.release()
+	} else {
+		l.owedRun.paid(l.m) // its alert has run: owed no more (oweRunAlert)
+	}
 	l.owedRun = nil
 }
 
