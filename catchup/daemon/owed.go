@@ -53,29 +53,74 @@ const (
 // When the line's home is refused (homeRefused), nothing is replayed and
 // the fire's slot is noted owed too: once the home is fixed, the next
 // fire (or rescan) replays them all, oldest first.
-func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex, slot time.Time) int {
+//
+// A rescan that came while the task's fires ran (pending, see rescanDue)
+// is run here too, up to the slot before this fire's, when this fire holds
+// the turn anyway (slots owed) or its line waits for the lock (it would
+// wait for the fire before it all the same): the fires of a line whose job
+// outlasts its period overlap for ever, and the rescan that waited for
+// them to end never ran, an older missed slot (a failed one under
+// --retry-failed, a replica's run found dead after the lease) starving
+// behind ever newer fires until the daemon's next start.
+func (d *Daemon) replayOwed(ctx context.Context, t Task, owed *owedSlot, turn *sync.RWMutex, slot time.Time, r rescanDue) int {
 	if _, refused := d.homeRefused(t, slot); refused {
 		owed.note(slot) // nothing runs there, owed or not: all wait for the home's fix
 		return owedTookSlot
 	}
 	o, ok := owed.take()
-	if !ok || ctx.Err() != nil {
+	due := (ok || waits(t)) && r.pending.Swap(false)
+	if (!ok && !due) || ctx.Err() != nil {
 		if ok {
 			owed.note(o)
 		}
+		if due {
+			r.pending.Store(true)
+		}
 		return owedNone
+	}
+	upTo, skipped := o, o // the owed slots: missed at once
+	if due {
+		// The rescan's: the slots before this fire's, spared by
+		// --tolerance but for the owed ones and those its loop skipped.
+		upTo = slot.Add(-time.Nanosecond)
+		if s := r.skipped(); s.After(skipped) {
+			skipped = s
+			if s.After(upTo) {
+				skipped = upTo
+			}
+		}
 	}
 	turn.Lock()
 	defer turn.Unlock()
-	switch d.scan(ctx, t, o, o) {
+	switch d.scan(ctx, t, upTo, skipped) {
 	case scanSettled:
 		return owedReplayed
 	case scanFailed:
-		owed.note(o)
+		if ok {
+			owed.note(o)
+		}
 		return owedNone
 	}
 	if d.scan(ctx, t, slot, slot) != scanSettled {
 		owed.note(slot)
 	}
 	return owedTookSlot
+}
+
+// rescanDue is a loop's rescan that came while the task's fires ran: set
+// in pending, it waits for them to end, or for a fire that runs it first
+// (replayOwed). skipped is how far its loop skipped slots (progress).
+type rescanDue struct {
+	pending *atomic.Bool
+	skipped func() time.Time
+}
+
+// waits reports whether t's fires wait for the task's lock (--wait, or
+// --on-busy wait on the line or as registered) rather than skip.
+func waits(t Task) bool {
+	p := t.Req.OnBusy
+	if p == "" {
+		p = t.Def.OnBusy
+	}
+	return t.Req.Wait || p == "wait"
 }

@@ -162,7 +162,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			if !skipped.IsZero() {
 				settled = nil
 			}
-			switch d.replayOwed(ctx, t, &owed, &turn, slot) {
+			switch d.replayOwed(ctx, t, &owed, &turn, slot, rescanDue{&pending, through.skippedThrough}) {
 			case owedTookSlot:
 				through.skip(slot) // left missed behind the owed ones: the rescans replay it at once
 			case owedReplayed:
