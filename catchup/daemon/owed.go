@@ -124,3 +124,41 @@ func waits(t Task) bool {
 	}
 	return t.Req.Wait || p == "wait"
 }
+
+// scanWatch is the end of a task's rescan in progress (at most one runs at
+// a time), for its fires: a fire that comes while it runs waits for it
+// before it looks for owed slots. It looked first, found none, waited for
+// the turn the scan held, and the scan then left slots owed (behind a slot
+// held by a run still running): the fire ran its slot before them.
+type scanWatch struct {
+	mu    sync.Mutex
+	ended chan struct{} // closed once the latest scan has ended; nil: none began
+}
+
+// begin notes a rescan beginning; the returned func notes its end, once
+// what it left owed is noted.
+func (w *scanWatch) begin() (end func()) {
+	ch := make(chan struct{})
+	w.mu.Lock()
+	w.ended = ch
+	w.mu.Unlock()
+	return func() { close(ch) }
+}
+
+// wait waits for the rescan in progress, if any, to end; true when one was
+// in progress (the fire was held back behind it).
+func (w *scanWatch) wait() bool {
+	w.mu.Lock()
+	ch := w.ended
+	w.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return false
+	default:
+		<-ch
+		return true
+	}
+}

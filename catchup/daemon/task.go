@@ -38,6 +38,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 	var firing atomic.Int32
 	var pending atomic.Bool
 	var owed owedSlot
+	var scans scanWatch
 	var rescan func()
 	rescan = func() {
 		// The slots the loop has not come to are its own to fire: a scan
@@ -58,10 +59,12 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			return
 		}
 		through.work.Add(1)
+		ended := scans.begin()
 		go func() {
 			defer d.fires.Done()
 			defer through.work.Done()
 			defer scanning.Store(false)
+			defer ended() // once what it left is owed (below)
 			turn.Lock()
 			defer turn.Unlock()
 			if d.scan(ctx, t, upTo, skipped) == scanLeft {
@@ -161,6 +164,11 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			settled := next
 			if !skipped.IsZero() {
 				settled = nil
+			}
+			// A rescan under way may leave slots owed: this fire
+			// looks for them once it has ended (scanWatch).
+			if scans.wait() {
+				held = true
 			}
 			switch d.replayOwed(ctx, t, &owed, &turn, slot, rescanDue{&pending, through.skippedThrough}) {
 			case owedTookSlot:
