@@ -115,8 +115,10 @@ type rescanDue struct {
 	skipped func() time.Time
 }
 
-// waits reports whether t's fires wait for the task's lock (--wait, or
-// --on-busy wait on the line or as registered) rather than skip.
+// waits reports whether t's fires wait for the task's lock (--wait [DUR],
+// or --on-busy wait on the line or as registered) rather than skip. Such a
+// fire that runs a pending rescan first is held back as behind the task's
+// replays: its --wait DUR counts from its run's start, after the scan.
 func waits(t Task) bool {
 	p := t.Req.OnBusy
 	if p == "" {
