@@ -63,11 +63,24 @@ const connectTimeout = 10 * time.Second
 // pooler sharing server sessions passes it on to no other client.
 var idleInTransaction = 30 * time.Second
 
+// lockWait bounds how long a statement of such a transaction waits for a
+// row another session locked (lock_timeout): a session that is no catchup
+// (an operator's psql left in a transaction, a tool's long one) can hold
+// the task's row for hours, and every host's fires of the task waited as
+// long, without a word, each on a connection of its own. Longer than
+// idleInTransaction, so that a stalled catchup host's locks are ended by
+// the server before any waiter gives up; catchup's own transactions hold
+// rows for moments only. A claim so cut runs nothing and says so; scan
+// replays its slot.
+var lockWait = time.Minute
+
 // begin starts a transaction that the server ends if this host stalls in
-// it (idleInTransaction), in the one round trip of its BEGIN.
+// it (idleInTransaction), and whose statements wait for another session's
+// row locks at most lockWait, in the one round trip of its BEGIN.
 func (p *Ledger) begin(ctx context.Context) (pgx.Tx, error) {
 	return p.pool.BeginTx(ctx, pgx.TxOptions{BeginQuery: fmt.Sprintf(
-		"BEGIN; SET LOCAL idle_in_transaction_session_timeout = %d", idleInTransaction.Milliseconds())})
+		"BEGIN; SET LOCAL idle_in_transaction_session_timeout = %d; SET LOCAL lock_timeout = %d",
+		idleInTransaction.Milliseconds(), lockWait.Milliseconds())})
 }
 
 // Open connects to the ledger at dsn, a postgres:// URL, and brings its

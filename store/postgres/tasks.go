@@ -75,9 +75,18 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	return err
 }
 
-// UpsertTask implements store.Store.
+// UpsertTask implements store.Store: in a transaction of its own, so that
+// another session's lock of the task's row holds it up at most lockWait.
 func (p *Ledger) UpsertTask(ctx context.Context, t store.Task) error {
-	return p.wrap("write ledger", upsertTask(ctx, p.pool, t, false))
+	tx, err := p.begin(ctx)
+	if err != nil {
+		return p.wrap("write ledger", err)
+	}
+	defer tx.Rollback(ctx)
+	if err := upsertTask(ctx, tx, t, false); err != nil {
+		return p.wrap("write ledger", err)
+	}
+	return p.wrap("write ledger", tx.Commit(ctx))
 }
 
 const taskColumns = `t.name, t.schedule, t.tz, t.replay, t.argv, t.dir, t.shell, t.source, t.retries, t.retry_delay_ms,
