@@ -245,12 +245,14 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 		Attempt: 1, StartedAt: now, EndedAt: now, Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID,
 		ExitCode: exitCodePtr(0), Error: ReasonDuplicate + s}
 	id, err := l.st.AddRun(ctx, rec)
-	if err != nil {
-		l.m.notice("cannot record the duplicate fire: %v", err)
-	}
 	rec.ID = id
 	res.Run = rec
 	h = l.reread(ctx, h)
+	if err != nil { // said once, never as recorded (a connection lost as it was written)
+		l.m.notice("duplicate fire of slot %s of %s: it %s; not run again (%s); its skip could not be recorded: %v",
+			s, l.req.Task, holderState(h), againHint(h), err)
+		return res
+	}
 	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
 		s, l.req.Task, holderState(h), againHint(h))
 	return res
