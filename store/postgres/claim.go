@@ -34,6 +34,7 @@ WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
 
 // Claim implements store.Store.
 func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	asked := time.Now() // only for how long the claim waits: see bornAt
 	tx, err := p.begin(ctx)
 	if err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
@@ -126,6 +127,7 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 			return store.ClaimResult{}, p.wrap("read ledger", err)
 		}
 	}
+	r.Heartbeat = bornAt(r.StartedAt, asked)
 	// The server's clock comes back with the run's id (serverClock): a
 	// daemon, open for months, keeps its reading fresh by its fires.
 	var at time.Time
@@ -142,4 +144,19 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
 	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note), Touched: touched}, nil
+}
+
+// bornAt is a claimed run's first heartbeat: its start, on the caller's
+// clock, plus how long the claim waited since it was asked for (another
+// session's lock of the task's row, a stalled host's, a busy server), when
+// that is a second or more (a claim that waited for nothing beats at its
+// start, as on SQLite). A claim that waited longer than the lease wrote a
+// run already dead by it, and another host's claim of the slot a moment
+// later took it for dead and ran the slot beside it. Only the wait is
+// measured here (monotonic): the clock stays the caller's (CATCHUP_NOW).
+func bornAt(started, asked time.Time) time.Time {
+	if waited := time.Since(asked); waited >= time.Second {
+		return started.Add(waited)
+	}
+	return started
 }

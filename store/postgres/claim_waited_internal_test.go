@@ -1,0 +1,64 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/storetest"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestClaimThatWaitedIsBornAlive: a claim that waited for the task's row
+// (another session held it: a psql left in a transaction, a stalled host)
+// records its run's first heartbeat as of when it was made, not as of when
+// it was asked for. Before, a wait longer than the lease made a run that
+// was dead at birth: in a fleet run (two hosts' fires of one slot, both
+// held up by a row lock), the second host's claim, made a moment after the
+// first's, took the first's run for dead, and both ran the slot at once.
+func TestClaimThatWaitedIsBornAlive(t *testing.T) {
+	dsn := storetest.PostgresLedger(t)
+	ctx := context.Background()
+	l, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.UpsertTask(ctx, store.Task{Name: "t", Schedule: "0 * * * *", TZ: "UTC", Replay: "all",
+		Argv: []string{"true"}, RegisteredAt: storetest.T0, UpdatedAt: storetest.T0}); err != nil {
+		t.Fatal(err)
+	}
+	psql, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer psql.Close(context.Background())
+	tx, err := psql.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM tasks WHERE name = 't' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	const hold = 2 * time.Second // the other session's hold of the row: the fault
+	held := time.AfterFunc(hold, func() { tx.Rollback(context.Background()) })
+	defer held.Stop()
+
+	asked := storetest.T0.Add(time.Hour) // the fire's clock as it asks (CATCHUP_NOW)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	claim, err := l.Claim(cctx, store.ClaimRequest{Run: store.Run{Task: "t", Slot: asked, Trigger: store.TriggerSchedule,
+		StartedAt: asked, Host: "a"}, Registered: storetest.T0})
+	if err != nil || !claim.Claimed {
+		t.Fatalf("claim = %+v, %v; want it claimed once the row is free", claim, err)
+	}
+	runs, err := l.History(ctx, store.HistoryFilter{Task: "t", Limit: 10})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("history = %+v, %v", runs, err)
+	}
+	if waited := runs[0].Heartbeat.Sub(asked); waited < hold/2 {
+		t.Errorf("the run's first heartbeat is %s after the claim was asked for; want it as of the claim, after its wait of about %s",
+			waited, hold)
+	}
+}
