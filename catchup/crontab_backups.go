@@ -35,6 +35,31 @@ func CrontabBackups(path, text string, system bool) (backups []string, warnings 
 		return nil, nil
 	}
 	defer cd.Close()
+	return cd.backups(path, text, system)
+}
+
+// crontabBackupsIn is CrontabBackups, the files beside the crontab read in
+// the directory held (O_PATH) by given, the one the crontab's own walk
+// found it in (openCrontabIn), never reached by its path again: its user
+// could swap it meanwhile for a symlink to a directory of root's, which a
+// root scan then listed and read, and told in its warnings which of its
+// files run which command.
+func crontabBackupsIn(given *os.File, path, text string, system bool) (backups []string, warnings []string) {
+	if given == nil || path == "" || !crontab.IsCronDir(filepath.Dir(path)) {
+		return nil, nil
+	}
+	fd, err := unix.Openat(int(given.Fd()), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil
+	}
+	cd := cronDir{os.NewFile(uintptr(fd), filepath.Dir(path))}
+	defer cd.Close()
+	return cd.backups(path, text, system)
+}
+
+// backups is CrontabBackups in the directory d.
+func (cd cronDir) backups(path, text string, system bool) (backups []string, warnings []string) {
+	dir := filepath.Dir(path)
 	for _, d := range crontab.DuplicatesOf(cd, filepath.Base(path), text, system) {
 		p := filepath.Join(dir, d.Name)
 		who := "cron runs this file too"

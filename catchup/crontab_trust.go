@@ -52,26 +52,41 @@ var spoolDirs = []string{"/var/spool/cron/crontabs", "/var/spool/cron", "/var/sp
 // very directories and symlinks that were checked, and it is read through
 // the descriptor whose fstat was checked.
 func OpenCrontab(path string, uid int) (CrontabFile, error) {
+	f, dir, err := openCrontabIn(path, uid)
+	if dir != nil {
+		dir.Close()
+	}
+	return f, err
+}
+
+// openCrontabIn is OpenCrontab, and a handle (O_PATH) of the directory
+// the walk looked the path's own name up in, for the files beside it
+// (crontabBackupsIn), nil when the crontab was not read; the caller closes
+// it.
+func openCrontabIn(path string, uid int) (CrontabFile, *os.File, error) {
 	f := CrontabFile{Path: path}
 	if path == "" { // a task found on stdin has no file to re-read
-		return f, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
+		return f, nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
 	}
 	name := "crontab " + path
 	w, err := walkOpen(name, path, []int{0, uid})
 	if err != nil {
-		return f, err
+		return f, nil, err
 	}
-	defer w.fd.Close()
 	f.System = crontab.IsSystem(path) || crontab.IsSystem(w.real)
 	owners, err := f.checkFile(name, w.real, w.fi, uid)
+	if err == nil {
+		err = checkWalkedDirs(name, w.dirs, !f.System, owners)
+	}
+	if err == nil {
+		f.Data, err = readCapped(name, w.real, w.fd, w.fi)
+	}
+	w.fd.Close()
 	if err != nil {
-		return f, err
+		w.given.Close()
+		return f, nil, err
 	}
-	if err := checkWalkedDirs(name, w.dirs, !f.System, owners); err != nil {
-		return f, err
-	}
-	f.Data, err = readCapped(name, w.real, w.fd, w.fi)
-	return f, err
+	return f, w.given, nil
 }
 
 // readCapped reads a checked crontab through its descriptor, at most
@@ -227,7 +242,7 @@ func OpenOwnCrontab(path string, uid int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.fd.Close()
+	defer w.close()
 	real, fi := w.real, w.fi
 	switch owner := filetrust.Owner(fi); {
 	case !fi.Mode().IsRegular():

@@ -37,6 +37,21 @@ type walkedCrontab struct {
 	fd   *os.File
 	fi   os.FileInfo
 	dirs []walkedDir
+	// given is a handle (O_PATH) of the directory the path's own name
+	// was looked up in (a symlink's, when the name is one): where cron
+	// finds the crontab, and the files beside it (CrontabBackups), kept
+	// so that they are read there, never through the path again. The
+	// caller closes it (close).
+	given *os.File
+}
+
+// close closes what the walk left open.
+func (w *walkedCrontab) close() {
+	for _, f := range []*os.File{w.fd, w.given} {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 // walkedDir is a directory the walk went through, as its handle's fstat
@@ -73,6 +88,10 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 		for _, d := range stack {
 			d.f.Close()
 		}
+		if err != nil {
+			w.close()
+			w.fd, w.given = nil, nil
+		}
 	}()
 	if !filepath.IsAbs(path) {
 		if path, err = filepath.Abs(path); err != nil {
@@ -106,6 +125,11 @@ func walkOpen(name, path string, linkOwners []int) (w walkedCrontab, err error) 
 				stack = stack[:len(stack)-1]
 			}
 			continue
+		}
+		if len(todo) == 0 && w.given == nil { // the path's own name, looked up in top
+			if w.given, err = dupHandle(top); err != nil {
+				return w, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 		next := filepath.Join(top.path, c)
 		f, fi, err := openAt(top.f, c, next, unix.O_PATH|unix.O_NOFOLLOW)
@@ -159,6 +183,15 @@ func (w *walkedCrontab) open(name string, dir heldDir, c, real string) error {
 	}
 	w.real, w.fd, w.fi = real, f, fi
 	return nil
+}
+
+// dupHandle is a handle of its own on the directory d holds.
+func dupHandle(d heldDir) (*os.File, error) {
+	fd, err := unix.FcntlInt(d.f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "dup", Path: d.path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), d.path), nil
 }
 
 // openAt opens c relative to the handle dir and fstats what it opened.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -63,8 +64,11 @@ func (c *crontabs) file(path string) *crontabRead {
 	}
 	r := &crontabRead{}
 	c.read[path] = r
-	f, err := OpenCrontab(path, c.m.UID)
-	c.checkBackups(path, string(f.Data), f.System || crontab.IsSystem(path))
+	f, dir, err := openCrontabIn(path, c.m.UID)
+	if err == nil { // a crontab not read has none
+		c.checkBackups(dir, path, string(f.Data), f.System || crontab.IsSystem(path))
+		dir.Close()
+	}
 	if err == nil {
 		err = c.ownLines(f)
 	}
@@ -83,9 +87,10 @@ func (c *crontabs) file(path string) *crontabRead {
 
 // checkBackups warns, once per file, of each file beside the crontab at
 // path, holding text, that cron runs too and that runs a command of it
-// without catchup (CrontabBackups). A crontab not read has none.
-func (c *crontabs) checkBackups(path, text string, system bool) {
-	backups, warnings := CrontabBackups(path, text, system)
+// without catchup (CrontabBackups), read in the directory dir holds, the
+// one the crontab's walk found it in (crontabBackupsIn).
+func (c *crontabs) checkBackups(dir *os.File, path, text string, system bool) {
+	backups, warnings := crontabBackupsIn(dir, path, text, system)
 	for i, b := range backups {
 		if !c.backups[b] {
 			c.backups[b] = true
