@@ -280,6 +280,9 @@ func (c *crontabs) twinLine(t store.Task, se sourcedEntry, now time.Time) (cront
 		if e.Task != t.Name || sameJob(se.Entry, e) {
 			continue
 		}
+		if zonePathRefused(c.m, sourcedEntry{Entry: e, path: se.path, user: se.user, spool: se.spool}) {
+			continue // its fires run nothing, and its zone is not root's to read
+		}
 		loc, err := schedule.LoadZone(firedZone(e, t.TZ))
 		if err != nil {
 			continue
