@@ -1,13 +1,9 @@
 package catchup
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -26,7 +22,7 @@ import (
 // cannot read it and exits 125. So the path is first looked at as that
 // user (checkZonePaths): a file that user cannot reach and read refuses
 // the line as the user's fire refuses it, saying only what that user
-// would be told.
+// would be told (accessAs).
 
 // checkZonePaths refuses line e of another user's (sr.as) whose --tz or
 // CRON_TZ is the path of a file that user cannot open for reading.
@@ -41,7 +37,7 @@ func (sr *shellReplay) checkZonePaths(e crontab.Entry) error {
 		}
 		cred, err := sr.credential()
 		if err == nil {
-			err = readableAs(path, cred)
+			err = accessAs(path, cred, unix.R_OK)
 		}
 		if err == nil {
 			continue
@@ -67,63 +63,4 @@ func zonePathRefused(m Machine, se sourcedEntry) bool {
 		return m.UID == 0 // a user root cannot run it as (cron neither); else not root's rights
 	}
 	return sr.checkZonePaths(se.Entry) != nil
-}
-
-// readableAs reports whether the user cred can reach the file at path and
-// open it for reading, as the kernel judges it for that user: on a thread
-// of this process whose filesystem ids and groups are that user's, locked
-// to a goroutine that ends without unlocking it, so that the thread ends
-// with it, never running anything else under those ids. Nothing is opened
-// for reading: the path is resolved into a descriptor that opens nothing
-// (O_PATH), whose file's read permission is then checked. The error is the
-// one the user's own open would get (permission denied, no such file);
-// nil for a file that is not a regular one, which the zone's reading
-// refuses as such (the user can see its type).
-func readableAs(path string, cred *syscall.Credential) error {
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: see above
-		done <- readableHere(path, cred)
-	}()
-	return <-done
-}
-
-// readableHere is readableAs on the locked thread it runs on.
-func readableHere(path string, cred *syscall.Credential) error {
-	groups := make([]int, len(cred.Groups))
-	for i, g := range cred.Groups {
-		groups[i] = int(g)
-	}
-	if err := unix.Setgroups(groups); err != nil {
-		return fmt.Errorf("take the groups of uid %d: %w", cred.Uid, err)
-	}
-	unix.Setfsgid(int(cred.Gid))
-	unix.Setfsuid(int(cred.Uid))
-	if uid, _ := unix.SetfsuidRetUid(-1); uid != int(cred.Uid) { // (-1 changes nothing: it says the fsuid)
-		return fmt.Errorf("take the filesystem ids of uid %d: this process cannot", cred.Uid)
-	}
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil
-	}
-	err = unix.Faccessat2(fd, "", unix.R_OK, unix.AT_EMPTY_PATH|unix.AT_EACCESS) // the thread's ids, not the real ones
-	if !errors.Is(err, unix.ENOSYS) {
-		return err
-	}
-	// A kernel before 5.8: the file opened again through its descriptor,
-	// a regular file (an open acts on nothing), the kernel checking the
-	// thread's ids.
-	rfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err == nil {
-		unix.Close(rfd)
-	}
-	return err
 }

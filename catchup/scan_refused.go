@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
@@ -107,12 +109,41 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 	uid := m.UID
 	if other, ok := sr.otherUID(); ok {
 		uid = other
+		why = sr.homeRefusedAs()
 	}
-	_, why = checkedWorkDir(sr.dir, uid)
+	if why == nil {
+		_, why = checkedWorkDir(sr.dir, uid)
+	}
 	if why == nil {
 		why = relativeDirRefused(sr.dir, sr.program, uid)
 	}
 	return nil, lineHomeFix(why)
+}
+
+// homeRefusedAs refuses the home of another user's line (sr.as) that its
+// user cannot enter, or the directory its relative command starts from
+// (./sub/job.sh), looked at as that user (accessAs) before root's checks
+// look at them with root's rights: root's scan found a directory behind
+// one of root's trusted (root's) and started the replay there, failed
+// (exit 126, recorded in the ledger the user reads), and refused one not
+// there as missing, recording nothing: the ledger told the user which
+// exists. Refused alike, as the user sees them, nothing recorded.
+func (sr *shellReplay) homeRefusedAs() error {
+	cred, err := sr.credential()
+	if err != nil {
+		return err
+	}
+	dirs := []string{sr.dir}
+	if p := sr.program; !filepath.IsAbs(p) && strings.Contains(p, "/") && !strings.ContainsAny(p, "$`*?[~") {
+		dirs = append(dirs, filepath.Join(sr.dir, filepath.Dir(p)))
+	}
+	for _, d := range dirs {
+		if err := accessAs(d, cred, unix.X_OK); err != nil {
+			return &filetrust.Refusal{Name: "working directory " + d,
+				Reason: fmt.Sprintf("as %s, it cannot be used: %v", sr.user, err), Fix: fireElsewhere}
+		}
+	}
+	return nil
 }
 
 // startRefused is why no replay of task t can start here now
