@@ -64,6 +64,7 @@ type TaskBackfill struct {
 
 // Backfill runs the selected slots of each task in the range.
 func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillRequest) ([]TaskBackfill, error) {
+	m.asUser = newAccessMemo()
 	tasks := make([]store.Task, len(req.Tasks))
 	envs := make([][]string, len(req.Tasks)) // a daemon line's variables (daemonLineEnv)
 	for i, n := range req.Tasks {

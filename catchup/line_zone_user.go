@@ -26,7 +26,7 @@ import (
 
 // checkZonePaths refuses line e of another user's (sr.as) whose --tz or
 // CRON_TZ is the path of a file that user cannot open for reading.
-func (sr *shellReplay) checkZonePaths(e crontab.Entry) error {
+func (sr *shellReplay) checkZonePaths(m Machine, e crontab.Entry) error {
 	if sr.as == nil {
 		return nil
 	}
@@ -37,7 +37,7 @@ func (sr *shellReplay) checkZonePaths(e crontab.Entry) error {
 		}
 		cred, err := sr.credential()
 		if err == nil {
-			err = accessAs(path, cred, unix.R_OK)
+			err = m.asUser.access(path, cred, unix.R_OK)
 		}
 		if err == nil {
 			continue
@@ -62,5 +62,5 @@ func zonePathRefused(m Machine, se sourcedEntry) bool {
 	if sr.resolveUser(m, se.Entry.User, se.user, se.spool) != nil {
 		return m.UID == 0 // a user root cannot run it as (cron neither); else not root's rights
 	}
-	return sr.checkZonePaths(se.Entry) != nil
+	return sr.checkZonePaths(m, se.Entry) != nil
 }

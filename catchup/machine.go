@@ -53,6 +53,9 @@ type Machine struct {
 	Notice func(format string, args ...any)
 	// HomeDir returns a user's home directory ("" = the current user).
 	HomeDir func(user string) (string, error)
+	// asUser remembers, for one scan or backfill (set at its start), what
+	// other users can reach (accessAs): nil checks every time.
+	asUser *accessMemo
 	// NotesOf finds where a fire of user uid, run with environment env
 	// (cron's, as scan gives that user's crontab line) and recording into
 	// ledger db, keeps its notes of unrecorded fires: its lock directory

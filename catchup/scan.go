@@ -19,6 +19,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 			return rep, err
 		}
 	}
+	m.asUser = newAccessMemo()
 	cts := newCrontabs(m)
 	cts.tolerance = req.Tolerance
 	defer func() {

@@ -43,7 +43,7 @@ func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
 	if db != "" && !sameLedger(db, m.DB, sr.dir) {
 		return nil, lineRefusal(fmt.Sprintf("the line records into ledger %s, not this scan's: scan it with --db set to that ledger", taskname.Shown(store.SafeLocation(db), 128)))
 	}
-	if err := sr.checkZonePaths(e); err != nil { // before anything of this scan's reads them
+	if err := sr.checkZonePaths(m, e); err != nil { // before anything of this scan's reads them
 		return nil, err
 	}
 	return sr, nil

@@ -109,7 +109,7 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 	uid := m.UID
 	if other, ok := sr.otherUID(); ok {
 		uid = other
-		why = sr.homeRefusedAs()
+		why = sr.homeRefusedAs(m)
 	}
 	if why == nil {
 		_, why = checkedWorkDir(sr.dir, uid)
@@ -128,7 +128,7 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 // (exit 126, recorded in the ledger the user reads), and refused one not
 // there as missing, recording nothing: the ledger told the user which
 // exists. Refused alike, as the user sees them, nothing recorded.
-func (sr *shellReplay) homeRefusedAs() error {
+func (sr *shellReplay) homeRefusedAs(m Machine) error {
 	cred, err := sr.credential()
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (sr *shellReplay) homeRefusedAs() error {
 		dirs = append(dirs, filepath.Join(sr.dir, filepath.Dir(p)))
 	}
 	for _, d := range dirs {
-		if err := accessAs(d, cred, unix.X_OK); err != nil {
+		if err := m.asUser.access(d, cred, unix.X_OK); err != nil {
 			return &filetrust.Refusal{Name: "working directory " + d,
 				Reason: fmt.Sprintf("as %s, it cannot be used: %v", sr.user, err), Fix: fireElsewhere}
 		}
