@@ -159,8 +159,11 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 	stdout, stderr := m.Stderr, m.Stderr
 	if cred != nil {
 		// Another user's output: escaped, so that it cannot drive the
-		// terminal of the root who runs scan (erase or forge its lines).
-		o, e := &termsafe.Writer{W: m.Stderr}, &termsafe.Writer{W: m.Stderr}
+		// terminal of the root who runs scan (erase or forge its lines),
+		// and each of its lines named as that user's job's, so that none
+		// reads as one of scan's own (catchup: warning: ...).
+		prefix := sr.as.Username + "/" + t.Name + "| "
+		o, e := &termsafe.Writer{W: m.Stderr, Prefix: prefix}, &termsafe.Writer{W: m.Stderr, Prefix: prefix}
 		defer o.Flush()
 		defer e.Flush()
 		stdout, stderr = o, e

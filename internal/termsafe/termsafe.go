@@ -70,8 +70,12 @@ func UnsafeRune(r rune) bool {
 // W. A UTF-8 sequence split across two writes is kept until it is whole;
 // Flush writes what is left (escaped, if it never was whole).
 type Writer struct {
-	W       io.Writer
+	W io.Writer
+	// Prefix, when set, starts every line written (another user's job:
+	// its lines never read as the writer's own, however they begin).
+	Prefix  string
 	pending []byte
+	midLine bool // a line was begun: its prefix is written
 }
 
 // Write escapes p and writes it to w.W; it reports all of p written unless
@@ -83,10 +87,34 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if cut == 0 {
 		return len(p), nil
 	}
-	if _, err := io.WriteString(w.W, Escape(string(buf[:cut]), true)); err != nil {
+	if _, err := io.WriteString(w.W, w.prefixed(Escape(string(buf[:cut]), true))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// prefixed is escaped text s with Prefix at the start of each line; a
+// line's prefix is written with its first byte, not after the newline
+// before it.
+func (w *Writer) prefixed(s string) string {
+	if w.Prefix == "" || s == "" {
+		return s
+	}
+	var b strings.Builder
+	for s != "" {
+		if !w.midLine {
+			b.WriteString(w.Prefix)
+			w.midLine = true
+		}
+		line, rest, ended := strings.Cut(s, "\n")
+		b.WriteString(line)
+		if ended {
+			b.WriteByte('\n')
+			w.midLine = false
+		}
+		s = rest
+	}
+	return b.String()
 }
 
 // Flush writes what a last Write kept back.
@@ -94,7 +122,7 @@ func (w *Writer) Flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(w.W, Escape(string(w.pending), true))
+	_, err := io.WriteString(w.W, w.prefixed(Escape(string(w.pending), true)))
 	w.pending = nil
 	return err
 }
