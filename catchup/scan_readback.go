@@ -76,7 +76,7 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 	// it cut short is then in the ledger, to be reported interrupted (a
 	// PostgreSQL read with ctx would fail, leaving the line's exit status).
 	runs, err := st.SlotRuns(context.WithoutCancel(ctx), task, a.Slot, a.Slot, 0)
-	var own, ownSkip, ownCut, settled *store.Run
+	var own, ownSkip, ownCut, ownRunning, settled *store.Run
 	running := false
 	var holder store.Run
 	for i, r := range runs {
@@ -88,6 +88,9 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		case err != nil || !r.Slot.Equal(a.Slot):
 		case r.Status == store.StatusRunning:
 			running = true
+			if mine {
+				ownRunning = &runs[i]
+			}
 			if holder.ID == 0 {
 				holder = runs[i] // whose, for the warning
 			}
@@ -128,6 +131,16 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		return a
 	case ownCut != nil && ctx.Err() != nil:
 		a.Action, a.RunID, a.ran, a.Reason = ActionInterrupted, ownCut.ID, true, reasonCut
+		return a
+	case ownRunning != nil && ctx.Err() != nil:
+		// The scan was stopped, and the line's run is still running: its
+		// job ignored the stop and outlived the line's catchup run (killed
+		// with what was left of the line after its grace). Not the line's
+		// exit status (its shell died of the stop at once), nor cut short:
+		// held, as a run still running holds a slot, for the next scan.
+		a.Action, a.RunID, a.held, a.running, a.holder = ActionSkipped, ownRunning.ID, true, true, ownRunning
+		a.ExitCode, a.NoExit = 0, true
+		a.Reason = fmt.Sprintf("its run %d is still running: its job outlived the stop of the scan; %s", ownRunning.ID, then)
 		return a
 	case a.Action == ActionFailed:
 		return a // the line failed before any run of the slot was recorded
