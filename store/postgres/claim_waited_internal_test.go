@@ -7,7 +7,6 @@ import (
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/storetest"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestClaimThatWaitedIsBornAlive: a claim that waited for the task's row
@@ -18,29 +17,8 @@ import (
 // held up by a row lock), the second host's claim, made a moment after the
 // first's, took the first's run for dead, and both ran the slot at once.
 func TestClaimThatWaitedIsBornAlive(t *testing.T) {
-	dsn := storetest.PostgresLedger(t)
 	ctx := context.Background()
-	l, err := Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := l.UpsertTask(ctx, store.Task{Name: "t", Schedule: "0 * * * *", TZ: "UTC", Replay: "all",
-		Argv: []string{"true"}, RegisteredAt: storetest.T0, UpdatedAt: storetest.T0}); err != nil {
-		t.Fatal(err)
-	}
-	psql, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer psql.Close(context.Background())
-	tx, err := psql.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM tasks WHERE name = 't' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
+	l, tx := taskRowHeldElsewhere(t)
 	const hold = 2 * time.Second // the other session's hold of the row: the fault
 	held := time.AfterFunc(hold, func() { tx.Rollback(context.Background()) })
 	defer held.Stop()

@@ -20,30 +20,9 @@ import (
 func TestForeignLockBoundsAClaimsWait(t *testing.T) {
 	defer func(d time.Duration) { lockWait = d }(lockWait)
 	lockWait = time.Second
-	dsn := storetest.PostgresLedger(t)
 	ctx := context.Background()
-	l, err := Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := l.UpsertTask(ctx, store.Task{Name: "t", Schedule: "0 * * * *", TZ: "UTC", Replay: "all",
-		Argv: []string{"true"}, RegisteredAt: storetest.T0, UpdatedAt: storetest.T0}); err != nil {
-		t.Fatal(err)
-	}
-	psql, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer psql.Close(context.Background())
-	tx, err := psql.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, tx := taskRowHeldElsewhere(t)
 	defer tx.Rollback(context.Background())
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM tasks WHERE name = 't' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
 
 	slot := storetest.T0.Add(time.Hour)
 	for name, write := range map[string]func(context.Context) error{
@@ -66,4 +45,35 @@ func TestForeignLockBoundsAClaimsWait(t *testing.T) {
 				name, err, time.Since(start).Round(time.Millisecond), lockWait)
 		}
 	}
+}
+
+// taskRowHeldElsewhere opens a ledger holding task t, and holds t's row in
+// a transaction of another session, as an operator's psql left open would:
+// the transaction is the caller's to end.
+func taskRowHeldElsewhere(t *testing.T) (*Ledger, pgx.Tx) {
+	t.Helper()
+	dsn := storetest.PostgresLedger(t)
+	ctx := context.Background()
+	l, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	if err := l.UpsertTask(ctx, store.Task{Name: "t", Schedule: "0 * * * *", TZ: "UTC", Replay: "all",
+		Argv: []string{"true"}, RegisteredAt: storetest.T0, UpdatedAt: storetest.T0}); err != nil {
+		t.Fatal(err)
+	}
+	psql, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { psql.Close(context.Background()) })
+	tx, err := psql.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM tasks WHERE name = 't' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	return l, tx
 }
