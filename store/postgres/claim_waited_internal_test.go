@@ -20,8 +20,11 @@ func TestClaimThatWaitedIsBornAlive(t *testing.T) {
 	ctx := context.Background()
 	l, tx := taskRowHeldElsewhere(t)
 	const hold = 2 * time.Second // the other session's hold of the row: the fault
-	held := time.AfterFunc(hold, func() { tx.Rollback(context.Background()) })
-	defer held.Stop()
+	released := make(chan struct{})
+	time.AfterFunc(hold, func() { tx.Rollback(context.Background()); close(released) })
+	// The other session's connection is closed (cleanup) only after its
+	// rollback: a connection is not for two goroutines at once.
+	defer func() { <-released }()
 
 	asked := storetest.T0.Add(time.Hour) // the fire's clock as it asks (CATCHUP_NOW)
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
