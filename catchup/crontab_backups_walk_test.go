@@ -4,11 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestCronDirBesideIsTheOneTheWalkSaw: a user whose crontab is in a
@@ -53,17 +50,7 @@ func TestCronDirBesideIsTheOneTheWalkSaw(t *testing.T) {
 	}
 	chown(t, link, nobody)
 
-	var stop atomic.Bool
-	done := make(chan error)
-	go func() { // nobody's side: their cron.d and their symlink, exchanged
-		for !stop.Load() {
-			if err := unix.Renameat2(unix.AT_FDCWD, cronD, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- nil
-	}()
+	stop := keepExchanging(cronD, link) // nobody's side: their cron.d and their symlink
 	misread, read, tries := 0, 0, 0
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && tries < 3000; tries++ {
 		c := newCrontabs(Machine{})
@@ -76,8 +63,7 @@ func TestCronDirBesideIsTheOneTheWalkSaw(t *testing.T) {
 			}
 		}
 	}
-	stop.Store(true)
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if misread > 0 {

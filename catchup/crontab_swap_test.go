@@ -46,17 +46,7 @@ func TestOpenCrontabThroughASwappedDirectory(t *testing.T) {
 	}
 	chown(t, link, nobody)
 
-	var stop atomic.Bool
-	done := make(chan error)
-	go func() { // nobody's side: the directory and the symlink, exchanged
-		for !stop.Load() {
-			if err := unix.Renameat2(unix.AT_FDCWD, own, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- nil
-	}()
+	stop := keepExchanging(own, link) // nobody's side: the directory and the symlink
 	misread, tries := 0, 0
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && tries < 3000; tries++ {
 		f, err := OpenCrontab(path, 0)
@@ -64,11 +54,31 @@ func TestOpenCrontabThroughASwappedDirectory(t *testing.T) {
 			misread++
 		}
 	}
-	stop.Store(true)
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if misread > 0 {
 		t.Fatalf("%d of %d opens read root's file as %s's crontab, through nobody's symlink", misread, tries, "root")
+	}
+}
+
+// keepExchanging exchanges the paths a and b (a directory and a symlink,
+// say) again and again, as fast as it can, until the returned stop is
+// called; stop reports the first error of an exchange.
+func keepExchanging(a, b string) (stop func() error) {
+	var stopped atomic.Bool
+	done := make(chan error, 1)
+	go func() {
+		for !stopped.Load() {
+			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	return func() error {
+		stopped.Store(true)
+		return <-done
 	}
 }
