@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -88,7 +87,7 @@ func runNext(c *cobra.Command, req nextRequest) error {
 		return usageErr(c, err)
 	}
 	if req.count < 1 || req.count > 1000 {
-		return usageErr(c, errors.New("-n must be between 1 and 1000"))
+		return usageErr(c, fmt.Errorf("-n/--count %d: give how many slots to show, from 1 to 1000", req.count))
 	}
 	if req.tz == "" && req.tzGiven {
 		return usageErr(c, errEmptyTZ)
