@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -119,7 +121,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	if err != nil {
 		return failure(err)
 	}
-	text, changes, notes := crontab.Wrap(string(old), req.system, hostHasUser)
+	text, changes, notes := crontab.Wrap(string(old), req.system, hostHasUser, userFieldFirst)
 	if name != "-" {
 		// Before the output: a file beside FILE that cron runs too runs,
 		// without catchup, a command FILE runs (once wrapped) through catchup.
@@ -192,6 +194,37 @@ func writeWrapDiff(w io.Writer, name string, changes []crontab.Change) {
 // hostHasUser reports whether this host has a user of that name: only a
 // passwd database that says it has none counts as no (one that cannot be
 // read tells nothing).
+// userNotCommand reports whether word names a user of this host and no
+// command found on PATH: a system crontab's user field, read where a
+// user-format crontab has its command.
+func userNotCommand(word string) bool {
+	if strings.Contains(word, "/") {
+		return false
+	}
+	if _, err := user.Lookup(word); err != nil {
+		return false
+	}
+	_, err := exec.LookPath(word)
+	return err != nil
+}
+
+// userFieldFirst reports whether a user-format crontab line's command reads
+// as a system crontab's user field and command: its first word a user of
+// this host and no command, its second a path or a command (`backup
+// /opt/backup.sh`, where `mail -s report root` is a command whose program
+// this host lacks).
+func userFieldFirst(command string) bool {
+	f := strings.Fields(command)
+	if len(f) < 2 || !userNotCommand(f[0]) {
+		return false
+	}
+	if strings.HasPrefix(f[1], "/") {
+		return true
+	}
+	_, err := exec.LookPath(f[1])
+	return err == nil
+}
+
 func hostHasUser(name string) bool {
 	_, err := user.Lookup(name)
 	var unknown user.UnknownUserError

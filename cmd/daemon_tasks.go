@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -104,10 +102,7 @@ func lineWarning(j crontab.Job) string {
 		return j.Warning
 	}
 	word := strings.Fields(j.Run)[0]
-	if _, err := user.Lookup(word); err != nil || strings.Contains(word, "/") {
-		return ""
-	}
-	if _, err := exec.LookPath(word); err == nil {
+	if !userNotCommand(word) {
 		return ""
 	}
 	return fmt.Sprintf("the command starts with %q, a user of this host and no command: a system crontab's user field? "+

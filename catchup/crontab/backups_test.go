@@ -15,7 +15,7 @@ func TestDuplicatesOf(t *testing.T) {
 	const mysqlRaw = "0 * * * * root /usr/local/bin/mysql-check\n"
 	// What `crontab wrap` made of a line that is no plain list of words.
 	const dumpRaw = "30 2 * * * root pg_dump app | gzip > /var/backups/app-$(date +\\%F).gz\n"
-	dumpWrapped, _, _ := Wrap(dumpRaw, true, nil)
+	dumpWrapped, _, _ := Wrap(dumpRaw, true, nil, nil)
 	tests := map[string]struct {
 		files map[string]string
 		name  string

@@ -40,7 +40,12 @@ const overrideMark = "catchup:"
 // name does): a system crontab's line whose user field names none is left
 // as is, since it is more likely a user crontab's line read with --system
 // (`0 3 * * * echo hi`: user echo), which wrapped would lose its first word.
-func Wrap(text string, system bool, knownUser func(name string) bool) (out string, changes []Change, notes []string) {
+//
+// userField reports whether a user-format line's command reads as a system
+// crontab's user field and command (nil: only a command starting with the
+// word root does): such a line is most likely a copy of /etc/crontab read
+// without --system, and is left as is with a note.
+func Wrap(text string, system bool, knownUser, userField func(command string) bool) (out string, changes []Change, notes []string) {
 	lines := strings.Split(text, "\n")
 	taken := map[string]bool{}
 	for _, e := range existingEntries(text, system) {
@@ -94,11 +99,11 @@ func Wrap(text string, system bool, knownUser func(name string) bool) (out strin
 			notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, timeFieldCount(5+n, "the command")))
 			continue
 		}
-		if f, _ := splitFields(cmd, 1); !system && len(f) == 1 && f[0] == "root" {
+		if f, _ := splitFields(cmd, 1); !system && len(f) == 1 && (f[0] == "root" || userField != nil && userField(cmd)) {
 			// A system crontab's line (a copy of /etc/crontab) read as a
 			// user's: wrapped, it would run catchup as a user named catchup.
-			notes = append(notes, fmt.Sprintf("line %d: left as is: the command starts with \"root\", a user name: is this a system crontab "+
-				"(a user field after the time fields, as /etc/crontab's)? then wrap it with --system", i+1))
+			notes = append(notes, fmt.Sprintf("line %d: left as is: the command starts with %q, a user name and no command: is this a system crontab "+
+				"(a user field after the time fields, as /etc/crontab's)? then wrap it with --system", i+1, Redacted(f[0])))
 			continue
 		}
 		name := pending

@@ -20,7 +20,7 @@ func FuzzWrap(f *testing.F) {
 		f.Add(seed, true)
 	}
 	f.Fuzz(func(t *testing.T, in string, system bool) {
-		out, changes, _ := Wrap(in, system, nil)
+		out, changes, _ := Wrap(in, system, nil, nil)
 		inLines, outLines := strings.Split(in, "\n"), strings.Split(out, "\n")
 		if len(inLines) != len(outLines) {
 			t.Fatalf("line count changed: %d -> %d", len(inLines), len(outLines))
@@ -47,7 +47,7 @@ func FuzzWrap(f *testing.F) {
 				t.Errorf("wrapped line %d %q not discovered as %s", c.Line, c.New, c.Task)
 			}
 		}
-		if again, more, _ := Wrap(out, system, nil); again != out || len(more) != 0 {
+		if again, more, _ := Wrap(out, system, nil, nil); again != out || len(more) != 0 {
 			t.Errorf("not idempotent: %q -> %q", out, again)
 		}
 	})

@@ -9,11 +9,12 @@ import (
 
 func TestWrap(t *testing.T) {
 	tests := map[string]struct {
-		in, want string
-		system   bool
-		users    []string // the users this host has (nil: any)
-		tasks    []string
-		notes    []string
+		in, want   string
+		system     bool
+		users      []string // the users this host has (nil: any)
+		userFields []string // the commands that read as a system crontab's user field and command
+		tasks      []string
+		notes      []string
 	}{
 		"a system line's user that this host lacks is left as is": {
 			in:     "0 3 * * * echo hi\n0 4 * * * root /opt/x\n",
@@ -129,8 +130,15 @@ func TestWrap(t *testing.T) {
 			in:    "30 4 * * * root /opt/x.sh\n0 5 * * *  root\n0 6 * * * rooted /opt/y\n",
 			want:  "30 4 * * * root /opt/x.sh\n0 5 * * *  root\n0 6 * * * catchup run --task rooted -- rooted /opt/y\n",
 			tasks: []string{"rooted"},
-			notes: []string{"line 1: left as is: the command starts with \"root\", a user name: is this a system crontab (a user field after the time fields, as /etc/crontab's)? then wrap it with --system",
+			notes: []string{"line 1: left as is: the command starts with \"root\", a user name and no command: is this a system crontab (a user field after the time fields, as /etc/crontab's)? then wrap it with --system",
 				"line 2: left as is: the command starts with \"root\""},
+		},
+		"a system crontab's other user read as a user one is left, noted": {
+			in:         "0 2 * * * backup /opt/backup.sh\n0 3 * * * postgres-tools dump\n0 4 * * * www-data-x /opt/y\n",
+			want:       "0 2 * * * backup /opt/backup.sh\n0 3 * * * catchup run --task postgres-tools -- postgres-tools dump\n0 4 * * * catchup run --task www-data-x -- www-data-x /opt/y\n",
+			userFields: []string{"backup /opt/backup.sh"},
+			tasks:      []string{"postgres-tools", "www-data-x"},
+			notes:      []string{"line 1: left as is: the command starts with \"backup\", a user name and no command: is this a system crontab (a user field after the time fields, as /etc/crontab's)? then wrap it with --system"},
 		},
 		"a secret taken for the user field is quoted masked": {
 			in:     "0 3 * * * PGPASSWORD=S3cret pg_dump db\n0 4 * * * https_proxy=http://u:S3cret@proxy curl https://h\n",
@@ -156,7 +164,8 @@ func TestWrap(t *testing.T) {
 			if tc.users != nil {
 				knownUser = func(name string) bool { return slices.Contains(tc.users, name) }
 			}
-			got, changes, notes := Wrap(tc.in, tc.system, knownUser)
+			userField := func(command string) bool { return slices.Contains(tc.userFields, command) }
+			got, changes, notes := Wrap(tc.in, tc.system, knownUser, userField)
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
@@ -191,7 +200,7 @@ func TestWrap(t *testing.T) {
 					t.Errorf("line %d not discovered as task %s: %+v", c.Line, c.Task, e)
 				}
 			}
-			if again, more, _ := Wrap(got, tc.system, knownUser); again != got || len(more) != 0 {
+			if again, more, _ := Wrap(got, tc.system, knownUser, userField); again != got || len(more) != 0 {
 				t.Errorf("wrapping twice changed %d lines", len(more))
 			}
 		})
