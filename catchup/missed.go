@@ -213,7 +213,9 @@ func dueBefore(m Machine, rule MissedRule, now time.Time) time.Time {
 }
 
 // window is the range of slots missedSlots looked at, (after, upTo], the
-// earliest slot in it whose latest attempt failed or timed out, and the
+// earliest slot in it whose latest attempt failed or timed out (and none
+// succeeded) younger than the watermark's horizon (watermarkHorizon, or the
+// task's catch-up window when larger), and the
 // earliest that a run was running for (a claim on another host may yet be
 // given back as a lock skip, and any running run may yet be interrupted,
 // leaving its slot missed; that includes a run without a slot that stands

@@ -56,11 +56,15 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 			lastFailed[k] = failedAttempt(r)
 		}
 	}
+	// A failed slot older than the horizon is dealt with (advanceWatermark):
+	// the first failed slot is the first one younger, else one failure long
+	// ago let the watermark, and prune, pass every failure after it.
+	horizon := now.Add(-max(catchupWindow(t, rule), watermarkHorizon)).Unix()
 	for k, f := range lastFailed {
 		if _, held := claimHolder(records[k], stale); held {
 			continue // succeeded: no scan retries it (a later failed record is history)
 		}
-		if f && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
+		if f && k > horizon && (res.win.firstFailed.IsZero() || k < res.win.firstFailed.Unix()) {
 			res.win.firstFailed = time.Unix(k, 0).UTC()
 		}
 	}

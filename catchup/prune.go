@@ -45,6 +45,9 @@ type Pruned struct {
 	Runs     int64
 	Recorded []PruneRecorded // by task name; tasks with nothing to record are left out
 	Left     []PruneLeft     // by task name: the tasks prune left whole, and why
+	// Owed, by task name: the tasks whose runs from a failed slot still
+	// owed on prune kept (their earlier ones pruned).
+	Owed []PruneOwed
 }
 
 // Prune first pays the alerts this host's gone scans owe (payOwedAlerts),
@@ -70,11 +73,17 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 		}
 	}
 	read, err := recordBefore(ctx, st, m, out.Before, req)
-	out.Recorded, out.Left = read.recorded, read.left
+	out.Recorded, out.Left, out.Owed = read.recorded, read.left, read.owed
 	if err != nil {
 		return out, err
 	}
 	preq := store.PruneRequest{Before: out.Before, Keep: req.Keep, DryRun: req.DryRun}
+	if len(read.owed) > 0 {
+		preq.Owed = map[string]time.Time{}
+		for _, o := range read.owed {
+			preq.Owed[o.Task] = o.Slot
+		}
+	}
 	for _, l := range read.left {
 		preq.Leave = append(preq.Leave, l.Task)
 		delete(read.of, l.Task)
@@ -106,6 +115,7 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 				why = prunedRetiredLateWhy
 			}
 			out.Left = append(out.Left, PruneLeft{Task: task, Why: why})
+			out.Owed = slices.DeleteFunc(out.Owed, func(o PruneOwed) bool { return o.Task == task })
 			read.paused = slices.DeleteFunc(read.paused, func(t store.Task) bool { return t.Name == task })
 		}
 		slices.SortStableFunc(out.Left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) })

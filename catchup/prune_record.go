@@ -49,13 +49,16 @@ const prunedRetiredLateWhy = "it was retired since prune read it (catchup forget
 // (store.ErrGone; perhaps registered again since, as a new task).
 const prunedGoneLateWhy = "it was forgotten since prune read it (catchup forget --purge): nothing of it pruned"
 
-// failedInWindowWhy is why prune left whole a task whose failed slot before
-// the cut is younger than its catch-up window: scan --retry-failed and
-// backfill --only failed still run it.
-func failedInWindowWhy(task string, slot time.Time, window time.Duration) string {
-	return fmt.Sprintf("its slot %s failed and is within its catch-up window (%s), where catchup scan --retry-failed --task %s "+
-		"and catchup backfill --only failed still run it: prune keeps the task until that slot succeeds or is older than %s",
-		slot.UTC().Format(time.RFC3339), FormatDuration(window), task, FormatDuration(window))
+// PruneOwed is a task whose failed slot before the cut is younger than its
+// catch-up window (Window, or the watermark's horizon when larger): scan
+// --retry-failed and backfill --only failed still run it, so prune keeps
+// the task's runs from that slot (Slot, the earliest such) on, and moves
+// its watermark no further than the second before it. The runs of earlier
+// slots go as any task's.
+type PruneOwed struct {
+	Task   string
+	Slot   time.Time
+	Window time.Duration
 }
 
 // pruneCase is one task's missed slots before the cut, as scan would deal
@@ -72,6 +75,7 @@ type pruneRead struct {
 	recorded []PruneRecorded
 	paused   []store.Task // the tasks it read paused
 	left     []PruneLeft
+	owed     []PruneOwed // by task name
 	// of is each task it read not retired, as read (store.OfLive): the
 	// ledger's prune refuses one retired or purged since.
 	of map[string]store.Of
@@ -163,9 +167,10 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if f := res.win.firstFailed; !f.IsZero() && !f.After(cut) && f.After(m.Now().Add(-max(c.window, watermarkHorizon))) {
 			// Scan holds the watermark below a failed slot this recent
 			// (advanceWatermark), so that --retry-failed finds it: moving
-			// it to the cut, and deleting the failure, would drop it.
-			out.left = append(out.left, PruneLeft{Task: t.Name, Why: failedInWindowWhy(t.Name, f, max(c.window, watermarkHorizon))})
-			continue
+			// it to the cut, and deleting the failure, would drop it. The
+			// runs of the slots before it go (a task failing every day
+			// would otherwise keep every run forever).
+			out.owed = append(out.owed, PruneOwed{Task: t.Name, Slot: f, Window: max(c.window, watermarkHorizon)})
 		}
 		n := 0 // the expiring slots up to the cut: the first ones (oldest first)
 		for n < res.expiring && !res.slots[n].After(cut) {
@@ -223,5 +228,9 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		owed.paidUnlessStopped(ctx, m, c.t.Name, aerr)
 	}
 	slices.SortStableFunc(out.left, func(a, b PruneLeft) int { return cmp.Compare(a.Task, b.Task) }) // the gone ones too
+	out.owed = slices.DeleteFunc(out.owed, func(o PruneOwed) bool {
+		return slices.ContainsFunc(out.left, func(l PruneLeft) bool { return l.Task == o.Task })
+	})
+	slices.SortFunc(out.owed, func(a, b PruneOwed) int { return cmp.Compare(a.Task, b.Task) })
 	return out, nil
 }

@@ -30,7 +30,9 @@ killed before their alert ran still owe are sent first, as the next scan would. 
 refuse: run catchup scan first. A task scan passes by (a registered schedule that does
 not parse, a ledger holding a slot later than now) is left whole, its runs and its
 watermark, with a warning on stderr naming it and the fix: prune cannot tell which of
-its slots were missed. DUR is at least 7d, scan's default window. The SQLite file is
+its slots were missed. A task whose failed slot before the cut is within its catch-up
+window (scan --retry-failed still runs it) keeps its runs from the earliest such slot on,
+and its watermark below it; its earlier runs go. DUR is at least 7d, scan's default window. The SQLite file is
 vacuumed afterwards. Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
 		Args:    noArgs,
@@ -74,6 +76,9 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 	if perr := printRecorded(c.OutOrStdout(), res.Recorded, req.DryRun); err == nil {
 		err = perr
 	}
+	if perr := printOwed(c.OutOrStdout(), res.Owed); err == nil {
+		err = perr
+	}
 	if err != nil {
 		return failure(err) // it names what was deleted, if anything was
 	}
@@ -103,6 +108,19 @@ func printRecorded(w io.Writer, recs []catchup.PruneRecorded, dry bool) error {
 			if _, err := fmt.Fprintf(w, "%s: %s %s of its pause paused, as scan would\n", r.Task, verb, counted(r.Paused, "slot", "slots")); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// printOwed says, per task, from which failed slot on prune kept its runs:
+// that slot, within the task's catch-up window, is still owed a run.
+func printOwed(w io.Writer, owed []catchup.PruneOwed) error {
+	for _, o := range owed {
+		if _, err := fmt.Fprintf(w, "%s: kept its runs from %s on: that slot failed and is within its catch-up window (%s), "+
+			"where catchup scan --retry-failed --task %s and catchup backfill --only failed still run it\n",
+			o.Task, o.Slot.UTC().Format(time.RFC3339), catchup.FormatDuration(o.Window), o.Task); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -30,6 +30,14 @@ type PruneRequest struct {
 	// before the cut were missed: a schedule that does not parse, a clock
 	// behind the ledger).
 	Leave []string
+	// Owed, per task, is the earliest slot of the task still owed a run
+	// (a failed slot within its catch-up window, that scan --retry-failed
+	// and backfill --only failed still run): of such a task, Prune deletes
+	// only the runs of earlier slots (a run without a slot: one that ended
+	// before it), in a dry run's count too, and moves its watermark no
+	// further than the second before it, so that the failures from it on
+	// stay owed while those before it go.
+	Owed map[string]time.Time
 	// Batch is how many runs each of Prune's transactions deletes at most
 	// (0: the ledger's default), so that a fire waits for one batch, never
 	// for the whole prune.

@@ -20,7 +20,10 @@ import (
 // (backend.PruneAdding: task -> n, newer than every run; "{}" for a real
 // prune), $4 the tasks left whole (backend.PruneLeave: a JSON array; none
 // of their runs goes), $5 those of the added records LatestRan counts
-// (backend.PruneAddingRan). Keep is counted twice (pruneCutSQL): below is,
+// (backend.PruneAddingRan), $6 the earliest slot owed of each task that has
+// one (backend.PruneOwed: task -> Unix seconds; only the runs of earlier
+// slots go, a run without a slot when it ended before it). Keep is counted
+// twice (pruneCutSQL): below is,
 // for each task, the id of the oldest run kept among the records Tasks
 // takes for the latest (not a duplicate fire's), ran_below among those
 // LatestRan takes (not paused either). A record goes only when below the
@@ -34,13 +37,15 @@ adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL(copiedSQL) + `
+    ` + backend.PruneKeptSQL(copiedSQL) + `,
+    (SELECT to_timestamp(o.value::bigint) FROM jsonb_each_text($6::jsonb) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at < $2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
+    AND (cut.owed IS NULL OR r.slot < cut.owed OR (r.slot IS NULL AND r.ended_at < cut.owed))
     AND ` + backend.PruneNotKeptSQL + more + `)
 `
 }
@@ -60,17 +65,17 @@ var (
 		return pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ``) +
 			`SELECT count(*) FROM doomed`
 	})
-	// A batch: the first $8 doomed runs of task $6 after run $7, in order
+	// A batch: the first $9 doomed runs of task $7 after run $8, in order
 	// of id. The conditions are checked again on the row deleted: a run
 	// changed since the statement's snapshot is judged as it is now. The
 	// task's prune floor (pruned_through) rises to the latest slot deleted:
 	// no command lowers the watermark below it again.
 	pruneDeleteSQL = sync.OnceValue(func() string {
-		return pruneWith(`SELECT $6::text AS task WHERE $6::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $7 ORDER BY r.id LIMIT $8`) +
+		return pruneWith(`SELECT $7::text AS task WHERE $7::text NOT IN (SELECT jsonb_array_elements_text($4::jsonb))`, ` AND r.id > $8 ORDER BY r.id LIMIT $9`) +
 			`, deleted AS (DELETE FROM runs d USING doomed
 WHERE d.id = doomed.id AND d.status <> 'running' AND d.ended_at < $2 RETURNING d.id, d.slot),
 floor AS (UPDATE tasks t SET pruned_through = m.slot FROM (SELECT max(slot) AS slot FROM deleted) m
-WHERE t.name = $6 AND m.slot IS NOT NULL AND (t.pruned_through IS NULL OR t.pruned_through < m.slot))
+WHERE t.name = $7 AND m.slot IS NOT NULL AND (t.pruned_through IS NULL OR t.pruned_through < m.slot))
 SELECT id FROM deleted`
 	})
 	// pruneTasksSQL lists the tasks with runs but those left whole ($1),
@@ -121,13 +126,14 @@ func (p *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	return store.PruneResult{Runs: n, Refused: refused}, err
 }
 
-// pruneArgs are pruneWith's first arguments ($1 to $5) for req.
+// pruneArgs are pruneWith's first arguments ($1 to $6) for req.
 func pruneArgs(req store.PruneRequest) []any {
 	return []any{backend.PruneOffset(req), dbTime(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
-		backend.PruneAddingRan(req)}
+		backend.PruneAddingRan(req), backend.PruneOwed(req)}
 }
 
-// pruneWatermarks moves the watermarks up to the cut, in one transaction:
+// pruneWatermarks moves the watermarks up to the cut (a task owed a slot
+// before it, up to the second before that slot), in one transaction:
 // slots before the cut lose the runs that settled them (failed ones too),
 // so the missed-slot rule must never take a pruned slot for a missed one.
 // It leaves those of the tasks left whole (req.Leave), and of those of
@@ -171,10 +177,14 @@ ORDER BY name FOR UPDATE`, checked)
 			}
 		}
 	}
-	if _, err := tx.Exec(ctx, `UPDATE tasks SET settled_through = $1
-WHERE (settled_through IS NULL OR settled_through < $1)
-  AND name NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-		dbTime(req.Before), backend.PruneLeave(backend.PruneLeaving(req, refused))); err != nil {
+	// A task owed a slot before the cut (req.Owed) moves up to the second
+	// before that slot, no further.
+	if _, err := tx.Exec(ctx, `UPDATE tasks t SET settled_through = u.upto
+FROM (SELECT n.name, LEAST($1::timestamptz, COALESCE((SELECT to_timestamp(o.value::bigint) - interval '1 second'
+  FROM jsonb_each_text($3::jsonb) o WHERE o.key = n.name), $1::timestamptz)) AS upto FROM tasks n) u
+WHERE t.name = u.name AND (t.settled_through IS NULL OR t.settled_through < u.upto)
+  AND t.name NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+		dbTime(req.Before), backend.PruneLeave(backend.PruneLeaving(req, refused)), backend.PruneOwed(req)); err != nil {
 		return nil, p.wrap("prune ledger", err)
 	}
 	return refused, p.wrap("prune ledger", tx.Commit(ctx))

@@ -129,24 +129,29 @@ WHERE id = ? AND status = 'running'`,
 	// read from the index).
 	"Prune": {
 		query:  pruneCountSQL(),
-		args:   []any{4, int64(2e12), "{}", "[]", "{}"},
+		args:   []any{4, int64(2e12), "{}", "[]", "{}", "{}"},
 		scanOK: pruneScanOK,
 	},
 	"Prune (dry run, adding)": {
 		query:  pruneCountSQL(),
-		args:   []any{4, int64(2e12), `{"task-07": 2, "task-09": 7}`, "[]", `{"task-07": 1, "task-09": 4}`},
+		args:   []any{4, int64(2e12), `{"task-07": 2, "task-09": 7}`, "[]", `{"task-07": 1, "task-09": 4}`, "{}"},
 		scanOK: pruneScanOK,
 	},
 	"Prune, leaving tasks": {
 		query:  pruneCountSQL(),
-		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`, "{}"},
+		args:   []any{4, int64(2e12), "{}", `["task-07", "task-09"]`, "{}", "{}"},
 		scanOK: pruneScanOK,
 	},
 	// A batch reads one task's runs after a cursor, through the (task,
 	// id) index; the task names are read one index seek each.
 	"Prune, a batch": {
 		query:  pruneDeleteSQL(),
-		args:   []any{4, int64(2e12), "{}", "[]", "{}", "task-07", 0, 2000},
+		args:   []any{4, int64(2e12), "{}", "[]", "{}", "{}", "task-07", 0, 2000},
+		scanOK: append(pruneScanOK, "SCAN CONSTANT ROW", "SCAN cut", "SCAN a", "SCAN ar"),
+	},
+	"Prune, a batch of a task owed a slot": {
+		query:  pruneDeleteSQL(),
+		args:   []any{4, int64(2e12), "{}", "[]", "{}", `{"task-07": 1000}`, "task-07", 0, 2000},
 		scanOK: append(pruneScanOK, "SCAN CONSTANT ROW", "SCAN cut", "SCAN a", "SCAN ar"),
 	},
 	"Prune, its tasks": {
@@ -170,7 +175,8 @@ WHERE id = ? AND status = 'running'`,
 
 var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}
 
-var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN cut", "SCAN json_each VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
+// (o: the owed slots of a few tasks, a json_each table too.)
+var pruneScanOK = []string{"SCAN runs USING COVERING INDEX", "SCAN k", "SCAN cut", "SCAN json_each VIRTUAL TABLE", "SCAN o VIRTUAL TABLE", "SCAN (subquery-", "SCAN w"}
 
 // schemaDB makes a new ledger and returns a plain connection to it, to
 // read the plans SQLite makes for the ledger's statements; both are closed

@@ -18,7 +18,9 @@ import (
 // records a dry run counts as added first (backend.PruneAdding: task -> n,
 // newer than every run; "{}" for a real prune), ?4 the tasks left whole,
 // ?5 those of the added records that LatestRan counts
-// (backend.PruneAddingRan). Keep is counted twice (backend.PruneKeptSQL):
+// (backend.PruneAddingRan), ?6 the earliest slot owed of each task that has
+// one (backend.PruneOwed: task -> Unix seconds; only the runs of earlier
+// slots go, a run without a slot when it ended before it). Keep is counted twice (backend.PruneKeptSQL):
 // below is, for each task, the id of the oldest run kept among the records
 // Tasks takes for the latest (not a duplicate fire's), ran_below among
 // those LatestRan takes (not paused either). A record goes only when below
@@ -34,13 +36,15 @@ adding_ran(task, n, last, lastp) AS (SELECT key, json_extract(value, '$[0]'), js
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL("") + `
+    ` + backend.PruneKeptSQL("") + `,
+    (SELECT o.value FROM json_each(?6) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),
 doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut CROSS JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
+    AND (cut.owed IS NULL OR r.slot < cut.owed OR (r.slot IS NULL AND r.ended_at < cut.owed * 1000))
     AND ` + backend.PruneNotKeptSQL + more + `)
 `
 }
@@ -64,10 +68,10 @@ var (
 		return pruneWith(`SELECT DISTINCT task FROM runs WHERE task NOT IN (SELECT value FROM json_each(?4))`, ``) +
 			`SELECT count(*) FROM doomed`
 	})
-	// A batch: the first ?8 doomed runs of task ?6 after run ?7, in
+	// A batch: the first ?9 doomed runs of task ?7 after run ?8, in
 	// order of id, through the (task, id) index.
 	pruneBatchWith = sync.OnceValue(func() string {
-		return pruneWith(`SELECT ?6 AS task WHERE ?6 NOT IN (SELECT value FROM json_each(?4))`, ` AND r.id > ?7 ORDER BY r.id LIMIT ?8`)
+		return pruneWith(`SELECT ?7 AS task WHERE ?7 NOT IN (SELECT value FROM json_each(?4))`, ` AND r.id > ?8 ORDER BY r.id LIMIT ?9`)
 	})
 	// A slot whose succeeded run goes stays done, through pruned_slots.
 	pruneKeepSlotsSQL = sync.OnceValue(func() string {
@@ -79,7 +83,7 @@ ON CONFLICT (task, slot) DO UPDATE SET run_id = max(run_id, excluded.run_id)`
 	// slot: no command lowers the watermark below it again.
 	pruneFloorSQL = sync.OnceValue(func() string {
 		return pruneBatchWith() + `UPDATE tasks SET pruned_through = (SELECT max(slot) FROM doomed) * 1000
-WHERE name = ?6 AND pruned_through < (SELECT max(slot) FROM doomed) * 1000`
+WHERE name = ?7 AND pruned_through < (SELECT max(slot) FROM doomed) * 1000`
 	})
 	pruneDeleteSQL = sync.OnceValue(func() string {
 		return pruneBatchWith() + `DELETE FROM runs WHERE id IN (SELECT id FROM doomed) RETURNING id`
@@ -161,10 +165,10 @@ func (s *Ledger) Prune(ctx context.Context, req store.PruneRequest) (store.Prune
 	return res, nil
 }
 
-// pruneArgs are pruneWith's first arguments (?1 to ?5) for req.
+// pruneArgs are pruneWith's first arguments (?1 to ?6) for req.
 func pruneArgs(req store.PruneRequest) []any {
 	return []any{backend.PruneOffset(req), ms(req.Before), backend.PruneAdding(req), backend.PruneLeave(req),
-		backend.PruneAddingRan(req)}
+		backend.PruneAddingRan(req), backend.PruneOwed(req)}
 }
 
 // pruneTasks lists the tasks whose runs Prune reads, but those left whole.

@@ -8,7 +8,8 @@ import (
 	"github.com/catchup/catchup/store/internal/backend"
 )
 
-// pruneWatermarks moves the watermarks up to the cut, in one immediate
+// pruneWatermarks moves the watermarks up to the cut (a task owed a slot
+// before it, up to the second before that slot), in one immediate
 // transaction: slots before the cut lose the runs that settled them
 // (failed ones too), so the missed-slot rule must never take a pruned slot
 // for a missed one. It leaves those of the tasks left whole (req.Leave),
@@ -54,9 +55,13 @@ WHERE name IN (SELECT value FROM json_each(?))`, string(names))
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = ?1
-WHERE settled_through < ?1 AND name NOT IN (SELECT value FROM json_each(?2))`,
-		ms(req.Before), backend.PruneLeave(backend.PruneLeaving(req, refused))); err != nil {
+	// A task owed a slot before the cut (req.Owed) moves up to the second
+	// before that slot, no further.
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET settled_through = min(?1, coalesce(
+  (SELECT o.value * 1000 - 1000 FROM json_each(?3) o WHERE o.key = tasks.name), ?1))
+WHERE settled_through < min(?1, coalesce((SELECT o.value * 1000 - 1000 FROM json_each(?3) o WHERE o.key = tasks.name), ?1))
+  AND name NOT IN (SELECT value FROM json_each(?2))`,
+		ms(req.Before), backend.PruneLeave(backend.PruneLeaving(req, refused)), backend.PruneOwed(req)); err != nil {
 		return nil, s.wrap("prune ledger", err)
 	}
 	return refused, s.wrap("prune ledger", tx.Commit())

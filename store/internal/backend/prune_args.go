@@ -64,3 +64,21 @@ func PruneLeave(req store.PruneRequest) string {
 	}
 	return string(b)
 }
+
+// PruneOwed is req.Owed as a JSON object (task -> the earliest slot owed,
+// in Unix seconds) for the prune statements to read: "{}" when it names
+// none.
+func PruneOwed(req store.PruneRequest) string {
+	if len(req.Owed) == 0 {
+		return "{}"
+	}
+	out := make(map[string]int64, len(req.Owed))
+	for task, slot := range req.Owed {
+		out[task] = slot.Unix()
+	}
+	b, err := json.Marshal(out) // a map of string to int always marshals
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
