@@ -37,10 +37,10 @@ func TestLatestListed(t *testing.T) {
 			{Slot: t0.Add(4 * h), Trigger: store.TriggerSchedule, Status: store.StatusSkipped, Error: "task is already running"},
 		}},
 		// A run of an older slot recorded after this one (a higher id): LAST
-		// SLOT stays the latest slot, whatever the ids; STATUS is the latest
-		// record by id, a run recorded here (a backfill). A copy of it that
-		// catchup migrate brought in is not: TestLatestPassesAnOlderCopy.
-		{name: "older slot recorded later (a backfill)", status: store.StatusSucceeded, latest: 0, lastSlot: 3 * h, after: []store.Run{
+		// SLOT stays the latest slot, whatever the ids, and STATUS is its
+		// run's, not the later record's (a backfill), as for a copy that
+		// catchup migrate brought in: TestLatestPassesAnOlderSlot.
+		{name: "older slot recorded later (a backfill)", status: store.StatusSucceeded, latest: -1, lastSlot: 3 * h, after: []store.Run{
 			{Slot: t0.Add(h), Trigger: store.TriggerSchedule, Status: store.StatusFailed, ExitCode: intp(1)},
 		}},
 		{name: "lock skip of a replay stays the latest", status: store.StatusFailed, latest: 0, lastSlot: 4 * h, after: []store.Run{

@@ -8,15 +8,15 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// TestPruneKeepsWhatHidesAnOlderCopy: past a pause, ls shows LatestRan: a
-// backfill of 17:00, recorded after the fire of 20:00, and before the runs
-// of 18:00 and 19:00 copied in from another ledger, which the fire keeps
-// hidden (TestLatestPassesAnOlderCopy). Prune --keep 1 keeps the backfill
-// and the fire, in every batch, and its dry run counts the same: deleting
-// the fire would let the copied failure of 19:00 show. Recorded here (a
-// SQLite ledger takes no copies), the 19:00 failure is the latest, and
-// prune keeps only it and the paused record of the last slot.
-func TestPruneKeepsWhatHidesAnOlderCopy(t *testing.T) {
+// TestPruneKeepsWhatHidesAnOlderSlot: past a pause, ls shows LatestRan:
+// the fire of 20:00, not a backfill of 17:00 recorded after it, nor the
+// runs of 18:00 and 19:00 recorded after that (by backfills here, or copied
+// in from another ledger), which the fire keeps hidden
+// (TestLatestPassesAnOlderSlot). Prune --keep 1 keeps the fire, the newest
+// run that ran (19:00, --keep) and the paused record of the last slot, in
+// every batch, and its dry run counts the same: deleting the fire would
+// let the 19:00 failure show.
+func TestPruneKeepsWhatHidesAnOlderSlot(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		for _, copied := range []bool{false, true} {
 			name := map[bool]string{false: "recorded here", true: "copied in"}[copied]
@@ -33,11 +33,7 @@ func TestPruneKeepsWhatHidesAnOlderCopy(t *testing.T) {
 					}
 					paused = append(paused, id)
 				}
-				// Copied: the backfill is shown, the fire hides the copies.
-				shown, gone := runs.backfill, []int64{runs.older[0], paused[0]}
-				if !copied {
-					shown, gone = runs.older[1], []int64{runs.fire, runs.backfill, runs.older[0], paused[0]}
-				}
+				shown, gone := runs.fire, []int64{runs.backfill, runs.older[0], paused[0]}
 				if r, err := s.LatestRan(ctx, "nightly"); err != nil || r == nil || r.ID != shown {
 					t.Fatalf("before the prune, LatestRan = %+v, %v; want run %d", r, err, shown)
 				}

@@ -50,11 +50,13 @@ func TestPruneKeepsTheLastSlot(t *testing.T) {
 			adding: 5,
 			gone:   []int{0, 1, 2},
 		},
+		// The rerun of slot 1 is not shown (the fire of 3 is: the newest
+		// slot's), and the expiry added is the newest record: the rerun goes.
 		"added expiry older than the latest slot": {
 			runs: []rec{fire(1, store.StatusSucceeded), fire(3, store.StatusSucceeded),
 				{1, store.TriggerManual, store.StatusSucceeded}},
 			adding: 2,
-			gone:   []int{0},
+			gone:   []int{0, 2},
 		},
 	}
 	forEachBackend(t, func(t *testing.T, be backend) {

@@ -85,32 +85,47 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 		return -1
 	}
 	// shown is the latest id among the records counted, but an expiry of
-	// a slot older than one a counted record that is not an expiry holds:
-	// the run ls shows (Tasks, or LatestRan past a pause); held is the
-	// (latest) record holding that latest slot, which keeps those older
-	// expiries hidden. Both always kept.
+	// a slot older than one a counted record that is not an expiry holds,
+	// and any record of a slot older than the latest a counted record holds
+	// (an expiry's too): the run ls shows (Tasks, or LatestRan past a
+	// pause); held is the (latest) record holding the latest slot that is
+	// not an expiry's, which keeps those older expiries hidden, lastHeld the
+	// (latest) record holding the latest slot, which keeps the records of
+	// older slots hidden. All always kept.
 	shown := func(ids []int64, counted func(store.Run) bool) []int64 {
-		var top time.Time
-		held := int64(-1)
+		var top, lastTop time.Time
+		held, lastHeld := int64(-1), int64(-1)
 		for _, id := range ids {
-			if r := runs[id]; counted(r) && r.Status != store.StatusExpired && !r.Slot.IsZero() && !r.Slot.Before(top) {
+			r := runs[id]
+			if !counted(r) || r.Slot.IsZero() {
+				continue
+			}
+			if r.Status != store.StatusExpired && !r.Slot.Before(top) {
 				top, held = r.Slot, id
+			}
+			if !r.Slot.Before(lastTop) {
+				lastTop, lastHeld = r.Slot, id
 			}
 		}
 		for i := len(ids) - 1; i >= 0; i-- {
 			r := runs[ids[i]]
-			if !counted(r) {
+			if !counted(r) || (r.Status == store.StatusExpired && r.Slot.Before(top)) || (!r.Slot.IsZero() && r.Slot.Before(lastTop)) {
 				continue
 			}
-			if r.Status != store.StatusExpired || !r.Slot.Before(top) {
-				if i < len(ids)-1 && slices.ContainsFunc(ids[i+1:], func(id int64) bool {
-					e := runs[id]
-					return counted(e) && e.Status == store.StatusExpired && e.Slot.Before(top)
-				}) {
-					return []int64{ids[i], held} // an expiry newer than it is hidden by held
-				}
-				return []int64{ids[i]}
+			out := []int64{ids[i]}
+			if slices.ContainsFunc(ids[i+1:], func(id int64) bool {
+				e := runs[id]
+				return counted(e) && e.Status == store.StatusExpired && e.Slot.Before(top)
+			}) {
+				out = append(out, held) // an expiry newer than it is hidden by held
 			}
+			if slices.ContainsFunc(ids[i+1:], func(id int64) bool {
+				e := runs[id]
+				return counted(e) && !e.Slot.IsZero() && e.Slot.Before(lastTop)
+			}) {
+				out = append(out, lastHeld) // a record of an older slot newer than it is hidden by lastHeld
+			}
+			return out
 		}
 		return nil
 	}

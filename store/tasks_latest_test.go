@@ -33,10 +33,11 @@ func TestTasksLatestRun(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// b-busy: several runs, the latest by id is not the latest slot nor the
-		// latest start.
+		// b-busy: several runs; the latest by id is of an older slot (a
+		// replay of t0 after the fire of t0+2h): the latest is the manual run
+		// (no slot) recorded after the newest slot's.
 		mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0.Add(2 * time.Hour), Trigger: store.TriggerSchedule, StartedAt: t0.Add(2 * time.Hour)})
-		mustClaim(t, s, store.Run{Task: "b-busy", Trigger: store.TriggerManual, StartedAt: t0.Add(3 * time.Hour)})
+		latest := mustClaim(t, s, store.Run{Task: "b-busy", Trigger: store.TriggerManual, StartedAt: t0.Add(3 * time.Hour)})
 		other := mustClaim(t, s, store.Run{Task: "a-once", Slot: t0, Trigger: store.TriggerSchedule, StartedAt: t0})
 		finish(t, s, other, store.StatusFailed, t0.Add(time.Minute))
 		// Another host's fire of a-once's slot, a duplicate: it ran nothing
@@ -46,7 +47,7 @@ func TestTasksLatestRun(t *testing.T) {
 			ExitCode: &zero, Error: "duplicate fire of slot x", Host: "other", StartedAt: t0.Add(time.Second), EndedAt: t0.Add(time.Second)}); err != nil {
 			t.Fatal(err)
 		}
-		latest := mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0, Trigger: store.TriggerReplay, StartedAt: t0.Add(time.Hour)})
+		mustClaim(t, s, store.Run{Task: "b-busy", Slot: t0, Trigger: store.TriggerReplay, StartedAt: t0.Add(time.Hour)})
 		// A task that only exists through a claim (no UpsertTask).
 		implicit := mustClaim(t, s, store.Run{Task: "d-implicit", Trigger: store.TriggerManual, StartedAt: t0})
 
@@ -147,9 +148,9 @@ func TestTasksLatestPassesAnOlderExpiry(t *testing.T) {
 		expire("newer-expired", t0.Add(9*h))
 		want["newer-expired"] = expire("newer-expired", t0.Add(12*h))
 		expire("newer-expired", t0.Add(8*h))
-		// Only expiries: the latest of them.
-		expire("only-expired", t0.Add(9*h))
-		want["only-expired"] = expire("only-expired", t0.Add(8*h))
+		// Only expiries: that of the newest slot, not the latest by id.
+		want["only-expired"] = expire("only-expired", t0.Add(9*h))
+		expire("only-expired", t0.Add(8*h))
 		// An expiry of the failed slot itself is that slot's latest word.
 		ran("same-slot", t0.Add(10*h), store.StatusFailed)
 		want["same-slot"] = expire("same-slot", t0.Add(10*h))

@@ -119,7 +119,11 @@ type Outcome struct {
 // TaskSummary is a task with its latest run, for listings.
 type TaskSummary struct {
 	Task Task
-	// Latest is the task's latest run, not counting the records of fires
+	// Latest is the task's latest run: the latest record (by id) of its
+	// newest slot, or one without a slot recorded after it, never a record
+	// of an older slot recorded later (a backfill, a rerun, a copy catchup
+	// migrate brought in: backend.NotAnOlderSlotSQL), so that a ledger and
+	// its migrated copy agree; not counting the records of fires
 	// that found their slot already done or running elsewhere (a duplicate
 	// fire, another host's, a backfill's: skipped with exit 0, they ran
 	// nothing and settle nothing, and would hide the outcome of the run

@@ -76,21 +76,18 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
-// copiedSQL is the condition, on a runs row, that it was copied in from
-// another ledger (catchup migrate): backend.NotAnOlderCopySQL.
-const copiedSQL = `origin IS NOT NULL`
 
 var (
 	latestRanSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
  AND ` + backend.NotAnOlderExpirySQL("$1", backend.RanSQL) + `
- AND ` + backend.NotAnOlderCopySQL("$1", backend.RanSQL, copiedSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + backend.NotAnOlderSlotSQL("$1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 	// latestShownSQL is the latest run of task $1 as Tasks shows it.
 	latestShownSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.NotADuplicateSQL + `
  AND ` + backend.NotAnOlderExpirySQL("$1", backend.NotADuplicateSQL) + `
- AND ` + backend.NotAnOlderCopySQL("$1", backend.NotADuplicateSQL, copiedSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + backend.NotAnOlderSlotSQL("$1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 )
 

@@ -130,11 +130,11 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 }
 
 // tasksSQL finds each task's latest run through the (task, id) index,
-// walked back past any duplicate's records, and any copy of an older slot
-// (backend.NotAnOlderCopySQL: only a copy reads the latest slot).
+// walked back past any duplicate's records, and any record of an older
+// slot (backend.NotAnOlderSlotSQL).
 var tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + backend.NotADuplicateSQL + `
- AND ` + backend.NotAnOlderCopySQL("t.name", backend.NotADuplicateSQL, copiedSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
+ AND ` + backend.NotAnOlderSlotSQL("t.name", backend.NotADuplicateSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 
 // Tasks implements store.Store.

@@ -35,7 +35,8 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 // latestRansSQL is latestRanSQL for each name.
 var latestRansSQL = sync.OnceValue(func() string {
 	return `SELECT ` + runColumnsLight + ` FROM json_each(?) q JOIN runs r ON r.id = (SELECT id FROM runs
- WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1)`
+ WHERE task = q.value AND ` + backend.RanSQL + ` AND ` + backend.NotAnOlderExpirySQL("q.value", backend.RanSQL) +
+		` AND ` + backend.NotAnOlderSlotSQL("q.value", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1)`
 })
 
 // LatestSlots implements store.Store.

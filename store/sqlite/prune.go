@@ -28,15 +28,14 @@ import (
 // shows once the pause is over. A NULL cut (fewer runs than kept) keeps
 // every record of that count. cut is MATERIALIZED: flattened into the
 // join, its subqueries ran once per run (12 s for a million runs). more
-// ends doomed's WHERE (a batch's bounds). A SQLite ledger holds no copies
-// (catchup migrate copies into PostgreSQL only): backend.PruneKeptSQL("").
+// ends doomed's WHERE (a batch's bounds).
 func pruneWith(tasks, more string) string {
 	return `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
 adding_ran(task, n, last, lastp) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?5)),
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL("") + `,
+    ` + backend.PruneKeptSQL() + `,
     (SELECT o.value FROM json_each(?6) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),

@@ -85,12 +85,14 @@ WHERE r.task = ? AND r.slot IS NULL AND r.started_at BETWEEN ? AND ? ORDER BY r.
 var (
 	latestRanSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.RanSQL + `
- AND ` + backend.NotAnOlderExpirySQL("?1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + backend.NotAnOlderExpirySQL("?1", backend.RanSQL) + `
+ AND ` + backend.NotAnOlderSlotSQL("?1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 	// latestShownSQL is the latest run of task ?1 as Tasks shows it.
 	latestShownSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = ?1 AND ` + backend.NotADuplicateSQL + `
- AND ` + backend.NotAnOlderExpirySQL("?1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + backend.NotAnOlderExpirySQL("?1", backend.NotADuplicateSQL) + `
+ AND ` + backend.NotAnOlderSlotSQL("?1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 )
 

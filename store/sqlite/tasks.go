@@ -124,13 +124,14 @@ func (s *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 }
 
 // Tasks implements store.Store. The latest run of each task is found through the
-// (task, id) index, walked back past any duplicate's records: the cost grows
-// with the number of tasks, not of runs.
+// (task, id) index, walked back past any duplicate's records and any record
+// of an older slot (backend.NotAnOlderSlotSQL): the cost grows with the
+// number of tasks, not of runs.
 func (s *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	ctx = uncancelled(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+taskColumns+`, `+runColumnsLight+`
 FROM tasks t LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE task = t.name AND `+backend.NotADuplicateSQL+`
- ORDER BY id DESC LIMIT 1)
+ AND `+backend.NotAnOlderSlotSQL("t.name", backend.NotADuplicateSQL)+` ORDER BY id DESC LIMIT 1)
 ORDER BY t.name`)
 	if err != nil {
 		return nil, s.wrap("read ledger", err)

@@ -122,8 +122,8 @@ func NotAnOlderExpirySQL(task, kept string) string {
 }
 
 // ShowLatest makes each task's Latest in out the run Tasks shows: one read
-// as the latest by NotADuplicateSQL alone (and NotAnOlderCopySQL, where a
-// ledger takes copies) that is an expiry may be of a slot older than a
+// as the latest by NotADuplicateSQL and NotAnOlderSlotSQL alone that is an
+// expiry may be of a slot older than a
 // run's (NotAnOlderExpirySQL), so the task's latest is
 // read again by read, which applies the full rule. A task whose latest
 // record is not an expiry costs nothing. On an error, out is not to be used.
@@ -153,12 +153,12 @@ func latestHeldSlotSQL(task, kept string) string {
 // runs that decide what ls shows of task k.task among the records kept
 // picks (NotADuplicateSQL: Tasks; RanSQL: LatestRan, once a pause is
 // over), which prune never deletes: the run shown (the latest, but an
-// expiry of a slot older than a run's: NotAnOlderExpirySQL, or a copy of a
-// slot older than the latest: NotAnOlderCopySQL, copied as there), and,
-// when an expiry newer than it is hidden so, the run that holds the latest
-// slot (latestHeldSlotSQL), when a copy newer than it is, the record that
-// holds the latest slot (copyHeld): deleted, it would let that expiry or
-// copy show. Each batch of a prune reads them again, and finds the same.
+// expiry of a slot older than a run's: NotAnOlderExpirySQL, or a record of
+// a slot older than the latest: NotAnOlderSlotSQL), and, when an expiry
+// newer than it is hidden so, the run that holds the latest slot
+// (latestHeldSlotSQL), when a record of an older slot newer than it is, the
+// record that holds the latest slot (slotHeld): deleted, it would let that
+// expiry or record show. Each batch of a prune reads them again, and finds the same.
 //
 // In a dry run the records Adding counts are not in the ledger; a real
 // prune adds the paused ones first, then the expired ones in slot order
@@ -169,13 +169,13 @@ func latestHeldSlotSQL(task, kept string) string {
 // than the latest a run holds. The run holding the latest slot is kept when
 // the added expiries are hidden by it, or, with nothing added shown, an
 // expiry of the ledger is; it is an added paused one when its slot is no
-// older than that (for Tasks's count). The copies are in the ledger, older
+// older than that (for Tasks's count). The records of older slots are in the ledger, older
 // than every record added: none is hidden when one of those is shown.
-func PruneShownSQL(kept, pausedAdded, copied string) (shown, held, copyHeld string) {
+func PruneShownSQL(kept, pausedAdded string) (shown, held, slotHeld string) {
 	latest := latestHeldSlotSQL("k.task", kept)
 	lastShown := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last)`
 	tableShown := `(SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
-		NotAnOlderExpirySQL("k.task", kept) + ` AND ` + NotAnOlderCopySQL("k.task", kept, copied) + ` ORDER BY x.id DESC LIMIT 1)`
+		NotAnOlderExpirySQL("k.task", kept) + ` AND ` + NotAnOlderSlotSQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1)`
 	hidden := `EXISTS (SELECT 1 FROM runs e WHERE e.task = k.task AND e.status = 'expired' AND ` + kept +
 		` AND e.slot < ` + latest + ` AND e.id > COALESCE(` + tableShown + `, 0))`
 	addedShown, heldAdded, tableHidden := lastShown, "false", hidden
@@ -188,8 +188,8 @@ func PruneShownSQL(kept, pausedAdded, copied string) (shown, held, copyHeld stri
 	held = `CASE WHEN (` + heldAdded + `) OR (` + lastShown + `) OR NOT (ar.last IS NOT NULL OR ` + tableHidden + `) THEN NULL` +
 		` ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND x.slot IS NOT NULL AND x.status <> 'expired' AND ` + kept +
 		` ORDER BY x.slot DESC, x.id DESC LIMIT 1) END`
-	copyHeld = `CASE WHEN ` + addedShown + ` THEN NULL ELSE ` + pruneCopyHeldSQL(kept, copied, tableShown) + ` END`
-	return shown, held, copyHeld
+	slotHeld = `CASE WHEN ` + addedShown + ` THEN NULL ELSE ` + pruneSlotHeldSQL(kept, tableShown) + ` END`
+	return shown, held, slotHeld
 }
 
 // PrunePausedAddedSQL is, in prune's cut, whether a dry run counts
@@ -217,13 +217,13 @@ func PruneLastSlotSQL() string {
 
 // PruneKeptSQL is the cut's columns of the runs PruneShownSQL and
 // PruneLastSlotSQL name, for Tasks's count and LatestRan's: shown, held,
-// copy_held, ran_shown, ran_held, ran_copy_held, last_slot; copied is the
-// backend's condition that a row is a copy (NotAnOlderCopySQL). (Past a
+// copy_held (the record holding the latest slot, pruneSlotHeldSQL),
+// ran_shown, ran_held, ran_copy_held, last_slot. (Past a
 // pause ls's LAST SLOT is the slot of ran_shown, or, when that run has
 // none, last_slot's.)
-func PruneKeptSQL(copied string) string {
-	shown, held, copyHeld := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL, copied)
-	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "", copied)
+func PruneKeptSQL() string {
+	shown, held, copyHeld := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL)
+	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "")
 	return shown + ` AS shown, ` + held + ` AS held, ` + copyHeld + ` AS copy_held,
     ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held, ` + ranCopyHeld + ` AS ran_copy_held,
     ` + PruneLastSlotSQL() + ` AS last_slot`
