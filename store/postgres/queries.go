@@ -76,7 +76,6 @@ func (p *Ledger) SlotRuns(ctx context.Context, task string, from, to time.Time, 
 	return out, nil
 }
 
-
 var (
 	latestRanSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
