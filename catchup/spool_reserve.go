@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -43,15 +44,28 @@ const noteReserveStep = 16 << 10
 // makeNoteReserve makes the reserve in lock directory dir (trusted by
 // lockDir: this user's alone, no symlink) whole when it is missing or part
 // spent, or when a symlink or an empty directory is at its path, which it
-// removes (never following the symlink). It says nothing when it cannot:
+// removes (never following the symlink), and 0600 again when it is not
+// (mode 000, read-only: its owner could open it neither to remake it nor
+// to spend it), or made anew when it cannot be opened. It says nothing when it cannot:
 // the disk is full, or close to it, and a note that then cannot be kept
 // says what that costs (spoolFire).
 func makeNoteReserve(dir string) {
 	path := filepath.Join(dir, noteReserveName)
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+	switch fi, err := os.Lstat(path); {
+	case err != nil:
+	case !fi.Mode().IsRegular():
 		os.Remove(path) // a symlink (not followed) or an empty directory: no reserve, ever, unless replaced
+	case fi.Mode().Perm() != 0o600:
+		// mode 000 or read-only (a chmod -R, a restore): its owner could
+		// neither remake it nor spend it, and nothing said so
+		if os.Chmod(path, 0o600) != nil {
+			os.Remove(path) // not ours to change, in our own directory: made again below
+		}
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, fs.ErrPermission) && os.Remove(path) == nil {
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	}
 	if err != nil {
 		return
 	}

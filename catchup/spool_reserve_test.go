@@ -15,7 +15,10 @@ import (
 // what it points to is left as it is) or an empty directory at its path;
 // it is spent a step at a time until none is left. Before, a symlink or a
 // directory there was left, and the reserve was never made again: the
-// next full disk lost its note, and its slot, which ran, ran again.
+// next full disk lost its note, and its slot, which ran, ran again. So was
+// a reserve left mode 000 or read-only (a chmod -R, a restore from a
+// backup): its owner could not open it, to remake it or to spend it, and
+// nothing said so; now it is made 0600 again.
 func TestNoteReserve(t *testing.T) {
 	for name, tc := range map[string]struct {
 		before func(t *testing.T, path string)
@@ -44,6 +47,8 @@ func TestNoteReserve(t *testing.T) {
 				}
 			})
 		}},
+		"mode 000":  {before: func(t *testing.T, path string) { unusableReserve(t, path, 0) }},
+		"read-only": {before: func(t *testing.T, path string) { unusableReserve(t, path, 0o400) }},
 		"an empty directory": {before: func(t *testing.T, path string) {
 			if err := os.Mkdir(path, 0o700); err != nil {
 				t.Fatal(err)
@@ -73,6 +78,16 @@ func TestNoteReserve(t *testing.T) {
 				t.Errorf("the reserve was spent in %d steps, want %d", steps, noteReserveSize/noteReserveStep)
 			}
 		})
+	}
+}
+
+// unusableReserve makes a whole reserve at path, then gives it mode: its
+// owner, unless root, can then neither open it to remake it nor to spend it.
+func unusableReserve(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	makeNoteReserve(filepath.Dir(path))
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
 	}
 }
 
