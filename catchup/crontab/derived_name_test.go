@@ -3,6 +3,8 @@ package crontab
 import (
 	"strings"
 	"testing"
+
+	"github.com/catchup/catchup/catchup/redact"
 )
 
 // TestDerivedNameFixed pins the names derived from commands: a task's name
@@ -46,6 +48,34 @@ func TestDerivedNameSkipsAssignments(t *testing.T) {
 			got := DerivedName(tc.command)
 			if !strings.HasPrefix(got, tc.prog) || strings.Contains(got, tc.secret) {
 				t.Errorf("DerivedName(%q) = %q, want %s... (the program, past the assignments)", tc.command, got, tc.prog)
+			}
+		})
+	}
+}
+
+// TestDerivedNameHashesNoSecret: the hash in a derived name is of the
+// command as the ledger stores it, its secrets masked, so that the name
+// (in the ledger, the log, ls and the metrics' labels, beside the masked
+// command) does not let one test guesses of a weak secret offline: before,
+// it was of the command as written, and the same line with another secret
+// had another name. A command with no secret keeps its name
+// (TestDerivedNameFixed).
+func TestDerivedNameHashesNoSecret(t *testing.T) {
+	for name, tc := range map[string]struct{ command, other string }{
+		"an assignment":           {"PGPASSWORD=hunter2 pg_dump db", "PGPASSWORD=letmein pg_dump db"},
+		"mysql -p":                {"mysqldump -phunter2 db > /srv/db.sql", "mysqldump -pletmein db > /srv/db.sql"},
+		"a URL's password":        {"pg_dump postgresql://app:hunter2@db/app", "pg_dump postgresql://app:letmein@db/app"},
+		"curl's user":             {"curl -fsu ops:hunter2 https://h/ping", "curl -fsu ops:letmein https://h/ping"},
+		"a password flag":         {"/opt/bin/sync --password hunter2", "/opt/bin/sync --password letmein"},
+		"an Authorization header": {`curl -H "Authorization: Bearer hunter2" https://h`, `curl -H "Authorization: Bearer letmein" https://h`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, other := DerivedName(tc.command), DerivedName(tc.other)
+			if got != other {
+				t.Errorf("DerivedName(%q) = %q, but %q with another secret: the name depends on the secret", tc.command, got, other)
+			}
+			if masked := DerivedName(redact.Command(tc.command)); got != masked {
+				t.Errorf("DerivedName(%q) = %q, want %q, the name of the command as stored", tc.command, got, masked)
 			}
 		})
 	}

@@ -226,8 +226,13 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 // first word past VAR=value assignments (a value is often a secret, and
 // never part of a name), then 8 hex digits of a hash of the whole command.
 // No word with an = names a task, however it is spelt: a subshell's
-// "(PGPASSWORD=X", an escaped or quoted one.
+// "(PGPASSWORD=X", an escaped or quoted one. Both come from the command
+// with its secrets masked (redact.Command, as the ledger stores it): a hash
+// of a secret, beside the rest of the line, would let one test guesses of
+// a weak secret offline. A command with no secret is left as it is, and so
+// is its name.
 func DerivedName(command string) string {
+	command = redact.Command(command)
 	sum := sha256.Sum256([]byte(command))
 	word := strings.Fields(command + " x")[0]
 	first := path.Base(word)
