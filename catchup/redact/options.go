@@ -52,8 +52,14 @@ func programOptions(words, out []string, p int, quoted bool) {
 	case "redis-cli": // -a X, --pass X
 		valueOf(args, o, "-a", wholeValue)
 		valueOf(args, o, "--pass", wholeValue)
-	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "helm":
-		if subcommand(args, "login") { // docker login -p X; helm registry login -p X
+	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapmodrdn", "ldappasswd", "ldapwhoami", "ldapcompare", "ldapexop":
+		ldapOptions(args, o, name) // options_more.go
+	case "sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl":
+		oracleLogons(args, o)
+	case "htpasswd":
+		htpasswdBatch(args, o)
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "helm", "az":
+		if subcommand(args, "login") { // docker login -p X; helm registry login -p X; az login -p X
 			gluedValue(args, o, "-p", wholeValue)
 			valueOf(args, o, "-p", wholeValue)
 		}

@@ -8,7 +8,8 @@
 // Authorization or Cookie; and the options that are a password only for
 // their program (mysql -pX, sshpass -p X, docker login -p X, openssl
 // pass:X, zip -P X, smbclient -U user%X, ...: options.go), also for the
-// program a wrapper runs (docker exec, kubectl exec, ssh: wrappers.go).
+// program a wrapper runs (docker exec, kubectl exec, ssh: wrappers.go);
+// a password in a SQL statement and password = X with blanks (sql.go).
 // A value that is a shell reference ($VAR, ${VAR}, $(...), `...`) is
 // never a secret: it is left whole. It is pure and idempotent; what runs
 // is never redacted.
@@ -30,7 +31,11 @@ const value = `('[^']*'|"[^"]*"|[^\s'"&;]+)`
 // secretKey ends the name of a key=value pair or a flag whose value is a
 // secret. PWD (the shell's directory) is none: pwd= is one only as a URL's
 // query parameter.
-const secretKey = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key)`
+// secret_key (s3cmd), sse-c-key (aws s3), a *-pass (rclone's --sftp-pass,
+// pgbackrest's --repo1-cipher-pass) and a few glued ones (wp's --dbpass)
+// too.
+const secretKey = `(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|` +
+	`sse-c(?:-copy-source)?-key|[_-]pass|(?:db|admin|root|user|bind|smtp|proxy|auth|store|key)pass)`
 
 // queryKey is a URL query parameter (after ? or &) whose value is a
 // secret though its name does not end as secretKey does.
@@ -86,6 +91,9 @@ var rules = sync.OnceValue(func() []rule {
 		// query parameters that are a secret only in a URL: ?key=X,
 		// &sig=X, &X-Amz-Signature=X, ?auth=X, ?pass=X, ?pwd=X
 		{re: regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|` + queryKey + `)=)` + value), with: func(m []string) string {
+			if !secretValue(strings.TrimSuffix(m[1], "="), m[2]) {
+				return m[0]
+			}
 			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
 		// {"password":"X"}, "client_secret": "X", "apiKey":"X": a JSON
@@ -99,14 +107,14 @@ var rules = sync.OnceValue(func() []rule {
 		}},
 		// DB_PASS=X, SECRET_KEY=X: an assignment whose name has such a part
 		{re: regexp.MustCompile(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), with: func(m []string) string {
-			if !secretVar(strings.TrimSuffix(m[2], "=")) {
+			if name := strings.TrimSuffix(m[2], "="); !secretVar(name) && !tokenVar(name, m[3]) {
 				return m[0]
 			}
 			return keep(m, m[3], m[1]+m[2]+masked(m[3]))
 		}},
 		// --password X, --db-password X, --client-secret X
 		{re: regexp.MustCompile(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
-			if strings.HasPrefix(strings.ToLower(m[1]), "--no-") {
+			if !secretValue(strings.TrimRight(m[1], " \t"), m[2]) {
 				return m[0]
 			}
 			return keep(m, m[2], m[1]+masked(m[2]))
@@ -219,7 +227,7 @@ func secretVar(name string) bool {
 // Command is command (a shell command line, or one word of an argv) with
 // its secrets masked.
 func Command(command string) string {
-	for _, r := range rules() {
+	for _, r := range append(rules(), sqlRule(), spacedRule(), dashRule()) { // sql.go, flags.go
 		if !r.re.MatchString(command) {
 			continue
 		}
@@ -236,7 +244,7 @@ func Argv(argv []string) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		switch h := headerWord().FindStringSubmatch(a); {
-		case i > 0 && secretFlag(argv[i-1]):
+		case i > 0 && secretFlag(argv[i-1], a):
 			out[i] = Mask
 		case h != nil && !reference(h[3]):
 			out[i] = h[1] + Mask
@@ -244,6 +252,7 @@ func Argv(argv []string) []string {
 			out[i] = Command(argvURL(a))
 		}
 	}
+	spacedArgv(argv, out) // password = X (sql.go)
 	for i, w := range byProgram(argv, false) {
 		if w != argv[i] {
 			out[i] = w
@@ -253,14 +262,6 @@ func Argv(argv []string) []string {
 }
 
 var headerWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^((?:` + headerOption + `)` + header + `)(.+)$`) })
-
-var secretFlagRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^--[A-Za-z0-9_-]*` + secretKey + `$`)
-})
-
-func secretFlag(word string) bool {
-	return secretFlagRE().MatchString(word) && !strings.HasPrefix(strings.ToLower(word), "--no-")
-}
 
 // maskedStandIn stands for a masked secret when Masked asks whether a
 // command would mask it again: a bare word that every rule takes for a

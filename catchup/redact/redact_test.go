@@ -197,7 +197,9 @@ func TestArgv(t *testing.T) {
 func FuzzCommand(f *testing.F) {
 	for _, s := range []string{"psql \"password=x\"", "https://u:p@h", "mysql -px", "--token t", "Authorization: Basic x", "PGPASSWORD='x' y", "a=b&c", "curl -u a:b", "curl -sSfu a:b -E c:p --pass x", "ssh h 'curl -su a:b'", "redis-cli -a x",
 		`curl "https://u:p'w@h" //u:p@h/db 'https://h/x?sig=s&key=k'`, `curl -d '{"password":"x"}' -d "{\"token\":\"t\"}"`,
-		"docker exec -it db mysql -px", "docker login -p x", "openssl enc -k x -pass pass:y", "zip -P x a", "smbclient -U 'u%p'", ""} {
+		"docker exec -it db mysql -px", "docker login -p x", "openssl enc -k x -pass pass:y", "zip -P x a", "smbclient -U 'u%p'",
+		`psql -c "ALTER ROLE a PASSWORD 'x'"`, `mysql -e 'SET PASSWORD = PASSWORD('\''x'\'')'`, "x password = y", "ldapsearch -w x",
+		"sqlplus a/b@c", "htpasswd -nb u p", "keytool -storepass x", "GITHUB_PAT=x DB_PW=y", "rclone --sftp-pass x", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
