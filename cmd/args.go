@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/catchup/taskname"
 	"github.com/spf13/cobra"
 )
@@ -53,18 +54,20 @@ func taskWord(w string) string {
 
 // noArgs refuses any argument. A command that selects tasks with --task
 // says so, since a task name is the likeliest stray argument; one that
-// reads crontabs (the daemon) says to give it with --crontab.
+// reads crontabs (the daemon) says to give it with --crontab. An argument
+// with a secret's shape (a secret given there by mistake) is quoted masked.
 func noArgs(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
+	arg := redact.Value(args[0])
 	if c.Flags().Lookup("task") != nil {
 		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %s (--task %s names a task; see %s --help)",
-			c.CommandPath(), taskname.Quoted(args[0]), taskWord(args[0]), c.CommandPath())}
+			c.CommandPath(), taskname.Quoted(arg), taskWord(arg), c.CommandPath())}
 	}
 	if c.Flags().Lookup("crontab") != nil { // the daemon: its crontabs come by --crontab
 		return &exitStatus{code: exitError, err: fmt.Errorf("%s takes no arguments, got %q (give a crontab with --crontab %s; see %s --help)",
-			c.CommandPath(), args[0], args[0], c.CommandPath())}
+			c.CommandPath(), arg, arg, c.CommandPath())}
 	}
-	return usageErr(c, fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0]))
+	return usageErr(c, fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), arg))
 }

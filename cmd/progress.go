@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -32,7 +33,7 @@ that the job can continue where it stopped. Exit 0, or 2 on error.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			pct, err := strconv.Atoi(args[0])
 			if err != nil || pct < 0 || pct > 100 {
-				return usageErr(c, fmt.Errorf("invalid PERCENT %q: want a whole number from 0 to 100", args[0]))
+				return usageErr(c, fmt.Errorf("invalid PERCENT %q: want a whole number from 0 to 100", redact.Value(args[0])))
 			}
 			if givenEmpty(c, "note") {
 				return usageErr(c, errors.New("--note is empty: give the checkpoint, or drop --note to keep the last one"))

@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/internal/hangup"
 )
 
@@ -204,9 +208,15 @@ func dbGivenEmpty(c *cobra.Command, g *globals) bool {
 
 // unknownCommand is cobra's message for an unknown command on one line:
 // its suggestions ("Did you mean this?", a line each) joined, and where
-// the commands are listed.
+// the commands are listed. A word with a secret's shape taken for the
+// command (catchup PGPASSWORD=X ...) is quoted masked.
 func unknownCommand(msg string) string {
 	first, rest, _ := strings.Cut(msg, "\n")
+	if q := unknownWord().FindStringSubmatch(first); q != nil {
+		if word, err := strconv.Unquote(q[1]); err == nil {
+			first = redact.ValueIn(first, word)
+		}
+	}
 	var close []string
 	for _, l := range strings.Split(rest, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, "?") {
@@ -218,3 +228,8 @@ func unknownCommand(msg string) string {
 	}
 	return first + " (catchup --help lists the commands)"
 }
+
+// unknownWord is the word cobra quotes in its unknown command message.
+var unknownWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown command ("(?:[^"\\]|\\.)*")`)
+})

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/redact"
 	"github.com/catchup/catchup/store"
 )
 
@@ -88,7 +89,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 	case len(args) == 1:
 		id, err := strconv.ParseInt(args[0], 10, 64)
 		if err != nil || id <= 0 {
-			return showRequest{}, fmt.Errorf("invalid run id %q: want a positive number from catchup history", args[0])
+			return showRequest{}, fmt.Errorf("invalid run id %q: want a positive number from catchup history", redact.Value(args[0]))
 		}
 		return showRequest{id: id}, nil
 	case task != "" && !last:
