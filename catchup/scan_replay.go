@@ -150,6 +150,16 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		}
 		return SlotAction{Slot: slot, Action: ActionFailed, ExitCode: ExitInternal, Reason: err.Error()}, nil
 	}
+	if sr.as == nil {
+		file, done, err := lineLedgerFile(m)
+		if err != nil {
+			return SlotAction{Slot: slot, Action: ActionFailed, ExitCode: ExitInternal, Reason: err.Error()}, nil
+		}
+		defer done()
+		if file != "" {
+			m.DBFile = file
+		}
+	}
 	env := append(append([]string{}, sr.env(m)...), "CATCHUP_REPLAY_SLOT="+slot.UTC().Format(time.RFC3339))
 	if span.n > 0 {
 		env = append(env, "CATCHUP_REPLAY_PREV_SLOT="+span.prev.UTC().Format(time.RFC3339),
