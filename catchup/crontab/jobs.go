@@ -44,7 +44,7 @@ func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 		env     variables
 		pending string
 	)
-	err := eachLine(r, name, func(lineNo int, line string, tooLong bool) {
+	err := eachLine(r, name, func(lineNo int, line string, tooLong bool) bool {
 		fail := func(err error) { errs = append(errs, &Error{File: name, Line: lineNo, Err: err}) }
 		s := strings.TrimLeft(line, " \t")
 		switch {
@@ -71,6 +71,7 @@ func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 			j.File, j.Line, j.Env, j.TZ = name, lineNo, env.list(), env.tz()
 			jobs = append(jobs, j)
 		}
+		return true
 	})
 	if err != nil {
 		errs = append(errs, err)

@@ -11,6 +11,14 @@ import (
 // cost the scan its memory.
 const MaxSize = 16 << 20
 
+// MaxCatchupLines bounds the catchup lines a crontab file may hold for
+// scan and the readers to read it: cron itself loads at most 10,000
+// entries of one crontab (cronie's MAX_USER_ENTRIES; Debian's crontab
+// refuses more lines), and each catchup line costs a scan a registration
+// and a replay plan (a user's crontab of 267,000 of them, 15 MB, under
+// MaxSize, took a root scan minutes and gigabytes, at every scan).
+const MaxCatchupLines = 10000
+
 // ErrTooLarge is a crontab over MaxSize: none of it is used.
 var ErrTooLarge = fmt.Errorf("it is larger than %d MiB, the most catchup reads of a crontab: none of its lines were read", MaxSize>>20)
 
