@@ -1,7 +1,6 @@
 package catchup
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,16 +80,7 @@ func (c *crontabs) file(path string) *crontabRead {
 		return r
 	}
 	r.user, r.spool = f.User, f.Spool
-	var more bool
-	r.entries, r.errs, more = crontab.ParseUpTo(bytes.NewReader(f.Data), path, f.System, crontab.MaxCatchupLines)
-	if more {
-		r.entries, r.errs = nil, nil
-		r.err = &filetrust.Refusal{Name: "crontab " + path,
-			Reason: fmt.Sprintf("it holds more than %d catchup lines, the most cron loads of one crontab: none of them were read", crontab.MaxCatchupLines),
-			Fix:    fmt.Sprintf("keep at most %d catchup lines in %s (give a job run often one line, not one per time)", crontab.MaxCatchupLines, path)}
-		c.refused++
-		c.warnings = append(c.warnings, r.err.Error())
-	}
+	c.parseCapped(r, path, f)
 	return r
 }
 
