@@ -103,7 +103,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	var ranges []store.SlotRange
 	var of []int // the task of each range
 	for i, t := range tasks {
-		if scheds[i], errs[i] = parseSchedule(t.Schedule, t.TZ); scheds[i] != nil {
+		if scheds[i], errs[i] = lines.taskSchedule(t); scheds[i] != nil {
 			// from earlier when the rule looks earlier: the causes' hosts
 			ranges, of = append(ranges, store.SlotRange{Task: t.Name, From: calendarReadFrom(req.From, t), To: c.now}), append(of, i)
 		}
@@ -157,7 +157,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 	runs []store.Run) (CalendarRow, error) {
 	req, now, stale, m := c.req, c.now, c.stale, c.m
 	row := CalendarRow{Task: t.Name}
-	row.Zone = zoneOf(t, sched)
+	row.Zone = zoneShownOf(t, sched, schedErr)
 	switch {
 	case schedErr != nil:
 		row.Warning = badScheduleWarning(t, schedErr)

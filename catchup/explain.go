@@ -95,7 +95,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 	// Its line read once, for the notes, its edit and its home.
 	lines := newCrontabs(m)
 	notes = readUsersNotes(m, lines, notes, []store.Task{t}) // root's: its users' lines' notes, as root's scan counts them
-	sched, err := parseSchedule(t.Schedule, t.TZ)
+	sched, err := lines.taskSchedule(t)
 	if err != nil {
 		return Explanation{}, errBadSchedule(t, err)
 	}

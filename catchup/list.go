@@ -120,11 +120,11 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	for i := range out {
 		ts := &out[i]
 		t := ts.Task
-		sched, err := parseSchedule(t.Schedule, t.TZ)
+		sched, err := lines.taskSchedule(t)
 		if err != nil && t.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
 			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(t, err)
 		}
-		ts.Zone = zoneOf(t, sched)
+		ts.Zone = zoneShownOf(t, sched, err)
 		if sched == nil || !t.RetiredAt.IsZero() {
 			continue
 		}
