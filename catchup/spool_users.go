@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/catchup/catchup/store"
+	"golang.org/x/sys/unix"
 )
 
 // Root's scan replays other users' crontab lines, each as its user, whose
@@ -91,6 +93,7 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 	homes := map[noteHome]bool{}
 	refused := map[int]error{}
 	users := map[int]string{}
+	whose := map[int]*shellReplay{} // a line of each user's: their credential
 	for i, sr := range srs {
 		uid, ok := sr.otherUID()
 		if !ok {
@@ -100,7 +103,7 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 			owned[uid] = map[string]bool{}
 		}
 		owned[uid][tasks[i].Name] = true
-		users[uid] = sr.user
+		users[uid], whose[uid] = sr.user, sr
 		db := sr.db
 		if db == "" {
 			db = m.DB
@@ -116,6 +119,9 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 	for _, h := range sortedHomes(homes) {
 		if refused[h.uid] != nil {
 			continue
+		}
+		if !reachableAs(m, whose[h.uid], h.lockDir) {
+			continue // none of their fires could keep notes there: nothing of theirs to read
 		}
 		if left[h.uid] == nil {
 			left[h.uid] = &notesBudget{bytes: maxUserNotesSize, files: maxUserNotesFiles}
@@ -163,6 +169,21 @@ func usersNotes(m Machine, notes *pendingNotes, tasks []store.Task, srs []*shell
 		refusals = append(refusals, notesRefusal{users[uid], held[uid], refused[uid]})
 	}
 	return notes, keptTasks, keptSrs, refusals
+}
+
+// reachableAs reports whether the user of line sr can reach the lock
+// directory dir (accessAs): one behind a directory they cannot enter holds
+// nothing their fires wrote, and root does not look at it with its rights
+// (its refusal of a directory there named it and its owner, to whoever
+// reads root's warnings, where nothing there says nothing). Anything else
+// (there or not, theirs or not) is looked at as before: they can see it.
+func reachableAs(m Machine, sr *shellReplay, dir string) bool {
+	cred, err := sr.credential()
+	if err != nil || cred == nil {
+		return true
+	}
+	err = m.asUser.access(dir, cred, unix.X_OK)
+	return !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EPERM)
 }
 
 // readUsersNotes adds to notes, for a reader run by root (ls, explain,
