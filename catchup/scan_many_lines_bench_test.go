@@ -20,7 +20,7 @@ import (
 // N grows, up to the most a crontab file may hold (a crontab of 267,000
 // such lines, 15 MB, under the 16 MiB cap, took a scan minutes and
 // gigabytes: it is refused now, TestCrontabCatchupLinesCapped). Here, on
-// 2 busy cores: 300-550 cpu-µs, 43 KB allocated and 7-11 KB of peak heap
+// 2 busy cores: 270-550 cpu-µs, 30-43 KB allocated and 7-11 KB of peak heap
 // a line, so the largest crontab a scan reads costs it a few s of CPU.
 func BenchmarkScanManyLines(b *testing.B) {
 	for _, n := range []int{1000, 3000, crontab.MaxCatchupLines} {

@@ -90,7 +90,7 @@ func parse(expr string, loc *time.Location, takes *[5]string) (*Schedule, error)
 	// and a list like "5,x" errors only when 5 does not match.
 	for i := 1; i <= 5; i++ {
 		for _, part := range strings.Split(segs[i], ",") {
-			if !partValid(part, i) || (i == 5 && sevenStartsRange(part)) {
+			if !partValidMemo(part, i) || (i == 5 && sevenStartsRange(part)) {
 				return nil, fmt.Errorf("cron expression %s has an invalid %s field %s: %s takes %s, as a value, a list (1,5), a range from low to high (1-5) or a step (*/15)",
 					quoted(trimmed), fieldNames[i-1], taskname.QuotedUpTo(shownField(trimmed, fields[i-1]), shownMax), fieldNames[i-1], takes[i-1])
 			}
@@ -100,36 +100,16 @@ func parse(expr string, loc *time.Location, takes *[5]string) (*Schedule, error)
 		return nil, fmt.Errorf("cron expression %s is invalid", quoted(trimmed))
 	}
 
-	for m := 0; m < 60; m++ {
-		if fieldMatches(segs[1], 1, time.Date(2000, 1, 1, 0, m, 0, 0, time.UTC)) {
-			s.minute |= 1 << m
-		}
-	}
-	for h := 0; h < 24; h++ {
-		if fieldMatches(segs[2], 2, time.Date(2000, 1, 1, h, 0, 0, 0, time.UTC)) {
-			s.hour |= 1 << h
-		}
-	}
-	for mo := 1; mo <= 12; mo++ {
-		if fieldMatches(segs[4], 4, time.Date(2000, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)) {
-			s.month |= 1 << mo
-		}
-	}
+	s.minute = fieldBits(segs[1], 1)
+	s.hour = uint32(fieldBits(segs[2], 2))
+	s.month = uint16(fieldBits(segs[4], 4))
 	s.domSpecial = strings.ContainsAny(segs[3], "LW#")
 	s.dowSpecial = strings.ContainsAny(segs[5], "LW#")
 	if !s.domSpecial {
-		for d := 1; d <= 31; d++ { // January 2000 has 31 days
-			if fieldMatches(segs[3], 3, time.Date(2000, 1, d, 0, 0, 0, 0, time.UTC)) {
-				s.dom |= 1 << d
-			}
-		}
+		s.dom = uint32(fieldBits(segs[3], 3))
 	}
 	if !s.dowSpecial {
-		for w := 0; w < 7; w++ { // 2000-01-02 was a Sunday
-			if fieldMatches(segs[5], 5, time.Date(2000, 1, 2+w, 0, 0, 0, 0, time.UTC)) {
-				s.dow |= 1 << w
-			}
-		}
+		s.dow = uint8(fieldBits(segs[5], 5))
 	}
 	// cronie's day rule (DOM_STAR/DOW_STAR in its entry.c): when either day
 	// field starts with '*' (or gronx's '?'), both must match; only when
