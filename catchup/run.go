@@ -253,6 +253,9 @@ type lifecycle struct {
 	// unread: the ledger could not be read (unrecorded), so this fire cannot
 	// tell its schedule's first fire from a later one (resolveFire).
 	unread bool
+	// fleetWaited: lockFleet took the ledger lock after waiting for
+	// another host's run (fleetDeadFirst).
+	fleetWaited bool
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
 	// in this host's (fleetZoneOf).

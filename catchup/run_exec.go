@@ -71,49 +71,10 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 			return res, nil
 		}
 	}
-
-	var res RunResult
-	var folded []int64     // by the first attempt
-	var prev *retryHandoff // the failed attempt a retry follows
-	for attempt := 1; ; attempt++ {
-		r := base
-		r.Attempt = attempt
-		if attempt > 1 {
-			r.Trigger = store.TriggerRetry
-		}
-		var done bool
-		failed := res // the attempt this one retries, if any
-		res, done, prev, err = l.attempt(ctx, lock, r, prev, attempt <= l.req.Retries)
-		if attempt == 1 {
-			folded = res.Folded
-		}
-		if res.cutInDelay { // stopped before the retry ran: the outcome is the failed attempt's
-			res = failed
-		}
-		res.Folded = folded
-		if err != nil || done {
-			// The outcome is recorded (or spooled, or held for the next
-			// replay's claim): the task is free before the hooks, so that
-			// a monitor that does not answer, or a slow --notify-cmd,
-			// never makes the task's next fire lock-busy.
-			lock.close()
-			l.finished(ctx, res)
-			return res, err
-		}
+	if res, left := l.deadFirst(ctx, lock, base); left {
+		return res, nil
 	}
-}
-
-// attempt claims and runs one attempt; done means no retry is due. prev is
-// the failed attempt this one retries (nil for the first); retryDue tells
-// whether a failure of this one is retried, in which case its outcome is
-// not recorded here but handed to its retry (next).
-func (l *lifecycle) attempt(ctx context.Context, lock *taskLock, r store.Run, prev *retryHandoff,
-	retryDue bool) (res RunResult, done bool, next *retryHandoff, err error) {
-	res, done, next, err = l.claimAndRun(ctx, lock, r, prev, retryDue)
-	if prev != nil && prev.release != nil {
-		prev.release() // the retry's claim failed or was refused: the failed attempt's lock goes
-	}
-	return res, done, next, err
+	return l.attempts(ctx, lock, base, false)
 }
 
 // claimAndRun is attempt's body: claim (with the outcome the claim carries),
@@ -228,6 +189,13 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	release, ok, unreachable := l.lockFleet(ctx, r)
 	if !ok {
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable}, true, nil, nil
+	}
+	if l.fleetWaited { // for another host's run: a dead one's slot goes first
+		l.fleetWaited = false
+		var res RunResult
+		if release, res, ok = l.fleetDeadFirst(ctx, lock, r, release); !ok {
+			return res, true, nil, nil
+		}
 	}
 	releaseNow := true // unless handed to a retry
 	defer func() {

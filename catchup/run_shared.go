@@ -73,6 +73,7 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 					l.req.Task, r.ID, exitLocked)
 				return nil, false, false
 			}
+			l.fleetWaited = waited
 			return release, true, false
 		}
 		if err != nil {

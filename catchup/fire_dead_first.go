@@ -1,0 +1,135 @@
+package catchup
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/catchup/catchup/store"
+)
+
+// A fire that waited for its task's lock (--wait, --on-busy wait, a
+// daemon's waiting line) may get it because its holder died: catchup
+// killed, a power cut under the holder's process or host, its run left
+// `running` with no outcome. Run at once, the waiting fire's slot ran
+// before the dead run's older one, which the next scan replayed after it:
+// each slot once, but not oldest first. So a fire that waited, once it
+// holds the lock, replays first, in this process and under the lock it
+// holds, the slots before its own that such a dead run left (deadFirst;
+// on a shared ledger, once it has waited for another host's run: its
+// lease run out, fleetDeadFirst), oldest first, then runs its own. When
+// one of them cannot be replayed (the lock taken by another host's run
+// meanwhile, the ledger out of reach, a stop), the fire runs nothing and
+// is a lock skip (exit 75): its slot stays missed, behind the older one,
+// and scan replays both in order.
+
+// deadBefore lists, oldest first and each once, the slots before slot that
+// a run of the task left running and that is dead now (stale: this process
+// holds the task's lock here, or the run's lease ran out on another host).
+// A read error lists none: the fire goes on as before.
+func (l *lifecycle) deadBefore(ctx context.Context, slot time.Time) []time.Time {
+	runs, err := l.st.Running(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []time.Time
+	for _, r := range runs {
+		if r.Task == l.req.Task && !r.Slot.IsZero() && r.Slot.Before(slot) && l.stale(r) {
+			out = append(out, r.Slot)
+		}
+	}
+	slices.SortFunc(out, time.Time.Compare)
+	return slices.CompactFunc(out, time.Time.Equal)
+}
+
+// deadFirst is run's check once a scheduled fire whose policy is to wait
+// for its task's lock holds it here (after a wait, or at once: the holder
+// may have died just before the fire tried the lock): the slots a dead
+// holder left are replayed first (replayDead). left: one of them could not be, and the fire's own slot
+// is left missed behind it (a lock skip, res).
+func (l *lifecycle) deadFirst(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, left bool) {
+	if base.Trigger != store.TriggerSchedule || !l.req.ReplaySlot.IsZero() || l.onBusy() != "wait" {
+		return RunResult{}, false
+	}
+	slots := l.deadBefore(ctx, base.Slot)
+	if len(slots) == 0 {
+		return RunResult{}, false
+	}
+	at, left := l.replayDead(ctx, lock, base.Slot, slots)
+	if !left {
+		return RunResult{}, false
+	}
+	return l.lockSkip(context.WithoutCancel(ctx), base, reasonLocked, exitCodePtr(exitLocked), l.deadLeftNotice(at, base.Slot)), true
+}
+
+// deadLeftNotice says that the fire of slot runs nothing, since the
+// older slot at, left by a run that died, could not be replayed first.
+func (l *lifecycle) deadLeftNotice(at, slot time.Time) string {
+	return fmt.Sprintf("task %s: slot %s, left without an outcome by a run that died, could not be replayed first; "+
+		"slot %s is not run before it: skipped, exit %d, both left to scan, oldest first",
+		l.req.Task, formatSlot(at, l.sched), formatSlot(slot, l.sched), exitLocked)
+}
+
+// replayDead replays slots (deadBefore's), oldest first, under lock, which
+// this fire holds and keeps. It returns the first slot left missed, if any.
+func (l *lifecycle) replayDead(ctx context.Context, lock *taskLock, own time.Time, slots []time.Time) (time.Time, bool) {
+	for _, s := range slots {
+		l.m.notice("task %s: the run of slot %s died without an outcome while the fire of %s waited for it; replaying it first",
+			l.req.Task, formatSlot(s, l.sched), formatSlot(own, l.sched))
+		sub := l.replayOf(s)
+		res, err := sub.attempts(ctx, lock, store.Run{Task: l.req.Task, Slot: s, Trigger: store.TriggerReplay, Attempt: 1,
+			Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}, true)
+		if err != nil || ctx.Err() != nil || res.Stopped || res.LeftMissed() {
+			return s, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// replayOf is the lifecycle of a replay of slot that this fire runs before
+// its own: its command, directory, retries and --notify-cmd, as a scan's
+// replay of the task would (no ping: a replay sends none; no hooks of the
+// fire's caller: they are the fire's).
+func (l *lifecycle) replayOf(slot time.Time) *lifecycle {
+	req := l.req
+	req.ReplaySlot, req.Slot, req.FireSlot = slot, time.Time{}, time.Time{}
+	req.Wait, req.WaitLimit, req.OnBusy, req.Ping, req.Force = false, 0, "", "", false
+	req.Schedule, req.TZ, req.DaemonLine = nil, "", nil
+	m := l.m
+	m.BeforeHooks = nil
+	return &lifecycle{st: l.st, m: m, req: req, sched: l.sched, registered: l.registered}
+}
+
+// fleetDeadFirst is claimAndRun's check once a scheduled fire's claim r
+// has waited for the task's ledger lock (another host's run) and holds it
+// (release): the slots a dead holder left (its lease run out) are replayed
+// first, the ledger lock let go meanwhile (each replay takes it for its
+// own claim) and r kept alive by its heartbeats, then the lock is taken
+// again for r. ok false: r is given back (a lock skip, res), or the lock
+// could not be taken again (res as lockFleet's).
+func (l *lifecycle) fleetDeadFirst(ctx context.Context, lock *taskLock, r store.Run, release func()) (func(), RunResult, bool) {
+	if r.Attempt != 1 || r.Trigger != store.TriggerSchedule || !l.req.ReplaySlot.IsZero() {
+		return release, RunResult{}, true
+	}
+	slots := l.deadBefore(ctx, r.Slot)
+	if len(slots) == 0 {
+		return release, RunResult{}, true
+	}
+	release()
+	_, stopBeats := l.heartbeats(ctx, r.ID)
+	at, left := l.replayDead(ctx, lock, r.Slot, slots)
+	stopBeats()
+	if left {
+		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
+			ExitCode: exitCodePtr(exitLocked), Error: reasonLocked})
+		l.m.notice("%s", l.deadLeftNotice(at, r.Slot))
+		r.Status, r.Error = store.StatusSkipped, reasonLocked
+		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, false
+	}
+	release, ok, unreachable := l.lockFleet(ctx, r)
+	if !ok {
+		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable}, false
+	}
+	return release, RunResult{}, true
+}
