@@ -60,3 +60,26 @@ func (h *daemonHost) checkOrderAfter(held time.Time) {
 		prev = s
 	}
 }
+
+// checkNoneBefore checks that no slot later than cut was written before
+// cut's first line: a fire that waited behind cut's run, cut short, must
+// not run its own later slot before cut is replayed.
+func (h *daemonHost) checkNoneBefore(cut time.Time) {
+	var before []string
+	for _, l := range readLines(h.t, h.out) {
+		s, err := time.Parse(time.RFC3339, strings.Fields(l)[0])
+		if err != nil {
+			h.t.Fatalf("bad line %q", l)
+		}
+		if s.Equal(cut) {
+			break
+		}
+		if s.After(cut) {
+			before = append(before, l)
+		}
+	}
+	if len(before) > 0 {
+		h.t.Errorf("slots after the cut slot %s ran before it was replayed: not oldest first:\n%s",
+			cut.Format(time.RFC3339), strings.Join(before, "\n"))
+	}
+}

@@ -18,7 +18,10 @@ import (
 // mid-job: the other replays the cut slot once its lease is over, among
 // its own fires, and every slot runs once. Before, the surviving replica's
 // rescans waited for its fires to end, which never came: the cut slot
-// was never replayed while it ran (only by a daemon's next start).
+// was never replayed while it ran (only by a daemon's next start). The
+// cut slot is replayed before any later slot runs: b's fire that waited
+// behind the cut run replays it first, once the lease is over (before, it
+// ran its own later slot first, and a rescan replayed the cut one after).
 func TestDaemonReplicaOfAWaitingLine(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
@@ -67,4 +70,5 @@ func TestDaemonReplicaOfAWaitingLine(t *testing.T) {
 	procs[1].cmd.Process.Signal(syscall.SIGTERM)
 	procs[1].cmd.Wait()
 	h.checkOnce(10)
+	h.checkNoneBefore(cut)
 }
