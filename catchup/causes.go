@@ -11,21 +11,22 @@ import (
 
 // Causes of a missed slot, derived from what the ledger knows.
 const (
-	CauseHostDown    = "host-down"          // no boot of the host covered the slot
-	CauseNotFired    = "not-fired"          // a boot covered it, nothing fired it
-	CauseClock       = "clock"              // the wall clock was stepped forward over it
-	CauseLockBusy    = "lock-busy"          // its fire found the previous run holding the lock
-	CauseInterrupted = "interrupted"        // its run started and died
-	CauseUnreachable = "ledger-unreachable" // its fire could not reach the ledger
-	CauseLockFile    = "lock-file"          // its fire could not take this host's lock: the ledger was fine
-	CauseFailed      = "failed"             // its run failed (missed only with --retry-failed)
-	CausePaused      = "paused"             // recorded paused, then given back by resume --replay-paused
-	CauseUnknown     = "unknown"            // before the first boot catchup recorded
+	CauseHostDown     = "host-down"          // no boot of the host covered the slot
+	CauseNotFired     = "not-fired"          // a boot covered it, nothing fired it
+	CauseClock        = "clock"              // the wall clock was stepped forward over it
+	CauseLockBusy     = "lock-busy"          // its fire found the previous run holding the lock
+	CauseInterrupted  = "interrupted"        // its run started and died
+	CauseUnreachable  = "ledger-unreachable" // its fire could not reach the ledger
+	CauseLedgerLocked = "ledger-locked"      // its fire reached the ledger, whose task row another session held past the lock timeout
+	CauseLockFile     = "lock-file"          // its fire could not take this host's lock: the ledger was fine
+	CauseFailed       = "failed"             // its run failed (missed only with --retry-failed)
+	CausePaused       = "paused"             // recorded paused, then given back by resume --replay-paused
+	CauseUnknown      = "unknown"            // before the first boot catchup recorded
 )
 
 // AllCauses lists every cause, in the order metrics show them.
 var AllCauses = []string{CauseHostDown, CauseNotFired, CauseClock, CauseLockBusy, CauseInterrupted,
-	CauseUnreachable, CauseLockFile, CauseFailed, CausePaused, CauseUnknown}
+	CauseUnreachable, CauseLedgerLocked, CauseLockFile, CauseFailed, CausePaused, CauseUnknown}
 
 // CauseWords says a cause in plain words.
 func CauseWords(cause string) string {
@@ -42,6 +43,9 @@ func CauseWords(cause string) string {
 		return "its run was interrupted"
 	case CauseUnreachable:
 		return "its fire could not reach the ledger"
+	case CauseLedgerLocked:
+		return "its fire reached the shared ledger, but another session held the task's row past the lock timeout " +
+			"(a transaction left open on it: see pg_stat_activity)"
 	case CauseLockFile:
 		return "its fire could not take this host's lock for the task (its lock file not to be opened, " +
 			"or its lock directory not to be made or trusted): the ledger was fine"
@@ -248,6 +252,8 @@ func noteCause(r store.Run) string {
 	switch r.Reason {
 	case store.ReasonUnreachable:
 		return CauseUnreachable
+	case store.ReasonLedgerLocked:
+		return CauseLedgerLocked
 	case store.ReasonLockFile:
 		return CauseLockFile
 	}

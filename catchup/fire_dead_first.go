@@ -129,7 +129,7 @@ func (l *lifecycle) fleetDeadFirst(ctx context.Context, lock *taskLock, r store.
 	}
 	release, ok, unreachable := l.lockFleet(ctx, r)
 	if !ok {
-		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable}, false
+		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable, rowLocked: l.rowLocked}, false
 	}
 	return release, RunResult{}, true
 }

@@ -140,6 +140,7 @@ type RunResult struct {
 	// lockUnreachable: a shared ledger's task lock could not be taken, the
 	// ledger out of reach: skipped (exit 75), its claim given back
 	lockUnreachable bool
+	rowLocked       bool // so skipped, or its claim refused: another session held the task's row (store.ErrLedgerLocked)
 	// gone: a replay's claim refused, its task no longer in the ledger
 	// (forget --purge since the scan read it: store.ClaimResult.Gone)
 	gone bool
@@ -256,6 +257,7 @@ type lifecycle struct {
 	// fleetWaited: lockFleet took the ledger lock after waiting for
 	// another host's run (fleetDeadFirst).
 	fleetWaited bool
+	rowLocked   bool // lockFleet gave up: another session held the task's row past the lock timeout
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
 	// in this host's (fleetZoneOf).

@@ -188,7 +188,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	}
 	release, ok, unreachable := l.lockFleet(ctx, r)
 	if !ok {
-		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable}, true, nil, nil
+		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable, rowLocked: l.rowLocked}, true, nil, nil
 	}
 	if l.fleetWaited { // for another host's run: a dead one's slot goes first
 		l.fleetWaited = false

@@ -210,8 +210,11 @@ func (l *lifecycle) refuseUnclaimed(fr fire, cause error) (RunResult, bool) {
 		return RunResult{ExitCode: exitLocked, Skipped: true}, true
 	}
 	what := "unreachable"
-	if !errors.Is(cause, store.ErrLedgerUnreachable) {
-		what = "cannot record the claim" // it answered: a statement error (a lock timeout, a missing schema)
+	switch {
+	case errors.Is(cause, store.ErrLedgerLocked): // it answered: another session held the task's row
+		what = "reached, but another session held the task's row past the lock timeout; it cannot record the claim"
+	case !errors.Is(cause, store.ErrLedgerUnreachable):
+		what = "cannot record the claim" // it answered: a statement error (a statement timeout, a missing schema)
 	}
 	l.m.notice("shared ledger %s %s: not running %s, so that no two hosts run one slot; "+
 		"the next scan replays it (--fail-open runs it anyway): %v", l.m.Where, what, l.req.Task, cause)

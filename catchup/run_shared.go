@@ -82,6 +82,10 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 				// Unreachable, or a statement error (a lock or statement
 				// timeout): the ledger's fault, as for a claim (refuseUnclaimed).
 				code = store.ReasonUnreachable
+				if errors.Is(err, store.ErrLedgerLocked) {
+					code = store.ReasonLedgerLocked // reached, its task's row held by another session
+					l.rowLocked = true
+				}
 			}
 			break
 		}

@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -65,6 +66,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		a.Reason = res.Run.Error // not the task's lock: heldBack
 	}
 	a.unreachable = a.lockSkipped && (res.lockUnreachable || res.LedgerFault != nil)
+	a.rowLocked = a.unreachable && (res.rowLocked || errors.Is(res.LedgerFault, store.ErrLedgerLocked))
 	a.held = res.Skipped && res.Run.Status == store.StatusRunning
 	a.running = a.held // held by a run still running: scanTask ends the task's replays
 	if a.held {

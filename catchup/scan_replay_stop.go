@@ -25,6 +25,9 @@ func (ts *TaskScan) stopsReplays(a SlotAction, task, host string, slot time.Time
 		ts.Left = left
 		why := fmt.Sprintf("task %s is running (its lock is held)", task)
 		switch {
+		case a.rowLocked:
+			why = fmt.Sprintf("task %s: the replay of slot %s reached the ledger, but another session held the task's row "+
+				"past the lock timeout, not run", task, shown())
 		case a.unreachable:
 			why = fmt.Sprintf("task %s: the replay of slot %s could not reach the ledger, not run", task, shown())
 		case strings.HasPrefix(a.Reason, reasonGapHeld):

@@ -130,6 +130,9 @@ type SlotAction struct {
 	// unreachable: of lockSkipped, not run because the ledger went out of
 	// reach (its claim or the task's ledger lock), not a running task.
 	unreachable bool
+	// rowLocked: of unreachable, the ledger reached, but another session
+	// held the task's row past the lock timeout (store.ErrLedgerLocked).
+	rowLocked bool
 	// gone: not run because its task was purged since the scan read it
 	// (its claim found no task: store.ClaimResult.Gone).
 	gone bool

@@ -49,6 +49,11 @@ type spoolEntry struct {
 	// lock-file, not ledger-unreachable; a note an older catchup wrote has
 	// none, and stays ledger-unreachable.
 	LockFault bool `json:"lock_fault,omitempty"`
+	// RowLocked: its claim reached a shared ledger, but gave up waiting
+	// for the task's row, which another session held past the lock
+	// timeout (store.ErrLedgerLocked): recorded with the reason
+	// ledger-locked, not ledger-unreachable.
+	RowLocked bool `json:"row_locked,omitempty"`
 	// Register: the registration of a --cron fire that could not read its
 	// task from the ledger (spool_register.go); nil otherwise.
 	Register *noteTask `json:"register,omitempty"`
@@ -91,7 +96,8 @@ func (l *lifecycle) spoolFire(fr fire, ran *ranUnrecorded, cause error) {
 	now := l.m.Now()
 	e := spoolEntry{Task: l.req.Task, Slot: fr.slot, Trigger: fr.trigger, Host: l.m.Host, BootID: l.m.BootID,
 		PID: l.m.PID, StartedAt: now, EndedAt: now, Error: cause.Error(), Locked: cause == errLocked, ByHand: fr.byHand,
-		Register: l.noteRegistration(now, fr.slot), BootTime: l.m.BootTime, LockFault: hostLockFault(cause)}
+		Register: l.noteRegistration(now, fr.slot), BootTime: l.m.BootTime, LockFault: hostLockFault(cause),
+		RowLocked: errors.Is(cause, store.ErrLedgerLocked)}
 	if ran != nil {
 		e.Ran, e.Status, e.ExitCode, e.StartedAt = true, ran.out.Status, ran.out.ExitCode, ran.start
 	}
@@ -192,14 +198,14 @@ var importing sync.Mutex
 // outcomes that could not reach the ledger, and apart from them the fires
 // that ran nothing because they could not take this host's lock for their
 // task (spoolEntry.LockFault), which the ledger was fine for.
-type notesRecorded struct{ unreached, lockRefused int }
+type notesRecorded struct{ unreached, lockRefused, rowLocked int }
 
 func (n notesRecorded) plus(o notesRecorded) notesRecorded {
-	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused}
+	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused, n.rowLocked + o.rowLocked}
 }
 
 // total is every note recorded.
-func (n notesRecorded) total() int { return n.unreached + n.lockRefused }
+func (n notesRecorded) total() int { return n.unreached + n.lockRefused + n.rowLocked }
 
 // importNotes records the notes of one notes file (those take reports
 // true for: splitNotes), then removes it.
@@ -268,6 +274,8 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	for _, e := range entries {
 		if e.LockFault {
 			n.lockRefused++
+		} else if e.RowLocked {
+			n.rowLocked++
 		} else {
 			n.unreached++
 		}

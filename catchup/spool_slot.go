@@ -20,6 +20,8 @@ func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 	why := "the ledger could not be reached"
 	if e.LockFault { // the ledger was fine: its slot's cause is lock-file
 		r.Reason, why = store.ReasonLockFile, "this host's lock for the task could not be taken"
+	} else if e.RowLocked { // reached: its slot's cause is ledger-locked
+		r.Reason, why = store.ReasonLedgerLocked, "another session of the ledger held the task's row past the lock timeout"
 	}
 	if e.ByHand {
 		r.Reason = store.ReasonByHand // still recorded late: its Error says so

@@ -45,7 +45,8 @@ A missed slot older than the task's catch-up window (run --max-age, else 7d; sca
 --max-age overrides), or dropped by --replay latest or by --max-replays, is not
 replayed: it is recorded once as expired, with the reason. The report says why each
 slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
-lock-file (its fire could not take this host's lock for the task), failed (with --retry-failed),
+ledger-locked (its claim waited too long for the task's row, held by another session of a
+shared ledger), lock-file (its fire could not take this host's lock for the task), failed (with --retry-failed),
 paused (given back by resume --replay-paused) or unknown; catchup explain TASK SLOT tells one slot's story.
 
 Run it at boot (systemd: the packaged catchup-scan.service, ordered before cron, which

@@ -33,4 +33,10 @@ var (
 	// inserted (same Host, PID, BootID and StartedAt); a repeated AddRun
 	// may record a skip twice.
 	ErrLedgerUnreachable = errors.New("ledger unreachable")
+	// ErrLedgerLocked marks an error of a shared ledger that answered,
+	// but whose statement gave up waiting for a row another session held
+	// (its lock timeout): an operator's psql left in a transaction on the
+	// task's row, say. Not ErrLedgerUnreachable: the ledger was reachable.
+	// Safe to repeat: the statement's transaction took no effect.
+	ErrLedgerLocked = errors.New("a row held by another session past the lock timeout")
 )

@@ -15,6 +15,10 @@ const (
 	// removed (scan or the daemon retired the task): nothing replays it.
 	ReasonRetired     = "retired"
 	ReasonUnreachable = "ledger-unreachable" // the fire could not reach the ledger
+	// ReasonLedgerLocked: the fire's claim (or its task lock) reached the
+	// shared ledger, but gave up waiting for the task's row, which another
+	// session held past the lock timeout (store.ErrLedgerLocked).
+	ReasonLedgerLocked = "ledger-locked"
 	// ReasonLockFile: the fire could not take this host's lock for its task
 	// (its lock file not to be opened, its lock directory not to be made
 	// or trusted), so it was recorded late from its note, as one that

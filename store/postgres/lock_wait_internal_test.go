@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ import (
 // claim of the task, and a registration (a duplicate fire's), wait at most
 // lockWait: each fails, naming the lock timeout, instead of waiting, on a
 // connection, as long as that session lives. Before, every host's fire of
-// the task waited without a word.
+// the task waited without a word. The error is marked store.ErrLedgerLocked,
+// not store.ErrLedgerUnreachable: the ledger answered (before, its fire's
+// slot read ledger-unreachable).
 func TestForeignLockBoundsAClaimsWait(t *testing.T) {
 	defer func(d time.Duration) { lockWait = d }(lockWait)
 	lockWait = time.Second
@@ -43,6 +46,11 @@ func TestForeignLockBoundsAClaimsWait(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "55P03") {
 			t.Errorf("%s while another session holds the task's row = %v after %s; want the lock timeout (55P03) after about %s",
 				name, err, time.Since(start).Round(time.Millisecond), lockWait)
+		}
+		// The ledger answered: its fire's slot is ledger-locked, not
+		// ledger-unreachable (catchup's cause of the slot).
+		if !errors.Is(err, store.ErrLedgerLocked) || errors.Is(err, store.ErrLedgerUnreachable) {
+			t.Errorf("%s while another session holds the task's row = %v; want it marked ErrLedgerLocked, not ErrLedgerUnreachable", name, err)
 		}
 	}
 }

@@ -231,6 +231,8 @@ func (p *Ledger) wrap(op string, err error) error {
 	var e error
 	if unreachable(err) {
 		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerUnreachable, err)
+	} else if lockTimedOut(err) {
+		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerLocked, err)
 	} else {
 		e = fmt.Errorf("%s %s: %w", op, p.where, err)
 	}
