@@ -27,8 +27,18 @@ import (
 // deadBefore lists, oldest first and each once, the slots before slot that
 // a run of the task left running and that is dead now (stale: this process
 // holds the task's lock here, or the run's lease ran out on another host).
-// A read error lists none: the fire goes on as before.
+// A read error lists none, as do notes of unrecorded fires this host still
+// keeps: the fire goes on as before.
 func (l *lifecycle) deadBefore(ctx context.Context, slot time.Time) []time.Time {
+	if hasNotes(l.m) {
+		// The holder may have ended with its outcome noted, not recorded
+		// (the ledger full, or out of reach, then): its record, running,
+		// is no dead run. Recorded now, the ledger tells; still kept (the
+		// ledger still failing), nothing is replayed here.
+		if notes, _, err := recordNotes(ctx, l.st, l.m, l.req.Tolerance, "this fire"); err != nil || notes != nil {
+			return nil
+		}
+	}
 	runs, err := l.st.Running(ctx)
 	if err != nil {
 		return nil
