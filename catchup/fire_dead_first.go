@@ -45,7 +45,9 @@ func (l *lifecycle) deadBefore(ctx context.Context, slot time.Time) []time.Time 
 	}
 	var out []time.Time
 	for _, r := range runs {
-		if r.Task == l.req.Task && !r.Slot.IsZero() && r.Slot.Before(slot) && l.stale(r) {
+		// A slot of another schedule than the fire's (a fire that changes
+		// it) is not replayed: the change records it expired (S8).
+		if r.Task == l.req.Task && !r.Slot.IsZero() && r.Slot.Before(slot) && (l.sched == nil || l.sched.Has(r.Slot)) && l.stale(r) {
 			out = append(out, r.Slot)
 		}
 	}
@@ -54,12 +56,11 @@ func (l *lifecycle) deadBefore(ctx context.Context, slot time.Time) []time.Time 
 }
 
 // deadFirst is run's check once a scheduled fire whose policy is to wait
-// for its task's lock holds it here (after a wait, or at once: the holder
-// may have died just before the fire tried the lock): the slots a dead
-// holder left are replayed first (replayDead). left: one of them could not be, and the fire's own slot
+// for its task's lock, which found it held (waited), holds it here: the
+// slots a dead holder left are replayed first (replayDead). left: one of them could not be, and the fire's own slot
 // is left missed behind it (a lock skip, res).
-func (l *lifecycle) deadFirst(ctx context.Context, lock *taskLock, base store.Run) (res RunResult, left bool) {
-	if base.Trigger != store.TriggerSchedule || !l.req.ReplaySlot.IsZero() || l.onBusy() != "wait" {
+func (l *lifecycle) deadFirst(ctx context.Context, lock *taskLock, base store.Run, waited bool) (res RunResult, left bool) {
+	if !waited || base.Trigger != store.TriggerSchedule || !l.req.ReplaySlot.IsZero() || l.onBusy() != "wait" {
 		return RunResult{}, false
 	}
 	slots := l.deadBefore(ctx, base.Slot)

@@ -62,6 +62,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	}
 	f = l.retryByHand(ctx, f)
 	base.Trigger = f.trigger
+	waited := !ok // the task was busy as this fire came
 	if !ok {
 		res, proceed, err := l.busy(ctx, lock, &base, &f)
 		if !proceed {
@@ -71,7 +72,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 			return res, nil
 		}
 	}
-	if res, left := l.deadFirst(ctx, lock, base); left {
+	if res, left := l.deadFirst(ctx, lock, base, waited); left {
 		return res, nil
 	}
 	return l.attempts(ctx, lock, base, false)
