@@ -70,30 +70,40 @@ func TestScanLockTakeUnreachable(t *testing.T) {
 			t.Run(backend+"/"+fault, func(t *testing.T) {
 				st, db := open(t)
 				m, job, _ := hourlyThreeMissed(t, st, db)
-				rep, err := Scan(context.Background(), wrap(st), m, scanRequest())
-				if err != nil {
-					t.Fatalf("first scan: %v", err)
-				}
-				ts := rep.Tasks[0]
-				if ts.Replayed != 0 || ts.Skipped != 1 || ts.Left != 2 {
-					t.Errorf("first scan: replayed %d, skipped %d, left %d; want 11:00 skipped, 12:00 and 13:00 left", ts.Replayed, ts.Skipped, ts.Left)
-				}
-				warn := strings.Join(ts.Warnings, "\n")
-				if strings.Contains(warn, "is running") || !strings.Contains(warn, "could not reach the ledger") {
-					t.Errorf("first scan warned %q, want the ledger out of reach named, not a running task", warn)
-				}
-				rep, err = Scan(context.Background(), st, m, scanRequest())
-				if err != nil {
-					t.Fatalf("second scan: %v", err)
-				}
-				if ts := rep.Tasks[0]; ts.Replayed != 3 || len(ts.Causes) == 0 || ts.Causes[0] != CauseUnreachable {
-					t.Errorf("second scan: replayed %d, causes %q; want 3 replayed, 11:00's cause %s", ts.Replayed, ts.Causes, CauseUnreachable)
-				}
-				want := strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")
-				if got := strings.Join(job.runs(t), "|"); got != want {
-					t.Errorf("the job ran for %v, want %v: oldest first, each slot once", got, want)
-				}
+				scanRefusedThenReplayed(t, st, wrap(st), m, job, "could not reach the ledger", "is running", CauseUnreachable)
 			})
 		}
+	}
+}
+
+// scanRefusedThenReplayed scans through refusing, a view of st whose first
+// claim or lock of the task hourlyThreeMissed left three slots missed of
+// fails: 11:00 is skipped with a warning saying want (never notWant), 12:00
+// and 13:00 left; then scans st, which replays the three, oldest first,
+// each once, 11:00's cause cause.
+func scanRefusedThenReplayed(t *testing.T, st, refusing store.Store, m Machine, job slotLog, want, notWant, cause string) {
+	t.Helper()
+	rep, err := Scan(context.Background(), refusing, m, scanRequest())
+	if err != nil {
+		t.Fatalf("first scan: %v", err)
+	}
+	ts := rep.Tasks[0]
+	if ts.Replayed != 0 || ts.Skipped != 1 || ts.Left != 2 {
+		t.Errorf("first scan: replayed %d, skipped %d, left %d; want 11:00 skipped, 12:00 and 13:00 left", ts.Replayed, ts.Skipped, ts.Left)
+	}
+	warn := strings.Join(ts.Warnings, "\n")
+	if strings.Contains(warn, notWant) || !strings.Contains(warn, want) {
+		t.Errorf("first scan warned %q, want %q said, not %q", warn, want, notWant)
+	}
+	rep, err = Scan(context.Background(), st, m, scanRequest())
+	if err != nil {
+		t.Fatalf("second scan: %v", err)
+	}
+	if ts := rep.Tasks[0]; ts.Replayed != 3 || len(ts.Causes) == 0 || ts.Causes[0] != cause {
+		t.Errorf("second scan: replayed %d, causes %q; want 3 replayed, 11:00's cause %s", ts.Replayed, ts.Causes, cause)
+	}
+	want = strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")
+	if got := strings.Join(job.runs(t), "|"); got != want {
+		t.Errorf("the job ran for %v, want %v: oldest first, each slot once", got, want)
 	}
 }

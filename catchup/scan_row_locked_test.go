@@ -3,7 +3,6 @@ package catchup
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/catchup/catchup/store"
@@ -56,29 +55,8 @@ func TestScanRowLockedIsNotUnreachable(t *testing.T) {
 			t.Run(backend+"/"+fault, func(t *testing.T) {
 				st, db := open(t)
 				m, job, _ := hourlyThreeMissed(t, st, db)
-				rep, err := Scan(context.Background(), &rowLockedOnce{Store: st, claim: claim}, m, scanRequest())
-				if err != nil {
-					t.Fatalf("first scan: %v", err)
-				}
-				ts := rep.Tasks[0]
-				if ts.Replayed != 0 || ts.Skipped != 1 || ts.Left != 2 {
-					t.Errorf("first scan: replayed %d, skipped %d, left %d; want 11:00 skipped, 12:00 and 13:00 left", ts.Replayed, ts.Skipped, ts.Left)
-				}
-				warn := strings.Join(ts.Warnings, "\n")
-				if strings.Contains(warn, "could not reach the ledger") || !strings.Contains(warn, "another session held the task's row past the lock timeout") {
-					t.Errorf("first scan warned %q, want the task's row held by another session named, not the ledger out of reach", warn)
-				}
-				rep, err = Scan(context.Background(), st, m, scanRequest())
-				if err != nil {
-					t.Fatalf("second scan: %v", err)
-				}
-				if ts := rep.Tasks[0]; ts.Replayed != 3 || len(ts.Causes) == 0 || ts.Causes[0] != CauseLedgerLocked {
-					t.Errorf("second scan: replayed %d, causes %q; want 3 replayed, 11:00's cause %s", ts.Replayed, ts.Causes, CauseLedgerLocked)
-				}
-				want := strings.Join(append(hours("schedule", 10), hours("replay", 11, 12, 13)...), "|")
-				if got := strings.Join(job.runs(t), "|"); got != want {
-					t.Errorf("the job ran for %v, want %v: oldest first, each slot once", got, want)
-				}
+				scanRefusedThenReplayed(t, st, &rowLockedOnce{Store: st, claim: claim}, m, job,
+					"another session held the task's row past the lock timeout", "could not reach the ledger", CauseLedgerLocked)
 			})
 		}
 	}
