@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -146,7 +147,12 @@ func testHeldFiresWaitForNoEndPing(t *testing.T, open func(*testing.T, string) (
 	starts, ends := append([]string{}, mon.starts...), append([]string{}, mon.ends...)
 	mon.mu.Unlock()
 	sort.Strings(starts)
+	// An end ping whose attempt catchup gave up (3 s) and sent again can
+	// reach the monitor twice: on a loaded machine the server may see the
+	// release before it sees the first attempt's connection closed. At
+	// least once is the promise: each start's rid among the ends, once.
 	sort.Strings(ends)
+	ends = slices.Compact(ends)
 	if len(starts) != 3 || strings.Join(starts, ",") != strings.Join(ends, ",") {
 		t.Errorf("the monitor got start pings %v and end pings %v; want one end ping for each of the three start pings; log:\n%s",
 			starts, ends, r.logs.String())
