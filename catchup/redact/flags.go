@@ -57,7 +57,7 @@ func secretValue(flag, value string) bool {
 // dashRule masks the value of a single-dash secret flag in a line
 // (influx -password X, keytool -storepass X), as Argv does after its word.
 var dashRule = sync.OnceValue(func() rule {
-	return rule{re: regexp.MustCompile(`(?i)(^|[\s;&|(])(` + dashFlag + `)([ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
+	return rule{needs: and(all("-"), anyOf("pass")), re: lazy(`(?i)(^|[\s;&|(])(` + dashFlag + `)([ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
 		if !secretValue(m[2], m[4]) {
 			return m[0]
 		}

@@ -78,7 +78,7 @@ func programOptions(words, out []string, p int, quoted bool) {
 		gluedValue(args, o, "-U", samba)
 	case "sh", "bash", "dash", "zsh", "ksh", "ash":
 		for i := 0; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
-			if shellC().MatchString(args[i]) {
+			if shellC(args[i]) {
 				o[i+1] = shellLine(args[i+1], quoted)
 				break
 			}

@@ -153,7 +153,20 @@ func quotedLines(words, out []string, p int) {
 	}
 }
 
-var shellC = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-[a-z]*c[a-z]*$`) })
+// shellC reports whether w is a group of a shell's short options with c
+// among them: -c, -ec, -lc (^-[a-z]*c[a-z]*$, no regexp to compile on a
+// fire's path).
+func shellC(w string) bool {
+	if len(w) < 2 || w[0] != '-' || !strings.Contains(w, "c") {
+		return false
+	}
+	for _, c := range []byte(w[1:]) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
 
 // shellLine is a `sh -c` command line with its secrets masked; quoted, it
 // is one word as written, its quotes kept.
@@ -169,7 +182,7 @@ func shellLine(w string, quoted bool) string {
 func program(words []string) int {
 	for i := 0; i < len(words); i++ {
 		w := unquote(words[i])
-		if assignment().MatchString(w) {
+		if strings.Contains(w, "=") && assignment().MatchString(w) {
 			continue
 		}
 		switch filepath.Base(w) {

@@ -66,11 +66,11 @@ var rules = sync.OnceValue(func() []rule {
 		// pair up, and go with it; a quote that opens or closes the
 		// word's quoting (P'W inside "...", a '\'' in '...') is kept after
 		// the mask, so that the line keeps its quoting
-		{re: regexp.MustCompile(urlStart + `([^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*"|['"])+)@`), quoted: func(m []string, before quoteScan) string {
+		{needs: all("@", "//", ":"), re: lazy(urlStart + `([^\s:/@'"]*):((?:[^\s/'"]|'[^\s']*'|"[^\s"]*"|['"])+)@`), quoted: func(m []string, before quoteScan) string {
 			return keep(m, m[3], m[1]+m[2]+":"+Mask+quoting(before, m[1]+m[2]+":", m[3])+"@")
 		}},
 		// scheme://TOKEN@host (or //TOKEN@host)
-		{re: regexp.MustCompile(urlStart + `([A-Za-z0-9_-]+)@`), with: func(m []string) string {
+		{needs: all("@", "//"), re: lazy(urlStart + `([A-Za-z0-9_-]+)@`), with: func(m []string) string {
 			if !tokenUser(m[2]) {
 				return m[0]
 			}
@@ -80,7 +80,7 @@ var rules = sync.OnceValue(func() []rule {
 		// URL in --notify-cmd.
 		// The whole path is masked, a $ in it or not; only a path that is
 		// one variable reference, no secret itself, is left whole.
-		{re: regexp.MustCompile(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
+		{needs: anyOf("slack", "discord"), re: lazy(`(?i)((?:https?://)?(?:hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)|` +
 			`(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks)/)([^\s'"\\;|&<>()]+)`), with: func(m []string) string {
 			if wholeReference().MatchString(m[2]) {
 				return m[0]
@@ -90,7 +90,7 @@ var rules = sync.OnceValue(func() []rule {
 		// password=X, PGPASSWORD=X, --api-key=X, ?token=X&..., and the
 		// query parameters that are a secret only in a URL: ?key=X,
 		// &sig=X, &X-Amz-Signature=X, ?auth=X, ?pass=X, ?pwd=X
-		{re: regexp.MustCompile(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|` + queryKey + `)=)` + value), with: func(m []string) string {
+		{needs: and(all("="), anyOf(queryWords...)), re: lazy(`(?i)((?:[A-Za-z0-9_.-]*` + secretKey + `|` + queryKey + `)=)` + value), with: func(m []string) string {
 			if !secretValue(strings.TrimSuffix(m[1], "="), m[2]) {
 				return m[0]
 			}
@@ -99,36 +99,36 @@ var rules = sync.OnceValue(func() []rule {
 		// {"password":"X"}, "client_secret": "X", "apiKey":"X": a JSON
 		// string under a secret's key, also with its quotes escaped
 		// inside a double-quoted word ({\"token\":\"X\"})
-		{re: regexp.MustCompile(`(?i)("` + jsonKey + `"\s*:\s*")((?:[^"\\]|\\.)*)"`), with: func(m []string) string {
+		{needs: and(all(`"`, ":"), anyOf(keyWords...)), re: lazy(`(?i)("` + jsonKey + `"\s*:\s*")((?:[^"\\]|\\.)*)"`), with: func(m []string) string {
 			return keep(m, m[2], m[1]+Mask+`"`)
 		}},
-		{re: regexp.MustCompile(`(?i)(\\"` + jsonKey + `\\"\s*:\s*\\")([^"\\]*)\\"`), with: func(m []string) string {
+		{needs: and(all(`\"`, ":"), anyOf(keyWords...)), re: lazy(`(?i)(\\"` + jsonKey + `\\"\s*:\s*\\")([^"\\]*)\\"`), with: func(m []string) string {
 			return keep(m, m[2], m[1]+Mask+`\"`)
 		}},
 		// DB_PASS=X, SECRET_KEY=X: an assignment whose name has such a part
-		{re: regexp.MustCompile(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), with: func(m []string) string {
+		{needs: all("="), re: lazy(`(^|[\s;&|("'])([A-Za-z_][A-Za-z0-9_]*=)` + value), with: func(m []string) string {
 			if name := strings.TrimSuffix(m[2], "="); !secretVar(name) && !tokenVar(name, m[3]) {
 				return m[0]
 			}
 			return keep(m, m[3], m[1]+m[2]+masked(m[3]))
 		}},
 		// --password X, --db-password X, --client-secret X
-		{re: regexp.MustCompile(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
+		{needs: and(all("--"), anyOf(keyWords...)), re: lazy(`(?i)(--[A-Za-z0-9_-]*` + secretKey + `[ \t]+)('[^']*'|"[^"]*"|[^\s'"-][^\s'"]*)`), with: func(m []string) string {
 			if !secretValue(strings.TrimRight(m[1], " \t"), m[2]) {
 				return m[0]
 			}
 			return keep(m, m[2], m[1]+masked(m[2]))
 		}},
 		// 'X-Api-Key: X', "Authorization: Bearer X", Cookie: X
-		{re: regexp.MustCompile(`'` + header + `([^']*)'`), with: func(m []string) string {
+		{needs: and(all("'", ":"), anyOf(headerWords...)), re: lazy(`'` + header + `([^']*)'`), with: func(m []string) string {
 			return keep(m, m[2], "'"+m[1]+Mask+"'")
 		}},
-		{re: regexp.MustCompile(`"` + header + `([^"]*)"`), with: func(m []string) string {
+		{needs: and(all(`"`, ":"), anyOf(headerWords...)), re: lazy(`"` + header + `([^"]*)"`), with: func(m []string) string {
 			return keep(m, m[2], `"`+m[1]+Mask+`"`)
 		}},
 		// X-Api-Key:X unquoted, a word of its own or after -H (-sH) or
 		// --header=, as an argv's header word is
-		{re: regexp.MustCompile(`(^|[\s;&|(])(` + headerOption + `)(` + headerName + `:)` + value), with: func(m []string) string {
+		{needs: and(all(":"), anyOf(headerWords...)), re: lazy(`(^|[\s;&|(])(` + headerOption + `)(` + headerName + `:)` + value), with: func(m []string) string {
 			return keep(m, m[4], m[1]+m[2]+m[3]+masked(m[4]))
 		}},
 	}
@@ -140,9 +140,12 @@ var wholeReference = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // rule masks what re matches as with has it, or as quoted has it, which
-// is also told the line's text before the match.
+// is also told the line's text before the match. needs is what a text
+// holds wherever re matches it (clues.go): a text without it is not
+// searched, and re is compiled the first time one is.
 type rule struct {
-	re     *regexp.Regexp
+	needs  need
+	re     func() *regexp.Regexp
 	with   func(sub []string) string
 	quoted func(sub []string, before quoteScan) string // before: the line's quoting at the match
 }
@@ -153,7 +156,7 @@ func (r rule) apply(line string) string {
 	last := 0
 	var before quoteScan // the line's quoting, read up to scanned
 	scanned := 0
-	for _, loc := range r.re.FindAllStringSubmatchIndex(line, -1) {
+	for _, loc := range r.re().FindAllStringSubmatchIndex(line, -1) {
 		sub := make([]string, len(loc)/2)
 		for i := range sub {
 			if loc[2*i] >= 0 {
@@ -226,12 +229,18 @@ func secretVar(name string) bool {
 
 // Command is command (a shell command line, or one word of an argv) with
 // its secrets masked.
-func Command(command string) string {
+func Command(command string) string { return maskCommand(command, false) }
+
+// maskCommand is Command; every says to search command with each rule,
+// what it holds or not (the tests' check that a rule's needs are right).
+func maskCommand(command string, every bool) string {
+	c := cluesOf(command)
 	for _, r := range append(rules(), sqlRule(), spacedRule(), dashRule()) { // sql.go, flags.go
-		if !r.re.MatchString(command) {
+		if !every && !r.needs(c) || !r.re().MatchString(command) {
 			continue
 		}
 		command = r.apply(command)
+		c = cluesOf(command)
 	}
 	return programs(command)
 }
@@ -240,16 +249,25 @@ func Command(command string) string {
 // word after a --password-style flag, a header word's value, and what is
 // a secret as an option of its program (mysql -pX, sshpass -p X, a sh -c
 // line).
-func Argv(argv []string) []string {
+func Argv(argv []string) []string { return maskArgv(argv, false) }
+
+// maskArgv is Argv; every is maskCommand's.
+func maskArgv(argv []string, every bool) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
-		switch h := headerWord().FindStringSubmatch(a); {
-		case i > 0 && secretFlag(argv[i-1], a):
+		var h []string
+		if every || headerNeeds(cluesOf(a)) {
+			h = headerWord().FindStringSubmatch(a)
+		}
+		switch {
+		case i > 0 && (every || keyNeeds(cluesOf(argv[i-1]))) && secretFlag(argv[i-1], a):
 			out[i] = Mask
 		case h != nil && !reference(h[3]):
 			out[i] = h[1] + Mask
+		case every || urlNeeds(cluesOf(a)):
+			out[i] = maskCommand(argvURL(a), every)
 		default:
-			out[i] = Command(argvURL(a))
+			out[i] = maskCommand(a, every)
 		}
 	}
 	spacedArgv(argv, out) // password = X (sql.go)

@@ -26,7 +26,7 @@ const sqlPassword = `(?i)(\b(?:(?:ALTER|CREATE)[ \t]+(?:ROLE|USER)\b[^;]*?[ \t]P
 	`SET[ \t]+PASSWORD(?:[ \t]+FOR[ \t]+[^\s=]+)?[ \t]*=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*)`
 
 var sqlRule = sync.OnceValue(func() rule {
-	return rule{re: regexp.MustCompile(sqlPassword + sqlValue), with: func(m []string) string {
+	return rule{needs: anyOf("password", "identified"), re: lazy(sqlPassword + sqlValue), with: func(m []string) string {
 		open, inner, closing := sqlQuotes(m[2])
 		if inner == Mask || wholeReference().MatchString(inner) {
 			return m[0] // '$PW' in a double-quoted line: the shell's variable
@@ -52,7 +52,7 @@ func sqlQuotes(v string) (open, inner, closing string) {
 // in a line, VAR= cmd is an empty assignment before the command.
 // SQL's SET PASSWORD = is sqlRule's.
 var spacedRule = sync.OnceValue(func() rule {
-	return rule{re: regexp.MustCompile(`(?i)(^|[\s;&|("'])((?:SET[ \t]+)?[A-Za-z0-9_.-]*` + secretKey + `[ \t]+=[ \t]*)` +
+	return rule{needs: and(all("="), anyOf(keyWords...)), re: lazy(`(?i)(^|[\s;&|("'])((?:SET[ \t]+)?[A-Za-z0-9_.-]*` + secretKey + `[ \t]+=[ \t]*)` +
 		`(\\"[^"\\]*\\"|'[^']*'|"[^"]*"|[^\s'"&;\\]+)`), with: func(m []string) string {
 		if strings.HasPrefix(strings.ToUpper(m[2]), "SET") || strings.HasPrefix(strings.Trim(m[3], `'"\`), "%") {
 			return m[0] // printf 'token = %s\n': a format, no value
@@ -79,7 +79,7 @@ var secretKeyWord = sync.OnceValue(func() *regexp.Regexp {
 // password = X as three words, or db_password =X as two.
 func spacedArgv(argv, out []string) {
 	for i := 1; i < len(argv); i++ {
-		if !secretKeyWord().MatchString(argv[i-1]) || !strings.HasPrefix(argv[i], "=") {
+		if !strings.HasPrefix(argv[i], "=") || !secretKeyWord().MatchString(argv[i-1]) {
 			continue
 		}
 		switch v := argv[i][1:]; {
