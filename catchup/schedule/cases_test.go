@@ -51,6 +51,14 @@ func TestSpecificCases(t *testing.T) {
 		{name: "havana fall back every minute of 0h twice", zone: "America/Havana", expr: "* 0 * * *", y: 2024, m: 11, d: 3, count: 120},
 		{name: "kolkata half hour offset", zone: "Asia/Kolkata", expr: "0 2 * * *", y: 2024, m: 6, d: 1, slots: []string{"2024-05-31T20:30:00Z"}},
 		{name: "leap day", zone: berlin, expr: "0 2 29 2 *", y: 2024, m: 2, d: 29, slots: []string{"2024-02-29T01:00:00Z"}},
+		{name: "chatham spring 03:00 and 03:30 are one slot at 03:45", zone: "Pacific/Chatham", expr: "0,30 3 * * *", y: 2026, m: 9, d: 27, slots: []string{"2026-09-26T14:00:00Z"}},
+		{name: "chatham fall back quarter hours 100", zone: "Pacific/Chatham", expr: "*/15 * * * *", y: 2026, m: 4, d: 5, count: 100},
+		{name: "casablanca ramadan fall back 02:30 once", zone: "Africa/Casablanca", expr: "30 2 * * *", y: 2026, m: 2, d: 15, slots: []string{"2026-02-15T01:30:00Z"}},
+		{name: "casablanca after ramadan 02:30 moves to 03:00", zone: "Africa/Casablanca", expr: "30 2 * * *", y: 2026, m: 3, d: 22, slots: []string{"2026-03-22T02:00:00Z"}},
+		{name: "tehran last dst midnight moves to 01:00", zone: "Asia/Tehran", expr: "0 0 * * *", y: 2022, m: 3, d: 22, slots: []string{"2022-03-21T20:30:00Z"}},
+		{name: "tehran dst abolished hourly has 24", zone: "Asia/Tehran", expr: "0 * * * *", y: 2023, m: 3, d: 22, count: 24},
+		{name: "sao paulo dst abolished midnight stays", zone: "America/Sao_Paulo", expr: "0 0 * * *", y: 2019, m: 11, d: 3, slots: []string{"2019-11-03T03:00:00Z"}},
+		{name: "apia skipped day runs at the change", zone: "Pacific/Apia", expr: "0 12 * * *", y: 2011, m: 12, d: 31, slots: []string{"2011-12-30T10:00:00Z", "2011-12-30T22:00:00Z"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			loc := mustZone(t, c.zone)

@@ -18,6 +18,8 @@ var testZones = []string{
 	"America/Santiago",
 	"America/Havana",
 	"Asia/Kolkata",
+	"Pacific/Chatham",   // +12:45, a 60-minute change at 02:45
+	"Africa/Casablanca", // back in spring (Ramadan), forward after it
 }
 
 // testExprs are compared to the brute force in every zone around every
