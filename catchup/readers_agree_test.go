@@ -19,6 +19,7 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		cron     string
+		tz       string // the task's zone; "": UTC
 		reg, now string
 		maxAge   time.Duration // the rule's --max-age; 0: the task's own (7d)
 		retry    bool          // --retry-failed
@@ -103,6 +104,24 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 				Reason: store.ReasonReplayPaused, StartedAt: time.Date(2026, 11, 14, 1, 30, 0, 0, time.UTC)}},
 			missed: 4, offSchedule: 1,
 		},
+		// DST changes in odd zones: each reader counts the slots the
+		// schedule has, none twice, none skipped.
+		"every half hour across Lord Howe's 30-minute fall back, with --max-age 1d": {
+			cron: "*/30 * * * *", tz: "Australia/Lord_Howe", reg: "2026-04-04T00:00:00Z", now: "2026-04-05T12:10:00Z", maxAge: 24 * time.Hour,
+			missed: 72, expiring: 24,
+		},
+		"Santiago at midnight, the night midnight is skipped": {
+			cron: "0 0 * * *", tz: "America/Santiago", reg: "2026-09-03T04:00:00Z", now: "2026-09-08T12:00:00Z",
+			missed: 5,
+		},
+		"Chatham at 03:00 across its change at 02:45, with --max-age 2d": {
+			cron: "0 3 * * *", tz: "Pacific/Chatham", reg: "2026-09-23T14:15:00Z", now: "2026-09-29T00:00:00Z", maxAge: 48 * time.Hour,
+			missed: 5, expiring: 3,
+		},
+		"Havana at 00:30, which its fall-back night shows twice": {
+			cron: "30 0 * * *", tz: "America/Havana", reg: "2026-10-30T04:30:00Z", now: "2026-11-03T12:00:00Z",
+			missed: 4,
+		},
 		"--retry-failed counts a failed slot": {
 			cron: "0 2 * * *", reg: "2026-11-12T02:00:00Z", now: "2026-11-15T04:00:00Z", retry: true,
 			runs: []store.Run{{Slot: time.Date(2026, 11, 13, 2, 0, 0, 0, time.UTC), Status: store.StatusFailed, ExitCode: exitCodePtr(1),
@@ -115,7 +134,11 @@ func TestReadersAgreeOnMissed(t *testing.T) {
 			st, db := testLedger(t)
 			ctx := context.Background()
 			reg := mustTime(t, tc.reg)
-			task := store.Task{Name: "job", Schedule: tc.cron, TZ: "UTC", RegisteredAt: reg, SettledThrough: reg}
+			tz := tc.tz
+			if tz == "" {
+				tz = "UTC"
+			}
+			task := store.Task{Name: "job", Schedule: tc.cron, TZ: tz, RegisteredAt: reg, SettledThrough: reg}
 			if err := st.UpsertTask(ctx, task); err != nil {
 				t.Fatal(err)
 			}
