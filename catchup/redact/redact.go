@@ -142,7 +142,8 @@ var wholeReference = sync.OnceValue(func() *regexp.Regexp {
 // rule masks what re matches as with has it, or as quoted has it, which
 // is also told the line's text before the match. needs is what a text
 // holds wherever re matches it (clues.go): a text without it is not
-// searched, and re is compiled the first time one is.
+// searched, and re is compiled the first time one is. A rule without needs
+// searches every text.
 type rule struct {
 	needs  need
 	re     func() *regexp.Regexp
@@ -236,7 +237,7 @@ func Command(command string) string { return maskCommand(command, false) }
 func maskCommand(command string, every bool) string {
 	c := cluesOf(command)
 	for _, r := range append(rules(), sqlRule(), spacedRule(), dashRule()) { // sql.go, flags.go
-		if !every && !r.needs(c) || !r.re().MatchString(command) {
+		if !every && r.needs != nil && !r.needs(c) || !r.re().MatchString(command) {
 			continue
 		}
 		command = r.apply(command)
