@@ -61,7 +61,10 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 			return p.wrap("open ledger", err)
 		}
 	}
-	return p.wrap("migrate ledger", p.migrate(ctx, ms))
+	if err := p.migrate(ctx, ms); err != nil {
+		return p.wrap("migrate ledger", p.withSchemaFix(ctx, err))
+	}
+	return nil
 }
 
 // migrate applies the missing migrations in one transaction, under a lock
