@@ -22,6 +22,7 @@ The SQLite ledger keeps its write-ahead log (the -wal file beside it) between ru
 To restore, with no catchup running: move the backup to the ledger's path and delete the
 old -wal and -shm files beside it (a stale -wal would be applied to the restored file).
 
+PATH is a file, never standard output: "-" is refused (./- names a file of that name).
 A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 		Example: `  catchup backup /var/backups/catchup-$(date +%F).db`,
 		Args:    wantArgs(1, 1, "one PATH (the file to write the copy to)"),
@@ -29,6 +30,9 @@ A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 			dest := args[0]
 			if dest == "" {
 				return usageErr(c, errors.New("empty PATH: name the new file to write the copy to"))
+			}
+			if dest == "-" { // standard output to most tools; a file named - is ./-
+				return usageErr(c, errors.New("backup writes a file, not standard output: name the new file (like /var/backups/catchup.db, or ./- for a file named -)"))
 			}
 			if _, err := os.Lstat(dest); err == nil {
 				return usageErr(c, fmt.Errorf("%s already exists: name a new file", dest))
