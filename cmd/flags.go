@@ -184,10 +184,18 @@ func givenEmpty(c *cobra.Command, name string) bool {
 	return f != nil && f.Changed && f.Value.String() == ""
 }
 
+// givenBlank reports whether flag name was given only blanks (a
+// --notify-cmd " ": sh -c runs nothing and alerts no one), empty included.
+func givenBlank(c *cobra.Command, name string) bool {
+	f := c.Flags().Lookup(name)
+	return f != nil && f.Changed && strings.TrimSpace(f.Value.String()) == ""
+}
+
 // Errors of flags given empty (givenEmpty).
 var (
 	errEmptyReplay  = errors.New("--replay is empty: use all, latest, coalesce or none, or drop --replay for each task's own policy")
 	errEmptyNotify  = errors.New("--notify-cmd is empty: give the alert command, or drop --notify-cmd for each task's own")
+	errBlankNotify  = errors.New("--notify-cmd is blank: give the alert command, or drop --notify-cmd for each task's own")
 	errEmptyCrontab = errors.New("--crontab is empty: name the crontab file (- for stdin, with scan)")
 	errEmptyHost    = errors.New("--host is empty: name this host, or drop --host for $CATCHUP_HOST, else the hostname")
 )

@@ -59,6 +59,8 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 		return usageErr(c, errors.New("--keep cannot be negative"))
 	case givenEmpty(c, "notify-cmd"):
 		return usageErr(c, errEmptyNotify)
+	case givenBlank(c, "notify-cmd"):
+		return usageErr(c, errBlankNotify)
 	}
 	opener := openExistingLedger
 	if req.DryRun {

@@ -1,11 +1,15 @@
 package cmd
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // emptyGiven refuses a run flag given empty ("--ping $URL" with URL unset),
 // never read as not given: the alert would be silently dropped (or, for
 // --ping, CATCHUP_PING_URL's monitor pinged instead), and an empty
-// --on-busy stored the default. --cron and --tz are refused in request.
+// --on-busy stored the default. --cron and --tz are refused in request. A
+// --notify-cmd of blanks only is no command either: sh -c ' ' alerts no one.
 func (f *runFlags) emptyGiven() error {
 	for _, v := range []struct {
 		given bool
@@ -20,6 +24,9 @@ func (f *runFlags) emptyGiven() error {
 		if v.given && v.val == "" {
 			return v.err
 		}
+	}
+	if f.notifyCmdGiven && strings.TrimSpace(f.notifyCmd) == "" {
+		return errors.New("--notify-cmd is blank: give the command to run on failure, or drop --notify-cmd for no alert")
 	}
 	return nil
 }

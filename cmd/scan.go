@@ -103,6 +103,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	if givenEmpty(c, "notify-cmd") {
 		return usageErr(c, errEmptyNotify)
 	}
+	if givenBlank(c, "notify-cmd") {
+		return usageErr(c, errBlankNotify)
+	}
 	if sf.req.Replay != "" {
 		if err := catchup.CheckPolicy(sf.req.Replay); err != nil {
 			return usageErr(c, err)

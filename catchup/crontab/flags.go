@@ -166,6 +166,16 @@ func errEmpty(name string) error {
 	return fmt.Errorf("--%s is empty: name a value, or drop --%s", name, name)
 }
 
+// checkBlank refuses a --notify-cmd of blanks only, as an empty one
+// (errEmpty): sh -c ' ' runs nothing, and the line's alert is silently
+// dropped.
+func checkBlank(name, val string) error {
+	if name == "notify-cmd" && val != "" && strings.TrimSpace(val) == "" {
+		return errors.New("--notify-cmd is blank: name a command, or drop --notify-cmd")
+	}
+	return nil
+}
+
 // checkValue refuses a value that `catchup run` itself refuses for flag
 // name before it runs anything (exit 125 at every fire): an empty value
 // (errEmpty), a duration or a count that does not parse. A value the shell expands at the fire ($VAR,
@@ -176,6 +186,9 @@ func checkValue(name, val string) error {
 	}
 	if val == "" && name != "task" { // "--cron $SCHED" with SCHED unset where the line was written; --task: checkEntry
 		return errEmpty(name)
+	}
+	if err := checkBlank(name, val); err != nil {
+		return err
 	}
 	switch name {
 	case "timeout", "kill-after", "retry-delay", "tolerance":

@@ -217,6 +217,9 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 		if takesValue && v == "" {
 			return nil, "", errEmpty(n)
 		}
+		if err := checkBlank(n, v); err != nil {
+			return nil, "", err
+		}
 		flags[n] = v
 	}
 	e.Task, e.Cron, e.Zone, e.Replay, e.OnBusy, e.DB = flags["task"], flags["cron"], flags["tz"], flags["replay"], flags["on-busy"], flags["db"]
