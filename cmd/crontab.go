@@ -155,7 +155,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 		for _, n := range notes {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s\n", n)
 		}
-		fmt.Fprintf(c.ErrOrStderr(), "catchup: wrapped %d job lines of %s; the original is in %s\n", len(changes), name, backup)
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: wrapped %s of %s; the original is in %s\n", counted(len(changes), "job line", "job lines"), name, backup)
 	}
 	return nil
 }
