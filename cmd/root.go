@@ -30,6 +30,7 @@ func Execute(args []string, exit func(int)) int {
 	ctx, caught, stopWith, endOnStop := signalContext(exit, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	g := globals{signalsCaught: caught, stopWith: stopWith, endOnStop: endOnStop}
 	root := newRoot(&g, args)
+	completionShells(root, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	var es *exitStatus
