@@ -31,6 +31,7 @@ func Execute(args []string, exit func(int)) int {
 	g := globals{signalsCaught: caught, stopWith: stopWith, endOnStop: endOnStop}
 	root := newRoot(&g, args)
 	completionShells(root, args)
+	helpTopics(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	var es *exitStatus
