@@ -40,8 +40,17 @@ type ForgetResult struct {
 // listing it; its history stays, unless req.Purge deletes it. A later fire
 // of the task registers it anew, as of that fire. A purge refuses a task
 // with a run in progress, and first pays the alerts this host's gone scans
-// owe (payOwedAlerts).
+// owe (payOwedAlerts). A task whose line is still in its crontab is
+// retired with a notice that the line registers it again.
 func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
+	res, err := forget(ctx, st, m, req)
+	if err == nil {
+		noticeLineStill(m, res.Task) // forget_line.go
+	}
+	return res, err
+}
+
+func forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
 	if !req.Purge {
 		if err := notesBefore(ctx, st, m, DefaultTolerance, "this forget"); err != nil { // its slots are not recorded expired
 			return ForgetResult{}, err

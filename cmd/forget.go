@@ -21,7 +21,7 @@ Its run history stays (history, show) unless --purge deletes the task and every 
 
 Remove the task's crontab line (or its catchup run --cron line) first: a later fire of
 the task registers it again, as a new task from that fire (the slots between are never
-missed). scan retires a task discovered in a crontab by itself when its line is gone.
+missed); forget warns when the line is still in the crontab the task came from. scan retires a task discovered in a crontab by itself when its line is gone.
 Exit 0, or 2 on error (an unknown task; --purge of a task with a run in progress).`,
 		Example: `  catchup forget old-report
   catchup forget old-report --purge`,
