@@ -60,16 +60,30 @@ func (a *accessMemo) access(path string, cred *syscall.Credential, mode uint32) 
 // regular file; for X_OK, anything but a directory), which the caller
 // refuses as such (the user can see its type).
 func accessAs(path string, cred *syscall.Credential, mode uint32) error {
+	return onThreadAs(cred, func() error { return accessHere(path, mode) })
+}
+
+// onThreadAs runs fn on a thread of this process whose filesystem ids and
+// groups are cred's, locked to a goroutine that ends without unlocking it,
+// so that the thread ends with it, never running anything else under
+// those ids. Every file fn opens, reads or resolves (through symlinks), it
+// reaches as that user would: fn must start no goroutine that does so.
+func onThreadAs(cred *syscall.Credential, fn func() error) error {
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: see above
-		done <- accessHere(path, cred, mode)
+		if err := takeFilesystemIDs(cred); err != nil {
+			done <- err
+			return
+		}
+		done <- fn()
 	}()
 	return <-done
 }
 
-// accessHere is accessAs on the locked thread it runs on.
-func accessHere(path string, cred *syscall.Credential, mode uint32) error {
+// takeFilesystemIDs gives the locked thread it runs on cred's filesystem
+// ids and groups.
+func takeFilesystemIDs(cred *syscall.Credential) error {
 	groups := make([]int, len(cred.Groups))
 	for i, g := range cred.Groups {
 		groups[i] = int(g)
@@ -82,6 +96,11 @@ func accessHere(path string, cred *syscall.Credential, mode uint32) error {
 	if uid, _ := unix.SetfsuidRetUid(-1); uid != int(cred.Uid) { // (-1 changes nothing: it says the fsuid)
 		return fmt.Errorf("take the filesystem ids of uid %d: this process cannot", cred.Uid)
 	}
+	return nil
+}
+
+// accessHere is accessAs on the thread onThreadAs gave the user's ids.
+func accessHere(path string, mode uint32) error {
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	lines := newCrontabs(m)
 	notes := readUsersNotes(m, lines, readPendingNotes(m), tasks) // root's: its users' lines' notes, as root's scan counts them
 	c := &calendarReader{m: m, req: req, stale: stale, notes: notes, now: m.Now(), held: held,
-		boots: newBootCache(st, m).with(notes), left: map[string]*LineLeft{}}
+		boots: newBootCache(st, m).with(notes), left: map[string]*LineLeft{}, lines: lines}
 	for _, t := range tasks {
 		// Before the runs are read: an edited or removed line's task
 		// reads the ledger (a few reads), which its stream would hold.
@@ -147,6 +147,7 @@ type calendarReader struct {
 	boots *bootCache           // the uptime the causes of missed cells are read from
 	left  map[string]*LineLeft // the slots the next scan records expired, its task's line edited or removed
 	slots []CalendarSlot       // the last row's, reused (10,000 tasks of 10,080 slots each)
+	lines *crontabs            // each crontab read once: a task's zone file read as its user
 }
 
 // row is task t's slots and their states, with its schedule (sched, or
@@ -157,7 +158,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 	runs []store.Run) (CalendarRow, error) {
 	req, now, stale, m := c.req, c.now, c.stale, c.m
 	row := CalendarRow{Task: t.Name}
-	row.Zone = zoneShownOf(t, sched, schedErr)
+	row.Zone = c.lines.zoneShown(t, sched, schedErr)
 	switch {
 	case schedErr != nil:
 		row.Warning = badScheduleWarning(t, schedErr)

@@ -52,7 +52,7 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 	if err != nil {
 		return nil, err
 	}
-	if out, err = withNotedFires(ctx, st, out, notes, f); err != nil {
+	if out, err = withNotedFires(ctx, st, newCrontabs(m), out, notes, f); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 && f.Task != "" {
@@ -177,8 +177,9 @@ func readAsScanWould(r store.Run, stale map[int64]bool, notes *pendingNotes) sto
 // RunZones is, for each task of runs, the zone ls shows its slots in
 // (TaskStatus.Zone: its registered zone, UTC when that is unknown), for
 // history's table and show: an operator reads a slot alike in each. It
-// reads the task, or every task when runs are of several.
-func RunZones(ctx context.Context, st store.Store, runs []store.Run) (map[string]*time.Location, error) {
+// reads the task, or every task when runs are of several. Root reads
+// another user's task's zone file as that user (readerZone), as ls does.
+func RunZones(ctx context.Context, st store.Store, m Machine, runs []store.Run) (map[string]*time.Location, error) {
 	zones := map[string]*time.Location{}
 	var names []string
 	for _, r := range runs {
@@ -190,8 +191,9 @@ func RunZones(ctx context.Context, st store.Store, runs []store.Run) (map[string
 	if err != nil {
 		return nil, err
 	}
+	lines := newCrontabs(m)
 	for _, t := range tasks {
-		zones[t.Name] = zoneOf(t, nil)
+		zones[t.Name] = lines.readerZone(t)
 	}
 	return zones, nil
 }

@@ -21,7 +21,7 @@ func Noted(r store.Run) bool { return r.ID >= notedRunBase }
 // file holds a copy of its claim, whose outcome it is. It keeps f.Limit
 // runs. Each note's slot, when it names none, is the one its task's
 // registration gives it (noteSlot), as ls and explain read it.
-func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes *pendingNotes, f store.HistoryFilter) ([]store.Run, error) {
+func withNotedFires(ctx context.Context, st store.Store, lines *crontabs, runs []store.Run, notes *pendingNotes, f store.HistoryFilter) ([]store.Run, error) {
 	var names []string
 	for _, e := range notes.fires {
 		if f.Task == "" || e.Task == f.Task {
@@ -52,7 +52,7 @@ func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes
 				continue
 			}
 		}
-		r := noteRun(e, func(e spoolEntry) time.Time { return registeredSlot(tasks, e) })
+		r := noteRun(e, func(e spoolEntry) time.Time { return registeredSlot(lines, tasks, e) })
 		r.ID = notedRunBase + int64(k)
 		if r.StartedAt.Before(f.Since) || (f.Status != "" && r.Status != f.Status) {
 			continue
@@ -68,13 +68,14 @@ func withNotedFires(ctx context.Context, st store.Store, runs []store.Run, notes
 
 // registeredSlot is the slot slotless fire note e stands for under its
 // task's registration among tasks (noteSlot); none when the ledger holds
-// no such task or its schedule cannot be read.
-func registeredSlot(tasks []store.Task, e spoolEntry) time.Time {
+// no such task or its schedule cannot be read (by root, as its task's
+// user: readerSchedule).
+func registeredSlot(lines *crontabs, tasks []store.Task, e spoolEntry) time.Time {
 	for i := range tasks {
 		if tasks[i].Name != e.Task {
 			continue
 		}
-		s, err := parseSchedule(tasks[i].Schedule, tasks[i].TZ)
+		s, err := lines.readerSchedule(tasks[i])
 		if err != nil {
 			return time.Time{}
 		}

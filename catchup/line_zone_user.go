@@ -68,44 +68,58 @@ func (sr *shellReplay) zonePathAs(m Machine, name string) (why string, refused b
 }
 
 // taskSchedule is task t's registered schedule, for a reader (ls,
-// explain, calendar): as parseSchedule, but the registered zone of
-// another user's crontab line (its line re-read through c) that names a
-// file is first looked at as that user (zonePathAs). One that user cannot
-// read is an unknown zone, as their line's fires find it (exit 125): root
-// read it with its rights, and showed that user's slots in it, and which
-// zone it is.
+// explain, calendar, metrics): as parseSchedule, but for root a zone
+// registered as a file's path is read with the rights of the task's user
+// (zoneReaderOf): the user of another user's crontab line (its line
+// re-read through c), the registrant of another user's `catchup run
+// --cron` or daemon line, else nobody. One that user cannot read is an
+// unknown zone, as their fires find it (exit 125): root read it with its
+// rights, and showed that user's slots in it, and which zone it is.
 func (c *crontabs) taskSchedule(t store.Task) (*schedule.Schedule, error) {
-	if c.m.UID == 0 && t.Schedule != "" && filepath.IsAbs(strings.TrimPrefix(t.TZ, ":")) && strings.HasPrefix(t.Source, "crontab:") {
-		if se, gone := c.findLine(t); gone == nil {
-			sr := &shellReplay{}
-			if c.m.asUser == nil {
-				c.m.asUser = newAccessMemo() // once per user and path for this reader
-			}
-			if sr.resolveUser(c.m, se.Entry.User, se.user, se.spool) == nil {
-				if why, refused := sr.zonePathAs(c.m, t.TZ); refused {
-					return nil, zoneRefusedAs(fmt.Sprintf("unknown time zone %s%s: every fire of its line exits 125",
-						taskname.QuotedUpTo(redact.Value(t.TZ), 128), why))
-				}
-			}
-		}
+	var r *zoneReader
+	if t.Schedule != "" {
+		r = c.zoneReaderOf(t)
 	}
-	return parseSchedule(t.Schedule, t.TZ)
+	if r == nil {
+		return parseSchedule(t.Schedule, t.TZ)
+	}
+	if c.m.asUser == nil {
+		c.m.asUser = newAccessMemo() // once per user and path for this reader
+	}
+	if err := c.m.asUser.access(strings.TrimPrefix(t.TZ, ":"), r.cred, unix.R_OK); err != nil {
+		why := fmt.Sprintf(" (a zone file's path, as %s: %v)", r.who, err)
+		if shown := redact.Value(t.TZ); shown != t.TZ || len(shown) > 128 {
+			why = ""
+		}
+		return nil, zoneRefusedAs(fmt.Sprintf("unknown time zone %s%s: %s",
+			taskname.QuotedUpTo(redact.Value(t.TZ), 128), why, r.refusal()))
+	}
+	s, err := r.parse(t.Schedule, t.TZ) // read as the user: a symlink swapped since the look above reads as theirs
+	if err != nil {
+		return nil, zoneRefusedAs(err.Error())
+	}
+	return s, nil
 }
 
-// zoneRefusedAs is taskSchedule's refusal of a zone file as the line's
-// user.
+// zoneRefusedAs is taskSchedule's refusal of a task's schedule read as its
+// user: its zone is not loaded with root's rights to be shown.
 type zoneRefusedAs string
 
 func (e zoneRefusedAs) Error() string { return string(e) }
 
-// zoneShownOf is zoneOf for a reader, given what taskSchedule returned: a
-// zone refused as the line's user is not loaded with root's rights (UTC).
-func zoneShownOf(t store.Task, sched *schedule.Schedule, err error) *time.Location {
+// zoneShown is the zone a reader shows task t's slots in, given what
+// taskSchedule returned: its schedule's; UTC for a schedule refused as
+// its user (never its zone loaded with root's rights); else its zone,
+// read as its user (readerZone).
+func (c *crontabs) zoneShown(t store.Task, sched *schedule.Schedule, err error) *time.Location {
 	var refused zoneRefusedAs
-	if errors.As(err, &refused) {
+	switch {
+	case sched != nil:
+		return sched.Location()
+	case errors.As(err, &refused):
 		return time.UTC
 	}
-	return zoneOf(t, sched)
+	return c.readerZone(t)
 }
 
 // zonePathRefused reports whether line se is another user's whose zone

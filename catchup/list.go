@@ -110,11 +110,12 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	if err := cutInDelay(ctx, st, out); err != nil {
 		return nil, err
 	}
-	notedLatest(out, notes, rule.Tolerance)
+	notedLatest(lines, out, notes, rule.Tolerance)
 	silent, err := newSilence(ctx, st, m, listed)
 	if err != nil {
 		return nil, err
 	}
+	silent.readBy(lines)
 	var asks []missedAsk
 	var asked []int // the task of each ask
 	for i := range out {
@@ -124,7 +125,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		if err != nil && t.RetiredAt.IsZero() { // a retired task's slots are not looked for anyway
 			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(t, err)
 		}
-		ts.Zone = zoneShownOf(t, sched, err)
+		ts.Zone = lines.zoneShown(t, sched, err)
 		if sched == nil || !t.RetiredAt.IsZero() {
 			continue
 		}

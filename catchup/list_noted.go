@@ -12,14 +12,14 @@ import (
 // LastSlot that note's slot when later. Before, ls and metrics showed the
 // run before such a fire until that scan: a fire that ran unrecorded and
 // failed read succeeded, and the recipes' alert on a failure stayed silent.
-func notedLatest(out []TaskStatus, notes *pendingNotes, tolerance time.Duration) {
+func notedLatest(lines *crontabs, out []TaskStatus, notes *pendingNotes, tolerance time.Duration) {
 	if notes == nil || len(notes.fires) == 0 {
 		return
 	}
 	for i := range out {
 		ts := &out[i]
 		t := ts.Task
-		sched, err := parseSchedule(t.Schedule, t.TZ)
+		sched, err := lines.readerSchedule(t) // by root, as its task's user
 		if err != nil {
 			sched = nil // noteSlot: no slot for a note that names none
 		}

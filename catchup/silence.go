@@ -21,6 +21,16 @@ type silence struct {
 	// up is when this host was up, read once when a task is first found
 	// possibly silent (nil in tests: up all along).
 	up func() (uptime, bool)
+	// lines, when set, reads a task's schedule as a reader does: by root,
+	// its zone file as its task's user (readerSchedule).
+	lines *crontabs
+}
+
+// readBy makes s read tasks' schedules as a reader with lines does.
+func (s *silence) readBy(lines *crontabs) {
+	if s != nil {
+		s.lines = lines
+	}
 }
 
 // newSilence reads the last fire of every task (in one read: LastFires),
@@ -76,7 +86,11 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
 		return "" // its first slot after last is later still: no schedule read for most tasks
 	}
-	sched, err := parseSchedule(t.Schedule, t.TZ)
+	read := parseSchedule
+	if s.lines != nil {
+		read = func(string, string) (*schedule.Schedule, error) { return s.lines.readerSchedule(t) }
+	}
+	sched, err := read(t.Schedule, t.TZ)
 	if err != nil || sched == nil {
 		return ""
 	}

@@ -93,7 +93,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 		}
 		return failure(renderJSON(out, rows))
 	}
-	zones, err := catchup.RunZones(c.Context(), st, runs)
+	zones, err := catchup.RunZones(c.Context(), st, m, runs)
 	if err != nil {
 		return failure(err)
 	}

@@ -42,7 +42,7 @@ func runLsRunning(c *cobra.Command, g *globals, output string, stuck time.Durati
 	for _, r := range running {
 		runs = append(runs, r.Run)
 	}
-	zones, err := catchup.RunZones(c.Context(), st, runs)
+	zones, err := catchup.RunZones(c.Context(), st, m, runs)
 	if err != nil {
 		return failure(err)
 	}

@@ -140,7 +140,7 @@ func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw b
 		return failure(renderJSON(out, showJSON{runJSON: toRunJSON(r, m.Now()), Progress: r.Progress, Checkpoint: r.Checkpoint, Signal: r.Signal, BootID: r.BootID,
 			Error: r.Error, StdoutTail: string(r.StdoutTail), StderrTail: string(r.StderrTail)}))
 	}
-	zones, err := catchup.RunZones(c.Context(), st, []store.Run{r})
+	zones, err := catchup.RunZones(c.Context(), st, m, []store.Run{r})
 	if err != nil {
 		return failure(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A zone spelled as a path is read once per version of the file, not at
@@ -11,7 +13,11 @@ import (
 // root scan reads users' crontabs: 20,000 lines naming a file of 1 MiB, the
 // cap then, took one 94 s). A version is the file's identity, size and
 // times as fstat tells them: a file written since is read again, so a
-// daemon sees its new content. The cache holds at most zoneCacheMax files
+// daemon sees its new content. A version read by one user is another
+// user's only once that user's open of it succeeds: a version is read
+// under the thread's filesystem uid (a root reader reads another user's
+// zone file as that user, on a thread of their ids), and a read of root's
+// is no read of theirs. The cache holds at most zoneCacheMax files
 // (of MaxZoneFile at most), and is emptied when full. What it returns is
 // shared: callers only read it.
 
@@ -29,6 +35,7 @@ type zoneFileVersion struct {
 }
 
 type fileVersion struct {
+	fsuid        int // who read it (the thread's filesystem uid)
 	dev, ino     uint64
 	size         int64
 	mtime, ctime time.Time
@@ -36,7 +43,8 @@ type fileVersion struct {
 
 // versionOf is the version of the file st describes.
 func versionOf(st *syscall.Stat_t) fileVersion {
-	return fileVersion{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
+	fsuid, _ := unix.SetfsuidRetUid(-1) // (-1 changes nothing: it says the fsuid)
+	return fileVersion{fsuid: fsuid, dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
 		mtime: time.Unix(st.Mtim.Unix()), ctime: time.Unix(st.Ctim.Unix())}
 }
 
