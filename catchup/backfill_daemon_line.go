@@ -34,7 +34,10 @@ func daemonLineEnv(m Machine, t store.Task) ([]string, error) {
 	if err != nil {
 		return nil, cannot(err.Error())
 	}
-	jobs, errs := crontab.ParseJobs(bytes.NewReader(data), path)
+	jobs, errs, more := crontab.ParseJobsUpTo(bytes.NewReader(data), path, crontab.MaxCatchupLines)
+	if more {
+		return nil, cannot(crontab.TooManyJobs(path).Error())
+	}
 	if len(errs) > 0 {
 		return nil, cannot(fmt.Sprintf("the crontab does not read (%v)", errs[0]))
 	}

@@ -43,7 +43,10 @@ func daemonTasks(ctx context.Context, st store.Store, m catchup.Machine, files [
 		if err != nil {
 			return nil, err
 		}
-		jobs, errs := crontab.ParseJobs(bytes.NewReader(data), name)
+		jobs, errs, more := crontab.ParseJobsUpTo(bytes.NewReader(data), name, crontab.MaxCatchupLines)
+		if more { // as scan refuses a crontab of more catchup lines: before, each one a registration
+			return nil, crontab.TooManyJobs(name)
+		}
 		if len(errs) > 0 {
 			// One line: errors.Join's newline reached the operator as an escaped \n.
 			return nil, fmt.Errorf("crontab %w", catchup.JoinErrors(errs...))

@@ -38,9 +38,17 @@ var errDaemonReboot = errors.New("@reboot has no time slot, and the daemon fires
 // unescaped % (cron's %-stdin, a trailing % too) is refused. It is a pure
 // function of its input.
 func ParseJobs(r io.Reader, name string) ([]Job, []error) {
+	jobs, errs, _ := ParseJobsUpTo(r, name, -1)
+	return jobs, errs
+}
+
+// ParseJobsUpTo is ParseJobs reading no further than the job line (a job
+// or a malformed line's error) past the first most of them: more says
+// that there are more than most (MaxCatchupLines: every job line of a
+// daemon's crontab is a task), and what it returns is then only what it
+// read. A negative most reads the whole crontab.
+func ParseJobsUpTo(r io.Reader, name string, most int) (jobs []Job, errs []error, more bool) {
 	var (
-		jobs    []Job
-		errs    []error
 		env     variables
 		pending string
 	)
@@ -71,12 +79,13 @@ func ParseJobs(r io.Reader, name string) ([]Job, []error) {
 			j.File, j.Line, j.Env, j.TZ = name, lineNo, env.list(), env.tz()
 			jobs = append(jobs, j)
 		}
-		return true
+		more = most >= 0 && len(jobs)+len(errs) > most
+		return !more
 	})
 	if err != nil {
 		errs = append(errs, err)
 	}
-	return jobs, errs
+	return jobs, errs, more
 }
 
 // taskComment reads `# catchup: task=NAME`.

@@ -16,8 +16,17 @@ const MaxSize = 16 << 20
 // entries of one crontab (cronie's MAX_USER_ENTRIES; Debian's crontab
 // refuses more lines), and each catchup line costs a scan a registration
 // and a replay plan (a user's crontab of 267,000 of them, 15 MB, under
-// MaxSize, took a root scan minutes and gigabytes, at every scan).
+// MaxSize, took a root scan minutes and gigabytes, at every scan). A
+// daemon's crontab, every job line of which is a task, holds at most as
+// many job lines (ParseJobsUpTo).
 const MaxCatchupLines = 10000
+
+// TooManyJobs says why a daemon's crontab of more than MaxCatchupLines job
+// lines is refused, and the fix.
+func TooManyJobs(path string) error {
+	return fmt.Errorf("crontab %s holds more than %d job lines, the most cron loads of one crontab: none of them were read; "+
+		"keep at most %d lines in it (give a job run often one line, not one per time)", path, MaxCatchupLines, MaxCatchupLines)
+}
 
 // ErrTooLarge is a crontab over MaxSize: none of it is used.
 var ErrTooLarge = fmt.Errorf("it is larger than %d MiB, the most catchup reads of a crontab: none of its lines were read", MaxSize>>20)
