@@ -56,6 +56,8 @@ func programOptions(words, out []string, p int, quoted bool) {
 		ldapOptions(args, o, name) // options_more.go
 	case "sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl":
 		oracleLogons(args, o)
+	case "vault", "bao": // vault login TOKEN: tokens.go
+		vaultLogin(args, o)
 	case "htpasswd":
 		htpasswdBatch(args, o)
 	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "helm", "az":

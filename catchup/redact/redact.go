@@ -236,7 +236,7 @@ func Command(command string) string { return maskCommand(command, false) }
 // what it holds or not (the tests' check that a rule's needs are right).
 func maskCommand(command string, every bool) string {
 	c := cluesOf(command)
-	for _, r := range append(rules(), sqlRule(), spacedRule(), dashRule()) { // sql.go, flags.go
+	for _, r := range append(rules(), sqlRule(), spacedRule(), dashRule(), tokenRule()) { // sql.go, flags.go, tokens.go
 		if !every && r.needs != nil && !r.needs(c) || !r.re().MatchString(command) {
 			continue
 		}
@@ -291,6 +291,9 @@ const maskedStandIn = "ghp_standin"
 // place masked: running it would not run what was written. A Mask in no
 // secret's place (echo '***') is no masked secret.
 func Masked(command string) bool {
+	if maskedToken(command) { // ghp_***: tokens.go
+		return true
+	}
 	probe := strings.ReplaceAll(command, Mask, maskedStandIn)
 	return probe != command && Command(probe) != probe
 }
