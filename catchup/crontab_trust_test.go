@@ -59,6 +59,12 @@ func TestOpenCrontab(t *testing.T) {
 		"spool crontab written by root for its user": {setup: func(t *testing.T, _, spool string) string {
 			return write(t, filepath.Join(spool, "nobody"), 0o600, 0)
 		}, wantUser: "nobody"},
+		"spool crontab of a deleted user, owned by its old uid": {setup: func(t *testing.T, _, spool string) string {
+			return write(t, filepath.Join(spool, "h-deleted-user"), 0o600, 54321)
+		}, refused: "h-deleted-user"},
+		"spool crontab of a deleted user, its old uid reused": {setup: func(t *testing.T, _, spool string) string {
+			return write(t, filepath.Join(spool, "h-deleted-user"), 0o600, nobody)
+		}, refused: "h-deleted-user"},
 		"spool crontab owned by another user": {setup: func(t *testing.T, _, spool string) string {
 			return write(t, filepath.Join(spool, "nobody"), 0o600, daemon)
 		}, refused: "it is nobody's crontab but owned by uid 1 (daemon)"},
