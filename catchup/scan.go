@@ -131,6 +131,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		if held[t.Name] {
 			continue
 		}
+		if w := cts.scanZoneRefusal(t); w != "" {
+			rep.RefusedLines++ // exit 1, as for a refused line
+			rep.Warnings = append(rep.Warnings, w)
+			continue
+		}
 		if sr == nil && t.Shell != "" {
 			var warning string
 			t, sr, warning, err = cts.lineReplay(ctx, st, t, req.DryRun, req.NotifyCmd)

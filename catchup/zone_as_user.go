@@ -1,6 +1,8 @@
 package catchup
 
 import (
+	"errors"
+	"fmt"
 	"os/user"
 	"path/filepath"
 	"strconv"
@@ -145,4 +147,28 @@ func (r *zoneReader) refusal() string {
 		return "root's readers read it only with the rights every user has"
 	}
 	return "every fire of its line exits 125"
+}
+
+// scanZoneRefusal is why a root scan leaves task t alone: its zone is a
+// file's path that its user cannot read, where that user is a registrant
+// (another user's `catchup run --cron` or daemon line) or unknown (its
+// crontab line gone, refused or unreadable; a found line of another user
+// is refused by its replay's own check, checkZonePaths). Its slots are then
+// neither counted, expired nor retired in a zone read with root's rights
+// (on a shared ledger the user reads those records). "" otherwise.
+func (c *crontabs) scanZoneRefusal(t store.Task) string {
+	if c.m.UID != 0 || t.Schedule == "" || !zoneFilePath(t.TZ) || !t.RetiredAt.IsZero() {
+		return ""
+	}
+	r := c.zoneReaderOf(t)
+	if r == nil || (strings.HasPrefix(t.Source, "crontab:") && !strings.HasPrefix(r.who, "nobody (")) {
+		return ""
+	}
+	_, err := c.taskSchedule(t)
+	var refused zoneRefusedAs
+	if !errors.As(err, &refused) {
+		return ""
+	}
+	return fmt.Sprintf("task %s: %v; not scanned: a root scan reads a zone file only with its task's user's rights "+
+		"(if the task is gone, catchup forget %s)", t.Name, err, t.Name)
 }
