@@ -24,6 +24,9 @@ func TestNeedsMaskAsEveryRule(t *testing.T) {
 		"mysql -e \"CREATE USER a IDENTIFIED BY 'x'\"", "x PASSWORD = y", "keytool -STOREPASS x", "tool --api-key x",
 		"echo '{\"Token\": \"x\"}'", `curl -d "{\"Secret\":\"x\"}"`, "https://hooks.SLACK.com/services/T/B/x", "GITHUB_PAT=ghp_x",
 		"sh -c 'cd /srv && ./bin/settle --date \"$CATCHUP_SLOT\" >> /var/log/settle.log 2>&1'", "true", "")
+	for _, p := range strings.Split(strings.NewReplacer(`\.`, ".", "[abposre]", "b").Replace(tokenPrefixes), "|") {
+		texts = append(texts, "deploy "+p+"0123456789abcdefghijKLMN", "X="+strings.ToUpper(p)+"0123456789abcdefghijKLMN")
+	}
 	if len(texts) < 300 {
 		t.Fatalf("only %d strings found in this package's tests: the corpus was not read", len(texts))
 	}
