@@ -9,20 +9,22 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// A fire that waited for its task's lock (--wait, --on-busy wait, a
-// daemon's waiting line) may get it because its holder died: catchup
+// A fire may get its task's lock because its holder died: catchup
 // killed, a power cut under the holder's process or host, its run left
-// `running` with no outcome. Run at once, the waiting fire's slot ran
-// before the dead run's older one, which the next scan replayed after it:
-// each slot once, but not oldest first. So a fire that waited, once it
-// holds the lock, replays first, in this process and under the lock it
-// holds, the slots before its own that such a dead run left (deadFirst;
-// on a shared ledger, once it has waited for another host's run: its
-// lease run out, fleetDeadFirst), oldest first, then runs its own. When
-// one of them cannot be replayed (the lock taken by another host's run
-// meanwhile, the ledger out of reach, a stop), the fire runs nothing and
-// is a lock skip (exit 75): its slot stays missed, behind the older one,
-// and scan replays both in order.
+// `running` with no outcome. Run at once, the fire's slot ran before the
+// dead run's older one, which the next scan replayed after it: each slot
+// once, but not oldest first. So a scheduled fire replays first, in this
+// process and under the lock it holds, the slots before its own that such
+// a dead run left, oldest first, then runs its own: a fire that waited
+// for the lock here, before its claim (deadFirst); one that waited for
+// another host's run on a shared ledger (its lease run out), or whose
+// claim found the task with an older slot's record running (the lock free
+// here, or the ledger's lock free of a run whose lease ran out: its claim
+// reads it in its transaction, ClaimRequest.AskOlderRunning), after its
+// claim (claimedDeadFirst). When one of them cannot be replayed (the lock
+// taken by another host's run meanwhile, the ledger out of reach, a
+// stop), the fire runs nothing and is a lock skip (exit 75): its slot
+// stays missed, behind the older one, and scan replays both in order.
 
 // deadBefore lists, oldest first and each once, the slots before slot that
 // a run of the task left running and that is dead now (stale: this process
@@ -67,7 +69,7 @@ func (l *lifecycle) deadFirst(ctx context.Context, lock *taskLock, base store.Ru
 	if len(slots) == 0 {
 		return RunResult{}, false
 	}
-	at, left := l.replayDead(ctx, lock, base.Slot, slots)
+	at, left := l.replayDead(ctx, lock, base.Slot, slots, true)
 	if !left {
 		return RunResult{}, false
 	}
@@ -83,10 +85,15 @@ func (l *lifecycle) deadLeftNotice(at, slot time.Time) string {
 }
 
 // replayDead replays slots (deadBefore's), oldest first, under lock, which
-// this fire holds and keeps. It returns the first slot left missed, if any.
-func (l *lifecycle) replayDead(ctx context.Context, lock *taskLock, own time.Time, slots []time.Time) (time.Time, bool) {
+// this fire holds and keeps; waited: the fire waited for the run that
+// died, else it came after it. It returns the first slot left missed, if any.
+func (l *lifecycle) replayDead(ctx context.Context, lock *taskLock, own time.Time, slots []time.Time, waited bool) (time.Time, bool) {
+	when := "before the fire of %s"
+	if waited {
+		when = "while the fire of %s waited for it"
+	}
 	for _, s := range slots {
-		l.m.notice("task %s: the run of slot %s died without an outcome while the fire of %s waited for it; replaying it first",
+		l.m.notice("task %s: the run of slot %s died without an outcome "+when+"; replaying it first",
 			l.req.Task, formatSlot(s, l.sched), formatSlot(own, l.sched))
 		sub := l.replayOf(s)
 		res, err := sub.attempts(ctx, lock, store.Run{Task: l.req.Task, Slot: s, Trigger: store.TriggerReplay, Attempt: 1,
@@ -112,14 +119,17 @@ func (l *lifecycle) replayOf(slot time.Time) *lifecycle {
 	return &lifecycle{st: l.st, m: m, req: req, sched: l.sched, registered: l.registered}
 }
 
-// fleetDeadFirst is claimAndRun's check once a scheduled fire's claim r
-// has waited for the task's ledger lock (another host's run) and holds it
-// (release): the slots a dead holder left (its lease run out) are replayed
-// first, the ledger lock let go meanwhile (each replay takes it for its
-// own claim) and r kept alive by its heartbeats, then the lock is taken
-// again for r. ok false: r is given back (a lock skip, res), or the lock
-// could not be taken again (res as lockFleet's).
-func (l *lifecycle) fleetDeadFirst(ctx context.Context, lock *taskLock, r store.Run, release func()) (func(), RunResult, bool) {
+// claimedDeadFirst is claimAndRun's check once a scheduled fire's claim r
+// holds the task's locks (here, and the ledger's: release) and either
+// waited for another host's run (waited) or found the task with an older
+// slot's record running (its claim's OlderRunning): the slots a dead run
+// left (its lease run out, or its catchup gone) are replayed first, the
+// ledger lock let go meanwhile (each replay takes it for its own claim)
+// and r kept alive by its heartbeats, then the lock is taken again for r,
+// whose record then starts anew (its start after the replays'). ok false:
+// r is given back (a lock skip, res), or the lock could not be taken again
+// (res as lockFleet's).
+func (l *lifecycle) claimedDeadFirst(ctx context.Context, lock *taskLock, r *store.Run, release func(), waited bool) (func(), RunResult, bool) {
 	if r.Attempt != 1 || r.Trigger != store.TriggerSchedule || !l.req.ReplaySlot.IsZero() {
 		return release, RunResult{}, true
 	}
@@ -129,18 +139,26 @@ func (l *lifecycle) fleetDeadFirst(ctx context.Context, lock *taskLock, r store.
 	}
 	release()
 	_, stopBeats := l.heartbeats(ctx, r.ID)
-	at, left := l.replayDead(ctx, lock, r.Slot, slots)
+	at, left := l.replayDead(ctx, lock, r.Slot, slots, waited)
 	stopBeats()
 	if left {
 		l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 			ExitCode: exitCodePtr(exitLocked), Error: reasonLocked})
 		l.m.notice("%s", l.deadLeftNotice(at, r.Slot))
 		r.Status, r.Error = store.StatusSkipped, reasonLocked
-		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true}, false
+		return nil, RunResult{ExitCode: exitLocked, Run: *r, Skipped: true}, false
 	}
-	release, ok, unreachable := l.lockFleet(ctx, r)
+	release, ok, unreachable := l.lockFleet(ctx, *r)
 	if !ok {
-		return nil, RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable, rowLocked: l.rowLocked}, false
+		return nil, RunResult{ExitCode: exitLocked, Run: *r, Skipped: true, lockUnreachable: unreachable, rowLocked: l.rowLocked}, false
+	}
+	if now := l.m.Now(); now.After(r.StartedAt) {
+		// Its command starts now, after the replays: a record that kept
+		// its claim's start would count their time as its own. Taken for
+		// dead meanwhile (not running), its heartbeats stop it.
+		if running, err := l.st.SetStarted(ctx, r.ID, now); err == nil && running {
+			r.StartedAt = now
+		}
 	}
 	return release, RunResult{}, true
 }

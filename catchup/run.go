@@ -255,7 +255,7 @@ type lifecycle struct {
 	// tell its schedule's first fire from a later one (resolveFire).
 	unread bool
 	// fleetWaited: lockFleet took the ledger lock after waiting for
-	// another host's run (fleetDeadFirst).
+	// another host's run (claimedDeadFirst).
 	fleetWaited bool
 	rowLocked   bool // lockFleet gave up: another session held the task's row past the lock timeout
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not

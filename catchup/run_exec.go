@@ -92,6 +92,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	// since read.
 	req := store.ClaimRequest{Run: r, Force: l.req.Force, Replay: r.Trigger == store.TriggerReplay || !l.req.FireSlot.IsZero(),
 		Checkpoint: r.Attempt == 1 && r.Trigger == store.TriggerReplay && l.ownInterval(r.Slot), Registered: l.req.Registered}
+	// A scheduled fire learns whether a run of an older slot is left
+	// running, maybe dead, to replay it first (claimedDeadFirst).
+	req.AskOlderRunning = r.Attempt == 1 && r.Trigger == store.TriggerSchedule && l.req.ReplaySlot.IsZero()
 	// A scan's replay refuses a slot of a pause set since the scan read
 	// the task: a pause holds from its start (T4).
 	req.RefusePaused = r.Trigger == store.TriggerReplay
@@ -191,10 +194,11 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if !ok {
 		return RunResult{ExitCode: exitLocked, Run: r, Skipped: true, lockUnreachable: unreachable, rowLocked: l.rowLocked}, true, nil, nil
 	}
-	if l.fleetWaited { // for another host's run: a dead one's slot goes first
+	if l.fleetWaited || claim.OlderRunning { // a dead run's older slot goes first
+		waited := l.fleetWaited
 		l.fleetWaited = false
 		var res RunResult
-		if release, res, ok = l.fleetDeadFirst(ctx, lock, r, release); !ok {
+		if release, res, ok = l.claimedDeadFirst(ctx, lock, &r, release, waited); !ok {
 			return res, true, nil, nil
 		}
 	}

@@ -52,6 +52,13 @@ type ClaimRequest struct {
 	// claim's transaction, so that no other run takes the task in between:
 	// a retry follows its failed attempt. A local ledger ignores it.
 	LockFrom int64
+	// AskOlderRunning: the claim also reads, in its transaction, whether
+	// the task has a running record of a slot before Run.Slot
+	// (ClaimResult.OlderRunning): a scheduled fire that found its task's
+	// lock free may follow a run that died (its catchup killed, its lease
+	// run out), whose older slot it replays first. One indexed read (the
+	// task's running records), no round trip of its own.
+	AskOlderRunning bool
 }
 
 // Settlement is the outcome of run ID.
@@ -86,6 +93,10 @@ type ClaimResult struct {
 	// one of the task's pause (InPause); Run is zero. As for Gone, nothing
 	// of the task was written but the claim's Settle.
 	Paused bool
+	// OlderRunning: asked for (ClaimRequest.AskOlderRunning) and granted,
+	// the task has a running record of a slot before the claimed one, as
+	// the claim read it: alive or dead, for the caller to judge.
+	OlderRunning bool
 }
 
 // RefusesRetired reports whether claim req refuses a retired task

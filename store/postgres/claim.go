@@ -32,6 +32,12 @@ CROSS JOIN LATERAL (SELECT CASE WHEN $3::boolean THEN s.running_id ELSE GREATEST
 LEFT JOIN runs r ON r.id = h.id
 WHERE s.task = $1 AND s.slot = $2 AND h.id IS NOT NULL`
 
+// olderRunningSQL, added to the claim's insert of its run, tells whether
+// the task has a running record of a slot before the claimed one
+// (ClaimRequest.AskOlderRunning): read from the task's running records
+// (runs_task_status), in the insert's statement, no round trip of its own.
+const olderRunningSQL = `, EXISTS (SELECT 1 FROM runs o WHERE o.task = $2 AND o.status = 'running' AND o.slot < $3)`
+
 // Claim implements store.Store.
 func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	asked := time.Now() // only for how long the claim waits: see bornAt
@@ -131,7 +137,12 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	// The server's clock comes back with the run's id (serverClock): a
 	// daemon, open for months, keeps its reading fresh by its fires.
 	var at time.Time
-	if err := tx.QueryRow(ctx, insertRunSQL+` RETURNING id, clock_timestamp()`, insertArgs(r.ID, r, "")...).Scan(&r.ID, &at); err != nil {
+	var older bool
+	insert, into := insertRunSQL+` RETURNING id, clock_timestamp()`, []any{&r.ID, &at}
+	if req.AskOlderRunning && !r.Slot.IsZero() {
+		insert, into = insert+olderRunningSQL, append(into, &older)
+	}
+	if err := tx.QueryRow(ctx, insert, insertArgs(r.ID, r, "")...).Scan(into...); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
 	p.clock.saw(at)
@@ -143,7 +154,7 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	if err := tx.Commit(ctx); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
-	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note), Touched: touched}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: fromText(note), Touched: touched, OlderRunning: older}, nil
 }
 
 // bornAt is a claimed run's first heartbeat: its start, on the caller's

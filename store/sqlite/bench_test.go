@@ -10,7 +10,13 @@ import (
 
 // One scheduled run as catchup records it: a claim, then its outcome. Each
 // is a durable (fsynced) commit.
-func BenchmarkClaimFinish(b *testing.B) {
+func BenchmarkClaimFinish(b *testing.B) { claimFinish(b, false) }
+
+// BenchmarkClaimFinish as a scheduled fire claims: asking, in the claim,
+// whether the task has an older slot's run left running.
+func BenchmarkClaimFinishAskOlderRunning(b *testing.B) { claimFinish(b, true) }
+
+func claimFinish(b *testing.B, askOlderRunning bool) {
 	s, _ := newLedger(b)
 	ctx := b.Context()
 	task := store.Task{Name: "backup", Schedule: "* * * * *", Argv: []string{"/bin/backup"}, RegisteredAt: t0, UpdatedAt: t0}
@@ -21,7 +27,7 @@ func BenchmarkClaimFinish(b *testing.B) {
 		i++
 		res, err := s.Claim(ctx, store.ClaimRequest{
 			Run:      store.Run{Task: "backup", Slot: slot, Trigger: store.TriggerSchedule, StartedAt: slot},
-			Register: &task,
+			Register: &task, AskOlderRunning: askOlderRunning,
 		})
 		if err != nil || !res.Claimed {
 			b.Fatalf("Claim = %+v, %v", res, err)

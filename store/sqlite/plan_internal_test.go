@@ -171,6 +171,9 @@ WHERE id = ? AND status = 'running'`,
 	// Each task's latest failure from its end of runs_task_failure_end,
 	// a cut retry's row passed over (backend.NotRetryCutSQL).
 	"LastFailures": {query: lastFailuresSQL, scanOK: []string{"SCAN t"}, index: "runs_task_failure_end"},
+	// A scheduled fire's claim: the task's running records, never its
+	// slots before the claimed one (runs_task_slot), which grow with it.
+	"Older running": {query: olderRunningSQL, args: []any{"task-07", 1}, scanOK: []string{"SCAN CONSTANT ROW"}, index: "runs_task_status"},
 }
 
 var batchScanOK = []string{"SCAN q VIRTUAL TABLE"}

@@ -136,6 +136,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		if req.Checkpoint {
 			queries = append(queries, lastCheckpointSQL)
 		}
+		if req.AskOlderRunning {
+			queries = append(queries, olderRunningSQL)
+		}
 	}
 	s.prepare(ctx, queries...) // only those this claim runs
 	rt, err := s.beginRelaxed(ctx)
@@ -207,6 +210,10 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		}
 		note = checkpoint
 	}
+	older, err := olderRunning(ctx, tx, req)
+	if err != nil {
+		return store.ClaimResult{}, s.wrap("read ledger", err)
+	}
 	r := req.Run
 	r.Status = store.StatusRunning
 	id, err := insertRun(ctx, tx, r)
@@ -221,7 +228,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
-	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note, Touched: touched}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note, Touched: touched, OlderRunning: older}, nil
 }
 
 // AddRun implements store.Store.
