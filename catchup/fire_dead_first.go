@@ -98,6 +98,9 @@ func (l *lifecycle) replayDead(ctx context.Context, lock *taskLock, own time.Tim
 		sub := l.replayOf(s)
 		res, err := sub.attempts(ctx, lock, store.Run{Task: l.req.Task, Slot: s, Trigger: store.TriggerReplay, Attempt: 1,
 			Host: l.m.Host, PID: l.m.PID, BootID: l.m.BootID}, true)
+		if l.m.OnReplayFirstEnd != nil {
+			l.m.OnReplayFirstEnd(s, res)
+		}
 		if err != nil || ctx.Err() != nil || res.Stopped || res.LeftMissed() {
 			return s, true
 		}
@@ -116,6 +119,9 @@ func (l *lifecycle) replayOf(slot time.Time) *lifecycle {
 	req.Schedule, req.TZ, req.DaemonLine = nil, "", nil
 	m := l.m
 	m.BeforeHooks = nil
+	if started := m.OnReplayFirstStart; started != nil { // its job is no start of the fire's own
+		m.OnJobStart = func(pid int) { started(slot, pid) }
+	}
 	return &lifecycle{st: l.st, m: m, req: req, sched: l.sched, registered: l.registered}
 }
 

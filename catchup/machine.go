@@ -82,6 +82,14 @@ type Machine struct {
 	// OnJobStart, if set, is told each job's pid (its process group) as it
 	// starts: the daemon kills what outlives its grace.
 	OnJobStart func(pid int)
+	// OnReplayFirstStart and OnReplayFirstEnd, if set, are told of each
+	// job that a scheduled fire runs before its own to replay an older
+	// slot a dead run left (deadFirst, claimedDeadFirst): its slot and pid
+	// as it starts, instead of OnJobStart (then the fire's own job's), and
+	// its slot and result once it is over. OnReplayFirstStart nil:
+	// OnJobStart is told, as of any job.
+	OnReplayFirstStart func(slot time.Time, pid int)
+	OnReplayFirstEnd   func(slot time.Time, res RunResult)
 	// OnJobEnd, if set, is told each job's pid once it has ended, what it
 	// left in its process group stopped: no longer the daemon's to signal.
 	OnJobEnd func(pid int)

@@ -40,18 +40,22 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 		return true // nothing ran: left missed, for a replay once the home is fixed
 	}
 	begun := false
+	giveTurn := sync.OnceFunc(func() {
+		if started != nil {
+			started()
+		}
+	})
 	m := d.machine(t, func(pid int) {
 		if !begun { // the first attempt's job
 			begun = true
-			if started != nil {
-				started()
-			}
+			giveTurn()
 			late := time.Duration(float64(d.cfg.Machine.Now().Sub(slot)) / d.cfg.Rate)
 			d.health.observe(late)
 			d.logStarted(t.Def.Name, slot, pid, triggerSchedule, late)
 			d.checkClock() // as its claim, just made, read it again
 		}
 	})
+	d.logReplaysFirst(&m, t.Def.Name, giveTurn)
 	m.BeforeHooks = func(res catchup.RunResult) {
 		release()
 		if settled != nil && !leftOwed(res) {
@@ -73,18 +77,44 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 			"slot", slot.Format(time.RFC3339), "run", res.Run.ID, "exit", res.ExitCode, "trigger", triggerSchedule)
 		return owed
 	}
-	e := ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
-		trigger: triggerSchedule, seconds: time.Since(start).Seconds()}
-	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
-		if res.LedgerFault != nil {
-			d.cfg.Log.Error("not run: the ledger cannot record it", "event", "skip", "task", t.Def.Name,
-				"slot", slot.Format(time.RFC3339), "exit", res.ExitCode, "trigger", triggerSchedule)
-			return owed
-		}
-		e = ended{slot: slot, exit: res.ExitCode, trigger: triggerSchedule}
+	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) && res.LedgerFault != nil {
+		d.cfg.Log.Error("not run: the ledger cannot record it", "event", "skip", "task", t.Def.Name,
+			"slot", slot.Format(time.RFC3339), "exit", res.ExitCode, "trigger", triggerSchedule)
+		return owed
 	}
-	d.logEnded(t.Def.Name, e)
+	d.logEnded(t.Def.Name, runEnded(slot, res, triggerSchedule, time.Since(start).Seconds()))
 	return owed
+}
+
+// runEnded is the done line of a run of slot that ran (or failed to
+// start), else its skip line.
+func runEnded(slot time.Time, res catchup.RunResult, trigger string, seconds float64) ended {
+	if !res.Ran && (res.Skipped || res.Run.ID == 0 || res.Run.Status != store.StatusFailed) {
+		return ended{slot: slot, exit: res.ExitCode, trigger: trigger}
+	}
+	return ended{slot: res.Run.Slot, run: res.Run.ID, status: res.Run.Status, exit: res.ExitCode,
+		trigger: trigger, seconds: seconds}
+}
+
+// logReplaysFirst has m's fire log each job it runs before its own, to
+// replay a dead run's older slot, as a replay of that slot (its start
+// once, its end), never as the fire's own start; the job is tracked as
+// any job, and its start gives the task's next fire its turn (giveTurn),
+// as the fire's own job's would: the fire holds the task's lock.
+func (d *Daemon) logReplaysFirst(m *catchup.Machine, task string, giveTurn func()) {
+	var logged time.Time
+	var begun time.Time
+	m.OnReplayFirstStart = func(slot time.Time, pid int) {
+		d.track(task, pid, true)
+		giveTurn()
+		if !slot.Equal(logged) { // its first attempt's job
+			logged, begun = slot, time.Now()
+			d.logStarted(task, slot, pid, triggerReplay, -1)
+		}
+	}
+	m.OnReplayFirstEnd = func(slot time.Time, res catchup.RunResult) {
+		d.logEnded(task, runEnded(slot, res, triggerReplay, time.Since(begun).Seconds()))
+	}
 }
 
 // leftOwed reports whether a fire's result leaves its slot owed (see
