@@ -79,7 +79,10 @@ type RunRequest struct {
 	// registration as read (its RegisteredAt): the claim refuses the task
 	// purged since, or purged and registered again (store.ClaimRequest.Registered).
 	Registered time.Time
-	PrevSlot   time.Time // scan's coalesced replay: the last settled slot before the gap
+	// Updated: a scan's replay's, the task's UpdatedAt as read: the claim
+	// refuses the task registered again since (store.ClaimRequest.Updated).
+	Updated  time.Time
+	PrevSlot time.Time // scan's coalesced replay: the last settled slot before the gap
 	// Fold: scan's coalesced replay, the gap's other slots, recorded
 	// skipped (FoldReason) once the claim is granted and before the command
 	// starts: a replay whose slot another run took covers none of them.
@@ -150,6 +153,9 @@ type RunResult struct {
 	// paused: a scan's replay's claim refused, its slot one of a pause
 	// set since the scan read the task (store.ClaimResult.Paused)
 	paused bool
+	// changed: a scan's replay's claim refused, its task registered again
+	// since the scan read it (store.ClaimResult.Changed)
+	changed bool
 	// failedMeanwhile: a replay's or a backfill's claim given back because
 	// another run of the slot failed since (takenSince): the slot stays
 	// failed, for scan --retry-failed, and is not settled

@@ -95,6 +95,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	// A scheduled fire learns whether a run of an older slot is left
 	// running, maybe dead, to replay it first (claimedDeadFirst).
 	req.AskOlderRunning = r.Attempt == 1 && r.Trigger == store.TriggerSchedule && l.req.ReplaySlot.IsZero()
+	if r.Attempt == 1 {
+		req.Updated = l.req.Updated
+	}
 	// A scan's replay refuses a slot of a pause set since the scan read
 	// the task: a pause holds from its start (T4).
 	req.RefusePaused = r.Trigger == store.TriggerReplay
@@ -153,6 +156,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		l.m.notice("slot %s of %s: its task was paused meanwhile (catchup pause); not running it",
 			formatSlot(r.Slot, l.sched), l.req.Task)
 		return RunResult{Skipped: true, paused: true}, true, nil, nil
+	}
+	if claim.Changed { // registered again since the scan read it: the scan reads it again
+		return RunResult{Skipped: true, changed: true}, true, nil, nil
 	}
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {

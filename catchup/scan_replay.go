@@ -44,6 +44,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 		RetryDelay: t.RetryDelay, Timeout: t.Timeout, KillAfter: t.KillAfter, NoCapture: t.NoCapture,
 		NotifyCmd: storedNotify(t), Shared: st.Shared(), PrevSlot: span.prev, Coalesced: span.n,
 		Fold: span.fold, FoldReason: span.reason, ReadRuns: true, SaysMeanwhile: true, AfterRun: read, Registered: t.RegisteredAt,
+		Updated: t.UpdatedAt,
 	}, held: held}
 	res, err := l.run(ctx)
 	if err != nil {
@@ -76,6 +77,7 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	a.gone = res.gone
 	a.retired = res.retired
 	a.paused = res.paused
+	a.changed = res.changed
 	a.failedMeanwhile = res.failedMeanwhile
 	if a.notedMeanwhile = res.notedMeanwhile; a.notedMeanwhile {
 		a.Reason = "ran meanwhile, its outcome noted on this host: the next scan records it"

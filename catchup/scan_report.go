@@ -142,6 +142,10 @@ type SlotAction struct {
 	// paused: not run because its task was paused since the scan read it
 	// (its claim refused: store.ClaimResult.Paused)
 	paused bool
+	// changed: not run because its task was registered again since the
+	// scan read it (its claim refused: store.ClaimResult.Changed): the
+	// scan reads it again and replays the slot as registered now
+	changed bool
 	// ranMeanwhile: not run because the slot succeeded since the scan
 	// read it (another scan's replay, a fire): said once per task.
 	ranMeanwhile bool

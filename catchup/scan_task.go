@@ -222,7 +222,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		var a SlotAction
 		if span.heldAt.IsZero() {
-			a, err = replaySlot(ctx, st, m, withCommand(t, req), sched, sr, slot, span, held, res.read, seen)
+			a, err = replayAsRegistered(ctx, st, m, &t, req, sched, sr, slot, span, held, res.read, seen)
 		} else {
 			a = lineGapHeld(m, t.Name, sched, slot, span.heldAt)
 		}
@@ -232,6 +232,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		}
 		if gone = a.gone; gone { // purged since readAgain: nothing ran, nothing of it is written back
 			ts.Warnings = append(ts.Warnings, forgottenWarning(t.Name))
+			break
+		}
+		if a.changed { // registered again, and not as a new command only: nothing ran
+			ts.leaveChanged(t.Name, withheld+len(replay)-i)
 			break
 		}
 		if a.paused { // paused since the scan read it: its claim refused the slot, nothing ran

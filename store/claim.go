@@ -59,6 +59,12 @@ type ClaimRequest struct {
 	// run out), whose older slot it replays first. One indexed read (the
 	// task's running records), no round trip of its own.
 	AskOlderRunning bool
+	// Updated, when set (a scan's replay), is the task's UpdatedAt as the
+	// caller read it. A claim that reads the task's row (Replay or
+	// Registered, registering nothing) refuses, as Changed, a task whose
+	// row was written since (registered again by a fire, this host's or
+	// another's: its command may differ), in its transaction.
+	Updated time.Time
 }
 
 // Settlement is the outcome of run ID.
@@ -97,6 +103,10 @@ type ClaimResult struct {
 	// the task has a running record of a slot before the claimed one, as
 	// the claim read it: alive or dead, for the caller to judge.
 	OlderRunning bool
+	// Changed: a claim with Updated was refused because the task's row
+	// was written since (ClaimRequest.Updated); Run is zero. As for Gone,
+	// nothing of the task was written but the claim's Settle.
+	Changed bool
 }
 
 // RefusesRetired reports whether claim req refuses a retired task

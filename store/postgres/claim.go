@@ -62,9 +62,9 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 		// this claim commits (Forget deletes the task first, then its
 		// runs: this claim's too).
 		var pausedAt, until, retired *time.Time
-		var registered time.Time
-		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until, registered_at, retired_at FROM tasks WHERE name = $1 FOR KEY SHARE`,
-			req.Run.Task).Scan(&pausedAt, &until, &registered, &retired); {
+		var registered, updated time.Time
+		switch err = tx.QueryRow(ctx, `SELECT paused_at, paused_until, registered_at, retired_at, updated_at FROM tasks WHERE name = $1 FOR KEY SHARE`,
+			req.Run.Task).Scan(&pausedAt, &until, &registered, &retired, &updated); {
 		case errors.Is(err, pgx.ErrNoRows):
 			return store.ClaimResult{Gone: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case err != nil:
@@ -75,6 +75,8 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{Retired: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case req.RefusePaused && store.InPause(fromDB(pausedAt), fromDB(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, p.wrap("write ledger", tx.Commit(ctx))
+		case !req.Updated.IsZero() && !updated.Equal(req.Updated):
+			return store.ClaimResult{Changed: true}, p.wrap("write ledger", tx.Commit(ctx))
 		}
 	default:
 		// A task first seen through a run is registered as of that run's

@@ -38,7 +38,7 @@ ON CONFLICT (name) DO NOTHING`
 
 // taskPauseSQL reads a task's pause and registration; no row: the ledger
 // no longer holds it (a replay's claim, a backfill's).
-const taskPauseSQL = `SELECT paused_at, paused_until, registered_at, retired_at FROM tasks WHERE name = ?`
+const taskPauseSQL = `SELECT paused_at, paused_until, registered_at, retired_at, updated_at FROM tasks WHERE name = ?`
 
 // prunedSlotSQL finds a slot whose succeeded run was pruned.
 const prunedSlotSQL = `SELECT run_id FROM pruned_slots WHERE task = ? AND slot = ?`
@@ -171,8 +171,8 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		// scan read it, or purged and registered again, stays as it is
 		// (store.ClaimResult.Gone), and a task retired since stays retired
 		// (store.ClaimResult.Retired).
-		var pausedAt, until, registered, retired int64
-		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until, &registered, &retired); {
+		var pausedAt, until, registered, retired, updated int64
+		switch err := tx.QueryRowContext(ctx, taskPauseSQL, req.Run.Task).Scan(&pausedAt, &until, &registered, &retired, &updated); {
 		case errors.Is(err, sql.ErrNoRows):
 			return store.ClaimResult{Gone: true}, commit()
 		case err != nil:
@@ -183,6 +183,8 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{Retired: true}, commit()
 		case req.RefusePaused && store.InPause(fromMS(pausedAt), fromMS(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, commit()
+		case !req.Updated.IsZero() && updated != ms(req.Updated):
+			return store.ClaimResult{Changed: true}, commit()
 		}
 	} else {
 		// A task first seen through a run is registered as of that run's
