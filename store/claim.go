@@ -63,7 +63,9 @@ type ClaimRequest struct {
 	// caller read it. A claim that reads the task's row (Replay or
 	// Registered, registering nothing) refuses, as Changed, a task whose
 	// row was written since (registered again by a fire, this host's or
-	// another's: its command may differ), in its transaction.
+	// another's: its command may differ), in its transaction, unless
+	// the slot is refused first (its holder, or for a Replay a slot given
+	// up: on SQLite, any holder; on PostgreSQL, a slot given up).
 	Updated time.Time
 }
 

@@ -51,6 +51,7 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{}, p.wrap("write ledger", err)
 		}
 	}
+	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot is known not given up
 	switch {
 	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
@@ -75,9 +76,8 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{Retired: true}, p.wrap("write ledger", tx.Commit(ctx))
 		case req.RefusePaused && store.InPause(fromDB(pausedAt), fromDB(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, p.wrap("write ledger", tx.Commit(ctx))
-		case !req.Updated.IsZero() && !updated.Equal(req.Updated):
-			return store.ClaimResult{Changed: true}, p.wrap("write ledger", tx.Commit(ctx))
 		}
+		changed = !req.Updated.IsZero() && !updated.Equal(req.Updated)
 	default:
 		// A task first seen through a run is registered as of that run's
 		// slot (or start), so that the slot is covered by the missed rule.
@@ -103,6 +103,9 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		case given != nil: // refused, as a slot that ran
 			return store.ClaimResult{Run: *given}, p.wrap("write ledger", tx.Commit(ctx))
 		}
+	}
+	if changed {
+		return store.ClaimResult{Changed: true}, p.wrap("write ledger", tx.Commit(ctx))
 	}
 	if !r.Slot.IsZero() {
 		var id int64

@@ -162,6 +162,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}
+	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot's holder is known
 	if req.Register != nil {
 		if err := upsertTask(ctx, tx, *req.Register); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
@@ -183,9 +184,8 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{Retired: true}, commit()
 		case req.RefusePaused && store.InPause(fromMS(pausedAt), fromMS(until), req.Run.Slot):
 			return store.ClaimResult{Paused: true}, commit()
-		case !req.Updated.IsZero() && updated != ms(req.Updated):
-			return store.ClaimResult{Changed: true}, commit()
 		}
+		changed = !req.Updated.IsZero() && updated != ms(req.Updated)
 	} else {
 		// A task first seen through a run is registered as of that run's
 		// slot (or start), so that the slot is covered by the missed rule.
@@ -211,6 +211,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{Run: *holder}, commit()
 		}
 		note = checkpoint
+	}
+	if changed {
+		return store.ClaimResult{Changed: true}, commit()
 	}
 	older, err := olderRunning(ctx, tx, req)
 	if err != nil {
