@@ -188,23 +188,34 @@ func leaseLost(held context.Context) bool {
 // errRecordStopped marks an outcome whose retries a stop cut short.
 var errRecordStopped = errors.New("stopped before it was recorded")
 
-// record writes a run's outcome. On a shared ledger that went away it
-// retries with backoff until the outcome is recorded, or until catchup is
-// told to stop (errRecordStopped, said by the caller: recordOrSay, or
-// spoolOutcome, which notes the outcome): the command is never killed
-// because the ledger is gone. It returns the error when the outcome could
-// not be recorded.
+// record writes a run's outcome. On a shared ledger that went away, or
+// that cancelled the write for a cause that passes (a statement or lock
+// timeout the server is set with, a deadlock), it retries with backoff
+// until the outcome is recorded, or until catchup is told to stop
+// (errRecordStopped, said by the caller: recordOrSay, or spoolOutcome,
+// which notes the outcome): the command is never killed because the ledger
+// is gone. It returns the error when the outcome could not be recorded.
+// Before, a cancelled write was given up at once: the run stayed running
+// without heartbeats, and another host's scan after the lease ran its slot
+// again (e2e TestFleetOutcomeOutlastsATimeout).
 func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) error {
 	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
 		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
 		if err == nil {
 			return nil
 		}
-		if !l.st.Shared() || !errors.Is(err, store.ErrLedgerUnreachable) {
+		switch {
+		case !l.st.Shared():
+			l.m.notice("cannot record the outcome of run %d: %v", id, err)
+			return err
+		case errors.Is(err, store.ErrLedgerUnreachable):
+			l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, FormatDuration(delay))
+		case errors.Is(err, store.ErrLedgerLocked), errors.Is(err, store.ErrLedgerCancelled):
+			l.m.notice("cannot record the outcome of run %d yet: %v; recording it again in %s", id, err, FormatDuration(delay))
+		default:
 			l.m.notice("cannot record the outcome of run %d: %v", id, err)
 			return err
 		}
-		l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, FormatDuration(delay))
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w: %w", errRecordStopped, err)

@@ -39,4 +39,11 @@ var (
 	// task's row, say. Not ErrLedgerUnreachable: the ledger was reachable.
 	// Safe to repeat: the statement's transaction took no effect.
 	ErrLedgerLocked = errors.New("a row held by another session past the lock timeout")
+	// ErrLedgerCancelled marks an error of a shared ledger that answered,
+	// but cancelled the statement for a cause that passes: a statement
+	// timeout (the server's, its role's or its database's), a deadlock, a
+	// serialization failure, memory or disk short for a moment. Not
+	// ErrLedgerUnreachable either: the ledger was reachable. Safe to
+	// repeat: the statement's transaction took no effect.
+	ErrLedgerCancelled = errors.New("the server cancelled the statement")
 )

@@ -233,6 +233,8 @@ func (p *Ledger) wrap(op string, err error) error {
 		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerUnreachable, err)
 	} else if lockTimedOut(err) {
 		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerLocked, err)
+	} else if cancelledByServer(err) {
+		e = fmt.Errorf("%s %s: %w: %w", op, p.where, store.ErrLedgerCancelled, err)
 	} else {
 		e = fmt.Errorf("%s %s: %w", op, p.where, err)
 	}
