@@ -197,8 +197,12 @@ var errRecordStopped = errors.New("stopped before it was recorded")
 // is gone. It returns the error when the outcome could not be recorded.
 // Before, a cancelled write was given up at once: the run stayed running
 // without heartbeats, and another host's scan after the lease ran its slot
-// again (e2e TestFleetOutcomeOutlastsATimeout).
+// again (e2e TestFleetOutcomeOutlastsATimeout). A write cancelled again
+// and again is given up (to the caller's note) once the retries have
+// waited the lease: by then another host may have taken the run for dead,
+// and a server that cancels every try is no passing cause.
 func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) error {
+	var waited time.Duration // on cancelled writes
 	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
 		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
 		if err == nil {
@@ -210,8 +214,9 @@ func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) err
 			return err
 		case errors.Is(err, store.ErrLedgerUnreachable):
 			l.m.notice("ledger unreachable; recording the outcome of run %d again in %s", id, FormatDuration(delay))
-		case errors.Is(err, store.ErrLedgerLocked), errors.Is(err, store.ErrLedgerCancelled):
+		case (errors.Is(err, store.ErrLedgerLocked) || errors.Is(err, store.ErrLedgerCancelled)) && waited < l.m.Lease:
 			l.m.notice("cannot record the outcome of run %d yet: %v; recording it again in %s", id, err, FormatDuration(delay))
+			waited += delay
 		default:
 			l.m.notice("cannot record the outcome of run %d: %v", id, err)
 			return err
