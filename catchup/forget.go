@@ -44,6 +44,9 @@ type ForgetResult struct {
 // retired with a notice that the line registers it again.
 func Forget(ctx context.Context, st store.Store, m Machine, req ForgetRequest) (ForgetResult, error) {
 	res, err := forget(ctx, st, m, req)
+	if errors.Is(err, store.ErrRunInProgress) { // claimed after the purge looked (st.Running), refused in its transaction
+		return ForgetResult{}, fmt.Errorf("task %s %w: purge it when it has ended", req.Task, err)
+	}
 	if err == nil {
 		noticeLineStill(m, res.Task) // forget_line.go
 	}

@@ -25,6 +25,29 @@ type purgeRace struct {
 	afterRead bool
 	again     time.Time
 	purged    bool
+	armed     bool // arm: at the task's next write of records or of its watermark
+}
+
+// arm makes the purge come at the scan's next write of the task's records
+// or of its watermark (AddRunsOf, SetSettledOf): after the replay that
+// armed it has its outcome recorded, a held one too. On SQLite a replay's
+// outcome waits for the next claim or the end of the task's replays
+// (replay_held.go): its run is running in the ledger until then, and a
+// purge then is refused (store.ErrRunInProgress), as forget --purge is.
+func (p *purgeRace) arm() { p.armed = true }
+
+func (p *purgeRace) AddRunsOf(ctx context.Context, of store.Of, runs []store.Run) ([]int64, error) {
+	if p.armed && !p.purged {
+		p.purge(ctx)
+	}
+	return p.Store.AddRunsOf(ctx, of, runs)
+}
+
+func (p *purgeRace) SetSettledOf(ctx context.Context, task string, of store.Of, through time.Time) error {
+	if p.armed && !p.purged {
+		p.purge(ctx)
+	}
+	return p.Store.SetSettledOf(ctx, task, of, through)
 }
 
 func (p *purgeRace) purge(ctx context.Context) {

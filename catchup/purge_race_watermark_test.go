@@ -33,10 +33,10 @@ func TestPurgeAfterAScansLastReplayMovesNoWatermark(t *testing.T) {
 				last := mustTime(t, "2026-03-01T12:00:00Z")
 				req.Replays.End = func(task string, a SlotAction) {
 					if a.Slot.Equal(last) {
-						race.purge(ctx)
+						race.arm()
 					}
 				}
-				rep, err := Scan(ctx, st, f.m, req)
+				rep, err := Scan(ctx, race, f.m, req)
 				if err != nil {
 					t.Fatalf("scan: %v", err)
 				}
@@ -91,10 +91,10 @@ func TestPurgeAfterACoalescedReplayRecordsNoCoveredSlot(t *testing.T) {
 				last := mustTime(t, "2026-03-01T13:00:00Z")
 				req.Replays.End = func(task string, a SlotAction) {
 					if a.Slot.Equal(last) {
-						race.purge(ctx)
+						race.arm()
 					}
 				}
-				rep, err := Scan(ctx, st, f.m, req)
+				rep, err := Scan(ctx, race, f.m, req)
 				if err != nil {
 					t.Fatalf("scan: %v", err)
 				}

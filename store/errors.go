@@ -24,6 +24,10 @@ var (
 	// (Store.AddRunsOf, SetSettledOf given Of.Live) found the task retired
 	// since (`catchup forget`): it wrote nothing.
 	ErrRetired = errors.New("task retired since read (catchup forget since)")
+	// ErrRunInProgress: a purge (Forget with purge) found, in its own
+	// transaction, a run of the task still running: it deleted nothing.
+	// Its text follows the task's name ("task T has a run in progress").
+	ErrRunInProgress = errors.New("has a run in progress")
 
 	// ErrLedgerUnreachable marks an error of a shared ledger whose server
 	// could not be reached, or whose connection was lost: the call may or

@@ -26,6 +26,17 @@ func (p *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 		if err := execOne(ctx, tx, task, `DELETE FROM tasks WHERE name = $1`, task); err != nil {
 			return 0, p.wrap("write ledger", err)
 		}
+		// A run claimed since the caller looked (Running) is refused here,
+		// its claim committed before the delete above went on: deleted, its
+		// job would run on with no record, its slot and lock free for
+		// another host's fire.
+		var running int64
+		switch err := tx.QueryRow(ctx, `SELECT id FROM runs WHERE task = $1 AND status = 'running' LIMIT 1`, task).Scan(&running); {
+		case err == nil:
+			return 0, fmt.Errorf("%w (run %d)", store.ErrRunInProgress, running)
+		case !errors.Is(err, pgx.ErrNoRows):
+			return 0, p.wrap("write ledger", err)
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE task = $1`, task)
 		runs = tag.RowsAffected()
 		for _, q := range []string{`DELETE FROM slots WHERE task = $1`, `DELETE FROM task_locks WHERE task = $1`} {

@@ -23,6 +23,15 @@ func (s *Ledger) Forget(ctx context.Context, task string, at time.Time, purge bo
 	defer tx.Rollback()
 	var runs int64
 	if purge {
+		// A run claimed since the caller looked (Running) is refused in
+		// this transaction (immediate: no claim comes in between).
+		var running int64
+		switch err := tx.QueryRowContext(ctx, `SELECT id FROM runs WHERE task = ? AND status = 'running' LIMIT 1`, task).Scan(&running); {
+		case err == nil:
+			return 0, fmt.Errorf("%w (run %d)", store.ErrRunInProgress, running)
+		case !errors.Is(err, sql.ErrNoRows):
+			return 0, s.wrap("write ledger", err)
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE task = ?`, task)
 		if err == nil {
 			runs, err = res.RowsAffected()
