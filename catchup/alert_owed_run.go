@@ -135,7 +135,7 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, as
 	}
 	var sched *schedule.Schedule // nil, its task gone: slots in UTC
 	if t, err := st.Task(ctx, a.Task); err == nil {
-		sched, _ = parseSchedule(t.Schedule, t.TZ)
+		sched, _ = storedSchedule(m, nil, t)
 	}
 	what := "its run " + strconv.FormatInt(r.ID, 10)
 	if !r.Slot.IsZero() {

@@ -104,7 +104,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 	// stops the count).
 	scheds := make([]*schedule.Schedule, len(tasks))
 	for i, t := range tasks {
-		sched, err := parseSchedule(t.Schedule, t.TZ)
+		sched, err := storedSchedule(m, nil, t)
 		if err != nil {
 			return nil, errBadSchedule(t, err)
 		}

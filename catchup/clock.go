@@ -94,7 +94,7 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 	}
 	now := m.Now()
 	floor := now.Add(-catchupWindow(t, MissedRule{})).Add(-time.Second)
-	floor, err = scheduleBarrier(ctx, st, t, floor, now)
+	floor, err = scheduleBarrier(ctx, st, m, t, floor, now)
 	if err != nil {
 		return ClockReset{}, err
 	}
@@ -114,8 +114,8 @@ func ResetClock(ctx context.Context, st store.Store, m Machine, task string, dry
 // floor stays: a slot without a run there is missed. Only runs recorded
 // while the clock was right count (reset-clock removes the others, an
 // expiry of a slot before now among them).
-func scheduleBarrier(ctx context.Context, st store.Store, t store.Task, floor, now time.Time) (time.Time, error) {
-	sched, err := parseSchedule(t.Schedule, t.TZ)
+func scheduleBarrier(ctx context.Context, st store.Store, m Machine, t store.Task, floor, now time.Time) (time.Time, error) {
+	sched, err := storedSchedule(m, nil, t)
 	if err != nil || sched == nil {
 		return floor, nil
 	}

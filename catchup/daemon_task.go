@@ -82,7 +82,7 @@ func registerDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 					return daemonSinceRead(m, t, err, oldSlotsNone)
 				}
 			}
-			left := leftToTheLoop(old, t, firesFrom, now)
+			left := leftToTheLoop(m, old, t, firesFrom, now)
 			from := left // the new schedule counts from just before the first
 			if !fireSlot.IsZero() && (len(left) == 0 || fireSlot.Before(left[0])) {
 				from = append([]time.Time{fireSlot}, left...)
@@ -209,11 +209,11 @@ func (r Replaced) Alert(ctx context.Context, m Machine, notify string) {
 // daemon stopped or killed before that fire dropped it without a word.
 // Between it and now the new schedule owes no slot its new loop would not
 // fire (it fires every slot after firesFrom).
-func leftToTheLoop(old, t store.Task, firesFrom, now time.Time) []time.Time {
+func leftToTheLoop(m Machine, old, t store.Task, firesFrom, now time.Time) []time.Time {
 	if firesFrom.IsZero() {
 		return nil
 	}
-	was, err := parseSchedule(old.Schedule, old.TZ)
+	was, err := storedSchedule(m, nil, old)
 	if err != nil || was == nil {
 		return nil
 	}

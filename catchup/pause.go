@@ -161,7 +161,7 @@ func recordPauseOf(ctx context.Context, st store.Store, m Machine, t store.Task,
 	if t.PausedAt.IsZero() {
 		return nil, nil
 	}
-	s, err := parseSchedule(t.Schedule, t.TZ)
+	s, err := storedSchedule(m, nil, t)
 	if err != nil || s == nil {
 		return nil, nil // no slots to record: scan passes such a task by too
 	}

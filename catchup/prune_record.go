@@ -117,13 +117,14 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 	notes := readPendingNotes(m)
 	boots, rule := newBootCache(st, m).with(notes), MissedRule{Tolerance: DefaultTolerance}
 	var asks []missedAsk
-	var leftBefore []int // how many tasks before each ask were left whole: an error stops there
+	var leftBefore []int  // how many tasks before each ask were left whole: an error stops there
+	cts := newCrontabs(m) // the lines of root's tasks' users, read once (storedSchedule)
 	for _, s := range all {
 		t := s.Task
 		if t.Schedule == "" || !t.RetiredAt.IsZero() {
 			continue // no slots to miss
 		}
-		sched, err := parseSchedule(t.Schedule, t.TZ)
+		sched, err := storedSchedule(m, cts, t)
 		if err != nil {
 			out.left = append(out.left, PruneLeft{Task: t.Name, Why: badScheduleWarning(t, err)})
 			continue

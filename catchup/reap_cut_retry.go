@@ -42,7 +42,7 @@ func (c cutRetries) alert(ctx context.Context, st store.Store, m Machine) {
 		if !ok {
 			continue
 		}
-		sched, _ := parseSchedule(t.Schedule, t.TZ)
+		sched, _ := storedSchedule(m, nil, t)
 		slot := formatSlot(r.Slot, sched)
 		cmd := storedNotify(t)
 		if cmd == "" {

@@ -139,7 +139,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	var edited func(spoolEntry) bool // the notes of the edited line's own fires (editedLineFires)
 	what := fmt.Sprintf("the registration of task %s's edited line", e.Task)
 	if err == nil && lineChanges(old, e.Expr, zone) {
-		edited = editedLineFires(old, e.Expr, zone)
+		edited = editedLineFires(m, old, e.Expr, zone)
 	}
 	if err == nil && lineChanges(old, e.Expr, zone) {
 		// A note's fire stands for a slot of the schedule it fired under:
@@ -223,7 +223,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			}
 			var spared []time.Time
 			s, _ := parseSchedule(t.Schedule, t.TZ)
-			was, _ := parseSchedule(old.Schedule, old.TZ)
+			was, _ := storedSchedule(m, nil, old)
 			spare := lineMayStillFire(s, was, now, tol, &spared) // the edited line fires them, late
 			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, edited, dry)
 			if err != nil && (read != nil || !errors.Is(err, store.ErrRetired)) { // a fire's: forget recorded them

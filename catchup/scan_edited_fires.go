@@ -30,7 +30,7 @@ func (c *crontabs) editedLinesFires(ctx context.Context, st store.Store, names [
 			continue
 		}
 		t, err := st.Task(ctx, e.Task)
-		s, serr := parseSchedule(t.Schedule, t.TZ)
+		s, serr := storedSchedule(m, c, t)
 		if err != nil || t.Shell == "" || !t.RetiredAt.IsZero() || serr != nil || s == nil {
 			decided[e.Task] = true
 			continue
@@ -40,7 +40,7 @@ func (c *crontabs) editedLinesFires(ctx context.Context, st store.Store, names [
 		}
 		decided[e.Task] = true
 		if _, sr, next, changed, err := c.lineEdit(ctx, st, t); sr == nil && err == nil && changed {
-			edited[e.Task] = editedLineFires(t, next.Schedule, next.TZ)
+			edited[e.Task] = editedLineFires(m, t, next.Schedule, next.TZ)
 		}
 	}
 	if len(edited) == 0 {

@@ -35,7 +35,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			return ts, err
 		}
 	}
-	sched, perr := parseSchedule(t.Schedule, t.TZ)
+	sched, perr := storedSchedule(m, nil, t) // its zone file as its user, as scanZoneRefusal read it
 	err = perr
 	if err != nil {
 		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+badScheduleWarning(t, err))

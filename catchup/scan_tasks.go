@@ -96,7 +96,7 @@ func readForDryRun(ctx context.Context, st store.Store, m Machine, req ScanReque
 	var asked []int // the task of each ask
 	for i, t := range tasks {
 		out[i].latest = held[t.Name]
-		sched, err := parseSchedule(t.Schedule, t.TZ)
+		sched, err := storedSchedule(m, nil, t)
 		if err == nil && sched != nil && aheadOf(t, out[i].latest, m.Now()).IsZero() {
 			asks, asked = append(asks, missedAsk{t: t, sched: sched}), append(asked, i)
 		}

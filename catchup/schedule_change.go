@@ -193,7 +193,7 @@ func mayStillFire(s *schedule.Schedule, now time.Time, tol time.Duration, spared
 func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task, why expiry, notify string,
 	cut time.Time, spare func(slot time.Time, cause string) bool, dry bool) (leftByChange, error) {
 	lb := leftByChange{alert: func() {}}
-	s, err := parseSchedule(old.Schedule, old.TZ)
+	s, err := storedSchedule(m, nil, old)
 	if err != nil || s == nil {
 		return lb, nil // no slots to leave: scan passes such a task by too
 	}

@@ -197,8 +197,8 @@ func newTasksFirst(ctx context.Context, st store.Store, m Machine, entries []sou
 // noted too) or settle though it never ran. A fire at a time of both
 // schedules is the same slot under either: recorded before, with the old
 // line's. Nil when either schedule cannot be read.
-func editedLineFires(old store.Task, expr, zone string) func(spoolEntry) bool {
-	was, err := parseSchedule(old.Schedule, old.TZ)
+func editedLineFires(m Machine, old store.Task, expr, zone string) func(spoolEntry) bool {
+	was, err := storedSchedule(m, nil, old)
 	s, serr := parseSchedule(expr, zone)
 	if err != nil || serr != nil || was == nil || s == nil {
 		return nil

@@ -261,7 +261,7 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	}
 	runs := make([]store.Run, 0, len(entries))
 	for _, e := range entries {
-		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, e, tolerance) }))
+		runs = append(runs, noteRun(e, func(e spoolEntry) time.Time { return slotOfFire(ctx, st, m, e, tolerance) }))
 	}
 	if _, err := st.AddRuns(ctx, runs); err != nil {
 		return notesRecorded{}, JoinErrors(fmt.Errorf("record the notes of unrecorded fires: %w", err), giveBack())

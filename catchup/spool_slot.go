@@ -49,12 +49,12 @@ func noteRun(e spoolEntry, slotOf func(spoolEntry) time.Time) store.Run {
 
 // slotOfFire is the slot a slotless fire stood for under its task's
 // registered schedule (noteSlot); else none.
-func slotOfFire(ctx context.Context, st store.Store, e spoolEntry, tolerance time.Duration) time.Time {
+func slotOfFire(ctx context.Context, st store.Store, m Machine, e spoolEntry, tolerance time.Duration) time.Time {
 	t, err := st.Task(ctx, e.Task)
 	if err != nil {
 		return time.Time{}
 	}
-	s, err := parseSchedule(t.Schedule, t.TZ)
+	s, err := storedSchedule(m, nil, t)
 	if err != nil {
 		return time.Time{}
 	}

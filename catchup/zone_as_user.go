@@ -172,3 +172,22 @@ func (c *crontabs) scanZoneRefusal(t store.Task) string {
 	return fmt.Sprintf("task %s: %v; not scanned: a root scan reads a zone file only with its task's user's rights "+
 		"(if the task is gone, catchup forget %s)", t.Name, err, t.Name)
 }
+
+// storedSchedule is task t's registered schedule for every command that
+// computes or records its slots (scan, prune, pause and resume, forget, a
+// retirement, backfill, reset-clock, a reap, a note's slot, an owed
+// alert): as parseSchedule, but root reads a zone registered as a file's
+// path as the task's user (taskSchedule), never with root's rights: one
+// that user cannot read is an unknown zone (zoneRefusedAs), and no slot of
+// it is computed or recorded. c is the command's crontabs (each read once);
+// nil reads them anew. A command not run by root, and a zone that is no
+// path, parse at once: a fire's zone is its own user's.
+func storedSchedule(m Machine, c *crontabs, t store.Task) (*schedule.Schedule, error) {
+	if m.UID != 0 || t.Schedule == "" || !zoneFilePath(t.TZ) {
+		return parseSchedule(t.Schedule, t.TZ)
+	}
+	if c == nil {
+		c = newCrontabs(m)
+	}
+	return c.taskSchedule(t)
+}
