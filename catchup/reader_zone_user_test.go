@@ -24,26 +24,7 @@ func TestReadersZoneFileAsLineUser(t *testing.T) {
 		t.Skip("needs root: it gives a crontab to nobody and looks as nobody")
 	}
 	f := newRunFixture(t, "2026-03-01T09:30:00Z")
-	top := t.TempDir()
-	for p := top; p != "/"; p = filepath.Dir(p) { // traversable by everyone, as /tmp's test directories are not
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
-			os.Chmod(p, fi.Mode().Perm()|0o005)
-		}
-	}
-	private := filepath.Join(top, "private")
-	if err := os.Mkdir(private, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	tokyo, err := os.ReadFile("/usr/share/zoneinfo/Asia/Tokyo")
-	if err != nil {
-		t.Skip("no zone database: ", err)
-	}
-	zone, public := filepath.Join(private, "zone"), filepath.Join(top, "zone")
-	for _, z := range []string{zone, public} {
-		if err := os.WriteFile(z, tokyo, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	top, zone, public := privateZone(t)
 	cron := filepath.Join(top, "crontab")
 	if err := os.WriteFile(cron, []byte("CRON_TZ="+zone+"\n0 * * * * catchup run --task tz -- true\n"+
 		"CRON_TZ="+public+"\n0 * * * * catchup run --task open -- true\n"), 0o600); err != nil {

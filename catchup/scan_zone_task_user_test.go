@@ -26,19 +26,7 @@ func TestRootScanZoneFileAsTaskUser(t *testing.T) {
 		t.Skip("needs root: it reads zone files as nobody")
 	}
 	f := newRunFixture(t, "2026-03-01T09:30:00Z")
-	top := t.TempDir()
-	private := filepath.Join(top, "private")
-	if err := os.Mkdir(private, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	tokyo, err := os.ReadFile("/usr/share/zoneinfo/Asia/Tokyo")
-	if err != nil {
-		t.Skip("no zone database: ", err)
-	}
-	zone := filepath.Join(private, "zone")
-	if err := os.WriteFile(zone, tokyo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	top, zone, _ := privateZone(t)
 	ctx := context.Background()
 	since := f.now.Add(-48 * time.Hour)
 	for _, task := range []store.Task{

@@ -12,14 +12,22 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// privateZone is a copy of Asia/Tokyo in a directory only root can enter,
-// and that directory's parent.
-func privateZone(t *testing.T) (top, zone string) {
+// privateZone is a copy of Asia/Tokyo in a directory only root can enter
+// (zone), another copy everyone can read beside that directory (public),
+// and their directory (top), which everyone can reach (t.TempDir's parents
+// made traversable, as /tmp's test directories are not). It skips t
+// unless it runs as root, or without a zone database.
+func privateZone(t *testing.T) (top, zone, public string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it reads zone files as another user")
 	}
 	top = t.TempDir()
+	for p := top; p != "/"; p = filepath.Dir(p) {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
+			os.Chmod(p, fi.Mode().Perm()|0o005)
+		}
+	}
 	private := filepath.Join(top, "private")
 	if err := os.Mkdir(private, 0o700); err != nil {
 		t.Fatal(err)
@@ -28,11 +36,13 @@ func privateZone(t *testing.T) (top, zone string) {
 	if err != nil {
 		t.Skip("no zone database: ", err)
 	}
-	zone = filepath.Join(private, "zone")
-	if err := os.WriteFile(zone, tokyo, 0o644); err != nil {
-		t.Fatal(err)
+	zone, public = filepath.Join(private, "zone"), filepath.Join(top, "zone")
+	for _, z := range []string{zone, public} {
+		if err := os.WriteFile(z, tokyo, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return top, zone
+	return top, zone, public
 }
 
 // TestRootWritersZoneFileAsTaskUser: root's writers (pause and resume
@@ -46,7 +56,7 @@ func privateZone(t *testing.T) (top, zone string) {
 // root could read.
 func TestRootWritersZoneFileAsTaskUser(t *testing.T) {
 	t.Parallel()
-	top, zone := privateZone(t)
+	top, zone, _ := privateZone(t)
 	tasks := map[string]store.Task{
 		"gone":    {Name: "gone", Source: "crontab:" + filepath.Join(top, "no-such-crontab") + ":2", Shell: "/bin/sh", Argv: []string{"/bin/sh", "-c", "true"}},
 		"run-uid": {Name: "run-uid", Source: "run:uid=65534", Argv: []string{"true"}},
@@ -145,7 +155,7 @@ func TestRootWritersZoneFileAsTaskUser(t *testing.T) {
 // once, as before.
 func TestStoredSchedule(t *testing.T) {
 	t.Parallel()
-	top, zone := privateZone(t)
+	top, zone, _ := privateZone(t)
 	gone := "crontab:" + filepath.Join(top, "no-such-crontab") + ":2"
 	for _, tc := range []struct {
 		name    string
