@@ -26,7 +26,7 @@ func TestWrapMarksAStatementTheServerCancelled(t *testing.T) {
 		{"statement timeout", &pgconn.PgError{Code: "57014"}, store.ErrLedgerCancelled},
 		{"deadlock", &pgconn.PgError{Code: "40P01"}, store.ErrLedgerCancelled},
 		{"serialization failure", &pgconn.PgError{Code: "40001"}, store.ErrLedgerCancelled},
-		{"disk full", &pgconn.PgError{Code: "53100"}, store.ErrLedgerCancelled},
+		{"disk full", &pgconn.PgError{Code: "53100"}, nil},
 		{"out of memory", &pgconn.PgError{Code: "53200"}, store.ErrLedgerCancelled},
 		{"lock timeout", &pgconn.PgError{Code: "55P03"}, store.ErrLedgerLocked},
 		{"too many connections", &pgconn.PgError{Code: "53300"}, store.ErrLedgerUnreachable},

@@ -19,11 +19,13 @@ func lockTimedOut(err error) bool {
 // for a cause that passes (store.ErrLedgerCancelled): 57014 query_canceled
 // (a statement_timeout; not a cancel of catchup's own, which is
 // context.Canceled), 40001 serialization_failure, 40P01 deadlock_detected,
-// 53100 disk_full, 53200 out_of_memory.
+// 53200 out_of_memory. Not 53100 disk_full: a full disk is noted on the
+// host at once, as on a SQLite ledger (history_status_noted), not retried
+// for a lease while the fire's process lingers.
 func cancelledByServer(err error) bool {
 	var pe *pgconn.PgError
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &pe) {
 		return false
 	}
-	return slices.Contains([]string{"57014", "40001", "40P01", "53100", "53200"}, pe.Code)
+	return slices.Contains([]string{"57014", "40001", "40P01", "53200"}, pe.Code)
 }
