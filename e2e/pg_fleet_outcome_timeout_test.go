@@ -22,6 +22,7 @@ import (
 // own next scan): the run stayed `running` without heartbeats, and host-b's
 // scan after the lease took it for dead and ran the slot a second time.
 func TestFleetOutcomeOutlastsATimeout(t *testing.T) {
+	t.Parallel() // waits more than it works: see TestMain
 	for _, tc := range []struct{ name, option string }{
 		{"statement timeout", "-cstatement_timeout=3000"},
 		{"lock timeout", "-clock_timeout=1000"},
