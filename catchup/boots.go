@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/catchup/catchup/store"
 )
@@ -43,7 +44,9 @@ type bootCache struct {
 	m      Machine
 	mu     sync.Mutex // scans of several tasks at once (--concurrency) share it
 	byHost map[string][]store.Boot
-	notes  *pendingNotes // this host's notes of unrecorded fires, counted as sightings (with)
+	notes  *pendingNotes                   // this host's notes of unrecorded fires, counted as sightings (with)
+	fires  map[string]map[string]time.Time // task -> each host's first fire of it (FirstFires)
+	ledger []string                        // the hosts whose boots the ledger holds, once read
 }
 
 func newBootCache(st store.Store, m Machine) *bootCache {

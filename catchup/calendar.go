@@ -106,6 +106,7 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 		if scheds[i], errs[i] = lines.taskSchedule(t); scheds[i] != nil {
 			// from earlier when the rule looks earlier: the causes' hosts
 			ranges, of = append(ranges, store.SlotRange{Task: t.Name, From: calendarReadFrom(req.From, t), To: c.now}), append(of, i)
+			c.scheduled = append(c.scheduled, t.Name)
 		}
 	}
 	next := 0 // the next task whose row is emitted
@@ -148,6 +149,10 @@ type calendarReader struct {
 	left  map[string]*LineLeft // the slots the next scan records expired, its task's line edited or removed
 	slots []CalendarSlot       // the last row's, reused (10,000 tasks of 10,080 slots each)
 	lines *crontabs            // each crontab read once: a task's zone file read as its user
+	// scheduled are the tasks with a schedule, whose first fires the
+	// first row with a missed cell reads at once (firesRead).
+	scheduled []string
+	firesRead bool
 }
 
 // row is task t's slots and their states, with its schedule (sched, or

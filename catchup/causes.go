@@ -72,6 +72,9 @@ type uptime struct {
 	up, clock []span
 	earliest  time.Time
 	starts    map[[2]string]bootStart // (host, boot id) -> when it started
+	// hosts are the hosts whose boots count for each slot of a task
+	// (forSlot); nil: every boot read counts.
+	hosts *hostsOf
 }
 
 // bootStart is when a boot started: its boot time, or when catchup first
@@ -194,6 +197,7 @@ func slotCause(slot time.Time, sr slotRecords, stale map[int64]bool, u uptime) s
 // busy) leaves the failure its outcome, as explain and the task's status
 // tell it.
 func causeOf(slot time.Time, records []store.Run, stale map[int64]bool, u uptime) string {
+	u = u.forSlot(slot)
 	failedBefore := func(i int) bool {
 		return slices.ContainsFunc(records[:i], failedAttempt)
 	}

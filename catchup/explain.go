@@ -162,15 +162,11 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			records = append(records, r)
 		}
 	}
-	hosts := []string{m.Host}
-	for _, r := range records {
-		hosts = appendNew(hosts, r.Host)
-	}
-	u, err := newBootCache(st, m).with(notes).uptime(ctx, hosts)
+	u, err := newBootCache(st, m).with(notes).taskUptime(ctx, t.Name, firesOf(runs))
 	if err != nil {
 		return x, err
 	}
-	x.Events = append(bootEvents(u, slot, now), slotEvent(u, hosts, slot, now))
+	x.Events = append(bootEvents(u, slot, now), slotEvent(u, slot, now))
 	for _, r := range records {
 		if notes.unrecorded(r) {
 			x.Events = append(x.Events, notedEvents(r, stale, now)...)

@@ -9,12 +9,13 @@ import (
 )
 
 // slotEvent is the slot's own line: when it came, and whether a boot covered it.
-func slotEvent(u uptime, hosts []string, slot, now time.Time) Event {
+func slotEvent(u uptime, slot, now time.Time) Event {
 	e := Event{At: slot, Kind: "slot", Text: "the slot came"}
+	u = u.forSlot(slot)
 	if g, ok := u.inClockGap(slot); ok {
 		e.Text += fmt.Sprintf("; the clock of %s was stepped forward over it", g.host)
 	} else if _, ok := u.covering(slot); !ok {
-		e.Text += "; no boot of " + strings.Join(hosts, " or ") + " covered it"
+		e.Text += "; no boot" + ofHosts(u.hosts.at(slot)) + " covered it"
 	}
 	return e
 }
@@ -23,6 +24,7 @@ func slotEvent(u uptime, hosts []string, slot, now time.Time) Event {
 // started), or the last one seen before it and the first one after.
 func bootEvents(u uptime, slot, now time.Time) []Event {
 	var out []Event
+	u = u.forSlot(slot)
 	if s, ok := u.covering(slot); ok {
 		start, known := u.start(s.host, s.id)
 		text := fmt.Sprintf("%s: boot %s started", s.host, s.id)
@@ -227,4 +229,12 @@ func appendNew(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// ofHosts is " of A or B" for the hosts counted for a slot, "" for none.
+func ofHosts(hosts []string) string {
+	if len(hosts) == 0 {
+		return ""
+	}
+	return " of " + strings.Join(hosts, " or ")
 }

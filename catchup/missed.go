@@ -103,7 +103,7 @@ func missedSlots(ctx context.Context, st store.Store, m Machine, t store.Task, s
 		if boots == nil {
 			boots = newBootCache(st, m).with(notes)
 		}
-		u, err := boots.uptime(ctx, j.hosts)
+		u, err := boots.taskUptime(ctx, t.Name, j.fires)
 		if err != nil {
 			return j.missed, err
 		}

@@ -15,11 +15,12 @@ type missedAsk struct {
 }
 
 // missedOfTasks is missedSlots of each task asked, in step with asks, in
-// two reads of the ledger whatever the number of tasks: every task's runs
+// a few reads of the ledger whatever the number of tasks: every task's runs
 // in one (SlotRunsOf, each task's judged as they come, only its missed
-// slots' records kept), then the boots of the hosts of the tasks with
-// missed slots that boots does not hold yet (BootsOf). On a shared ledger
-// that is two round trips, not one or two per task.
+// slots' records kept), then the first fires of the tasks with missed
+// slots (FirstFires), the ledger's hosts (BootHosts) and the boots of
+// those hosts that boots does not hold yet (BootsOf). On a shared ledger
+// that is four round trips, not one or two per task.
 func missedOfTasks(ctx context.Context, st store.Store, m Machine, asks []missedAsk, rule MissedRule,
 	stale map[int64]bool, boots *bootCache, notes *pendingNotes) ([]missed, error) {
 	now := m.Now()
@@ -42,21 +43,24 @@ func missedOfTasks(ctx context.Context, st store.Store, m Machine, asks []missed
 	if err != nil {
 		return nil, err
 	}
-	var hosts []string
+	var tasks []string
 	for _, j := range found {
 		if j.hasMissed() {
-			for _, h := range j.hosts {
-				hosts = appendNew(hosts, h)
-			}
+			tasks = append(tasks, j.task)
 		}
 	}
-	if err := boots.prefetch(ctx, hosts); err != nil {
-		return nil, err
+	if len(tasks) > 0 {
+		if err := boots.prefetchFires(ctx, tasks); err != nil {
+			return nil, err
+		}
+		if err := boots.prefetch(ctx, boots.hostsOfTasks(tasks)); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]missed, len(asks))
 	for i := range found {
 		if found[i].hasMissed() {
-			u, err := boots.uptime(ctx, found[i].hosts)
+			u, err := boots.taskUptime(ctx, found[i].task, found[i].fires)
 			if err != nil {
 				return nil, err
 			}

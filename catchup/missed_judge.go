@@ -11,7 +11,8 @@ import (
 // missed slots, which need the boots of the hosts its records name.
 type judged struct {
 	missed
-	hosts []string // this host, then the hosts of the task's records
+	task  string
+	fires map[string]time.Time // each host's first fire among the runs read, notes too (firesOf)
 	// records are the records of the missed slots that have any (most
 	// have none), by their index in slots.
 	records map[int]slotRecords
@@ -34,7 +35,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 	latest := map[int64]int64{}        // slot unix -> id of its latest run
 	lastFailed := map[int64]bool{}     // slot unix -> its latest run failed or timed out
 	records := map[int64][]store.Run{} // slot unix -> its runs, by id
-	hosts := causeHosts(m.Host, runs)
+	fires := firesOf(runs)
 	var slotless []store.Run
 	for _, r := range runs {
 		if r.Slot.IsZero() {
@@ -94,7 +95,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 		return true
 	})
 	res.offSchedule = owedOffSchedule(s, records, rule, stale)
-	j := judged{missed: res, hosts: hosts, records: map[int]slotRecords{}}
+	j := judged{missed: res, task: t.Name, fires: fires, records: map[int]slotRecords{}}
 	for _, slot := range res.offSchedule {
 		j.offRecords = append(j.offRecords, records[slot.Unix()])
 	}
@@ -107,7 +108,7 @@ func judgeSlots(m Machine, t store.Task, s *schedule.Schedule, rule MissedRule, 
 }
 
 // addCauses gives each missed slot, and each slot owed to an older
-// schedule, its cause (slotCause), from u, the uptime of j.hosts (a slot
+// schedule, its cause (slotCause), from u, the task's uptime (a slot
 // without records has the zero slotRecords); the records it kept for
 // them are let go.
 func (j *judged) addCauses(stale map[int64]bool, u uptime) {

@@ -209,6 +209,14 @@ func (rl *reopening) BootsOf(ctx context.Context, hosts []string) (map[string][]
 	return call1(ctx, rl, func(st store.Store) (map[string][]store.Boot, error) { return st.BootsOf(ctx, hosts) })
 }
 
+func (rl *reopening) FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error) {
+	return call1(ctx, rl, func(st store.Store) (map[string]map[string]time.Time, error) { return st.FirstFires(ctx, tasks) })
+}
+
+func (rl *reopening) BootHosts(ctx context.Context) ([]string, error) {
+	return call1(ctx, rl, func(st store.Store) ([]string, error) { return st.BootHosts(ctx) })
+}
+
 func (rl *reopening) SlotRunsOf(ctx context.Context, ranges []store.SlotRange, grace time.Duration, fn func(i int, runs []store.Run) error) error {
 	return call(ctx, rl, func(st store.Store) error { return st.SlotRunsOf(ctx, ranges, grace, fn) })
 }

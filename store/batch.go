@@ -33,6 +33,13 @@ type BatchReads interface {
 	StatusCountByTask(ctx context.Context, status string) (map[string]int64, error)
 	// BootsOf returns Boots of each of hosts.
 	BootsOf(ctx context.Context, hosts []string) (map[string][]Boot, error)
+	// FirstFires returns, for each of tasks that has any, when each host
+	// first fired it: the earliest slot (for a run without one, its start)
+	// of the task's runs triggered by the schedule (TriggerSchedule) that
+	// host recorded. Replays, backfills and runs by hand are no fires.
+	FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error)
+	// BootHosts returns every host whose boots the ledger holds.
+	BootHosts(ctx context.Context) ([]string, error)
 	// SlotRunsOf calls fn once for each of ranges, in their order, with
 	// its index and what SlotRuns(r.Task, r.From, r.To, grace) returns
 	// (nil when none), each range's runs read as fn takes them: one

@@ -65,6 +65,7 @@ var plannedQueries = map[string]struct {
 	"LastFires":               {query: lastFiresSQL, noSort: true},
 	"StatusCountByTask":       {query: statusCountByTaskSQL, args: []any{"expired"}, indexOnly: true},
 	"BootsOf":                 {query: bootsOfSQL, args: []any{[]string{"host-a", "host-b"}}},
+	"FirstFires":              {query: firstFiresSQL, args: []any{[]string{"task-007", "task-009"}}},
 	"LastFailures":            {query: lastFailuresSQL, noSort: true},
 	// Each range's runs are sorted on their own (an incremental sort,
 	// the ranges' order presorted), never the whole result at once.
