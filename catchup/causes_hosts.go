@@ -121,6 +121,13 @@ func (c *bootCache) readFires(ctx context.Context, tasks []string) error {
 	if c.fires == nil {
 		c.fires = map[string]map[string]time.Time{}
 	}
+	if c.ledger == nil {
+		h, err := c.st.BootHosts(ctx)
+		if err != nil {
+			return err
+		}
+		c.ledger = append([]string{}, h...)
+	}
 	var missing []string
 	for _, t := range tasks {
 		if _, ok := c.fires[t]; !ok {
@@ -128,20 +135,16 @@ func (c *bootCache) readFires(ctx context.Context, tasks []string) error {
 		}
 	}
 	if len(missing) > 0 {
-		got, err := c.st.FirstFires(ctx, missing)
+		// The fires of the hosts whose boots are held: a host without
+		// boots adds none to a slot's uptime; its fires among the runs
+		// a caller read still count (withFires).
+		got, err := c.st.FirstFires(ctx, missing, c.ledger)
 		if err != nil {
 			return err
 		}
 		for _, t := range missing {
 			c.fires[t] = got[t] // nil: no host fired it
 		}
-	}
-	if c.ledger == nil {
-		h, err := c.st.BootHosts(ctx)
-		if err != nil {
-			return err
-		}
-		c.ledger = append([]string{}, h...)
 	}
 	return nil
 }

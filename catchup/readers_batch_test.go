@@ -20,9 +20,9 @@ type perTaskReads struct {
 	fires atomic.Int64 // reads of first fires (FirstFires): one at most
 }
 
-func (p *perTaskReads) FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error) {
+func (p *perTaskReads) FirstFires(ctx context.Context, tasks, hosts []string) (map[string]map[string]time.Time, error) {
 	p.fires.Add(1)
-	return p.Store.FirstFires(ctx, tasks)
+	return p.Store.FirstFires(ctx, tasks, hosts)
 }
 
 func (p *perTaskReads) SlotRuns(ctx context.Context, task string, from, to time.Time, grace time.Duration) ([]store.Run, error) {

@@ -209,8 +209,8 @@ func (rl *reopening) BootsOf(ctx context.Context, hosts []string) (map[string][]
 	return call1(ctx, rl, func(st store.Store) (map[string][]store.Boot, error) { return st.BootsOf(ctx, hosts) })
 }
 
-func (rl *reopening) FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error) {
-	return call1(ctx, rl, func(st store.Store) (map[string]map[string]time.Time, error) { return st.FirstFires(ctx, tasks) })
+func (rl *reopening) FirstFires(ctx context.Context, tasks, hosts []string) (map[string]map[string]time.Time, error) {
+	return call1(ctx, rl, func(st store.Store) (map[string]map[string]time.Time, error) { return st.FirstFires(ctx, tasks, hosts) })
 }
 
 func (rl *reopening) BootHosts(ctx context.Context) ([]string, error) {

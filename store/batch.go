@@ -33,11 +33,15 @@ type BatchReads interface {
 	StatusCountByTask(ctx context.Context, status string) (map[string]int64, error)
 	// BootsOf returns Boots of each of hosts.
 	BootsOf(ctx context.Context, hosts []string) (map[string][]Boot, error)
-	// FirstFires returns, for each of tasks that has any, when each host
-	// first fired it: the earliest slot (for a run without one, its start)
-	// of the task's runs triggered by the schedule (TriggerSchedule) that
-	// host recorded. Replays, backfills and runs by hand are no fires.
-	FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error)
+	// FirstFires returns, for each of tasks that has any, when each of
+	// hosts first fired it: the earliest slot (for a run without one, its
+	// start) of the task's runs triggered by the schedule
+	// (TriggerSchedule) that host recorded. Replays, backfills and runs by
+	// hand are no fires. Each (task, host) is one walk of the task's runs
+	// in slot order that stops at that host's first fire: a host that
+	// fired the task early costs a few index entries, one that never did
+	// the task's runs.
+	FirstFires(ctx context.Context, tasks, hosts []string) (map[string]map[string]time.Time, error)
 	// BootHosts returns every host whose boots the ledger holds.
 	BootHosts(ctx context.Context) ([]string, error)
 	// SlotRunsOf calls fn once for each of ranges, in their order, with
@@ -48,4 +52,17 @@ type BatchReads interface {
 	// call fn makes to the Store takes a connection of its own. An error
 	// fn returns ends the read and is returned as it is.
 	SlotRunsOf(ctx context.Context, ranges []SlotRange, grace time.Duration, fn func(i int, runs []Run) error) error
+}
+
+// EarlierFire is the earlier of a host's first fire of a task by slot
+// and its first fire without one (by its start), either zero for none;
+// false when both are.
+func EarlierFire(bySlot, byStart time.Time) (time.Time, bool) {
+	switch {
+	case bySlot.IsZero() && byStart.IsZero():
+		return time.Time{}, false
+	case bySlot.IsZero() || (!byStart.IsZero() && byStart.Before(bySlot)):
+		return byStart, true
+	}
+	return bySlot, true
 }

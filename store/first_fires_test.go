@@ -34,7 +34,7 @@ func TestFirstFires(t *testing.T) {
 		add("j", "host-e", sched, store.StatusSucceeded, time.Time{}, "2026-11-09T02:00:03Z") // before a scan registered its line
 		add("k", "host-c", replay, store.StatusSucceeded, at(t, "2026-11-01T02:00:00Z"), "2026-11-13T08:00:00Z")
 		add("other", "host-f", sched, store.StatusSucceeded, at(t, "2026-11-01T02:00:00Z"), "2026-11-01T02:00:01Z")
-		got, err := s.FirstFires(ctx, []string{"j", "k", "nothing"})
+		got, err := s.FirstFires(ctx, []string{"j", "k", "nothing"}, []string{"host-a", "host-b", "host-c", "host-d", "host-e", "host-f", "host-g"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,7 @@ var plannedQueries = map[string]struct {
 	"LastFires":               {query: lastFiresSQL, noSort: true},
 	"StatusCountByTask":       {query: statusCountByTaskSQL, args: []any{"expired"}, indexOnly: true},
 	"BootsOf":                 {query: bootsOfSQL, args: []any{[]string{"host-a", "host-b"}}},
-	"FirstFires":              {query: firstFiresSQL, args: []any{[]string{"task-007", "task-009"}}},
+	"FirstFires":              {query: firstFiresSQL, args: []any{[]string{"task-007", "task-009"}, []string{"host-1", "host-2"}}},
 	"LastFailures":            {query: lastFailuresSQL, noSort: true},
 	// Each range's runs are sorted on their own (an incremental sort,
 	// the ranges' order presorted), never the whole result at once.

@@ -2,47 +2,95 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/catchup/catchup/store"
 )
 
-// firstFiresSQL is each host's earliest fire of each task named (a run
-// without a slot by its start, in milliseconds as slots are not).
-const firstFiresSQL = `SELECT r.task, r.host, MIN(CASE WHEN r.slot IS NULL THEN r.started_at ELSE r.slot * 1000 END)
-FROM json_each(?) q JOIN runs r ON r.task = q.value WHERE r.trigger = '` + store.TriggerSchedule + `'
-GROUP BY r.task, r.host`
+// firstFiresSQL is each host's earliest fire of each task named: for each
+// (task, host), the first of the task's runs in slot order that the host
+// fired (runs_task_slot walked from its start, stopping at the first such
+// run), and the first of its runs without a slot by their start
+// (runs_task_started). A host that fired the task early costs a few index
+// entries; one that never did, the task's runs.
+const firstFiresSQL = `SELECT t.value, h.value,
+ (SELECT r.slot FROM runs r INDEXED BY runs_task_slot WHERE r.task = t.value AND r.host = h.value
+  AND r.trigger = '` + store.TriggerSchedule + `' AND r.slot IS NOT NULL ORDER BY r.slot LIMIT 1),
+ (SELECT r.started_at FROM runs r WHERE r.task = t.value AND r.host = h.value
+  AND r.trigger = '` + store.TriggerSchedule + `' AND r.slot IS NULL ORDER BY r.started_at LIMIT 1)
+FROM json_each(?) t, json_each(?) h`
 
-// FirstFires implements store.Store: the task's runs, through the (task,
-// ...) indexes (task names are ASCII: through JSON).
-func (s *Ledger) FirstFires(ctx context.Context, tasks []string) (map[string]map[string]time.Time, error) {
+// FirstFires implements store.Store: one statement for every task (task
+// and host names through JSON: a host name that is no valid UTF-8 is
+// looked up through a statement of its own).
+func (s *Ledger) FirstFires(ctx context.Context, tasks, hosts []string) (map[string]map[string]time.Time, error) {
 	ctx = uncancelled(ctx)
 	out := map[string]map[string]time.Time{}
-	if len(tasks) == 0 {
+	if len(tasks) == 0 || len(hosts) == 0 {
 		return out, nil
 	}
 	names, err := json.Marshal(tasks)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, firstFiresSQL, string(names))
+	var plain []string
+	for _, h := range hosts {
+		if utf8.ValidString(h) {
+			plain = append(plain, h)
+			continue
+		}
+		if err := s.firstFiresOf(ctx, string(names), h, out); err != nil {
+			return nil, err
+		}
+	}
+	if len(plain) == 0 {
+		return out, nil
+	}
+	hostNames, err := json.Marshal(plain)
 	if err != nil {
-		return nil, s.wrap("read ledger", err)
+		return nil, err
+	}
+	return out, s.readFirstFires(ctx, firstFiresSQL, out, string(names), string(hostNames))
+}
+
+// firstFiresOf is FirstFires of one host, bound as it is.
+func (s *Ledger) firstFiresOf(ctx context.Context, names, host string, out map[string]map[string]time.Time) error {
+	one := strings.Replace(firstFiresSQL, "json_each(?) h", "(SELECT ? AS value) h", 1)
+	return s.readFirstFires(ctx, one, out, names, host)
+}
+
+// readFirstFires adds the rows of query to out.
+func (s *Ledger) readFirstFires(ctx context.Context, query string, out map[string]map[string]time.Time, args ...any) error {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return s.wrap("read ledger", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var task, host string
-		var at int64
-		if err := rows.Scan(&task, &host, &at); err != nil {
-			return nil, s.wrap("read ledger", err)
+		var slot, started sql.NullInt64
+		if err := rows.Scan(&task, &host, &slot, &started); err != nil {
+			return s.wrap("read ledger", err)
 		}
-		if out[task] == nil {
-			out[task] = map[string]time.Time{}
+		var bySlot, byStart time.Time
+		if slot.Valid {
+			bySlot = time.Unix(slot.Int64, 0).UTC()
 		}
-		out[task][host] = fromMS(at)
+		if started.Valid {
+			byStart = fromMS(started.Int64)
+		}
+		if at, ok := store.EarlierFire(bySlot, byStart); ok {
+			if out[task] == nil {
+				out[task] = map[string]time.Time{}
+			}
+			out[task][host] = at
+		}
 	}
-	return out, s.wrap("read ledger", rows.Err())
+	return s.wrap("read ledger", rows.Err())
 }
 
 // BootHosts implements store.Store: the (host, ...) index's distinct keys.
