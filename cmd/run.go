@@ -19,7 +19,7 @@ import (
 type runFlags struct {
 	task, cron, tz, replay, ping, notifyCmd, onBusy, pingFile string
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
-	retries                                                   int
+	retries, pingTimes, pingFileTimes, notifyCmdTimes         int
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
 	cronGiven, tzGiven, onBusyGiven, pingGiven                bool
 	notifyCmdGiven, pingFileGiven, taskGiven                  bool
@@ -118,9 +118,9 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.Var(givenString{&rf.ping, &rf.pingGiven}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL)")
-	f.Var(givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL")
-	f.Var(givenString{&rf.pingFile, &rf.pingFileGiven}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
+	f.Var(countedString{givenString{&rf.ping, &rf.pingGiven}, &rf.pingTimes}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL); one monitor: given twice, a usage error")
+	f.Var(countedString{givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, &rf.notifyCmdTimes}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL; one command: given twice, a usage error")
+	f.Var(countedString{givenString{&rf.pingFile, &rf.pingFileGiven}, &rf.pingFileTimes}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
 }
 
 // request turns run's flags, its command and the environment
@@ -152,6 +152,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
 	}
+	if err := f.alertsOnce(); err != nil {
+		return req, err
+	}
 	if err := f.emptyGiven(); err != nil {
 		return req, err
 	}
@@ -176,9 +179,6 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if f.manual && f.force {
 		// A warning, not a refusal: the run it asks for is well defined.
 		fmt.Fprintln(stderr, "catchup: warning: --force does nothing with --manual: a manual run stands for no slot, so it is never a duplicate; fix: drop --force")
-	}
-	if f.pingFile != "" && f.ping != "" {
-		return req, errors.New("--ping and --ping-file both name the monitor: give one")
 	}
 	req.Ping = checkedPing(pingURL(f.ping, f.pingFile, getenv, stderr), stderr)
 	for _, v := range []struct {

@@ -53,9 +53,11 @@ func skipGlobals(e *Entry, lx *lexer) bool {
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins);
+// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins;
+// an alert flag given twice is refused, alertsOnce);
 // program is the command's first word, unquoted and unexpanded.
 func parseFlags(e *Entry, lx *lexer) (program string, err error) {
+	alerts := alertsOnce{}
 	for {
 		a, ok, err := lx.next()
 		if err != nil {
@@ -105,6 +107,9 @@ func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 			}
 		}
 		if err := checkValue(name, val); err != nil {
+			return "", err
+		}
+		if err := alerts.add(name); err != nil {
 			return "", err
 		}
 		switch name {

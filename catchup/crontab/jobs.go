@@ -184,7 +184,7 @@ func parseJobLine(s, name string) (Job, error) {
 // runLineFlags reads the flags of a `catchup run` line up to `--` and
 // returns them with the command after them.
 func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
-	flags := map[string]string{}
+	flags, alerts := map[string]string{}, alertsOnce{}
 	for {
 		save := lx.i
 		a, ok, err := lx.next()
@@ -227,6 +227,9 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 			return nil, "", errEmpty(n)
 		}
 		if err := checkBlank(n, v); err != nil {
+			return nil, "", err
+		}
+		if err := alerts.add(n); err != nil {
 			return nil, "", err
 		}
 		flags[n] = v
