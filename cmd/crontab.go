@@ -44,9 +44,12 @@ func newCrontabWrapCmd() *cobra.Command {
 		Short:       "Print a crontab with each job line run through catchup run",
 		Long: `Read a crontab (FILE, or standard input) and print it with each job line's command
 prefixed by "catchup run --task NAME --". Variables, comments, blank lines, @reboot
-lines and lines already running catchup are kept as they are. A command that is more
-than plain words (quotes, redirections, pipes, $...) is run as one "sh -c '...'" (or
-the crontab's SHELL), and text after cron's first unescaped % stays the job's stdin.
+lines and lines already running catchup are kept as they are; stderr names each kept
+line that cron or scan could take for a job, with why, one line each (@reboot, too few
+time fields, an unknown macro, no command, no cron line at all, a catchup line that
+scan refuses). A command that is more than plain words (quotes, redirections, pipes,
+$...) is run as one "sh -c '...'" (or the crontab's SHELL), and text after cron's
+first unescaped % stays the job's stdin.
 
 NAME is the program or script the command runs, without directory or extension,
 made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a job

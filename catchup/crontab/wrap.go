@@ -26,7 +26,9 @@ const overrideMark = "catchup:"
 // Wrap returns text with each cron job line prefixed by
 // `catchup run --task NAME --`, a pure function of its input. Variables,
 // comments, blank lines, @reboot lines and lines already running catchup are
-// kept byte for byte. A command that is not a plain list of words (it has
+// kept byte for byte; a note tells of each line kept that cron or scan
+// could take for a job (@reboot, a line that reads as no job line, a
+// catchup line scan refuses). A command that is not a plain list of words (it has
 // quotes, redirections, pipes, expansions...) is passed as one argument to
 // `sh -c` (or the crontab's SHELL), so that catchup runs all of it; the text
 // after cron's first unescaped % (the job's stdin) stays where it was.
@@ -87,10 +89,15 @@ func Wrap(text string, system bool, knownUser, userField func(command string) bo
 		if !ok {
 			if strings.HasPrefix(s, "@reboot") {
 				notes = append(notes, fmt.Sprintf("line %d: @reboot has no time slot to replay; left as is", i+1))
+			} else {
+				notes = append(notes, fmt.Sprintf("line %d: left as is: %v", i+1, notAJob(s, system)))
 			}
 			continue
 		}
 		if isCatchupCommand(cmd) {
+			if err := refusedCatchupLine(line, system, knownUser); err != nil {
+				notes = append(notes, fmt.Sprintf("line %d: left as is: it runs catchup already, but scan and catchup daemon refuse it: %v", i+1, err))
+			}
 			continue
 		}
 		if n := extraTimeFields(cmd); !system && n > 0 && !strings.HasPrefix(strings.TrimLeft(prefix, " \t-"), "@") {

@@ -79,7 +79,7 @@ func TestWrap(t *testing.T) {
 		"reboot and bad lines are left": {
 			in:    "@reboot /opt/warm\n5 * * cmd\nFOO=1 bar\n",
 			want:  "@reboot /opt/warm\n5 * * cmd\nFOO=1 bar\n",
-			notes: []string{"line 1: @reboot"},
+			notes: []string{"line 1: @reboot", "line 2: left as is: expected 5 time fields before the command, found 3"},
 		},
 		"assignment prefix needs a shell": {
 			in:    "0 1 * * * LANG=C sort-db\n",
@@ -124,7 +124,8 @@ func TestWrap(t *testing.T) {
 			want:   "0 3 * * * /bin/ok --flag\n0 4 * * * ./rel.sh\n0 5 * * * backup-user catchup run --task b -- /opt/b\n",
 			system: true,
 			tasks:  []string{"b"},
-			notes:  []string{"line 1: left as is: \"/bin/ok\" in the user field is not a user name"},
+			notes: []string{"line 1: left as is: \"/bin/ok\" in the user field is not a user name",
+				"line 2: left as is: no command after the user field \"./rel.sh\": is this a user crontab? (then read it without --system)"},
 		},
 		"a system crontab read as a user one is left, noted": {
 			in:    "30 4 * * * root /opt/x.sh\n0 5 * * *  root\n0 6 * * * rooted /opt/y\n",
