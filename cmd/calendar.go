@@ -41,7 +41,8 @@ not a terminal or NO_COLOR is set):
   or zone last changed, of a retired task, or passed by its watermark (history pruned)
 The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
 none, are refused). Under the legend, a line per task with M cells says why they were missed,
-with the causes ls --missed gives ("missed: backup: host-down 2, not-fired 1").
+with the causes ls --missed gives ("missed: backup: host-down 2, not-fired 1"), broken
+at blanks to fit 80 columns, continued lines indented.
 -o json gives every slot with its state, the run that decided it and, for a missed slot, its
 cause. It changes nothing. Exit 0, or 2 on error (an unknown TASK); 128+N when stopped
 by signal N.`,

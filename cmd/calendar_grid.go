@@ -194,8 +194,13 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 	}
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		out.WriteString(strings.TrimRight(line, " \n"))
-		if strings.HasSuffix(line, "\n") {
+		line, nl := strings.TrimRight(line, " \n"), strings.HasSuffix(line, "\n")
+		if !strings.HasPrefix(line, "missed: ") && !strings.HasPrefix(line, "note: ") && !strings.HasPrefix(line, "warning: ") {
+			out.WriteString(line) // the grid and its legend: already within calendarWidth
+		} else {
+			writeWrapped(&out, line, calendarWidth)
+		}
+		if nl {
 			out.WriteString("\n")
 		}
 	}
