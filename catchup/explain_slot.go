@@ -31,14 +31,17 @@ func owedToAnOldSchedule(ctx context.Context, st store.Store, m Machine, t store
 	return slices.ContainsFunc(res.offSchedule, slot.Equal), err
 }
 
-// defaultSlot is the task's latest missed slot, else its latest slot, else
-// its first to come.
+// defaultSlot is the task's latest missed slot (the slots of its pause
+// are none), else its latest slot, else its first to come.
 func defaultSlot(ctx context.Context, st store.Store, m Machine, t store.Task, s *schedule.Schedule, rule MissedRule,
 	stale map[int64]bool, notes *pendingNotes) (time.Time, error) {
 	res, err := missedSlots(ctx, st, m, t, s, rule, stale, nil, notes)
 	if err != nil {
 		return time.Time{}, err
 	}
+	// The slots of the task's pause are settled, never missed (as ls and
+	// scan count them): the latest missed slot may come before the pause.
+	splitPaused(t, &res)
 	if n := len(res.slots); n > 0 {
 		return res.slots[n-1], nil
 	}
