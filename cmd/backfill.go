@@ -59,12 +59,15 @@ did not reach left, and a backfill again runs them (stopped while planning: noth
 	return c
 }
 
+// errTaskRequired refuses a backfill with no --task.
+var errTaskRequired = errors.New("--task is required: the task whose slots to run (catchup ls lists them)")
+
 // request checks the flags against now.
 func (bf backfillFlags) request(now time.Time) (catchup.BackfillRequest, error) {
 	req := bf.req
 	req.Tasks = distinct(req.Tasks) // a task named twice is backfilled once, as scan scans it once
 	if len(req.Tasks) == 0 {
-		return req, fmt.Errorf("--task is required")
+		return req, errTaskRequired
 	}
 	var err error
 	if req.From, err = parseTime(bf.from); err != nil {
@@ -100,8 +103,10 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 	if slices.Contains(bf.req.Tasks, "") {
 		return usageErr(c, fmt.Errorf("empty --task: name a task (catchup ls lists them)"))
 	}
-	switch { // not given: "invalid --from \"\"" would read as an empty value
-	case !c.Flags().Changed("from"):
+	switch { // the task first: "--from is required" to a bare backfill left it unsaid
+	case len(bf.req.Tasks) == 0:
+		return usageErr(c, errTaskRequired)
+	case !c.Flags().Changed("from"): // not given: "invalid --from \"\"" would read as an empty value
 		return usageErr(c, errors.New("--from is required: the first slot to run, like 2026-11-01T00:00:00Z"))
 	case !c.Flags().Changed("to"):
 		return usageErr(c, errors.New("--to is required: the last slot to run, like 2026-11-08T00:00:00Z"))
