@@ -100,7 +100,7 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return Explanation{}, errBadSchedule(t, err)
 	}
 	if sched == nil {
-		return Explanation{}, fmt.Errorf("task %s has no schedule: it has no slots to explain", t.Name)
+		return Explanation{}, fmt.Errorf("task %s has no schedule: it has no slots to explain; catchup history %s lists its runs, and a fire with --cron (or a crontab line scan reads) registers one", t.Name, t.Name)
 	}
 	stale, err := findStale(ctx, st, m, false)
 	if err == nil {
