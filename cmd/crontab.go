@@ -146,6 +146,7 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 	for _, n := range notes {
 		fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: %s\n", name, n)
 	}
+	warnPathWithoutCatchup(c.ErrOrStderr(), name, changes)
 	if req.inPlace {
 		if len(changes) == 0 {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)

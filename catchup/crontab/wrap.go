@@ -17,6 +17,11 @@ type Change struct {
 	Line     int    // 1-based
 	Old, New string // the line before and after
 	Task     string // the task name it was given
+	// PathLine is the 1-based line of the PATH= in effect for the line
+	// (0: none, cron's default), and Path its value: cron runs the
+	// wrapped line's catchup found there.
+	PathLine int
+	Path     string
 }
 
 // overrideMark starts the comment that names the task of the next line:
@@ -63,7 +68,7 @@ func Wrap(text string, system bool, knownUser, userField func(command string) bo
 		}
 	}
 	var env variables
-	override := ""
+	override, pathLine := "", 0
 	for i, line := range lines {
 		s := strings.TrimLeft(line, " \t")
 		pending := override
@@ -83,6 +88,9 @@ func Wrap(text string, system bool, knownUser, userField func(command string) bo
 		}
 		if name, val, ok := envLine(s); ok {
 			env.set(name, val)
+			if name == "PATH" {
+				pathLine = i + 1
+			}
 			continue
 		}
 		prefix, cmd, ok := jobCommand(line, system)
@@ -139,7 +147,7 @@ func Wrap(text string, system bool, knownUser, userField func(command string) bo
 		}
 		taken[name], derivable[name] = true, true
 		lines[i] = wrapped
-		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name})
+		changes = append(changes, Change{Line: i + 1, Old: line, New: lines[i], Task: name, PathLine: pathLine, Path: env.vals["PATH"]})
 	}
 	return strings.Join(lines, "\n"), changes, notes
 }
