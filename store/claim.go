@@ -64,8 +64,10 @@ type ClaimRequest struct {
 	// Registered, registering nothing) refuses, as Changed, a task whose
 	// row was written since (registered again by a fire, this host's or
 	// another's: its command may differ), in its transaction, unless
-	// the slot is refused first (its holder, or for a Replay a slot given
-	// up: on SQLite, any holder; on PostgreSQL, a slot given up).
+	// the slot is refused first, on both backends: for its holder (a
+	// running run, or unless Force a succeeded one, pruned or not), or for
+	// a Replay a slot given up (ClaimResult.Run either way). Only a slot
+	// nobody holds is refused as Changed.
 	Updated time.Time
 }
 

@@ -51,7 +51,7 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{}, p.wrap("write ledger", err)
 		}
 	}
-	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot is known not given up
+	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot is known not given up nor held
 	switch {
 	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
@@ -105,7 +105,10 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		}
 	}
 	if changed {
-		return store.ClaimResult{Changed: true}, p.wrap("write ledger", tx.Commit(ctx))
+		// The slot's holder first, as on SQLite: a slot running (another
+		// host's run, whose claim may yet be given back) or done is
+		// refused for it; only a slot nobody holds is refused as Changed.
+		return p.changedOrHolder(ctx, tx, r, req.Force)
 	}
 	if !r.Slot.IsZero() {
 		var id int64

@@ -33,3 +33,22 @@ func givenUp(ctx context.Context, tx pgx.Tx, r store.Run) (*store.Run, error) {
 	}
 	return n.run(), nil
 }
+
+// changedOrHolder is the answer to a claim of slot r of a task registered
+// again since read (store.ClaimRequest.Updated): the slot's holder (a
+// running, or unless forced a succeeded run, pruned or not) when it has
+// one, else Changed. It reads and writes no slot: the claim's Settle is
+// all its commit records.
+func (p *Ledger) changedOrHolder(ctx context.Context, tx pgx.Tx, r store.Run, force bool) (store.ClaimResult, error) {
+	if !r.Slot.IsZero() {
+		var n runRow
+		err := tx.QueryRow(ctx, holderSQL, r.Task, dbSlot(r.Slot), force).Scan(n.dest()...)
+		switch {
+		case err == nil:
+			return store.ClaimResult{Run: *n.run()}, p.wrap("write ledger", tx.Commit(ctx))
+		case !errors.Is(err, pgx.ErrNoRows):
+			return store.ClaimResult{}, p.wrap("read ledger", err)
+		}
+	}
+	return store.ClaimResult{Changed: true}, p.wrap("write ledger", tx.Commit(ctx))
+}
