@@ -83,6 +83,7 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 		for _, sr := range replays {
 			if t, err := st.Task(ctx, sr.task.Name); err == nil {
 				sr.task.RegisteredAt, sr.task.SettledThrough = t.RegisteredAt, t.SettledThrough
+				sr.task.UpdatedAt = t.UpdatedAt // as stored: each replay's claim compares it (store.ClaimRequest.Updated)
 			}
 		}
 	} else {

@@ -105,6 +105,22 @@ func registeredEnv(t store.Task) string {
 	return "CATCHUP_REPLAY_REGISTERED=" + t.RegisteredAt.UTC().Format(time.RFC3339Nano)
 }
 
+// updatedEnv tells a crontab line's `catchup run` (a scan's replay) when
+// task t, as read, was last registered: its claim refuses the task
+// registered again since (store.ClaimRequest.Updated), and runs nothing.
+func updatedEnv(t store.Task) string {
+	return "CATCHUP_REPLAY_UPDATED=" + t.UpdatedAt.UTC().Format(time.RFC3339Nano)
+}
+
+// changedSince reports whether task t, as read, was registered again
+// since (its UpdatedAt moved), as registered from then on: a crontab line
+// that ran nothing asks it, its claim may have been refused so
+// (ClaimResult.Changed). A ledger that cannot be read says no.
+func changedSince(ctx context.Context, st store.Store, t store.Task) bool {
+	cur, err := st.Task(context.WithoutCancel(ctx), t.Name)
+	return err == nil && !cur.UpdatedAt.Equal(t.UpdatedAt) && !cur.RegisteredAt.After(t.RegisteredAt)
+}
+
 // goneSince reports whether task t, as read, is no longer in the ledger:
 // purged since, or purged and registered again. A crontab line that ran
 // nothing asks it: its claim may have found the task so (ClaimResult.Gone).

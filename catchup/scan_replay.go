@@ -26,6 +26,9 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 	m.Stdout = m.Stderr
 	if t.Shell != "" {
 		env := []string{"CATCHUP_REPLAY_AFTER=" + strconv.FormatInt(read, 10), registeredEnv(t)}
+		if !t.UpdatedAt.IsZero() {
+			env = append(env, updatedEnv(t))
+		}
 		a, err := replayLine(ctx, st, m, t, sr, slot, span, env, "the next scan looks again")
 		if err == nil && a.held && !a.running {
 			// The line ran nothing: its claim may have found the task
@@ -36,6 +39,11 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 			// Or retired (store.ClaimResult.Retired), its slot maybe
 			// recorded expired by the retirement.
 			a.retired = retiredSince(ctx, st, t)
+		}
+		if err == nil && a.held && !a.running && !a.gone && !a.retired {
+			// Or registered again (store.ClaimResult.Changed): the scan
+			// reads it again (replayAsRegistered).
+			a.changed = changedSince(ctx, st, t)
 		}
 		return a, err
 	}

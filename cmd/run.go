@@ -226,6 +226,12 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_REGISTERED %q: want RFC 3339", v)
 			}
 		}
+		// scan's replay: the task's row as read (its last registration).
+		if v := getenv("CATCHUP_REPLAY_UPDATED"); v != "" && !req.Backfill {
+			if req.Updated, err = time.Parse(time.RFC3339Nano, v); err != nil {
+				return req, fmt.Errorf("invalid CATCHUP_REPLAY_UPDATED %q: want RFC 3339", v)
+			}
+		}
 		if v := getenv("CATCHUP_REPLAY_COALESCED"); v != "" {
 			if req.Coalesced, err = strconv.Atoi(v); err != nil || req.Coalesced < 1 {
 				return req, fmt.Errorf("invalid CATCHUP_REPLAY_COALESCED %q: want a count", v)
