@@ -53,15 +53,42 @@ func reregistered(ctx context.Context, st store.Store, m Machine, t *store.Task)
 	return true
 }
 
+// lineAsRegistered is a crontab line's look before scan runs it for a
+// later slot of its backlog: the line is another process, whose own
+// commands (after its `catchup run`) a claim refused as registered again
+// does not hold back, so a task registered again since *t was read with
+// the same line (another scan --crontab, as two scans at once do) is read
+// again first (reregistered), and the line runs once for the slot, not
+// once more after its claim was refused. A line changed since (or a
+// ledger that cannot be read) is left to the line's claim, which names
+// the slot's holder first, else refuses the task as registered again
+// (CATCHUP_REPLAY_UPDATED: the rest waits for the next scan).
+func lineAsRegistered(ctx context.Context, st store.Store, m Machine, t *store.Task) {
+	if cur, err := st.Task(ctx, t.Name); err == nil && !t.UpdatedAt.IsZero() && !cur.UpdatedAt.Equal(t.UpdatedAt) {
+		reregistered(ctx, st, m, t)
+	}
+}
+
 // commandOf is what a task's replays run, to tell whether it changed.
 func commandOf(t store.Task) string {
 	return fmt.Sprintf("%q %q %q", t.Argv, t.Dir, t.NotifyCmd)
 }
 
 // leaveChanged ends a task's replays in this scan: its registration
-// changed since the scan read it, beyond its command (reregistered).
-func (ts *TaskScan) leaveChanged(task string, left int) {
+// changed since the scan read it, beyond its command (reregistered). left
+// replays are left; folds, the slots folded into them (coalesce), are
+// left with them (settleFolds counts them) and in the warning's count.
+func (ts *TaskScan) leaveChanged(task string, left, folds int) {
 	ts.Left = left
 	ts.Warnings = append(ts.Warnings, fmt.Sprintf("task %s was registered again since this scan read it: "+
-		"its missed slots (%d) wait for the next scan, which replays them as registered then", task, left))
+		"its missed slots (%d) wait for the next scan, which replays them as registered then", task, left+folds))
+}
+
+// foldedInto counts the slots folded (coalesce) into the replays of slots.
+func foldedInto(slots []time.Time, spans map[int64]replaySpan) int {
+	n := 0
+	for _, s := range slots {
+		n += len(spans[s.Unix()].fold)
+	}
+	return n
 }

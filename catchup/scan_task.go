@@ -201,6 +201,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				break
 			}
 		}
+		if t.Shell != "" {
+			lineAsRegistered(ctx, st, m, &t)
+		}
 		if i > 0 { // checked again: made untrusted since, the rest would be refused too
 			var why error
 			if seen, why = replayRefused(m, t, sr); why != nil {
@@ -235,7 +238,12 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			break
 		}
 		if a.changed { // registered again, and not as a new command only: nothing ran
-			ts.leaveChanged(t.Name, withheld+len(replay)-i)
+			if len(lineFolds) > 0 { // recorded before the line, whose claim was refused: missed again
+				if err := giveBackFolds(context.WithoutCancel(ctx), st, m, t.Name, lineFolds, "without running for the gap", slot); err != nil {
+					return ts, err
+				}
+			}
+			ts.leaveChanged(t.Name, withheld+len(replay)-i, foldedInto(replay[i:], spans))
 			break
 		}
 		if a.paused { // paused since the scan read it: its claim refused the slot, nothing ran
