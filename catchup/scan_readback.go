@@ -154,6 +154,7 @@ func readBack(ctx context.Context, st store.Store, task, host string, before int
 		return a
 	}
 	a.Action, a.held, a.running = ActionSkipped, true, running && err == nil
+	a.lineSkip = ownSkip != nil
 	if a.running {
 		a.holder = &holder
 	}

@@ -40,10 +40,10 @@ func replaySlot(ctx context.Context, st store.Store, m Machine, t store.Task, sc
 			// recorded expired by the retirement.
 			a.retired = retiredSince(ctx, st, t)
 		}
-		if err == nil && a.held && !a.running && !a.lockSkipped && !a.gone && !a.retired {
-			// Or registered again (store.ClaimResult.Changed, exit 0; a
-			// lock skip, exit 75, is the task running): the scan reads it
-			// again (replayAsRegistered).
+		if err == nil && a.held && !a.running && !a.lineSkip && !a.lockSkipped && !a.gone && !a.retired {
+			// Or registered again (store.ClaimResult.Changed: nothing
+			// recorded; a lock skip is recorded, the task running): the
+			// scan reads it again (replayAsRegistered).
 			a.changed = changedSince(ctx, st, t)
 		}
 		return a, err

@@ -162,6 +162,10 @@ type SlotAction struct {
 	// did not get that far, or is an older catchup): readBack then goes
 	// by host and id.
 	lineRuns []int64
+	// lineSkip: a crontab line's run recorded a skip of its own (a lock
+	// skip, whatever the line's exit status): its claim was not refused
+	// for a registration since (that records nothing).
+	lineSkip bool
 }
 
 // TaskScan is one task's part of a scan.
