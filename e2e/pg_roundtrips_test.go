@@ -105,8 +105,11 @@ func (p *countingProxy) take() (statements, roundTrips int64) {
 // its statements' own (pgx's default mode prepared each statement new to
 // the connection first, a round trip more: every statement of a fire is,
 // each catchup run being a new process): 19 statements in 16 round trips
-// (28 before), ls 8 in 8 (16 before). The bounds are today's counts: a
-// change that adds a round trip to a fire must say so here.
+// (28 before), ls 10 in 10 (16 before; 8 until the causes of missed slots
+// read the same hosts for every reader: the ledger's hosts and who fired
+// each task with missed slots, two statements, here seven missed slots).
+// The bounds are today's counts: a change that adds a round trip to a fire
+// must say so here.
 func TestFireRoundTrips(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
 	db := pgLedger(t)
@@ -132,8 +135,8 @@ func TestFireRoundTrips(t *testing.T) {
 	if code := ls.run(t); code != 0 {
 		t.Fatalf("ls exited %d: %s", code, ls.stderr.String())
 	}
-	if st, rt := proxy.take(); rt > st || rt > 8 {
-		t.Errorf("ls made %d statements in %d round trips, want at most one round trip a statement and at most 8", st, rt)
+	if st, rt := proxy.take(); rt > st || rt > 10 {
+		t.Errorf("ls made %d statements in %d round trips, want at most one round trip a statement and at most 10", st, rt)
 	} else {
 		t.Logf("ls: %d statements, %d round trips", st, rt)
 	}
