@@ -123,7 +123,8 @@ func (l *lifecycle) knownSchedule() bool {
 }
 
 // loadRegistered reads the task's registration: the schedule of a fire
-// without --cron, and what resolving its slot needs.
+// without --cron, and what resolving its slot needs. Its zone file, in a
+// root fire of another user's task, is read as that user (storedSchedule).
 func (l *lifecycle) loadRegistered(ctx context.Context) error {
 	task, err := l.st.Task(ctx, l.req.Task)
 	if errors.Is(err, store.ErrNotFound) {
@@ -136,7 +137,7 @@ func (l *lifecycle) loadRegistered(ctx context.Context) error {
 		// Retired (catchup forget): this fire registers the task anew.
 		l.revive = &task
 		if l.sched == nil {
-			l.sched, _ = parseSchedule(task.Schedule, task.TZ)
+			l.sched, _ = storedSchedule(l.m, nil, task)
 		}
 		return nil
 	}
@@ -144,7 +145,7 @@ func (l *lifecycle) loadRegistered(ctx context.Context) error {
 	resolveZone(ctx, l.st, l.m, l.registered)
 	switch {
 	case l.sched == nil:
-		if l.sched, err = parseSchedule(task.Schedule, task.TZ); err != nil {
+		if l.sched, err = storedSchedule(l.m, nil, task); err != nil {
 			l.m.notice("task %s: registered schedule ignored: %v", l.req.Task, err)
 			l.sched = nil
 		}
@@ -153,7 +154,7 @@ func (l *lifecycle) loadRegistered(ctx context.Context) error {
 		// A crontab line's --cron without --tz: cron fires it in the zone
 		// scan registered for the line (its CRON_TZ, else cron's own), not
 		// in the TZ its crontab may pass to the job.
-		if s, err := parseSchedule(task.Schedule, task.TZ); err == nil {
+		if s, err := storedSchedule(l.m, nil, task); err == nil {
 			l.sched = s
 		}
 	default:

@@ -20,7 +20,7 @@ func (l *lifecycle) fleetZoneOf(task store.Task) {
 		task.TZ == "" || schedule.SameZone(task.TZ, here) || (l.req.ZoneNotTZ != "" && schedule.SameZone(task.TZ, l.req.ZoneNotTZ)) {
 		return // (registered in this fire's TZ by an older catchup: it moves to cron's zone, rescheduled says so)
 	}
-	s, err := parseSchedule(task.Schedule, task.TZ)
+	s, err := storedSchedule(l.m, nil, task) // another user's zone file as that user
 	if err != nil {
 		return
 	}

@@ -20,6 +20,9 @@ import (
 // computed in a zone only root could read, `expired` and `paused` on a
 // ledger nobody reads. Prune leaves the task whole, saying its zone is
 // unknown as nobody; pause, resume and forget go on; no slot is recorded.
+// Root's own fire of the task (`catchup run --task who`, no --cron) reads
+// its registered schedule likewise: ignored, said, the run no slot's (it
+// stood for 00:00 in that zone).
 func TestRootWritersReadNoZonePathItsUserCannot(t *testing.T) {
 	t.Parallel()
 	needRoot(t)
@@ -58,6 +61,8 @@ func TestRootWritersReadNoZonePathItsUserCannot(t *testing.T) {
 				args []string
 				said string // in its output; "" when it says nothing of the zone
 			}{
+				{"2026-01-10T00:00:05Z", []string{"run", "--task", "who", "--", "true"},
+					`registered schedule ignored: unknown time zone "` + zone + `" (a zone file's path, as nobody: permission denied)`},
 				{"2026-01-10T00:30:00Z", []string{"prune", "--older-than", "7d"}, `unknown time zone "` + zone + `" (a zone file's path, as nobody: permission denied)`},
 				{"2026-01-10T00:40:00Z", []string{"pause", "who"}, ""},
 				{"2026-01-10T03:40:00Z", []string{"resume", "who", "--replay-paused"}, ""},
@@ -76,6 +81,11 @@ func TestRootWritersReadNoZonePathItsUserCannot(t *testing.T) {
 					t.Errorf("root's history --status %s (exit %d): %s%s; want no slot recorded %s in a zone only root could read",
 						status, code, h.stdout.String(), h.stderr.String(), status)
 				}
+			}
+			h := newCatchup(t, db, "2026-01-10T04:00:00Z", "history", "--status", "succeeded", "--limit", "1000", "-o", "json")
+			if code := h.run(t); code != 0 || strings.Count(h.stdout.String(), `"slot": "`) != 1 {
+				t.Errorf("root's history --status succeeded (exit %d): %s%s; want the slot of nobody's fire only, root's fire none",
+					code, h.stdout.String(), h.stderr.String())
 			}
 		})
 	}
