@@ -62,9 +62,13 @@ func (l *lifecycle) markedLineSchedule() *schedule.Schedule {
 	if sr != nil {
 		return nil
 	}
-	zone, _ := lineZoneOf(l.m, se.Entry)
-	s, err := parseSchedule(se.Expr, zone)
-	if err != nil {
+	var s *schedule.Schedule
+	read := func() (err error) { // another user's zone file as that user (a root fire)
+		zone, _ := lineZoneOf(l.m, se.Entry)
+		s, err = parseSchedule(se.Expr, zone)
+		return err
+	}
+	if lineZoneReader(l.m, se).readAs(read, se.Zone, se.TZ) != nil {
 		return nil
 	}
 	return s

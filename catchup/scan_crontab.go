@@ -99,11 +99,16 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
-	// Always a name, so that every reader reads the same slots.
-	zone, fromHost := lineZoneOf(m, e)
+	// Always a name, so that every reader reads the same slots. Another
+	// user's zone files are read as that user (zoneReader), every time:
+	// the check above looked, and a file swapped since is theirs to read.
+	zr := sr.zoneReader()
+	zone, fromHost, lineZone, cronTZ, err := zr.lineZoneAs(m, e)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", where, lineRefusal(fmt.Sprintf("read its zone as %s: %v", zr.who, err)))
+	}
 	var warning string
-	if lineZone, cronTZ := schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ); lineZone != "" && cronTZ != "" &&
-		!schedule.SameZone(lineZone, cronTZ) {
+	if lineZone != "" && cronTZ != "" && !schedule.SameZone(lineZone, cronTZ) {
 		// cron fires the line in CRON_TZ; its fire reads the slot in --tz:
 		// each fire stands for a slot other than the one cron fired.
 		warning = fmt.Sprintf("%s: --tz %s disagrees with the crontab's CRON_TZ=%s, the zone cron fires the line in; "+
@@ -115,7 +120,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		warning = fmt.Sprintf("%s: read in %s, cron's zone (/etc/localtime), not in TZ=%s of this environment; "+
 			"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
 	}
-	maxAge, err := checkLine(e, zone)
+	maxAge, err := zr.checkLineAs(e, zone)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
@@ -139,7 +144,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	var edited func(spoolEntry) bool // the notes of the edited line's own fires (editedLineFires)
 	what := fmt.Sprintf("the registration of task %s's edited line", e.Task)
 	if err == nil && lineChanges(old, e.Expr, zone) {
-		edited = editedLineFires(m, old, e.Expr, zone)
+		edited = editedLineFires(m, old, e.Expr, zone, zr)
 	}
 	if err == nil && lineChanges(old, e.Expr, zone) {
 		// A note's fire stands for a slot of the schedule it fired under:
@@ -222,7 +227,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
 			}
 			var spared []time.Time
-			s, _ := parseSchedule(t.Schedule, t.TZ)
+			s, _ := zr.parseLine(t.Schedule, t.TZ)
 			was, _ := storedSchedule(m, nil, old)
 			spare := lineMayStillFire(s, was, now, tol, &spared) // the edited line fires them, late
 			left, err := expireLeftBehind(ctx, st, m, old, t.Schedule, t.TZ, notify, leftAt(now), spare, edited, dry)

@@ -204,7 +204,9 @@ func (c *crontabs) registeredReplay(t store.Task, se sourcedEntry) *shellReplay 
 	if err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
-	if _, err := checkLine(se.Entry, firedZone(se.Entry, t.TZ)); err != nil {
+	// Its zones as its user's fire reads them (zoneReader): the registered
+	// one too, which a line naming none is checked in.
+	if _, err := sr.zoneReader().checkFiredAs(se.Entry, t.TZ); err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
 	return sr
@@ -279,11 +281,13 @@ func (c *crontabs) twinLine(t store.Task, se sourcedEntry, now time.Time) (cront
 		if e.Task != t.Name || sameJob(se.Entry, e) {
 			continue
 		}
-		if zonePathRefused(c.m, sourcedEntry{Entry: e, path: se.path, user: se.user, spool: se.spool}) {
+		twin := sourcedEntry{Entry: e, path: se.path, user: se.user, spool: se.spool}
+		if zonePathRefused(c.m, twin) {
 			continue // its fires run nothing, and its zone is not root's to read
 		}
-		loc, err := schedule.LoadZone(firedZone(e, t.TZ))
-		if err != nil {
+		var loc *time.Location
+		r, zone := lineZoneReader(c.m, twin), t.TZ // its zones as its user's fire reads them
+		if r.readAs(func() (err error) { loc, err = schedule.LoadZone(firedZone(e, zone)); return err }, e.Zone, e.TZ, zone) != nil {
 			continue
 		}
 		if s, err := schedule.Parse(e.Expr, loc); err == nil && s.Matches(now) {

@@ -39,8 +39,8 @@ func (c *crontabs) editedLinesFires(ctx context.Context, st store.Store, names [
 			continue // a fire of the registered schedule; a later one may not be
 		}
 		decided[e.Task] = true
-		if _, sr, next, changed, err := c.lineEdit(ctx, st, t); sr == nil && err == nil && changed {
-			edited[e.Task] = editedLineFires(m, t, next.Schedule, next.TZ)
+		if se, sr, next, changed, err := c.lineEdit(ctx, st, t); sr == nil && err == nil && changed {
+			edited[e.Task] = editedLineFires(m, t, next.Schedule, next.TZ, lineZoneReader(m, se))
 		}
 	}
 	if len(edited) == 0 {

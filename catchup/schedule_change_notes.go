@@ -196,10 +196,11 @@ func newTasksFirst(ctx context.Context, st store.Store, m Machine, entries []sou
 // old schedule's slot, which it would settle a second time (its own fire
 // noted too) or settle though it never ran. A fire at a time of both
 // schedules is the same slot under either: recorded before, with the old
-// line's. Nil when either schedule cannot be read.
-func editedLineFires(m Machine, old store.Task, expr, zone string) func(spoolEntry) bool {
+// line's. Nil when either schedule cannot be read. zr reads the line's
+// zone file (registerEntry's).
+func editedLineFires(m Machine, old store.Task, expr, zone string, zr *zoneReader) func(spoolEntry) bool {
 	was, err := storedSchedule(m, nil, old)
-	s, serr := parseSchedule(expr, zone)
+	s, serr := zr.parseLine(expr, zone) // the edited line's zone file as its user (nil: this user)
 	if err != nil || serr != nil || was == nil || s == nil {
 		return nil
 	}
