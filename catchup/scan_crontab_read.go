@@ -257,17 +257,6 @@ func (c *crontabs) findLine(t store.Task) (sourcedEntry, *shellReplay) {
 	return sourcedEntry{}, &shellReplay{gone: path, err: fmt.Errorf("task %s: no longer in %s", t.Name, path)}
 }
 
-// sameJob reports whether two lines naming one task are one job (a
-// crontab installed twice): the same schedule and zones by meaning
-// (@hourly is 0 * * * *, UTC is Etc/UTC), the same variables, and the same
-// command, spacing aside.
-func sameJob(f, e crontab.Entry) bool {
-	return schedule.SameExpr(f.Expr, e.Expr) && schedule.SameExpr(f.Cron, e.Cron) &&
-		schedule.SameZone(schedule.ZoneSpelling(f.TZ), schedule.ZoneSpelling(e.TZ)) &&
-		schedule.SameZone(schedule.ZoneSpelling(f.Zone), schedule.ZoneSpelling(e.Zone)) &&
-		slices.Equal(f.Env, e.Env) && slices.Equal(strings.Fields(f.Command), strings.Fields(e.Command)) && f.Stdin == e.Stdin
-}
-
 // twinLine finds, in the crontab of task t's registered line se, another
 // line naming t that is not the same job (one scan refuses) and whose
 // schedule, in its zone, is at now: a fire at now off t's schedule is
