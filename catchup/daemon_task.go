@@ -62,8 +62,13 @@ func registerDaemonTask(ctx context.Context, st store.Store, m Machine, t store.
 			t.RegisteredAt = old.RegisteredAt
 		}
 		t.SettledThrough = old.SettledThrough
-		if zoneFromHost && st.Shared() && old.TZ != "" && old.RetiredAt.IsZero() && schedule.SameExpr(old.Schedule, t.Schedule) &&
-			!schedule.SameZone(old.TZ, t.TZ) {
+		switch fleet := zoneFromHost && st.Shared() && old.TZ != "" && old.RetiredAt.IsZero() && schedule.SameExpr(old.Schedule, t.Schedule) &&
+			!schedule.SameZone(old.TZ, t.TZ); {
+		case fleet && otherUsersZoneFile(m, old):
+			m.notice("task %s: registered in %s on the shared ledger, a zone file's path another user registered, which a daemon run "+
+				"by root does not read: its slots are read in %s, this host's zone (set --tz or CRON_TZ on the line to choose the zone)",
+				t.Name, old.TZ, t.TZ)
+		case fleet:
 			m.notice("task %s: registered in %s on the shared ledger; this host's zone is %s: its slots are read in %s "+
 				"(set --tz or CRON_TZ on the line to choose the zone)", t.Name, old.TZ, t.TZ, old.TZ)
 			t.TZ = old.TZ

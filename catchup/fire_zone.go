@@ -20,7 +20,13 @@ func (l *lifecycle) fleetZoneOf(task store.Task) {
 		task.TZ == "" || schedule.SameZone(task.TZ, here) || (l.req.ZoneNotTZ != "" && schedule.SameZone(task.TZ, l.req.ZoneNotTZ)) {
 		return // (registered in this fire's TZ by an older catchup: it moves to cron's zone, rescheduled says so)
 	}
-	s, err := storedSchedule(l.m, nil, task) // another user's zone file as that user
+	if otherUsersZoneFile(l.m, task) { // root's fire: never another user's zone file, as the daemon (registerDaemonTask)
+		l.m.notice("task %s: registered in %s on the shared ledger, a zone file's path another user registered, which a fire run "+
+			"by root does not read: its slots are read in %s, this host's zone (set --tz or CRON_TZ on the line to choose the zone)",
+			l.req.Task, task.TZ, here)
+		return
+	}
+	s, err := parseSchedule(task.Schedule, task.TZ)
 	if err != nil {
 		return
 	}

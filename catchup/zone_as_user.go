@@ -191,3 +191,12 @@ func storedSchedule(m Machine, c *crontabs, t store.Task) (*schedule.Schedule, e
 	}
 	return c.taskSchedule(t)
 }
+
+// otherUsersZoneFile reports whether task t's zone is a file's path that
+// root would read for another user (zoneReaderOf): a root daemon does not
+// take such a zone as its line's (the fleet's zone, fleetZoneOf's), which
+// it would read with root's rights at every fire, and so would every
+// reader of root's own task after it.
+func otherUsersZoneFile(m Machine, t store.Task) bool {
+	return m.UID == 0 && zoneFilePath(t.TZ) && newCrontabs(m).zoneReaderOf(t) != nil
+}
