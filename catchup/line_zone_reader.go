@@ -33,14 +33,17 @@ func (sr *shellReplay) zoneReader() *zoneReader {
 	return &zoneReader{cred: cred, who: sr.user}
 }
 
-// lineZoneReader is line se's zoneReader: nobody's when whom it runs as
-// cannot be told (cron runs it as no one; root reads what everyone may).
-func lineZoneReader(m Machine, se sourcedEntry) *zoneReader {
+// lineZoneReader is line se's zoneReader, for reading its zones (--tz,
+// CRON_TZ) and those of others: nobody's when whom it runs as cannot be
+// told (cron runs it as no one; root reads what everyone may). nil, with
+// no user looked up, when this process is not root or no zone is a
+// file's path: read with this process's rights.
+func lineZoneReader(m Machine, se sourcedEntry, others ...string) *zoneReader {
+	if m.UID != 0 || !slices.ContainsFunc(append(others, se.Zone, se.TZ), zoneFilePath) {
+		return nil
+	}
 	sr := &shellReplay{}
 	if err := sr.resolveUser(m, se.Entry.User, se.user, se.spool); err != nil {
-		if m.UID != 0 {
-			return nil
-		}
 		return nobodyReader("its line's user is unknown")
 	}
 	return sr.zoneReader()

@@ -275,7 +275,7 @@ func (c *crontabs) twinLine(t store.Task, se sourcedEntry, now time.Time) (cront
 			continue // its fires run nothing, and its zone is not root's to read
 		}
 		var loc *time.Location
-		r, zone := lineZoneReader(c.m, twin), t.TZ // its zones as its user's fire reads them
+		r, zone := lineZoneReader(c.m, twin, t.TZ), t.TZ // its zones as its user's fire reads them
 		if r.readAs(func() (err error) { loc, err = schedule.LoadZone(firedZone(e, zone)); return err }, e.Zone, e.TZ, zone) != nil {
 			continue
 		}

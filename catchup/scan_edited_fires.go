@@ -40,7 +40,7 @@ func (c *crontabs) editedLinesFires(ctx context.Context, st store.Store, names [
 		}
 		decided[e.Task] = true
 		if se, sr, next, changed, err := c.lineEdit(ctx, st, t); sr == nil && err == nil && changed {
-			edited[e.Task] = editedLineFires(m, t, next.Schedule, next.TZ, lineZoneReader(m, se))
+			edited[e.Task] = editedLineFires(m, t, next.Schedule, next.TZ, lineZoneReader(m, se, next.TZ))
 		}
 	}
 	if len(edited) == 0 {
