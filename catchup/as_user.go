@@ -22,11 +22,14 @@ import (
 // user's lines mostly share a home, and each check takes a thread of its
 // own (a crontab of 35,000 lines of one user's paid 8 s for them).
 type accessMemo struct {
-	mu   sync.Mutex
-	seen map[string]error
+	mu    sync.Mutex
+	seen  map[string]error
+	lines map[lineKey]lineRead // readLine's, of other users' lines (line_zone_reader.go)
 }
 
-func newAccessMemo() *accessMemo { return &accessMemo{seen: map[string]error{}} }
+func newAccessMemo() *accessMemo {
+	return &accessMemo{seen: map[string]error{}, lines: map[lineKey]lineRead{}}
+}
 
 // access is accessAs, answered once per user, path and mode (a nil memo:
 // every time).

@@ -80,7 +80,7 @@ func (c *crontabs) lineLeftOf(ctx context.Context, st store.Store, t store.Task)
 		return &LineLeft{What: "line removed", Reason: why.reason, Code: why.code, slots: lb.slots, causes: lb.causes,
 			Warning: fmt.Sprintf("its line is gone from %s: the next scan retires it and %s", sr.gone, expiresNone(lb, why.code))}, nil
 	}
-	zone, _, _, _, zerr := lineZoneReader(c.m, se).lineZoneAs(c.m, se.Entry) // another user's zone file as that user
+	zone, zerr := lineZoneReader(c.m, se).lineZoneAs(c.m, se.Entry) // another user's zone file as that user
 	if zerr == nil && !lineChanges(t, se.Expr, zone) {
 		return nil, nil // no ledger read: the scan registers nothing
 	}

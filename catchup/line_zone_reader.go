@@ -70,25 +70,42 @@ func (r *zoneReader) parseLine(expr, tz string) (s *schedule.Schedule, err error
 	return s, err
 }
 
-// lineZoneAs is lineZoneOf of line e with r's rights (readAs), with the
-// spellings of its --tz and CRON_TZ.
-func (r *zoneReader) lineZoneAs(m Machine, e crontab.Entry) (zone string, fromHost bool, lineZone, cronTZ string, err error) {
-	err = r.readAs(func() error {
-		zone, fromHost = lineZoneOf(m, e)
-		lineZone, cronTZ = schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ)
-		return nil
-	}, e.Zone, e.TZ)
-	return zone, fromHost, lineZone, cronTZ, err
+// lineZones is what registerEntry reads of a line's zones: the zone cron
+// fires it in (lineZoneOf), the spellings of its --tz and CRON_TZ, and
+// checkLine's --max-age.
+type lineZones struct {
+	zone, lineZone, cronTZ string
+	fromHost               bool
+	maxAge                 time.Duration
 }
 
-// checkLineAs is checkLine of line e in zone with r's rights (readAs): its
-// --tz, CRON_TZ and zone read as its user's fire reads them. A thread
-// that could not take r's ids refuses the line.
-func (r *zoneReader) checkLineAs(e crontab.Entry, zone string) (maxAge time.Duration, err error) {
-	if terr := r.readAs(func() error { maxAge, err = checkLine(e, zone); return nil }, e.Zone, e.TZ, zone); terr != nil {
-		return 0, lineRefusal(fmt.Sprintf("read its zone as %s: %v", r.who, terr))
+// spell is lineZoneOf of line e, with the spellings of its --tz and CRON_TZ.
+func (lz *lineZones) spell(m Machine, e crontab.Entry) {
+	lz.zone, lz.fromHost = lineZoneOf(m, e)
+	lz.lineZone, lz.cronTZ = schedule.ZoneSpelling(e.Zone), schedule.ZoneSpelling(e.TZ)
+}
+
+// lineZoneAs is lineZoneOf of line e with r's rights (readAs).
+func (r *zoneReader) lineZoneAs(m Machine, e crontab.Entry) (zone string, err error) {
+	var lz lineZones
+	err = r.readAs(func() error { lz.spell(m, e); return nil }, e.Zone, e.TZ)
+	return lz.zone, err
+}
+
+// readLine is line e's zones (spell), then checkLine in the zone cron
+// fires it in, with r's rights: on one thread of its user's (readAs), its
+// --tz, CRON_TZ and zone read as its user's fire reads them. A thread that
+// could not take r's ids refuses the line.
+func (r *zoneReader) readLine(m Machine, e crontab.Entry) (lz lineZones, err error) {
+	terr := r.readAs(func() error {
+		lz.spell(m, e)
+		lz.maxAge, err = checkLine(e, lz.zone)
+		return nil
+	}, e.Zone, e.TZ)
+	if terr != nil {
+		return lz, lineRefusal(fmt.Sprintf("read its zone as %s: %v", r.who, terr))
 	}
-	return maxAge, err
+	return lz, err
 }
 
 // checkFiredAs is checkLine of line e in the zone cron fires it in
@@ -99,4 +116,59 @@ func (r *zoneReader) checkFiredAs(e crontab.Entry, def string) (maxAge time.Dura
 		return 0, lineRefusal(fmt.Sprintf("read its zone as %s: %v", r.who, terr))
 	}
 	return maxAge, err
+}
+
+// lineKey is what readLine (or checkFiredAs: fired, in def) reads of a
+// line, as that line's user: its values checkLine reads, and the user.
+// Lines alike in them (a crontab of many lines naming one zone file, but
+// for their tasks and commands) are read once per scan (accessMemo.line):
+// each read takes a thread of its own.
+type lineKey struct {
+	uid, gid                                     uint32
+	groups                                       string
+	zone, tz, expr, cron, maxAge, replay, onBusy string
+	fired                                        bool
+	def                                          string
+}
+
+// lineRead is readLine's answer (checkFiredAs's: its maxAge and err).
+type lineRead struct {
+	lz  lineZones
+	err error
+}
+
+// line is read's answer for line e as r's user, once per user, line
+// values, fired and def for a scan (a nil memo, or this process's own
+// line: read every time).
+func (a *accessMemo) line(r *zoneReader, e crontab.Entry, fired bool, def string, read func() lineRead) lineRead {
+	if a == nil || r == nil {
+		return read()
+	}
+	key := lineKey{uid: r.cred.Uid, gid: r.cred.Gid, groups: fmt.Sprint(r.cred.Groups), zone: e.Zone, tz: e.TZ, expr: e.Expr,
+		cron: e.Cron, maxAge: e.MaxAge, replay: e.Replay, onBusy: e.OnBusy, fired: fired, def: def}
+	a.mu.Lock()
+	got, ok := a.lines[key]
+	a.mu.Unlock()
+	if !ok {
+		got = read()
+		a.mu.Lock()
+		a.lines[key] = got
+		a.mu.Unlock()
+	}
+	return got
+}
+
+// readLine is r.readLine, once per scan for lines alike (line).
+func (a *accessMemo) readLine(r *zoneReader, m Machine, e crontab.Entry) (lineZones, error) {
+	got := a.line(r, e, false, "", func() lineRead { lz, err := r.readLine(m, e); return lineRead{lz, err} })
+	return got.lz, got.err
+}
+
+// checkFiredAs is r.checkFiredAs, once per scan for lines alike (line).
+func (a *accessMemo) checkFiredAs(r *zoneReader, e crontab.Entry, def string) (time.Duration, error) {
+	got := a.line(r, e, true, def, func() lineRead {
+		maxAge, err := r.checkFiredAs(e, def)
+		return lineRead{lineZones{maxAge: maxAge}, err}
+	})
+	return got.lz.maxAge, got.err
 }

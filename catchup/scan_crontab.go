@@ -103,26 +103,23 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	// user's zone files are read as that user (zoneReader), every time:
 	// the check above looked, and a file swapped since is theirs to read.
 	zr := sr.zoneReader()
-	zone, fromHost, lineZone, cronTZ, err := zr.lineZoneAs(m, e)
+	lz, err := m.asUser.readLine(zr, m, e) // once per scan for lines alike
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", where, lineRefusal(fmt.Sprintf("read its zone as %s: %v", zr.who, err)))
+		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
+	zone, maxAge := lz.zone, lz.maxAge
 	var warning string
-	if lineZone != "" && cronTZ != "" && !schedule.SameZone(lineZone, cronTZ) {
+	if lz.lineZone != "" && lz.cronTZ != "" && !schedule.SameZone(lz.lineZone, lz.cronTZ) {
 		// cron fires the line in CRON_TZ; its fire reads the slot in --tz:
 		// each fire stands for a slot other than the one cron fired.
 		warning = fmt.Sprintf("%s: --tz %s disagrees with the crontab's CRON_TZ=%s, the zone cron fires the line in; "+
 			"drop --tz, or make them agree", where, e.Zone, e.TZ)
 	}
-	if fromHost && !schedule.SameZone(zone, m.Zone) {
+	if lz.fromHost && !schedule.SameZone(zone, m.Zone) {
 		// A scan run by hand from a shell with another TZ: cron
 		// does not read that TZ, and neither does scan.
 		warning = fmt.Sprintf("%s: read in %s, cron's zone (/etc/localtime), not in TZ=%s of this environment; "+
 			"a CRON_TZ= line in the crontab, or --tz on the line, gives it another", where, zone, m.Zone)
-	}
-	maxAge, err := zr.checkLineAs(e, zone)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
 	if e.Cron != "" && !schedule.SameExpr(e.Cron, e.Expr) { // another spelling of the line's schedule agrees
 		if warning != "" {

@@ -206,7 +206,7 @@ func (c *crontabs) registeredReplay(t store.Task, se sourcedEntry) *shellReplay 
 	}
 	// Its zones as its user's fire reads them (zoneReader): the registered
 	// one too, which a line naming none is checked in.
-	if _, err := sr.zoneReader().checkFiredAs(se.Entry, t.TZ); err != nil {
+	if _, err := c.m.asUser.checkFiredAs(sr.zoneReader(), se.Entry, t.TZ); err != nil {
 		return &shellReplay{err: fmt.Errorf("%s:%d: %w", se.path, se.Line, err)}
 	}
 	return sr

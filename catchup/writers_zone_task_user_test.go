@@ -17,7 +17,7 @@ import (
 // and their directory (top), which everyone can reach (t.TempDir's parents
 // made traversable, as /tmp's test directories are not). It skips t
 // unless it runs as root, or without a zone database.
-func privateZone(t *testing.T) (top, zone, public string) {
+func privateZone(t testing.TB) (top, zone, public string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it reads zone files as another user")
