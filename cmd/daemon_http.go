@@ -48,22 +48,22 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	reading := make(chan struct{}, 1) // one scrape reads the ledger at a time
+	turns := newScrapeTurns() // one scrape reads the ledger at a time
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		if !scrapeTurn(w, r, reading) {
-			return
-		}
-		defer func() { <-reading }()
-		ctx, cancel := context.WithTimeout(r.Context(), scrapeRead)
-		defer cancel()
 		// The daemon's own metrics are served also when the ledger cannot
 		// be read: catchup_daemon_ledger_up 0, its families left out (an
 		// alert on the fires it could not record still reads them).
-		sm := m
-		var said func(complete bool) int
-		sm.Notice, said = warnings.scrape()
-		tasks, err := catchup.Metrics(ctx, st, sm, rule)
-		families := append(lagFamilies(d.Lag()), ledgerUp(err == nil), scrapeWarningsFamily(said(err == nil)))
+		tasks, warned, err := turns.read(w, r, func(ctx context.Context) (func(complete bool) int, []catchup.TaskMetrics, error) {
+			sm := m
+			var said func(complete bool) int
+			sm.Notice, said = warnings.scrape()
+			tasks, err := catchup.Metrics(ctx, st, sm, rule)
+			return said, tasks, err
+		})
+		if errors.Is(err, errNoTurn) {
+			return // answered 503, or the client is gone
+		}
+		families := append(lagFamilies(d.Lag()), ledgerUp(err == nil), scrapeWarningsFamily(warned))
 		if err == nil {
 			families = append(families, metricFamilies(tasks)...)
 		}
@@ -78,34 +78,6 @@ func serveDaemon(ln net.Listener, d *daemon.Daemon, st store.Store, m catchup.Ma
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: httpRead,
 		IdleTimeout: httpIdle, WriteTimeout: httpWrite, MaxHeaderBytes: httpHeaderBytes}
 	go srv.Serve(newLimitListener(ln, maxHTTPConns))
-}
-
-// scrapeRead bounds a scrape's reading of the ledger; scrapeTurnWait its
-// wait for the scrape reading before it.
-const (
-	scrapeRead     = 10 * time.Second
-	scrapeTurnWait = 10 * time.Second
-)
-
-// scrapeTurn waits for the scrape's turn to read the ledger: scrapes read
-// it one at a time, so that a storm of them (every scraper of a fleet at
-// once, a loop of curl) costs the fires no more than one reading does (on
-// a SQLite ledger they share its one connection, and the CPU). Each read
-// the whole ledger at once, and the fires queued behind them started
-// seconds late. A scrape that does not get its turn within scrapeTurnWait
-// is answered 503, saying why; it reports whether the scrape got it.
-func scrapeTurn(w http.ResponseWriter, r *http.Request, reading chan struct{}) bool {
-	t := time.NewTimer(scrapeTurnWait)
-	defer t.Stop()
-	select {
-	case reading <- struct{}{}:
-		return true
-	case <-r.Context().Done():
-	case <-t.C:
-		http.Error(w, fmt.Sprintf("other scrapes have been reading the ledger for %s: scrape less often, or from fewer scrapers", scrapeTurnWait),
-			http.StatusServiceUnavailable)
-	}
-	return false
 }
 
 // lagFamilies are the scheduler's own metrics.
