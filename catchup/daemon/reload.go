@@ -2,7 +2,10 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"sync"
@@ -170,24 +173,52 @@ func sameTask(a, b Task) bool {
 	return reflect.DeepEqual(a, b) && sameSchedule
 }
 
-// Stamp is what tells a changed crontab: size, modification time, and
-// what decides whether it is trusted (mode and owner): a reload refused
-// for the file's mode is tried again once the mode is fixed. Taken before
-// the crontabs are read (Config.Stamp), so that a write after it is seen.
+// Stamp is what tells a changed crontab: size, modification time, what
+// decides whether it is trusted (mode and owner: a reload refused for the
+// file's mode is tried again once the mode is fixed), and the file itself
+// (its inode, and a digest of its first stampBytes): a crontab replaced by
+// another of the same size and time (renamed over it from a Nix store or
+// an image, whose files' times are all the same, or rewritten with its
+// time put back) read the same, and its new lines were never loaded.
+// Taken before the crontabs are read (Config.Stamp), so that a write after
+// it is seen.
 func Stamp(paths []string) string {
 	var s string
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
-			uid := -1
+			uid, ino := -1, uint64(0)
 			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				uid = int(st.Uid)
+				uid, ino = int(st.Uid), st.Ino
 			}
-			s += fmt.Sprintf("%s %s %d %v %d\n", p, fi.ModTime(), fi.Size(), fi.Mode(), uid)
+			sum := "-"
+			if fi.Mode().IsRegular() {
+				sum = digest(p)
+			}
+			s += fmt.Sprintf("%s %s %d %v %d %d %s\n", p, fi.ModTime(), fi.Size(), fi.Mode(), uid, ino, sum)
 		} else {
 			s += p + " gone\n"
 		}
 	}
 	return s
+}
+
+// stampBytes bounds what Stamp reads of a crontab, every pollEvery.
+const stampBytes = 1 << 20
+
+// digest is a digest of the first stampBytes of the regular file at path
+// ("-" when it cannot be read: the reload says why). Opened without
+// blocking: a FIFO swapped in since its stat is not waited on.
+func digest(path string) string {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "-"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, stampBytes)); err != nil {
+		return "-"
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // pollEvery is how often watch reads the crontabs' stamps; settlePolls
