@@ -258,7 +258,16 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			return ts, err
 		}
 		if req.Replays.End != nil {
+			// Told once recorded (the daemon logs it done): held for the
+			// next claim, it waited behind the daemon's other writes, and a
+			// power cut then left a run logged done for the next start to
+			// find dead and run again.
+			ferr := held.flush(ctx)
 			req.Replays.End(t.Name, a)
+			if ferr != nil {
+				return ts, fmt.Errorf("%w: the outcome of task %s's replay of %s is not recorded: %w", ErrReplayUnrecorded, t.Name,
+					slot.Format(time.RFC3339), ferr)
+			}
 		}
 		a.Cause = cause(slot)
 		if a.retired && a.givenUp == nil { // not run, nor given up: the watermark stays below it
