@@ -56,7 +56,7 @@ func (l *lifecycle) busy(ctx context.Context, lock *taskLock, base *store.Run, f
 		if policy == "wait" {
 			l.sayWaiting(ctx, 0)
 		}
-		got, err := lock.waitFor(ctx, limit)
+		got, err := l.waitForLock(ctx, lock, limit)
 		if err == nil && ctx.Err() == nil && policy == "wait" && l.rereadAfterWait(ctx) {
 			// Read in the fleet's zone now: the slot is that zone's.
 			*f = l.retryByHand(ctx, l.resolveFire())
@@ -202,4 +202,14 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// waitForLock is lock.waitFor, told to the machine's LockWait: a wait for
+// the task's lock is no wait for the ledger.
+func (l *lifecycle) waitForLock(ctx context.Context, lock *taskLock, limit time.Duration) (bool, error) {
+	if l.m.LockWait != nil {
+		l.m.LockWait(true)
+		defer l.m.LockWait(false)
+	}
+	return lock.waitFor(ctx, limit)
 }

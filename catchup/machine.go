@@ -104,6 +104,13 @@ type Machine struct {
 	// before the runner looks at the stop for the last time (a test holds
 	// a start there: runner.Config.BeforeStart).
 	BeforeJobStart func()
+	// LockWait, if set, is told as a fire starts to wait for its task's
+	// lock (true) and as that wait ends (false); Answered, as each claim
+	// returns, whatever its answer, or as a scan's sighting of this boot
+	// succeeds: the daemon counts a fire's (a scan's) wait for its ledger
+	// until then, but for its wait for the lock.
+	LockWait func(waiting bool)
+	Answered func()
 	// BeforeHooks, if set, is called once a run's outcome is recorded and
 	// its task's lock released, before its end ping and --notify-cmd, with
 	// the result Run returns: the daemon gives the fire's place under

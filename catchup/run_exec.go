@@ -42,7 +42,7 @@ func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 		// A process that another replay of this scan is starting holds a
 		// copy of this descriptor between its fork and its exec: a replay
 		// gives the lock a moment before it counts as held.
-		if ok, err = lock.waitFor(ctx, lockGrace); ctx.Err() != nil {
+		if ok, err = l.waitForLock(ctx, lock, lockGrace); ctx.Err() != nil {
 			ok, err = false, nil
 		}
 	}
@@ -121,6 +121,9 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		req.Settle = l.held.take() // the task's previous replay's outcome
 	}
 	claim, err := l.st.Claim(claimCtx, req)
+	if l.m.Answered != nil {
+		l.m.Answered()
+	}
 	if err != nil {
 		switch {
 		case prev != nil: // it failed with the claim: record it alone, and wait as the retry would

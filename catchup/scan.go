@@ -62,7 +62,11 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if !req.DryRun {
 		// The boot record is bookkeeping for the causes of later misses: a
 		// ledger that cannot take it (read-only) still gets its scan.
-		if err := seeBoot(ctx, st, m); err != nil {
+		err := seeBoot(ctx, st, m)
+		if err == nil && m.Answered != nil {
+			m.Answered() // else the ledger still fails it (held locked past the busy timeout)
+		}
+		if err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("cannot record this boot: %v", err))
 		} else {
 			rep.BootRecorded = m.BootID != ""

@@ -95,7 +95,7 @@ func lagFamilies(l daemon.Lag) []*dto.MetricFamily {
 	add("catchup_daemon_fires_total", "Scheduled fires whose job started.", counter, float64(l.Fires))
 	add("catchup_daemon_fires_unrecorded_total", "Scheduled fires the ledger could not record (not run, or run unrecorded).",
 		counter, float64(l.FiresUnrecorded))
-	add("catchup_daemon_ledger_failing_seconds", "How long the ledger has failed to record the fires, from the first it could not (0: it records them).",
+	add("catchup_daemon_ledger_failing_seconds", "How long the ledger has failed to record the fires, from the first it could not or that waited 10s for it (0: it records them).",
 		gauge, l.LedgerFailing.Seconds())
 	add("catchup_daemon_loop_silent_seconds", "Since the scheduler loop last went round (every second when alive).", gauge, l.SinceLoop.Seconds())
 	add("catchup_daemon_running_jobs", "Jobs (fires and replays) running now.", gauge, float64(l.Running))

@@ -86,6 +86,9 @@ type Daemon struct {
 	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
 	starts   catchup.StartGate     // closed before event=stop: no job starts after it, every one before is tracked
 	clock    catchup.ClockWatch    // this host's clock against a shared ledger's server's (checkClock)
+	// ledgerWaitBound is how long a fire's ledger write may wait before the
+	// ledger counts as failing (ledger_wait.go; a test shortens it).
+	ledgerWaitBound time.Duration
 }
 
 // New returns a daemon for cfg.
@@ -94,7 +97,8 @@ func New(cfg Config) *Daemon {
 		cfg.Rate = 1
 	}
 	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, alerted: map[string]missedKey{},
-		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce)}
+		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce),
+		ledgerWaitBound: ledgerWaitBound}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}

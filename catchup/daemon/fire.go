@@ -45,7 +45,9 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 			started()
 		}
 	})
+	var watch *ledgerWait
 	m := d.machine(t, func(pid int) {
+		watch.end()
 		if !begun { // the first attempt's job
 			begun = true
 			giveTurn()
@@ -63,7 +65,9 @@ func (d *Daemon) firePlaced(ctx context.Context, t Task, slot time.Time, started
 		}
 	}
 	start := time.Now()
+	watch = d.watchLedger(&m, t.Def.Name, slot)
 	res, err := catchup.Run(ctx, d.cfg.Store, nil, m, req)
+	watch.end()
 	d.ledgerOutcome(t.Def.Name, slot, res, err)
 	if err != nil {
 		d.cfg.Log.Error(err.Error(), "event", "error", "task", t.Def.Name, "slot", slot.Format(time.RFC3339))

@@ -28,7 +28,9 @@ type Lag struct {
 	SinceLoop      time.Duration // since the scheduler loop last went round
 	// FiresUnrecorded counts the fires the ledger could not record (not
 	// run, or run unrecorded); LedgerFailing is how long the ledger has
-	// failed to record the fires (0: it records them).
+	// failed to record the fires (0: it records them), also while a fire
+	// has waited for its first write longer than the bound (ledgerWait),
+	// counted from that fire's start.
 	FiresUnrecorded int64
 	LedgerFailing   time.Duration
 }
@@ -50,8 +52,10 @@ func (d *Daemon) Lag() Lag {
 	l := Lag{Fires: d.health.fires, Sum: d.health.sum, Last: d.health.last, Max: d.health.max,
 		Running: d.health.running.Load(), SinceLoop: time.Since(time.Unix(0, d.health.beat.Load())),
 		FiresUnrecorded: d.health.ledger.unrecorded}
-	if since := d.health.ledger.failingSince; !since.IsZero() {
-		l.LedgerFailing = time.Since(since)
+	for _, since := range []time.Time{d.health.ledger.failingSince, d.health.ledger.waitingSince()} {
+		if !since.IsZero() {
+			l.LedgerFailing = max(l.LedgerFailing, time.Since(since))
+		}
 	}
 	return l
 }

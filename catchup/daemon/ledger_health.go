@@ -14,6 +14,11 @@ type ledgerHealth struct {
 	failingSince time.Time // real time of the first fire the ledger could not record; zero: recording
 	unrecorded   int64     // fires the ledger could not record, since the daemon started
 	during       int64     // of them, in the current outage
+	// waiting are the fires waiting for the ledger past the bound, and
+	// when each began to wait (ledger_wait.go); waitBegan, when the first
+	// of those waiting at a time began.
+	waiting   map[*ledgerWait]time.Time
+	waitBegan time.Time
 }
 
 // ledgerOutcome notes whether the ledger recorded a fire (res, err: its

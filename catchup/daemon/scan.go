@@ -26,7 +26,10 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 	}
 	defer p.done()
 	replays := &replayLog{d: d, task: t.Def.Name}
-	m := d.machine(t, replays.started)
+	var watch *ledgerWait
+	m := d.machine(t, func(pid int) { watch.end(); replays.started(pid) })
+	watch = d.watchLedger(&m, t.Def.Name, time.Time{})
+	defer watch.end()
 	maxReplays := d.cfg.MaxReplays
 	if maxReplays <= 0 {
 		maxReplays = 100
