@@ -17,8 +17,9 @@ func (v countedString) Set(s string) error {
 }
 
 // alertsOnce refuses an alert flag given more than once, and --ping with
-// --ping-file, as scan and catchup daemon refuse such a crontab line. No
-// value is named: a ping URL is a credential.
+// --ping-file, and an identity flag (--task, --cron, --tz) given more than
+// once, as scan and catchup daemon refuse such a crontab line. No value is
+// named: a ping URL is a credential.
 func (f *runFlags) alertsOnce() error {
 	for _, v := range []struct {
 		name  string
@@ -30,6 +31,14 @@ func (f *runFlags) alertsOnce() error {
 	}
 	if f.pingGiven && f.pingFileGiven {
 		return crontab.PingAndPingFile()
+	}
+	for _, v := range []struct {
+		name  string
+		times int
+	}{{"task", f.taskTimes}, {"cron", f.cronTimes}, {"tz", f.tzTimes}} {
+		if v.times > 1 {
+			return crontab.IdentityGivenTwice(v.name)
+		}
 	}
 	return nil
 }

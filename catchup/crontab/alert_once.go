@@ -21,16 +21,31 @@ func AlertGivenTwice(name string) error {
 	return fmt.Errorf("--%s given more than once: catchup run pings one monitor; fix: keep one --%s", name, name)
 }
 
+// IdentityGivenTwice refuses run's identity flag name (task, cron, tz)
+// given more than once: which task a fire stands for, by which schedule
+// and zone, and a flag given again replaced its first value without a
+// word (`--task a --task b` ran and recorded b).
+func IdentityGivenTwice(name string) error {
+	what := map[string]string{"task": "a fire stands for one task", "cron": "a task has one schedule", "tz": "a schedule has one zone"}[name]
+	return fmt.Errorf("--%s given more than once: %s; fix: keep one --%s", name, what, name)
+}
+
 // PingAndPingFile is errPingAndPingFile, for catchup run's own check.
 func PingAndPingFile() error { return errPingAndPingFile }
 
-// alertsOnce counts a catchup line's alert flags as parseFlags reads them,
-// refusing one given twice, or --ping with --ping-file, as catchup run
-// refuses it at every fire (exit 125).
+// alertsOnce counts a catchup line's alert and identity flags as
+// parseFlags reads them, refusing one given twice, or --ping with
+// --ping-file, as catchup run refuses it at every fire (exit 125).
 type alertsOnce map[string]bool
 
 func (a alertsOnce) add(name string) error {
 	switch name {
+	case "task", "cron", "tz":
+		if a[name] {
+			return IdentityGivenTwice(name)
+		}
+		a[name] = true
+		return nil
 	case "ping", "ping-file", "notify-cmd":
 	default:
 		return nil

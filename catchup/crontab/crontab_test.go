@@ -78,11 +78,13 @@ func TestParseRules(t *testing.T) {
 				catchupLine(2, "0 3 * * *", "catchup run --task b --wait cmd --task zzz", "b")}},
 		"all flags": {in: "0 2 * * * catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 			"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
-			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --task=b -- cmd --task zzz --bogus",
-			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "b", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "all", DB: "d",
+			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --replay=latest -- cmd --task zzz --bogus",
+			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "latest", DB: "d",
 				Command: "catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 					"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
-					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --task=b -- cmd --task zzz --bogus"}}},
+					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --replay=latest -- cmd --task zzz --bogus"}}},
+		"task twice refused": {in: "0 2 * * * catchup run --task=a --task b -- true",
+			errs: []string{"t:1: --task given more than once: a fire stands for one task; fix: keep one --task"}},
 		"invocation ends at operators comments and positionals": {in: "* * * * * catchup run --task a; echo --bogus\n" +
 			"* * * * * catchup run --task b&&x --bogus\n* * * * * catchup run --task c|x\n* * * * * catchup run --task d>log --bogus\n" +
 			"* * * * * catchup run --task e # --bogus\n* * * * * catchup run --task f ./x --bogus\n",

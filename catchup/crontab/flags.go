@@ -53,8 +53,9 @@ func skipGlobals(e *Entry, lx *lexer) bool {
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence wins;
-// an alert flag given twice is refused, alertsOnce);
+// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence of
+// the others wins; an alert flag, --task, --cron or --tz given twice is
+// refused, alertsOnce);
 // program is the command's first word, unquoted and unexpanded.
 func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 	alerts := alertsOnce{}
