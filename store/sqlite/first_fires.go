@@ -4,63 +4,43 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/catchup/catchup/store"
 )
 
-// firstFiresSQL is each host's earliest fire of each task named: for each
-// (task, host), the first of the task's runs in slot order that the host
-// fired (runs_task_slot walked from its start, stopping at the first such
-// run), and the first of its runs without a slot by their start
+// firstFiresSQL is one host's earliest fire of each task named: for each
+// task, the first of its runs in slot order that the host fired
+// (runs_task_slot walked from its start, stopping at the first such run),
+// and the first of its runs without a slot by their start
 // (runs_task_started). A host that fired the task early costs a few index
 // entries; one that never did, the task's runs.
-const firstFiresSQL = `SELECT t.value, h.value,
- (SELECT r.slot FROM runs r INDEXED BY runs_task_slot WHERE r.task = t.value AND r.host = h.value
+const firstFiresSQL = `SELECT t.value, ?2,
+ (SELECT r.slot FROM runs r INDEXED BY runs_task_slot WHERE r.task = t.value AND r.host = ?2
   AND r.trigger = '` + store.TriggerSchedule + `' AND r.slot IS NOT NULL ORDER BY r.slot LIMIT 1),
- (SELECT r.started_at FROM runs r WHERE r.task = t.value AND r.host = h.value
+ (SELECT r.started_at FROM runs r WHERE r.task = t.value AND r.host = ?2
   AND r.trigger = '` + store.TriggerSchedule + `' AND r.slot IS NULL ORDER BY r.started_at LIMIT 1)
-FROM json_each(?) t, json_each(?) h`
+FROM json_each(?1) t`
 
-// FirstFires implements store.Store: one statement for every task (task
-// and host names through JSON: a host name that is no valid UTF-8 is
-// looked up through a statement of its own).
+// FirstFires implements store.Store: one statement a host (a fleet's few),
+// for every task (task names are ASCII: through JSON); a host name is
+// bound as it is, any bytes.
 func (s *Ledger) FirstFires(ctx context.Context, tasks, hosts []string) (map[string]map[string]time.Time, error) {
 	ctx = uncancelled(ctx)
 	out := map[string]map[string]time.Time{}
-	if len(tasks) == 0 || len(hosts) == 0 {
+	if len(tasks) == 0 {
 		return out, nil
 	}
 	names, err := json.Marshal(tasks)
 	if err != nil {
 		return nil, err
 	}
-	var plain []string
 	for _, h := range hosts {
-		if utf8.ValidString(h) {
-			plain = append(plain, h)
-			continue
-		}
-		if err := s.firstFiresOf(ctx, string(names), h, out); err != nil {
+		if err := s.readFirstFires(ctx, firstFiresSQL, out, string(names), h); err != nil {
 			return nil, err
 		}
 	}
-	if len(plain) == 0 {
-		return out, nil
-	}
-	hostNames, err := json.Marshal(plain)
-	if err != nil {
-		return nil, err
-	}
-	return out, s.readFirstFires(ctx, firstFiresSQL, out, string(names), string(hostNames))
-}
-
-// firstFiresOf is FirstFires of one host, bound as it is.
-func (s *Ledger) firstFiresOf(ctx context.Context, names, host string, out map[string]map[string]time.Time) error {
-	one := strings.Replace(firstFiresSQL, "json_each(?) h", "(SELECT ? AS value) h", 1)
-	return s.readFirstFires(ctx, one, out, names, host)
+	return out, nil
 }
 
 // readFirstFires adds the rows of query to out.
