@@ -19,8 +19,8 @@ import (
 type runFlags struct {
 	task, cron, tz, replay, ping, notifyCmd, onBusy, pingFile string
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
-	retries, pingTimes, pingFileTimes, notifyCmdTimes         int
-	taskTimes, cronTimes, tzTimes                             int
+	retries                                                   int
+	times                                                     map[string]*int // onceFlags: how often each was given
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
 	cronGiven, tzGiven, onBusyGiven, pingGiven                bool
 	notifyCmdGiven, pingFileGiven, taskGiven                  bool
@@ -100,9 +100,9 @@ func runArgs(c *cobra.Command, rf *runFlags, args []string) ([]string, error) {
 func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
-	f.Var(countedString{givenString{&rf.task, &rf.taskGiven}, &rf.taskTimes}, "task", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
-	f.Var(countedString{givenString{&rf.cron, &rf.cronGiven}, &rf.cronTimes}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
-	f.Var(countedString{givenString{&rf.tz, &rf.tzGiven}, &rf.tzTimes}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
+	f.Var(givenString{&rf.task, &rf.taskGiven}, "task", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
+	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
+	f.Var(givenString{&rf.tz, &rf.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
 	durationVar(f, &rf.killAfter, "kill-after", 10*time.Second, "delay between SIGTERM and SIGKILL on timeout")
@@ -119,9 +119,13 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	durationVar(f, &rf.retryDelay, "retry-delay", time.Minute, "delay before the first retry (doubles each time, capped at 1h)")
 	f.BoolVar(&rf.noCapture, "no-capture", false, "do not keep output tails in the ledger")
 	f.BoolVar(&rf.failOpen, "fail-open", false, "shared ledger: run the command even when the ledger is unreachable (risks a run on several hosts)")
-	f.Var(countedString{givenString{&rf.ping, &rf.pingGiven}, &rf.pingTimes}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL); one monitor: given twice, a usage error")
-	f.Var(countedString{givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, &rf.notifyCmdTimes}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL; one command: given twice, a usage error")
-	f.Var(countedString{givenString{&rf.pingFile, &rf.pingFileGiven}, &rf.pingFileTimes}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
+	f.Var(givenString{&rf.ping, &rf.pingGiven}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL); one monitor: given twice, a usage error")
+	f.Var(givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL; one command: given twice, a usage error")
+	f.Var(givenString{&rf.pingFile, &rf.pingFileGiven}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
+	rf.times = map[string]*int{}
+	for _, name := range onceFlags {
+		rf.times[name] = countSets(f, name)
+	}
 }
 
 // request turns run's flags, its command and the environment
