@@ -211,6 +211,9 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	if path, err := ledgerPath(g); err == nil {
 		st = reopenable(st, reopenAt(path), log) // a SQLite ledger replaced is reopened
 	}
+	// Its registrations, scans, fires and scrapes take turns for the
+	// ledger's connections, outcomes first (catchup/daemon/ledger_turns.go).
+	st = daemon.LedgerTurns(st)
 	// The registrations' notices (a line's schedule changed), at start and
 	// at a reload, are log records.
 	lm := m

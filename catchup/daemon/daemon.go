@@ -96,6 +96,7 @@ func New(cfg Config) *Daemon {
 	if cfg.Rate <= 0 {
 		cfg.Rate = 1
 	}
+	cfg.Store = LedgerTurns(cfg.Store) // outcomes first (ledger_turns.go)
 	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, alerted: map[string]missedKey{},
 		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce),
 		ledgerWaitBound: ledgerWaitBound}

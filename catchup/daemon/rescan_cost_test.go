@@ -29,6 +29,12 @@ type countingStore struct {
 	release          chan struct{}
 }
 
+// Connections says the ledger serves as many calls at once as there are
+// scans in TestRescansPlanAFewAtOnce: what bounds them there is the
+// daemon's plan gate, not its turns for a ledger of one connection
+// (ledger_turns.go), which would let one Running in at a time.
+func (c *countingStore) Connections() int { return 3 * scansAtOnce }
+
 func (c *countingStore) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
 	c.tasks.Add(1)
 	return c.Store.Tasks(ctx)

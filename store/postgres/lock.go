@@ -14,6 +14,10 @@ import (
 // Shared implements store.Store: every host of a fleet uses this ledger.
 func (p *Ledger) Shared() bool { return true }
 
+// Connections implements store.Connections: the pool's bound (pgxpool's
+// default, or the DSN's pool_max_conns).
+func (p *Ledger) Connections() int { return int(p.pool.Config().MaxConns) }
+
 // A task's fleet-wide lock is its row in task_locks, naming the run that
 // holds it; no connection is held meanwhile. The holder is alive while its
 // run is running and its heartbeat (renewed by Heartbeat) is fresher than

@@ -10,6 +10,9 @@ import (
 // Shared implements store.Store: a SQLite ledger belongs to one host.
 func (s *Ledger) Shared() bool { return false }
 
+// Connections implements store.Connections: one (SetMaxOpenConns(1)).
+func (s *Ledger) Connections() int { return 1 }
+
 // LockTask implements store.Store. One host's runs are serialised by the task's
 // flock, so the ledger adds nothing.
 func (s *Ledger) LockTask(ctx context.Context, l store.TaskLock) (func(), bool, error) {
