@@ -111,6 +111,10 @@ type Machine struct {
 	// until then, but for its wait for the lock.
 	LockWait func(waiting bool)
 	Answered func()
+	// LedgerWrite, if set, is called as a run's later ledger write starts
+	// (of what: WriteOutcome, WriteHeartbeat), and the done it returns as
+	// that write returns: the daemon watches those waits too.
+	LedgerWrite func(what string) (done func())
 	// BeforeHooks, if set, is called once a run's outcome is recorded and
 	// its task's lock released, before its end ping and --notify-cmd, with
 	// the result Run returns: the daemon gives the fire's place under
@@ -124,4 +128,19 @@ func (m Machine) notice(format string, args ...any) {
 	if m.Notice != nil {
 		m.Notice(format, args...)
 	}
+}
+
+// The later writes of a run that Machine.LedgerWrite is told of.
+const (
+	WriteOutcome   = "outcome"
+	WriteHeartbeat = "heartbeat"
+)
+
+// ledgerWrite tells m.LedgerWrite of a write of what, and returns what to
+// call as it returns.
+func (m Machine) ledgerWrite(what string) (done func()) {
+	if m.LedgerWrite == nil {
+		return func() {}
+	}
+	return m.LedgerWrite(what)
 }

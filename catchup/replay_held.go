@@ -91,7 +91,10 @@ func (h *heldOutcome) flush(ctx context.Context) error {
 	if s == nil {
 		return nil
 	}
-	if err := h.st.Finish(context.WithoutCancel(ctx), s.ID, s.Outcome); err != nil {
+	written := h.m.ledgerWrite(WriteOutcome)
+	err := h.st.Finish(context.WithoutCancel(ctx), s.ID, s.Outcome)
+	written()
+	if err != nil {
 		h.m.notice("cannot record the outcome of run %d: %v", s.ID, err)
 		// Noted, as a replay's outcome recorded on its own is: else the
 		// next scan takes its run, still running, for interrupted and runs

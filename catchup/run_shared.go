@@ -157,7 +157,9 @@ func (l *lifecycle) heartbeats(ctx context.Context, id int64) (held context.Cont
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				written := l.m.ledgerWrite(WriteHeartbeat)
 				err := l.st.Heartbeat(ctx, id, l.m.Now())
+				written()
 				if errors.Is(err, store.ErrNotRunning) {
 					l.leaseLostNotice(id)
 					lose(errLeaseLost)
@@ -204,7 +206,9 @@ var errRecordStopped = errors.New("stopped before it was recorded")
 func (l *lifecycle) record(ctx context.Context, id int64, out store.Outcome) error {
 	var waited time.Duration // on cancelled writes
 	for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
+		written := l.m.ledgerWrite(WriteOutcome)
 		err := l.st.Finish(context.WithoutCancel(ctx), id, out)
+		written()
 		if err == nil {
 			return nil
 		}

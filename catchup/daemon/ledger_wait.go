@@ -14,7 +14,8 @@ const ledgerWaitBound = 10 * time.Second
 // ledgerWait watches one fire's wait for the ledger, from its start until
 // its first claim returns (or its job starts, or it ends), but for its
 // wait for its task's lock, or a scan's, until its sighting of this boot
-// returns: another process holding the ledger locked (a
+// returns; or one later write of the fire's or the scan's (write: an
+// outcome's, a heartbeat's), from its start until it returns: another process holding the ledger locked (a
 // backup, sqlite3 in a transaction, a migration's LOCK TABLE) holds the
 // fire there, on SQLite past its busy timeout (the daemon's one
 // connection), with nothing failed to count. Once that wait passes the
@@ -30,6 +31,7 @@ type ledgerWait struct {
 	start      time.Time   // real time the current wait began
 	timer      *time.Timer // nil: not waiting (its lock's wait, or over)
 	over, late bool
+	write      string // "": the first write; else the later one watched (catchup.WriteOutcome...)
 }
 
 // watchLedger starts watching the fire of slot's wait for the ledger (a
@@ -40,6 +42,11 @@ func (d *Daemon) watchLedger(m *catchup.Machine, task string, slot time.Time) *l
 	w := &ledgerWait{d: d, task: task, slot: slot}
 	w.wait()
 	m.Answered = w.end
+	m.LedgerWrite = func(what string) func() {
+		later := &ledgerWait{d: d, task: task, slot: slot, write: what}
+		later.wait()
+		return later.end
+	}
 	m.LockWait = func(waiting bool) {
 		if waiting {
 			w.pause()
@@ -116,7 +123,7 @@ func (d *Daemon) ledgerWaiting(w *ledgerWait, on bool) {
 		if len(l.waiting) == 0 {
 			l.waitBegan = w.start
 			d.cfg.Log.Warn("fires wait for the ledger: "+w.what()+" has waited "+catchup.FormatDuration(d.ledgerWaitBound)+
-				" for its first write (another process holds the ledger locked?); they run once it answers, late",
+				" for "+w.which()+" (another process holds the ledger locked?); they run once it answers, late",
 				append([]any{"event", "ledger", "task", w.task}, w.where()...)...)
 		}
 		l.waiting[w] = w.start
@@ -150,6 +157,14 @@ func (w *ledgerWait) what() string {
 		return "the task's scan (its fires held behind it)"
 	}
 	return "a fire"
+}
+
+// which names the write waited for.
+func (w *ledgerWait) which() string {
+	if w.write == "" {
+		return "its first write"
+	}
+	return "its " + w.write + "'s write"
 }
 
 func (w *ledgerWait) where() []any {
