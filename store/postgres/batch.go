@@ -34,7 +34,7 @@ var latestRansSQL = sync.OnceValue(func() string {
 	return `SELECT ` + runColumnsLight + ` FROM unnest($1::text[]) AS q(name)
  CROSS JOIN LATERAL (SELECT * FROM runs WHERE task = q.name AND ` + backend.RanSQL + `
  AND ` + backend.NotAnOlderExpirySQL("q.name", backend.RanSQL) + `
- AND ` + backend.NotAnOlderSlotSQL("q.name", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1) r`
+ AND ` + notAnOlderSQL("q.name", backend.RanSQL) + ` ORDER BY id DESC LIMIT 1) r`
 })
 
 // LatestSlots implements store.Store.

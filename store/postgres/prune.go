@@ -37,7 +37,7 @@ adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL() + `,
+    ` + backend.PruneKeptSQL(true) + `,
     (SELECT to_timestamp(o.value::bigint) FROM jsonb_each_text($6::jsonb) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),

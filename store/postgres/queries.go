@@ -80,13 +80,13 @@ var (
 	latestRanSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.RanSQL + `
  AND ` + backend.NotAnOlderExpirySQL("$1", backend.RanSQL) + `
- AND ` + backend.NotAnOlderSlotSQL("$1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + notAnOlderSQL("$1", backend.RanSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 	// latestShownSQL is the latest run of task $1 as Tasks shows it.
 	latestShownSQL = sync.OnceValue(func() string {
 		return `SELECT ` + runColumnsLight + ` FROM runs r WHERE r.task = $1 AND ` + backend.NotADuplicateSQL + `
  AND ` + backend.NotAnOlderExpirySQL("$1", backend.NotADuplicateSQL) + `
- AND ` + backend.NotAnOlderSlotSQL("$1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
+ AND ` + notAnOlderSQL("$1", backend.NotADuplicateSQL) + ` ORDER BY r.id DESC LIMIT 1`
 	})
 )
 
@@ -230,4 +230,13 @@ func (p *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error)
 		}
 	}
 	return out, p.wrap("read ledger", rows.Err())
+}
+
+// notAnOlderSQL is the condition, on a runs row of the task the SQL
+// expression task names, that it is neither a record of a slot older than
+// the latest (backend.NotAnOlderSlotSQL) nor a copy without a slot that
+// started before another record (backend.NotAnOlderCopySQL): what makes a
+// record of the task its latest here, as in the ledger it was copied from.
+func notAnOlderSQL(task, kept string) string {
+	return backend.NotAnOlderSlotSQL(task, kept) + ` AND ` + backend.NotAnOlderCopySQL(task, kept)
 }

@@ -134,7 +134,7 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 // slot (backend.NotAnOlderSlotSQL).
 var tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + backend.NotADuplicateSQL + `
- AND ` + backend.NotAnOlderSlotSQL("t.name", backend.NotADuplicateSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
+ AND ` + notAnOlderSQL("t.name", backend.NotADuplicateSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
 
 // Tasks implements store.Store.

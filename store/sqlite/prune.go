@@ -35,7 +35,7 @@ adding_ran(task, n, last, lastp) AS (SELECT key, json_extract(value, '$[0]'), js
 cut AS MATERIALIZED (
   SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
     ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
-    ` + backend.PruneKeptSQL() + `,
+    ` + backend.PruneKeptSQL(false) + `,
     (SELECT o.value FROM json_each(?6) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
   LEFT JOIN adding a ON a.task = k.task LEFT JOIN adding_ran ar ON ar.task = k.task),

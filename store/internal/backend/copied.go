@@ -35,3 +35,28 @@ func pruneSlotHeldSQL(kept, shown string) string {
 		` THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND x.slot IS NOT NULL AND ` + kept +
 		` ORDER BY x.slot DESC, x.id DESC LIMIT 1) END`
 }
+
+// NotAnOlderCopySQL is the condition, on a runs row of the task the SQL
+// expression task names, that it is not a copy catchup migrate brought in
+// (origin set: PostgreSQL's runs only) without a slot that started before
+// the latest start among the records kept picks that could be the latest
+// (those without a slot, and those of the latest slot). A run without a
+// slot is the latest by id, and ids follow the starts in the ledger that
+// recorded them; a copy's id follows the migrate instead: a host's run of
+// 10:00 copied after its switch to the shared ledger, where it ran at
+// 11:00, has the higher id, and showed as the task's latest, the 11:00
+// outcome hidden (a false alert, or a failure unseen). The subquery does
+// not depend on the row, and is read only for such a copy.
+func NotAnOlderCopySQL(task, kept string) string {
+	return `(origin IS NULL OR slot IS NOT NULL OR started_at >= COALESCE(` + latestStartSQL(task, kept) + `, started_at))`
+}
+
+// latestStartSQL is the latest start of a record of the task the SQL
+// expression task names that the records kept picks and that could be the
+// latest (one without a slot, through the (task, started_at) index of
+// those, or one of the latest slot); NULL when none.
+func latestStartSQL(task, kept string) string {
+	return `GREATEST((SELECT n.started_at FROM runs n WHERE n.task = ` + task + ` AND n.slot IS NULL AND ` + kept +
+		` ORDER BY n.started_at DESC LIMIT 1), (SELECT MAX(n.started_at) FROM runs n WHERE n.task = ` + task +
+		` AND n.slot >= ` + latestSlotSQL(task, kept) + ` AND ` + kept + `))`
+}

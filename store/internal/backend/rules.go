@@ -171,11 +171,18 @@ func latestHeldSlotSQL(task, kept string) string {
 // expiry of the ledger is; it is an added paused one when its slot is no
 // older than that (for Tasks's count). The records of older slots are in the ledger, older
 // than every record added: none is hidden when one of those is shown.
-func PruneShownSQL(kept, pausedAdded string) (shown, held, slotHeld string) {
+// copies says the ledger may hold migrate's copies (PostgreSQL): a copy
+// without a slot that started before another record is not shown either
+// (NotAnOlderCopySQL), and that record, which started last, is the one shown.
+func PruneShownSQL(kept, pausedAdded string, copies bool) (shown, held, slotHeld string) {
 	latest := latestHeldSlotSQL("k.task", kept)
 	lastShown := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last)`
+	notOlder := NotAnOlderSlotSQL("k.task", kept)
+	if copies {
+		notOlder += ` AND ` + NotAnOlderCopySQL("k.task", kept)
+	}
 	tableShown := `(SELECT x.id FROM runs x WHERE x.task = k.task AND ` + kept + ` AND ` +
-		NotAnOlderExpirySQL("k.task", kept) + ` AND ` + NotAnOlderSlotSQL("k.task", kept) + ` ORDER BY x.id DESC LIMIT 1)`
+		NotAnOlderExpirySQL("k.task", kept) + ` AND ` + notOlder + ` ORDER BY x.id DESC LIMIT 1)`
 	hidden := `EXISTS (SELECT 1 FROM runs e WHERE e.task = k.task AND e.status = 'expired' AND ` + kept +
 		` AND e.slot < ` + latest + ` AND e.id > COALESCE(` + tableShown + `, 0))`
 	addedShown, heldAdded, tableHidden := lastShown, "false", hidden
@@ -220,10 +227,10 @@ func PruneLastSlotSQL() string {
 // copy_held (the record holding the latest slot, pruneSlotHeldSQL),
 // ran_shown, ran_held, ran_copy_held, last_slot. (Past a
 // pause ls's LAST SLOT is the slot of ran_shown, or, when that run has
-// none, last_slot's.)
-func PruneKeptSQL() string {
-	shown, held, copyHeld := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL)
-	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "")
+// none, last_slot's.) copies: as for PruneShownSQL.
+func PruneKeptSQL(copies bool) string {
+	shown, held, copyHeld := PruneShownSQL(NotADuplicateSQL, PrunePausedAddedSQL, copies)
+	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "", copies)
 	return shown + ` AS shown, ` + held + ` AS held, ` + copyHeld + ` AS copy_held,
     ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held, ` + ranCopyHeld + ` AS ran_copy_held,
     ` + PruneLastSlotSQL() + ` AS last_slot`
