@@ -234,8 +234,8 @@ func (p *Ledger) LastFailures(ctx context.Context) (map[string]time.Time, error)
 
 // notAnOlderSQL is the condition, on a runs row of the task the SQL
 // expression task names, that it is neither a record of a slot older than
-// the latest (backend.NotAnOlderSlotSQL) nor a copy without a slot that
-// started before another record (backend.NotAnOlderCopySQL): what makes a
+// the latest (backend.NotAnOlderSlotSQL) nor a copy that started before
+// another record that could be the latest (backend.NotAnOlderCopySQL): what makes a
 // record of the task its latest here, as in the ledger it was copied from.
 func notAnOlderSQL(task, kept string) string {
 	return backend.NotAnOlderSlotSQL(task, kept) + ` AND ` + backend.NotAnOlderCopySQL(task, kept)

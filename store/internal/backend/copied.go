@@ -38,17 +38,19 @@ func pruneSlotHeldSQL(kept, shown string) string {
 
 // NotAnOlderCopySQL is the condition, on a runs row of the task the SQL
 // expression task names, that it is not a copy catchup migrate brought in
-// (origin set: PostgreSQL's runs only) without a slot that started before
-// the latest start among the records kept picks that could be the latest
-// (those without a slot, and those of the latest slot). A run without a
-// slot is the latest by id, and ids follow the starts in the ledger that
-// recorded them; a copy's id follows the migrate instead: a host's run of
-// 10:00 copied after its switch to the shared ledger, where it ran at
-// 11:00, has the higher id, and showed as the task's latest, the 11:00
-// outcome hidden (a false alert, or a failure unseen). The subquery does
-// not depend on the row, and is read only for such a copy.
+// (origin set: PostgreSQL's runs only) that started before the latest
+// start among the records kept picks that could be the latest (those
+// without a slot, and those of the latest slot). The latest is the latest
+// record by id (of the newest slot, or without a slot), and ids follow the
+// starts in the ledger that recorded them; a copy's id follows the
+// migrate instead: a host's run of 10:00 copied after its switch to the
+// shared ledger, where it ran at 11:00, has the higher id, and showed as
+// the task's latest, the 11:00 outcome hidden (a false alert, or a
+// failure unseen); so did its fire of a slot it reran there (--force)
+// after the switch. The subquery does not depend on the row, and is read
+// only for a copy.
 func NotAnOlderCopySQL(task, kept string) string {
-	return `(origin IS NULL OR slot IS NOT NULL OR started_at >= COALESCE(` + latestStartSQL(task, kept) + `, started_at))`
+	return `(origin IS NULL OR started_at >= COALESCE(` + latestStartSQL(task, kept) + `, started_at))`
 }
 
 // latestStartSQL is the latest start of a record of the task the SQL

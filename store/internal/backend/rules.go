@@ -172,8 +172,8 @@ func latestHeldSlotSQL(task, kept string) string {
 // older than that (for Tasks's count). The records of older slots are in the ledger, older
 // than every record added: none is hidden when one of those is shown.
 // copies says the ledger may hold migrate's copies (PostgreSQL): a copy
-// without a slot that started before another record is not shown either
-// (NotAnOlderCopySQL), and that record, which started last, is the one shown.
+// that started before another record that could be shown is not shown
+// either (NotAnOlderCopySQL), and the record that started last is.
 func PruneShownSQL(kept, pausedAdded string, copies bool) (shown, held, slotHeld string) {
 	latest := latestHeldSlotSQL("k.task", kept)
 	lastShown := `ar.last IS NOT NULL AND ar.last >= COALESCE(` + latest + `, ar.last)`

@@ -8,32 +8,40 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// TestLatestPassesAnOlderCopyWithoutSlot: a run without a slot that
-// catchup migrate copied in is not the task's latest (Tasks, LatestRan,
-// LatestRans) when a record of the task started after it, whatever the
-// ids: the host's runs of 09:00 and 10:00, copied after its switch to the
-// shared ledger, where it ran at 11:00, get higher ids than that run.
-// Before, the copy of 10:00 was the latest: a failure there showed where
-// 11:00 had succeeded (a false alert), and its success where 11:00 had
-// failed (a failure unseen). A copy that started last is the latest. Prune
-// keeps the run shown (Keep 1), and the latest stays it.
-func TestLatestPassesAnOlderCopyWithoutSlot(t *testing.T) {
+// TestLatestPassesAnOlderCopy: a run that catchup migrate copied in is
+// not the task's latest (Tasks, LatestRan, LatestRans) when a record of
+// the task that could be (without a slot, or of its newest slot) started
+// after it, whatever the ids: the host's runs of 09:00 and 10:00, copied
+// after its switch to the shared ledger, where it ran at 11:00, get higher
+// ids than that run. Before, the copy of 10:00 was the latest: a failure
+// there showed where 11:00 had succeeded (a false alert), and its success
+// where 11:00 had failed (a failure unseen); so did a copy of the newest
+// slot's fire over the slot's rerun (--force) there. A copy that started
+// last is the latest. Prune keeps the run shown (Keep 1), and the latest
+// stays it.
+func TestLatestPassesAnOlderCopy(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		for _, tc := range []struct {
 			name     string
-			copyLast bool // a copied run started after the run of 11:00
+			slot     time.Time // of every run (zero: none)
+			copyLast bool      // a copied run started after the run of 11:00
 		}{
 			{name: "copies started before"},
 			{name: "a copy started last", copyLast: true},
+			{name: "copies of the newest slot", slot: t0.Add(8 * time.Hour)},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				s := be.fresh(t)
 				ctx := t.Context()
 				h := time.Hour
-				if err := s.UpsertTask(ctx, store.Task{Name: "t", Source: "run", RegisteredAt: t0}); err != nil {
+				task := store.Task{Name: "t", Source: "run", RegisteredAt: t0}
+				if !tc.slot.IsZero() {
+					task.Schedule, task.TZ = "0 8 * * *", "UTC"
+				}
+				if err := s.UpsertTask(ctx, task); err != nil {
 					t.Fatal(err)
 				}
-				here, err := s.AddRun(ctx, store.Run{Task: "t", Trigger: store.TriggerManual, Status: store.StatusSucceeded, ExitCode: intp(0),
+				here, err := s.AddRun(ctx, store.Run{Task: "t", Slot: tc.slot, Trigger: store.TriggerManual, Status: store.StatusSucceeded, ExitCode: intp(0),
 					Attempt: 1, Host: "hosta", StartedAt: t0.Add(11 * h), EndedAt: t0.Add(11*h + time.Minute)})
 				if err != nil {
 					t.Fatal(err)
@@ -47,7 +55,7 @@ func TestLatestPassesAnOlderCopyWithoutSlot(t *testing.T) {
 				}
 				for i := range copies {
 					r := &copies[i]
-					r.Task, r.Trigger, r.Attempt, r.Host, r.EndedAt = "t", store.TriggerManual, 1, "hosta", r.StartedAt.Add(time.Minute)
+					r.Task, r.Slot, r.Trigger, r.Attempt, r.Host, r.EndedAt = "t", tc.slot, store.TriggerManual, 1, "hosta", r.StartedAt.Add(time.Minute)
 				}
 				before := allRuns(t, s)
 				im, ok := s.(importer)
