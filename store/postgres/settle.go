@@ -151,8 +151,14 @@ WHERE id = $1 AND status = 'running'`, id, percent, dbText(note))
 	return nil
 }
 
+// lastCheckpointSQL reads the checkpoint of the slot's interrupted run
+// that started last: by start, not id, since a run catchup migrate copied
+// in gets an id after the runs recorded here since it ran (a host's cut
+// fire copied after its switch, whose slot a replay here was cut in
+// later, resumed from the older checkpoint). A slot's few records are
+// found through the (task, slot, id) index.
 const lastCheckpointSQL = `SELECT checkpoint FROM runs
-WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> '' ORDER BY id DESC LIMIT 1`
+WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> '' ORDER BY started_at DESC, id DESC LIMIT 1`
 
 // LastCheckpoint implements store.Store.
 func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
