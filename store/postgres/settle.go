@@ -155,10 +155,12 @@ WHERE id = $1 AND status = 'running'`, id, percent, dbText(note))
 // that started last: by start, not id, since a run catchup migrate copied
 // in gets an id after the runs recorded here since it ran (a host's cut
 // fire copied after its switch, whose slot a replay here was cut in
-// later, resumed from the older checkpoint). A slot's few records are
-// found through the (task, slot, id) index.
+// later, resumed from the older checkpoint). The latest start is read as
+// a maximum, and the slot's few records through an index, with no sort.
 const lastCheckpointSQL = `SELECT checkpoint FROM runs
-WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> '' ORDER BY started_at DESC, id DESC LIMIT 1`
+WHERE task = $1 AND slot = $2 AND status = 'interrupted' AND checkpoint <> ''
+ AND started_at = (SELECT MAX(l.started_at) FROM runs l WHERE l.task = $1 AND l.slot = $2 AND l.status = 'interrupted' AND l.checkpoint <> '')
+ ORDER BY id DESC LIMIT 1`
 
 // LastCheckpoint implements store.Store.
 func (p *Ledger) LastCheckpoint(ctx context.Context, task string, slot time.Time) (string, bool, error) {
