@@ -22,7 +22,7 @@ type MigrateSource interface {
 type MigrateTarget interface {
 	Task(ctx context.Context, name string) (store.Task, error)
 	Import(ctx context.Context, origin string, tasks []store.Task, runs []store.Run) (int, error)
-	RunsElsewhere(ctx context.Context, task, origin string) (bool, error)
+	RunsElsewhere(ctx context.Context, task, origin, host string) (bool, error)
 	ImportPrunedSlots(ctx context.Context, slots []store.PrunedSlot) error
 	ImportBoots(ctx context.Context, boots []store.Boot) error
 }
@@ -189,7 +189,8 @@ func lifecycleRecord(uncarried map[string]store.Task, r store.Run) bool {
 
 // ownLifecycle is task t as migrate carries it: without its retirement and
 // pause when the shared ledger holds runs of it from elsewhere (its own
-// hosts', another host's import). There the task lives on, and a forget or
+// hosts', another host's import; not this host's own fires there since its
+// switch, which ran only because the shared ledger did not know the pause). There the task lives on, and a forget or
 // pause made on this host alone, older or not, would retire or pause it
 // for the whole fleet, its missed slots no longer replayed; so the shared
 // ledger's own lifecycle stands, and migrate says so.
@@ -197,7 +198,7 @@ func ownLifecycle(ctx context.Context, m Machine, mg Migration, origin string, t
 	if t.RetiredAt.IsZero() && t.PausedAt.IsZero() {
 		return t, nil
 	}
-	elsewhere, err := mg.To.RunsElsewhere(ctx, t.Name, origin)
+	elsewhere, err := mg.To.RunsElsewhere(ctx, t.Name, origin, m.Host)
 	if err != nil || !elsewhere {
 		return t, err
 	}

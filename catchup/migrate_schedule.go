@@ -30,7 +30,7 @@ func ownSchedule(ctx context.Context, m Machine, mg Migration, origin string, t 
 	case shared.Schedule == "" || schedule.SameExpr(shared.Schedule, t.Schedule) && schedule.SameZone(shared.TZ, t.TZ):
 		return true, nil
 	}
-	elsewhere, err := mg.To.RunsElsewhere(ctx, t.Name, origin)
+	elsewhere, err := mg.To.RunsElsewhere(ctx, t.Name, origin, m.Host)
 	if err != nil || !elsewhere {
 		return true, err
 	}

@@ -147,14 +147,16 @@ ON CONFLICT (task, slot) DO UPDATE SET succeeded_id = COALESCE(slots.succeeded_i
 	return nil
 }
 
-// RunsElsewhere reports whether the ledger holds a run of task that was not
-// imported from origin: one of its own hosts', or another host's import.
-// catchup migrate carries a host's retirement or pause of a task onto
-// none such: the task lives on there, and its own lifecycle stands.
-func (p *Ledger) RunsElsewhere(ctx context.Context, task, origin string) (bool, error) {
+// RunsElsewhere reports whether the ledger holds a run of task that another
+// host recorded: one of its own hosts', or another host's import; not one
+// imported from origin, nor one host recorded here (the migrating host's
+// own fires since its switch to this ledger). catchup migrate carries a
+// host's retirement or pause of a task onto none such: the task lives on
+// there, and its own lifecycle stands.
+func (p *Ledger) RunsElsewhere(ctx context.Context, task, origin, host string) (bool, error) {
 	var found bool
-	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND origin IS DISTINCT FROM $2)`,
-		task, dbText(origin)).Scan(&found) // origin as stored
+	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM runs WHERE task = $1 AND origin IS DISTINCT FROM $2 AND host IS DISTINCT FROM $3)`,
+		task, dbText(origin), dbText(host)).Scan(&found) // origin and host as stored
 	if err != nil {
 		return false, p.wrap("read the task's runs", err)
 	}
