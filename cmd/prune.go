@@ -43,7 +43,6 @@ vacuumed afterwards. Exit 0, or 2 on error.`,
 	intVar(f, &req.Keep, "keep", 1, "always keep this many newest runs of each task (paused records never push out runs that ran)")
 	f.BoolVar(&req.DryRun, "dry-run", false, "count what would be deleted, delete nothing")
 	f.StringVar(&req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task prune records missed slots of expired, as scan's alert: CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (a list over 200 slots keeps its first and last 100 around \"...\"; default: the task's own --notify-cmd)")
-	countSets(f, "notify-cmd")
 	return c
 }
 
@@ -58,8 +57,6 @@ func runPrune(c *cobra.Command, g *globals, req catchup.PruneRequest) error {
 			catchup.FormatDuration(req.OlderThan), catchup.FormatDuration(catchup.MinPruneAge)))
 	case req.Keep < 0:
 		return usageErr(c, errors.New("--keep cannot be negative"))
-	case givenTimes(c, "notify-cmd") > 1:
-		return usageErr(c, notifyGivenTwice("prune"))
 	case givenEmpty(c, "notify-cmd"):
 		return usageErr(c, errEmptyNotify)
 	case givenBlank(c, "notify-cmd"):

@@ -99,7 +99,7 @@ status (see catchup run --help).`,
 	pf.StringVar(&g.host, "host", "", "this host's name, recorded on runs (env CATCHUP_HOST; default the hostname)")
 	durationVar(pf, &g.lease, "lease", time.Minute, "shared ledger: a running run whose heartbeat is older than this is interrupted (heartbeats every lease/6, at most 10s)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr(c, tooLong(unknownShorthand(taskFlagOfAnArgument(c, negativeRunID(c, err)))))
+		return usageErr(c, tooLong(unknownShorthand(taskFlagOfAnArgument(c, negativeRunID(c, flagGivenTwice(c, err))))))
 	})
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		if !c.HasParent() {
@@ -131,6 +131,7 @@ status (see catchup run --help).`,
 			root.AddCommand(sub.build(g))
 		}
 	}
+	flagsOnce(root)
 	if only != "" {
 		// Not asked for either: cobra would build it and its four shell subcommands.
 		root.CompletionOptions.DisableDefaultCmd = true

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/catchup/crontab"
 	"github.com/catchup/catchup/catchup/schedule"
 	"github.com/catchup/catchup/catchup/taskname"
 )
@@ -20,7 +21,6 @@ type runFlags struct {
 	task, cron, tz, replay, ping, notifyCmd, onBusy, pingFile string
 	tolerance, timeout, killAfter, retryDelay, maxAge         time.Duration
 	retries                                                   int
-	times                                                     map[string]*int // onceFlags: how often each was given
 	force, strict, noCapture, failOpen, manual, maxAgeGiven   bool
 	cronGiven, tzGiven, onBusyGiven, pingGiven                bool
 	notifyCmdGiven, pingFileGiven, taskGiven                  bool
@@ -74,7 +74,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 	}
 	bindRunFlags(c, &rf)
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr(c, tooLong(unknownShorthand(rf.wait.negativeLimit(err))))
+		return usageErr(c, tooLong(unknownShorthand(rf.wait.negativeLimit(flagGivenTwice(c, err)))))
 	})
 	c.RegisterFlagCompletionFunc("task", completeTasks(g))
 	return c
@@ -87,7 +87,7 @@ says so on stderr; with --strict it exits 125 without running it.`,
 func runArgs(c *cobra.Command, rf *runFlags, args []string) ([]string, error) {
 	if rest, took := rf.wait.takeLimit(args, c.ArgsLenAtDash()); took {
 		if err := c.Flags().Parse(rest); err != nil {
-			return nil, err
+			return nil, tooLong(unknownShorthand(flagGivenTwice(c, err)))
 		}
 		args = c.Flags().Args()
 	}
@@ -122,10 +122,6 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f.Var(givenString{&rf.ping, &rf.pingGiven}, "ping", "healthchecks-style monitor URL: URL/start before, URL or URL/<exit code> after (never delays or fails the job; env CATCHUP_PING_URL); one monitor: given twice, a usage error")
 	f.Var(givenString{&rf.notifyCmd, &rf.notifyCmdGiven}, "notify-cmd", "run this (sh -c) when the run fails, times out or is interrupted, with CATCHUP_STATUS, CATCHUP_EXIT_CODE, CATCHUP_STDERR_TAIL; one command: given twice, a usage error")
 	f.Var(givenString{&rf.pingFile, &rf.pingFileGiven}, "ping-file", "read the --ping URL from this file, keeping it out of ps")
-	rf.times = map[string]*int{}
-	for _, name := range onceFlags {
-		rf.times[name] = countSets(f, name)
-	}
 }
 
 // request turns run's flags, its command and the environment
@@ -157,8 +153,8 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 	if err := catchup.CheckPolicy(f.replay); err != nil {
 		return req, err
 	}
-	if err := f.alertsOnce(); err != nil {
-		return req, err
+	if f.pingGiven && f.pingFileGiven {
+		return req, crontab.PingAndPingFile()
 	}
 	if err := f.emptyGiven(); err != nil {
 		return req, err

@@ -77,7 +77,6 @@ without catchup); 2 error; 128+N stopped by signal N.`,
 	f.BoolVar(&sf.req.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "print the report also when there was nothing to do")
 	f.StringVar(&sf.req.NotifyCmd, "notify-cmd", "", "run this (sh -c) for each task with missed slots, with CATCHUP_TASK, CATCHUP_STATUS=missed, CATCHUP_MISSED, CATCHUP_MISSED_SLOTS, CATCHUP_MISSED_CAUSES, CATCHUP_REPLAYED, CATCHUP_FAILED, CATCHUP_SKIPPED, CATCHUP_INTERRUPTED, CATCHUP_LEFT, CATCHUP_EXPIRED, CATCHUP_EXPIRED_SLOTS (a list over 200 slots keeps its first and last 100 around \"...\"; also sent, within 5s, for the tasks a stopped scan had started; default: the task's own --notify-cmd)")
-	countSets(f, "notify-cmd")
 	durationVar(f, &sf.readyAfter, "ready-after", defaultReadyAfter, "under systemd (Type=notify: NOTIFY_SOCKET), say the scan has started after DUR, or at its end if sooner: the units ordered after it (cron) start then, its replays running on")
 	addMissedFlags(c, &sf.req.MissedRule)
 	addParallelFlags(c, &sf.req.Parallel)
@@ -100,9 +99,6 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 	}
 	if givenEmpty(c, "replay") {
 		return usageErr(c, errEmptyReplay)
-	}
-	if givenTimes(c, "notify-cmd") > 1 {
-		return usageErr(c, notifyGivenTwice("scan"))
 	}
 	if givenEmpty(c, "notify-cmd") {
 		return usageErr(c, errEmptyNotify)

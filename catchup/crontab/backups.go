@@ -175,7 +175,7 @@ func rawCommand(cmd string) string {
 // words), SCRIPT. None for a line that does not read as `catchup run`.
 func innerCommands(cmd string) []string {
 	lx := &lexer{s: rawCommand(cmd)}
-	if w, ok, err := lx.next(); !ok || err != nil || !isCatchupWord(w) || !skipGlobals(&Entry{}, lx) {
+	if w, ok, err := lx.next(); !ok || err != nil || !isCatchupWord(w) || !skipGlobals(&Entry{}, lx, newFlagsOnce()) {
 		return nil
 	}
 	_, run, err := runLineFlags(&Entry{}, lx)

@@ -207,13 +207,14 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 		cmd, stdin, cut := splitPercent(rest)
 		lx := &lexer{s: cmd}
 		w0, ok0, err0 := lx.next()
-		if ok0 && err0 == nil && isCatchupWord(w0) && skipGlobals(&e, lx) {
+		given := newFlagsOnce()
+		if ok0 && err0 == nil && isCatchupWord(w0) && skipGlobals(&e, lx, given) {
 			e.Expr = strings.Join(head[:nTime], " ")
 			if system {
 				e.User = head[nTime]
 			}
 			e.Command, e.Stdin = cmd, stdin
-			if err := checkEntry(&e, nTime, lx, cut); err != nil {
+			if err := checkEntry(&e, nTime, lx, given, cut); err != nil {
 				return Entry{}, false, err
 			}
 			return e, true, nil
@@ -222,8 +223,9 @@ func parseJob(s string, system bool) (e Entry, ok bool, err error) {
 	return Entry{}, false, misplaced(s, nTime, nHead, system)
 }
 
-// checkEntry validates a catchup line and fills in its flag values.
-func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
+// checkEntry validates a catchup line and fills in its flag values; given
+// holds the global flags read before run.
+func checkEntry(e *Entry, nTime int, lx *lexer, given *flagsOnce, cut bool) error {
 	if nTime == 1 {
 		switch {
 		case e.Expr == "@reboot":
@@ -235,7 +237,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, cut bool) error {
 	if strings.HasPrefix(e.User, "*") {
 		return fmt.Errorf("user field %q looks like a time field: expected 5 time fields and a user", e.User)
 	}
-	_, noCommand := parseFlags(e, lx)
+	_, noCommand := parseFlags(e, lx, given)
 	if err := noCommand; err != nil && !errors.Is(err, errNoCommand) {
 		if cut && errors.Is(err, errQuote) {
 			return fmt.Errorf("%w (cron ends the command at the first unescaped %%; write \\%% for a literal %%)", err)

@@ -70,19 +70,28 @@ func TestParseRules(t *testing.T) {
 				{File: "t", Line: 2, Expr: "0 * * * *", Command: "catchup run --task a -- true", Task: "a", Env: []string{"TZ=UTC"}},
 				{File: "t", Line: 4, Expr: "0 * * * *", Command: "catchup run --task b -- true", Task: "b", TZ: "Europe/Paris", Env: []string{"TZ=UTC", "CRON_TZ=Europe/Paris"}},
 				{File: "t", Line: 6, Expr: "0 * * * *", Command: "catchup run --task c -- true", Task: "c", Env: []string{"TZ=UTC", "CRON_TZ="}}}},
-		"wait with a limit, on-busy, manual": {in: "0 2 * * * catchup run --wait 10m --on-busy wait --manual --task a --wait=5s --wait -- cmd\n" +
+		"wait with a limit, on-busy, manual": {in: "0 2 * * * catchup run --wait 10m --on-busy wait --manual --task a -- cmd\n" +
 			"0 3 * * * catchup run --task b --wait cmd --task zzz",
 			want: []Entry{
 				{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", OnBusy: "wait",
-					Command: "catchup run --wait 10m --on-busy wait --manual --task a --wait=5s --wait -- cmd"},
+					Command: "catchup run --wait 10m --on-busy wait --manual --task a -- cmd"},
 				catchupLine(2, "0 3 * * *", "catchup run --task b --wait cmd --task zzz", "b")}},
 		"all flags": {in: "0 2 * * * catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 			"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
-			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --replay=latest -- cmd --task zzz --bogus",
-			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "latest", DB: "d",
+			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --on-busy skip --max-age 3d -- cmd --task zzz --bogus",
+			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "all", DB: "d",
+				OnBusy: "skip", MaxAge: "3d",
 				Command: "catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 					"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
-					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --replay=latest -- cmd --task zzz --bogus"}}},
+					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --on-busy skip --max-age 3d -- cmd --task zzz --bogus"}}},
+		// Every flag of run takes one value: the last no longer wins.
+		"single-valued flags twice refused": {in: "0 2 * * * catchup run --task a --replay all --replay=latest -- true\n" +
+			"0 2 * * * catchup run --task a --wait 10m --wait=5s -- true\n0 2 * * * catchup run --task a --strict --strict -- true\n" +
+			"0 2 * * * catchup run --task a --timeout 1h --kill-after 1s --timeout=1s -- true\n" +
+			"0 2 * * * catchup --db a --db b run --task a -- true\n0 2 * * * catchup --host h run --host=h --task a -- true",
+			errs: []string{"t:1: --replay given more than once: catchup run takes one --replay; fix: keep one",
+				"t:2: --wait given more than once", "t:3: --strict given more than once", "t:4: --timeout given more than once",
+				"t:5: --db given more than once", "t:6: --host given more than once"}},
 		"task twice refused": {in: "0 2 * * * catchup run --task=a --task b -- true",
 			errs: []string{"t:1: --task given more than once: a fire stands for one task; fix: keep one --task"}},
 		"invocation ends at operators comments and positionals": {in: "* * * * * catchup run --task a; echo --bogus\n" +
@@ -119,9 +128,13 @@ func TestParseRules(t *testing.T) {
 				`t:4: the command starts with "root", not catchup: if "root" is a user field`, `t:5: the command starts with "root"`,
 				"t:6: mentions catchup run", "t:7: catchup is not followed by run or by --db, --host, --lease and run"}},
 		"global flags before run": {in: "0 2 * * * catchup --db /x/l.db run --task a -- true\n" +
-			"0 3 * * * /usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true\n",
+			"0 3 * * * /usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b -- true\n" +
+			"0 4 * * * catchup --db /x/l.db run --task c --db /y -- true\n",
 			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Command: "catchup --db /x/l.db run --task a -- true", Task: "a", DB: "/x/l.db"},
-				{File: "t", Line: 2, Expr: "0 3 * * *", Command: "/usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b --db /y -- true", Task: "b", DB: "/y"}}},
+				{File: "t", Line: 2, Expr: "0 3 * * *", Command: "/usr/bin/catchup --host=h1 --lease 2m --db=postgres://db/x run --task b -- true", Task: "b", DB: "postgres://db/x"}},
+			// Before run and after it, --db is given twice: catchup refuses it
+			// at every fire (before, the last one won).
+			errs: []string{"t:3: --db given more than once: catchup run takes one --db; fix: keep one"}},
 		"malformed catchup lines": {in: "@reboot catchup run --task a -- true\n@hourli catchup run --task a -- true\n0 2 * * catchup run --task a -- true\n" +
 			"0 0 2 * * * catchup run --task a -- true\ncatchup run --task a -- true\n0 2 * * * catchup run -- x\n0 2 * * * catchup run --task= -- x\n" +
 			"0 2 * * * catchup run --task '' -- x\n0 2 * * * catchup run --task -bad -- true\n0 2 * * * catchup run --task " + long + "\n" +

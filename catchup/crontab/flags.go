@@ -25,9 +25,9 @@ var runFlags = map[string]bool{
 }
 
 // skipGlobals reads catchup's global flags (--db, --host, --lease, with
-// their values) up to the word run; false when another word comes first.
-// A --db before run counts as run's own unless run has one.
-func skipGlobals(e *Entry, lx *lexer) bool {
+// their values) up to the word run, counting them in given (one given
+// again after run is given twice); false when another word comes first.
+func skipGlobals(e *Entry, lx *lexer, given *flagsOnce) bool {
 	for {
 		w, ok, err := lx.next()
 		if !ok || err != nil {
@@ -45,6 +45,7 @@ func skipGlobals(e *Entry, lx *lexer) bool {
 				return false
 			}
 		}
+		given.add(name) // a refusal is kept for parseFlags to return
 		if name == "db" {
 			e.DB = val
 		}
@@ -53,12 +54,14 @@ func skipGlobals(e *Entry, lx *lexer) bool {
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz, --replay, --on-busy and --max-age (the last occurrence of
-// the others wins; an alert flag, --task, --cron or --tz given twice is
-// refused, alertsOnce);
-// program is the command's first word, unquoted and unexpanded.
-func parseFlags(e *Entry, lx *lexer) (program string, err error) {
-	alerts := alertsOnce{}
+// --task, --cron, --tz, --replay, --on-busy and --max-age; a flag given
+// twice, counting the globals skipGlobals read into given, is refused
+// (flagsOnce); program is the command's first word, unquoted and
+// unexpanded.
+func parseFlags(e *Entry, lx *lexer, given *flagsOnce) (program string, err error) {
+	if given.err != nil {
+		return "", given.err
+	}
 	for {
 		a, ok, err := lx.next()
 		if err != nil {
@@ -83,9 +86,13 @@ func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		takesValue, known := runFlags[name]
-		switch {
-		case !known:
+		if !known {
 			return "", fmt.Errorf("unknown flag %s in catchup line", taskname.Shown("--"+name, 64))
+		}
+		if err := given.add(name); err != nil {
+			return "", err
+		}
+		switch {
 		case name == "wait":
 			// --wait, --wait=DUR or --wait DUR (like flock -w).
 			if !hasVal {
@@ -108,9 +115,6 @@ func parseFlags(e *Entry, lx *lexer) (program string, err error) {
 			}
 		}
 		if err := checkValue(name, val); err != nil {
-			return "", err
-		}
-		if err := alerts.add(name); err != nil {
 			return "", err
 		}
 		switch name {
@@ -239,10 +243,11 @@ func Program(command string) string {
 		return ""
 	}
 	var e Entry
-	if !skipGlobals(&e, lx) {
+	given := newFlagsOnce()
+	if !skipGlobals(&e, lx, given) {
 		return ""
 	}
-	program, err := parseFlags(&e, lx)
+	program, err := parseFlags(&e, lx, given)
 	if err != nil {
 		return ""
 	}

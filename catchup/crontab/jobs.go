@@ -184,7 +184,7 @@ func parseJobLine(s, name string) (Job, error) {
 // runLineFlags reads the flags of a `catchup run` line up to `--` and
 // returns them with the command after them.
 func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
-	flags, alerts := map[string]string{}, alertsOnce{}
+	flags, given := map[string]string{}, newFlagsOnce()
 	for {
 		save := lx.i
 		a, ok, err := lx.next()
@@ -229,7 +229,7 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 		if err := checkBlank(n, v); err != nil {
 			return nil, "", err
 		}
-		if err := alerts.add(n); err != nil {
+		if err := given.add(n); err != nil {
 			return nil, "", err
 		}
 		flags[n] = v
