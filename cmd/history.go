@@ -46,7 +46,7 @@ flag); 128+N when stopped by signal N.`,
 	f.StringVarP(&cfg.output, "output", "o", "table", "output format: table|wide|json")
 	intVar(f, &cfg.filter.Limit, "limit", 20, "show at most N runs; 0 shows the default number")
 	durationVar(f, &cfg.since, "since", 0, "only runs started within this long before now (90m, 7d; not 0; default: every run)")
-	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running|succeeded|failed|timeout|interrupted|skipped|expired|paused")
+	f.StringVar(&cfg.filter.Status, "status", "", "only runs with this status: running, succeeded, failed, timeout, interrupted, skipped, expired or paused")
 	return c
 }
 

@@ -132,6 +132,7 @@ status (see catchup run --help).`,
 		}
 	}
 	flagsOnce(root)
+	root.SetUsageFunc(usage)
 	if only != "" {
 		// Not asked for either: cobra would build it and its four shell subcommands.
 		root.CompletionOptions.DisableDefaultCmd = true

@@ -101,7 +101,7 @@ func bindRunFlags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SetInterspersed(false) // everything after COMMAND belongs to COMMAND
 	f.Var(givenString{&rf.task, &rf.taskGiven}, "task", "task name: [A-Za-z0-9][A-Za-z0-9._-]{0,127} (required)")
-	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron or @hourly/@daily/@weekly/@monthly/@yearly; registers the task for scan")
+	f.Var(givenString{&rf.cron, &rf.cronGiven}, "cron", "the task's schedule: 5-field cron, or @hourly, @daily, @weekly, @monthly or @yearly; registers the task for scan")
 	f.Var(givenString{&rf.tz, &rf.tzGiven}, "tz", "IANA time zone of the schedule (default: $CRON_TZ, else cron's zone: /etc/localtime's, not $TZ)")
 	durationVar(f, &rf.tolerance, "tolerance", 5*time.Minute, "how late the first fire of a schedule may be and still count as its slot's scheduled run")
 	durationVar(f, &rf.timeout, "timeout", 0, "kill the command after this long (SIGTERM, then SIGKILL after --kill-after); exit 124")
