@@ -153,7 +153,9 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	if !req.DryRun && len(gaps) > 0 {
 		defer func() { // before the watermark moves (defers run last first)
 			for i, g := range gaps {
-				if len(g.fold) == 0 || gone {
+				// A gap of one slot folds nothing, but may cover failed
+				// slots before it (g.covered): settled with its success too.
+				if len(g.fold) == 0 && len(g.covered) == 0 || gone {
 					continue
 				}
 				if ferr := ts.settleFolds(context.WithoutCancel(ctx), st, m, t, foldAt[i], g, res.read, req.MissedRule); ferr != nil && err == nil {
