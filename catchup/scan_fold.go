@@ -32,6 +32,9 @@ func standingFolds(ctx context.Context, st store.Store, t store.Task, sched *sch
 	if paused.After(prev) {
 		prev = paused
 	}
+	if prev, err = pastExpiries(ctx, st, t.Name, prev, slot); err != nil {
+		return replaySpan{}, false, err
+	}
 	from := prev.Add(time.Second)
 	if prev.IsZero() {
 		from = t.RegisteredAt
@@ -93,8 +96,9 @@ type replaySpan struct {
 // between would settle that success's own span a second time. A slot a
 // pause settled (paused, recorded by an earlier scan or by this one:
 // paused) divides gaps as a success does: a pause's slots are not
-// replayed, so no gap reaches back across them. One or two ledger reads
-// per gap, from the latest back.
+// replayed, so no gap reaches back across them; so does a slot an earlier
+// scan recorded expired (pastExpiries). Two to four ledger reads per gap,
+// from the latest back.
 func coalescedGaps(ctx context.Context, st store.Store, task string, sched *schedule.Schedule,
 	missed, expired, paused []time.Time) ([]replaySpan, error) {
 	var gaps []replaySpan
@@ -114,6 +118,9 @@ func coalescedGaps(ctx context.Context, st store.Store, task string, sched *sche
 		}
 		if held.After(prev) {
 			prev = held
+		}
+		if prev, err = pastExpiries(ctx, st, task, prev, missed[end-1]); err != nil {
+			return nil, err
 		}
 		start := sort.Search(end, func(i int) bool { return missed[i].After(prev) })
 		g := replaySpan{slot: missed[end-1], prev: prev, n: end - start, fold: missed[start : end-1]}
@@ -201,6 +208,29 @@ func failedBetween(ctx context.Context, st store.Store, task string, after, befo
 	}
 	slices.SortFunc(slots, func(a, b time.Time) int { return a.Compare(b) })
 	return slots, standing, nil
+}
+
+// pastExpiries moves prev, the last success (or pause) before the gap that
+// ends at before, to the latest slot between them that a scan recorded
+// expired: those slots were given up, so no coalesced replay is told an
+// interval reaching back over them, whichever scan recorded them (this
+// scan's own expiries are coalescedGaps' expired). An expiry divides gaps
+// as a pause does. One read, none when prev is zero (the gap then starts
+// just after the slot before it).
+func pastExpiries(ctx context.Context, st store.Store, task string, prev, before time.Time) (time.Time, error) {
+	if prev.IsZero() || !before.After(prev.Add(time.Second)) {
+		return prev, nil
+	}
+	runs, err := st.SlotRuns(ctx, task, prev.Add(time.Second), before.Add(-time.Second), 0)
+	if err != nil {
+		return prev, err
+	}
+	for _, r := range runs {
+		if r.Status == store.StatusExpired && r.Slot.After(prev) {
+			prev = r.Slot
+		}
+	}
+	return prev, nil
 }
 
 // coalescedPrefix begins every fold's reason (reasonCoalesced).
