@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -57,8 +58,15 @@ const maxPingFile = 64 << 10
 // readPingFile reads a --ping-file: a regular file of at most maxPingFile
 // bytes, looked at before it is opened and opened only when it is one
 // (filetrust.OpenIfRegular): a FIFO is refused, not waited on, and a device
-// is never opened.
+// is never opened. It must be this user's or root's, writable by no one
+// else, and reached through no other user's symlink, as CATCHUP_DB_FILE:
+// its URL decides where the job's output tail goes (the end ping's body),
+// so another user who could write it would receive this user's output.
 func readPingFile(name string) ([]byte, error) {
+	what := "ping file " + name
+	if err := filetrust.PlantedLink("ping file", name, os.Geteuid()); err != nil {
+		return nil, err
+	}
 	f, fi, err := filetrust.OpenIfRegular(name)
 	if err != nil {
 		return nil, err
@@ -68,6 +76,9 @@ func readPingFile(name string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if err := filetrust.Private(what, name, fi, os.Geteuid()); err != nil {
+		return nil, err
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxPingFile+1))
 	if err == nil && len(b) > maxPingFile {
