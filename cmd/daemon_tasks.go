@@ -152,7 +152,7 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	// The home is the line's registered directory, where its replays
 	// start: a fire starts there only while it is trusted, as they do.
 	req := catchup.RunRequest{Task: j.Task, Argv: []string{shell, "-c", j.Run}, Dir: home, DirFromLedger: true,
-		OnBusy: fl("on-busy"), NotifyCmd: fl("notify-cmd"), Ping: fl("ping"),
+		OnBusy: fl("on-busy"), NotifyCmd: fl("notify-cmd"),
 		NoCapture: fl("no-capture") == "true", FailOpen: fl("fail-open") == "true", Strict: fl("strict") == "true",
 		Shared: store.IsPostgres(m.DB), KillAfter: 10 * time.Second, RetryDelay: time.Minute}
 	for name, p := range map[string]*time.Duration{"timeout": &req.Timeout, "kill-after": &req.KillAfter, "retry-delay": &req.RetryDelay} {
@@ -162,12 +162,8 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 			}
 		}
 	}
-	if v := fl("ping"); v != "" && !isPingURL(v) {
-		hint := ""
-		if strings.Contains(v, "$") {
-			hint = "; the daemon reads a line's flags itself, with no shell to expand a variable: write the URL"
-		}
-		return daemon.Task{}, fmt.Errorf("invalid --ping: not an http:// or https:// URL with a host (its text is not shown: it may hold a token)%s", hint)
+	if req.Ping, err = daemonLinePing(fl("ping"), fl("ping-file"), home, j.Env); err != nil {
+		return daemon.Task{}, err
 	}
 	var maxAge time.Duration
 	if v := fl("max-age"); v != "" {
