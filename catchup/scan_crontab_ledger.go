@@ -37,3 +37,8 @@ func samePostgres(a, b string) bool {
 	id := la.Identity()
 	return id != "" && id == lb.Identity()
 }
+
+// SameLedger reports whether a crontab line's ledger location (line; a
+// relative path from dir, the line's home) names the ledger at location
+// ledger: one file, or one PostgreSQL database and schema however spelled.
+func SameLedger(line, ledger, dir string) bool { return sameLedger(line, ledger, dir) }

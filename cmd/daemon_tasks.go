@@ -148,6 +148,9 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 	if err := checkDaemonLineFlags(m, j); err != nil {
 		return daemon.Task{}, err
 	}
+	if err := checkDaemonLineVariables(m, j, home); err != nil {
+		return daemon.Task{}, err
+	}
 	fl := func(name string) string { return j.Flags[name] }
 	// The home is the line's registered directory, where its replays
 	// start: a fire starts there only while it is trusted, as they do.
