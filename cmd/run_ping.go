@@ -59,9 +59,10 @@ const maxPingFile = 64 << 10
 // bytes, looked at before it is opened and opened only when it is one
 // (filetrust.OpenIfRegular): a FIFO is refused, not waited on, and a device
 // is never opened. It must be this user's or root's, writable by no one
-// else, and reached through no other user's symlink, as CATCHUP_DB_FILE:
-// its URL decides where the job's output tail goes (the end ping's body),
-// so another user who could write it would receive this user's output.
+// else (its group may, when that is its owner's private group), and
+// reached through no other user's symlink, as CATCHUP_DB_FILE: its URL
+// decides where the job's output tail goes (the end ping's body), so
+// another user who could write it would receive this user's output.
 func readPingFile(name string) ([]byte, error) {
 	what := "ping file " + name
 	if err := filetrust.PlantedLink("ping file", name, os.Geteuid()); err != nil {
@@ -77,8 +78,14 @@ func readPingFile(name string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", name)
 	}
-	if err := filetrust.Private(what, name, fi, os.Geteuid()); err != nil {
+	if err := filetrust.Owned(what, name, fi, os.Geteuid()); err != nil {
 		return nil, err
+	}
+	// Group write is its owner's alone in a user private group (Debian's
+	// umask 002 makes such files 0664).
+	if filetrust.WritableByOthers(fi, false) && (fi.Mode().Perm()&0o002 != 0 || !filetrust.PrivateGroup(fi)) {
+		return nil, &filetrust.Refusal{Name: what, Fix: "chmod go-w " + name,
+			Reason: fmt.Sprintf("it is writable by others (mode %04o)", filetrust.ModeBits(fi.Mode()))}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxPingFile+1))
 	if err == nil && len(b) > maxPingFile {
