@@ -29,6 +29,17 @@ func TestReadOnlyLedgerSaysTheFix(t *testing.T) {
 			fix:     func(db string, _ *syscall.Credential) string { return "chmod u+w " + db },
 			readers: true,
 		},
+		"read-only ledger file, -wal and -shm": { // SQLite makes them with the file's mode: one chmod fixes all three
+			fault: func(t *testing.T, db string, cred *syscall.Credential) {
+				checkpointed(t, db)
+				os.WriteFile(db+"-wal", nil, 0o444)
+				os.WriteFile(db+"-shm", make([]byte, 32768), 0o444)
+				giveTo(t, filepath.Dir(db), cred)
+				os.Chmod(db, 0o444)
+			},
+			fix:     func(db string, _ *syscall.Credential) string { return "chmod u+w " + db + " " + db + "-wal " + db + "-shm," },
+			readers: true,
+		},
 		"ledger file of root's": {
 			fault: func(t *testing.T, db string, cred *syscall.Credential) {
 				giveTo(t, filepath.Dir(db), cred)

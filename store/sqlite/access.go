@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -30,7 +31,7 @@ func accessHint(real string) string {
 	uid := os.Geteuid()
 	const elsewhere = "or point catchup at a ledger this user can write (--db, CATCHUP_DB or CATCHUP_STATE_DIR)"
 	dir := filepath.Dir(real)
-	for _, c := range []struct {
+	files := []struct {
 		what, path string
 		mode       uint32
 	}{
@@ -38,7 +39,8 @@ func accessHint(real string) string {
 		{"ledger file", real + "-wal", accessR | accessW},
 		{"ledger file", real + "-shm", accessR | accessW},
 		{"ledger directory", dir, accessW | accessX},
-	} {
+	}
+	for i, c := range files {
 		err := syscall.Access(c.path, c.mode)
 		if flag := lockedAttr(c.path); flag != "" && (err == nil || errors.Is(err, syscall.EPERM)) {
 			// Its mode may say writable: chmod would not help.
@@ -58,7 +60,13 @@ func accessHint(real string) string {
 		owner, bits := filetrust.Owner(fi), missingBits(c.path, c.mode)
 		fix := fmt.Sprintf("chown %d %s", uid, c.path)
 		if owner == uid {
-			fix = "chmod u+" + bits + " " + c.path
+			// SQLite gives the -wal and -shm the file's mode: a file made
+			// read-only has them so too, and one chmod fixes them all.
+			paths := []string{c.path}
+			if c.what == "ledger file" { // files[:3]
+				paths = append(paths, sameFix(files[i+1:3], uid, bits)...)
+			}
+			fix = "chmod u+" + bits + " " + strings.Join(paths, " ")
 		}
 		return fmt.Sprintf("the %s %s (owner %s, mode %04o) cannot be %s by %s running catchup; fix: %s, %s",
 			c.what, c.path, filetrust.Describe(owner), filetrust.ModeBits(fi.Mode()), bitWords(bits), filetrust.Describe(uid), fix, elsewhere)
@@ -95,4 +103,20 @@ func bitWords(bits string) string {
 		out += words[b]
 	}
 	return out
+}
+
+// sameFix is the paths of the ledger's files among files (the -wal, the
+// -shm) that uid owns and that lack just bits, as the one before them.
+func sameFix(files []struct {
+	what, path string
+	mode       uint32
+}, uid int, bits string) []string {
+	var paths []string
+	for _, f := range files {
+		fi, err := os.Stat(f.path)
+		if err == nil && filetrust.Owner(fi) == uid && syscall.Access(f.path, f.mode) != nil && missingBits(f.path, f.mode) == bits {
+			paths = append(paths, f.path)
+		}
+	}
+	return paths
 }
