@@ -23,7 +23,7 @@ var plannedQueries = map[string]struct {
 	// incrementalSort: the only sort is an incremental one.
 	incrementalSort bool
 }{
-	"Tasks":                      {query: tasksSQL, noSort: true},
+	"Tasks":                      {query: tasksSQL(), noSort: true},
 	"SlotRuns with slot":         {query: slotRunsSQL, args: []any{"task-007", planT0, planT0.Add(time.Hour)}},
 	"SlotRuns slotless":          {query: slotlessRunsSQL, args: []any{"task-007", planT0, planT0.Add(time.Hour)}},
 	"History by task":            {query: `SELECT ` + runColumnsLight + ` FROM runs r WHERE true AND r.task = $1 ORDER BY r.id DESC LIMIT $2`, args: []any{"task-007", 20}, noSort: true},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -132,14 +133,16 @@ func (p *Ledger) Task(ctx context.Context, name string) (store.Task, error) {
 // tasksSQL finds each task's latest run through the (task, id) index,
 // walked back past any duplicate's records, and any record of an older
 // slot (backend.NotAnOlderSlotSQL).
-var tasksSQL = `SELECT ` + taskColumns + `, ` + runColumnsLight + `
+var tasksSQL = sync.OnceValue(func() string {
+	return `SELECT ` + taskColumns + `, ` + runColumnsLight + `
 FROM tasks t LEFT JOIN LATERAL (SELECT * FROM runs WHERE task = t.name AND ` + backend.NotADuplicateSQL + `
  AND ` + notAnOlderSQL("t.name", backend.NotADuplicateSQL) + ` ORDER BY id DESC LIMIT 1) r ON true
 ORDER BY t.name`
+})
 
 // Tasks implements store.Store.
 func (p *Ledger) Tasks(ctx context.Context) ([]store.TaskSummary, error) {
-	rows, err := p.pool.Query(ctx, tasksSQL)
+	rows, err := p.pool.Query(ctx, tasksSQL())
 	if err != nil {
 		return nil, p.wrap("read ledger", err)
 	}
