@@ -182,9 +182,12 @@ func TestFireWaitingForItsLockIsNoLedgerWait(t *testing.T) {
 	ctx := context.Background()
 	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))
-	f.d.ledgerWaitBound = 500 * time.Millisecond
+	// The bound is well under the lock's wait (the first job's 6 s) and
+	// well over a ledger write on a loaded machine (500 ms was seen passed
+	// at load 50 by the fire's own claim, waiting for CPU, not the ledger).
+	f.d.ledgerWaitBound = 2 * time.Second
 	slow := f.task
-	slow.Req.Argv = []string{"/bin/sh", "-c", `sleep 3; echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log`}
+	slow.Req.Argv = []string{"/bin/sh", "-c", `sleep 6; echo "$CATCHUP_SLOT $CATCHUP_TRIGGER" >> fires.log`}
 	f.task.Req.OnBusy = "wait"
 	*f.now = slot.Add(time.Second)
 	first := make(chan struct{})
