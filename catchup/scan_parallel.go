@@ -8,6 +8,7 @@ package catchup
 import (
 	"context"
 	"hash/fnv"
+	"math/bits"
 	"sync"
 	"time"
 )
@@ -172,8 +173,11 @@ func sleepUntil(ctx context.Context, now func() time.Time, t time.Time) error {
 
 // HostJitter is host's share of a jitter of up to limit: the same for a
 // given host name at every scan (as systemd's RandomizedDelaySec with
-// FixedRandomDelay), and spread over [0, limit) across a fleet. Whole
-// milliseconds.
+// FixedRandomDelay), and spread over [0, limit) across a fleet. The share
+// is a fixed fraction of limit, the host's hash over 2^64 (the high word of
+// their product), so twice the limit waits twice as long and a fleet's
+// hosts keep their order whatever the limit (a hash modulo the limit gave
+// one host 0.86 of 5s and 0.32 of 10h). Whole milliseconds.
 func HostJitter(host string, limit time.Duration) time.Duration {
 	ms := limit.Milliseconds()
 	if ms <= 0 {
@@ -181,5 +185,6 @@ func HostJitter(host string, limit time.Duration) time.Duration {
 	}
 	h := fnv.New64a()
 	h.Write([]byte("catchup scan jitter\x00" + host))
-	return time.Duration(h.Sum64()%uint64(ms)) * time.Millisecond
+	share, _ := bits.Mul64(h.Sum64(), uint64(ms))
+	return time.Duration(share) * time.Millisecond
 }

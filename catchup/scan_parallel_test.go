@@ -107,8 +107,8 @@ func TestHostJitter(t *testing.T) {
 		limit time.Duration
 		want  time.Duration
 	}{
-		"testhost 5s":  {"testhost", 5 * time.Second, 4290 * time.Millisecond},
-		"otherhost 3s": {"otherhost", 3 * time.Second, 2848 * time.Millisecond},
+		"testhost 5s":  {"testhost", 5 * time.Second, 4462 * time.Millisecond},
+		"otherhost 3s": {"otherhost", 3 * time.Second, 278 * time.Millisecond},
 		"no jitter":    {"testhost", 0, 0},
 	}
 	for name, tc := range tests {
@@ -117,6 +117,30 @@ func TestHostJitter(t *testing.T) {
 				t.Fatalf("HostJitter(%q, %s) = %s, want %s", tc.host, tc.limit, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHostJitterIsAFixedFraction pins what the contract says of --jitter:
+// a host's share is a fixed fraction of DUR, so twice the jitter waits
+// twice as long, and the hosts of a fleet keep their order whatever DUR.
+// Before, the share was the host's hash modulo DUR's milliseconds: testhost
+// waited 4.29s of 5s (0.86) but 1.79s of 2.5s (0.72), and 3h14m of 10h
+// (0.32).
+func TestHostJitterIsAFixedFraction(t *testing.T) {
+	t.Parallel()
+	limits := []time.Duration{time.Second, 2500 * time.Millisecond, 5 * time.Second, time.Minute, 10 * time.Minute, time.Hour, 10 * time.Hour}
+	for _, host := range []string{"testhost", "otherhost", "web-1", "web-2", "db"} {
+		base := HostJitter(host, 1000*time.Hour)
+		for _, limit := range limits {
+			got := HostJitter(host, limit)
+			want := time.Duration(float64(base) * float64(limit) / float64(1000*time.Hour))
+			if diff := got - want; diff < -time.Millisecond || diff > time.Millisecond {
+				t.Errorf("HostJitter(%q, %s) = %s, want %s: the same fraction of DUR as %s of 1000h", host, limit, got, want.Round(time.Millisecond), base)
+			}
+			if got < 0 || got >= limit {
+				t.Errorf("HostJitter(%q, %s) = %s, out of [0, %s)", host, limit, got, limit)
+			}
+		}
 	}
 }
 
