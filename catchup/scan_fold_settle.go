@@ -115,6 +115,7 @@ func (ts *TaskScan) settleFolds(ctx context.Context, st store.Store, m Machine, 
 		if replay != nil {
 			folds[i].Reason = fmt.Sprintf("not settled: the replay of the gap %s; the next scan replays this slot", unsettledWhy(replay))
 		}
+		folds[i].left = true
 		ts.Skipped-- // counted when it was planned: it stays missed, settled by nothing,
 		ts.Left++    // left for the next scan
 	}

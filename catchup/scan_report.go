@@ -146,6 +146,11 @@ type SlotAction struct {
 	// scan read it (its claim refused: store.ClaimResult.Changed): the
 	// scan reads it again and replays the slot as registered now
 	changed bool
+	// left: a slot folded into a coalesced replay that did not run here
+	// or did not succeed (settleFolds): counted left, not skipped, and so
+	// not shown as an action (LeftForNextScan), as a left slot of any
+	// other policy is not, and as a dry run drops it (leaveFoldsAfterHeld).
+	left bool
 	// ranMeanwhile: not run because the slot succeeded since the scan
 	// read it (another scan's replay, a fire): said once per task.
 	ranMeanwhile bool
@@ -167,6 +172,13 @@ type SlotAction struct {
 	// for a registration since (that records nothing).
 	lineSkip bool
 }
+
+// LeftForNextScan reports whether the slot was left for the next scan
+// after it was planned: a slot folded into a coalesced replay that did
+// not run here (the --budget spent, scan stopped, its slot taken) or did
+// not succeed. It is counted in TaskScan.Left, and a report lists no
+// action for it, as for the other slots left.
+func (a SlotAction) LeftForNextScan() bool { return a.left }
 
 // TaskScan is one task's part of a scan.
 type TaskScan struct {

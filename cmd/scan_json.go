@@ -157,6 +157,9 @@ func missedSlotsJSON(t *catchup.TaskScan) iter.Seq[*string] {
 func actionsJSON(t *catchup.TaskScan) iter.Seq[scanActionJSON] {
 	return func(yield func(scanActionJSON) bool) {
 		for a := range t.SlotActions() {
+			if a.LeftForNextScan() {
+				continue // counted in left, as the other slots left, which have no action
+			}
 			aj := scanActionJSON{Slot: jsonTime(a.Slot), Action: a.Action, Cause: a.Cause, Reason: a.Reason}
 			switch {
 			case a.NoExit:
