@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/store"
@@ -28,7 +29,10 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 	}
 	out := make([]TaskScan, len(tasks))
 	done := make([]bool, len(tasks))
-	err := replayLanes(ctx, req.Concurrency, userLanes(srs, len(tasks)), func(ctx context.Context, i int) error {
+	alerted := make([]bool, len(tasks)) // written before the alert's send, read after replayLanes
+	lanes := userLanes(srs, len(tasks))
+	alerts := startAlertQueue(lanes)
+	err := replayLanes(ctx, req.Concurrency, lanes, func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			return nil // stopped by a signal: this task waits for the next scan
 		}
@@ -44,14 +48,21 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		// A task scan started is alerted, also when a signal stopped it
 		// (ts is then what it did before the signal): the alert is the
 		// only place CATCHUP_INTERRUPTED and CATCHUP_LEFT are told.
+		// It runs in the lane's alert queue, beside the next replays, on a
+		// copy of ts as it is now (countLeft below adds to it).
 		if !req.DryRun {
-			t := tasks[i]
+			t, as := tasks[i], ts
+			as.Missed, as.Causes = slices.Clone(ts.Missed), slices.Clone(ts.Causes)
 			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
-			var aerr error
-			if req.AlertNews == nil || req.AlertNews(ts) {
-				aerr = alertMissed(ctx, m, scanAlertCommand(m, req, tasks[i], srs[i]), t, ts)
-			}
-			ts.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
+			cmd := scanAlertCommand(m, req, tasks[i], srs[i])
+			alerted[i] = true
+			alerts.send(i, func() {
+				var aerr error
+				if req.AlertNews == nil || req.AlertNews(as) {
+					aerr = alertMissed(ctx, m, cmd, t, as)
+				}
+				as.paidUnlessStopped(ctx, m, t.Name, aerr) // the alert of its expiries has run: owed no more
+			})
 		}
 		if srs[i] != nil {
 			// The slots its edited line left behind, recorded expired
@@ -62,6 +73,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 		out[i], done[i] = ts, true
 		return nil
 	})
+	alerts.finish(alerted)
 	var reps []TaskScan
 	for i := range out {
 		if done[i] { // the tasks scanned, in order (not those a stop or a fault left)
