@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/catchup/catchup/catchup"
@@ -21,7 +22,8 @@ import (
 func checkDaemonLineVariables(m catchup.Machine, j crontab.Job, home string) error {
 	vars := map[string]string{}
 	for _, kv := range j.Env {
-		if k, v, _ := cutEnv(kv); k == "CATCHUP_DB" || k == "CATCHUP_DB_FILE" || k == "CATCHUP_HOST" {
+		switch k, v, _ := cutEnv(kv); k {
+		case "CATCHUP_DB", "CATCHUP_DB_FILE", "CATCHUP_HOST", "CATCHUP_STATE_DIR", "XDG_STATE_HOME":
 			vars[k] = v
 		}
 	}
@@ -42,10 +44,34 @@ func checkDaemonLineVariables(m catchup.Machine, j crontab.Job, home string) err
 			if !catchup.SameLedger(loc, m.DB, home) {
 				return fmt.Errorf("CATCHUP_DB_FILE (the crontab's, above the line) names ledger %s: %s", taskname.Shown(store.SafeLocation(loc), 128), fix)
 			}
+		} else if name, dir := stateDirVariable(vars); dir != "" {
+			loc := filepath.Join(dir, "catchup.db")
+			if !filepath.IsAbs(loc) {
+				loc = filepath.Join(home, loc)
+			}
+			if !catchup.SameLedger(loc, m.DB, home) {
+				return fmt.Errorf("%s (the crontab's, above the line) places the ledger at %s: %s", name, taskname.Shown(loc, 128), fix)
+			}
 		}
 	}
 	if v := vars["CATCHUP_HOST"]; v != "" && v != m.Host {
 		return fmt.Errorf("CATCHUP_HOST (the crontab's, above the line) is %s: the daemon records every fire as its own host; drop it, or set catchup daemon --host", taskname.QuotedUpTo(v, 128))
 	}
 	return nil
+}
+
+// stateDirVariable is the crontab variable that, under cron, places the
+// default ledger of a line without --db, CATCHUP_DB= or CATCHUP_DB_FILE=,
+// and the directory it places it in, as stateDirOf reads them for the
+// daemon's user: CATCHUP_STATE_DIR, else (but for root, whose default is
+// /var/lib/catchup) an absolute XDG_STATE_HOME's catchup directory. Both
+// empty when the crontab sets neither.
+func stateDirVariable(vars map[string]string) (name, dir string) {
+	if d := vars["CATCHUP_STATE_DIR"]; d != "" {
+		return "CATCHUP_STATE_DIR", d
+	}
+	if d := vars["XDG_STATE_HOME"]; d != "" && filepath.IsAbs(d) && os.Geteuid() != 0 {
+		return "XDG_STATE_HOME", filepath.Join(d, "catchup")
+	}
+	return "", ""
 }
