@@ -18,7 +18,7 @@ func TestDaemonFrozenPastSlots(t *testing.T) {
 	t.Parallel() // waits more than it works: see TestMain
 	_, db := tempLedger(t)
 	h := newDaemonHost(t, db)
-	h.extra = []string{"--rescan", "0"} // the last --rescan wins
+	h.rescan = "0"
 	p := h.start("a")
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -48,7 +48,7 @@ func rollingRestart(t *testing.T, db, rescan string) {
 	hold, _ := h.holdingLine()
 	// A lease of 12 clock minutes is 12s of real time under the hook; the
 	// next fire comes well before the next rescan.
-	h.extra = []string{"--lease", "12m", "--rescan", rescan}
+	h.extra, h.rescan = []string{"--lease", "12m"}, rescan
 	b := h.start("b", "CATCHUP_STATE_DIR="+filepath.Join(t.TempDir(), "b"))
 	var a *catchupProc
 	t.Cleanup(func() {

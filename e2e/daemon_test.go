@@ -18,13 +18,14 @@ type daemonHost struct {
 	t             *testing.T
 	db, out, cron string
 	epoch         string
-	extra         []string
+	rescan        string   // --rescan, 1s unless a test sets it (a flag is given once)
+	extra         []string // more flags of the daemon
 }
 
 func newDaemonHost(t *testing.T, db string) *daemonHost {
 	dir := t.TempDir()
 	h := &daemonHost{t: t, db: db, out: filepath.Join(dir, "out"), cron: filepath.Join(dir, "crontab"),
-		epoch: strconv.FormatInt(time.Now().Unix(), 10)}
+		epoch: strconv.FormatInt(time.Now().Unix(), 10), rescan: "1s"}
 	line := fmt.Sprintf("# catchup: task=job\n* * * * * sleep 0.5; echo \"$CATCHUP_SLOT $CATCHUP_TRIGGER\" >> %s\n", h.out)
 	if err := os.WriteFile(h.cron, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func newDaemonHost(t *testing.T, db string) *daemonHost {
 }
 
 func (h *daemonHost) start(name string, env ...string) *catchupProc {
-	p := newCatchup(h.t, h.db, "", append([]string{"daemon", "--crontab", h.cron, "--rescan", "1s",
+	p := newCatchup(h.t, h.db, "", append([]string{"daemon", "--crontab", h.cron, "--rescan", h.rescan,
 		"--tolerance", "2m", "--grace", "5s", "--host", name}, h.extra...)...)
 	p.cmd.Env = append(p.cmd.Env, "CATCHUP_TEST_MINUTE=1s", "CATCHUP_TEST_EPOCH="+h.epoch)
 	p.cmd.Env = append(p.cmd.Env, env...)
