@@ -37,7 +37,9 @@ func TestReadOnlyLedgerSaysTheFix(t *testing.T) {
 				giveTo(t, filepath.Dir(db), cred)
 				os.Chmod(db, 0o444)
 			},
-			fix:     func(db string, _ *syscall.Credential) string { return "chmod u+w " + db + " " + db + "-wal " + db + "-shm," },
+			fix: func(db string, _ *syscall.Credential) string {
+				return "chmod u+w " + db + " " + db + "-wal " + db + "-shm,"
+			},
 			readers: true,
 		},
 		"ledger file of root's": {
