@@ -63,10 +63,13 @@ func TestPruneKeepsMissedSlotsInSight(t *testing.T) {
 	f := newRunFixture(t, "2026-03-01T10:00:30Z")
 	req := f.request(t)
 	req.MaxAge = 30 * 24 * time.Hour
+	// Daily: the rule needs missed slots on both sides of the cut, not
+	// many (hourly, the scan spawned 456 jobs, a minute of a busy CI).
+	req.Schedule = mustSchedule(t, "0 10 * * *", "UTC")
 	if res := f.run(t, req); res.ExitCode != 0 {
 		t.Fatalf("registering fire: exit %d", res.ExitCode)
 	}
-	f.now = mustTime(t, "2026-03-20T12:00:00Z") // 19 days of hourly slots missed
+	f.now = mustTime(t, "2026-03-20T12:00:00Z") // 19 days of daily slots missed
 	_, err := Prune(context.Background(), f.st, f.m, PruneRequest{OlderThan: MinPruneAge, Keep: 1})
 	if err == nil || !strings.Contains(err.Error(), "task job") || !strings.Contains(err.Error(), "catchup scan") {
 		t.Fatalf("prune with missed slots before its cut: %v; want a refusal naming task job and catchup scan", err)

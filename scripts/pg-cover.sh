@@ -29,9 +29,11 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/raw" "$tmp/profiles"
+# Every scenario, instrumented, takes 10-25 minutes on a slow or busy guest:
+# past go test's default ten-minute timeout.
 echo "== every scenario on PostgreSQL, ./store/... instrumented"
 CATCHUP_TEST_PG_SCRIPTS=all CATCHUP_TEST_SCRIPT_COVERDIR="$tmp/raw" \
-  go test -count=1 -cover -coverpkg=./store/... ./pgscripts/... >"$tmp/test.log" 2>&1 || {
+  go test -count=1 -timeout 60m -cover -coverpkg=./store/... ./pgscripts/... >"$tmp/test.log" 2>&1 || {
   cat "$tmp/test.log"
   exit 1
 }
