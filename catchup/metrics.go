@@ -24,6 +24,10 @@ type TaskMetrics struct {
 	// BadSchedule: its registered schedule no longer parses, so its missed
 	// slots cannot be counted (Missed is 0) and scan does not replay them.
 	BadSchedule bool
+	// Retired: the task is retired (catchup forget, or scan found its
+	// crontab line gone): it runs no more, so metrics give its latest run
+	// no status to alert on.
+	Retired bool
 }
 
 // Metrics gathers every task's latest run, run counts, missed slots (the
@@ -62,7 +66,7 @@ func Metrics(ctx context.Context, st store.Store, m Machine, rule MissedRule) ([
 		d, isRunning := longest[t.Task.Name]
 		tm := TaskMetrics{Task: t.Task.Name, Latest: t.Latest, Counts: t.Counts, Missed: len(t.Missed),
 			Causes: map[string]int{}, Expired: expired[t.Task.Name], Running: isRunning, RunningFor: d,
-			LastFailure: notedFailure(t.Latest, failures[t.Task.Name]), BadSchedule: t.BadSchedule != ""}
+			LastFailure: notedFailure(t.Latest, failures[t.Task.Name]), BadSchedule: t.BadSchedule != "", Retired: !t.Task.RetiredAt.IsZero()}
 		for _, c := range t.Causes {
 			tm.Causes[c]++
 		}

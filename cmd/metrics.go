@@ -25,8 +25,9 @@ func newMetricsCmd(g *globals) *cobra.Command {
 		Long: `Print the Prometheus text exposition of every task: its last run's start and end
 times, status, duration and exit code, its runs by status, its missed slots now (scan's
 rule) by cause, its expired slots by reason, how far the ledger holds it ahead of the
-clock, and how long a running job has run. With --textfile the metrics are written to
-PATH atomically (a temporary file renamed over it), for node_exporter's
+clock, how long a running job has run, and whether it is retired (a retired task, which
+runs no more, has no last run status to alert on). With --textfile the metrics are
+written to PATH atomically (a temporary file renamed over it), for node_exporter's
 --collector.textfile.directory; run it from cron or a timer. Exit 0, or 2 on error.`,
 		Example: `  * * * * * catchup metrics --textfile /var/lib/node_exporter/textfile/catchup.prom`,
 		Args:    noArgs,

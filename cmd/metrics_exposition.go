@@ -79,6 +79,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 	total := newFamily("catchup_runs_total",
 		"Finished runs of the task recorded in the ledger, by status (pruning history lowers it).", dto.MetricType_COUNTER)
 	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
+	retired := gauge("catchup_task_retired", taskRetiredHelp)
 	expired := newFamily("catchup_expired_slots_total",
 		"Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab or daemon line was removed, or the task was forgotten) (pruning history lowers it).",
 		dto.MetricType_COUNTER)
@@ -95,6 +96,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 			total.set(float64(t.Counts[s]), "task", t.Task, "status", s)
 		}
 		badSchedule.set(boolValue(t.BadSchedule), "task", t.Task)
+		retired.set(boolValue(t.Retired), "task", t.Task)
 		if t.Running {
 			running.set(t.RunningFor.Seconds(), "task", t.Task)
 		}
@@ -104,11 +106,10 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 		start.set(float64(r.StartedAt.UnixMilli())/1000, "task", t.Task)
 		for _, s := range statuses {
-			v := 0.0
-			if s == r.Status {
-				v = 1
+			if t.Retired { // it runs no more: an alert on its last status would never resolve
+				break
 			}
-			status.set(v, "task", t.Task, "status", s)
+			status.set(boolValue(s == r.Status), "task", t.Task, "status", s)
 		}
 		if !r.EndedAt.IsZero() {
 			end.set(float64(r.EndedAt.UnixMilli())/1000, "task", t.Task)
@@ -119,7 +120,7 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 		}
 	}
 	var out []*dto.MetricFamily
-	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule} {
+	for _, f := range []*family{start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule, retired} {
 		if len(f.mf.Metric) == 0 {
 			continue
 		}
@@ -132,6 +133,9 @@ func metricFamilies(tasks []catchup.TaskMetrics) []*dto.MetricFamily {
 
 const scheduleErrorHelp = "1 when the task's registered schedule no longer parses: its missed slots are not counted " +
 	"(catchup_missed_slots reads 0) and scan does not replay them; fix: catchup run --cron with a valid schedule, or catchup forget."
+
+const taskRetiredHelp = "1 when the task is retired (catchup forget, or its crontab line gone): no scan replays it, " +
+	"and it has no catchup_last_run_status, so that an alert on its last run resolves; 0 otherwise."
 
 // boolValue is a 0 or 1 sample.
 func boolValue(b bool) float64 {

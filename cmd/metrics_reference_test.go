@@ -31,11 +31,12 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 	total := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_runs_total",
 		Help: "Finished runs of the task recorded in the ledger, by status (pruning history lowers it)."}, []string{"task", "status"})
 	badSchedule := gauge("catchup_schedule_error", scheduleErrorHelp)
+	retired := gauge("catchup_task_retired", taskRetiredHelp)
 	expired := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catchup_expired_slots_total",
 		Help: "Slots of the task that scan gave up on and recorded expired, by reason: max-age (older than the catch-up window), max-replays, policy, schedule-changed (a slot missed under the old schedule when it changed, or a dead run's slot the new one does not have), retired (a slot missed before the task's crontab or daemon line was removed, or the task was forgotten) (pruning history lowers it)."},
 		[]string{"task", "reason"})
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule)
+	reg.MustRegister(start, end, status, duration, exit, missed, ahead, failure, running, total, expired, badSchedule, retired)
 	for _, t := range tasks {
 		for _, c := range catchup.AllCauses {
 			missed.WithLabelValues(t.Task, c).Set(float64(t.Causes[c]))
@@ -49,6 +50,7 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 			total.WithLabelValues(t.Task, s).Add(float64(t.Counts[s]))
 		}
 		badSchedule.WithLabelValues(t.Task).Set(boolValue(t.BadSchedule))
+		retired.WithLabelValues(t.Task).Set(boolValue(t.Retired))
 		if t.Running {
 			running.WithLabelValues(t.Task).Set(t.RunningFor.Seconds())
 		}
@@ -58,6 +60,9 @@ func clientGolangRegistry(tasks []catchup.TaskMetrics) *prometheus.Registry {
 		}
 		start.WithLabelValues(t.Task).Set(float64(r.StartedAt.UnixMilli()) / 1000)
 		for _, s := range statuses {
+			if t.Retired {
+				break
+			}
 			v := 0.0
 			if s == r.Status {
 				v = 1

@@ -24,6 +24,8 @@ func sampleMetrics() []catchup.TaskMetrics {
 			Running: true, RunningFor: 90 * time.Second},
 		{Task: "never-ran", ClockAhead: 90 * time.Second},
 		{Task: "broken", BadSchedule: true},
+		{Task: "old", Latest: &store.Run{Status: store.StatusFailed, StartedAt: at, EndedAt: at.Add(time.Second), ExitCode: &code},
+			Counts: map[string]int64{"failed": 1}, LastFailure: at.Add(time.Second), Retired: true},
 	}
 }
 
@@ -63,10 +65,16 @@ func TestMetricsValues(t *testing.T) {
 		`catchup_missed_slots{cause="host-down",task="never-ran"} 0`,
 		`catchup_schedule_error{task="broken"} 1`,
 		`catchup_schedule_error{task="settle"} 0`,
+		`catchup_task_retired{task="old"} 1`,
+		`catchup_task_retired{task="settle"} 0`,
+		`catchup_runs_total{status="failed",task="old"} 1`,
 	} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, out.String())
 		}
+	}
+	if strings.Contains(out.String(), `catchup_last_run_status{status="failed",task="old"}`) {
+		t.Errorf("a retired task runs no more: its last status, an alert that never resolves, is shown:\n%s", out.String())
 	}
 	if strings.Contains(out.String(), `catchup_last_run_end_timestamp_seconds{task="backup"}`) {
 		t.Error("a running job has no end time yet")
