@@ -31,6 +31,9 @@ type PauseResult struct {
 	// the prune floor keeps as they are (at most PruneFloor): with PausedAt,
 	// the range a backfill --include-paused runs them in.
 	PausedAt, PausedThrough time.Time
+	// Beyond (resume --replay-paused): the slots given back that the next
+	// scan records expired, older than the task's catch-up window.
+	Beyond BeyondWindow
 }
 
 // Paused reports whether task t is paused at time at.

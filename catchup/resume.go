@@ -71,5 +71,11 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 		}
 	}
 	res.Task = t
+	if req.ReplayPaused && res.Unsettled > 0 {
+		// Only a hint, read after the resume committed: a ledger that
+		// fails it now leaves it out rather than failing a done resume
+		// (run again, it would say the task is not paused).
+		res.Beyond, _ = pausedBeyondWindow(ctx, st, m, t.Name)
+	}
 	return res, nil
 }
