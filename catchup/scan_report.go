@@ -200,6 +200,7 @@ type TaskScan struct {
 	Stuck       int       // slots no scan can replay (the ledger keeps the task's command redacted): the scan fails
 	Refused     int       // of Left, those no replay of which could start (refusedToStart: its working directory): the scan fails
 	ClockAhead  time.Time // the ledger holds this time of the task, later than now: not scanned
+	AheadSaid   string    // ClockAhead's warning (one of Warnings): the daemon says it once per task and time
 	// StaysMissed is the missed slots in the catch-up window that replay
 	// policy "none" leaves missed (none of Actions); zero: none.
 	StaysMissed StaysMissed

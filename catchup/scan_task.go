@@ -48,7 +48,8 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		return ts, err
 	}
 	if ts.ClockAhead = aheadOf(t, req.notes.heldWith(latest, t, sched, req.Tolerance), m.Now()); !ts.ClockAhead.IsZero() {
-		ts.Warnings = append(ts.Warnings, "task "+t.Name+": "+clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched)+"; not replaying")
+		ts.AheadSaid = "task " + t.Name + ": " + clockAheadWarning(t.Name, ts.ClockAhead, m.Now(), sched) + "; not replaying"
+		ts.Warnings = append(ts.Warnings, ts.AheadSaid)
 		return ts, nil
 	}
 	var res missed

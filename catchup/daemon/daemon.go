@@ -78,6 +78,7 @@ type Daemon struct {
 	health  health
 	held    map[string]heldKey   // per task: the held slot its last scan warned of (under mu)
 	busy    map[string]heldKey   // per task: the slot whose replay its last scan found the lock held at (under mu)
+	ahead   map[string]heldKey   // per task: the ledger's time ahead of the clock its last scan warned of (under mu)
 	refused map[string]string    // per task: the refusal of its working directory said last (under mu; refusedNews)
 	alerted map[string]missedKey // per task: the missed slots its last alert told of (under mu; alertNews)
 	// lineSaid, per task, is the difference of its line from its
@@ -97,7 +98,7 @@ func New(cfg Config) *Daemon {
 		cfg.Rate = 1
 	}
 	cfg.Store = LedgerTurns(cfg.Store) // outcomes first (ledger_turns.go)
-	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, alerted: map[string]missedKey{},
+	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, ahead: map[string]heldKey{}, alerted: map[string]missedKey{},
 		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce),
 		ledgerWaitBound: ledgerWaitBound}
 	if cfg.Concurrency > 0 {

@@ -1,6 +1,10 @@
 package daemon
 
-import "github.com/catchup/catchup/catchup"
+import (
+	"time"
+
+	"github.com/catchup/catchup/catchup"
+)
 
 // heldKey is a held slot and the run holding it.
 type heldKey struct {
@@ -22,6 +26,14 @@ func (d *Daemon) heldNews(task string, h catchup.HeldSlot) bool {
 // and each rescan while the lock stays held.
 func (d *Daemon) busyNews(task string, h catchup.HeldSlot) bool {
 	return d.news(d.busy, task, h)
+}
+
+// aheadNews is heldNews for the ledger's time of the task later than the
+// clock (TaskScan.ClockAhead): said once per task and time, not at every
+// rescan until the clock passes it (a container started while its node's
+// clock was behind said it each second under --rescan 1s).
+func (d *Daemon) aheadNews(task string, at time.Time) bool {
+	return d.news(d.ahead, task, catchup.HeldSlot{Slot: at})
 }
 
 // news reports whether h is not what seen holds for task, and keeps it.

@@ -68,14 +68,15 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 		}
 		sayHeld := d.heldNews(ts.Task, ts.Held)
 		sayBusy := d.busyNews(ts.Task, ts.Busy)
+		sayAhead := d.aheadNews(ts.Task, ts.ClockAhead)
 		sayRefused := ts.StartRefused.Why != "" && d.refusedNews(ts.Task, ts.StartRefused.Why)
 		if ts.StartRefused.Why == "" && ts.Replayed+ts.Failed+ts.Interrupted > 0 {
 			d.refusedNews(ts.Task, "") // its replays started: a refusal after this is said again
 		}
 		for _, w := range ts.Warnings {
 			if w == ts.Held.Warning && !sayHeld || w == ts.Busy.Warning && !sayBusy ||
-				w == ts.StartRefused.Warning && !sayRefused {
-				continue // said already: the same slot, the same holder (or the lock still held), the same refusal
+				w == ts.StartRefused.Warning && !sayRefused || w == ts.AheadSaid && !sayAhead {
+				continue // said already: the same slot, the same holder (or the lock still held), the same refusal, the same time ahead
 			}
 			d.cfg.Log.Warn(w, "event", "warning", "task", t.Def.Name)
 		}
