@@ -4,6 +4,7 @@ package catchup
 // policies.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -55,6 +56,10 @@ type ReplayHooks struct {
 	Planned func(task string)
 	Start   func(task string, slot time.Time) // a replay of slot begins (its job may start, or not)
 	End     func(task string, a SlotAction)   // it ended: a.Status is its run's recorded status
+	// Turn, if set, is asked before each replay of a task after its first:
+	// the daemon gives its place under --concurrency back and waits for it
+	// again there. false (stopped while waiting) leaves the rest missed.
+	Turn func(ctx context.Context, task string) bool
 }
 
 // Parallel is how a scan paces its replays: cmd checks it, Scan builds a

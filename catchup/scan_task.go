@@ -214,6 +214,10 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 				break
 			}
 		}
+		if i > 0 && req.Replays.Turn != nil && !req.Replays.Turn(ctx, t.Name) {
+			ts.Left = withheld + len(replay) - i // stopped while waiting for its turn
+			break
+		}
 		if !req.gate.Start(ctx, t.Name, slot) {
 			ts.Left = withheld + len(replay) - i // the --budget is spent, or scan was stopped
 			break

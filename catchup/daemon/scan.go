@@ -19,7 +19,12 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 	if !d.acquire(ctx) {
 		return scanFailed
 	}
-	defer d.release()
+	placed := true // false once stopped while waiting for its turn again (turns)
+	defer func() {
+		if placed {
+			d.release()
+		}
+	}()
 	p := d.plan(ctx)
 	if p == nil {
 		return scanFailed // stopped while waiting: the next start replays what is left
@@ -41,7 +46,7 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 	}
 	rep, err := catchup.Scan(ctx, d.cfg.Store, m, catchup.ScanRequest{Tasks: []string{t.Def.Name},
 		MaxReplays: maxReplays, MissedRule: rule, Commands: map[string][]string{t.Def.Name: t.Req.Argv},
-		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: p.hooks(replays.hooks()), AlertNews: d.alertNews})
+		NotifyCmds: map[string]string{t.Def.Name: t.Req.NotifyCmd}, Replays: d.turns(p.hooks(replays.hooks()), &placed), AlertNews: d.alertNews})
 	if err != nil && ctx.Err() != nil {
 		return scanFailed // stopped: the next start replays what is left
 	}
