@@ -82,7 +82,11 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) (stopped bool
 				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were pruned from the ledger before their alert ran: alerting them as it planned them",
 					a.Task, deleted, a.PID)
 			}
-			aerr := alertExpired(ctx, m, a.Cmd, store.Task{Name: a.Task}, ts)
+			t := store.Task{Name: a.Task}
+			if reg, err := st.Task(ctx, a.Task); err == nil && a.Cmd != "" && a.Cmd == alertCommand(m, "", reg) {
+				t.Dir = reg.Dir // the task's own alert: where its job runs (taskAlertDir)
+			}
+			aerr := alertExpired(ctx, m, a.Cmd, t, ts)
 			if ctx.Err() != nil || errors.Is(aerr, notify.ErrCutShort) {
 				// Stopped while its alert ran (its command may have died of
 				// the stop): owed still, to the next scan (its payer, this

@@ -136,6 +136,9 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, as
 	var sched *schedule.Schedule // nil, its task gone: slots in UTC
 	if t, err := st.Task(ctx, a.Task); err == nil {
 		sched, _ = storedSchedule(m, nil, t)
+		if as == (notify.As{}) {
+			as = taskAlertDir(m, t) // where its job ran, as its fire would have alerted
+		}
 	}
 	what := "its run " + strconv.FormatInt(r.ID, 10)
 	if !r.Slot.IsZero() {

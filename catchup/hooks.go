@@ -132,7 +132,22 @@ func alertMissed(ctx context.Context, m Machine, cmd string, t store.Task, ts Ta
 		"CATCHUP_EXPIRED_SLOTS="+alertSlots(len(expired), expiredAt))
 	actx, cancel := alertContext(ctx)
 	defer cancel()
-	return runAlert(actx, m, cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
+	return runAlertAs(actx, m, taskAlertDir(m, t), cmd, env, "task "+t.Name+"'s missed-slot alert: ", " (its slots stay as recorded)")
+}
+
+// taskAlertDir is where an alert of task t runs outside its own run (scan's
+// missed-slot alert, prune's, a schedule change's or retirement's, an
+// owed one paid later): where its job runs, its registered directory (a
+// daemon line's home, a crontab line's, a fire's), while it is trusted as a
+// replay's directory is; else this process's, never lost. The callers
+// clear t.Dir for a command given to this process (scan's, prune's or a
+// fire's own --notify-cmd): its relative paths are this process's. It
+// runs as this process's user, as it always did.
+func taskAlertDir(m Machine, t store.Task) notify.As {
+	if t.Dir != "" && trustedWorkDir(t.Dir, m.UID) == nil {
+		return notify.As{Dir: t.Dir}
+	}
+	return notify.As{}
 }
 
 // alertCommand is the command a task's missed-slot alert runs: cmd, else
@@ -168,15 +183,12 @@ func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts T
 	return alertMissed(ctx, m, cmd, t, ts)
 }
 
-// runAlert runs an alert command, its output on catchup's stderr; its
-// own failure is reported, between what and so (what the alert was for,
-// what stays as it was), nothing more, and returned.
-func runAlert(ctx context.Context, m Machine, cmd string, env []string, what, so string) error {
-	return runAlertAs(ctx, m, notify.As{}, cmd, env, what, so)
-}
-
-// runAlertAs is runAlert as another user (root paying the alert another
-// user's fire owes: usersOwedAlerts).
+// runAlertAs runs an alert command as as says (where its job runs:
+// taskAlertDir, lifecycle.alertDir; as another user: root paying the
+// alert another user's fire owes, usersOwedAlerts), its output on
+// catchup's stderr; its own failure is reported, between what and so
+// (what the alert was for, what stays as it was), nothing more, and
+// returned.
 func runAlertAs(ctx context.Context, m Machine, as notify.As, cmd string, env []string, what, so string) error {
 	err := notify.CommandAs(ctx, cmd, env, m.Stderr, m.AlertSignals, as)
 	if err != nil {

@@ -224,7 +224,11 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if !req.DryRun && ts.Expired > 0 {
 			// As loud as scan's expiries: the task's alert, with the
 			// slots this prune recorded expired.
-			aerr = alertExpired(ctx, m, req.NotifyCmd, c.t, ts)
+			t := c.t
+			if req.NotifyCmd != "" {
+				t.Dir = "" // prune's own, given here: run where prune runs (taskAlertDir)
+			}
+			aerr = alertExpired(ctx, m, req.NotifyCmd, t, ts)
 		}
 		owed.paidUnlessStopped(ctx, m, c.t.Name, aerr)
 	}

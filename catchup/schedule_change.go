@@ -279,7 +279,13 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	lb.alertAs = func(ctx context.Context, am Machine, notify string) {
 		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, am, notify, old, ts))
 	}
-	lb.alert = func() { lb.alertAs(ctx, m, notify) }
+	lb.alert = func() {
+		t := old
+		if notify != "" {
+			t.Dir = "" // the scan's or fire's own, given there: run where it runs (taskAlertDir)
+		}
+		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, m, notify, t, ts))
+	}
 	return lb, nil
 }
 
