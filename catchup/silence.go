@@ -79,8 +79,10 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 		return ""
 	}
 	last := s.last[t.Name]
+	since := ""
 	if last.IsZero() {
 		last = t.RegisteredAt
+		since = silentSinceRegistration(t)
 	}
 	window := catchupWindow(t, rule)
 	if now.Sub(last) <= window || s.cron.Sub(last) <= window {
@@ -102,8 +104,24 @@ func (s *silence) warning(t store.Task, now time.Time, rule MissedRule) string {
 	if !ok || now.Sub(due) <= window || s.cron.Sub(due) <= window {
 		return ""
 	}
-	return fmt.Sprintf("no fire since %s (more than its catch-up window, %s), while cron fired other tasks; "+
-		"is its line gone? catchup forget %s", last.UTC().Format(time.RFC3339), FormatDuration(window), t.Name)
+	if since == "" {
+		since = "no fire since " + last.UTC().Format(time.RFC3339) + " ("
+	}
+	return fmt.Sprintf("%smore than its catch-up window, %s), while cron fired other tasks; "+
+		"is its line gone? catchup forget %s", since, FormatDuration(window), t.Name)
+}
+
+// silentSinceRegistration opens the warning of a task with no fire left in
+// the ledger whose runs of slots after its registration were pruned: a
+// fire may have been among them (a prune by a catchup that did not keep
+// each task's latest fire), so its registration is when no fire was
+// recorded since, not its last fire. "" for a task never so pruned.
+func silentSinceRegistration(t store.Task) string {
+	if !t.PrunedThrough.After(t.RegisteredAt) {
+		return ""
+	}
+	return fmt.Sprintf("no fire recorded since its registration at %s (its runs of slots up to %s were pruned: "+
+		"a later fire may have been among them; ", t.RegisteredAt.UTC().Format(time.RFC3339), t.PrunedThrough.UTC().Format(time.RFC3339))
 }
 
 // firstUp is the first slot of sched after last, up to until, that came
