@@ -16,8 +16,9 @@ import (
 // the last one wins, as in cron). "" is no monitor. A ping file that
 // cannot be read, or a URL that is not one, refuses the line, as an
 // invalid --ping does: the daemon would otherwise run the line's jobs
-// with no ping, and the monitor would say nothing of why.
-func daemonLinePing(flag, file, home string, env []string) (string, error) {
+// with no ping, and the monitor would say nothing of why. A ping file other
+// users can read is used, and warn says so (pingFileExposed), as run does.
+func daemonLinePing(flag, file, home string, env []string, warn func(string)) (string, error) {
 	const notURL = "not an http:// or https:// URL with a host (its text is not shown: it may hold a token)"
 	if flag != "" {
 		if !isPingURL(flag) {
@@ -33,7 +34,7 @@ func daemonLinePing(flag, file, home string, env []string) (string, error) {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(home, file)
 		}
-		b, err := readPingFile(file)
+		b, warning, err := readPingFile(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("--ping-file %s: %w; fix: name the file holding the monitor's URL (a relative path starts from the line's home, %s)", file, err, home)
 		}
@@ -43,6 +44,9 @@ func daemonLinePing(flag, file, home string, env []string) (string, error) {
 		u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 		if u = strings.TrimSpace(u); !isPingURL(u) {
 			return "", fmt.Errorf("--ping-file %s: its first line is %s", file, notURL)
+		}
+		if warning != "" && warn != nil {
+			warn(warning)
 		}
 		return u, nil
 	}

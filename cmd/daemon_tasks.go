@@ -165,7 +165,12 @@ func daemonTask(m catchup.Machine, j crontab.Job, path string) (daemon.Task, err
 			}
 		}
 	}
-	if req.Ping, err = daemonLinePing(fl("ping"), fl("ping-file"), home, j.Env); err != nil {
+	warnPing := func(w string) {
+		if m.Notice != nil {
+			m.Notice("%s:%d: %s", path, j.Line, w)
+		}
+	}
+	if req.Ping, err = daemonLinePing(fl("ping"), fl("ping-file"), home, j.Env, warnPing); err != nil {
 		return daemon.Task{}, err
 	}
 	var maxAge time.Duration

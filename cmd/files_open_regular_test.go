@@ -16,7 +16,7 @@ import (
 func TestFilesOpenNothingElse(t *testing.T) {
 	readers := map[string]func(path string) error{
 		"CATCHUP_DB_FILE": func(path string) error { _, err := readLedgerFile(path); return err },
-		"ping file":       func(path string) error { _, err := readPingFile(path); return err },
+		"ping file":       func(path string) error { _, _, err := readPingFile(path); return err },
 	}
 	for name, read := range readers {
 		t.Run(name, func(t *testing.T) {

@@ -43,10 +43,13 @@ func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) st
 		}
 		return getenv("CATCHUP_PING_URL")
 	}
-	b, err := readPingFile(file)
+	b, warning, err := readPingFile(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
 		return ""
+	}
+	if warning != "" {
+		fmt.Fprintf(stderr, "catchup: warning: %s\n", warning)
 	}
 	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 	return strings.TrimSpace(u)
@@ -63,33 +66,49 @@ const maxPingFile = 64 << 10
 // reached through no other user's symlink, as CATCHUP_DB_FILE: its URL
 // decides where the job's output tail goes (the end ping's body), so
 // another user who could write it would receive this user's output.
-func readPingFile(name string) ([]byte, error) {
+// One that other users can read is used, with a warning (pingFileExposed).
+func readPingFile(name string) ([]byte, string, error) {
 	what := "ping file " + name
 	if err := filetrust.PlantedLink("ping file", name, os.Geteuid()); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	f, fi, err := filetrust.OpenIfRegular(name)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if f != nil {
 		defer f.Close()
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", name)
+		return nil, "", fmt.Errorf("%s is not a regular file", name)
 	}
 	if err := filetrust.Owned(what, name, fi, os.Geteuid()); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	// Group write is its owner's alone in a user private group (Debian's
 	// umask 002 makes such files 0664).
 	if filetrust.WritableByOthers(fi, false) && (fi.Mode().Perm()&0o002 != 0 || !filetrust.PrivateGroup(fi)) {
-		return nil, &filetrust.Refusal{Name: what, Fix: "chmod go-w " + name,
+		return nil, "", &filetrust.Refusal{Name: what, Fix: "chmod go-w " + name,
 			Reason: fmt.Sprintf("it is writable by others (mode %04o)", filetrust.ModeBits(fi.Mode()))}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxPingFile+1))
 	if err == nil && len(b) > maxPingFile {
 		err = fmt.Errorf("%s is larger than %d KiB, more than a URL needs", name, maxPingFile>>10)
 	}
-	return b, err
+	return b, pingFileExposed(name, fi), err
+}
+
+// pingFileExposed warns of a ping file other users can read ("" when none
+// can): a monitor's URL may carry a secret token, and the file is meant to
+// keep it out of ps. Its owner's private group reading it is no one else.
+// The warning names the file and the fix, never the URL. The job still
+// runs and pings: a token others could read is the operator's to rotate,
+// and the monitor never costs the job its run.
+func pingFileExposed(name string, fi os.FileInfo) string {
+	perm := fi.Mode().Perm()
+	if perm&0o004 == 0 && (perm&0o040 == 0 || filetrust.PrivateGroup(fi)) {
+		return ""
+	}
+	return fmt.Sprintf("--ping-file %s is readable by other users (mode %04o), and a ping URL may carry a secret token; fix: chmod 600 %s",
+		name, filetrust.ModeBits(fi.Mode()), name)
 }
