@@ -225,10 +225,7 @@ func PruneLastSlotSQL() string {
 // PruneKeptSQL is the cut's columns of the runs PruneShownSQL and
 // PruneLastSlotSQL name, for Tasks's count and LatestRan's: shown, held,
 // copy_held (the record holding the latest slot, pruneSlotHeldSQL),
-// ran_shown, ran_held, ran_copy_held, last_slot, and last_fire: the
-// task's latest fire of its own (trigger schedule, as LastFire reads it),
-// which the silence warning dates ("no fire since"): deleted, it named the
-// task's registration instead. (Past a
+// ran_shown, ran_held, ran_copy_held, last_slot. (Past a
 // pause ls's LAST SLOT is the slot of ran_shown, or, when that run has
 // none, last_slot's.) copies: as for PruneShownSQL.
 func PruneKeptSQL(copies bool) string {
@@ -236,15 +233,13 @@ func PruneKeptSQL(copies bool) string {
 	ranShown, ranHeld, ranCopyHeld := PruneShownSQL(RanSQL, "", copies)
 	return shown + ` AS shown, ` + held + ` AS held, ` + copyHeld + ` AS copy_held,
     ` + ranShown + ` AS ran_shown, ` + ranHeld + ` AS ran_held, ` + ranCopyHeld + ` AS ran_copy_held,
-    ` + PruneLastSlotSQL() + ` AS last_slot,
-    (SELECT x.id FROM runs x WHERE x.task = k.task AND x.trigger = 'schedule' ORDER BY x.id DESC LIMIT 1) AS last_fire`
+    ` + PruneLastSlotSQL() + ` AS last_slot`
 }
 
 // PruneNotKeptSQL is doomed's condition that run r is none of those
 // PruneKeptSQL names.
 const PruneNotKeptSQL = `r.id NOT IN (COALESCE(cut.shown, 0), COALESCE(cut.held, 0), COALESCE(cut.copy_held, 0),` +
-	` COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0), COALESCE(cut.ran_copy_held, 0), COALESCE(cut.last_slot, 0),` +
-	` COALESCE(cut.last_fire, 0))`
+	` COALESCE(cut.ran_shown, 0), COALESCE(cut.ran_held, 0), COALESCE(cut.ran_copy_held, 0), COALESCE(cut.last_slot, 0))`
 
 // SettledSlotSQL is the condition, on a runs row aliased o, that it gives
 // its slot an outcome (what the readers' missed-slot rule counts settled):
