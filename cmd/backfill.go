@@ -26,22 +26,24 @@ func newBackfillCmd(g *globals) *cobra.Command {
 	var bf backfillFlags
 	c := &cobra.Command{
 		Use:   "backfill --task NAME --from TIME --to TIME [flags]",
-		Short: "Run a task's slots in a past range, through the normal run lifecycle",
-		Long: `Run every slot of the task's schedule from --from to --to (both included, RFC 3339)
-with CATCHUP_TRIGGER=backfill and the slot's CATCHUP_SLOT and CATCHUP_PREV_SLOT,
-each through the same lock, claim, run and record path as run. Slots already done
-are skipped unless --only all. Backfill is explicit: it runs slots before the task's
-registration and older than scan's --max-age too. The slots of the task's pause
-(catchup pause) are skipped, as scan skips them, unless --include-paused; a pause
-that begins while backfill runs the task stops it (its later slots are left, not run);
-a retired task (catchup forget) is refused. A range in the future is refused,
-and so is one that holds more than --max-slots slots of a task (default 10000), before
-anything runs: a typo in --from would otherwise run millions of slots.
+		Short: "Run a task's slots of a past range through the run lifecycle",
+		Long: `Run every slot of the task's schedule from --from to --to (both included, RFC
+3339) with CATCHUP_TRIGGER=backfill and the slot's CATCHUP_SLOT and
+CATCHUP_PREV_SLOT, each through the same lock, claim, run and record path as
+run. Slots already done are skipped unless --only all. Backfill is explicit: it
+runs slots before the task's registration and older than scan's --max-age too.
+The slots of the task's pause (catchup pause) are skipped, as scan skips them,
+unless --include-paused; a pause that begins while backfill runs the task stops
+it (its later slots are left, not run); a retired task (catchup forget) is
+refused. A range in the future is refused, and so is one that holds more than
+--max-slots slots of a task (default 10000), before anything runs: a typo in
+--from would otherwise run millions of slots.
 
-Exit status: 0 every slot ran or was skipped; 1 a slot failed, or a task's working
-directory was refused (its slots left, not run: fix it and backfill again); 2 error;
-128+N stopped by signal N: the slot it cut short is reported interrupted, those it
-did not reach left, and a backfill again runs them (stopped while planning: nothing ran).`,
+Exit status: 0 every slot ran or was skipped; 1 a slot failed, or a task's
+working directory was refused (its slots left, not run: fix it and backfill
+again); 2 error; 128+N stopped by signal N: the slot it cut short is reported
+interrupted, those it did not reach left, and a backfill again runs them
+(stopped while planning: nothing ran).`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runBackfill(c, g, bf) },
 	}

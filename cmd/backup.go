@@ -14,16 +14,18 @@ import (
 func newBackupCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup PATH",
-		Short: "Copy the SQLite ledger, runs not yet checkpointed included, to a new file",
-		Long: `Writes a consistent snapshot of the ledger to PATH, a new file (mode 0600), while runs go on.
-The SQLite ledger keeps its write-ahead log (the -wal file beside it) between runs, so the
-.db file alone may lack the latest runs: copy the ledger with backup, not with cp.
+		Short: "Copy the SQLite ledger, its WAL included, to a new file",
+		Long: `Writes a consistent snapshot of the ledger to PATH, a new file (mode 0600),
+while runs go on. The SQLite ledger keeps its write-ahead log (the -wal file
+beside it) between runs, so the .db file alone may lack the latest runs: copy
+the ledger with backup, not with cp.
 
-To restore, with no catchup running: move the backup to the ledger's path and delete the
-old -wal and -shm files beside it (a stale -wal would be applied to the restored file).
+To restore, with no catchup running: move the backup to the ledger's path and
+delete the old -wal and -shm files beside it (a stale -wal would be applied to
+the restored file).
 
-PATH is a file, never standard output: "-" is refused (./- names a file of that name).
-A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
+PATH is a file, never standard output: "-" is refused (./- names a file of that
+name). A PostgreSQL ledger is backed up with pg_dump. Exit 0, or 2 on error.`,
 		Example: `  catchup backup /var/backups/catchup-$(date +%F).db`,
 		Args:    wantArgs(1, 1, "one PATH (the file to write the copy to)"),
 		RunE: func(c *cobra.Command, args []string) error {

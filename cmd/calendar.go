@@ -26,26 +26,30 @@ func newCalendarCmd(g *globals) *cobra.Command {
 		Use:         "calendar [TASK...] [--days N] [-o text|json]",
 		Annotations: map[string]string{readsOnly: "true"},
 		Args:        wantTasks(0, -1, "any TASKs"),
-		Short:       "Draw the last days' slots of each task as a grid: ran, replayed, late, missed, failed...",
-		Long: `Draw the slots of the last N days (default 7, today included, in the local zone) as a
-grid that fits 80 columns: a row per task (all tasks, or those named), a column per day
-(a date the zone skipped, as Pacific/Apia's 2011-12-30, is no day: a note names it),
-and in each day a cell per slot, or one cell for the whole day (its worst slot) when a
-task has more slots in a day than the day has room for (the task is marked with *).
+		Short:       "Draw each task's recent slots as a grid: ran, late, missed...",
+		Long: `Draw the slots of the last N days (default 7, today included, in the local zone)
+as a grid that fits 80 columns: a row per task (all tasks, or those named), a
+column per day (a date the zone skipped, as Pacific/Apia's 2011-12-30, is no
+day: a note names it), and in each day a cell per slot, or one cell for the
+whole day (its worst slot) when a task has more slots in a day than the day has
+room for (the task is marked with *).
 
-Each cell is a letter, coloured on a terminal (plain letters when standard output is
-not a terminal or NO_COLOR is set):
-  r ran   y replayed (by scan, backfill or run --slot)   l late (cron fired it over a minute late)
-  M missed   F failed   x expired   z paused   s skipped   a running   - not due yet
-  . no slot   (blank) never missed: before the task was registered, before its schedule
-  or zone last changed, of a retired task, or passed by its watermark (history pruned)
-The states follow the same rule as ls and scan (--max-age and --retry-failed, which change
-none, are refused). Under the legend, a line per task with M cells says why they were missed,
-with the causes ls --missed gives ("missed: backup: host-down 2, not-fired 1"), broken
-at blanks to fit 80 columns, continued lines indented.
--o json gives every slot with its state, the run that decided it and, for a missed slot, its
-cause. It changes nothing. Exit 0, or 2 on error (an unknown TASK); 128+N when stopped
-by signal N.`,
+Each cell is a letter, coloured on a terminal (plain letters when standard
+output is not a terminal or NO_COLOR is set):
+  r ran   y replayed (by scan, backfill or run --slot)
+  l late (cron fired it over a minute late)
+  M missed   F failed   x expired   z paused   s skipped   a running
+  - not due yet   . no slot
+  (blank) never missed: before the task was registered, before its schedule or
+          zone last changed, of a retired task, or passed by its watermark
+          (history pruned)
+The states follow the same rule as ls and scan (--max-age and --retry-failed,
+which change none, are refused). Under the legend, a line per task with M cells
+says why they were missed, with the causes ls --missed gives ("missed: backup:
+host-down 2, not-fired 1"), broken at blanks to fit 80 columns, continued lines
+indented. -o json gives every slot with its state, the run that decided it and,
+for a missed slot, its cause. It changes nothing. Exit 0, or 2 on error (an
+unknown TASK); 128+N when stopped by signal N.`,
 		Example: `  catchup calendar --days 14
   catchup calendar nightly-backup -o json`,
 		RunE: func(c *cobra.Command, args []string) error {

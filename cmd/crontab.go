@@ -42,40 +42,45 @@ func newCrontabWrapCmd() *cobra.Command {
 		Use:         "wrap [FILE|-] [--diff] [--in-place]",
 		Annotations: map[string]string{opensNoLedger: "true"},
 		Short:       "Print a crontab with each job line run through catchup run",
-		Long: `Read a crontab (FILE, or standard input) and print it with each job line's command
-prefixed by "catchup run --task NAME --". Variables, comments, blank lines, @reboot
-lines and lines already running catchup are kept as they are; stderr names each kept
-line that cron or scan could take for a job, with why, one line each (@reboot, too few
-time fields, an unknown macro, no command, no cron line at all, a catchup line that
-scan refuses). A command that is more than plain words (quotes, redirections, pipes,
-$...) is run as one "sh -c '...'" (or the crontab's SHELL), and text after cron's
-first unescaped % stays the job's stdin.
+		Long: `Read a crontab (FILE, or standard input) and print it with each job line's
+command prefixed by "catchup run --task NAME --". Variables, comments, blank
+lines, @reboot lines and lines already running catchup are kept as they are;
+stderr names each kept line that cron or scan could take for a job, with why,
+one line each (@reboot, too few time fields, an unknown macro, no command, no
+cron line at all, a catchup line that scan refuses). A command that is more than
+plain words (quotes, redirections, pipes, $...) is run as one "sh -c '...'" (or
+the crontab's SHELL), and text after cron's first unescaped % stays the job's
+stdin.
 
 NAME is the program or script the command runs, without directory or extension,
-made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a job
-line names it. Scan discovers every wrapped line with the same schedule.
+made unique with -2, -3...; a comment line "# catchup: task=NAME" right before a
+job line names it. Scan discovers every wrapped line with the same schedule.
 
---diff prints the change as a unified diff instead (with --in-place, the diff of what
-it writes). --in-place rewrites FILE, keeping the original in FILE.bak~, a name no cron
-reads (cronie skips names ending in ~, Debian's cron names with a dot); both keep FILE's
-mode, owner and group (cron refuses a user's crontab that another user owns), so another
-user's FILE needs root. Not as root, FILE's group is kept if you are in it, else both get
-your group, and stderr says so. A symlink is refused: wrap the file it points to. A file in /etc/cron.d or /etc/crontab is read in
-the system format (a user field), as is any file with --system. FILE is read as scan
-reads a crontab: only a regular file of at most 16 MiB; a FIFO, a device or a directory
-is refused at once (pipe what it gives on standard input instead).
+--diff prints the change as a unified diff instead (with --in-place, the diff of
+what it writes). --in-place rewrites FILE, keeping the original in FILE.bak~, a
+name no cron reads (cronie skips names ending in ~, Debian's cron names with a
+dot); both keep FILE's mode, owner and group (cron refuses a user's crontab that
+another user owns), so another user's FILE needs root. Not as root, FILE's group
+is kept if you are in it, else both get your group, and stderr says so. A
+symlink is refused: wrap the file it points to. A file in /etc/cron.d or
+/etc/crontab is read in the system format (a user field), as is any file with
+--system. FILE is read as scan reads a crontab: only a regular file of at most
+16 MiB; a FIFO, a device or a directory is refused at once (pipe what it gives
+on standard input instead).
 
-wrap opens no ledger: the global --db, --host and --lease are refused (a wrapped line's
-catchup run finds its own; CATCHUP_DB= or CATCHUP_HOST= in the crontab chooses them).
+wrap opens no ledger: the global --db, --host and --lease are refused (a wrapped
+line's catchup run finds its own; CATCHUP_DB= or CATCHUP_HOST= in the crontab
+chooses them).
 
-A file beside FILE in a cron.d directory that cron reads too, holding a job line not
-run through catchup whose command FILE runs (once wrapped) through catchup, runs that
-command twice, once without catchup, whatever its schedule and name (FILE.bak, written
-by an older catchup's --in-place, or a copy by hand): wrap warns on stderr, naming the
-fix, and still wraps; catchup scan exits 1 until the duplicate lines are removed or the
-file is renamed to a name ending in ~.
+A file beside FILE in a cron.d directory that cron reads too, holding a job line
+not run through catchup whose command FILE runs (once wrapped) through catchup,
+runs that command twice, once without catchup, whatever its schedule and name
+(FILE.bak, written by an older catchup's --in-place, or a copy by hand): wrap
+warns on stderr, naming the fix, and still wraps; catchup scan exits 1 until the
+duplicate lines are removed or the file is renamed to a name ending in ~.
 
-Exit 0 (FILE wrapped, warnings or not), or 2 on error (a FILE refused or unreadable).`,
+Exit 0 (FILE wrapped, warnings or not), or 2 on error (a FILE refused or
+unreadable).`,
 		Example: `  crontab -l | catchup crontab wrap | crontab -
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,

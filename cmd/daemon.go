@@ -36,40 +36,43 @@ func newDaemonCmd(g *globals) *cobra.Command {
 	var df daemonFlags
 	c := &cobra.Command{
 		Use:   "daemon --crontab FILE [--crontab FILE]...",
-		Short: "Run crontabs in the foreground, a cron for containers that never loses a slot",
-		Long: `Read the crontab files, where every job line is a task (named by a "# catchup: task=NAME"
-comment on the line before it, by the --task of a "catchup run --task NAME [flags] --" line,
-whose flags it uses, or else derived from the command), replay each task's missed slots, then
-fire each task at its slots through the same lifecycle as catchup run, in this process:
-lock, claim, environment, tails, retries, pings, notify. With a PostgreSQL ledger, replicas
-run each slot once (the slot claim decides). Replicas with different versions of a line (a
-rolling crontab edit): the last registration wins; a replica's fire at no slot of another
-replica's registration registers its own line, with a warning naming both and that replica,
-and one whose line differs says so once.
+		Short: "Run crontabs in the foreground: a cron that never loses a slot",
+		Long: `Read the crontab files, where every job line is a task (named by a "# catchup:
+task=NAME" comment on the line before it, by the --task of a "catchup run --task
+NAME [flags] --" line, whose flags it uses, or else derived from the command),
+replay each task's missed slots, then fire each task at its slots through the
+same lifecycle as catchup run, in this process: lock, claim, environment, tails,
+retries, pings, notify. With a PostgreSQL ledger, replicas run each slot once
+(the slot claim decides). Replicas with different versions of a line (a rolling
+crontab edit): the last registration wins; a replica's fire at no slot of
+another replica's registration registers its own line, with a warning naming
+both and that replica, and one whose line differs says so once.
 
-Each fire stands for its slot, however late it starts. At start, the slots at or before it
-(a run a stop cut short, the slots of the downtime) are replayed at once; --tolerance only
-spares later ones, which the daemon's own fires may still reach. SIGHUP, or a changed crontab
-once it has stayed the same for about 2s, reloads it (a removed line's task is retired; a
-crontab with no job line is refused, at start too). The slots a removed line, or an edited
-line's old schedule, missed are recorded expired and alerted (the line's --notify-cmd),
-across a restart too: no replay comes for them, catchup backfill runs them. A reload reads the host's zone again
-(/etc/localtime, unless TZ names one): after timedatectl set-timezone, send SIGHUP, and
-the lines without --tz or CRON_TZ change to the new zone (a schedule change, warned of
-naming both). A fire that ran nothing (the task's lock held by another run, a replica's;
-the ledger unreachable) leaves its slot to a replay that runs before the task's next fire,
-and at the next rescan, --tolerance or not: no later slot runs before it. --rescan 0
-replays only at start (and those slots, and the slots that passed while the daemon was
-frozen or the clock stepped ahead, at once).
+Each fire stands for its slot, however late it starts. At start, the slots at or
+before it (a run a stop cut short, the slots of the downtime) are replayed at
+once; --tolerance only spares later ones, which the daemon's own fires may still
+reach. SIGHUP, or a changed crontab once it has stayed the same for about 2s,
+reloads it (a removed line's task is retired; a crontab with no job line is
+refused, at start too). The slots a removed line, or an edited line's old
+schedule, missed are recorded expired and alerted (the line's --notify-cmd),
+across a restart too: no replay comes for them, catchup backfill runs them. A
+reload reads the host's zone again (/etc/localtime, unless TZ names one): after
+timedatectl set-timezone, send SIGHUP, and the lines without --tz or CRON_TZ
+change to the new zone (a schedule change, warned of naming both). A fire that
+ran nothing (the task's lock held by another run, a replica's; the ledger
+unreachable) leaves its slot to a replay that runs before the task's next fire,
+and at the next rescan, --tolerance or not: no later slot runs before it.
+--rescan 0 replays only at start (and those slots, and the slots that passed
+while the daemon was frozen or the clock stepped ahead, at once).
 
-SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs (SIGTERM
-for SIGQUIT, whose default action would dump core), wait up to --grace, then kill them;
-runs cut short are recorded interrupted and replayed at the next start.
-As PID 1 (a container's entrypoint) it is its own init, as tini is: it runs the daemon as
-its only child, forwards it these signals and SIGHUP, reaps the orphans jobs leave, and
-exits with the daemon's status (128+N if signal N killed it).
-One log line per event on stderr. Exit status: 0 after a signal; 2 on a bad crontab or flag,
-or a ledger that cannot be opened.`,
+SIGTERM, SIGINT or SIGQUIT: fire nothing new, forward the signal to running jobs
+(SIGTERM for SIGQUIT, whose default action would dump core), wait up to --grace,
+then kill them; runs cut short are recorded interrupted and replayed at the next
+start. As PID 1 (a container's entrypoint) it is its own init, as tini is: it
+runs the daemon as its only child, forwards it these signals and SIGHUP, reaps
+the orphans jobs leave, and exits with the daemon's status (128+N if signal N
+killed it). One log line per event on stderr. Exit status: 0 after a signal; 2
+on a bad crontab or flag, or a ledger that cannot be opened.`,
 		Example: `  catchup daemon --crontab /etc/catchup/crontab --db /data/catchup.db`,
 		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runDaemon(c, g, df) },

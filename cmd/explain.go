@@ -21,19 +21,21 @@ func newExplainCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:         "explain TASK [SLOT] [-o text|json]",
 		Annotations: map[string]string{readsOnly: "true"},
-		Short:       "Tell the story of one slot: boots, fires, skips, replays, outcomes, and why it was missed",
-		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of the host
-around it (when each started, when catchup last saw it), the runs that name the slot (cron's
-fire, a skip because the lock was held, scan's replay, an expiry), their outcomes, and the
-slot's state: settled, missed (with its cause, and, when the next scan records it expired
-rather than replay it, why: older than the catch-up window, beyond --max-replays, which is
-scan's, or dropped by the policy latest: the task's, or scan's --replay given here),
-expired, running, or not due yet. A fire
-this host noted while the ledger could not record it counts as the next scan will record
-it: the slot is unrecorded (it ran), or missed because the ledger could not be reached.
+		Short:       "Tell one slot's story: boots, fires, replays, outcomes, why missed",
+		Long: `Tell, in plain words, what the ledger knows of one slot of TASK: the boots of
+the host around it (when each started, when catchup last saw it), the runs that
+name the slot (cron's fire, a skip because the lock was held, scan's replay, an
+expiry), their outcomes, and the slot's state: settled, missed (with its cause,
+and, when the next scan records it expired rather than replay it, why: older
+than the catch-up window, beyond --max-replays, which is scan's, or dropped by
+the policy latest: the task's, or scan's --replay given here), expired, running,
+or not due yet. A fire this host noted while the ledger could not record it
+counts as the next scan will record it: the slot is unrecorded (it ran), or
+missed because the ledger could not be reached.
 
-SLOT is an RFC 3339 time (2026-11-21T02:00:00Z); without it, the task's latest missed
-slot, else its latest slot (none yet: its first, not due). It changes nothing. Exit 0, or 2 on error.`,
+SLOT is an RFC 3339 time (2026-11-21T02:00:00Z); without it, the task's latest
+missed slot, else its latest slot (none yet: its first, not due). It changes
+nothing. Exit 0, or 2 on error.`,
 		Example: `  catchup explain daily-settle 2026-11-21T02:00:00Z`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {

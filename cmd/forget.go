@@ -14,15 +14,18 @@ func newForgetCmd(g *globals) *cobra.Command {
 	var req catchup.ForgetRequest
 	c := &cobra.Command{
 		Use:   "forget TASK [--purge]",
-		Short: "Retire a task: scan stops replaying it; its history stays unless --purge",
-		Long: `Retire TASK: scan no longer replays its slots and ls --missed no longer lists it.
-The slots it missed until then are recorded expired (reason retired), and it says which.
-Its run history stays (history, show) unless --purge deletes the task and every run of it.
+		Short: "Retire a task: scan stops replaying it; --purge drops its history",
+		Long: `Retire TASK: scan no longer replays its slots and ls --missed no longer lists
+it. The slots it missed until then are recorded expired (reason retired), and it
+says which. Its run history stays (history, show) unless --purge deletes the
+task and every run of it.
 
-Remove the task's crontab line (or its catchup run --cron line) first: a later fire of
-the task registers it again, as a new task from that fire (the slots between are never
-missed); forget warns when the line is still in the crontab the task came from. scan retires a task discovered in a crontab by itself when its line is gone.
-Exit 0, or 2 on error (an unknown task; --purge of a task with a run in progress).`,
+Remove the task's crontab line (or its catchup run --cron line) first: a later
+fire of the task registers it again, as a new task from that fire (the slots
+between are never missed); forget warns when the line is still in the crontab
+the task came from. scan retires a task discovered in a crontab by itself when
+its line is gone. Exit 0, or 2 on error (an unknown task; --purge of a task with
+a run in progress).`,
 		Example: `  catchup forget old-report
   catchup forget old-report --purge`,
 		Args: oneTask,

@@ -24,12 +24,13 @@ type historyConfig struct {
 func newHistoryCmd(g *globals) *cobra.Command {
 	var cfg historyConfig
 	c := &cobra.Command{
-		Use:         "history [TASK] [--limit N] [--status S] [--since DUR] [-o table|wide|json]",
-		Annotations: map[string]string{readsOnly: "true"},
-		Short:       "Show recorded runs, newest first",
-		Long: `Show recorded runs, newest first: every task's, or TASK's (catchup show ID shows one
-in full). Exit 0 (also when no run matches), or 2 on error (an unknown TASK, a bad
-flag); 128+N when stopped by signal N.`,
+		Use:                   "history [TASK] [--limit N] [--status S] [--since DUR] [-o FORMAT]",
+		DisableFlagsInUseLine: true, // its Use lists its flags; with " [flags]" it passed 80 columns
+		Annotations:           map[string]string{readsOnly: "true"},
+		Short:                 "Show recorded runs, newest first",
+		Long: `Show recorded runs, newest first: every task's, or TASK's (catchup show ID shows
+one in full). Exit 0 (also when no run matches), or 2 on error (an unknown TASK,
+a bad flag); 128+N when stopped by signal N.`,
 		Args: wantArgs(0, 1, "at most one TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "" {

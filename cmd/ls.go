@@ -28,12 +28,13 @@ func newLsCmd(g *globals) *cobra.Command {
 		Long: `List every known task with its schedule, the slot and status of its latest run,
 its next slot and how many slots were missed (computed with scan's rule).
 
-With --missed only tasks with missed slots (or whose ledger is ahead of the clock, see
-catchup reset-clock) are shown, with a CAUSE column saying why they were missed, and
-the exit status is 1 when there is any, 0 when none: a CI smoke check and a
-monitoring probe.
-With --running, the runs in progress are shown; --stuck DUR exits 1 when one has run
-longer than DUR (a retry waiting out its --retry-delay has not run yet). Errors exit 2.`,
+With --missed only tasks with missed slots (or whose ledger is ahead of the
+clock, see catchup reset-clock) are shown, with a CAUSE column saying why they
+were missed, and the exit status is 1 when there is any, 0 when none: a CI smoke
+check and a monitoring probe.
+With --running, the runs in progress are shown; --stuck DUR exits 1 when one has
+run longer than DUR (a retry waiting out its --retry-delay has not run yet).
+Errors exit 2.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runLs(c, g, cfg) },
 	}

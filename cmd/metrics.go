@@ -21,17 +21,19 @@ func newMetricsCmd(g *globals) *cobra.Command {
 	var cfg metricsConfig
 	c := &cobra.Command{
 		Use:   "metrics [--textfile PATH]",
-		Short: "Print Prometheus metrics per task, or write them for node_exporter's textfile collector",
+		Short: "Print Prometheus metrics per task (or a node_exporter textfile)",
 		Long: `Print the Prometheus text exposition of every task: its last run's start and end
-times, status, duration and exit code, its runs by status, its missed slots now (scan's
-rule) by cause, its expired slots by reason, how far the ledger holds it ahead of the
-clock, how long a running job has run, and whether it is retired (a retired task, which
-runs no more, has no last run status to alert on). With --textfile the metrics are
-written to PATH atomically (a temporary file renamed over it), for node_exporter's
---collector.textfile.directory; run it from cron or a timer. Exit 0, or 2 on error.`,
-		Example: `  * * * * * catchup metrics --textfile /var/lib/node_exporter/textfile/catchup.prom`,
-		Args:    noArgs,
-		RunE:    func(c *cobra.Command, _ []string) error { return runMetrics(c, g, cfg) },
+times, status, duration and exit code, its runs by status, its missed slots now
+(scan's rule) by cause, its expired slots by reason, how far the ledger holds it
+ahead of the clock, how long a running job has run, and whether it is retired
+(a retired task, which runs no more, has no last run status to alert on). With
+--textfile the metrics are written to PATH atomically (a temporary file renamed
+over it), for node_exporter's --collector.textfile.directory; run it from cron
+or a timer. Exit 0, or 2 on error.`,
+		Example: `  # crontab; node_exporter --collector.textfile.directory=/var/lib/node_exporter
+  * * * * * catchup metrics --textfile /var/lib/node_exporter/catchup.prom`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runMetrics(c, g, cfg) },
 	}
 	c.Flags().StringVar(&cfg.textfile, "textfile", "", "write to this file atomically instead of stdout (named *.prom: node_exporter's textfile collector reads no other)")
 	addMissedFlags(c, &cfg.rule)

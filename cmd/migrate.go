@@ -22,9 +22,10 @@ func newMigrateCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "migrate --from PATH --to postgres://...",
 		Short: "Copy a host's SQLite ledger into a shared PostgreSQL ledger",
-		Long: `Copy the tasks and runs of a SQLite ledger into a shared PostgreSQL ledger, tagged
-with their origin (this host and the file), so that running it again copies nothing
-twice. Slots that succeeded here stay done in the shared ledger. Exit 0, or 2 on error.`,
+		Long: `Copy the tasks and runs of a SQLite ledger into a shared PostgreSQL ledger,
+tagged with their origin (this host and the file), so that running it again
+copies nothing twice. Slots that succeeded here stay done in the shared ledger.
+Exit 0, or 2 on error.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runMigrate(c, g, cfg) },
 	}

@@ -44,20 +44,21 @@ func newNextCmd() *cobra.Command {
 		Long: `Print the next N slots (default 5) of a cron expression after now (CATCHUP_NOW
 moves now), in the schedule's zone and in UTC, the way run and scan count them:
 with cronie's rule for DST changes in its own zone (a fixed time skipped by a
-spring-forward runs once at the change; in a repeated fall-back hour a fixed time
-runs once and a wildcard minute or hour runs at both), except that a slot is an
-instant: several skipped times, and the time at the change when it matches too,
-are one slot where cronie runs each. A slot a DST change moved, merged or repeated
-says so. (cronie has no such rule for a line under CRON_TZ=, and Debian's cron
-ignores CRON_TZ: see docs/slots.md.) Like systemd-analyze calendar. It opens no
-ledger, so the global --db, --host and --lease are refused (CATCHUP_DB is not).
-EXPR is read as --cron reads it (gronx's L, W, # and ? too); a form cron refuses
-in a crontab line's time fields gets a note on stderr.
+spring-forward runs once at the change; in a repeated fall-back hour a fixed
+time runs once and a wildcard minute or hour runs at both), except that a slot
+is an instant: several skipped times, and the time at the change when it matches
+too, are one slot where cronie runs each. A slot a DST change moved, merged or
+repeated says so. (cronie has no such rule for a line under CRON_TZ=, and
+Debian's cron ignores CRON_TZ: see docs/slots.md.) Like systemd-analyze
+calendar. It opens no ledger, so the global --db, --host and --lease are refused
+(CATCHUP_DB is not). EXPR is read as --cron reads it (gronx's L, W, # and ?
+too); a form cron refuses in a crontab line's time fields gets a note on stderr.
 
-The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names (as run
-reads a --cron line; $TZ only on a host without /etc/localtime). --tz Local is the same as
-no --tz. A zone may be spelled as TZ takes it (:Europe/Berlin, a zone file's path).
-Exit 0, or 2 on error (a bad expression or zone); 128+N when stopped by signal N.`,
+The zone is --tz, else $CRON_TZ, else cron's zone: the one /etc/localtime names
+(as run reads a --cron line; $TZ only on a host without /etc/localtime). --tz
+Local is the same as no --tz. A zone may be spelled as TZ takes it
+(:Europe/Berlin, a zone file's path). Exit 0, or 2 on error (a bad expression or
+zone); 128+N when stopped by signal N.`,
 		Example: `  catchup next '30 2 * * *' --tz Europe/Berlin -n 3`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {

@@ -17,13 +17,13 @@ func newPauseCmd(g *globals) *cobra.Command {
 	var until string
 	c := &cobra.Command{
 		Use:   "pause TASK [--until TIME]",
-		Short: "Pause a task: its fires exit 0 without running, its slots are not replayed",
-		Long: `Pause TASK from now until TIME (RFC 3339, or a duration from now: 2h, 3d), or until
-catchup resume. While paused, a fire of the task exits 0 without running, with a line
-saying so, and records its slot as paused; scan records the other slots of the pause as
-paused too: they are not replayed (catchup resume --replay-paused asks for them). ls
-shows the task as paused. Pausing a paused task moves the end of its pause.
-Exit 0, or 2 on error.`,
+		Short: "Pause a task: its fires exit 0 without running, nothing replayed",
+		Long: `Pause TASK from now until TIME (RFC 3339, or a duration from now: 2h, 3d), or
+until catchup resume. While paused, a fire of the task exits 0 without running,
+with a line saying so, and records its slot as paused; scan records the other
+slots of the pause as paused too: they are not replayed (catchup resume
+--replay-paused asks for them). ls shows the task as paused. Pausing a paused
+task moves the end of its pause. Exit 0, or 2 on error.`,
 		Example: `  catchup pause nightly-export --until 2026-12-24T00:00:00Z
   catchup pause nightly-export --until 3d`,
 		Args: oneTask,
@@ -92,11 +92,12 @@ func newResumeCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "resume TASK [--replay-paused]",
 		Short: "End a task's pause",
-		Long: `End TASK's pause now: its next fires run again. The slots of the pause stay settled
-as paused (never replayed), unless --replay-paused: then the next scan replays them, as
-missed slots (within the task's catch-up window and replay policy: resume names those
-older than the window, which the next scan records expired, and the backfill that runs them).
-Exit 0, or 2 on error (an unknown task, a task that is not paused).`,
+		Long: `End TASK's pause now: its next fires run again. The slots of the pause stay
+settled as paused (never replayed), unless --replay-paused: then the next scan
+replays them, as missed slots (within the task's catch-up window and replay
+policy: resume names those older than the window, which the next scan records
+expired, and the backfill that runs them). Exit 0, or 2 on error (an unknown
+task, a task that is not paused).`,
 		Example: `  catchup resume nightly-export
   catchup resume nightly-export --replay-paused`,
 		Args: oneTask,

@@ -17,17 +17,19 @@ func newProgressCmd(g *globals) *cobra.Command {
 	var note string
 	c := &cobra.Command{
 		Use:   "progress PERCENT [--note TEXT]",
-		Short: "Record a running job's progress and a checkpoint (call it from inside the job)",
-		Long: `Record how far the running job is (0-100) and, with --note, a checkpoint: a short
-text the job can resume from, at most 4096 bytes (keep the job's state in a file, and
-name it in the note). Call it from inside a job started by catchup: it finds its
-run through CATCHUP_RUN_ID, and reports through the catchup running the job
-(CATCHUP_PROGRESS_FD), which records it: the job needs no ledger password. Where
-that descriptor is gone (a job that closed it), it opens the ledger in CATCHUP_DB.
+		Short: "Record a running job's progress and checkpoint (from the job)",
+		Long: `Record how far the running job is (0-100) and, with --note, a checkpoint: a
+short text the job can resume from, at most 4096 bytes (keep the job's state in
+a file, and name it in the note). Call it from inside a job started by catchup:
+it finds its run through CATCHUP_RUN_ID, and reports through the catchup running
+the job (CATCHUP_PROGRESS_FD), which records it: the job needs no ledger
+password. Where that descriptor is gone (a job that closed it), it opens the
+ledger in CATCHUP_DB.
 
-ls and show display the progress. When a slot is replayed after an interrupted run,
-the replay gets the last note as CATCHUP_CHECKPOINT, with CATCHUP_RESUMED=1, so
-that the job can continue where it stopped. Exit 0, or 2 on error.`,
+ls and show display the progress. When a slot is replayed after an interrupted
+run, the replay gets the last note as CATCHUP_CHECKPOINT, with
+CATCHUP_RESUMED=1, so that the job can continue where it stopped. Exit 0, or 2
+on error.`,
 		Example: `  catchup progress 40 --note "rows up to id 81234 settled"`,
 		Args:    wantArgs(1, 1, "one PERCENT (0-100)"),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -14,26 +14,30 @@ import (
 func newPruneCmd(g *globals) *cobra.Command {
 	var req catchup.PruneRequest
 	c := &cobra.Command{
-		Use:   "prune --older-than DUR [--keep N] [--dry-run] [--notify-cmd CMD]",
-		Short: "Delete old run history and reclaim the space",
-		Long: `Delete runs that ended more than DUR ago, except the latest run of each task (the
-one ls shows) and the run holding its LAST SLOT, any running run, and the newest N runs
-of each task (--keep; a duplicate fire's record is not counted among them). The newest N are also counted leaving out the
-paused records a pause's fires left: a long pause never pushes out the runs ls shows once
-it is over. A slot whose successful run is pruned stays done: pruning never makes scan
-replay anything. A missed slot before the
-cut that scan would not replay is first recorded as scan would (expired when older than
-its task's catch-up window, paused in the task's pause), once (a slot a scan recorded
-expired meanwhile is not recorded again), and a task with slots recorded expired gets
-scan's alert (--notify-cmd, else the task's own); the alerts that scans of this host
-killed before their alert ran still owe are sent first, as the next scan would. A missed slot scan would replay makes prune
-refuse: run catchup scan first. A task scan passes by (a registered schedule that does
-not parse, a ledger holding a slot later than now) is left whole, its runs and its
-watermark, with a warning on stderr naming it and the fix: prune cannot tell which of
-its slots were missed. A task whose failed slot before the cut is within its catch-up
-window (scan --retry-failed still runs it) keeps its runs from the earliest such slot on,
-and its watermark below it; its earlier runs go. DUR is at least 7d, scan's default window. The SQLite file is
-vacuumed afterwards. Exit 0, or 2 on error.`,
+		Use:                   "prune --older-than DUR [--keep N] [--dry-run] [--notify-cmd CMD]",
+		DisableFlagsInUseLine: true, // its Use lists its flags; with " [flags]" it passed 80 columns
+		Short:                 "Delete old run history and reclaim the space",
+		Long: `Delete runs that ended more than DUR ago, except the latest run of each task
+(the one ls shows) and the run holding its LAST SLOT, any running run, and the
+newest N runs of each task (--keep; a duplicate fire's record is not counted
+among them). The newest N are also counted leaving out the paused records a
+pause's fires left: a long pause never pushes out the runs ls shows once it is
+over. A slot whose successful run is pruned stays done: pruning never makes scan
+replay anything. A missed slot before the cut that scan would not replay is
+first recorded as scan would (expired when older than its task's catch-up
+window, paused in the task's pause), once (a slot a scan recorded expired
+meanwhile is not recorded again), and a task with slots recorded expired gets
+scan's alert (--notify-cmd, else the task's own); the alerts that scans of this
+host killed before their alert ran still owe are sent first, as the next scan
+would. A missed slot scan would replay makes prune refuse: run catchup scan
+first. A task scan passes by (a registered schedule that does not parse, a
+ledger holding a slot later than now) is left whole, its runs and its watermark,
+with a warning on stderr naming it and the fix: prune cannot tell which of its
+slots were missed. A task whose failed slot before the cut is within its
+catch-up window (scan --retry-failed still runs it) keeps its runs from the
+earliest such slot on, and its watermark below it; its earlier runs go. DUR is
+at least 7d, scan's default window. The SQLite file is vacuumed afterwards.
+Exit 0, or 2 on error.`,
 		Example: `  catchup prune --older-than 90d --keep 10`,
 		Args:    noArgs,
 		RunE:    func(c *cobra.Command, _ []string) error { return runPrune(c, g, req) },

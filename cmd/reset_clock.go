@@ -16,21 +16,24 @@ func newResetClockCmd(g *globals) *cobra.Command {
 	var dry bool
 	c := &cobra.Command{
 		Use:   "reset-clock TASK... [--dry-run]",
-		Short: "Detach the runs recorded while the clock was ahead, so that scan replays the task again",
-		Long: `When a task's ledger holds a slot later than now, scan does not replay the task: the
-clock went back, and the slots in between already ran. When instead the clock was wrong
-(ahead) at the time, as in a glitch that set it to 2031 for a moment, that record would
-hide the task from every scan until then; ls --missed shows such a task with the cause
-"clock ahead", and catchup_clock_ahead_seconds says by how much.
+		Short: "Detach the runs of a clock that was ahead, so scan replays again",
+		Long: `When a task's ledger holds a slot later than now, scan does not replay the task:
+the clock went back, and the slots in between already ran. When instead the
+clock was wrong (ahead) at the time, as in a glitch that set it to 2031 for a
+moment, that record would hide the task from every scan until then; ls --missed
+shows such a task with the cause "clock ahead", and catchup_clock_ahead_seconds
+says by how much.
 
-reset-clock takes the present clock as right: each run recorded for a slot later than now
-is detached from its slot (it stays in the history, without a slot, with a note in its
-error), expiries decided at a time later than now are deleted, and a watermark, a
-registration or a schedule change (when it took effect) later than now is brought back (the watermark to the start of the task's
+reset-clock takes the present clock as right: each run recorded for a slot later
+than now is detached from its slot (it stays in the history, without a slot,
+with a note in its error), expiries decided at a time later than now are
+deleted, and a watermark, a registration or a schedule change (when it took
+effect) later than now is brought back (the watermark to the start of the task's
 catch-up window). The next scan replays the task's missed slots again.
 
-Do not use it after a legitimate step back of a correct clock: the slots recorded ahead
-did run, and would run again when their time comes. Exit 0, or 2 on error.`,
+Do not use it after a legitimate step back of a correct clock: the slots
+recorded ahead did run, and would run again when their time comes. Exit 0, or 2
+on error.`,
 		Example: `  catchup reset-clock --dry-run daily-settle
   catchup reset-clock daily-settle`,
 		Args: wantTasks(1, -1, "one TASK or more"),

@@ -61,25 +61,26 @@ func newRoot(g *globals, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "catchup",
 		Short: "Run cron jobs so that no slot is ever lost",
-		Long: `catchup sits in front of cron jobs. "catchup run" records every fire in a ledger;
-"catchup scan" (at boot and periodically) replays every cron slot that was missed
-while the host was down, oldest first, each exactly once, with the slot it stands for.
+		Long: `catchup sits in front of cron jobs. "catchup run" records every fire in a
+ledger; "catchup scan" (at boot and periodically) replays every cron slot that
+was missed while the host was down, oldest first, each exactly once, with the
+slot it stands for.
 
 Environment:
   CATCHUP_DB    the ledger (same as --db)
   CATCHUP_DB_FILE  a file (mode 600) holding the ledger's location, when neither
-                --db nor CATCHUP_DB is set: keeps a PostgreSQL password out of ps
-                and the environment (PGPASSFILE works too)
+                --db nor CATCHUP_DB is set: keeps a PostgreSQL password out of
+                ps and the environment (PGPASSFILE works too)
   CATCHUP_PING_URL  run's --ping, out of ps (jobs do not get it)
   CATCHUP_NOW   an RFC 3339 time that replaces the clock for every command
   CATCHUP_HOST  the host name recorded on runs (default: the hostname)
-  CATCHUP_STATE_DIR  catchup's private directory (default /var/lib/catchup as root,
-                else $XDG_STATE_HOME/catchup): the default ledger, and the per-host
-                locks of a PostgreSQL ledger
+  CATCHUP_STATE_DIR  catchup's private directory (default /var/lib/catchup as
+                root, else $XDG_STATE_HOME/catchup): the default ledger, and the
+                per-host locks of a PostgreSQL ledger
 
-Exit status of ls, history, show, scan: 0 ok; 1 something to report (missed slots
-with ls --missed, a failed replay with scan); 2 error. run exits with its command's
-status (see catchup run --help).`,
+Exit status of ls, history, show, scan: 0 ok; 1 something to report (missed
+slots with ls --missed, a failed replay with scan); 2 error. run exits with its
+command's status (see catchup run --help).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Not cobra's Version: printing it as a bare line takes a version

@@ -33,20 +33,24 @@ func newRunCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run --task NAME [flags] -- COMMAND [ARG...]",
 		Short: "Run a command as one fire of a task, recording it in the ledger",
-		Long: `Run COMMAND as one fire of task NAME: take the task's lock, claim the cron slot it
-stands for, run it with stdin/stdout/stderr passed through, and record the outcome.
+		Long: `Run COMMAND as one fire of task NAME: take the task's lock, claim the cron slot
+it stands for, run it with stdin/stdout/stderr passed through, and record the
+outcome.
 
-The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the task's zone;
-empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT, CATCHUP_TRIGGER
-(schedule|replay|manual|retry|backfill), CATCHUP_ATTEMPT, CATCHUP_DB (without its password) and
-CATCHUP_PROGRESS_FD (for catchup progress); a coalesced replay also gets CATCHUP_COALESCED
-(the number of slots it stands for). It does not get CATCHUP_DB_FILE nor CATCHUP_PING_URL.
+The command gets CATCHUP_TASK, CATCHUP_RUN_ID, CATCHUP_SLOT (RFC 3339 in the
+task's zone; empty for a manual run), CATCHUP_SLOT_UNIX, CATCHUP_PREV_SLOT,
+CATCHUP_TRIGGER (schedule|replay|manual|retry|backfill), CATCHUP_ATTEMPT,
+CATCHUP_DB (without its password) and CATCHUP_PROGRESS_FD (for catchup
+progress); a coalesced replay also gets CATCHUP_COALESCED (the number of slots
+it stands for). It does not get CATCHUP_DB_FILE nor CATCHUP_PING_URL.
 
-A fire stands for the latest slot at or before now, however late, when that slot is
-the task's; a fire whose slot already ran is a duplicate and runs nothing. A --cron
-or --tz other than the registered one changes the task's schedule from this fire: the
-slots missed under the old one are recorded expired (schedule-changed) and the task's
---notify-cmd hears of them after the job (catchup backfill runs that gap again).
+A fire stands for the latest slot at or before now, however late (older than
+--max-age too, which bounds scan's replays only), when that slot is the task's;
+a fire whose slot already ran is a duplicate and runs nothing. A
+--cron or --tz other than the registered one changes the task's schedule from
+this fire: the slots missed under the old one are recorded expired
+(schedule-changed) and the task's --notify-cmd hears of them after the job
+(catchup backfill runs that gap again).
 
 Exit status: the command's own; 128+N when it died of signal N; 124 timeout;
 125 catchup failed before starting it; 126 not executable; 127 not found;

@@ -32,38 +32,44 @@ func newScanCmd(g *globals) *cobra.Command {
 	var sf scanFlags
 	c := &cobra.Command{
 		Use:   "scan [flags]",
-		Short: "Replay every cron slot that was missed, oldest first, each exactly once",
-		Long: `Compare each task's schedule with the recorded fires and replay every slot that was
-missed (the host was down, catchup was killed, the run was interrupted), oldest first,
-each once, with CATCHUP_TRIGGER=replay and the CATCHUP_SLOT it stands for.
+		Short: "Replay every missed cron slot, oldest first, each exactly once",
+		Long: `Compare each task's schedule with the recorded fires and replay every slot that
+was missed (the host was down, catchup was killed, the run was interrupted),
+oldest first, each once, with CATCHUP_TRIGGER=replay and the CATCHUP_SLOT it
+stands for.
 
 Tasks: every task registered with a schedule (catchup run --cron), plus every
 "catchup run" line in the --crontab files, whose time fields are the schedule.
 Replayed jobs write their output to stderr; stdout carries scan's report.
 
-A missed slot older than the task's catch-up window (run --max-age, else 7d; scan's
---max-age overrides), or dropped by --replay latest or by --max-replays, is not
-replayed: it is recorded once as expired, with the reason. The report says why each
-slot was missed: host-down, not-fired, clock, lock-busy, interrupted, ledger-unreachable,
-ledger-locked (its claim waited too long for the task's row, held by another session of a
-shared ledger), lock-file (its fire could not take this host's lock for the task), failed (with --retry-failed),
-paused (given back by resume --replay-paused) or unknown; catchup explain TASK SLOT tells one slot's story.
+A missed slot older than the task's catch-up window (run --max-age, else 7d;
+scan's --max-age overrides), or dropped by --replay latest or by --max-replays,
+is not replayed: it is recorded once as expired, with the reason. The report
+says why each slot was missed: host-down, not-fired, clock, lock-busy,
+interrupted, ledger-unreachable, ledger-locked (its claim waited too long for
+the task's row, held by another session of a shared ledger), lock-file (its fire
+could not take this host's lock for the task), failed (with --retry-failed),
+paused (given back by resume --replay-paused) or unknown; catchup explain TASK
+SLOT tells one slot's story.
 
-Run it at boot (systemd: the packaged catchup-scan.service, ordered before cron, which
-starts once scan says so, with --ready-after; or, in cron's unit,
-ExecStartPre=-/usr/bin/catchup scan: the "-" is required, since without it a scan that
-exits 1 or 2 keeps cron, and every cron job, from starting) and periodically. When there was nothing to do (no missed slot, nothing recorded), scan
-prints nothing unless -v, so a 15-minute timer does not fill the journal; --dry-run and
--o json always print. Exit status: 0 nothing to do or every replay succeeded; 1 a
-replay failed (or none of a task's could start: its working directory refused), or a run --cron task has missed slots no scan can replay (its command
-carries a secret the ledger keeps redacted), or a task was not scanned because the ledger
-holds a time of it later than now (clock ahead: catchup reset-clock) or its crontab is
-missing with its directory (a filesystem not mounted yet: not retired either), or a crontab or a
-crontab line was refused (at every scan that reads it, missed slots or not), or a root scan
-refused a user's notes of unrecorded fires (and replayed none of that user's lines), or a
-file cron reads beside a crontab scan read in a cron.d
-directory runs, not through catchup, a command that crontab runs through catchup (such
-as the NAME.bak an older crontab wrap --in-place left: the command runs twice, once
+Run it at boot (systemd: the packaged catchup-scan.service, ordered before cron,
+which starts once scan says so, with --ready-after; or, in cron's unit,
+ExecStartPre=-/usr/bin/catchup scan: the "-" is required, since without it a
+scan that exits 1 or 2 keeps cron, and every cron job, from starting) and
+periodically. When there was nothing to do (no missed slot, nothing recorded),
+scan prints nothing unless -v, so a 15-minute timer does not fill the journal;
+--dry-run and -o json always print. Exit status: 0 nothing to do or every replay
+succeeded; 1 a replay failed (or none of a task's could start: its working
+directory refused), or a run --cron task has missed slots no scan can replay
+(its command carries a secret the ledger keeps redacted), or a task was not
+scanned because the ledger holds a time of it later than now (clock ahead:
+catchup reset-clock) or its crontab is missing with its directory (a filesystem
+not mounted yet: not retired either), or a crontab or a crontab line was refused
+(at every scan that reads it, missed slots or not), or a root scan refused a
+user's notes of unrecorded fires (and replayed none of that user's lines), or a
+file cron reads beside a crontab scan read in a cron.d directory runs, not
+through catchup, a command that crontab runs through catchup (such as the
+NAME.bak an older crontab wrap --in-place left: the command runs twice, once
 without catchup); 2 error; 128+N stopped by signal N.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runScan(c, g, sf) },

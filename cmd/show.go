@@ -26,19 +26,21 @@ func newShowCmd(g *globals) *cobra.Command {
 	var output, task string
 	var raw, last bool
 	c := &cobra.Command{
-		Use:         "show RUN_ID | --task TASK --last | --last [-o text|json] [--raw]",
-		Annotations: map[string]string{readsOnly: "true"},
-		Short:       "Show one run in full, with the tails of its output",
+		Use:                   "show RUN_ID | --task TASK --last | --last [-o text|json] [--raw]",
+		DisableFlagsInUseLine: true, // its Use lists its flags; with " [flags]" it passed 80 columns
+		Annotations:           map[string]string{readsOnly: "true"},
+		Short:                 "Show one run in full, with the tails of its output",
 		Long: `Show one run in full, with the last 64 KiB of its stdout and of its stderr.
 
-Control characters in what the ledger holds (a job's output, its checkpoint note,
-another host's name) are shown escaped, like \x1b, so that reading a run never
-drives the terminal. --raw prints the output tails as the job wrote them (the other
-fields stay escaped): use it to pipe a tail into a file or a pager that knows.
+Control characters in what the ledger holds (a job's output, its checkpoint
+note, another host's name) are shown escaped, like \x1b, so that reading a run
+never drives the terminal. --raw prints the output tails as the job wrote them
+(the other fields stay escaped): use it to pipe a tail into a file or a pager
+that knows.
 
-RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest run,
---last alone the latest run of any task. Exit 0, or 2 on error (an unknown run or
-task); 128+N when stopped by signal N.`,
+RUN_ID is a number from catchup history; --task TASK --last shows TASK's latest
+run, --last alone the latest run of any task. Exit 0, or 2 on error (an unknown
+run or task); 128+N when stopped by signal N.`,
 		Example: `  catchup show 42
   catchup show --task nightly-backup --last`,
 		Args: wantArgs(0, 1, "at most one RUN_ID"),
