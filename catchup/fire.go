@@ -34,6 +34,9 @@ type fire struct {
 	early time.Duration
 	// unslotted: why a fire of a schedule stands for no slot (run says it).
 	unslotted string
+	// backdate: the slot lies before the task's registration by a scan,
+	// which moves back to it (scanRegisteredAfter).
+	backdate bool
 }
 
 // reason is the reason code its runs are recorded with.
@@ -75,7 +78,9 @@ func standsForASlot(r store.Run) bool {
 //     schedule (the task is new, or the fire changes its schedule), at most
 //     --tolerance old, since nothing says the task existed before (a fire
 //     that cannot read the ledger cannot tell, and stands for it: its note
-//     names the slot, which scan then does not run a second time);
+//     names the slot, which scan then does not run a second time); so does
+//     a fire of a crontab line a scan registered after the slot
+//     (scanRegisteredAfter);
 //   - otherwise no slot, trigger manual.
 //
 // However late the fire is, it adopts that slot: whether the slot is
@@ -107,7 +112,10 @@ func (l *lifecycle) resolveFire() fire {
 		return fire{trigger: store.TriggerManual, unslotted: l.noSlotYet()}
 	case l.knownSchedule():
 		if tick.Unix() < l.registered.RegisteredAt.Unix() { // before the task existed
-			return fire{trigger: store.TriggerManual, unslotted: l.beforeRegistration(tick, now)}
+			if !l.scanRegisteredAfter(tick, now) {
+				return fire{trigger: store.TriggerManual, unslotted: l.beforeRegistration(tick, now)}
+			}
+			return fire{slot: tick, trigger: store.TriggerSchedule, scheduled: true, early: early, backdate: true}
 		}
 	case now.Sub(tick) > l.req.Tolerance && !l.unread:
 		return fire{trigger: store.TriggerManual, unslotted: l.lateFirstFire(tick, now)}

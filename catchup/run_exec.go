@@ -18,6 +18,7 @@ const lockGrace = 500 * time.Millisecond
 func (l *lifecycle) run(ctx context.Context) (RunResult, error) {
 	f := l.resolveFire()
 	l.sayResolved(f)
+	l.backdateTo(ctx, f)
 	if res, paused := l.pausedFire(ctx, f); paused {
 		return res, nil
 	}
