@@ -19,11 +19,13 @@ import (
 // scanRegisteredAfter reports whether tick, a slot of the registered
 // schedule before the task's registration, is this fire's all the same:
 // the registration is a scan's of a crontab line (not a fire's, which
-// registers from the slot it stood for), not later than now (a clock that
-// went back), and tick at most --tolerance old.
+// registers from the slot it stood for), later than now by no more than a
+// fleet's skew (earlyFire: another host's scan, whose clock is a little
+// ahead; more is a clock that went back), and tick at most --tolerance
+// old, or up to earlyFire ahead (a fire early for it).
 func (l *lifecycle) scanRegisteredAfter(tick, now time.Time) bool {
 	t := l.registered
-	return t != nil && strings.HasPrefix(t.Source, "crontab:") && !t.RegisteredAt.After(now) &&
+	return t != nil && strings.HasPrefix(t.Source, "crontab:") && t.RegisteredAt.Sub(now) <= earlyFire &&
 		now.Sub(tick) <= l.req.Tolerance
 }
 
