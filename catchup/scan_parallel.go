@@ -7,7 +7,8 @@ package catchup
 
 import (
 	"context"
-	"hash/fnv"
+	"crypto/sha256"
+	"encoding/binary"
 	"math/bits"
 	"sync"
 	"time"
@@ -177,14 +178,16 @@ func sleepUntil(ctx context.Context, now func() time.Time, t time.Time) error {
 // is a fixed fraction of limit, the host's hash over 2^64 (the high word of
 // their product), so twice the limit waits twice as long and a fleet's
 // hosts keep their order whatever the limit (a hash modulo the limit gave
-// one host 0.86 of 5s and 0.32 of 10h). Whole milliseconds.
+// one host 0.86 of 5s and 0.32 of 10h). Whole milliseconds. The hash is
+// SHA-256's first 8 bytes: FNV-1a's last step moves only the low bits of its
+// hash for another last byte, so web1 to web9 (host-a, host-b) all got the
+// same share, and a fleet booting at once replayed at once.
 func HostJitter(host string, limit time.Duration) time.Duration {
 	ms := limit.Milliseconds()
 	if ms <= 0 {
 		return 0
 	}
-	h := fnv.New64a()
-	h.Write([]byte("catchup scan jitter\x00" + host))
-	share, _ := bits.Mul64(h.Sum64(), uint64(ms))
+	sum := sha256.Sum256([]byte("catchup scan jitter\x00" + host))
+	share, _ := bits.Mul64(binary.BigEndian.Uint64(sum[:8]), uint64(ms))
 	return time.Duration(share) * time.Millisecond
 }

@@ -107,8 +107,8 @@ func TestHostJitter(t *testing.T) {
 		limit time.Duration
 		want  time.Duration
 	}{
-		"testhost 5s":  {"testhost", 5 * time.Second, 4462 * time.Millisecond},
-		"otherhost 3s": {"otherhost", 3 * time.Second, 278 * time.Millisecond},
+		"testhost 5s":  {"testhost", 5 * time.Second, 3275 * time.Millisecond},
+		"otherhost 3s": {"otherhost", 3 * time.Second, 1817 * time.Millisecond},
 		"no jitter":    {"testhost", 0, 0},
 	}
 	for name, tc := range tests {
@@ -168,5 +168,40 @@ func TestReplayGateStoppedInJitterSaysItOnce(t *testing.T) {
 	}
 	if n := len(told); n != 0 {
 		t.Fatalf("the jitter was told %d more times after the stop", n)
+	}
+}
+
+// TestHostJitterSpreadsSimilarNames: a fleet's host names mostly differ in
+// their last characters (web1, web2, ...; host-a, host-b). Their shares of
+// --jitter must still spread over DUR. Before, the share was the high word
+// of FNV-1a's hash times DUR, and FNV-1a's last step changes only the low
+// bits of the hash for a different last byte: web1 to web9 all waited
+// 1.939s of 3s, host-a and host-b 515ms, a fleet booting at once replayed
+// at once.
+func TestHostJitterSpreadsSimilarNames(t *testing.T) {
+	t.Parallel()
+	const limit = 30 * time.Second
+	fleets := map[string][]string{
+		"digits":   {"web1", "web2", "web3", "web4", "web5", "web6", "web7", "web8", "web9"},
+		"letters":  {"a", "b", "c", "d", "e"},
+		"suffixed": {"host-a", "host-b", "host-c", "host-d"},
+		"padded":   {"node-01", "node-02", "node-03", "node-04", "node-05", "node-06"},
+	}
+	for name, hosts := range fleets {
+		t.Run(name, func(t *testing.T) {
+			seen := map[time.Duration]string{}
+			lo, hi := limit, time.Duration(0)
+			for _, host := range hosts {
+				d := HostJitter(host, limit)
+				if other, ok := seen[d]; ok {
+					t.Errorf("hosts %s and %s both wait %s of %s", other, host, d, limit)
+				}
+				seen[d] = host
+				lo, hi = min(lo, d), max(hi, d)
+			}
+			if hi-lo < limit/4 {
+				t.Errorf("hosts %v wait between %s and %s of %s: not spread", hosts, lo, hi, limit)
+			}
+		})
 	}
 }
