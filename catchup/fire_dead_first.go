@@ -46,7 +46,7 @@ func (l *lifecycle) deadBefore(ctx context.Context, slot time.Time) []time.Time 
 		return nil
 	}
 	var out []time.Time
-	for _, r := range runs {
+	for _, r := range append(runs, l.tookDead...) {
 		// A slot of another schedule than the fire's (a fire that changes
 		// it) is not replayed: the change records it expired (S8).
 		if r.Task == l.req.Task && !r.Slot.IsZero() && r.Slot.Before(slot) && (l.sched == nil || l.sched.Has(r.Slot)) && l.stale(r) {

@@ -264,6 +264,10 @@ type lifecycle struct {
 	// another host's run (claimedDeadFirst).
 	fleetWaited bool
 	rowLocked   bool // lockFleet gave up: another session held the task's row past the lock timeout
+	// tookDead: runs of other hosts that lockFleet took the ledger lock
+	// from, dead by the lease, and marked interrupted (takeDeadHolder):
+	// deadBefore counts them as the dead runs they were.
+	tookDead []store.Run
 	// fleetZone: on a shared ledger, this fire (its zone the host's, not
 	// --tz or CRON_TZ) reads the task in the zone it is registered in, not
 	// in this host's (fleetZoneOf).

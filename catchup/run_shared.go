@@ -63,8 +63,10 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 	}
 	reason, stopped, code := reasonLocked+" on another host", false, ""
 	for waited := false; ; waited = true {
-		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease})
+		var tookFrom int64
+		release, ok, err := l.st.LockTask(ctx, store.TaskLock{Task: l.req.Task, RunID: r.ID, Now: l.m.Now(), Lease: l.m.Lease, TookFrom: &tookFrom})
 		if err == nil && ok {
+			l.takeDeadHolder(ctx, tookFrom)
 			if waited && !l.stillClaimed(ctx, r.ID) {
 				// Taken for dead while it waited (its heartbeats late), its
 				// slot replayed elsewhere: it must not run now.

@@ -145,4 +145,8 @@ type TaskLock struct {
 	RunID int64         // the claimed, running run that will hold it
 	Now   time.Time     // the caller's clock, to judge the holder's heartbeat
 	Lease time.Duration // a holder whose heartbeat is older is dead; 0: alive while running
+	// TookFrom, when not nil, is set to the run the lock was taken from
+	// because it was dead by the lease (still recorded running, or not),
+	// else 0: its taker marks it interrupted, as a scan would.
+	TookFrom *int64
 }

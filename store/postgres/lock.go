@@ -141,7 +141,13 @@ func (p *Ledger) takeLock(ctx context.Context, l store.TaskLock) (bool, error) {
 	if _, err := tx.Exec(ctx, takeLockSQL, l.Task, l.RunID); err != nil {
 		return false, err
 	}
-	return true, tx.Commit(ctx)
+	if err := tx.Commit(ctx); err != nil {
+		return false, err
+	}
+	if l.TookFrom != nil {
+		*l.TookFrom = holder
+	}
+	return true, nil
 }
 
 // commitIf commits tx when err is nil, else returns err.
