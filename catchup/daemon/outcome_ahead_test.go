@@ -16,7 +16,9 @@ import (
 
 // heldLedger is a ledger whose outcomes (Finish) and boot sightings
 // (SeeBoot) wait, while it is held, as on a ledger whose connections
-// other calls all hold; it notes the order in which they returned.
+// other calls all hold; it notes the order in which they went to the
+// ledger once let go (the order they returned in is the server's: an
+// outcome's commit may take longer than a boot sighting started after it).
 type heldLedger struct {
 	store.Store
 	conns    int // the ledger's connections (store.Connections)
@@ -24,7 +26,7 @@ type heldLedger struct {
 	held     chan struct{} // closed by let; nil: not held
 	waiting  int           // calls waiting
 	outcome  bool          // an outcome is among them
-	returned []string      // the calls, as they returned
+	started  []string      // the calls, as they went to the ledger (after the hold)
 }
 
 func (h *heldLedger) Connections() int { return h.conns }
@@ -45,13 +47,13 @@ func (h *heldLedger) let() {
 	}
 }
 
-// ahead is how many calls named name returned before the first outcome
-// (-1: no outcome returned).
+// ahead is how many calls named name went to the ledger before the first
+// outcome (-1: no outcome went).
 func (h *heldLedger) ahead(name string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
-	for _, c := range h.returned {
+	for _, c := range h.started {
 		switch c {
 		case "Finish":
 			return n
@@ -73,11 +75,10 @@ func (h *heldLedger) call(name string, f func() error) error {
 	if held != nil {
 		<-held
 	}
-	err := f()
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.returned = append(h.returned, name)
-	return err
+	h.started = append(h.started, name)
+	h.mu.Unlock()
+	return f()
 }
 
 func (h *heldLedger) Finish(ctx context.Context, id int64, o store.Outcome) error {
@@ -167,9 +168,15 @@ func TestOutcomeGoesAheadOfQueuedCalls(t *testing.T) {
 			case <-time.After(time.Minute):
 				t.Fatalf("the fire did not end within a minute of the ledger let go:\n%s", r.logs.String())
 			}
-			if n := h.ahead("SeeBoot"); n < 0 || n > conns {
-				t.Errorf("%d of the %d calls queued before the outcome returned before it (-1: it never returned); "+
-					"want at most the %d that held the ledger", n, queued, conns)
+			// The conns calls that held the ledger go first; the outcome
+			// takes the first turn one of them gives back. The others'
+			// turns, given back while the outcome's goroutine is still on
+			// its way to the ledger, may let conns-1 queued calls go just
+			// before it (none on SQLite, whose one connection is all its
+			// turns; on PostgreSQL, under -race, one did): never more.
+			if n, most := h.ahead("SeeBoot"), 2*conns-1; n < 0 || n > most {
+				t.Errorf("%d of the %d calls queued before the outcome went to the ledger before it (-1: it never went); "+
+					"want at most the %d that held the ledger and the %d whose turns came as the outcome's did", n, queued, conns, conns-1)
 			}
 			if got := ran(t, dir); got[slot.Format(time.RFC3339)] != 1 {
 				t.Errorf("the job ran %v; want its slot once", got)
