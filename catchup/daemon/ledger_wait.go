@@ -30,6 +30,7 @@ type ledgerWait struct {
 	mu         sync.Mutex
 	start      time.Time   // real time the current wait began
 	timer      *time.Timer // nil: not waiting (its lock's wait, or over)
+	waits      int         // the waits begun: the timer's callback names its own
 	over, late bool
 	write      string // "": the first write; else the later one watched (catchup.WriteOutcome...)
 }
@@ -65,16 +66,17 @@ func (w *ledgerWait) wait() {
 		return
 	}
 	w.start = time.Now()
-	var t *time.Timer
-	t = time.AfterFunc(w.d.ledgerWaitBound, func() { w.passed(t) }) // t is set before passed takes mu
-	w.timer = t
+	w.waits++
+	n := w.waits
+	w.timer = time.AfterFunc(w.d.ledgerWaitBound, func() { w.passed(n) })
 }
 
-// passed counts the wait of timer t once it has lasted the bound.
-func (w *ledgerWait) passed(t *time.Timer) {
+// passed counts wait n once it has lasted the bound (unless it ended, or
+// another began, meanwhile: a timer stopped too late still calls it).
+func (w *ledgerWait) passed(n int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.timer != t || w.late {
+	if w.timer == nil || w.waits != n || w.late {
 		return
 	}
 	w.late = true

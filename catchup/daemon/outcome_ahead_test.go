@@ -21,12 +21,12 @@ import (
 // outcome's commit may take longer than a boot sighting started after it).
 type heldLedger struct {
 	store.Store
-	conns    int // the ledger's connections (store.Connections)
-	mu       sync.Mutex
-	held     chan struct{} // closed by let; nil: not held
-	waiting  int           // calls waiting
-	outcome  bool          // an outcome is among them
-	started  []string      // the calls, as they went to the ledger (after the hold)
+	conns   int // the ledger's connections (store.Connections)
+	mu      sync.Mutex
+	held    chan struct{} // closed by let; nil: not held
+	waiting int           // calls waiting
+	outcome bool          // an outcome is among them
+	started []string      // the calls, as they went to the ledger (after the hold)
 }
 
 func (h *heldLedger) Connections() int { return h.conns }
