@@ -53,6 +53,10 @@ type owedAlert struct {
 	// seconds; 0 in a file of an older catchup): a task found registered
 	// later is a new one, its records of the slots deleted with the old.
 	Registered int64 `json:"registered,omitempty"`
+	// Dir is where the alert runs (alertRunsIn): the task's directory for
+	// its own command, the owing process's for one given to it; "" in a
+	// file of an older catchup (the payer then decides: owedAlertDir).
+	Dir string `json:"dir,omitempty"`
 	// Run, when set, makes this the failure alert of a fire (or replay)
 	// that ended before its --notify-cmd ran (oweRunAlert): no slots.
 	Run    *owedRun `json:"run,omitempty"`
@@ -70,15 +74,18 @@ var owedAlertSeq atomic.Int64
 // oweAlert keeps the alert of task t's expiries ex (with their causes)
 // owed, synced, before they are recorded: cmd is the command the alert
 // runs ("" none: nothing is owed; nor in a dry run, which records
-// nothing). A file that cannot be kept is said, and the expiries are
-// recorded anyway: their alert then rests on this process alone, as before.
-func oweAlert(m Machine, cmd string, t store.Task, policy string, ex []expirySpan, dry bool) *owedAlertFile {
+// nothing); at is the task as its alert runs (givenAlertAt), whose
+// directory (taskAlertDir) is kept, so that its payer runs it there too.
+// A file that cannot be kept is said, and the expiries are recorded
+// anyway: their alert then rests on this process alone, as before.
+func oweAlert(m Machine, cmd string, t, at store.Task, policy string, ex []expirySpan, dry bool) *owedAlertFile {
 	n := expiryCount(ex)
 	if dry || cmd == "" || n == 0 || m.LockDir == "" {
 		return nil
 	}
 	task := t.Name
-	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID}
+	a := owedAlert{Task: task, Cmd: cmd, Policy: policy, Host: m.Host, BootID: m.BootID, PID: m.PID,
+		Dir: alertRunsIn(taskAlertDir(m, at))}
 	if !t.RegisteredAt.IsZero() {
 		a.Registered = t.RegisteredAt.Unix()
 	}

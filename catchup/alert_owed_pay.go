@@ -82,10 +82,9 @@ func payOwedAlerts(ctx context.Context, st store.Store, m Machine) (stopped bool
 				m.notice("task %s: %d slots that catchup (pid %d) recorded expired were pruned from the ledger before their alert ran: alerting them as it planned them",
 					a.Task, deleted, a.PID)
 			}
-			t := store.Task{Name: a.Task}
-			if reg, err := st.Task(ctx, a.Task); err == nil && a.Cmd != "" && a.Cmd == alertCommand(m, "", reg) {
-				t.Dir = reg.Dir // the task's own alert: where its job runs (taskAlertDir)
-			}
+			reg, err := st.Task(ctx, a.Task)
+			// Where it would have run (owedAlertDir), checked again there (taskAlertDir).
+			t := store.Task{Name: a.Task, Dir: owedAlertDir(m, a, reg, err == nil).Dir}
 			aerr := alertExpired(ctx, m, a.Cmd, t, ts)
 			if ctx.Err() != nil || errors.Is(aerr, notify.ErrCutShort) {
 				// Stopped while its alert ran (its command may have died of

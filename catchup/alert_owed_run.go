@@ -74,7 +74,8 @@ func (l *lifecycle) keepRunAlert(task string, o *owedRun) {
 		!slices.Contains([]string{store.StatusFailed, store.StatusTimeout, store.StatusInterrupted}, o.Status) {
 		return
 	}
-	a := owedAlert{Task: task, Cmd: l.req.NotifyCmd, Host: l.m.Host, BootID: l.m.BootID, PID: l.m.PID, Run: o}
+	a := owedAlert{Task: task, Cmd: l.req.NotifyCmd, Host: l.m.Host, BootID: l.m.BootID, PID: l.m.PID, Run: o,
+		Dir: alertRunsIn(l.alertDir())}
 	path, err := keepOwedAlert(l.m, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(a) })
 	if err != nil {
 		l.m.notice("cannot keep task %s's failure alert owed (%v): if this process ends before its alert runs, no later scan sends it",
@@ -134,11 +135,12 @@ func payRunAlert(ctx context.Context, st store.Store, m Machine, a owedAlert, as
 		}
 	}
 	var sched *schedule.Schedule // nil, its task gone: slots in UTC
-	if t, err := st.Task(ctx, a.Task); err == nil {
+	t, terr := st.Task(ctx, a.Task)
+	if terr == nil {
 		sched, _ = storedSchedule(m, nil, t)
-		if as == (notify.As{}) {
-			as = taskAlertDir(m, t) // where its job ran, as its fire would have alerted
-		}
+	}
+	if as == (notify.As{}) {
+		as = owedAlertDir(m, a, t, terr == nil) // where its job ran, as its fire would have alerted
 	}
 	what := "its run " + strconv.FormatInt(r.ID, 10)
 	if !r.Slot.IsZero() {

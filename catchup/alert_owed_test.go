@@ -65,7 +65,7 @@ func (o *owedFixture) owe(t *testing.T, pid int, hours ...int) string {
 		at := time.Date(2026, 3, 1, h, 0, 0, 0, time.UTC)
 		ex.slots, ex.causes = append(ex.slots, at), append(ex.causes, "host-down")
 	}
-	owed := oweAlert(m, o.cmd(), store.Task{Name: "job"}, "all", []expirySpan{ex}, false)
+	owed := oweAlert(m, o.cmd(), store.Task{Name: "job"}, store.Task{Name: "job"}, "all", []expirySpan{ex}, false)
 	if owed == nil {
 		t.Fatalf("no alert owed; notices: %q", o.notices)
 	}
@@ -285,7 +285,7 @@ func TestOweAlertOwesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := testMachine(filepath.Join(t.TempDir(), "c.db"), time.Now())
 			m.UID = os.Geteuid()
-			owed := oweAlert(m, tc.cmd, store.Task{Name: "job"}, "all", tc.ex, tc.dry)
+			owed := oweAlert(m, tc.cmd, store.Task{Name: "job"}, store.Task{Name: "job"}, "all", tc.ex, tc.dry)
 			left, _ := filepath.Glob(filepath.Join(m.LockDir, owedAlertPrefix+"*"))
 			wantOwed := tc.cmd != "" && len(tc.ex) > 0 && !tc.dry
 			if (owed != nil) != wantOwed || len(left) != len(owed.paths()) {

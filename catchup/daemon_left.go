@@ -64,7 +64,7 @@ func RecordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 		if err != nil {
 			return "", func() {}, err
 		}
-		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired}
+		why := expiry{reason: fmt.Sprintf(reasonLineGone, lb.Path), code: store.ReasonRetired, lineNotify: true}
 		left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, nil, false)
 		desc := left.describe(false, "until its line was removed", store.ReasonRetired)
 		if left.refused != nil {
@@ -108,7 +108,7 @@ func recordLeftBehind(ctx context.Context, st store.Store, m Machine, lb LeftBeh
 	// Of the task as read, live: one retired since (`catchup forget`)
 	// gets none of them (store.ErrRetired), as one purged since.
 	why := expiry{reason: fmt.Sprintf(reasonLeftByChange, lb.Old.Schedule, lb.Old.TZ, lb.Expr, lb.TZ), code: store.ReasonScheduleChanged,
-		live: true}
+		live: true, lineNotify: true}
 	left, err := expireMissed(ctx, st, m, lb.Old, why, lb.Notify, lb.Cut, taken, false)
 	if left.refused != nil {
 		return refusedNote(left.refused), nil, err // none recorded, never without a word (notesRefusedAtChange)

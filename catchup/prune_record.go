@@ -196,7 +196,8 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		err := ts.recordPaused(ctx, st, m, c.t, of, c.paused, req.DryRun)
 		var owed *owedAlertFile // paid once alerted, else by the next scan (oweAlert)
 		if err == nil {
-			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t, ts.Policy, []expirySpan{c.expire}, req.DryRun)
+			owed = oweAlert(m, alertCommand(m, req.NotifyCmd, c.t), c.t, givenAlertAt(c.t, req.NotifyCmd), ts.Policy,
+				[]expirySpan{c.expire}, req.DryRun)
 			err = ts.expire(ctx, st, m, c.t, of, []expirySpan{c.expire}, req.DryRun)
 		}
 		if why := prunedGoneWhy; errors.Is(err, store.ErrGone) || errors.Is(err, store.ErrRetired) {
@@ -224,11 +225,8 @@ func recordBefore(ctx context.Context, st store.Store, m Machine, cut time.Time,
 		if !req.DryRun && ts.Expired > 0 {
 			// As loud as scan's expiries: the task's alert, with the
 			// slots this prune recorded expired.
-			t := c.t
-			if req.NotifyCmd != "" {
-				t.Dir = "" // prune's own, given here: run where prune runs (taskAlertDir)
-			}
-			aerr = alertExpired(ctx, m, req.NotifyCmd, t, ts)
+			// prune's own, given here, runs where prune runs (taskAlertDir).
+			aerr = alertExpired(ctx, m, req.NotifyCmd, givenAlertAt(c.t, req.NotifyCmd), ts)
 		}
 		owed.paidUnlessStopped(ctx, m, c.t.Name, aerr)
 	}

@@ -22,6 +22,10 @@ type expiry struct {
 	// unalerted: no alert runs for them, and none is kept owed (oweAlert):
 	// the command that records them tells its operator (forget).
 	unalerted bool
+	// lineNotify: the notify command given is the task's own, as its line
+	// writes it (the daemon's), which runs where its job runs
+	// (taskAlertDir); else one given to this process (givenAlertAt).
+	lineNotify bool
 }
 
 // reasonExpiredMeanwhile is why a slot to expire was not recorded: it was

@@ -11,7 +11,7 @@ import (
 // are recorded, beside those this scan of t owes already: the window's
 // and the policy's, then a coalesced line's gap given up (oweGivenUp).
 func (ts *TaskScan) owe(m Machine, t store.Task, ex []expirySpan, dry bool) {
-	if o := oweAlert(m, ts.alertCmd, t, ts.Policy, ex, dry); o != nil {
+	if o := oweAlert(m, ts.alertCmd, t, ts.alertAt, ts.Policy, ex, dry); o != nil {
 		ts.owed = append(ts.owed, o)
 	}
 }

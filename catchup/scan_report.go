@@ -227,9 +227,11 @@ type TaskScan struct {
 	// owed are the alerts of the expiries this scan recorded, each kept
 	// until the alert has run (oweAlert): the window's and the policy's,
 	// then a coalesced line's gap given up with its slot (giveUpFolds);
-	// none: nil. alertCmd is the command they name ("" none).
+	// none: nil. alertCmd is the command they name ("" none), alertAt
+	// the task as it runs (givenAlertAt: its directory kept with them).
 	owed     []*owedAlertFile
 	alertCmd string
+	alertAt  store.Task
 }
 
 // StartRefusal is a task's refusal to start (refusedToStart): Why, the

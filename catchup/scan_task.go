@@ -139,6 +139,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		reason: fmt.Sprintf(reasonScheduleChanged, sched.Expr(), sched.Location())})
 	// Owed before the first expiry commits, paid once alerted (scanTasks), else by the next scan.
 	ts.alertCmd = scanAlertCommand(m, req, t, sr)
+	ts.alertAt = givenAlertAt(t, req.NotifyCmd)
 	ts.owe(m, t, expire, req.DryRun)
 	if err := ts.expire(ctx, st, m, t, store.OfLive(t.RegisteredAt), expire, req.DryRun); err != nil {
 		return ts, ts.goneAt(err, &gone)

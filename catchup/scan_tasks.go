@@ -55,9 +55,7 @@ func scanTasks(ctx context.Context, st store.Store, m Machine, req ScanRequest, 
 			as.Missed, as.Causes = slices.Clone(ts.Missed), slices.Clone(ts.Causes)
 			t.NotifyCmd = "" // its command resolved: scanAlertCommand's, or none
 			cmd := scanAlertCommand(m, req, tasks[i], srs[i])
-			if req.NotifyCmd != "" {
-				t.Dir = "" // scan's own, given here: run where scan runs (taskAlertDir)
-			}
+			t = givenAlertAt(t, req.NotifyCmd) // scan's own, given here: run where scan runs (taskAlertDir)
 			alerted[i] = true
 			alerts.send(i, func() {
 				var aerr error

@@ -261,7 +261,11 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 	if why.unalerted {
 		cmd = "" // none owed: the next scan would send what its caller never meant to
 	}
-	owed := oweAlert(m, cmd, old, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
+	at := old // where its alert runs (taskAlertDir)
+	if !why.lineNotify {
+		at = givenAlertAt(old, notify) // the scan's or fire's own, given there: where it runs
+	}
+	owed := oweAlert(m, cmd, old, at, ts.Policy, ex, dry) // paid once alerted (alertAs), else by the next scan
 	if err := ts.expire(ctx, st, m, old, store.Of{Registered: old.RegisteredAt, Live: why.live}, ex, dry); err != nil || dry {
 		owed.release() // not alerted: owed to the next scan, of this process too (a daemon's)
 		if err == nil {
@@ -277,14 +281,10 @@ func expireMissed(ctx context.Context, st store.Store, m Machine, old store.Task
 		}
 	}
 	lb.alertAs = func(ctx context.Context, am Machine, notify string) {
-		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, am, notify, old, ts))
+		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, am, notify, at, ts))
 	}
 	lb.alert = func() {
-		t := old
-		if notify != "" {
-			t.Dir = "" // the scan's or fire's own, given there: run where it runs (taskAlertDir)
-		}
-		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, m, notify, t, ts))
+		owed.paidUnlessStopped(ctx, m, old.Name, alertExpired(ctx, m, notify, at, ts))
 	}
 	return lb, nil
 }

@@ -22,7 +22,8 @@ import (
 // 10:00 missed for its start's scan) whose job for any later slot runs
 // until the file go exists, and whose --notify-cmd (written with a secret,
 // which the ledger keeps masked) writes the expired slots it is told of to
-// alerts, then runs until alert-go exists and writes alerted.
+// alerts and where it runs to alert-dir, then runs until alert-go exists
+// and writes alerted.
 type leftFixture struct {
 	*fireFixture
 	t       *testing.T
@@ -49,7 +50,7 @@ func newLeftFixture(t *testing.T, load func(*leftFixture) []Task) *leftFixture {
 	task.Req.Argv = []string{"/bin/sh", "-c", `echo "$CATCHUP_SLOT" >> fires.log; [ "$CATCHUP_SLOT" = 2026-03-01T10:00:00Z ] || ` + waitFile("go")}
 	task.Def.Argv = task.Req.Argv
 	task.Req.NotifyCmd = `[ -z "$CATCHUP_EXPIRED_SLOTS" ] && exit 0; echo "$CATCHUP_STATUS $CATCHUP_EXPIRED_SLOTS" >> ` + lf.file("alerts") +
-		`; : --password=hunter2; ` + waitFile(lf.file("alert-go")) + `; echo done >> ` + lf.file("alerted")
+		`; pwd >> ` + lf.file("alert-dir") + `; : --password=hunter2; ` + waitFile(lf.file("alert-go")) + `; echo done >> ` + lf.file("alerted")
 	task.Def.NotifyCmd = task.Req.NotifyCmd
 	lf.task = lf.reg(task)
 	d := New(Config{Store: lf.st, Machine: lf.m, Log: slog.New(slog.NewTextHandler(lf.logs, nil)), Grace: time.Second,
@@ -159,7 +160,10 @@ func (lf *leftFixture) records() []string {
 // fires and replays have ended, not beside them (a slot would get an
 // expired record and a run), and the alert runs off the reload's path: a
 // reload while it runs, by a real SIGHUP, neither waits for it nor kills
-// it (the alert got the daemon's SIGHUP, exit 129).
+// it (the alert got the daemon's SIGHUP, exit 129). The alert runs where
+// the line's job runs, the line's home: before, a removed line's ran in
+// the daemon's working directory (its command, as written, was taken for
+// one given to the daemon).
 func TestReloadRecordsWhatTheOldLineLeft(t *testing.T) {
 	// Serial: it sends SIGHUP to this process, with a handler of its own.
 	cases := map[string]struct {
@@ -204,6 +208,9 @@ func TestReloadRecordsWhatTheOldLineLeft(t *testing.T) {
 			want := []string{"10:00 succeeded ", "10:01 succeeded ", "10:02 expired " + tc.code, "10:02 skipped "}
 			if got := lf.records(); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("records %q, want %q (10:02's fire skipped, then its slot expired, once); log:\n%s", got, want, lf.logs.String())
+			}
+			if b, _ := os.ReadFile(lf.file("alert-dir")); string(b) != lf.dir+"\n" {
+				t.Errorf("the alert ran in %q, want the line's home %q", b, lf.dir+"\n")
 			}
 			if !strings.Contains(lf.logs.String(), "1 slot missed") {
 				t.Errorf("the log does not say what was recorded expired:\n%s", lf.logs.String())
