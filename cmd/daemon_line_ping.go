@@ -17,7 +17,8 @@ import (
 // cannot be read, or a URL that is not one, refuses the line, as an
 // invalid --ping does: the daemon would otherwise run the line's jobs
 // with no ping, and the monitor would say nothing of why. A ping file other
-// users can read is used, and warn says so (pingFileExposed), as run does.
+// users can read, or in a directory that lets another user replace it, is
+// used, and warn says so (pingFileExposed, pingFileSwappable), as run does.
 func daemonLinePing(flag, file, home string, env []string, warn func(string)) (string, error) {
 	const notURL = "not an http:// or https:// URL with a host (its text is not shown: it may hold a token)"
 	if flag != "" {
@@ -34,7 +35,7 @@ func daemonLinePing(flag, file, home string, env []string, warn func(string)) (s
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(home, file)
 		}
-		b, warning, err := readPingFile(file)
+		b, warnings, err := readPingFile(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("--ping-file %s: %w; fix: name the file holding the monitor's URL (a relative path starts from the line's home, %s)", file, err, home)
 		}
@@ -45,8 +46,10 @@ func daemonLinePing(flag, file, home string, env []string, warn func(string)) (s
 		if u = strings.TrimSpace(u); !isPingURL(u) {
 			return "", fmt.Errorf("--ping-file %s: its first line is %s", file, notURL)
 		}
-		if warning != "" && warn != nil {
-			warn(warning)
+		for _, w := range warnings {
+			if warn != nil {
+				warn(w)
+			}
 		}
 		return u, nil
 	}

@@ -22,12 +22,16 @@ func ledgerFile(g *globals) string {
 // readLedgerFile reads a ledger location from a file (CATCHUP_DB_FILE), so
 // that a PostgreSQL password stays off the command line and out of the
 // environment. Like libpq's .pgpass, the file must be this user's (or
-// root's) and readable by no one else.
+// root's) and readable by no one else, reached through no other user's
+// symlink (its owner chose what it points at), as a --ping-file.
 // It is looked at before it is opened, and opened (without blocking) only
 // when it is a regular file (filetrust.OpenIfRegular): a FIFO would wait for
 // a writer, and a device a symlink swapped in (a shared directory) acts
 // as it is opened.
 func readLedgerFile(path string) (string, error) {
+	if err := filetrust.PlantedLink("CATCHUP_DB_FILE", path, os.Geteuid()); err != nil {
+		return "", err
+	}
 	f, fi, err := filetrust.OpenIfRegular(path)
 	if err != nil {
 		return "", fmt.Errorf("CATCHUP_DB_FILE: %w", err)

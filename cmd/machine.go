@@ -109,6 +109,9 @@ func ledgerPath(g *globals) (string, error) {
 		if err == nil {
 			err = refuseTilde("CATCHUP_DB_FILE "+f+" holds "+p, p, os.Getenv)
 		}
+		if err == nil {
+			warnLedgerFileSwappable(os.Stderr, f)
+		}
 		return p, err
 	}
 	dir, err := stateDir()

@@ -43,13 +43,13 @@ func pingURL(flag, file string, getenv func(string) string, stderr io.Writer) st
 		}
 		return getenv("CATCHUP_PING_URL")
 	}
-	b, warning, err := readPingFile(file)
+	b, warnings, err := readPingFile(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "catchup: --ping-file: %v; not pinging\n", err)
 		return ""
 	}
-	if warning != "" {
-		fmt.Fprintf(stderr, "catchup: warning: %s\n", warning)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "catchup: warning: %s\n", w)
 	}
 	u, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 	return strings.TrimSpace(u)
@@ -66,36 +66,61 @@ const maxPingFile = 64 << 10
 // reached through no other user's symlink, as CATCHUP_DB_FILE: its URL
 // decides where the job's output tail goes (the end ping's body), so
 // another user who could write it would receive this user's output.
-// One that other users can read is used, with a warning (pingFileExposed).
-func readPingFile(name string) ([]byte, string, error) {
+// One that other users can read is used, with a warning (pingFileExposed);
+// so is one in a directory that lets another user replace it
+// (pingFileSwappable).
+func readPingFile(name string) ([]byte, []string, error) {
 	what := "ping file " + name
 	if err := filetrust.PlantedLink("ping file", name, os.Geteuid()); err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	f, fi, err := filetrust.OpenIfRegular(name)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	if f != nil {
 		defer f.Close()
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, "", fmt.Errorf("%s is not a regular file", name)
+		return nil, nil, fmt.Errorf("%s is not a regular file", name)
 	}
 	if err := filetrust.Owned(what, name, fi, os.Geteuid()); err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	// Group write is its owner's alone in a user private group (Debian's
 	// umask 002 makes such files 0664).
 	if filetrust.WritableByOthers(fi, false) && (fi.Mode().Perm()&0o002 != 0 || !filetrust.PrivateGroup(fi)) {
-		return nil, "", &filetrust.Refusal{Name: what, Fix: "chmod go-w " + name,
+		return nil, nil, &filetrust.Refusal{Name: what, Fix: "chmod go-w " + name,
 			Reason: fmt.Sprintf("it is writable by others (mode %04o)", filetrust.ModeBits(fi.Mode()))}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxPingFile+1))
 	if err == nil && len(b) > maxPingFile {
 		err = fmt.Errorf("%s is larger than %d KiB, more than a URL needs", name, maxPingFile>>10)
 	}
-	return b, pingFileExposed(name, fi), err
+	var warnings []string
+	for _, w := range []string{pingFileExposed(name, fi), pingFileSwappable(name)} {
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return b, warnings, err
+}
+
+// pingFileSwappable warns of a ping file in a directory that lets another
+// user replace it ("" when none does: filetrust.Swappable), naming the
+// directory and the fix. The file is used: it is this user's or root's,
+// checked at every read, so what another user can put in its place is
+// only another file of theirs (a refusal) or of this user's (its first
+// line then decides where the end ping, with the job's output tail,
+// goes), or nothing (not pinging, said); a monitor never costs the job its
+// run. Said once per fire, as the readable file is.
+func pingFileSwappable(name string) string {
+	dir, why := filetrust.Swappable(name, os.Geteuid())
+	if dir == "" {
+		return ""
+	}
+	return fmt.Sprintf("--ping-file %s: %s, a directory on its path, is %s: another user could replace the file, and the end ping carries the job's output; fix: %s",
+		name, dir, why, swapFix(dir, why))
 }
 
 // pingFileExposed warns of a ping file other users can read ("" when none
