@@ -9,8 +9,10 @@ import (
 )
 
 // appendTries bounds how often a note starts again because a scan took the
-// notes file (renamed it) between its open and its lock.
-const appendTries = 100
+// notes file (renamed it) between its open and its lock. A scan takes the
+// file at most once a minute in a daemon, and once per run elsewhere: the
+// bound is reached only by a test that takes it as fast as notes come.
+var appendTries = 100
 
 // noteLockWait bounds the wait for the notes file's lock: a process that
 // holds it and goes no further (stopped, its disk hung) holds back no
