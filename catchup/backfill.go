@@ -91,7 +91,7 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 			}
 			return nil, errors.New(redactedTask(t) + ": backfill cannot run it; " + hint)
 		}
-		if w := notifyWithheld(t, "backfill does"); w != "" {
+		if w := notifyWithheld(t, "backfill does"); w != "" && t.Shell == "" { // a crontab line's: it runs the line, as written
 			m.notice("%s", w)
 		}
 		resolveZone(ctx, st, m, &t)

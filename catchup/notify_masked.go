@@ -68,10 +68,16 @@ func notifyWithheld(t store.Task, by string) string {
 // --notify-cmd: not when scan's own --notify-cmd alerts and nothing is
 // replayed.
 func (ts *TaskScan) warnNotifyWithheld(t store.Task, replays int, req ScanRequest) {
+	by := "its replays and scan's alert do"
+	if t.Shell != "" {
+		// A crontab line's replays run the line, its --notify-cmd as
+		// written: only scan's alert reads the ledger's.
+		by, replays = "scan's alert does", 0
+	}
 	if req.DryRun || len(ts.Missed) == 0 || (replays == 0 && req.NotifyCmd != "") {
 		return
 	}
-	if w := notifyWithheld(withCommand(t, req), "its replays and scan's alert do"); w != "" {
+	if w := notifyWithheld(withCommand(t, req), by); w != "" {
 		ts.Warnings = append(ts.Warnings, w)
 	}
 }

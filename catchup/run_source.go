@@ -125,7 +125,7 @@ func registrant(source string) (uid, by string, ok bool) {
 // another user's `catchup run --cron` or `catchup daemon` registered (that
 // user's command, as root), as it runs none of their commands
 // (refusedAsRoot). A crontab line's registration keeps only such a one
-// (registerEntry).
+// (registerEntry), or takes its line's own (lineNotify).
 func ownNotifyCmd(uid int, t store.Task) bool {
 	if uid != 0 {
 		return true

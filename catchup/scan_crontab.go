@@ -222,6 +222,8 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 			}
 			if sr.as != nil {
 				old.NotifyCmd = "" // another user's line: never its alert as this scan's user
+			} else if _, written, ok := lineNotify(m, st, sr, e); ok && written != "" {
+				old.NotifyCmd = written // the edited line's own, as its fire runs it
 			}
 			var spared []time.Time
 			s, _ := zr.parseLine(t.Schedule, t.TZ)
@@ -248,6 +250,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	}
 	if e.Replay != "" {
 		t.Replay = e.Replay
+	}
+	if stored, _, ok := lineNotify(m, st, sr, e); ok {
+		t.NotifyCmd = stored
 	}
 	if maxAge > 0 {
 		t.MaxAge = maxAge

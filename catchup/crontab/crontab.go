@@ -32,6 +32,12 @@ type Entry struct {
 	MaxAge  string   // value of --max-age if present
 	OnBusy  string   // value of --on-busy if present
 	DB      string   // value of --db if present
+	// NotifyCmd is the value of --notify-cmd if present, unquoted and
+	// unexpanded; NotifyExpands says that the line's shell expands it at
+	// the fire ($VAR, `cmd` outside single quotes): the fire's command is
+	// then not the text read here.
+	NotifyCmd     string
+	NotifyExpands bool
 }
 
 // Error reports one malformed catchup line; parsing continues after it.

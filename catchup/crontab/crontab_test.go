@@ -80,10 +80,29 @@ func TestParseRules(t *testing.T) {
 			"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
 			"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --on-busy skip --max-age 3d -- cmd --task zzz --bogus",
 			want: []Entry{{File: "t", Line: 1, Expr: "0 2 * * *", Task: "a", Cron: "*/5 * * * *", Zone: "Europe/Oslo", Replay: "all", DB: "d",
-				OnBusy: "skip", MaxAge: "3d",
+				OnBusy: "skip", MaxAge: "3d", NotifyCmd: "n c",
 				Command: "catchup run --task=a --cron '*/5 * * * *' --tz=Europe/Oslo --replay all --force --wait=true --strict " +
 					"--no-capture --fail-open --tolerance 5m --timeout=1h --kill-after 10s --slot x --retries 2 --retry-delay 1s " +
 					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --on-busy skip --max-age 3d -- cmd --task zzz --bogus"}}},
+		// --notify-cmd is read as the fire gets it when the line's shell
+		// expands nothing in it: $ inside single quotes, or escaped, is the
+		// alert's own (CATCHUP_TASK); one the line's shell expands is marked.
+		"notify-cmd expanded or not": {in: "0 1 * * * catchup run --task a --notify-cmd 'echo $CATCHUP_TASK >> f' -- true\n" +
+			"0 2 * * * catchup run --task b --notify-cmd=\"echo \\$CATCHUP_TASK\" -- true\n" +
+			"0 3 * * * catchup run --task c --notify-cmd \"$PAGER x\" -- true\n" +
+			"0 4 * * * catchup run --task d --notify-cmd=page`date` -- true\n" +
+			"0 5 * * * catchup run --task e --notify-cmd 'a'$B -- true\n",
+			want: []Entry{
+				{File: "t", Line: 1, Expr: "0 1 * * *", Task: "a", NotifyCmd: "echo $CATCHUP_TASK >> f",
+					Command: "catchup run --task a --notify-cmd 'echo $CATCHUP_TASK >> f' -- true"},
+				{File: "t", Line: 2, Expr: "0 2 * * *", Task: "b", NotifyCmd: "echo $CATCHUP_TASK",
+					Command: "catchup run --task b --notify-cmd=\"echo \\$CATCHUP_TASK\" -- true"},
+				{File: "t", Line: 3, Expr: "0 3 * * *", Task: "c", NotifyCmd: "$PAGER x", NotifyExpands: true,
+					Command: "catchup run --task c --notify-cmd \"$PAGER x\" -- true"},
+				{File: "t", Line: 4, Expr: "0 4 * * *", Task: "d", NotifyCmd: "page`date`", NotifyExpands: true,
+					Command: "catchup run --task d --notify-cmd=page`date` -- true"},
+				{File: "t", Line: 5, Expr: "0 5 * * *", Task: "e", NotifyCmd: "a$B", NotifyExpands: true,
+					Command: "catchup run --task e --notify-cmd 'a'$B -- true"}}},
 		// Every flag of run takes one value: the last no longer wins.
 		"single-valued flags twice refused": {in: "0 2 * * * catchup run --task a --replay all --replay=latest -- true\n" +
 			"0 2 * * * catchup run --task a --wait 10m --wait=5s -- true\n0 2 * * * catchup run --task a --strict --strict -- true\n" +

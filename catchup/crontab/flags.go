@@ -54,7 +54,7 @@ func skipGlobals(e *Entry, lx *lexer, given *flagsOnce) bool {
 
 // parseFlags reads the flags after `catchup run` up to `--`, the first
 // positional word or the end of the simple command, and records the values of
-// --task, --cron, --tz, --replay, --on-busy and --max-age; a flag given
+// --task, --cron, --tz, --replay, --on-busy, --max-age and --notify-cmd; a flag given
 // twice, counting the globals skipGlobals read into given, is refused
 // (flagsOnce); program is the command's first word, unquoted and
 // unexpanded.
@@ -130,6 +130,8 @@ func parseFlags(e *Entry, lx *lexer, given *flagsOnce) (program string, err erro
 			e.OnBusy = val
 		case "max-age":
 			e.MaxAge = val
+		case "notify-cmd":
+			e.NotifyCmd, e.NotifyExpands = val, lx.expands // of the word just read: the value, or --notify-cmd=VALUE
 		case "db":
 			e.DB = val
 		}

@@ -17,6 +17,9 @@ type lexer struct {
 	s    string
 	i    int
 	done bool
+	// expands says that the last word next returned has a $ or a `
+	// outside single quotes, unescaped: the shell expands it.
+	expands bool
 }
 
 const operators = ";&|<>()"
@@ -31,6 +34,7 @@ func (l *lexer) next() (word string, ok bool, err error) {
 		return "", false, nil
 	}
 	var w []byte
+	l.expands = false
 	for l.i < len(l.s) {
 		c := l.s[l.i]
 		switch {
@@ -54,6 +58,7 @@ func (l *lexer) next() (word string, ok bool, err error) {
 				return "", false, err
 			}
 		default:
+			l.expands = l.expands || c == '$' || c == '`'
 			w = append(w, c)
 			l.i++
 		}
@@ -74,6 +79,7 @@ func (l *lexer) doubleQuoted(w []byte) ([]byte, error) {
 				w = append(w, l.s[j])
 			}
 		default:
+			l.expands = l.expands || c == '$' || c == '`'
 			w = append(w, c)
 		}
 	}
