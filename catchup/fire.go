@@ -246,8 +246,8 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	s := formatSlot(slot, l.sched)
 	res := RunResult{Run: h, Skipped: true}
 	if !l.cronShaped() && !l.earlyOf(slot) && !l.earlyTwin() && !l.daemonFireOf(slot) {
-		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)",
-			s, l.req.Task, holderState(h))
+		l.m.notice("slot %s of %s %s; not running it again (--manual runs the task by hand, --force the slot)%s",
+			s, l.req.Task, holderState(h), l.keptSaid())
 		return res
 	}
 	rec := store.Run{Task: l.req.Task, Slot: slot, Trigger: store.TriggerSchedule, Status: store.StatusSkipped,
@@ -258,25 +258,26 @@ func (l *lifecycle) duplicate(ctx context.Context, slot time.Time, h store.Run) 
 	res.Run = rec
 	h = l.reread(ctx, h)
 	if err != nil { // said once, never as recorded (a connection lost as it was written)
-		l.m.notice("duplicate fire of slot %s of %s: it %s; not run again (%s); its skip could not be recorded: %v",
-			s, l.req.Task, holderState(h), againHint(h), err)
+		l.m.notice("duplicate fire of slot %s of %s: it %s; not run again (%s); its skip could not be recorded: %v%s",
+			s, l.req.Task, holderState(h), againHint(h), err, l.keptSaid())
 		return res
 	}
-	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)",
-		s, l.req.Task, holderState(h), againHint(h))
+	l.m.notice("duplicate fire of slot %s of %s: it %s; recorded skipped, not run again (%s)%s",
+		s, l.req.Task, holderState(h), againHint(h), l.keptSaid())
 	return res
 }
 
 // registerHeld registers the task as a claim of slot would have (lockHeld:
 // this fire holds the task's lock), for a
 // fire that runs nothing because its slot is held (a duplicate, a late
-// fire of a settled slot), as a lock skip and a paused fire do: a --cron
-// fire that changes the schedule or zone (an edited line fired in the
+// fire of a settled slot), as a lock skip and a paused fire do, when it
+// changes the schedule or zone (duplicateKeeps): a --cron
+// fire that does (an edited line fired in the
 // minute its old copy ran) makes the change now. Left to the next fire,
 // the new schedule's slots until then (the host down meanwhile) were
 // dropped without a word: that fire made the schedule count from itself.
 func (l *lifecycle) registerHeld(ctx context.Context, now, slot time.Time, lockHeld bool) {
-	if !l.req.ReplaySlot.IsZero() {
+	if !l.req.ReplaySlot.IsZero() || l.duplicateKeeps(now, slot) {
 		return
 	}
 	if reg := l.registration(ctx, now, slot, lockHeld); reg != nil {

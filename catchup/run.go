@@ -257,6 +257,7 @@ type lifecycle struct {
 	waitedPast bool        // registered meanwhile, not superseded (rereadAfterWait): a change this fire makes counts from now
 	firedAt    time.Time   // when the fire resolved its slot (resolveFire): whether it is the slot's own is read then (fireTime)
 	revive     *store.Task // the registration of a retired task, which this fire registers anew
+	kept       string      // what this duplicate fire differs in from the registration it leaves (duplicateKeeps), for its line
 	// unread: the ledger could not be read (unrecorded), so this fire cannot
 	// tell its schedule's first fire from a later one (resolveFire).
 	unread bool
