@@ -86,7 +86,7 @@ func changeableRuns(ctx context.Context, st store.Store, f store.HistoryFilter, 
 		if err != nil {
 			return nil, err
 		}
-		if r.Status == store.StatusInterrupted && r.Task == e.Task && (!e.Moved || sameClaim(r, e)) && in(r) {
+		if r.Status == store.StatusInterrupted && sameClaim(r, e) && in(r) {
 			r.StdoutTail, r.StderrTail = nil, nil // as the ledger's history rows hold it
 			out = append(out, r)
 		}

@@ -31,9 +31,9 @@ func noteOutcome(m Machine, r store.Run, out store.Outcome, cause error) {
 		StartedAt: r.StartedAt, EndedAt: out.EndedAt, Ran: true, Status: out.Status, ExitCode: out.ExitCode,
 		Error: cause.Error(), RunID: r.ID, Signal: out.Signal, RunError: out.Error,
 		StdoutTail: out.StdoutTail, StderrTail: out.StderrTail}
-	if moved { // what its record as a fire needs (noteRun)
-		e.Moved, e.ByHand, e.BootTime = true, store.RetryStarts(r.Reason) == store.ReasonByHand, m.BootTime
-	}
+	// What its record as a fire needs (noteRun), should the ledger then
+	// hold no claim of it: a moved file's, or one a failing disk lost.
+	e.Moved, e.ByHand, e.BootTime = moved, store.RetryStarts(r.Reason) == store.ReasonByHand, m.BootTime
 	if err := writeNote(m, e); err != nil {
 		m.notice("cannot keep a note of the outcome of run %d either (%v): the next scan will take it for interrupted and replay its slot", r.ID, err)
 		return
@@ -66,9 +66,12 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, 0, err // kept for the next scan (putBack)
 		}
-		if e.Moved && (err != nil || !sameClaim(r, e)) {
-			// Its claim is not in this file (an older backup, or a run of
-			// another fire under its id): the fire of its slot, which ran.
+		if err != nil || !sameClaim(r, e) {
+			// Its claim is not in this file (an older backup; a claim the
+			// disk lost with the outcome, an I/O error; or a run of
+			// another fire under its id, which SQLite gives a lost claim's
+			// id): the fire of its slot, which ran. Before, a note whose
+			// claim was lost was dropped, and its slot run again.
 			e.RunID, e.Moved = 0, false
 			rest = append(rest, e)
 			continue
@@ -76,7 +79,7 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 		// A run another host's scan marked interrupted (its lease ran out
 		// while the outcome could not be written) takes its outcome late, as
 		// over a reconnection; one that ended otherwise keeps its record.
-		if err != nil || r.Task != e.Task || (r.Status != store.StatusRunning && r.Status != store.StatusInterrupted) {
+		if r.Status != store.StatusRunning && r.Status != store.StatusInterrupted {
 			continue
 		}
 		out := store.Outcome{Status: e.Status, ExitCode: e.ExitCode, Signal: e.Signal, EndedAt: e.EndedAt,
@@ -89,10 +92,10 @@ func recordOutcomes(ctx context.Context, st store.Store, entries []spoolEntry) (
 	return rest, n, nil
 }
 
-// sameClaim reports whether run r is the claim moved note e was written for,
-// copied into the ledger file now at the path: the same task and slot, fired
-// by the same process of the same boot (an id alone names another run in
-// another file).
+// sameClaim reports whether run r is the claim outcome note e was written for
+// (for a moved note, copied into the ledger file now at the path): the same
+// task and slot, fired by the same process of the same boot (an id alone
+// names another run in another file, or after a lost claim in this one).
 func sameClaim(r store.Run, e spoolEntry) bool {
 	return r.Task == e.Task && r.Slot.Equal(e.Slot) && r.Host == e.Host && r.PID == e.PID && r.BootID == e.BootID
 }

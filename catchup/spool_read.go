@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -127,10 +129,10 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 	if n == nil {
 		return runs
 	}
-	claimed := map[int64]bool{} // moved notes whose claim is among runs
+	claimed := map[int64]bool{} // outcome notes whose claim is among runs
 	for i := range runs {
 		runs[i] = *n.noted(&runs[i])
-		if e, ok := n.outcomeOf(runs[i]); ok && e.Moved {
+		if e, ok := n.outcomeOf(runs[i]); ok {
 			claimed[e.RunID] = true
 		}
 	}
@@ -148,7 +150,27 @@ func (n *pendingNotes) runs(runs []store.Run, task string, s *schedule.Schedule,
 			runs = append(runs, r)
 		}
 	}
-	return runs
+	return append(runs, n.claimsLost(task, claimed, from, to)...)
+}
+
+// claimsLost is the records, as the next scan makes them (recordOutcomes),
+// of task's outcome notes of a slot in [from, to] whose claim is not among
+// the runs of that range (claimed): the disk lost it with the outcome (an
+// I/O error), or its id names another run. Each is its slot's fire, which
+// ran. (A moved note is among the fires already.)
+func (n *pendingNotes) claimsLost(task string, claimed map[int64]bool, from, to time.Time) []store.Run {
+	var out []store.Run
+	for i, id := range slices.Sorted(maps.Keys(n.outcomes)) {
+		e := n.outcomes[id]
+		if e.Task != task || e.Moved || claimed[id] || e.Slot.IsZero() || e.Slot.Before(from) || e.Slot.After(to) {
+			continue
+		}
+		e.RunID = 0
+		r := noteRun(e, func(spoolEntry) time.Time { return time.Time{} })
+		r.ID = notedRunBase + int64(len(n.fires)+i)
+		out = append(out, r)
+	}
+	return out
 }
 
 // noted is run r as the next scan leaves it: with the outcome a note of
@@ -167,14 +189,14 @@ func (n *pendingNotes) noted(r *store.Run) *store.Run {
 	return &c
 }
 
-// outcomeOf is the outcome note of this host for run r, if it holds one: a
-// moved note's only for its own claim (sameClaim).
+// outcomeOf is the outcome note of this host for run r, if it holds one:
+// only for its own claim (sameClaim), never for another run under its id.
 func (n *pendingNotes) outcomeOf(r store.Run) (spoolEntry, bool) {
 	if n == nil {
 		return spoolEntry{}, false
 	}
 	e, ok := n.outcomes[r.ID]
-	if !ok || e.Task != r.Task || (e.Moved && !sameClaim(r, e)) {
+	if !ok || !sameClaim(r, e) { // not another run under its id
 		return spoolEntry{}, false
 	}
 	return e, true
