@@ -27,8 +27,18 @@ type heldOutcome struct {
 	st     store.Store
 	m      Machine
 	s      *store.Settlement
-	run    store.Run // the run s settles, with its outcome: for giveBackPassed once recorded
-	marker *taskLock // the task's marker, locked while s is kept or riding a claim
+	run    store.Run         // the run s settles, with its outcome: for giveBackPassed once recorded
+	marker *taskLock         // the task's marker, locked while s is kept or riding a claim
+	riding *store.Settlement // the outcome a claim took (take), until it is recorded or given back
+	// carried is the outcome the task's latest claim recorded, of run
+	// carriedRun, until a later write shows that claim's commit synced: a
+	// granted claim is synced in the background as its job starts, and a
+	// sync that fails (an I/O error) is told only to the next write, once.
+	// The commit, and the outcome it carried, may then be lost: noted then
+	// (lost), as an outcome whose own write failed is.
+	carried     *store.Settlement
+	carriedRun  store.Run
+	carriedSync func() error // the claim's own sync (store.ClaimResult.Synced); nil: synced
 }
 
 // holds reports whether l's outcome may wait for the next claim: a local
@@ -58,11 +68,43 @@ func (h *heldOutcome) giveBack(s *store.Settlement) { h.s = s }
 // recorded says that the outcome a claim took is recorded: the marker
 // goes, and its slot is given back if a schedule change passed it
 // (giveBackPassed), as for an outcome recorded on its own.
-func (h *heldOutcome) recorded(ctx context.Context) {
+func (h *heldOutcome) recorded(ctx context.Context, synced func() error) {
 	if h != nil {
 		unmarkHeld(h.marker)
 		giveBackPassed(ctx, h.st, h.m, h.run)
+		h.synced() // this claim is a write after the one that carried the outcome before
+		h.carried, h.carriedRun, h.carriedSync, h.riding = h.riding, h.run, synced, nil
 	}
+}
+
+// synced says that a write made after the claim that carried an outcome
+// succeeded: the outcome is on disk once that claim's own sync is (another
+// task's write may have been told of its failure: scan --concurrency).
+func (h *heldOutcome) synced() {
+	if h == nil || h.carried == nil {
+		return
+	}
+	if h.carriedSync != nil {
+		if err := h.carriedSync(); err != nil {
+			h.lost(err)
+			return
+		}
+	}
+	h.carried = nil
+}
+
+// lost says that a write failed (err) after the claim that carried an
+// outcome: its sync may have failed, the commit lost with the outcome in
+// it. The outcome is noted on this host: the next scan records it on its
+// run if that run is still running, and leaves a recorded one as it is.
+func (h *heldOutcome) lost(err error) {
+	if h == nil || h.carried == nil {
+		return
+	}
+	c, r := h.carried, h.carriedRun
+	h.carried = nil
+	h.m.notice("the outcome of run %d was recorded with the next claim, which the ledger may not have kept: %v", r.ID, err)
+	noteOutcome(h.m, r, c.Outcome, err)
 }
 
 // take hands the held outcome to a claim, which records it.
@@ -71,7 +113,7 @@ func (h *heldOutcome) take() *store.Settlement {
 		return nil
 	}
 	s := h.s
-	h.s = nil
+	h.s, h.riding = nil, s
 	return s
 }
 
@@ -100,8 +142,10 @@ func (h *heldOutcome) flush(ctx context.Context) error {
 		// next scan takes its run, still running, for interrupted and runs
 		// its slot, which ran, again.
 		noteOutcome(h.m, h.run, s.Outcome, err)
+		h.lost(err)
 		return err
 	}
+	h.synced()
 	// A replay cut short by a stop is recorded here, its scan's last: its
 	// slot is given back if a schedule change registered meanwhile (a
 	// lock-skipped --cron fire, a daemon's reload) passed it.

@@ -136,11 +136,14 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 			l.held.giveBack(req.Settle)
 			l.held.flush(ctx)
 		}
+		if prev == nil {
+			l.held.lost(err) // the claim before may not have synced
+		}
 		res, err := l.writeFault(ctx, lock, r, err)
 		return res, true, nil, err
 	}
 	if req.Settle != nil && prev == nil {
-		l.held.recorded(ctx)
+		l.held.recorded(ctx, claim.Synced)
 	}
 	if claim.Gone { // purged (or purged and registered again) since read: it stays so
 		if !l.req.Backfill { // a backfill says it once for the task (backfillTask)
@@ -258,8 +261,12 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	if !l.held.holds(l) || !l.held.keep(r, &store.Settlement{ID: r.ID, Outcome: out}) {
 		if recErr = l.record(ctx, r.ID, out); recErr != nil {
 			l.spoolOutcome(r, out, recErr)
-		} else if giveBackPassed(ctx, l.st, l.m, r); !leaseLost(held) {
-			l.sayLateOutcome(ctx, r)
+			l.held.lost(recErr) // what its claim carried may be lost with it
+		} else {
+			l.held.synced()
+			if giveBackPassed(ctx, l.st, l.m, r); !leaseLost(held) {
+				l.sayLateOutcome(ctx, r)
+			}
 		}
 	} // else recorded by the next replay's claim
 	if recErr != nil && !l.req.ReplaySlot.IsZero() {

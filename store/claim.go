@@ -111,6 +111,12 @@ type ClaimResult struct {
 	// was written since (ClaimRequest.Updated); Run is zero. As for Gone,
 	// nothing of the task was written but the claim's Settle.
 	Changed bool
+	// Synced, when set, waits for the sync of a granted claim's commit,
+	// made in the background while its job starts (SQLite), and returns
+	// its error: one that failed (an I/O error) may have lost the commit,
+	// and the Settle it recorded with it. nil: synced before Claim
+	// returned.
+	Synced func() error
 }
 
 // RefusesRetired reports whether claim req refuses a retired task

@@ -233,7 +233,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
-	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note, Touched: touched, OlderRunning: older}, nil
+	return store.ClaimResult{Claimed: true, Run: r, Checkpoint: note, Touched: touched, OlderRunning: older, Synced: rt.synced()}, nil
 }
 
 // AddRun implements store.Store.

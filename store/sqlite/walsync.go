@@ -69,6 +69,21 @@ type relaxedTx struct {
 	conn    *sql.Conn
 	tx      *sql.Tx
 	relaxed bool
+	op      *walSyncOp // the background sync of an async commit
+}
+
+// synced is store.ClaimResult.Synced for the claim r committed: it waits
+// for that commit's own sync and returns its error (nil when the commit
+// was synced before it returned).
+func (r *relaxedTx) synced() func() error {
+	op := r.op
+	if op == nil {
+		return nil
+	}
+	return func() error {
+		<-op.done
+		return op.err
+	}
 }
 
 // beginRelaxed begins a write transaction whose commit this package syncs
@@ -114,6 +129,7 @@ func (r *relaxedTx) commit(async bool) error {
 	}
 	op := r.s.startSync(async)
 	if async {
+		r.op = op
 		return nil
 	}
 	<-op.done

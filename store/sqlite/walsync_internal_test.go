@@ -164,3 +164,31 @@ func TestFailedSyncFailsTheNextWriteOnce(t *testing.T) {
 		t.Fatalf("run %d: %+v, %v", res.Run.ID, r, err)
 	}
 }
+
+// TestGrantedClaimTellsItsOwnSync: a granted claim's Synced waits for that
+// claim's own sync and returns its error, also once another write took
+// the error (a task replayed beside it: the outcome the claim carried is
+// then noted, not taken for durable); a claim whose sync succeeded
+// returns nil.
+func TestGrantedClaimTellsItsOwnSync(t *testing.T) {
+	w := &walSyncs{fail: []error{syscall.EIO}}
+	s := openForSyncs(t)
+	trackSyncs(t, w)
+	res, err := s.Claim(t.Context(), slotClaim(syncT0))
+	if err != nil || !res.Claimed || res.Synced == nil {
+		t.Fatalf("claim: %+v, %v", res, err)
+	}
+	if err := s.awaitSync(); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("another write after the failed sync: %v, want its EIO", err)
+	}
+	if err := res.Synced(); !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "sync the ledger's WAL") {
+		t.Errorf("the claim's Synced: %v, want its sync's EIO", err)
+	}
+	next, err := s.Claim(t.Context(), slotClaim(syncT0.Add(time.Hour)))
+	if err != nil || !next.Claimed || next.Synced == nil {
+		t.Fatalf("next claim: %+v, %v", next, err)
+	}
+	if err := next.Synced(); err != nil {
+		t.Errorf("a claim whose sync succeeded: Synced %v, want nil", err)
+	}
+}
