@@ -156,11 +156,17 @@ func timeoutLine(task string, timeout time.Duration, signal int) string {
 // reach a job, an alert or a replayed crontab line as they are: they
 // locate or unlock the ledger and the monitor (CATCHUP_DB is given again,
 // without its password), or belong to one run only.
-var hiddenFromJobs = map[string]bool{
-	"CATCHUP_DB": true, "CATCHUP_DB_FILE": true, "CATCHUP_PING_URL": true, EnvProgressFD: true,
-	"CATCHUP_REPLAY_SLOT": true, "CATCHUP_REPLAY_PREV_SLOT": true, "CATCHUP_REPLAY_COALESCED": true,
-	"CATCHUP_BACKFILL_AFTER": true, "CATCHUP_REPLAY_AFTER": true, EnvLineReport: true, "CATCHUP_BACKFILL_FORCE": true,
-	"CATCHUP_CHECKPOINT": true, "CATCHUP_RESUMED": true, "CATCHUP_COALESCED": true,
+// A switch, not a map: a package-level map is built at every process's
+// start (docs/performance.md).
+func hiddenFromJobs(name string) bool {
+	switch name {
+	case "CATCHUP_DB", "CATCHUP_DB_FILE", "CATCHUP_PING_URL", EnvProgressFD,
+		"CATCHUP_REPLAY_SLOT", "CATCHUP_REPLAY_PREV_SLOT", "CATCHUP_REPLAY_COALESCED",
+		"CATCHUP_BACKFILL_AFTER", "CATCHUP_REPLAY_AFTER", EnvLineReport, "CATCHUP_BACKFILL_FORCE",
+		"CATCHUP_CHECKPOINT", "CATCHUP_RESUMED", "CATCHUP_COALESCED":
+		return true
+	}
+	return false
 }
 
 // jobEnviron is catchup's environment without hiddenFromJobs, nor any
@@ -169,7 +175,7 @@ var hiddenFromJobs = map[string]bool{
 func jobEnviron(m Machine) []string {
 	env := make([]string, 0, len(m.Environ))
 	for _, kv := range m.Environ {
-		if k, _, _ := strings.Cut(kv, "="); !hiddenFromJobs[k] && !strings.HasPrefix(k, "CATCHUP_REPLAY_") {
+		if k, _, _ := strings.Cut(kv, "="); !hiddenFromJobs(k) && !strings.HasPrefix(k, "CATCHUP_REPLAY_") {
 			env = append(env, kv)
 		}
 	}

@@ -13,19 +13,61 @@ import (
 // calendarWidth is the width the grid fits in.
 const calendarWidth = 80
 
-// cellLetters and cellColors draw each state.
-var (
-	cellLetters = map[string]byte{
-		catchup.CellNone: ' ', catchup.CellPending: '-', catchup.CellRan: 'r', catchup.CellReplayed: 'y',
-		catchup.CellSkipped: 's', catchup.CellPaused: 'z', catchup.CellLate: 'l', catchup.CellRunning: 'a',
-		catchup.CellExpired: 'x', catchup.CellMissed: 'M', catchup.CellFailed: 'F',
+// cellLetter and cellColor draw each state: switches, not maps, which
+// would be built at every process's start (docs/performance.md).
+func cellLetter(state string) byte {
+	switch state {
+	case catchup.CellNone:
+		return ' '
+	case catchup.CellPending:
+		return '-'
+	case catchup.CellRan:
+		return 'r'
+	case catchup.CellReplayed:
+		return 'y'
+	case catchup.CellSkipped:
+		return 's'
+	case catchup.CellPaused:
+		return 'z'
+	case catchup.CellLate:
+		return 'l'
+	case catchup.CellRunning:
+		return 'a'
+	case catchup.CellExpired:
+		return 'x'
+	case catchup.CellMissed:
+		return 'M'
+	case catchup.CellFailed:
+		return 'F'
 	}
-	cellColors = map[string]string{
-		catchup.CellPending: "2", catchup.CellRan: "32", catchup.CellReplayed: "36", catchup.CellSkipped: "90",
-		catchup.CellPaused: "34", catchup.CellLate: "33", catchup.CellRunning: "1;32", catchup.CellExpired: "35",
-		catchup.CellMissed: "1;31", catchup.CellFailed: "1;37;41",
+	return 0
+}
+
+func cellColor(state string) string {
+	switch state {
+	case catchup.CellPending:
+		return "2"
+	case catchup.CellRan:
+		return "32"
+	case catchup.CellReplayed:
+		return "36"
+	case catchup.CellSkipped:
+		return "90"
+	case catchup.CellPaused:
+		return "34"
+	case catchup.CellLate:
+		return "33"
+	case catchup.CellRunning:
+		return "1;32"
+	case catchup.CellExpired:
+		return "35"
+	case catchup.CellMissed:
+		return "1;31"
+	case catchup.CellFailed:
+		return "1;37;41"
 	}
-)
+	return ""
+}
 
 const calendarLegend = "r ran  y replayed  l late  M missed  F failed  x expired  z paused\n" +
 	"s skipped  a running  - not due  . no slot  * a cell per day (its worst slot)\n"
@@ -209,9 +251,9 @@ func (g calendarGrid) writeRows(w io.Writer, rows []gridRow, color bool) error {
 }
 
 func cell(state string, color bool) string {
-	l := string(cellLetters[state])
-	if color && cellColors[state] != "" {
-		return "\x1b[" + cellColors[state] + "m" + l + "\x1b[0m"
+	l := string(cellLetter(state))
+	if c := cellColor(state); color && c != "" {
+		return "\x1b[" + c + "m" + l + "\x1b[0m"
 	}
 	return l
 }

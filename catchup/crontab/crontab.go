@@ -59,9 +59,14 @@ var errReboot = errors.New("@reboot has no time slot, so scan replays nothing of
 // maxLine bounds the bytes kept of one line; longer lines are skipped.
 const maxLine = 4 << 20
 
-var macros = map[string]bool{
-	"@reboot": true, "@yearly": true, "@annually": true, "@monthly": true,
-	"@weekly": true, "@daily": true, "@midnight": true, "@hourly": true,
+// isMacro reports whether s is one of cron's @ shorthands. A switch, not a
+// map: a package-level map is built at every process's start.
+func isMacro(s string) bool {
+	switch s {
+	case "@reboot", "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
+		return true
+	}
+	return false
 }
 
 // Parse reads a crontab. system=true means the format of /etc/crontab
@@ -236,7 +241,7 @@ func checkEntry(e *Entry, nTime int, lx *lexer, given *flagsOnce, cut bool) erro
 		switch {
 		case e.Expr == "@reboot":
 			return errReboot
-		case !macros[e.Expr]:
+		case !isMacro(e.Expr):
 			return fmt.Errorf("unknown macro %s in catchup line: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", taskname.Quoted(e.Expr))
 		}
 	}

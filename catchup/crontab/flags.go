@@ -14,16 +14,6 @@ import (
 // errQuote is wrapped by unterminated-quote errors.
 var errQuote = errors.New("unterminated quote")
 
-// runFlags lists the flags of `catchup run`; true means value-taking.
-var runFlags = map[string]bool{
-	"task": true, "cron": true, "tz": true, "tolerance": true, "timeout": true,
-	"kill-after": true, "slot": true, "replay": true, "retries": true,
-	"retry-delay": true, "db": true, "notify-cmd": true, "ping": true, "ping-file": true,
-	"host": true, "lease": true, "on-busy": true, "max-age": true,
-	"force": false, "strict": false, "no-capture": false, "fail-open": false, "manual": false,
-	"wait": false, // takes an optional duration: parseFlags reads it
-}
-
 // skipGlobals reads catchup's global flags (--db, --host, --lease, with
 // their values) up to the word run, counting them in given (one given
 // again after run is given twice); false when another word comes first.
@@ -85,7 +75,7 @@ func parseFlags(e *Entry, lx *lexer, given *flagsOnce) (program string, err erro
 			return "", fmt.Errorf("unknown flag %s in catchup line", shortFlag(a))
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
-		takesValue, known := runFlags[name]
+		takesValue, known := RunFlag(name)
 		if !known {
 			return "", fmt.Errorf("unknown flag %s in catchup line", taskname.Shown("--"+name, 64))
 		}
@@ -219,10 +209,19 @@ func checkValue(name, val string) error {
 }
 
 // RunFlag reports whether name (without --) is a flag of `catchup run` that
-// the crontab parser reads, and whether it takes a value.
+// the crontab parser reads, and whether it takes a value. A switch, not a
+// map: a package-level map is built at every process's start
+// (docs/performance.md).
 func RunFlag(name string) (takesValue, known bool) {
-	takesValue, known = runFlags[name]
-	return takesValue, known
+	switch name {
+	case "task", "cron", "tz", "tolerance", "timeout", "kill-after", "slot", "replay", "retries",
+		"retry-delay", "db", "notify-cmd", "ping", "ping-file", "host", "lease", "on-busy", "max-age":
+		return true, true
+	case "force", "strict", "no-capture", "fail-open", "manual",
+		"wait": // takes an optional duration: parseFlags reads it
+		return false, true
+	}
+	return false, false
 }
 
 // shortFlag is a short flag's word as a warning may name it: its first

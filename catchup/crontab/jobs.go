@@ -139,7 +139,7 @@ func parseJobLine(s, name string) (Job, error) {
 		switch {
 		case j.Expr == "@reboot":
 			return Job{}, errDaemonReboot
-		case !macros[j.Expr]:
+		case !isMacro(j.Expr):
 			return Job{}, fmt.Errorf("unknown macro %s: use @hourly, @daily (@midnight), @weekly, @monthly or @yearly (@annually), or 5 time fields", taskname.Quoted(j.Expr))
 		}
 	}
@@ -202,7 +202,7 @@ func runLineFlags(e *Entry, lx *lexer) (map[string]string, string, error) {
 			break
 		}
 		n, v, hasVal := strings.Cut(a[2:], "=")
-		takesValue, known := runFlags[n]
+		takesValue, known := RunFlag(n)
 		switch {
 		case !known:
 			return nil, "", fmt.Errorf("unknown flag %s in catchup line", taskname.Shown("--"+n, 64))

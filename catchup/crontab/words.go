@@ -166,7 +166,7 @@ func misplaced(s string, nTime, nHead int, system bool) error {
 		return fmt.Errorf("%s is not followed by run or by --db, --host, --lease and run: scan does not discover this line", toks[j])
 	case nTime == 1 && system && j == 1:
 		return errors.New("missing user field before the command (system crontab)")
-	case nTime == 1 && j == nHead+1 && macros[toks[0]]:
+	case nTime == 1 && j == nHead+1 && isMacro(toks[0]):
 		return userField(toks[j-1], system)
 	case nTime == 1 && j > nHead:
 		return fmt.Errorf("%s is not a cron macro catchup knows (or has extra fields): use 5 time fields or @hourly/@daily/@weekly/@monthly/@yearly", taskname.Quoted(toks[0]))
@@ -178,7 +178,7 @@ func misplaced(s string, nTime, nHead int, system bool) error {
 		return timeFieldCount(j, "the command")
 	case system && allTimeLike(toks[:j-1]):
 		return timeFieldCount(j-1, "the user field")
-	case j == nHead+1 && (nTime == 5 && allTimeLike(toks[:5]) || nTime == 1 && macros[toks[0]]):
+	case j == nHead+1 && (nTime == 5 && allTimeLike(toks[:5]) || nTime == 1 && isMacro(toks[0])):
 		return userField(toks[j-1], system)
 	}
 	return errors.New("mentions catchup run but the command does not start with it (scan replays only lines whose command is catchup run): scan does not discover this line")

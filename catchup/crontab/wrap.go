@@ -180,7 +180,7 @@ func jobCommand(line string, system bool) (prefix, cmd string, ok bool) {
 	}
 	nTime := 5
 	if s[0] == '@' {
-		if !macros[strings.Fields(s)[0]] || strings.HasPrefix(s, "@reboot") {
+		if !isMacro(strings.Fields(s)[0]) || strings.HasPrefix(s, "@reboot") {
 			return "", "", false
 		}
 		nTime = 1

@@ -21,7 +21,7 @@ func notAJob(s string, system bool) error {
 	}
 	nHead := 5
 	if strings.HasPrefix(fields[0], "@") {
-		if !macros[fields[0]] {
+		if !isMacro(fields[0]) {
 			return fmt.Errorf("unknown macro %s: catchup knows @hourly, @daily (@midnight), @weekly, @monthly and @yearly (@annually)", taskname.Quoted(fields[0]))
 		}
 		nHead = 1

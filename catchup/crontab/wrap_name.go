@@ -5,23 +5,41 @@ import (
 	"strings"
 )
 
-// wrappers are programs that run another command: the name comes from the
-// command they run. The value is how many positional arguments come before
-// it (flock's lock file, timeout's duration).
-var wrappers = map[string]int{
-	"env": 0, "nice": 0, "ionice": 0, "nohup": 0, "chronic": 0, "sudo": 0, "exec": 0,
-	"command": 0, "time": 0, "flock": 1, "timeout": 1, "setlock": 1, "run-one": 0,
+// The tables of this file are switches, not maps: a package-level map is
+// built at every process's start, which each fire pays (docs/performance.md).
+
+// wrapper reports whether prog runs another command (the name comes from
+// the command it runs), and how many positional arguments come before it
+// (flock's lock file, timeout's duration).
+func wrapper(prog string) (args int, ok bool) {
+	switch prog {
+	case "env", "nice", "ionice", "nohup", "chronic", "sudo", "exec", "command", "time", "run-one":
+		return 0, true
+	case "flock", "timeout", "setlock":
+		return 1, true
+	}
+	return 0, false
 }
 
-// interpreters run a script named by their first non-flag argument.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "python": true, "python3": true,
-	"perl": true, "ruby": true, "node": true, "php": true, "Rscript": true,
+// interpreter reports whether prog runs a script named by its first
+// non-flag argument.
+func interpreter(prog string) bool {
+	switch prog {
+	case "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node", "php", "Rscript":
+		return true
+	}
+	return false
 }
 
-// setup are commands that prepare rather than do the work: the name comes
-// from a later command of the line.
-var setup = map[string]bool{"cd": true, "sleep": true, "test": true, "[": true, "true": true, ":": true, "export": true, "source": true, ".": true, "umask": true}
+// setup reports whether prog prepares rather than does the work: the name
+// comes from a later command of the line.
+func setup(prog string) bool {
+	switch prog {
+	case "cd", "sleep", "test", "[", "true", ":", "export", "source", ".", "umask":
+		return true
+	}
+	return false
+}
 
 // DeriveName names the task of a crontab command: the program or script it
 // runs (past env assignments, wrappers like nice or flock, interpreters,
@@ -38,7 +56,7 @@ func DeriveName(cmd string) string {
 		if first == "" {
 			first = prog
 		}
-		if !setup[prog] {
+		if !setup(prog) {
 			return sanitize(prog)
 		}
 	}
@@ -98,11 +116,11 @@ func programOf(words []string) string {
 		case strings.HasPrefix(w, "-"), isAssignment(w), strings.Trim(w, "0123456789") == "":
 		default:
 			base := path.Base(w)
-			if n, ok := wrappers[base]; ok {
+			if n, ok := wrapper(base); ok {
 				skip = n
 				continue
 			}
-			if interpreters[base] {
+			if interpreter(base) {
 				for _, a := range words[i+1:] {
 					if !strings.HasPrefix(a, "-") {
 						return strings.TrimSuffix(path.Base(a), path.Ext(a))

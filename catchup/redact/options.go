@@ -164,7 +164,7 @@ func subcommand(args []string, sub string) bool {
 	var subs []string
 	for i := 0; i < len(args) && len(subs) < 2; i++ {
 		switch w := args[i]; {
-		case dockerGlobal[w]:
+		case inWords(dockerGlobal, w):
 			i++
 		case !strings.HasPrefix(w, "-"):
 			subs = append(subs, w)

@@ -13,34 +13,47 @@ import (
 // (docker run --name mysql -p3306:3306) is never taken for the command.
 
 // flagSpec tells a program's options that take no value: the short ones'
-// letters and the long ones. Every other option takes one (the next word,
-// or glued: -p8080, --name=x).
+// letters and the long ones' names (without --), separated by spaces.
+// Every other option takes one (the next word, or glued: -p8080, --name=x).
+// The tables are constant strings, not maps: a map would be built at
+// every process's start, and only a masked wrapper reads them
+// (docs/performance.md).
 type flagSpec struct {
 	short string
-	long  map[string]bool
+	long  string
 }
 
-func longFlags(names string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(names) {
-		m["--"+n] = true
-	}
-	return m
+// takesNoValue reports whether w is one of spec's long options that take no value.
+func (spec flagSpec) takesNoValue(w string) bool {
+	name, ok := strings.CutPrefix(w, "--")
+	return ok && inWords(spec.long, name)
 }
+
+// inWords reports whether w is one of list's space-separated words.
+func inWords(list, w string) bool {
+	for f := range strings.FieldsSeq(list) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+// docker's global options that take a value (docker --config DIR login).
+const dockerGlobal = `--config -c --context -H --host -l --log-level --tlscacert --tlscert --tlskey --url
+	--connection --identity --root --runroot --storage-driver`
 
 var (
-	// docker's global options that take a value (docker --config DIR login).
-	dockerGlobal = map[string]bool{"--config": true, "-c": true, "--context": true, "-H": true, "--host": true,
-		"-l": true, "--log-level": true, "--tlscacert": true, "--tlscert": true, "--tlskey": true, "--url": true,
-		"--connection": true, "--identity": true, "--root": true, "--runroot": true, "--storage-driver": true}
-	dockerExec = flagSpec{"dit", longFlags("detach interactive tty privileged help")}
-	dockerRun  = flagSpec{"ditPq", longFlags(`rm detach interactive tty init privileged read-only publish-all quiet
-		sig-proxy no-healthcheck oom-kill-disable disable-content-trust help replace rmi`)}
-	composeExec = flagSpec{"dTit", longFlags("detach no-TTY no-tty privileged interactive tty help")}
-	composeRun  = flagSpec{"dTitP", longFlags(`detach rm no-deps service-ports use-aliases no-TTY no-tty interactive tty
-		build remove-orphans quiet-pull publish-all help`)}
+	dockerExec = flagSpec{"dit", "detach interactive tty privileged help"}
+	dockerRun  = flagSpec{"ditPq", `rm detach interactive tty init privileged read-only publish-all quiet
+		sig-proxy no-healthcheck oom-kill-disable disable-content-trust help replace rmi`}
+	composeExec = flagSpec{"dTit", "detach no-TTY no-tty privileged interactive tty help"}
+	composeRun  = flagSpec{"dTitP", `detach rm no-deps service-ports use-aliases no-TTY no-tty interactive tty
+		build remove-orphans quiet-pull publish-all help`}
 	// ssh's options that take no value (OpenSSH 9).
-	sshSpec = flagSpec{"46AaCfGgKkMNnqsTtVvXxYy", nil}
+	sshSpec = flagSpec{"46AaCfGgKkMNnqsTtVvXxYy", ""}
+	// docker compose's own options that take no value.
+	composeOwn = flagSpec{"", "verbose dry-run compatibility all-resources"}
 )
 
 // wrapped is the index in words of the first word of the command that the
@@ -51,7 +64,7 @@ func wrapped(words []string, p int) int {
 	case "docker", "podman", "nerdctl":
 		i := p + 1
 		for i < len(words) && strings.HasPrefix(words[i], "-") { // global options
-			if dockerGlobal[words[i]] {
+			if inWords(dockerGlobal, words[i]) {
 				i++
 			}
 			i++
@@ -87,7 +100,7 @@ func wrapped(words []string, p int) int {
 // own options) runs its command: after the service.
 func compose(words []string, i int) int {
 	for i < len(words) && strings.HasPrefix(words[i], "-") {
-		if !strings.Contains(words[i], "=") && !longFlags("verbose dry-run compatibility all-resources")[words[i]] {
+		if !strings.Contains(words[i], "=") && !composeOwn.takesNoValue(words[i]) {
 			i++ // -f FILE, -p PROJECT, --env-file FILE, --profile P
 		}
 		i++
@@ -111,7 +124,7 @@ func operand(words []string, i int, spec flagSpec, n int) int {
 		case w == "--":
 			return index(i+1+n, words)
 		case strings.HasPrefix(w, "--"):
-			if !strings.Contains(w, "=") && !spec.long[w] {
+			if !strings.Contains(w, "=") && !spec.takesNoValue(w) {
 				i++ // --name X
 			}
 		case len(w) > 1 && w[0] == '-':

@@ -13,15 +13,23 @@ import (
 	"github.com/catchup/catchup/catchup/taskname"
 )
 
-// macros are the @ shorthands catchup accepts (all time-based).
-var macros = map[string]string{
-	"@hourly":   "0 * * * *",
-	"@daily":    "0 0 * * *",
-	"@midnight": "0 0 * * *",
-	"@weekly":   "0 0 * * 0",
-	"@monthly":  "0 0 1 * *",
-	"@yearly":   "0 0 1 1 *",
-	"@annually": "0 0 1 1 *",
+// macro is the expression of an @ shorthand catchup accepts (all
+// time-based). A switch, not a map: a package-level map is built at every
+// process's start (docs/performance.md).
+func macro(name string) (expr string, ok bool) {
+	switch name {
+	case "@hourly":
+		return "0 * * * *", true
+	case "@daily", "@midnight":
+		return "0 0 * * *", true
+	case "@weekly":
+		return "0 0 * * 0", true
+	case "@monthly":
+		return "0 0 1 * *", true
+	case "@yearly", "@annually":
+		return "0 0 1 1 *", true
+	}
+	return "", false
 }
 
 var fieldNames = [5]string{"minute", "hour", "day-of-month", "month", "day-of-week"}
@@ -67,7 +75,7 @@ func parse(expr string, loc *time.Location, takes *[5]string) (*Schedule, error)
 	}
 	body := trimmed
 	if strings.HasPrefix(trimmed, "@") {
-		e, ok := macros[strings.ToLower(trimmed)]
+		e, ok := macro(strings.ToLower(trimmed))
 		if !ok {
 			return nil, fmt.Errorf("cron expression %s is not supported: catchup needs a time-based schedule (%s)", quoted(trimmed), wantForms)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -55,11 +56,13 @@ func firstSchema(path string) string {
 	return path
 }
 
-var plainIdent = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+// plainIdent is compiled at its first use, not at every process's start
+// (docs/performance.md).
+var plainIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]*$`) })
 
 // ident is name as SQL reads it: as it is when plain, else quoted.
 func ident(name string) string {
-	if plainIdent.MatchString(name) {
+	if plainIdent().MatchString(name) {
 		return name
 	}
 	return pgx.Identifier{name}.Sanitize()
