@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/catchup/catchup/catchup/schedule"
@@ -31,6 +32,10 @@ type TaskStatus struct {
 	// StartRefused is why no replay of Missed can start here now (asked
 	// by ListRequest.StartRefused; nil when one may, or with Left).
 	StartRefused error
+	// replayable are the slots of Missed the next scan's policy and
+	// --max-replays decide about, oldest first: not those older than the
+	// catch-up window nor those owed to an older schedule (none with Left).
+	replayable []time.Time
 }
 
 // ListCounts says which run counts List reads into TaskStatus.Counts.
@@ -55,6 +60,9 @@ type ListRequest struct {
 	// StartRefused asks whether a replay of each task with missed slots
 	// may start here (TaskStatus.StartRefused): ls --missed says so.
 	StartRefused bool
+	// Tasks, when not empty, are the only tasks listed (the others are
+	// not read beyond the ledger's list of tasks).
+	Tasks []string
 }
 
 // List returns every known task with its latest run, next slot and missed
@@ -81,6 +89,9 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 	// Each crontab read once, for every line read again.
 	lines := newCrontabs(m)
 	notes = readUsersNotes(m, lines, notes, registered) // root's: its users' lines' notes, as root's scan counts them
+	if len(req.Tasks) > 0 {
+		all = slices.DeleteFunc(all, func(s store.TaskSummary) bool { return !slices.Contains(req.Tasks, s.Task.Name) })
+	}
 	counts, err := listCounts(ctx, st, req.Counts)
 	if err != nil {
 		return nil, err
@@ -151,6 +162,9 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		}
 		// With the old schedule's slots owed to it, as scan counts them.
 		ts.Missed, ts.Causes, ts.Expiring = leftMissed(res, ts.Left)
+		if ts.Left == nil {
+			ts.replayable = res.slots[res.expiring:]
+		}
 		if req.StartRefused && len(ts.Missed) > 0 && ts.Left == nil {
 			ts.StartRefused = lines.startRefused(ts.Task)
 		}

@@ -121,24 +121,9 @@ func runResume(c *cobra.Command, g *globals, req catchup.ResumeRequest) error {
 	if err != nil {
 		return failure(err)
 	}
-	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	msg := fmt.Sprintf("resumed task %s; the slots of its pause stay paused", req.Task)
-	switch {
-	case req.ReplayPaused && !res.PruneFloor.IsZero():
-		msg = fmt.Sprintf("resumed task %s; the next scan replays the slots of its pause after %s (%d recorded paused): "+
-			"prune took runs of the slots up to it, which stay as they are; to run them: catchup backfill --task %s --from %s --to %s --include-paused",
-			req.Task, rfc(res.PruneFloor), res.Unsettled, req.Task, rfc(res.PausedAt), rfc(res.PausedThrough))
-	case req.ReplayPaused:
-		msg = fmt.Sprintf("resumed task %s; the next scan replays the slots of its pause (%d recorded paused)", req.Task, res.Unsettled)
-	}
-	if b := res.Beyond; req.ReplayPaused && b.Count > 0 {
-		but := ", but for"
-		if !res.PruneFloor.IsZero() {
-			but = "; the next scan replays those after it but for"
-		}
-		msg += fmt.Sprintf("%s %d older than its catch-up window (%s) (%s to %s), which it records expired; "+
-			"to run them: catchup backfill --task %s --from %s --to %s --include-paused",
-			but, b.Count, catchup.FormatDuration(b.Window), rfc(b.First), rfc(b.Last), req.Task, rfc(b.First), rfc(b.Last))
+	if req.ReplayPaused {
+		msg = replayPausedMessage(req.Task, res)
 	}
 	_, err = fmt.Fprintln(c.OutOrStdout(), msg)
 	return failure(err)
