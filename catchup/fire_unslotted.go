@@ -43,7 +43,19 @@ func (l *lifecycle) lateFirstFire(tick, now time.Time) string {
 	return fmt.Sprintf("this fire came %s after slot %s of %s, later than --tolerance (%s), and is the first of its "+
 		"schedule: it stands for no slot (trigger manual) and the schedule counts from now, so no scan replays that slot; "+
 		"give the fire a larger --tolerance if cron fires it this late",
-		FormatDuration(now.Sub(tick).Truncate(time.Second)), formatSlot(tick, l.sched), l.req.Task, FormatDuration(l.req.Tolerance))
+		beyond(now.Sub(tick), l.req.Tolerance), formatSlot(tick, l.sched), l.req.Task, FormatDuration(l.req.Tolerance))
+}
+
+// beyond formats d, longer than limit, in whole seconds when these tell it
+// from limit, else finer: a fire 5m0.4s late, with --tolerance 5m, came
+// "5m0.4s" late, never "5m", which reads as within it.
+func beyond(d, limit time.Duration) string {
+	for _, unit := range []time.Duration{time.Second, time.Millisecond, time.Microsecond} {
+		if t := d.Truncate(unit); t > limit {
+			return FormatDuration(t)
+		}
+	}
+	return FormatDuration(d)
 }
 
 // noSlotYet says why a fire of a schedule with no slot at or before now
