@@ -221,7 +221,8 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		pending = nil
 	}
 	watch, left := newPauseWatch(st, m, t), reasonLeft
-	waitSaid := false // the wait for the task's lock is said once for the task
+	waitSaid := false             // the wait for the task's lock is said once for the task
+	claimSaid := map[int64]bool{} // and each run another host's claim holds a slot with
 	for delay := 100 * time.Millisecond; len(pending) > 0 && ctx.Err() == nil && left == reasonLeft; delay = min(2*delay, 5*time.Second) {
 		var busy []time.Time // tried again after the others; left if the backfill is stopped or the task paused
 		for i, s := range pending {
@@ -234,7 +235,7 @@ func backfillTask(ctx context.Context, st store.Store, m Machine, req BackfillRe
 				m.notice("task %s was paused during the backfill: its %d later slots are left, not run", t.Name, len(busy))
 				break
 			}
-			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since, &waitSaid)
+			a, err := backfillSlot(ctx, st, m, req, t, sched, sr, s, since, &waitSaid, claimSaid)
 			if err != nil && ctx.Err() != nil {
 				busy = append(busy, pending[i:]...) // stopped: whether it ran, a backfill again finds out
 				break

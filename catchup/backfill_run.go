@@ -10,10 +10,11 @@ import (
 
 // backfillSlot runs one slot as backfill's: argv tasks through the run
 // lifecycle here (waiting for the task's lock, on this host and across a
-// shared ledger's fleet, said once for the task: waitSaid), crontab tasks
+// shared ledger's fleet, said once for the task: waitSaid; a slot another
+// host's run holds, said once for that run: claimSaid), crontab tasks
 // through their line.
 func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRequest, t store.Task,
-	sched *schedule.Schedule, sr *shellReplay, slot time.Time, since int64, waitSaid *bool) (SlotAction, error) {
+	sched *schedule.Schedule, sr *shellReplay, slot time.Time, since int64, waitSaid *bool, claimSaid map[int64]bool) (SlotAction, error) {
 	m.Stdout = m.Stderr
 	force := req.Only == "all"
 	if t.Shell != "" {
@@ -24,7 +25,7 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 		Argv: t.Argv, Dir: t.Dir, DirFromLedger: true, Retries: t.Retries, RetryDelay: t.RetryDelay, Timeout: t.Timeout,
 		KillAfter: t.KillAfter, NoCapture: t.NoCapture, NotifyCmd: storedNotify(t), Shared: st.Shared(),
 		Registered: t.RegisteredAt,
-	}, waitSaid: waitSaid}
+	}, waitSaid: waitSaid, claimSaid: claimSaid}
 	res, err := l.run(ctx)
 	if err != nil {
 		return SlotAction{}, err

@@ -287,6 +287,11 @@ type lifecycle struct {
 	// said (a crontab line's run of a backfill's slot: its own). nil: a
 	// fire, which waits without a word.
 	waitSaid *bool
+	// claimSaid: a backfill's, shared by its tries of one task's slots,
+	// holds the runs whose claim of a slot it named (claimed by HOST):
+	// each said once, however often it tries the slot again. nil: said
+	// every time.
+	claimSaid map[int64]bool
 }
 
 // waitLeft is what is left of --wait DUR, counted from the fire's start

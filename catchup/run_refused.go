@@ -40,7 +40,11 @@ func (l *lifecycle) claimRefused(ctx context.Context, r, h store.Run) RunResult 
 			anyway = "backfill --only all runs it anyway"
 		}
 		l.m.notice("slot %s of %s already succeeded (%s); not running it again (%s)", slot, l.req.Task, succeededRun(h), anyway)
+	case l.claimSaid[h.ID]: // said at the slot's first try
 	default:
+		if l.claimSaid != nil {
+			l.claimSaid[h.ID] = true
+		}
 		l.m.notice("slot %s of %s claimed by %s (run %d)", slot, l.req.Task, h.Host, h.ID)
 	}
 	return RunResult{Run: h, Skipped: true}
