@@ -64,9 +64,11 @@ another user owns), so another user's FILE needs root. Not as root, FILE's group
 is kept if you are in it, else both get your group, and stderr says so. A
 symlink is refused: wrap the file it points to. A file in /etc/cron.d or
 /etc/crontab is read in the system format (a user field), as is any file with
---system. FILE is read as scan reads a crontab: only a regular file of at most
-16 MiB; a FIFO, a device or a directory is refused at once (pipe what it gives
-on standard input instead).
+--system; cron and catchup scan read that format only there, so wrap says on
+stderr where --system's output must go for scan to see its lines. FILE is read
+as scan reads a crontab: only a regular file of at most 16 MiB; a FIFO, a
+device or a directory is refused at once (pipe what it gives on standard input
+instead).
 
 wrap opens no ledger: the global --db, --host and --lease are refused (a wrapped
 line's catchup run finds its own; CATCHUP_DB= or CATCHUP_HOST= in the crontab
@@ -107,7 +109,7 @@ unreadable).`,
 	f := c.Flags()
 	f.BoolVar(&req.diff, "diff", false, "print a unified diff of the change instead of the crontab")
 	f.BoolVar(&req.inPlace, "in-place", false, "rewrite FILE, keeping the original in FILE.bak~ (a name no cron reads)")
-	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields)")
+	f.BoolVar(&req.system, "system", false, "read the system format (a user field after the time fields), which goes in /etc/cron.d")
 	hideLedgerFlagsInUsage(c)
 	return c
 }
@@ -152,6 +154,16 @@ func runCrontabWrap(c *cobra.Command, req wrapRequest) error {
 		fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: %s\n", name, n)
 	}
 	warnPathWithoutCatchup(c.ErrOrStderr(), name, changes)
+	if req.system && (name == "-" || !crontab.IsSystem(name)) {
+		what := name
+		if name == "-" {
+			what = "standard input"
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "catchup: note: %s is wrapped in the system format (a user field), which cron and catchup scan "+
+			"read only in %s or a file in %s: install it there (scan --crontab %s/NAME discovers its lines); "+
+			"anywhere else scan reads the user field as the command, warns and discovers none of them\n",
+			printable(what), crontab.SystemCrontab, crontab.SystemDir, crontab.SystemDir)
+	}
 	if req.inPlace {
 		if len(changes) == 0 {
 			fmt.Fprintf(c.ErrOrStderr(), "catchup: %s: nothing to wrap; left as is\n", name)
