@@ -100,6 +100,11 @@ type Machine struct {
 	// process (the daemon's, before it says it stops): a job set up to
 	// start then is not started (runner.Gate).
 	Starts *StartGate
+	// JobsKill, if set, is closed to kill the running jobs (the daemon's,
+	// at its grace's end): each job's runner sends SIGKILL to its group,
+	// judging first what of it outlived the job ignoring the stop
+	// (runner.Config.Kill).
+	JobsKill <-chan struct{}
 	// BeforeJobStart, if set, is called as each job's set-up is done, just
 	// before the runner looks at the stop for the last time (a test holds
 	// a start there: runner.Config.BeforeStart).

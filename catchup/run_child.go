@@ -54,7 +54,7 @@ func (l *lifecycle) execute(ctx, held context.Context, lock *taskLock, r store.R
 		// (held only ends a job that runs): looked at the last moment. One
 		// that ends ctx only after (its signal came before the runner
 		// caught signals, its handler ran late) is forwarded to the job.
-		Stop: ctx, Gate: l.m.Starts, BeforeStart: l.m.BeforeJobStart,
+		Stop: ctx, Gate: l.m.Starts, BeforeStart: l.m.BeforeJobStart, Kill: l.m.JobsKill,
 		// On a shared ledger the lease ends with this process: a job that
 		// outlived it could run beside the replay another host starts
 		// once the lease has expired. A daemon's jobs die with it too.

@@ -193,7 +193,7 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 	}
 	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
 		Stdout: stdout, Stderr: stderr, Credential: cred, Signals: m.JobSignals, OnSignal: m.Stop,
-		Stop: ctx, Gate: m.Starts, BeforeStart: m.BeforeJobStart} // a stop first: the line never starts
+		Stop: ctx, Gate: m.Starts, BeforeStart: m.BeforeJobStart, Kill: m.JobsKill} // a stop first: the line never starts
 	if sr.stdin != "" {
 		r, w, err := os.Pipe()
 		if err != nil {

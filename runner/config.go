@@ -100,6 +100,15 @@ type Config struct {
 	// Stop that ends for any other cause changes nothing for a command
 	// that runs.
 	Stop context.Context
+	// Kill, if set, is the caller's kill of a command that runs (the
+	// daemon's, at the end of its grace): once it is closed, the group
+	// gets SIGKILL at once, and Run returns as after its KillAfter. What
+	// is left of the group of a job whose own process ended of the
+	// caller's stop (see Result.Leftover) is judged first: what is still
+	// there then ignored the stop, even if the judge's delay had not
+	// passed. A Kill closed before the start does not keep the command
+	// from starting (Stop and Gate do): it kills it once it has started.
+	Kill <-chan struct{}
 	// Gate, if set, orders the start with a stop of the caller that is no
 	// signal to this process (see Gate): a closed gate is a stop too.
 	Gate *Gate

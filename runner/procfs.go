@@ -57,3 +57,13 @@ func parseStat(data []byte) (state byte, pgrp int, ok bool) {
 	}
 	return fields[0][0], pg, true
 }
+
+// processExited reports whether pid has exited: a zombie, or gone (reaped).
+func processExited(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	state, _, ok := parseStat(data)
+	return ok && (state == 'Z' || state == 'X')
+}

@@ -189,6 +189,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		onSignal:      cfg.OnSignal,
 		stop:          cfg.Stop,
 		signals:       sigs,
+		callerKill:    cfg.Kill,
 	}
 	state := sv.loop(ctx, cfg.Timeout, sigCh, exited, ss.done())
 

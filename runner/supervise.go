@@ -32,7 +32,11 @@ var stopJudge = 500 * time.Millisecond // a variable for tests only
 //     has left the group, so it can never escape a kill;
 //   - once terminating, SIGKILL follows SIGTERM after killAfter unless the
 //     whole group is gone first, and loop does not return before the
-//     group is gone or killWait after the SIGKILL;
+//     group is gone or killWait after the SIGKILL; the caller's kill
+//     (Config.Kill) sends that SIGKILL at once;
+//   - a pending judge of a stopped job's leftovers (judgeC) is done before
+//     any SIGKILL: a kill that comes before its delay, a short killAfter
+//     or the caller's, does not hide what ignored the stop;
 //   - loop returns only after the main child was reaped, and at most
 //     outputWait after that unless terminating;
 //   - once the main child was reaped, what is left of its group is
@@ -62,6 +66,8 @@ type supervisor struct {
 	killWaitC   <-chan time.Time // fires killWait after SIGKILL
 	judgeC      <-chan time.Time // fires stopJudge after a stopped job's exit (endLeftovers)
 	killWaited  bool
+	// callerKill is Config.Kill: the caller's kill (nil once seen).
+	callerKill <-chan struct{}
 }
 
 // loop supervises until the child exited and its output is drained (each
@@ -108,18 +114,26 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 			s.terminate()
 		case <-s.killC:
 			s.killC = nil
+			s.judgeFirst(reaped)
 			s.kill()
 			t := time.NewTimer(killWait)
 			defer t.Stop()
 			s.killWaitC = t.C
+		case <-s.callerKill:
+			s.callerKill = nil
+			s.judgeFirst(reaped)
+			s.terminating = true
+			if s.killWaitC == nil && !s.killWaited { // not killed yet
+				s.killC = nil
+				s.kill()
+				t := time.NewTimer(killWait)
+				defer t.Stop()
+				s.killWaitC = t.C
+			}
 		case <-s.killWaitC:
 			s.killWaitC, s.killWaited = nil, true
 		case <-s.judgeC:
-			s.judgeC = nil
-			if !s.groupGone() { // still there: it ignored the stop
-				n, _ := liveGroupMembers(s.pgid, 0)
-				s.leftover = max(n, 1)
-			}
+			s.judge()
 		case state = <-exited:
 			reaped, exited, timeoutC = true, nil, nil
 			s.endLeftovers()
@@ -218,6 +232,30 @@ func (s *supervisor) endLeftovers() {
 	}
 	s.leftover = max(n, 1) // without /proc: at least one
 	s.terminate()
+}
+
+// judge counts what is left of the group of a job the caller stopped, once
+// the job's own process exited: what is still there ignored the stop.
+func (s *supervisor) judge() {
+	s.judgeC = nil
+	if !s.groupGone() {
+		n, _ := liveGroupMembers(s.pgid, 0)
+		s.leftover = max(n, 1)
+	}
+}
+
+// judgeFirst judges before a SIGKILL what the judge would have judged
+// later: pending (judgeC), or not yet started because the job's own
+// process exited of the caller's stop but is not reaped yet (the kill
+// came before the exit was seen).
+func (s *supervisor) judgeFirst(reaped bool) {
+	switch {
+	case s.judgeC != nil:
+		s.judge()
+	case !reaped && !s.terminating && !s.keepLeftovers && s.forwarded == nil &&
+		s.stop != nil && s.stop.Err() != nil && processExited(s.proc.Pid):
+		s.judge()
+	}
 }
 
 // groupGone reports whether no live process is left in the child's group.

@@ -86,6 +86,7 @@ type Daemon struct {
 	lineSaid map[string]string
 	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
 	starts   catchup.StartGate     // closed before event=stop: no job starts after it, every one before is tracked
+	kill     chan struct{}         // closed at the grace's end: each job's runner kills its group (killJobs)
 	clock    catchup.ClockWatch    // this host's clock against a shared ledger's server's (checkClock)
 	// ledgerWaitBound is how long a fire's ledger write may wait before the
 	// ledger counts as failing (ledger_wait.go; a test shortens it).
@@ -100,7 +101,7 @@ func New(cfg Config) *Daemon {
 	cfg.Store = LedgerTurns(cfg.Store) // outcomes first (ledger_turns.go)
 	d := &Daemon{cfg: cfg, groups: map[int]string{}, held: map[string]heldKey{}, busy: map[string]heldKey{}, ahead: map[string]heldKey{}, alerted: map[string]missedKey{},
 		refused: map[string]string{}, lineSaid: map[string]string{}, loaded: map[string]loadedLine{}, planners: make(chan struct{}, scansAtOnce),
-		ledgerWaitBound: ledgerWaitBound}
+		ledgerWaitBound: ledgerWaitBound, kill: make(chan struct{})}
 	if cfg.Concurrency > 0 {
 		d.limiter = make(chan struct{}, cfg.Concurrency)
 	}
@@ -177,7 +178,7 @@ func (d *Daemon) Run(stop, hup <-chan os.Signal) {
 	case <-done:
 	case <-time.After(d.cfg.Grace):
 		d.cfg.Log.Warn("grace over: killing the jobs still running", "event", "kill")
-		d.stopJobs(syscall.SIGKILL)
+		d.killJobs(done)
 		<-done
 	}
 	giveUpWrites() // a reload's too: the process exits
@@ -219,6 +220,26 @@ func (d *Daemon) stopJobs(sig syscall.Signal) {
 	d.stopSig = sig
 	for g := range d.groups {
 		syscall.Kill(-g, sig)
+	}
+}
+
+// killFallback is how long, after the grace's end, the jobs' runners have
+// to kill their groups before the daemon sends SIGKILL to them itself.
+const killFallback = time.Second
+
+// killJobs kills the running jobs at the grace's end. Each job's runner
+// kills its group (Machine.JobsKill), judging first what of it outlived
+// the job's own process ignoring the stop, so that the grace's kill, sent
+// before that judge's delay was over, does not leave it unsaid (the
+// daemon's own SIGKILL did: the judge found the group gone). What still
+// runs killFallback later (a runner that does not answer) gets SIGKILL
+// from the daemon itself, as does a job tracked after that.
+func (d *Daemon) killJobs(done <-chan struct{}) {
+	close(d.kill)
+	select {
+	case <-done:
+	case <-time.After(killFallback):
+		d.stopJobs(syscall.SIGKILL)
 	}
 }
 

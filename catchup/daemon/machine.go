@@ -17,6 +17,7 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	m.Environ = append(append([]string{}, m.Environ...), t.Env...)
 	m.JobSignals = []os.Signal{}
 	m.Starts = &d.starts // the stop closes it before it is said: no job starts after
+	m.JobsKill = d.kill  // the grace's end: each job's runner kills it, judging first
 	// A daemon killed alone (an OOM kill, kill -9) leaves no one to record
 	// its jobs: they die with it, as in a power cut, and its next start
 	// replays their slots once (run on, they ended unrecorded and ran twice).
