@@ -130,6 +130,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 		case prev != nil: // it failed with the claim: record it alone, and wait as the retry would
 			l.recordOrSay(ctx, prev.settle.ID, prev.settle.Outcome)
 			if !sleepCtx(ctx, prev.delay) {
+				l.retryCutNotice(r.Attempt, prev.settle.Outcome.ExitCode)
 				return RunResult{cutInDelay: true}, true, nil, nil
 			}
 		case req.Settle != nil:

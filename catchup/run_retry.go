@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/catchup/catchup/runner"
@@ -107,6 +108,8 @@ func (l *lifecycle) waitRetryDelay(ctx context.Context, r *store.Run, prev *retr
 	why := "stopped by a signal to catchup during its retry delay"
 	if lost { // taken for dead: another host replays the slot
 		why = "its lease was lost during its retry delay"
+	} else {
+		l.retryCutNotice(r.Attempt, prev.settle.Outcome.ExitCode)
 	}
 	return l.cutRetry(ctx, *r, prev, why)
 }
@@ -121,6 +124,19 @@ func (l *lifecycle) cutRetry(ctx context.Context, r store.Run, prev *retryHandof
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusInterrupted, EndedAt: l.m.Now(),
 		Error: why, Reason: store.ReasonRetryCut})
 	return true
+}
+
+// retryCutNotice says on stderr that a stop during its delay cut retry
+// attempt n: it ran nothing, and the failed attempt's outcome (its exit
+// status exit, nil: none) stands, as catchup's exit status (its record,
+// if any, says why too).
+func (l *lifecycle) retryCutNotice(n int, exit *int) {
+	code := ""
+	if exit != nil {
+		code = fmt.Sprintf(" (exit %d)", *exit)
+	}
+	l.m.notice("task %s: stopped during its retry delay: attempt %d not run; the failed attempt's outcome stands%s",
+		l.req.Task, n, code)
 }
 
 // sleepCtx waits d; false when ctx ended first.

@@ -34,6 +34,7 @@ func (l *lifecycle) attemptsUnrecorded(ctx context.Context, lock *taskLock, fr f
 			break
 		}
 		if !sleepCtx(ctx, l.retryNoticed(r.Attempt, last.ExitCode)) {
+			l.retryCutNotice(r.Attempt+1, exitCodePtr(last.ExitCode))
 			break // stopped before the retry ran: the outcome is the failed attempt's
 		}
 		r = store.Run{ID: r.ID, Task: r.Task, Slot: r.Slot, Trigger: store.TriggerRetry, Attempt: r.Attempt + 1,
