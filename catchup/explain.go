@@ -167,11 +167,12 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 		return x, err
 	}
 	x.Events = append(bootEvents(u, slot, now), slotEvent(u, slot, now))
+	dead := func(r store.Run) (string, time.Time) { return staleWhy(st, m, r) }
 	for _, r := range records {
 		if notes.unrecorded(r) {
-			x.Events = append(x.Events, notedEvents(r, stale, now)...)
+			x.Events = append(x.Events, notedEvents(r, stale, dead, now)...)
 		} else {
-			x.Events = append(x.Events, runEvents(r, stale, now)...)
+			x.Events = append(x.Events, runEvents(r, stale, dead, now)...)
 		}
 	}
 	r, has := slotlessBySlot(sched, slotless, tol)[slot.Unix()]

@@ -59,7 +59,8 @@ func bootEvents(u uptime, slot, now time.Time) []Event {
 }
 
 // runEvents are a record's lines: its start (or skip, or expiry) and outcome.
-func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
+// dead tells why, and from when, a scan takes a stale run for dead.
+func runEvents(r store.Run, stale map[int64]bool, dead func(store.Run) (string, time.Time), now time.Time) []Event {
 	e := Event{At: r.StartedAt, RunID: r.ID, Host: r.Host}
 	switch r.Status {
 	case store.StatusSkipped:
@@ -83,8 +84,9 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 	out := []Event{e}
 	switch {
 	case r.Status == store.StatusRunning && stale[r.ID]:
-		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host,
-			Text: fmt.Sprintf("run %d is recorded running, but its process is gone: scan marks it interrupted", r.ID)})
+		why, at := dead(r)
+		out = append(out, Event{At: at, Kind: "run-end", RunID: r.ID, Host: r.Host,
+			Text: fmt.Sprintf("run %d is recorded running, but %s: scan marks it interrupted", r.ID, why)})
 	case WaitsRetryDelay(r, now):
 		out = append(out, Event{At: now, Kind: "run-end", RunID: r.ID, Host: r.Host, Text: fmt.Sprintf("run %d is waiting out its retry delay", r.ID)})
 	case r.Status == store.StatusRunning:
@@ -98,10 +100,10 @@ func runEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
 // notedEvents are the lines of a run known from a note of this host: a
 // fire the ledger did not record (no run id yet), or the outcome of
 // recorded run r that it did not take.
-func notedEvents(r store.Run, stale map[int64]bool, now time.Time) []Event {
+func notedEvents(r store.Run, stale map[int64]bool, dead func(store.Run) (string, time.Time), now time.Time) []Event {
 	const next = "noted on this host for the next scan"
 	if r.ID < notedRunBase {
-		out := runEvents(r, stale, now)
+		out := runEvents(r, stale, dead, now)
 		out[len(out)-1].Text += "; the ledger could not take the outcome: " + next
 		return out
 	}

@@ -95,6 +95,16 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 	return stale, nil
 }
 
+// staleWhy is why a scan takes running record r for dead (findStale) and
+// from when, as explain tells it: another host's run by its lease, at the
+// end the scan records (deadBy); this host's by its process, gone now.
+func staleWhy(st store.Store, m Machine, r store.Run) (string, time.Time) {
+	if !thisHost(st, m, r) {
+		return reasonNoHeartbeat + r.Host + " for longer than the lease", deadBy(st, m, r)
+	}
+	return "its process is gone", m.Now()
+}
+
 // deadBy is the end recorded on running record r found dead: the earliest
 // time by which it certainly ended that this process knows, never later
 // than now (the store keeps it at or after the run's start). Nothing saw
