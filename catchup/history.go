@@ -13,6 +13,16 @@ import (
 // is known to be gone, until a scan records why.
 const deadNote = "not recorded yet: its process is gone; the next scan records it interrupted"
 
+// leaseNote is deadNote as a reader can tell it of r: another host's
+// process cannot be seen from here, its lease ran out (staleWhy).
+func leaseNote(st store.Store, m Machine, r store.Run) store.Run {
+	if r.Error == deadNote && !thisHost(st, m, r) {
+		why, _ := staleWhy(st, m, r)
+		r.Error = "not recorded yet: " + why + "; the next scan records it interrupted"
+	}
+	return r
+}
+
 // notedNote is the error a reader shows on a run whose outcome is noted on
 // this host (the ledger failed to take it), until a scan records it.
 const notedNote = "outcome not recorded yet: noted on this host; the next scan records it"
@@ -95,7 +105,7 @@ func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store
 	if err != nil {
 		return r, err
 	}
-	return readAsScanWould(r, stale, notes), nil
+	return leaseNote(st, m, readAsScanWould(r, stale, notes)), nil
 }
 
 // runsNotes is the notes that show reads runs with (history's:
