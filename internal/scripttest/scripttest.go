@@ -80,6 +80,9 @@ func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.
 			"waitlog":    cmdWaitLog,
 			"pingserver": cmdPingServer,
 			"sql":        cmdSQL,
+			"waitsql":    cmdWaitSQL,
+			"gone":       cmdGone,
+			"signal":     cmdSignal,
 		},
 	}
 }

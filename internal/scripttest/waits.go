@@ -40,12 +40,7 @@ func cmdWaitGone(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("waitgone: no pid in %s", args[0])
 	}
-	scriptWait(ts, fmt.Sprintf("process %d (%s) to exit", pid, args[0]), func() bool {
-		// A zombie nobody reaped yet counts as gone: it holds nothing.
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		i := strings.LastIndexByte(string(b), ')')
-		return err != nil || i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
-	})
+	scriptWait(ts, fmt.Sprintf("process %d (%s) to exit", pid, args[0]), func() bool { return pidGone(pid) })
 }
 
 func cmdWaitOpen(ts *testscript.TestScript, neg bool, args []string) {
