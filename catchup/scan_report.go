@@ -279,7 +279,8 @@ type ScanReport struct {
 	// next scan, and counted meanwhile as it will record them.
 	NotesKept error
 	// BootRecorded: the scan wrote this boot's sighting to the ledger, so
-	// the ledger records (the daemon ends a ledger outage on it).
+	// the ledger records (the daemon ends a ledger outage on it, unless
+	// the scan kept this host's notes: NotesKept).
 	BootRecorded bool
 }
 

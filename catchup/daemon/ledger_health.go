@@ -42,8 +42,9 @@ func (d *Daemon) ledgerOutcome(task string, slot time.Time, res catchup.RunResul
 }
 
 // ledgerRecords notes that a scan of the task found the ledger recording
-// (it wrote this boot's sighting): an outage ends then, not only at the
-// task's next fire (a day away, for a daily task).
+// (it wrote this boot's sighting, and recorded this host's notes of
+// unrecorded fires, if any): an outage ends then, not only at the task's
+// next fire (a day away, for a daily task).
 func (d *Daemon) ledgerRecords(task string) {
 	d.health.mu.Lock()
 	defer d.health.mu.Unlock()

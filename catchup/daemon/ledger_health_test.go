@@ -3,9 +3,13 @@ package daemon
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/catchup/catchup/store"
 
 	_ "modernc.org/sqlite"
 )
@@ -106,5 +110,68 @@ func TestLedgerOutageEndsWithAScanThatRecords(t *testing.T) {
 	}
 	if !regexp.MustCompile(`msg="the ledger records fires again" event=ledger task=tick .*unrecorded=1`).MatchString(f.logs.String()) {
 		t.Errorf("the outage's end is not logged:\n%s", f.logs.String())
+	}
+}
+
+// fullLedger records nothing of a scan's notes of unrecorded fires (a
+// filesystem nearly full: a boot's sighting fits, the notes' runs do not).
+type fullLedger struct{ store.Store }
+
+func (l fullLedger) AddRuns(ctx context.Context, runs []store.Run) ([]int64, error) {
+	if len(runs) == 0 {
+		return l.Store.AddRuns(ctx, runs)
+	}
+	return nil, errors.New("database or disk is full")
+}
+
+// TestLedgerOutageGoesOnWhileNotesStay: a rescan that records this boot's
+// sighting but not this host's notes of unrecorded fires (a ledger whose
+// filesystem is nearly full) does not end the outage: before, it logged
+// "the ledger records fires again" beside its warning that the notes
+// stay, and the next fire logged the outage's ERROR anew, each minute.
+// The scan that records the notes ends it.
+func TestLedgerOutageGoesOnWhileNotesStay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	slot := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	f := newFireFixture(t, "tick", "all", slot.Add(-time.Minute))
+	f.d.cfg.Machine.BootID = "boot-1"
+	db, err := sql.Open("sqlite", "file:"+f.d.cfg.Machine.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `ALTER TABLE runs RENAME TO runs_away`); err != nil {
+		t.Fatal(err)
+	}
+	*f.now = slot.Add(time.Second)
+	f.d.fire(ctx, f.task, slot) // runs unrecorded: a note stays on this host
+	if lag := f.d.Lag(); lag.LedgerFailing <= 0 {
+		t.Fatalf("during the outage Lag is %+v; want LedgerFailing > 0\nlog:\n%s", lag, f.logs.String())
+	}
+	if _, err := db.ExecContext(ctx, `ALTER TABLE runs_away RENAME TO runs`); err != nil {
+		t.Fatal(err)
+	}
+	f.d.cfg.Store = fullLedger{f.st}
+	*f.now = slot.Add(30 * time.Second)
+	f.d.scan(ctx, f.task, slot, time.Time{})
+	logs := f.logs.String()
+	if !strings.Contains(logs, "database or disk is full") {
+		t.Fatalf("the scan did not say the notes stay:\n%s", logs)
+	}
+	if strings.Contains(logs, "the ledger records fires again") {
+		t.Errorf("a scan that could not record the notes ended the outage:\n%s", logs)
+	}
+	if lag := f.d.Lag(); lag.LedgerFailing <= 0 {
+		t.Errorf("after a scan that kept the notes, Lag is %+v; want LedgerFailing > 0", lag)
+	}
+	f.d.cfg.Store = f.st
+	*f.now = slot.Add(40 * time.Second)
+	f.d.scan(ctx, f.task, slot, time.Time{})
+	if !regexp.MustCompile(`msg="the ledger records fires again" event=ledger task=tick by=scan`).MatchString(f.logs.String()) {
+		t.Errorf("the scan that recorded the notes did not end the outage:\n%s", f.logs.String())
+	}
+	if lag := f.d.Lag(); lag.LedgerFailing != 0 {
+		t.Errorf("after the scan that recorded the notes, Lag is %+v; want LedgerFailing 0", lag)
 	}
 }

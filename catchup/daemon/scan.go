@@ -58,7 +58,10 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 		return scanFailed
 	}
 	ended = scanSettled
-	if rep.BootRecorded {
+	if rep.BootRecorded && rep.NotesKept == nil {
+		// A scan that kept this host's notes of unrecorded fires (a ledger
+		// whose disk took the boot's few bytes, not the notes' runs) does
+		// not end the outage: the next fire would begin it again, each minute.
 		d.ledgerRecords(t.Def.Name)
 	}
 	for _, w := range rep.Warnings {
