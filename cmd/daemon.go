@@ -212,7 +212,7 @@ func runDaemon(c *cobra.Command, g *globals, df daemonFlags) error {
 	}
 	log := slog.New(h)
 	if path, err := ledgerPath(g); err == nil {
-		st = reopenable(st, reopenAt(path), log) // a SQLite ledger replaced is reopened
+		st = reopenable(st, path, log) // a SQLite ledger replaced is reopened
 	}
 	// Its registrations, scans, fires and scrapes take turns for the
 	// ledger's connections, outcomes first (catchup/daemon/ledger_turns.go).

@@ -38,6 +38,7 @@ const reopenRetry = 5 * time.Second
 // reopenRetry; never created anew behind a restore in progress.
 type reopening struct {
 	open func(context.Context) (store.Store, error)
+	path string // the ledger's, as given
 	log  *slog.Logger
 
 	mu        sync.Mutex
@@ -52,12 +53,12 @@ type reopening struct {
 }
 
 // reopenable returns st as the daemon keeps it: a SQLite ledger reopened
-// by open once replaced (reopening); any other st as it is.
-func reopenable(st store.Store, open func(context.Context) (store.Store, error), log *slog.Logger) store.Store {
+// at path once replaced (reopening); any other st as it is.
+func reopenable(st store.Store, path string, log *slog.Logger) store.Store {
 	if _, ok := st.(*sqlite.Ledger); !ok {
 		return st
 	}
-	return &reopening{open: open, log: log, cur: st}
+	return &reopening{open: reopenAt(path), path: path, log: log, cur: st}
 }
 
 // reopenAt returns how reopening opens the ledger at path again: only
@@ -88,6 +89,9 @@ func (rl *reopening) take(ctx context.Context) (store.Store, error) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	rl.reopenIdle()
+	if rl.curClosed && !rl.closed {
+		return nil, rl.gone()
+	}
 	if !store.SessionOf(ctx).Pin(rl.gen) {
 		return nil, fmt.Errorf("%w, and reopened since: this fire or scan began on the file replaced, "+
 			"and nothing more of it is written to the file now there", store.ErrLedgerMoved)

@@ -46,7 +46,7 @@ func TestDaemonReopenedLedgerRefusesAnEarlierSessionsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log bytes.Buffer
-			rl := reopenable(first, reopenAt(path), slog.New(slog.NewTextHandler(&log, nil)))
+			rl := reopenable(first, path, slog.New(slog.NewTextHandler(&log, nil)))
 			t.Cleanup(func() { rl.Close() })
 			at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 			claim := func(ctx context.Context, slot time.Time) int64 {
