@@ -104,6 +104,10 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	req.RefusePaused = r.Trigger == store.TriggerReplay
 	if r.Attempt == 1 {
 		req.Register = l.registration(ctx, now, r.Slot, true)
+		// A scheduled fire whose claim finds the slot taken (another
+		// host's fire claimed it since checkDuplicate looked) is a
+		// duplicate: it registers only a change of schedule or zone.
+		req.RegisterIfClaimed = r.Trigger == store.TriggerSchedule
 		if l.m.BootID != "" {
 			b := l.m.sighting()
 			req.Boot = &b

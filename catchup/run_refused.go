@@ -26,6 +26,10 @@ func (l *lifecycle) claimRefused(ctx context.Context, r, h store.Run) RunResult 
 		l.m.notice("slot %s of %s was recorded expired meanwhile (%s); not %s it",
 			slot, l.req.Task, cmp.Or(h.Reason, "run "+strconv.FormatInt(h.ID, 10)), doing)
 	case r.Trigger == store.TriggerSchedule:
+		// Its claim registered only a change of schedule or zone
+		// (store.ClaimRequest.RegisterIfClaimed): its line says what else
+		// of it differs, as checkDuplicate's does.
+		l.duplicateKeeps(l.m.Now(), r.Slot)
 		return l.duplicate(ctx, r.Slot, h)
 	case h.Status == store.StatusSucceeded && r.Trigger == store.TriggerReplay:
 		// Run since the scan read the task: another scan's replay, a fire.

@@ -7,6 +7,16 @@ type ClaimRequest struct {
 	Run      Run   // the record to insert, status running
 	Register *Task // when set, upserted in the same transaction
 	Force    bool  // claim even when the slot already succeeded
+	// RegisterIfClaimed: Register is upserted only when the claim is
+	// granted, or when the ledger holds the task under another schedule
+	// or zone, retired, or not at all (a duplicate fire that changes the
+	// schedule or zone registers it: the new schedule counts from it),
+	// decided in the claim's transaction after its holder check. A
+	// scheduled fire's: a duplicate fire whose claim finds the slot taken
+	// (another host's fire claimed it since this fire looked) leaves the
+	// registration to the fire that runs the slot (docs/contract.md,
+	// Register).
+	RegisterIfClaimed bool
 	// Replay: the claim is a scan's replay of a slot it found missed, or
 	// a daemon's fire of the slot its timer was set for. A slot whose
 	// latest record (skips aside) is expired is refused then, as one that
@@ -117,6 +127,15 @@ type ClaimResult struct {
 	// and the Settle it recorded with it. nil: synced before Claim
 	// returned.
 	Synced func() error
+}
+
+// RegistersAnyway reports whether a claim with RegisterIfClaimed upserts
+// its Register whatever the claim's answer, the ledger holding the task
+// (found) under schedule and tz, retired or not: a task not registered,
+// retired, or registered under another schedule or zone. Both backends
+// decide by it.
+func RegistersAnyway(reg Task, found bool, schedule, tz string, retired bool) bool {
+	return !found || retired || schedule != reg.Schedule || tz != reg.TZ
 }
 
 // RefusesRetired reports whether claim req refuses a retired task

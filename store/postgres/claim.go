@@ -51,8 +51,16 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 			return store.ClaimResult{}, p.wrap("write ledger", err)
 		}
 	}
-	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot is known not given up nor held
+	changed := false   // registered again since read (ClaimRequest.Updated): refused once the slot is known not given up nor held
+	ifClaimed := false // Register waits for the claim's grant (ClaimRequest.RegisterIfClaimed)
 	switch {
+	case req.Register != nil && req.RegisterIfClaimed:
+		// The task's row is locked first, as the upsert would: claims lock
+		// a task's row before its slot's, whichever registers.
+		ifClaimed, err = registersIfClaimed(ctx, tx, *req.Register)
+		if err == nil && !ifClaimed {
+			err = upsertTask(ctx, tx, *req.Register, false)
+		}
 	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
 	case req.Replay || !req.Registered.IsZero():
@@ -133,6 +141,11 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 			}
 		}
 		r.ID = id
+	}
+	if ifClaimed {
+		if err := upsertTask(ctx, tx, *req.Register, false); err != nil {
+			return store.ClaimResult{}, p.wrap("write ledger", err)
+		}
 	}
 	var note string
 	if req.Checkpoint && !r.Slot.IsZero() {

@@ -116,6 +116,9 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	queries := []string{firstSeenTaskSQL, insertRunSQL}
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
+		if req.RegisterIfClaimed {
+			queries = append(queries, taskScheduleSQL)
+		}
 	} else if req.Replay || !req.Registered.IsZero() {
 		queries[0] = taskPauseSQL
 	}
@@ -162,10 +165,19 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}
-	changed := false // registered again since read (ClaimRequest.Updated): refused once the slot's holder is known
+	changed := false   // registered again since read (ClaimRequest.Updated): refused once the slot's holder is known
+	ifClaimed := false // Register waits for the claim's grant (ClaimRequest.RegisterIfClaimed)
 	if req.Register != nil {
-		if err := upsertTask(ctx, tx, *req.Register); err != nil {
-			return store.ClaimResult{}, s.wrap("write ledger", err)
+		if req.RegisterIfClaimed {
+			var err error
+			if ifClaimed, err = registersIfClaimed(ctx, tx, *req.Register); err != nil {
+				return store.ClaimResult{}, s.wrap("read ledger", err)
+			}
+		}
+		if !ifClaimed {
+			if err := upsertTask(ctx, tx, *req.Register); err != nil {
+				return store.ClaimResult{}, s.wrap("write ledger", err)
+			}
 		}
 	} else if req.Replay || !req.Registered.IsZero() {
 		// A replay (a backfill) never registers: its task purged since the
@@ -218,6 +230,11 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 	older, err := olderRunning(ctx, tx, req)
 	if err != nil {
 		return store.ClaimResult{}, s.wrap("read ledger", err)
+	}
+	if ifClaimed {
+		if err := upsertTask(ctx, tx, *req.Register); err != nil {
+			return store.ClaimResult{}, s.wrap("write ledger", err)
+		}
 	}
 	r := req.Run
 	r.Status = store.StatusRunning
