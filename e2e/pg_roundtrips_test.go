@@ -104,8 +104,9 @@ func (p *countingProxy) take() (statements, roundTrips int64) {
 // latency, paid by every fire. A fire of a new slot makes no round trip but
 // its statements' own (pgx's default mode prepared each statement new to
 // the connection first, a round trip more: every statement of a fire is,
-// each catchup run being a new process): 19 statements in 16 round trips
-// (28 before), ls 10 in 10 (16 before; 8 until the causes of missed slots
+// each catchup run being a new process): 20 statements in 16 round trips
+// (28 before; 19 until a fire's registration waited for its claim's grant,
+// store.ClaimRequest.RegisterIfClaimed, and rode its run's insert), ls 10 in 10 (16 before; 8 until the causes of missed slots
 // read the same hosts for every reader: the ledger's hosts and who fired
 // each task with missed slots, two statements, here seven missed slots).
 // The bounds are today's counts: a change that adds a round trip to a fire

@@ -132,8 +132,8 @@ type ClaimResult struct {
 // RegistersAnyway reports whether a claim with RegisterIfClaimed upserts
 // its Register whatever the claim's answer, the ledger holding the task
 // (found) under schedule and tz, retired or not: a task not registered,
-// retired, or registered under another schedule or zone. Both backends
-// decide by it.
+// retired, or registered under another schedule or zone. SQLite decides
+// by it; PostgreSQL's upsert by the same condition, in its WHERE.
 func RegistersAnyway(reg Task, found bool, schedule, tz string, retired bool) bool {
 	return !found || retired || schedule != reg.Schedule || tz != reg.TZ
 }

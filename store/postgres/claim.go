@@ -55,12 +55,7 @@ func (p *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	ifClaimed := false // Register waits for the claim's grant (ClaimRequest.RegisterIfClaimed)
 	switch {
 	case req.Register != nil && req.RegisterIfClaimed:
-		// The task's row is locked first, as the upsert would: claims lock
-		// a task's row before its slot's, whichever registers.
 		ifClaimed, err = registersIfClaimed(ctx, tx, *req.Register)
-		if err == nil && !ifClaimed {
-			err = upsertTask(ctx, tx, *req.Register, false)
-		}
 	case req.Register != nil:
 		err = upsertTask(ctx, tx, *req.Register, false)
 	case req.Replay || !req.Registered.IsZero():
@@ -142,11 +137,6 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 		}
 		r.ID = id
 	}
-	if ifClaimed {
-		if err := upsertTask(ctx, tx, *req.Register, false); err != nil {
-			return store.ClaimResult{}, p.wrap("write ledger", err)
-		}
-	}
 	var note string
 	if req.Checkpoint && !r.Slot.IsZero() {
 		err := tx.QueryRow(ctx, lastCheckpointSQL, r.Task, dbSlot(r.Slot)).Scan(&note)
@@ -163,7 +153,7 @@ ON CONFLICT (name) DO NOTHING`, req.Run.Task, dbTime(backend.FirstSeen(req.Run))
 	if req.AskOlderRunning && !r.Slot.IsZero() {
 		insert, into = insert+olderRunningSQL, append(into, &older)
 	}
-	if err := tx.QueryRow(ctx, insert, insertArgs(r.ID, r, "")...).Scan(into...); err != nil {
+	if err := insertClaimed(ctx, tx, req, insert, insertArgs(r.ID, r, ""), into, ifClaimed); err != nil {
 		return store.ClaimResult{}, p.wrap("write ledger", err)
 	}
 	p.clock.saw(at)

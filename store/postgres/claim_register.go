@@ -2,26 +2,66 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"time"
+	"fmt"
 
 	"github.com/catchup/catchup/store"
+	"github.com/catchup/catchup/store/internal/backend"
 	"github.com/jackc/pgx/v5"
 )
 
-// registersIfClaimed reports whether a claim with RegisterIfClaimed leaves
-// its registration reg to its grant: the ledger holds the task, not
-// retired, under reg's schedule and zone (a duplicate fire, refused, then
-// registers nothing). The task's row is locked as the upsert would lock it
-// (FOR NO KEY UPDATE), before the slot's: every claim locks a task's row
-// before its slot's, whether it registers or not.
+// upsertTaskChanged is upsertTaskSQL writing only what a claim with
+// RegisterIfClaimed registers whatever its answer (store.RegistersAnyway):
+// a task not registered, retired, or registered under another schedule or
+// zone. ON CONFLICT DO UPDATE locks the task's row even when it writes
+// nothing, as the upsert did: every claim locks a task's row before its
+// slot's, whether it registers or not.
+var upsertTaskChanged = fmt.Sprintf(upsertTaskSQL,
+	" AND (tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz)")
+
+// registersIfClaimed registers reg if the ledger holds its task retired,
+// under another schedule or zone, or not at all, and reports whether it
+// left reg to the claim's grant (registerGranted) instead: a duplicate
+// fire, refused, then registers nothing. One statement, as the upsert.
 func registersIfClaimed(ctx context.Context, tx pgx.Tx, reg store.Task) (bool, error) {
-	var schedule, tz string
-	var retired *time.Time
-	err := tx.QueryRow(ctx, `SELECT schedule, tz, retired_at FROM tasks WHERE name = $1 FOR NO KEY UPDATE`,
-		reg.Name).Scan(&schedule, &tz, &retired)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	argv, err := backend.EncodeArgv(reg.Argv)
+	if err != nil {
 		return false, err
 	}
-	return !store.RegistersAnyway(reg, err == nil, schedule, tz, retired != nil), nil
+	tag, err := tx.Exec(ctx, upsertTaskChanged, upsertTaskArgs(reg, argv)...)
+	return err == nil && tag.RowsAffected() == 0, err
+}
+
+// registerGranted queues, before b's other statements, the registration
+// reg that a granted claim with RegisterIfClaimed writes: in the round
+// trip of the claim's insert of its run.
+func registerGranted(b *pgx.Batch, reg store.Task) error {
+	argv, err := backend.EncodeArgv(reg.Argv)
+	if err != nil {
+		return err
+	}
+	b.Queue(upsertTaskAlways, upsertTaskArgs(reg, argv)...)
+	return nil
+}
+
+// insertClaimed runs a granted claim's insert of its run (insert, args),
+// scanning its row into into; with register (ClaimRequest.RegisterIfClaimed,
+// left to the grant) after the claim's registration, in one round trip.
+func insertClaimed(ctx context.Context, tx pgx.Tx, req store.ClaimRequest, insert string, args, into []any, register bool) error {
+	if !register {
+		return tx.QueryRow(ctx, insert, args...).Scan(into...)
+	}
+	b := &pgx.Batch{}
+	if err := registerGranted(b, *req.Register); err != nil {
+		return err
+	}
+	b.Queue(insert, args...)
+	br := tx.SendBatch(ctx, b)
+	_, err := br.Exec()
+	if err == nil {
+		err = br.QueryRow().Scan(into...)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -67,15 +67,21 @@ func upsertTask(ctx context.Context, e execer, t store.Task, ifNewer bool) error
 	if ifNewer {
 		q = upsertTaskIfNewer
 	}
-	_, err = e.Exec(ctx, q, t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, dbText(t.Dir), dbText(t.Shell), dbText(t.Source),
-		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
-		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, dbText(t.NotifyCmd), dbNullTime(t.SettledThrough), t.OnBusy,
-		t.MaxAge.Milliseconds(), dbNullTime(t.ScheduleSince))
+	_, err = e.Exec(ctx, q, upsertTaskArgs(t, argv)...)
 	if err == nil && ifNewer {
 		_, err = e.Exec(ctx, `UPDATE tasks SET registered_at = $2 WHERE name = $1 AND registered_at > $2`,
 			t.Name, dbTime(t.RegisteredAt))
 	}
 	return err
+}
+
+// upsertTaskArgs are upsertTaskSQL's arguments for t, whose argv is
+// encoded.
+func upsertTaskArgs(t store.Task, argv string) []any {
+	return []any{t.Name, t.Schedule, t.TZ, backend.ReplayPolicy(t.Replay), argv, dbText(t.Dir), dbText(t.Shell), dbText(t.Source),
+		t.Retries, t.RetryDelay.Milliseconds(), dbTime(t.RegisteredAt), dbTime(t.UpdatedAt),
+		t.Timeout.Milliseconds(), t.KillAfter.Milliseconds(), t.NoCapture, dbText(t.NotifyCmd), dbNullTime(t.SettledThrough), t.OnBusy,
+		t.MaxAge.Milliseconds(), dbNullTime(t.ScheduleSince)}
 }
 
 // UpsertTask implements store.Store: in a transaction of its own, so that
