@@ -121,14 +121,18 @@ func registrant(source string) (uid, by string, ok bool) {
 }
 
 // ownNotifyCmd reports whether the --notify-cmd stored with task t is one
-// a scan run as uid may run as the task's alert: a root scan runs none that
-// another user's `catchup run --cron` or `catchup daemon` registered (that
-// user's command, as root), as it runs none of their commands
-// (refusedAsRoot). A crontab line's registration keeps only such a one
-// (registerEntry), or takes its line's own (lineNotify).
+// a process run as uid (scan, prune, a fire's alert) may run as the task's
+// alert: a root one runs none that another user's `catchup run --cron` or
+// `catchup daemon` registered (that user's command, as root), as it runs
+// none of their commands (refusedAsRoot), nor that of another user's
+// crontab line (rootsLine): that user's own scan keeps the one its `run
+// --cron` stored (registerEntry), on a ledger root shares.
 func ownNotifyCmd(uid int, t store.Task) bool {
 	if uid != 0 {
 		return true
+	}
+	if strings.HasPrefix(t.Source, "crontab:") {
+		return rootsLine(t)
 	}
 	by, _, ok := registrant(t.Source)
 	return !ok || by == "0"

@@ -91,7 +91,6 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	read *store.Task) (*shellReplay, string, error) {
 	e, path := se.Entry, se.path
 	where := fmt.Sprintf("%s:%d", e.File, e.Line)
-	source := fmt.Sprintf("crontab:%s:%d", path, e.Line)
 	// Whom the line runs as first: another user's line this scan refuses
 	// has none of its zone paths checked by this scan's user (root's
 	// warnings would tell that user what lies behind a path it cannot read).
@@ -99,6 +98,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", where, err)
 	}
+	source := lineRegistration(path, e.Line, m, sr) // whose line it is (ownNotifyCmd)
 	// Always a name, so that every reader reads the same slots. Another
 	// user's zone files are read as that user (zoneReader), every time:
 	// the check above looked, and a file swapped since is theirs to read.
@@ -169,6 +169,9 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	if err == nil && !retired {
 		if err := sr.checkTakeover(m, old, path); err != nil {
 			return nil, warning, fmt.Errorf("%s: %w", where, err)
+		}
+		if err := lineUserChanged(old, path, e.User); err != nil {
+			return nil, warning, fmt.Errorf("%s: %w", where, lineRefusal(err.Error()))
 		}
 	}
 	if other := lineSource(old.Source); err == nil && !retired && other != "" && other != path {

@@ -28,7 +28,8 @@ import (
 //     another (or none at all);
 //   - a scan by a user other than root on a shared ledger: a root scan or
 //     prune of that ledger runs a crontab line's stored alert as root
-//     (ownNotifyCmd cannot tell whose line registered it).
+//     when its registration is an older catchup's, which names no user
+//     (ownNotifyCmd then goes by the file's owner).
 func lineNotify(m Machine, st store.Store, sr *shellReplay, e crontab.Entry) (stored, written string, ok bool) {
 	if sr == nil || sr.as != nil || e.NotifyExpands || (m.UID != 0 && st.Shared()) {
 		return "", "", false

@@ -37,7 +37,7 @@ func TestOwnLineFirstOfOneTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	task, err := f.st.Task(t.Context(), "settle")
-	if err != nil || task.Source != "crontab:"+mine+":1" {
+	if err != nil || lineSource(task.Source) != mine {
 		t.Errorf("task settle: %+v, %v; want root's line registered (warnings %q)", task, err, rep.Warnings)
 	}
 }

@@ -103,6 +103,11 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 	if t.Shell == "" {
 		return refusedToStart(m, t)
 	}
+	if sr != nil {
+		if why := lineUserChanged(t, lineSource(t.Source), sr.user); why != nil {
+			return nil, why // whose line it was: not the user with its uid now
+		}
+	}
 	if sr == nil || sr.dir == "" {
 		return nil, nil
 	}

@@ -38,7 +38,7 @@ type Task struct {
 	Argv         []string
 	Dir          string
 	Shell        string // crontab command part, run with /bin/sh -c; "" for argv tasks
-	Source       string // "run" or "crontab:FILE:LINE"
+	Source       string // "run", "run:uid=N", "daemon:FILE:LINE ...", or "crontab:FILE:LINE uid=N user=NAME"
 	Retries      int
 	RetryDelay   time.Duration
 	RegisteredAt time.Time // only ever moves back in time

@@ -1,0 +1,105 @@
+package catchup
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/catchup/catchup/internal/filetrust"
+	"github.com/catchup/catchup/store"
+)
+
+// lineRegistration is the source scan --crontab (or a line's fire)
+// registers a crontab line's task with: "crontab:PATH:LINE", then whose
+// line it is, the user it runs as: " uid=N user=NAME" (" uid=N" for a uid
+// without a name). Readers of the file part (lineSource, findLine) read up
+// to the last colon, which the suffix has none of, so an older catchup
+// reads such a source as it reads one without it.
+func lineRegistration(path string, line int, m Machine, sr *shellReplay) string {
+	uid, name := strconv.Itoa(m.UID), filetrust.UserName(m.UID)
+	if sr != nil && sr.as != nil {
+		uid, name = sr.as.Uid, sr.as.Username
+	}
+	s := fmt.Sprintf("crontab:%s:%d uid=%s", path, line, uid)
+	if name != "" && !strings.ContainsAny(name, " :") {
+		s += " user=" + name
+	}
+	return s
+}
+
+// lineRegistrant is whose line a crontab line's task is, as its source
+// recorded it at registration (lineRegistration): the uid, and the user's
+// name ("" when not recorded). ok is false for a source that records none:
+// any other task's, or a crontab line's an older catchup registered.
+func lineRegistrant(source string) (uid, name string, ok bool) {
+	src, found := strings.CutPrefix(source, "crontab:")
+	if !found {
+		return "", "", false
+	}
+	i := strings.LastIndex(src, ":")
+	if i < 0 {
+		return "", "", false
+	}
+	_, rest, found := strings.Cut(src[i+1:], " uid=")
+	if !found {
+		return "", "", false
+	}
+	uid, rest, _ = strings.Cut(rest, " ")
+	if _, err := strconv.Atoi(uid); err != nil {
+		return "", "", false
+	}
+	name, _ = strings.CutPrefix(rest, "user=")
+	return uid, name, true
+}
+
+// rootsLine reports whether crontab line task t is root's, so that a root
+// process may run its stored --notify-cmd: its registration says uid 0;
+// one that says no user (an older catchup's) is root's only while its file
+// is root's, and no symlink of another user's leads to it. A line found on
+// stdin, whose file is not known, is nobody's.
+func rootsLine(t store.Task) bool {
+	if uid, _, ok := lineRegistrant(t.Source); ok {
+		return uid == "0"
+	}
+	path := lineSource(t.Source)
+	if path == "" {
+		return false
+	}
+	lfi, err := os.Lstat(path)
+	if err != nil || filetrust.Owner(lfi) != 0 {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && filetrust.Owner(fi) == 0
+}
+
+// lineUserChanged refuses the line of task t in the crontab at path (the
+// user it names: lineUser, "" for none) when the
+// user its registration recorded (lineRegistrant) no longer has the uid
+// the line runs as: a user deleted whose uid useradd gave another, whose
+// files kept outside cron's spool would run as that other user, in their
+// home (cron never reads such a file; the spool's are refused by name). A
+// line naming its user (a system crontab's) is looked up by that name, and
+// a registration that records no name (an older catchup's) is as before.
+func lineUserChanged(t store.Task, path, lineUser string) error {
+	uid, name, ok := lineRegistrant(t.Source)
+	if !ok || name == "" || lineUser != "" || path == "" || lineSource(t.Source) != path {
+		return nil
+	}
+	n, err := strconv.Atoi(uid)
+	if err != nil {
+		return nil
+	}
+	now := filetrust.UserName(n)
+	if now == name {
+		return nil
+	}
+	why, fix := fmt.Sprintf("uid %s has no user now (userdel?)", uid), "remove it"
+	if now != "" {
+		why = fmt.Sprintf("uid %s is now %s's (a uid reused after userdel?)", uid, now)
+		fix = fmt.Sprintf("remove it, or if %s is %s renamed, catchup forget %s and scan --crontab %s again", now, name, t.Name, path)
+	}
+	return &filetrust.Refusal{Name: "crontab " + path,
+		Reason: fmt.Sprintf("the line of task %s was registered as %s's (uid %s), but %s", t.Name, name, uid, why), Fix: fix}
+}
