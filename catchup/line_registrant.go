@@ -17,15 +17,21 @@ import (
 // to the last colon, which the suffix has none of, so an older catchup
 // reads such a source as it reads one without it.
 func lineRegistration(path string, line int, m Machine, sr *shellReplay) string {
-	uid, name := strconv.Itoa(m.UID), filetrust.UserName(m.UID)
-	if sr != nil && sr.as != nil {
-		uid, name = sr.as.Uid, sr.as.Username
-	}
+	uid, name := lineRunsAs(m, sr)
 	s := fmt.Sprintf("crontab:%s:%d uid=%s", path, line, uid)
 	if name != "" && !strings.ContainsAny(name, " :") {
 		s += " user=" + name
 	}
 	return s
+}
+
+// lineRunsAs is the uid and name of the user the line replayed through
+// sr runs as: sr's other user, else this process's.
+func lineRunsAs(m Machine, sr *shellReplay) (uid, name string) {
+	if sr != nil && sr.as != nil {
+		return sr.as.Uid, sr.as.Username
+	}
+	return strconv.Itoa(m.UID), filetrust.UserName(m.UID)
 }
 
 // lineRegistrant is whose line a crontab line's task is, as its source
@@ -74,25 +80,22 @@ func rootsLine(t store.Task) bool {
 	return err == nil && filetrust.Owner(fi) == 0
 }
 
-// lineUserChanged refuses the line of task t in the crontab at path (the
-// user it names: lineUser, "" for none) when the
-// user its registration recorded (lineRegistrant) no longer has the uid
-// the line runs as: a user deleted whose uid useradd gave another, whose
-// files kept outside cron's spool would run as that other user, in their
-// home (cron never reads such a file; the spool's are refused by name). A
-// line naming its user (a system crontab's) is looked up by that name, and
-// a registration that records no name (an older catchup's) is as before.
-func lineUserChanged(t store.Task, path, lineUser string) error {
+// lineUserChanged refuses the line of task t in the crontab at path, to
+// be run through sr, when the uid it runs as is the one its registration
+// recorded (lineRegistrant) but that uid's user now has another name: a
+// user deleted whose uid useradd gave another, whose crontab kept outside
+// cron's spool (its owner's uid is all that says whose it is) would run as
+// that other user, in their home (cron never reads such a file; the
+// spool's are refused by name). A line that names its user (a system
+// crontab's) runs as that name; a registration that records no name (an
+// older catchup's) is as before.
+func lineUserChanged(m Machine, t store.Task, path string, sr *shellReplay) error {
 	uid, name, ok := lineRegistrant(t.Source)
-	if !ok || name == "" || lineUser != "" || path == "" || lineSource(t.Source) != path {
+	if !ok || name == "" || path == "" || lineSource(t.Source) != path {
 		return nil
 	}
-	n, err := strconv.Atoi(uid)
-	if err != nil {
-		return nil
-	}
-	now := filetrust.UserName(n)
-	if now == name {
+	nowUID, now := lineRunsAs(m, sr)
+	if nowUID != uid || now == name {
 		return nil
 	}
 	why, fix := fmt.Sprintf("uid %s has no user now (userdel?)", uid), "remove it"

@@ -1,11 +1,14 @@
 package catchup
 
 import (
+	"errors"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/catchup/catchup/internal/filetrust"
 	"github.com/catchup/catchup/store"
 )
 
@@ -80,6 +83,34 @@ func TestOwnNotifyCmdCrontabLine(t *testing.T) {
 			}
 			if got := ownNotifyCmd(tc.uid, store.Task{Name: "t", Source: tc.source}); got != tc.own {
 				t.Errorf("ownNotifyCmd(%d, %q) = %v, want %v", tc.uid, tc.source, got, tc.own)
+			}
+		})
+	}
+}
+
+// TestLineUserChanged: a line is refused when the uid it runs as is the one
+// its registration recorded, under another name (a uid reused), and only
+// then.
+func TestLineUserChanged(t *testing.T) {
+	nobody := &shellReplay{as: &user.User{Uid: "65534", Username: "nobody"}}
+	for name, tc := range map[string]struct {
+		source string
+		sr     *shellReplay
+		refuse bool
+	}{
+		"the same user":                 {source: "crontab:/c:1 uid=65534 user=nobody", sr: nobody},
+		"its uid reused":                {source: "crontab:/c:1 uid=65534 user=alice", sr: nobody, refuse: true},
+		"another uid (a named user's)":  {source: "crontab:/c:1 uid=1001 user=nobody", sr: nobody},
+		"root's line, root's uid":       {source: "crontab:/c:1 uid=0 user=root", sr: &shellReplay{}},
+		"root's uid under another name": {source: "crontab:/c:1 uid=0 user=toor", sr: &shellReplay{}, refuse: true},
+		"an older catchup's":            {source: "crontab:/c:1", sr: nobody},
+		"another file's":                {source: "crontab:/d:1 uid=65534 user=alice", sr: nobody},
+		"no name recorded":              {source: "crontab:/c:1 uid=65534", sr: nobody},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := lineUserChanged(Machine{UID: 0}, store.Task{Name: "j", Source: tc.source}, "/c", tc.sr)
+			if (err != nil) != tc.refuse || err != nil && !errors.Is(err, filetrust.ErrRefused) {
+				t.Errorf("lineUserChanged(%q) = %v, want refused %v", tc.source, err, tc.refuse)
 			}
 		})
 	}

@@ -170,7 +170,7 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 		if err := sr.checkTakeover(m, old, path); err != nil {
 			return nil, warning, fmt.Errorf("%s: %w", where, err)
 		}
-		if err := lineUserChanged(old, path, e.User); err != nil {
+		if err := lineUserChanged(m, old, path, sr); err != nil {
 			return nil, warning, fmt.Errorf("%s: %w", where, lineRefusal(err.Error()))
 		}
 	}

@@ -104,7 +104,7 @@ func replayRefused(m Machine, t store.Task, sr *shellReplay) (seen os.FileInfo, 
 		return refusedToStart(m, t)
 	}
 	if sr != nil {
-		if why := lineUserChanged(t, lineSource(t.Source), sr.user); why != nil {
+		if why := lineUserChanged(m, t, lineSource(t.Source), sr); why != nil {
 			return nil, why // whose line it was: not the user with its uid now
 		}
 	}
