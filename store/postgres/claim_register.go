@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/catchup/catchup/store"
 	"github.com/catchup/catchup/store/internal/backend"
@@ -15,8 +14,8 @@ import (
 // zone. ON CONFLICT DO UPDATE locks the task's row even when it writes
 // nothing, as the upsert did: every claim locks a task's row before its
 // slot's, whether it registers or not.
-var upsertTaskChanged = fmt.Sprintf(upsertTaskSQL,
-	" AND (tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz)")
+const upsertTaskChanged = upsertTaskSQL +
+	" AND (tasks.retired_at IS NOT NULL OR tasks.schedule <> excluded.schedule OR tasks.tz <> excluded.tz)"
 
 // registersIfClaimed registers reg if the ledger holds its task retired,
 // under another schedule or zone, or not at all, and reports whether it
