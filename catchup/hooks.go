@@ -190,7 +190,7 @@ func alertExpired(ctx context.Context, m Machine, cmd string, t store.Task, ts T
 // (what the alert was for, what stays as it was), nothing more, and
 // returned.
 func runAlertAs(ctx context.Context, m Machine, as notify.As, cmd string, env []string, what, so string) error {
-	err := notify.CommandAs(ctx, cmd, env, m.Stderr, m.AlertSignals, as)
+	err := notify.CommandAs(ctx, cmd, env, m.Stderr, m.AlertSignals, as, m.Stop) // Stop: as a job's runner tells it
 	if err != nil {
 		m.notice("%s%v%s", what, err, so)
 	}

@@ -25,6 +25,9 @@ func (d *Daemon) machine(t Task, onStart func(pid int)) catchup.Machine {
 	// An alert is not tracked as a job: it gets the stop signals, as it
 	// would without the daemon, but never a SIGHUP, the daemon's reload.
 	m.AlertSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}
+	// The daemon's own stop (its handler, its grace) ends its work: a
+	// signal forwarded to an alert does not end the command's context.
+	m.Stop = nil
 	m.OnJobStart = func(pid int) {
 		d.track(t.Def.Name, pid, true)
 		if onStart != nil {

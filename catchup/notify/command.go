@@ -41,7 +41,7 @@ const commandTimeout = 30 * time.Second
 // forwarded to it as to a job (runner.Config.Signals; nil: the default
 // ones, SIGHUP among them).
 func Command(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal) error {
-	return CommandAs(ctx, cmd, env, w, signals, As{})
+	return CommandAs(ctx, cmd, env, w, signals, As{}, nil)
 }
 
 // As is whom an alert command runs as: another user (Cred, nil for this
@@ -53,8 +53,12 @@ type As struct {
 
 // CommandAs is Command run as as says (root running another user's alert
 // as that user: in a session of its own, as a replay of their line).
-func CommandAs(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal, as As) error {
-	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env, Signals: signals,
+// stopping, if set, is told of each stop signal forwarded to the command
+// (runner.Config.OnSignal), before the command can die of it: the
+// caller's own handler of that signal may not have run yet, and a caller
+// that went on as if no stop came would end as if none had.
+func CommandAs(ctx context.Context, cmd string, env []string, w io.Writer, signals []os.Signal, as As, stopping func(os.Signal)) error {
+	res, err := runner.Run(ctx, runner.Config{Argv: []string{"/bin/sh", "-c", cmd}, Env: env, Signals: signals, OnSignal: stopping,
 		Stdout: w, Stderr: w, Timeout: commandTimeout, KillAfter: time.Second, Credential: as.Cred, Dir: as.Dir,
 		KeepLeftovers: true}) // an alert holds no lock: what it left runs on
 	switch {
