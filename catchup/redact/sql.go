@@ -52,9 +52,13 @@ func sqlQuotes(v string) (open, inner, closing string) {
 // in a line, VAR= cmd is an empty assignment before the command.
 // SQL's SET PASSWORD = is sqlRule's.
 var spacedRule = sync.OnceValue(func() rule {
-	return rule{needs: and(all("="), anyOf(keyWords...)), re: lazy(`(?i)(^|[\s;&|("'])((?:SET[ \t]+)?[A-Za-z0-9_.-]*` + secretKey + `[ \t]+=[ \t]*)` +
+	return rule{needs: and(all("="), anyOf(keyWords...)), re: lazy(`(?i)(^|[\s;&|("']|[^\s;&|("'\w-]SET[ \t]+)((?:SET[ \t]+)?[A-Za-z0-9_.-]*` + secretKey + `[ \t]+=[ \t]*)` +
 		`(\\"[^"\\]*\\"|'[^']*'|"[^"]*"|[^\s'"&;\\]+)`), with: func(m []string) string {
-		if strings.HasPrefix(strings.ToUpper(m[2]), "SET") || strings.HasPrefix(strings.Trim(m[3], `'"\`), "%") {
+		// SET before the key, at a word's start or after a sign (!SET), is
+		// SQL's (sqlRule's): masked here, its value would read anew as a
+		// SQL literal with the mask inside, and mask again (not idempotent).
+		if strings.HasPrefix(strings.ToUpper(m[2]), "SET") || strings.Contains(strings.ToUpper(m[1]), "SET") ||
+			strings.HasPrefix(strings.Trim(m[3], `'"\`), "%") {
 			return m[0] // printf 'token = %s\n': a format, no value
 		}
 		return keep(m, m[3], m[1]+m[2]+sqlMasked(m[3]))
