@@ -40,6 +40,9 @@ type Ledger struct {
 	mustExist bool
 	pw        string   // the DSN's password, scrubbed from every error
 	printed   []string // names the driver prints as they are, never scrubbed (printedNames)
+	// server, database, user: where the DSN points, for an open error's fix
+	// (withOpenFix).
+	server, database, user string
 
 	mu         sync.Mutex
 	locks      map[string]int64 // task locks held: task -> run id
@@ -140,6 +143,9 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 		where:      loc.Redacted(),
 		pw:         cfg.ConnConfig.Password,
 		printed:    printedNames(&cfg.ConnConfig.Config),
+		server:     serverName(&cfg.ConnConfig.Config),
+		database:   cfg.ConnConfig.Database,
+		user:       cfg.ConnConfig.User,
 		locks:      map[string]int64{},
 		letGoAfter: letGoAfter,
 	}

@@ -37,7 +37,7 @@ func (p *Ledger) checkSchema(ctx context.Context) error {
 	err = p.pool.QueryRow(ctx,
 		`SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NOT NULL, clock_timestamp()`).Scan(&exists, &at)
 	if err != nil {
-		return p.wrap("open ledger", err)
+		return p.withOpenFix(p.wrap("open ledger", err), err)
 	}
 	p.clock.saw(at)
 	if !exists && p.mustExist {
