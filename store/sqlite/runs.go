@@ -31,10 +31,6 @@ func insertRun(ctx context.Context, e execer, r store.Run) (int64, error) {
 	return res.LastInsertId()
 }
 
-// firstSeenTaskSQL registers a task first seen through a run.
-const firstSeenTaskSQL = `INSERT INTO tasks (name, registered_at, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (name) DO NOTHING`
-
 // taskPauseSQL reads a task's pause and registration; no row: the ledger
 // no longer holds it (a replay's claim, a backfill's).
 const taskPauseSQL = `SELECT paused_at, paused_until, registered_at, retired_at, updated_at FROM tasks WHERE name = ?`
@@ -52,7 +48,7 @@ func (s *Ledger) Claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	}
 	slotRunSQL := `SELECT ` + runColumnsLight + ` FROM runs r
 WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id DESC LIMIT 1`
-	queries := []string{firstSeenTaskSQL, insertRunSQL}
+	queries := []string{taskKnownSQL, insertRunSQL}
 	if req.Register != nil {
 		queries[0] = upsertTaskSQL
 		if req.RegisterIfClaimed {
@@ -138,10 +134,7 @@ WHERE r.task = ? AND r.slot = ? AND r.status IN (` + blocking + `) ORDER BY r.id
 		}
 		changed = !req.Updated.IsZero() && updated != ms(req.Updated)
 	} else {
-		// A task first seen through a run is registered as of that run's
-		// slot (or start), so that the slot is covered by the missed rule.
-		_, err := tx.ExecContext(ctx, firstSeenTaskSQL, req.Run.Task, ms(backend.FirstSeen(req.Run)), ms(req.Run.StartedAt))
-		if err != nil {
+		if err := firstSeenTask(ctx, tx, req.Run); err != nil {
 			return store.ClaimResult{}, s.wrap("write ledger", err)
 		}
 	}
