@@ -44,3 +44,16 @@ func (l *lifecycle) lockHolderRun(ctx context.Context, own int64) (store.Run, bo
 	}
 	return holder, n == 1
 }
+
+// fleetHeldReason is the reason of a lock skip on a shared ledger: the
+// task's ledger lock held by a run of another host, or by a run of this
+// host that its lock here did not keep out, under another state directory
+// (another user's crontab, another CATCHUP_STATE_DIR), named so that no one
+// looks for another host.
+func (l *lifecycle) fleetHeldReason(ctx context.Context, own int64) string {
+	if h, ok := l.lockHolderRun(ctx, own); ok && h.Host == l.m.Host {
+		return fmt.Sprintf("%s on this host (run %d, pid %d; another user's, or one under another state directory)",
+			reasonLocked, h.ID, h.PID)
+	}
+	return reasonLocked + " on another host"
+}

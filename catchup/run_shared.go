@@ -108,6 +108,9 @@ func (l *lifecycle) lockFleet(ctx context.Context, r store.Run) (release func(),
 		}
 		break
 	}
+	if reason == reasonLocked+" on another host" {
+		reason = l.fleetHeldReason(ctx, r.ID)
+	}
 	l.recordOrSay(ctx, r.ID, store.Outcome{Status: store.StatusSkipped, EndedAt: l.m.Now(),
 		ExitCode: exitCodePtr(exitLocked), Error: reason, Reason: code})
 	if stopped && l.req.Backfill {
