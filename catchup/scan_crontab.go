@@ -256,6 +256,11 @@ func registerEntry(ctx context.Context, st store.Store, m Machine, se sourcedEnt
 	}
 	if stored, _, ok := lineNotify(m, st, sr, e); ok {
 		t.NotifyCmd = stored
+	} else if w := lineNotifyWarning(m, sr, e, where); w != "" && !(m.UID != 0 && st.Shared()) {
+		if warning != "" {
+			warning += "; "
+		}
+		warning += w
 	}
 	if maxAge > 0 {
 		t.MaxAge = maxAge

@@ -23,16 +23,25 @@ import (
 //
 //   - another user's line (a root scan's): its alert would run as root a
 //     command from a file that user controls (scanAlertCommand, prune);
-//   - a value the line's shell expands at the fire ("$PAGER"): the fire's
-//     alert is not the text read here, and $PAGER in scan's environment is
-//     another (or none at all);
+//   - a value the line's shell expands at the fire that scan cannot know
+//     ("$PAGER": cron sets none, and $PAGER in scan's environment is
+//     another; `cmd`): lineNotifyWarning says so. One that depends only on
+//     what cron and the crontab give the line ("$HOME/alert.sh") is
+//     expanded as the line's shell expands it (expandedNotify);
 //   - a scan by a user other than root on a shared ledger: a root scan or
 //     prune of that ledger runs a crontab line's stored alert as root
 //     when its registration is an older catchup's, which names no user
 //     (ownNotifyCmd then goes by the file's owner).
 func lineNotify(m Machine, st store.Store, sr *shellReplay, e crontab.Entry) (stored, written string, ok bool) {
-	if sr == nil || sr.as != nil || e.NotifyExpands || (m.UID != 0 && st.Shared()) {
+	if sr == nil || sr.as != nil || (m.UID != 0 && st.Shared()) {
 		return "", "", false
 	}
-	return redact.Command(e.NotifyCmd), e.NotifyCmd, true
+	written = e.NotifyCmd
+	if e.NotifyExpands {
+		var why string
+		if written, why, _ = expandedNotify(e, lineShellVars(m, sr)); why != "" {
+			return "", "", false
+		}
+	}
+	return redact.Command(written), written, true
 }

@@ -35,9 +35,12 @@ type Entry struct {
 	// NotifyCmd is the value of --notify-cmd if present, unquoted and
 	// unexpanded; NotifyExpands says that the line's shell expands it at
 	// the fire ($VAR, `cmd` outside single quotes): the fire's command is
-	// then not the text read here.
+	// then not the text read here. NotifyWord is then the value as the
+	// line writes it, its quotes kept, for the reader that expands it as
+	// the line's shell would ("" when the flag's own name is quoted).
 	NotifyCmd     string
 	NotifyExpands bool
+	NotifyWord    string
 }
 
 // Error reports one malformed catchup line; parsing continues after it.

@@ -86,7 +86,8 @@ func TestParseRules(t *testing.T) {
 					"--db d --notify-cmd 'n c' --ping p --host h --lease 1m --on-busy skip --max-age 3d -- cmd --task zzz --bogus"}}},
 		// --notify-cmd is read as the fire gets it when the line's shell
 		// expands nothing in it: $ inside single quotes, or escaped, is the
-		// alert's own (CATCHUP_TASK); one the line's shell expands is marked.
+		// alert's own (CATCHUP_TASK); one the line's shell expands is marked,
+		// and kept as written (NotifyWord), without --notify-cmd=.
 		"notify-cmd expanded or not": {in: "0 1 * * * catchup run --task a --notify-cmd 'echo $CATCHUP_TASK >> f' -- true\n" +
 			"0 2 * * * catchup run --task b --notify-cmd=\"echo \\$CATCHUP_TASK\" -- true\n" +
 			"0 3 * * * catchup run --task c --notify-cmd \"$PAGER x\" -- true\n" +
@@ -97,11 +98,11 @@ func TestParseRules(t *testing.T) {
 					Command: "catchup run --task a --notify-cmd 'echo $CATCHUP_TASK >> f' -- true"},
 				{File: "t", Line: 2, Expr: "0 2 * * *", Task: "b", NotifyCmd: "echo $CATCHUP_TASK",
 					Command: "catchup run --task b --notify-cmd=\"echo \\$CATCHUP_TASK\" -- true"},
-				{File: "t", Line: 3, Expr: "0 3 * * *", Task: "c", NotifyCmd: "$PAGER x", NotifyExpands: true,
+				{File: "t", Line: 3, Expr: "0 3 * * *", Task: "c", NotifyCmd: "$PAGER x", NotifyExpands: true, NotifyWord: `"$PAGER x"`,
 					Command: "catchup run --task c --notify-cmd \"$PAGER x\" -- true"},
-				{File: "t", Line: 4, Expr: "0 4 * * *", Task: "d", NotifyCmd: "page`date`", NotifyExpands: true,
+				{File: "t", Line: 4, Expr: "0 4 * * *", Task: "d", NotifyCmd: "page`date`", NotifyExpands: true, NotifyWord: "page`date`",
 					Command: "catchup run --task d --notify-cmd=page`date` -- true"},
-				{File: "t", Line: 5, Expr: "0 5 * * *", Task: "e", NotifyCmd: "a$B", NotifyExpands: true,
+				{File: "t", Line: 5, Expr: "0 5 * * *", Task: "e", NotifyCmd: "a$B", NotifyExpands: true, NotifyWord: "'a'$B",
 					Command: "catchup run --task e --notify-cmd 'a'$B -- true"}}},
 		// Every flag of run takes one value: the last no longer wins.
 		"single-valued flags twice refused": {in: "0 2 * * * catchup run --task a --replay all --replay=latest -- true\n" +

@@ -122,6 +122,15 @@ func parseFlags(e *Entry, lx *lexer, given *flagsOnce) (program string, err erro
 			e.MaxAge = val
 		case "notify-cmd":
 			e.NotifyCmd, e.NotifyExpands = val, lx.expands // of the word just read: the value, or --notify-cmd=VALUE
+			if e.NotifyWord = ""; lx.expands {
+				e.NotifyWord = lx.raw
+				if hasVal {
+					e.NotifyWord, _ = strings.CutPrefix(lx.raw, "--notify-cmd=") // "" when its name is quoted
+					if e.NotifyWord == lx.raw {
+						e.NotifyWord = ""
+					}
+				}
+			}
 		case "db":
 			e.DB = val
 		}

@@ -20,6 +20,8 @@ type lexer struct {
 	// expands says that the last word next returned has a $ or a `
 	// outside single quotes, unescaped: the shell expands it.
 	expands bool
+	// raw is that word as the line writes it, its quotes kept.
+	raw string
 }
 
 const operators = ";&|<>()"
@@ -35,6 +37,8 @@ func (l *lexer) next() (word string, ok bool, err error) {
 	}
 	var w []byte
 	l.expands = false
+	start := l.i
+	defer func() { l.raw = l.s[start:l.i] }()
 	for l.i < len(l.s) {
 		c := l.s[l.i]
 		switch {
