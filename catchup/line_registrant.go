@@ -2,6 +2,7 @@ package catchup
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -15,14 +16,48 @@ import (
 // line it is, the user it runs as: " uid=N user=NAME" (" uid=N" for a uid
 // without a name). Readers of the file part (lineSource, findLine) read up
 // to the last colon, which the suffix has none of, so an older catchup
-// reads such a source as it reads one without it.
+// reads such a source as it reads one without it. A name with a space, a
+// colon or a control character (a directory service's: "ad:alice",
+// "alice smith") is recorded escaped, before the uid:
+// " user=ESCAPED uid=N" (escapedName): the suffix keeps no colon, and an
+// older reader, which takes everything after "uid=N " as the name, reads
+// the uid and no name, as from a registration that recorded none (before,
+// such a name was not recorded at all).
 func lineRegistration(path string, line int, m Machine, sr *shellReplay) string {
 	uid, name := lineRunsAs(m, sr)
-	s := fmt.Sprintf("crontab:%s:%d uid=%s", path, line, uid)
-	if name != "" && !strings.ContainsAny(name, " :") {
-		s += " user=" + name
+	switch {
+	case name == "":
+		return fmt.Sprintf("crontab:%s:%d uid=%s", path, line, uid)
+	case needsEscape(name):
+		return fmt.Sprintf("crontab:%s:%d user=%s uid=%s", path, line, escapedName(name), uid)
 	}
-	return s
+	return fmt.Sprintf("crontab:%s:%d uid=%s user=%s", path, line, uid, name)
+}
+
+// needsEscape reports whether a user's name cannot stand as it is in a
+// line's registration: a space ends it for a reader, a colon moves the
+// end of the file part, a control character is no text.
+func needsEscape(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == ' ' || c == ':' || c < 0x20 || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// escapedName is name with each of its bytes that needsEscape refuses,
+// and each %, as %XX (hex, upper case).
+func escapedName(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == ' ' || c == ':' || c == '%' || c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // lineRunsAs is the uid and name of the user the line replayed through
@@ -47,13 +82,19 @@ func lineRegistrant(source string) (uid, name string, ok bool) {
 	if i < 0 {
 		return "", "", false
 	}
-	_, rest, found := strings.Cut(src[i+1:], " uid=")
+	before, rest, found := strings.Cut(src[i+1:], " uid=")
 	if !found {
 		return "", "", false
 	}
 	uid, rest, _ = strings.Cut(rest, " ")
 	if _, err := strconv.Atoi(uid); err != nil {
 		return "", "", false
+	}
+	if _, esc, escaped := strings.Cut(before, " user="); escaped && rest == "" { // lineRegistration's escaped form
+		if name, err := url.PathUnescape(esc); err == nil {
+			return uid, name, true
+		}
+		return uid, "", true
 	}
 	name, _ = strings.CutPrefix(rest, "user=")
 	return uid, name, true

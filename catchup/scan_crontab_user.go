@@ -197,6 +197,13 @@ func (sr *shellReplay) checkTakeover(m Machine, old store.Task, path string) err
 		return refuse("uid " + uid + "'s " + by)
 	}
 	other := lineSource(old.Source)
+	uid, name, recorded := lineRegistrant(old.Source)
+	if recorded && uid == sr.as.Uid && (name == "" || name == sr.user) {
+		return nil // a line of this same user's, as its registration recorded
+	}
+	if other == "" && recorded { // found on stdin: never read again
+		return refuse(recordedUser(uid, name) + "'s line")
+	}
 	if !strings.HasPrefix(old.Source, "crontab:") || other == "" {
 		return refuse(fmt.Sprintf("%q", old.Source))
 	}
@@ -215,6 +222,15 @@ func (sr *shellReplay) checkTakeover(m Machine, old store.Task, path string) err
 		return nil
 	}
 	return refuse(fmt.Sprintf("the line at %s:%d, %s's", other, f.Line, owner))
+}
+
+// recordedUser names the user a line's registration recorded: "NAME (uid
+// N)", or "uid N".
+func recordedUser(uid, name string) string {
+	if name == "" {
+		return "uid " + uid
+	}
+	return fmt.Sprintf("%s (uid %s)", name, uid)
 }
 
 // lineUserName is the user line se runs as: the user field of a system

@@ -60,7 +60,7 @@ func (c *crontabs) zoneReaderOf(t store.Task) *zoneReader {
 	}
 	se, gone := c.findLine(t)
 	if gone != nil {
-		return nobodyReader("its crontab line is gone, refused or unreadable")
+		return recordedLineReader(t)
 	}
 	sr := &shellReplay{}
 	if c.m.asUser == nil {
@@ -77,6 +77,25 @@ func (c *crontabs) zoneReaderOf(t store.Task) *zoneReader {
 		return nobodyReader(err.Error())
 	}
 	return &zoneReader{cred: cred, who: sr.user}
+}
+
+// recordedLineReader reads the zone file of crontab line task t, whose
+// line root cannot find (gone, refused, unreadable), as the user its
+// registration recorded (lineRegistration), as a registrant's: the line's
+// user while its uid still has the recorded name; nobody when it has
+// another (a uid reused after userdel), or the registration records no
+// user (an older catchup's).
+func recordedLineReader(t store.Task) *zoneReader {
+	uid, name, ok := lineRegistrant(t.Source)
+	if !ok {
+		return nobodyReader("its crontab line is gone, refused or unreadable")
+	}
+	if name != "" {
+		if u, err := user.LookupId(uid); err != nil || u.Username != name {
+			return nobodyReader(fmt.Sprintf("its crontab line is gone, refused or unreadable, and uid %s is no longer %s", uid, name))
+		}
+	}
+	return registrantReader(uid)
 }
 
 // registrantReader reads as uid, a task's registrant: nil for root.
