@@ -97,3 +97,38 @@ func TestRunAsAnotherUserInheritsNoDescriptor(t *testing.T) {
 		t.Errorf("the child run as another user has descriptors %q from 3 up, want only its ExtraFiles' 3 (not the inherited %d)", got, fd)
 	}
 }
+
+// TestRunAsAnotherUserGetsCronsUmask: a child run as another user starts
+// with umask 022, the one cron's jobs get (a cron daemon started by init
+// or systemd), never this process's: root's scan run from a shell with
+// umask 077 made every file that user's replayed job created private,
+// and one with umask 000 writable by everyone. The caller's own umask is
+// left as it was, and so is that of a child run as the caller.
+func TestRunAsAnotherUserGetsCronsUmask(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	for name, tc := range map[string]struct {
+		cred *syscall.Credential
+		want string
+	}{
+		"another user": {cred: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}, want: "0022\n"},
+		"the caller":   {want: "0077\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			res := run(t, Config{Argv: sh(`umask`), Stdout: &out, Dir: "/", Credential: tc.cred})
+			if res.ExitCode != 0 {
+				t.Fatalf("exit %d: %v", res.ExitCode, res.StartErr)
+			}
+			if got := out.String(); got != tc.want {
+				t.Errorf("umask %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if now := syscall.Umask(0o077); now != 0o077 {
+		t.Errorf("this process's umask is now %#o, want 077 as it was", now)
+	}
+}

@@ -3,6 +3,8 @@ package runner
 import (
 	"math"
 	"os"
+	"os/exec"
+	"runtime"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -42,4 +44,31 @@ func closeInheritedOnExec() error {
 		}
 	}
 	return nil
+}
+
+// cronUmask is the umask a child run as another user starts with: the one
+// cron's jobs get from a cron daemon that init or systemd started.
+const cronUmask = 0o022
+
+// startWithCronUmask starts cmd, a child run as another user, with
+// cronUmask, never this process's own (root's shell's 077 made every file
+// that user's job created private, its 000 writable by everyone): on a
+// thread of its own whose filesystem attributes (umask, cwd, root) are no
+// longer shared with the process (unshare CLONE_FS), so that nothing else
+// of this process ever creates a file with that umask, locked to a
+// goroutine that ends without unlocking it, so that the thread ends with
+// it. The child inherits the umask across fork and exec. Not for a child
+// that must die with the thread that forked it (Config.DieWithParent).
+func startWithCronUmask(cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		if err := unix.Unshare(unix.CLONE_FS); err != nil {
+			done <- err
+			return
+		}
+		unix.Umask(cronUmask)
+		done <- cmd.Start()
+	}()
+	return <-done
 }

@@ -150,7 +150,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		// that was unlocked again).
 		runtime.LockOSThread()
 	}
-	err = cmd.Start()
+	if cfg.Credential != nil && !cfg.DieWithParent {
+		err = startWithCronUmask(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	if cfg.DieWithParent {
 		runtime.UnlockOSThread()
 	}
