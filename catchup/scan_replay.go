@@ -148,7 +148,23 @@ func slotAction(slot time.Time, code int, skipped bool, id int64) SlotAction {
 	return a
 }
 
-// replayShell runs a crontab line's command part as cron would: /bin/sh -c,
+// shell is the program cron runs the line's command part with: the
+// crontab's SHELL= above the line, else /bin/sh. (Before, every replay
+// ran /bin/sh, a line written for the crontab's SHELL=/bin/bash failing
+// or doing something else in its replays alone.) Another user's crontab
+// names it for that user's line, which runs as that user, as under cron.
+func (sr *shellReplay) shell() string {
+	sh := "/bin/sh"
+	for _, kv := range sr.vars {
+		if k, v, _ := strings.Cut(kv, "="); k == "SHELL" && v != "" {
+			sh = v
+		}
+	}
+	return sh
+}
+
+// replayShell runs a crontab line's command part as cron would: its shell
+// (the crontab's SHELL=, else /bin/sh) with -c,
 // the crontab's variables, the user's home, the %-stdin; with
 // CATCHUP_REPLAY_SLOT set so that the `catchup run` inside the line claims
 // that slot with trigger replay.
@@ -191,7 +207,7 @@ func replayShell(ctx context.Context, m Machine, t store.Task, sr *shellReplay, 
 		defer e.Flush()
 		stdout, stderr = o, e
 	}
-	cfg := runner.Config{Argv: []string{"/bin/sh", "-c", sr.command}, Dir: sr.dir, Env: env,
+	cfg := runner.Config{Argv: []string{sr.shell(), "-c", sr.command}, Dir: sr.dir, Env: env,
 		Stdout: stdout, Stderr: stderr, Credential: cred, Signals: m.JobSignals, OnSignal: m.Stop,
 		Stop: ctx, Gate: m.Starts, BeforeStart: m.BeforeJobStart, Kill: m.JobsKill} // a stop first: the line never starts
 	if sr.stdin != "" {
