@@ -51,6 +51,8 @@ func expandedNotify(e crontab.Entry, vars map[string]string) (value, why, fix st
 	switch {
 	case why == "":
 		return value, "", ""
+	case x.secret != "":
+		return "", why, "keep the secret in a file the alert command reads"
 	case x.unknown != "":
 		return "", why, fmt.Sprintf("set %s in the crontab above the line, or write its value out", x.unknown)
 	}
@@ -82,6 +84,9 @@ type wordExpander struct {
 	// lastName is the variable expanded last; unknown is the one that
 	// stopped the expansion, being unset for the line.
 	lastName, unknown string
+	// secret is the variable that stopped the expansion, its name
+	// saying that it holds a secret.
+	secret string
 }
 
 // last names the variable expanded last, as the line writes it.
@@ -203,6 +208,12 @@ func (x *wordExpander) parameter() (string, string) {
 	if !ok {
 		x.unknown = name
 		return "", fmt.Sprintf("$%s, which cron does not set for the line nor the crontab above it", name)
+	}
+	if kv := name + "=" + v; v != "" && redact.Command(kv) != kv {
+		// A secret by its name (HOOK_TOKEN=...): expanded, it would
+		// reach the ledger whole, no shape of its value masked there.
+		x.secret = name
+		return "", fmt.Sprintf("$%s, a secret by its name, which the ledger does not keep", name)
 	}
 	x.lastName = name
 	return v, ""

@@ -11,7 +11,7 @@ import (
 // expands it at the fire, with the variables cron and the crontab give
 // the line; what depends on anything else is not guessed.
 func TestExpandedNotify(t *testing.T) {
-	vars := map[string]string{"HOME": "/home/a b", "PAGES": "/srv/pages", "USER": "alice", "EMPTY": ""}
+	vars := map[string]string{"HOME": "/home/a b", "PAGES": "/srv/pages", "USER": "alice", "EMPTY": "", "HOOK_TOKEN": "abc123"}
 	for name, tc := range map[string]struct {
 		line, value, why string
 	}{
@@ -21,6 +21,7 @@ func TestExpandedNotify(t *testing.T) {
 		"an escaped dollar":         {line: `--notify-cmd "\$X $USER"`, value: "$X alice"},
 		"a lone dollar":             {line: `--notify-cmd "cost $ $USER"`, value: "cost $ alice"},
 		"an empty one, quoted":      {line: `--notify-cmd "page$EMPTY"`, value: "page"},
+		"a secret by its name":      {line: `--notify-cmd "page $HOOK_TOKEN"`, why: "$HOOK_TOKEN, a secret by its name"},
 		"unset":                     {line: `--notify-cmd "$PAGER x"`, why: "$PAGER, which cron does not set"},
 		"a default":                 {line: `--notify-cmd "${PAGER:-page}"`, why: "${PAGER:, which only the fire expands"},
 		"a command substitution":    {line: `--notify-cmd "$(cat f)"`, why: "$(, which only the fire expands"},
