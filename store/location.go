@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Kind is the backend a ledger lives in.
@@ -121,7 +119,7 @@ func ParseLocation(s string) (Location, error) {
 		// password would be the host, in every message and ls header.
 		return Location{}, fmt.Errorf("%w: its user info holds an @ (percent-encode it as %%40)", errBadDSN)
 	}
-	cfg, err := pgxpool.ParseConfig(dsn)
+	cfg, err := parseNaming(dsn)
 	if err != nil {
 		return Location{}, badDSN(dsn, err)
 	}
@@ -203,7 +201,7 @@ func (l Location) Redacted() string {
 	if l.Kind != Postgres {
 		return l.Path
 	}
-	cfg, err := pgxpool.ParseConfig(l.DSN)
+	cfg, err := parseNaming(l.DSN)
 	if err != nil {
 		return "(invalid PostgreSQL DSN)"
 	}
