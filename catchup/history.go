@@ -11,14 +11,16 @@ import (
 
 // deadNote is the error a reader shows on a running record whose process
 // is known to be gone, until a scan records why.
-const deadNote = "not recorded yet: its process is gone; the next scan records it interrupted"
+const deadNote = "not recorded yet: " + processGone + "; the next scan records it interrupted"
 
-// leaseNote is deadNote as a reader can tell it of r: another host's
-// process cannot be seen from here, its lease ran out (staleWhy).
+// leaseNote is deadNote as a reader can tell it of r (staleWhy): another
+// host's process cannot be seen from here, its lease ran out; a run of an
+// earlier boot of this host died with it.
 func leaseNote(st store.Store, m Machine, r store.Run) store.Run {
-	if r.Error == deadNote && !thisHost(st, m, r) {
-		why, _ := staleWhy(st, m, r)
-		r.Error = "not recorded yet: " + why + "; the next scan records it interrupted"
+	if r.Error == deadNote {
+		if why, _ := staleWhy(st, m, r); why != processGone {
+			r.Error = "not recorded yet: " + why + "; the next scan records it interrupted"
+		}
 	}
 	return r
 }

@@ -96,14 +96,22 @@ func staleHolding(ctx context.Context, st store.Store, m Machine, running []stor
 }
 
 // staleWhy is why a scan takes running record r for dead (findStale) and
-// from when, as explain tells it: another host's run by its lease, at the
-// end the scan records (deadBy); this host's by its process, gone now.
+// from when, as explain tells it: another host's run by its lease, and
+// this host's run of an earlier boot by that boot's end, each at the end
+// the scan records (deadBy); this host's of this boot by its process,
+// gone now.
 func staleWhy(st store.Store, m Machine, r store.Run) (string, time.Time) {
-	if !thisHost(st, m, r) {
+	switch {
+	case !thisHost(st, m, r):
 		return reasonNoHeartbeat + r.Host + " for longer than the lease", deadBy(st, m, r)
+	case r.BootID != m.BootID:
+		return "the host rebooted since (its boot " + r.BootID + " is over)", deadBy(st, m, r)
 	}
-	return "its process is gone", m.Now()
+	return processGone, m.Now()
 }
+
+// processGone is staleWhy of a run of this host and boot.
+const processGone = "its process is gone"
 
 // deadBy is the end recorded on running record r found dead: the earliest
 // time by which it certainly ended that this process knows, never later
