@@ -44,11 +44,12 @@ func TestPayRunAlert(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			o := newOwedFixture(t)
-			// The payer is this process, as a scan's is. testMachine's pid,
-			// 4242, may be a live process's on a busy machine (pids wrap at
-			// pid_max, 32768 here): started before the payer renamed the
-			// alert to its pid, it made takerGone say the taker lives, and
-			// the alert left owed was not listed ("still running" failed).
+			// The payer is this process, as a scan's is: alive while it
+			// pays. (testMachine's pid was 4242, at times a live process's
+			// on a busy machine (pids wrap at pid_max, 32768 here): started
+			// before the payer renamed the alert to its pid, it made
+			// takerGone say the taker lives, and the alert left owed was
+			// not listed ("still running" failed).)
 			o.m.PID = os.Getpid()
 			ctx := context.Background()
 			add := func(r store.Run) int64 {

@@ -12,9 +12,6 @@ import (
 	"github.com/catchup/catchup/store"
 )
 
-// deadPID is a pid no process has: over Linux's largest pid_max (2^22).
-const deadPID = 1<<22 + 1
-
 // owedFixture is a ledger with task "job", a machine whose alerts append
 // "TASK|EXPIRED|EXPIRED_SLOTS|MISSED_CAUSES" to a file, and its notices.
 type owedFixture struct {

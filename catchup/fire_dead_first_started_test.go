@@ -34,7 +34,7 @@ func TestFireAfterADeadRunStartsAfterItsReplay(t *testing.T) {
 			// The fire of 10:00 died under its job: left running, its
 			// heartbeat its start, its pid no process's.
 			dead := store.Run{Task: "job", Slot: mustTime(t, "2026-03-01T10:00:00Z"), Trigger: store.TriggerSchedule, Attempt: 1,
-				StartedAt: mustTime(t, "2026-03-01T10:00:05Z"), Host: f.m.Host, PID: 999999, BootID: f.m.BootID}
+				StartedAt: mustTime(t, "2026-03-01T10:00:05Z"), Host: f.m.Host, PID: deadPID, BootID: f.m.BootID}
 			if c, err := st.Claim(ctx, store.ClaimRequest{Run: dead}); err != nil || !c.Claimed {
 				t.Fatalf("the dead run's claim: %+v, %v", c, err)
 			}

@@ -34,13 +34,13 @@ func TestEarlyFireOfAFleet(t *testing.T) {
 			req := f.request(t)
 			req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")
 			hostA := f.m
-			hostA.Host, hostA.LockDir, hostA.PID = "host-a", t.TempDir(), 4242
+			hostA.Host, hostA.LockDir, hostA.PID = "host-a", t.TempDir(), otherPID
 			if res, err := Run(context.Background(), f.st, nil, hostA, req); err != nil || res.ExitCode != tc.exit {
 				t.Fatalf("first fire: %+v, %v; want exit %d", res, err, tc.exit)
 			}
 			f.now = mustTime(t, tc.second)
 			hostB := f.m
-			hostB.Host, hostB.LockDir, hostB.PID = "host-b", t.TempDir(), 4343
+			hostB.Host, hostB.LockDir, hostB.PID = "host-b", t.TempDir(), otherPID+1
 			res, err := Run(context.Background(), f.st, nil, hostB, req)
 			if err != nil || res.ExitCode != 0 {
 				t.Errorf("second fire: %+v, %v; want exit 0, a duplicate", res, err)
@@ -68,7 +68,7 @@ func TestEarlyTwinClaimsAfterTheFailure(t *testing.T) {
 	req := f.request(t)
 	req.Schedule = mustSchedule(t, "0 2 * * *", "UTC")
 	other := f.m
-	other.LockDir, other.PID = t.TempDir(), 4343
+	other.LockDir, other.PID = t.TempDir(), otherPID
 	onTime := mustTime(t, "2026-11-21T02:00:00.2Z")
 	other.Now = func() time.Time { return onTime }
 	first := func() {

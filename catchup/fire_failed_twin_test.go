@@ -75,7 +75,7 @@ func TestTwinFireClaimsAfterTheFailure(t *testing.T) {
 	slot := mustTime(t, "2026-03-01T10:00:00Z")
 	f.job.exitAt(t, slot, 3)
 	other := f.m // another process with its own lock directory, as another host of a fleet has
-	other.LockDir, other.PID = t.TempDir(), 4343
+	other.LockDir, other.PID = t.TempDir(), otherPID
 	first := func() {
 		if res, err := Run(context.Background(), f.st, nil, other, f.request(t)); err != nil || res.ExitCode != 3 {
 			t.Errorf("first fire: %+v, %v; want exit 3", res, err)

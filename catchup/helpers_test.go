@@ -30,7 +30,7 @@ func testLedger(t testing.TB) (*sqlite.Ledger, string) {
 // commands on the PATH.
 func testMachine(db string, now time.Time) Machine {
 	return Machine{
-		Now: func() time.Time { return now }, Host: "testhost", BootID: "boot-1", PID: 4242,
+		Now: func() time.Time { return now }, Host: "testhost", BootID: "boot-1", PID: testPID,
 		LockDir: db + ".locks", DB: db, Stdout: io.Discard, Stderr: io.Discard,
 		Environ: []string{"PATH=" + os.Getenv("PATH")},
 		HomeDir: func(string) (string, error) { return "/nonexistent", nil },

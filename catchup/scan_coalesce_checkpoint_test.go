@@ -29,7 +29,7 @@ func TestCoalescedReplayGetsNoNarrowerCheckpoint(t *testing.T) {
 			// 11:00 missed; 12:00's run got as far as "row 2" and was cut.
 			slot := mustTime(t, "2026-03-01T12:00:00Z")
 			c, err := f.st.Claim(context.Background(), store.ClaimRequest{Run: store.Run{Task: "job", Slot: slot,
-				Trigger: store.TriggerSchedule, Attempt: 1, StartedAt: slot, Host: f.m.Host, PID: 999999, BootID: f.m.BootID}})
+				Trigger: store.TriggerSchedule, Attempt: 1, StartedAt: slot, Host: f.m.Host, PID: deadPID, BootID: f.m.BootID}})
 			if err != nil || !c.Claimed {
 				t.Fatalf("claim: %+v, %v", c, err)
 			}

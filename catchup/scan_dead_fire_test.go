@@ -37,7 +37,7 @@ func TestScanReplaysADeadFireAtOnce(t *testing.T) {
 			}
 			slot := time.Date(2026, 3, 1, 10, 10, 0, 0, time.UTC)
 			r := store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule, Status: tc.status,
-				Attempt: 1, StartedAt: slot.Add(time.Second), Host: f.m.Host, BootID: f.m.BootID, PID: 99}
+				Attempt: 1, StartedAt: slot.Add(time.Second), Host: f.m.Host, BootID: f.m.BootID, PID: deadPID}
 			if tc.status != store.StatusRunning {
 				r.EndedAt = slot.Add(2 * time.Second)
 			}

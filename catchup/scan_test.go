@@ -142,7 +142,7 @@ func TestScanInterruptedRuns(t *testing.T) {
 	add := func(hour int, host, boot string) int64 {
 		slot := slotTimes(t, hour)[0]
 		id, err := f.st.AddRun(ctx, store.Run{Task: "job", Slot: slot, Trigger: store.TriggerSchedule, Status: store.StatusRunning,
-			Attempt: 1, StartedAt: slot.Add(time.Second), Host: host, BootID: boot, PID: 99})
+			Attempt: 1, StartedAt: slot.Add(time.Second), Host: host, BootID: boot, PID: deadPID})
 		if err != nil {
 			t.Fatal(err)
 		}
