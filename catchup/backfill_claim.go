@@ -3,6 +3,7 @@ package catchup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,25 @@ func (l *lifecycle) takenSince(ctx context.Context, r store.Run, touched bool) (
 // slot stays failed until a retry (scan --retry-failed).
 func failedStatus(s string) bool {
 	return s == store.StatusFailed || s == store.StatusTimeout
+}
+
+// EnvBackfillSaid tells a crontab line's catchup run of a backfill's slot
+// the runs holding a slot (comma-separated ids) that the backfill's earlier
+// tries named already: each try is a new process, and each would say
+// "claimed by HOST" of the same run again.
+const EnvBackfillSaid = "CATCHUP_BACKFILL_SAID"
+
+// saidEnv is EnvBackfillSaid for the runs of said, "" for none.
+func saidEnv(said map[int64]bool) string {
+	if len(said) == 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(said))
+	for id := range said {
+		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	slices.Sort(ids)
+	return EnvBackfillSaid + "=" + strings.Join(ids, ",")
 }
 
 // backfillEnv is what a crontab line's `catchup run` needs to run a slot as

@@ -18,7 +18,15 @@ func backfillSlot(ctx context.Context, st store.Store, m Machine, req BackfillRe
 	m.Stdout = m.Stderr
 	force := req.Only == "all"
 	if t.Shell != "" {
-		return backfillShell(ctx, st, m, t, sr, slot, append(backfillEnv(since, force), registeredEnv(t)))
+		env := append(backfillEnv(since, force), registeredEnv(t))
+		if said := saidEnv(claimSaid); said != "" {
+			env = append(env, said)
+		}
+		a, err := backfillShell(ctx, st, m, t, sr, slot, env)
+		if err == nil && a.running && a.holder != nil && a.holder.ID != a.RunID {
+			claimSaid[a.holder.ID] = true // its line named it; a try again is told so
+		}
+		return a, err
 	}
 	l := &lifecycle{st: st, m: m, sched: sched, req: RunRequest{
 		Task: t.Name, ReplaySlot: slot, Backfill: true, AfterRun: since, Force: force, Wait: true,

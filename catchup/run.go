@@ -67,6 +67,10 @@ type RunRequest struct {
 	OnBusy   string // replay | skip | wait; "" = as registered, else replay
 	Backfill bool   // ReplaySlot is backfill's: trigger backfill
 	AfterRun int64  // backfill, or a replay with ReadRuns: a run of the slot with a greater id (made since) means it is done
+	// ClaimSaid: a crontab line's run of a backfill's slot, the runs
+	// holding a slot that the backfill's earlier tries named already
+	// (claimed by HOST), not named again (CATCHUP_BACKFILL_SAID).
+	ClaimSaid []int64
 	// ReadRuns: scan's replay, and AfterRun is the newest run id the scan
 	// read of the task (0: none): another scan's run of the slot since then,
 	// a failed one too, settles it (CATCHUP_REPLAY_AFTER for a crontab line).
@@ -143,6 +147,10 @@ func Run(ctx context.Context, st store.Store, openErr error, m Machine, req RunR
 		// for the lock (sayWaiting), once, as backfill says it of the
 		// tasks it runs itself (its flag is this process's: its slot's).
 		l.waitSaid = new(bool)
+		l.claimSaid = map[int64]bool{}
+		for _, id := range req.ClaimSaid {
+			l.claimSaid[id] = true
+		}
 	}
 	defer func() {
 		if l.leftAlert != nil {

@@ -217,6 +217,9 @@ func (f *runFlags) request(argv []string, getenv func(string) string, stderr io.
 				return req, fmt.Errorf("invalid CATCHUP_BACKFILL_AFTER %q: want a run id", v)
 			}
 			req.Backfill, req.Force, req.Wait = true, getenv("CATCHUP_BACKFILL_FORCE") == "1", true
+			if req.ClaimSaid, err = parseRunIDs(catchup.EnvBackfillSaid, getenv(catchup.EnvBackfillSaid)); err != nil {
+				return req, err
+			}
 		}
 		// scan's replay: the newest run id it read of the task.
 		if v := getenv("CATCHUP_REPLAY_AFTER"); v != "" && !req.Backfill {
