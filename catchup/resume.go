@@ -33,7 +33,7 @@ func Resume(ctx context.Context, st store.Store, m Machine, req ResumeRequest) (
 			"catchup reset-clock %s brings it back", t.Name, rfc(t.PausedAt), t.Name)
 	}
 	if t.PausedAt.IsZero() {
-		return PauseResult{}, fmt.Errorf("task %s is not paused", t.Name)
+		return PauseResult{}, fmt.Errorf("task %s is not paused, so there is nothing to resume: catchup ls shows which tasks are paused (catchup pause %s pauses it)", t.Name, t.Name)
 	}
 	if !Paused(t, now) && !req.ReplayPaused {
 		// Ended by its --until: not "not paused" alone, which reads as if
