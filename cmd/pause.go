@@ -121,7 +121,7 @@ func runResume(c *cobra.Command, g *globals, req catchup.ResumeRequest) error {
 	if err != nil {
 		return failure(err)
 	}
-	msg := fmt.Sprintf("resumed task %s; the slots of its pause stay paused", req.Task)
+	msg := fmt.Sprintf("resumed task %s; the slots of its pause stay paused, never replayed: catchup resume %s --replay-paused gives them to scan to replay", req.Task, req.Task)
 	if req.ReplayPaused {
 		msg = replayPausedMessage(req.Task, res)
 	}
