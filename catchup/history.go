@@ -11,7 +11,11 @@ import (
 
 // deadNote is the error a reader shows on a running record whose process
 // is known to be gone, until a scan records why.
-const deadNote = "not recorded yet: " + processGone + "; the next scan records it interrupted"
+const deadNote = notRecordedYet + processGone + "; the next scan records it interrupted"
+
+// notRecordedYet begins the error a reader shows on a run found dead that
+// no scan has recorded yet (deadNote, leaseNote).
+const notRecordedYet = "not recorded yet: "
 
 // leaseNote is deadNote as a reader can tell it of r (staleWhy): another
 // host's process cannot be seen from here, its lease ran out; a run of an
@@ -19,7 +23,7 @@ const deadNote = "not recorded yet: " + processGone + "; the next scan records i
 func leaseNote(st store.Store, m Machine, r store.Run) store.Run {
 	if r.Error == deadNote {
 		if why, _ := staleWhy(st, m, r); why != processGone {
-			r.Error = "not recorded yet: " + why + "; the next scan records it interrupted"
+			r.Error = notRecordedYet + why + "; the next scan records it interrupted"
 		}
 	}
 	return r
@@ -64,6 +68,9 @@ func History(ctx context.Context, st store.Store, m Machine, f store.HistoryFilt
 	if err != nil {
 		return nil, err
 	}
+	for i := range out {
+		out[i] = withDeadEnd(st, m, out[i], stale)
+	}
 	if out, err = withNotedFires(ctx, st, newCrontabs(m), out, notes, f); err != nil {
 		return nil, err
 	}
@@ -107,7 +114,17 @@ func ReadRun(ctx context.Context, st store.Store, m Machine, r store.Run) (store
 	if err != nil {
 		return r, err
 	}
-	return leaseNote(st, m, readAsScanWould(r, stale, notes)), nil
+	return leaseNote(st, m, withDeadEnd(st, m, readAsScanWould(r, stale, notes), stale)), nil
+}
+
+// withDeadEnd gives run d, read interrupted because its process is known
+// to be gone (stale), the end the next scan records for it (deadBy): a
+// bound, as explain dates it and metrics counts it, not no end at all.
+func withDeadEnd(st store.Store, m Machine, d store.Run, stale map[int64]bool) store.Run {
+	if stale[d.ID] && d.Status == store.StatusInterrupted && d.EndedAt.IsZero() {
+		d.EndedAt = deadBy(st, m, d)
+	}
+	return d
 }
 
 // runsNotes is the notes that show reads runs with (history's:

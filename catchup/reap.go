@@ -166,7 +166,7 @@ func EndIsBound(r store.Run) bool {
 // foundDead reports whether why is the error of a run marked interrupted
 // because it was found dead (a late outcome puts its own before it).
 func foundDead(why string) bool {
-	for _, p := range []string{reasonRebooted, reasonRebootedInDelay, reasonVanished, reasonExited, reasonNoHeartbeat} {
+	for _, p := range []string{notRecordedYet, reasonRebooted, reasonRebootedInDelay, reasonVanished, reasonExited, reasonNoHeartbeat} {
 		if strings.HasPrefix(why, p) {
 			return true
 		}

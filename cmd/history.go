@@ -74,7 +74,7 @@ func runHistory(c *cobra.Command, g *globals, cfg historyConfig) error {
 		// Not "no filter": 0 is a value, and it keeps nothing.
 		return usageErr(c, errors.New("--since 0 keeps no run (only runs started within 0 before now): give how far back to look, such as 90m or 7d, or leave --since out for every run"))
 	}
-	st, m, err := openReadingLedger(c.Context(), g, false)
+	st, m, err := openReadingLedger(c.Context(), g, true) // the boot: a dead run of an earlier one ended by its start
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ func checkShow(args []string, task string, last bool) (showRequest, error) {
 }
 
 func runShow(c *cobra.Command, g *globals, req showRequest, output string, raw bool) error {
-	st, m, err := openReadingLedger(c.Context(), g, false)
+	st, m, err := openReadingLedger(c.Context(), g, true) // the boot: a dead run of an earlier one ended by its start
 	if err != nil {
 		return err
 	}
