@@ -236,7 +236,7 @@ func (c *calendarReader) row(ctx context.Context, t store.Task, sched *schedule.
 			// schedule took effect, or of a retired task: never
 			// missed, as scan reads it.
 			c.State = CellNone
-		case Paused(t, slot): // the next scan records it paused
+		case Paused(t, slot) && !slot.After(due): // the next scan records it paused; one not due yet is pending
 			c.State = CellPaused
 		case slot.After(due) && !died && !leftBehind(slot): // a fire that came and died is missed at once, as scan reads it
 			c.State = CellPending
