@@ -221,6 +221,10 @@ func pgName(host string, port uint16, database string, params map[string]string)
 // String is Redacted: printing a Location never shows its password.
 func (l Location) String() string { return l.Redacted() }
 
+// SearchPath is the search_path a PostgreSQL connection's parameters
+// (pgconn's RuntimeParams) set, "" for the server's default.
+func SearchPath(params map[string]string) string { return searchPath(params) }
+
 // searchPath is the schema a connection's parameters choose, as the
 // search_path parameter or in options (-csearch_path=S, -c search_path=S or
 // --search_path=S; the last one wins, as on the server).

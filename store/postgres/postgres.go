@@ -39,6 +39,8 @@ type Ledger struct {
 	// mustExist: opened by OpenExisting, so checkSchema creates nothing.
 	mustExist bool
 	pw        string   // the DSN's password, scrubbed from every error
+	role      string   // the DSN's user, for the fixes errors name (fixOf)
+	schema    string   // the DSN's schema ("public" when it sets none), likewise
 	printed   []string // names the driver prints as they are, never scrubbed (printedNames)
 	// server, database, user: where the DSN points, for an open error's fix
 	// (withOpenFix).
@@ -142,6 +144,8 @@ func open(ctx context.Context, dsn string, mustExist bool) (*Ledger, error) {
 		mustExist:  mustExist,
 		where:      loc.Redacted(),
 		pw:         cfg.ConnConfig.Password,
+		role:       cfg.ConnConfig.User,
+		schema:     dsnSchema(cfg.ConnConfig.RuntimeParams),
 		printed:    printedNames(&cfg.ConnConfig.Config),
 		server:     serverName(&cfg.ConnConfig.Config),
 		database:   cfg.ConnConfig.Database,
@@ -247,7 +251,7 @@ func (p *Ledger) wrap(op string, err error) error {
 	// Only the driver's text is scrubbed: catchup's own words (op, the
 	// ledger's name) hold no password.
 	head := strings.TrimSuffix(e.Error(), err.Error())
-	msg := head + scrub(oneLine(err.Error()), p.pw, p.printed)
+	msg := head + scrub(oneLine(err.Error()), p.pw, p.printed) + p.fixOf(err)
 	if msg != e.Error() {
 		return &redactedError{msg: msg, err: e}
 	}
