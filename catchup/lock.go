@@ -112,6 +112,14 @@ func openLockFile(dir, task, suffix string, uid int) (*taskLock, error) {
 	}
 	path := filepath.Join(dir, task+suffix)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, syscall.EROFS) {
+		// A file system turned read-only: flock needs no write, and the
+		// fire goes on to the ledger, which says what is wrong (the marks
+		// written into a lock file are best-effort).
+		if ro, rerr := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0); rerr == nil {
+			f, err = ro, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOpenLockFile, err)
 	}

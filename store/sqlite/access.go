@@ -51,7 +51,7 @@ func accessHint(real string) string {
 		case err == nil || errors.Is(err, syscall.ENOENT):
 			continue
 		case errors.Is(err, syscall.EROFS):
-			return fmt.Sprintf("the %s %s is on a read-only file system; fix: remount it read-write, %s", c.what, c.path, elsewhere)
+			return fmt.Sprintf("the %s %s is on a read-only file system; fix: %s, %s", c.what, c.path, roFSFix, elsewhere)
 		}
 		fi, serr := os.Stat(c.path)
 		if serr != nil {
@@ -70,6 +70,9 @@ func accessHint(real string) string {
 		}
 		return fmt.Sprintf("the %s %s (owner %s, mode %04o) cannot be %s by %s running catchup; fix: %s, %s",
 			c.what, c.path, filetrust.Describe(owner), filetrust.ModeBits(fi.Mode()), bitWords(bits), filetrust.Describe(uid), fix, elsewhere)
+	}
+	if hint := readOnlyFSHint(real); hint != "" { // access(2) cannot tell
+		return hint
 	}
 	return fmt.Sprintf("the ledger file, its -wal and -shm and its directory %s must be readable and writable by %s running catchup; fix: their owner or mode, %s",
 		dir, filetrust.Describe(uid), elsewhere)

@@ -230,5 +230,10 @@ func (s *Ledger) wrap(op string, err error) error {
 	case 13: // SQLITE_FULL
 		return fmt.Errorf("%s %s: %w; free space on the filesystem holding %s", op, s.path, err, filepath.Dir(s.path))
 	}
+	if ioFault(err) {
+		if hint := readOnlyFSHint(s.real); hint != "" {
+			return fmt.Errorf("%s %s: %w; %s", op, s.path, err, hint)
+		}
+	}
 	return fmt.Errorf("%s %s: %w", op, s.path, err)
 }
