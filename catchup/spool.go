@@ -197,15 +197,18 @@ var importing sync.Mutex
 // notesRecorded counts the notes an import recorded: the fires and
 // outcomes that could not reach the ledger, and apart from them the fires
 // that ran nothing because they could not take this host's lock for their
-// task (spoolEntry.LockFault), which the ledger was fine for.
-type notesRecorded struct{ unreached, lockRefused, rowLocked int }
+// task (spoolEntry.LockFault), which the ledger was fine for, and the
+// fires that ran without that lock (lockRan: a SQLite ledger's, run
+// unrecorded), which were once counted as fires that ran nothing.
+type notesRecorded struct{ unreached, lockRefused, rowLocked, lockRan int }
 
 func (n notesRecorded) plus(o notesRecorded) notesRecorded {
-	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused, n.rowLocked + o.rowLocked}
+	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused, n.rowLocked + o.rowLocked,
+		n.lockRan + o.lockRan}
 }
 
 // total is every note recorded.
-func (n notesRecorded) total() int { return n.unreached + n.lockRefused + n.rowLocked }
+func (n notesRecorded) total() int { return n.unreached + n.lockRefused + n.rowLocked + n.lockRan }
 
 // importNotes records the notes of one notes file (those take reports
 // true for: splitNotes), then removes it.
@@ -272,7 +275,9 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	}
 	n := notesRecorded{unreached: outcomes}
 	for _, e := range entries {
-		if e.LockFault {
+		if e.LockFault && e.Ran {
+			n.lockRan++
+		} else if e.LockFault {
 			n.lockRefused++
 		} else if e.RowLocked {
 			n.rowLocked++

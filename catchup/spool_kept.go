@@ -53,6 +53,10 @@ func recordNotesOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 		m.notice("recorded %d %s that ran nothing: the ledger's row of %s was held by another session past the lock timeout",
 			n.rowLocked, plural(n.rowLocked, "fire", "fires"), plural(n.rowLocked, "its task", "their tasks"))
 	}
+	if fault == nil && n.lockRan > 0 {
+		m.notice("recorded %d %s that ran while this host's lock for %s could not be taken",
+			n.lockRan, plural(n.lockRan, "fire", "fires"), plural(n.lockRan, "its task", "their tasks"))
+	}
 	if fault == nil && n.lockRefused > 0 {
 		m.notice("recorded %d %s that ran nothing: this host's lock for %s could not be taken",
 			n.lockRefused, plural(n.lockRefused, "fire", "fires"), plural(n.lockRefused, "its task", "their tasks"))
