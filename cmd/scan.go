@@ -158,6 +158,9 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to replay: %w", err))
 		}
+		if lost := store.LostRecords(st); lost != "" { // a replay could run a slot again
+			return failure(fmt.Errorf("refusing to replay: %s", lost))
+		}
 	}
 	endBar := func() {}
 	if isTerminal(os.Stderr) && !sf.req.DryRun {

@@ -27,6 +27,19 @@ func OpenWarning(st Store) string {
 	return ""
 }
 
+// LossMarker is a ledger that lost records a replay would run again (a
+// SQLite ledger whose -wal was deleted while nobody had it open, until its
+// mark is removed). LostRecords says so with the fix, or returns "".
+type LossMarker interface{ LostRecords() string }
+
+// LostRecords is st's LostRecords, or "" for a ledger without any.
+func LostRecords(st Store) string {
+	if l, ok := st.(LossMarker); ok {
+		return l.LostRecords()
+	}
+	return ""
+}
+
 // ServerClock is a ledger whose server keeps a clock of its own (a
 // PostgreSQL ledger, shared by hosts whose clocks may disagree with it).
 // ServerNow is that clock now: its reading that came with a statement the

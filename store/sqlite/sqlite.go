@@ -93,6 +93,10 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 		return nil, err
 	}
 	lost := lostAtRest(path, real) // before SQLite's first connection resets the -shm
+	var lostSince, lostUntil time.Time
+	if lost != "" {
+		lostSince, lostUntil = lostWindow(real)
+	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	// WAL mode is set by checkSchema, once the file is found to be a
@@ -140,6 +144,9 @@ func open(ctx context.Context, path string, mustExist, reader bool) (*Ledger, er
 	s.wal, _, _ = identify(real + "-wal")
 	s.shm, _, _ = identify(real + "-shm")
 	s.openWAL()
+	if lost != "" {
+		markLost(real, lostSince, lostUntil) // scan replays nothing while it stands (lostmark.go)
+	}
 	return s, nil
 }
 
