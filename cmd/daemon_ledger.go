@@ -139,6 +139,16 @@ func (rl *reopening) reopenIdle() {
 	}
 }
 
+// LostRecords implements store.LossMarker, as the ledger open now does.
+func (rl *reopening) LostRecords() string {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	if rl.cur == nil || rl.curClosed {
+		return ""
+	}
+	return store.LostRecords(rl.cur)
+}
+
 // Shared implements store.Store: a SQLite ledger is never shared.
 func (rl *reopening) Shared() bool { return false }
 

@@ -84,6 +84,9 @@ type Daemon struct {
 	// lineSaid, per task, is the difference of its line from its
 	// registration said last (under mu; sayLineDiffers).
 	lineSaid map[string]string
+	// lostSaid is the refusal to replay from a ledger that lost records,
+	// said once across tasks and rescans, again when it changes (scan.go).
+	lostSaid saidOnce
 	loaded   map[string]loadedLine // per task: the line its loop runs now (under mu; line_current.go)
 	starts   catchup.StartGate     // closed before event=stop: no job starts after it, every one before is tracked
 	kill     chan struct{}         // closed at the grace's end: each job's runner kills its group (killJobs)

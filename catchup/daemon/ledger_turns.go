@@ -163,3 +163,6 @@ func (l *ledgerTurns) ServerNow() (time.Time, bool) { return store.ServerNow(l.s
 
 // OpenWarning implements store.OpenWarner, as the ledger does.
 func (l *ledgerTurns) OpenWarning() string { return store.OpenWarning(l.st) }
+
+// LostRecords implements store.LossMarker, as the ledger does.
+func (l *ledgerTurns) LostRecords() string { return store.LostRecords(l.st) }

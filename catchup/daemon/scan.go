@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/catchup/catchup/catchup"
+	"github.com/catchup/catchup/store"
 )
 
 // scan replays the task's missed slots through catchup's scan, those at or
@@ -25,6 +27,14 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 			d.release()
 		}
 	}()
+	if lost := store.LostRecords(d.cfg.Store); lost != "" {
+		// A replay could run a slot whose run the ledger lost (its -wal
+		// deleted): none until the mark is removed; the fires go on.
+		if lost != d.lostSaid.Swap(lost) {
+			d.cfg.Log.Error("scan: refusing to replay: "+lost, "event", "error", "task", t.Def.Name)
+		}
+		return scanFailed
+	}
 	p := d.plan(ctx)
 	if p == nil {
 		return scanFailed // stopped while waiting: the next start replays what is left
@@ -99,4 +109,19 @@ func (d *Daemon) scan(ctx context.Context, t Task, upTo, skipped time.Time) (end
 		}
 	}
 	return ended
+}
+
+// saidOnce holds the last message said of a kind.
+type saidOnce struct {
+	mu   sync.Mutex
+	last string
+}
+
+// Swap makes msg the last one said and returns the one before.
+func (s *saidOnce) Swap(msg string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.last
+	s.last = msg
+	return prev
 }
