@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"reflect"
 	"unsafe"
 
@@ -58,7 +59,25 @@ func (s *Ledger) recorded(ctx context.Context) {
 // writes and reads in progress, which are short; a failure loses nothing.
 func (s *Ledger) checkpointLongWrite() {
 	if s.outcomes.Load() >= longWriterOutcomes {
-		s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		if _, err := s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err == nil {
+			s.syncWALIndex()
+		}
+	}
+}
+
+// syncWALIndex makes the -shm's header durable after a TRUNCATE checkpoint.
+// SQLite resets the header (no frames) in the -shm's mapping, then
+// truncates the WAL, and syncs neither: a power cut before the kernel
+// writes the page back left, beside an empty WAL, the header of frames the
+// WAL no longer holds, which the next opener reads as a -wal lost at rest
+// (lostAtRest) and marks, and scan then refuses to replay until the
+// operator removes the mark. Synced here, that window is the instant
+// between the truncation and this call, not the kernel's writeback delay.
+// Best effort: a failure loses nothing.
+func (s *Ledger) syncWALIndex() {
+	if f, err := os.Open(s.real + "-shm"); err == nil {
+		f.Sync()
+		f.Close()
 	}
 }
 

@@ -22,9 +22,11 @@ import (
 //
 // It never refuses the ledger: after a power cut in the instant between a
 // TRUNCATE checkpoint's truncation of the WAL and the write-back of the
-// -shm's new header (neither is synced), the -shm can tell of frames the
-// database file already holds. A wrong warning then costs a look; a
-// refusal would stop every fire.
+// -shm's new header, the -shm can tell of frames the database file already
+// holds. A wrong warning then costs a look; a refusal would stop every
+// fire. Only scan, which would run the lost slots again, refuses while the
+// mark it leaves stands (lostmark.go); catchup's own TRUNCATE checkpoints
+// sync the -shm right after (syncWALIndex), so that instant is short.
 
 // The wal-index header (SQLite's wal.c, WalIndexHdr): two copies of 48
 // bytes, then the checkpoint information, whose first field is nBackfill.

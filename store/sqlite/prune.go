@@ -244,5 +244,6 @@ func (s *Ledger) reclaim(ctx context.Context) error {
 			return s.wrap(fmt.Sprintf("reclaim space (%s) in", q), err)
 		}
 	}
+	s.syncWALIndex()
 	return nil
 }
