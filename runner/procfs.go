@@ -17,12 +17,17 @@ func liveGroupMember(pgid int) (alive, ok bool) {
 // liveGroupMembers counts, up to limit (0: no limit), the processes of
 // group pgid that are not zombies; ok as for liveGroupMember.
 func liveGroupMembers(pgid, limit int) (n int, ok bool) {
+	return liveGroupMembersBut(pgid, limit, 0)
+}
+
+// liveGroupMembersBut is liveGroupMembers not counting process but.
+func liveGroupMembersBut(pgid, limit, but int) (n int, ok bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, false
 	}
 	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
+		if pid, err := strconv.Atoi(e.Name()); err != nil || pid == but {
 			continue
 		}
 		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")

@@ -23,6 +23,10 @@ const killWait = time.Second
 // before it counts as a leftover that ignored the stop.
 var stopJudge = 500 * time.Millisecond // a variable for tests only
 
+// beforeCallerKill, if set, is called as the caller's kill is acted on,
+// after its judge and before its SIGKILL (tests only).
+var beforeCallerKill func()
+
 // supervisor delivers signals to a started child and decides when Run may
 // return.
 //
@@ -58,6 +62,7 @@ type supervisor struct {
 	signals []os.Signal
 
 	leftover    int // live processes of the group when the main child exited
+	ending      int // live processes of the group beside the main child at the caller's kill (judgeFirst)
 	timedOut    bool
 	forwarded   os.Signal // the last signal forwarded to the group
 	terminating bool
@@ -122,6 +127,9 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 		case <-s.callerKill:
 			s.callerKill = nil
 			s.judgeFirst(reaped)
+			if beforeCallerKill != nil {
+				beforeCallerKill()
+			}
 			s.terminating = true
 			if s.killWaitC == nil && !s.killWaited { // not killed yet
 				s.killC = nil
@@ -136,6 +144,7 @@ func (s *supervisor) loop(ctx context.Context, timeout time.Duration,
 			s.judge()
 		case state = <-exited:
 			reaped, exited, timeoutC = true, nil, nil
+			s.endingJudged(state)
 			s.endLeftovers()
 			t := time.NewTimer(s.outputWait)
 			defer t.Stop()
@@ -253,9 +262,30 @@ func (s *supervisor) judgeFirst(reaped bool) {
 	case s.judgeC != nil:
 		s.judge()
 	case !reaped && !s.terminating && !s.keepLeftovers && s.forwarded == nil &&
-		s.stop != nil && s.stop.Err() != nil && processExited(s.proc.Pid):
-		s.judge()
+		s.stop != nil && s.stop.Err() != nil:
+		if processExited(s.proc.Pid) {
+			s.judge()
+			return
+		}
+		// Still running: the group dies with it, nothing outlived it. But
+		// it may end of itself before the SIGKILL reaches it (its trap
+		// done): then what of its group is there now outlived it
+		// (endingJudged).
+		s.ending, _ = liveGroupMembersBut(s.pgid, 0, s.proc.Pid)
 	}
+}
+
+// endingJudged counts, once the job's own process was reaped, what
+// judgeFirst found of its group beside it when the kill came, if that
+// process then ended of itself, not of the SIGKILL.
+func (s *supervisor) endingJudged(state *os.ProcessState) {
+	if s.ending == 0 || s.leftover > 0 || state == nil {
+		return
+	}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+		return
+	}
+	s.leftover = s.ending
 }
 
 // groupGone reports whether no live process is left in the child's group.
