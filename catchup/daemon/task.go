@@ -187,7 +187,12 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
-				d.scan(ctx, t, skipped, skipped)
+				if d.scan(ctx, t, skipped, skipped) == scanLeft {
+					// Slots it left missed (behind a slot a replica's
+					// run still holds) are owed, as a rescan's: the
+					// next fire replays them before its own slot.
+					owed.note(skipped)
+				}
 				turn.Unlock()
 			}
 			if firing.Add(-1) == 0 && pending.Swap(false) && ctx.Err() == nil {
