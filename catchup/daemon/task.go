@@ -67,7 +67,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			defer ended() // once what it left is owed (below)
 			turn.Lock()
 			defer turn.Unlock()
-			if d.scan(ctx, t, upTo, skipped) == scanLeft {
+			if d.owes(ctx, d.scan(ctx, t, upTo, skipped)) {
 				// Slots it left missed (behind a slot held by a run still
 				// running: an orphan, a replica's) are owed: the task's
 				// next fire replays them first, not after its own slot.
@@ -187,7 +187,7 @@ func (d *Daemon) loop(ctx, lctx context.Context, t Task, from time.Time, through
 			}
 			if !skipped.IsZero() && ctx.Err() == nil {
 				turn.Lock()
-				if d.scan(ctx, t, skipped, skipped) == scanLeft {
+				if d.owes(ctx, d.scan(ctx, t, skipped, skipped)) {
 					// Slots it left missed (behind a slot a replica's
 					// run still holds) are owed, as a rescan's: the
 					// next fire replays them before its own slot.
@@ -239,4 +239,12 @@ func (d *Daemon) fireInTurn(ctx context.Context, t Task, slot time.Time, held, b
 		return false
 	}
 	return d.firePlaced(ctx, t, slot, nil, recorded)
+}
+
+// owes reports whether a scan that ended so leaves its slots owed to the
+// task's next fire: some left missed (scanLeft), or, under --rescan 0,
+// none replayed because the ledger could not be read (no rescan comes for
+// them: they waited for the next start while newer slots ran).
+func (d *Daemon) owes(ctx context.Context, ended int) bool {
+	return ended == scanLeft || ended == scanFailed && d.cfg.Rescan <= 0 && ctx.Err() == nil
 }
