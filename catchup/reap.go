@@ -113,6 +113,17 @@ func staleWhy(st store.Store, m Machine, r store.Run) (string, time.Time) {
 // processGone is staleWhy of a run of this host and boot.
 const processGone = "its process is gone"
 
+// claimFoundDead is why a claim that found running record r dead records
+// it interrupted: this host's catchup exited (the claim holds the task's
+// lock); another host's lease ran out, as a scan says (that host may be
+// frozen or cut off, its catchup still there, not exited).
+func claimFoundDead(st store.Store, m Machine, r store.Run) string {
+	if !thisHost(st, m, r) {
+		return reasonNoHeartbeat + r.Host + " for longer than the lease"
+	}
+	return reasonExited
+}
+
 // deadBy is the end recorded on running record r found dead: the earliest
 // time by which it certainly ended that this process knows, never later
 // than now (the store keeps it at or after the run's start). Nothing saw

@@ -175,7 +175,7 @@ func (l *lifecycle) claimAndRun(ctx context.Context, lock *taskLock, r store.Run
 	req.Settle, req.LockFrom = nil, 0
 	if !claim.Claimed && claim.Run.Status == store.StatusRunning && l.stale(claim.Run) {
 		// We hold the task's lock, so a running record of ours is dead.
-		if _, err := l.st.Interrupt(ctx, claim.Run.ID, deadBy(l.st, l.m, claim.Run), reasonExited); err != nil {
+		if _, err := l.st.Interrupt(ctx, claim.Run.ID, deadBy(l.st, l.m, claim.Run), claimFoundDead(l.st, l.m, claim.Run)); err != nil {
 			res, err := l.writeFault(ctx, lock, r, err)
 			return res, true, nil, err
 		}
