@@ -115,9 +115,12 @@ func inTree(s string) string {
 
 // SameZone reports whether two zone names name one zone: the same name, or
 // two names of the tz database whose zone files are identical (its links:
-// UTC and Etc/UTC, US/Eastern and America/New_York), so that every slot of
-// a schedule falls at the same instant in both. "" and "Local" are the same
-// only as themselves; names whose files cannot be read are different.
+// UTC and Etc/UTC, US/Eastern and America/New_York), or two zones (names of
+// the tz database, POSIX TZ strings) whose offsets from UTC are the same at
+// every instant from 1970 on (Etc/GMT and Etc/UTC, whose files differ in
+// the abbreviation alone; UTC0 and UTC): every slot of a schedule falls at
+// the same instant in both (sameOffsets). "" and "Local" are the same only
+// as themselves; names that are no zone are different.
 func SameZone(a, b string) bool {
 	if a == b {
 		return true
@@ -129,7 +132,11 @@ func SameZone(a, b string) bool {
 		return true
 	}
 	da, db := zoneFile(a), zoneFile(b)
-	return da != nil && db != nil && bytes.Equal(da, db)
+	if da != nil && db != nil && bytes.Equal(da, db) {
+		return true
+	}
+	la, lb := zoneOf(a, da), zoneOf(b, db)
+	return la != nil && lb != nil && sameOffsets(la, lb)
 }
 
 // ZoneName is the name to register for zone when registered names the

@@ -32,6 +32,17 @@ func TestSameZone(t *testing.T) {
 		"a posix/ name":           {"posix/Europe/Berlin", "Europe/Berlin", true},
 		"right/ of another zone":  {"right/Europe/Berlin", "Europe/Paris", false},
 		"a bare right/ and empty": {"right/", "", false},
+		// Files that differ in no offset from 1970 on (abbreviations, history
+		// before it) put every slot at the same instant: no zone change.
+		"abbreviations only":              {"Etc/GMT", "Etc/UTC", true},
+		"GMT and UTC":                     {"GMT", "UTC", true},
+		"history before 1970 only":        {"Africa/Accra", "Africa/Abidjan", true},
+		"a POSIX string of UTC":           {"UTC0", "UTC", true},
+		"a POSIX string of Berlin's rule": {"CET-1CEST,M3.5.0,M10.5.0/3", "Europe/Berlin", false},
+		"no DST until 2006":               {"America/Indiana/Indianapolis", "America/New_York", false},
+		"a changed offset (Volgograd)":    {"Europe/Volgograd", "Europe/Moscow", false},
+		"Local and UTC":                   {"Local", "UTC", false},
+		"US rules before 2007 differ":     {"EST5EDT,M3.2.0,M11.1.0", "America/New_York", false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
