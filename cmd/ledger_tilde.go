@@ -60,3 +60,23 @@ func refuseTilde(what, path string, getenv func(string) string) error {
 	return fmt.Errorf("%s: nothing expanded its ~ (cron does not, nor does a shell in quotes or after --db=): %s",
 		printable(what), printable(fix))
 }
+
+// refuseRelativeStateDir refuses a relative CATCHUP_STATE_DIR that names no
+// directory: read as it is, it made catchup's directory, and the default
+// ledger in it, under the working directory, which is the user's home under
+// cron and / for a scan started by systemd, so scan read another ledger.
+// One that exists (made so before) is still read as it is.
+func refuseRelativeStateDir(dir string) error {
+	if filepath.IsAbs(dir) {
+		return nil
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	fix := "write the full path"
+	if abs, err := filepath.Abs(dir); err == nil {
+		fix += ", such as " + abs
+	}
+	return fmt.Errorf("CATCHUP_STATE_DIR=%s is not an absolute path, so catchup's directory and its ledger would be "+
+		"under the working directory, another for cron than for scan: %s", dir, fix)
+}

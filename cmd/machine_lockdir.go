@@ -21,7 +21,10 @@ import (
 // else $XDG_STATE_HOME/catchup (~/.local/state/catchup).
 func stateDirOf(uid int, getenv func(string) string) (string, error) {
 	if d := getenv("CATCHUP_STATE_DIR"); d != "" {
-		return d, refuseOddPath("CATCHUP_STATE_DIR", d, getenv)
+		if err := refuseOddPath("CATCHUP_STATE_DIR", d, getenv); err != nil {
+			return "", err
+		}
+		return d, refuseRelativeStateDir(d)
 	}
 	if uid == 0 {
 		return "/var/lib/catchup", nil

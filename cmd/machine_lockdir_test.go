@@ -83,6 +83,7 @@ func TestStateDirOfRefusesOddPaths(t *testing.T) {
 		"relative home root": {uid: 0, env: map[string]string{"HOME": "u"}, want: "/var/lib/catchup"},
 		"state dir tilde":    {uid: 1000, env: map[string]string{"HOME": "/home/u", "CATCHUP_STATE_DIR": "~/st"}, wantErr: "CATCHUP_STATE_DIR=~/st: nothing expanded its ~"},
 		"state dir control":  {uid: 0, env: map[string]string{"CATCHUP_STATE_DIR": "/st\r"}, wantErr: `CATCHUP_STATE_DIR="/st\r" holds a control character`},
+		"state dir relative": {uid: 1000, env: map[string]string{"HOME": "/home/u", "CATCHUP_STATE_DIR": "no-such-st"}, wantErr: "CATCHUP_STATE_DIR=no-such-st is not an absolute path"},
 		"state dir absolute": {uid: 1000, env: map[string]string{"HOME": "u", "CATCHUP_STATE_DIR": "/st"}, want: "/st"},
 	}
 	for name, tc := range tests {
