@@ -25,6 +25,7 @@ func newMigrateCmd(g *globals) *cobra.Command {
 		Long: `Copy the tasks and runs of a SQLite ledger into a shared PostgreSQL ledger,
 tagged with their origin (this host and the file), so that running it again
 copies nothing twice. Slots that succeeded here stay done in the shared ledger.
+The global --db is refused: --from and --to name the two ledgers.
 Exit 0, or 2 on error.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runMigrate(c, g, cfg) },
@@ -36,6 +37,8 @@ Exit 0, or 2 on error.`,
 
 func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 	switch {
+	case c.Flags().Changed("db"): // accepted, it was ignored
+		return usageErr(c, errors.New("--db does not apply to catchup migrate: it copies the ledger --from FILE into the ledger --to postgres://...; drop --db"))
 	case givenEmpty(c, "from"):
 		return usageErr(c, errors.New("--from is empty: name the SQLite ledger file to copy"))
 	case givenEmpty(c, "to"):
