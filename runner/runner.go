@@ -59,7 +59,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	path, err := lookPath(cfg.Argv[0], envPath(cfg.Env))
 	if err != nil {
-		return notStarted(startExitCode(err), fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
+		return notStarted(startExitCode(err), startFailed(cfg.Argv[0], cfg.Dir, envPath(cfg.Env), err)), nil
 	}
 	if err := checkDir(cfg.Dir); err != nil {
 		return notStarted(exitCannotExec, fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
@@ -160,7 +160,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	if err != nil {
 		ss.abandon()
-		return notStarted(startExitCode(err), fmt.Errorf("start %s: %w", cfg.Argv[0], err)), nil
+		return notStarted(startExitCode(err), startFailed(cfg.Argv[0], cfg.Dir, envPath(cfg.Env), err)), nil
 	}
 	for _, f := range childEnds {
 		_ = f.Close()

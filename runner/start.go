@@ -40,7 +40,7 @@ func lookPath(file, path string) (string, error) {
 	if strings.Contains(file, "/") {
 		return file, nil
 	}
-	denied := false
+	denied := ""
 	for _, dir := range filepath.SplitList(path) {
 		if dir == "" {
 			dir = "."
@@ -51,7 +51,9 @@ func lookPath(file, path string) (string, error) {
 			continue
 		}
 		if fi.Mode()&0o111 == 0 || syscall.Access(p, 1 /* X_OK */) != nil {
-			denied = true
+			if denied == "" {
+				denied = p
+			}
 			continue
 		}
 		if !filepath.IsAbs(p) {
@@ -59,8 +61,8 @@ func lookPath(file, path string) (string, error) {
 		}
 		return p, nil
 	}
-	if denied {
-		return "", &exec.Error{Name: file, Err: fs.ErrPermission}
+	if denied != "" { // named by its path: the fix is a chmod of it
+		return "", &exec.Error{Name: denied, Err: fs.ErrPermission}
 	}
 	return "", &exec.Error{Name: file, Err: exec.ErrNotFound}
 }
