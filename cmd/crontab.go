@@ -83,7 +83,9 @@ duplicate lines are removed or the file is renamed to a name ending in ~.
 
 Exit 0 (FILE wrapped, warnings or not), or 2 on error (a FILE refused or
 unreadable).`,
-		Example: `  crontab -l | catchup crontab wrap | crontab -
+		Example: `  # your own crontab: wrap a copy, install it only if wrap succeeded
+  crontab -l > crontab.orig
+  catchup crontab wrap crontab.orig > crontab.new && crontab crontab.new
   catchup crontab wrap --diff /etc/cron.d/backup
   catchup crontab wrap --in-place /etc/cron.d/backup`,
 		Args: wantArgs(0, 1, "at most one FILE (- or none: standard input)"),
@@ -98,7 +100,7 @@ unreadable).`,
 				req.file = args[0]
 			}
 			if req.inPlace && (req.file == "" || req.file == "-") {
-				return usageErr(c, errors.New("--in-place needs a FILE; for your own crontab: crontab -l | catchup crontab wrap | crontab -"))
+				return usageErr(c, errors.New("--in-place needs a FILE; for your own crontab: crontab -l > crontab.orig, then catchup crontab wrap crontab.orig > crontab.new && crontab crontab.new"))
 			}
 			if req.file != "" && req.file != "-" && crontab.IsSystem(req.file) {
 				req.system = true
