@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"syscall"
 	"time"
 
 	"github.com/catchup/catchup/internal/filetrust"
@@ -131,8 +132,7 @@ func (l *lifecycle) writeFault(ctx context.Context, lock *taskLock, r store.Run,
 		return l.refuseReplay(r.Slot, err)
 	}
 	if errors.Is(err, ErrOpenLockFile) {
-		l.m.notice("cannot open task %s's lock file, running %s unrecorded (the ledger is fine; remove or fix what is at "+
-			"the lock file's path: catchup makes the file anew): %v", l.req.Task, l.req.Task, lockCause(err))
+		l.m.notice("%s", openLockFileNotice(l.req.Task, err))
 	} else {
 		l.m.notice("cannot record the run, running %s unrecorded: %v", l.req.Task, err)
 	}
@@ -156,6 +156,8 @@ func lockFault(cause error) string {
 	switch {
 	case errors.Is(cause, ErrCreateLockDir):
 		return "the lock directory can be made"
+	case errors.Is(cause, ErrOpenLockFile) && errors.Is(cause, syscall.EROFS):
+		return "its lock file can be opened: " + readOnlyFix
 	case errors.Is(cause, ErrOpenLockFile):
 		return "its lock file can be opened: remove or fix what is at its path"
 	}
@@ -168,6 +170,21 @@ func lockFault(cause error) string {
 // refused (filetrust.ErrRefused, which no ledger gives: ledgerFault).
 func hostLockFault(cause error) bool {
 	return cause != nil && (lockFault(cause) != "" || errors.Is(cause, filetrust.ErrRefused))
+}
+
+// readOnlyFix is the fix for a lock file on a file system mounted
+// read-only, where the ledger beside it cannot be written either.
+const readOnlyFix = "its file system is read-only: remount it read-write, or point catchup at a writable directory (--db, CATCHUP_DB or CATCHUP_STATE_DIR)"
+
+// openLockFileNotice is what a fire that runs unrecorded, its task's lock
+// file not to be opened, says: the ledger is fine, unless the file system
+// they share is read-only.
+func openLockFileNotice(task string, cause error) string {
+	why := "the ledger is fine; remove or fix what is at the lock file's path: catchup makes the file anew"
+	if errors.Is(cause, syscall.EROFS) {
+		why = readOnlyFix
+	}
+	return fmt.Sprintf("cannot open task %s's lock file, running %s unrecorded (%s): %v", task, task, why, lockCause(cause))
 }
 
 // lockCause is cause without ErrOpenLockFile's words, which the message
