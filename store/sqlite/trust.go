@@ -56,7 +56,7 @@ func openError(p string, err error) error {
 		for dir := filepath.Dir(p); filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
 			if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
 				return &hintedError{plain: fmt.Errorf("open ledger %s: %w", p, err),
-					hinted: fmt.Sprintf("open ledger %s: %s is a file, not a directory; fix: give --db (or CATCHUP_DB) a path whose directories are directories", p, dir)}
+					hinted: fmt.Sprintf("open ledger %s: %s is a file, not a directory; fix: give --db, CATCHUP_DB or CATCHUP_STATE_DIR a path whose directories are directories", p, dir)}
 			}
 		}
 	}
