@@ -48,7 +48,8 @@ lines, @reboot lines and lines already running catchup are kept as they are;
 stderr names each kept line that cron or scan could take for a job, with why,
 one line each (@reboot, too few time fields, an unknown macro, no command, no
 cron line at all, a catchup line that scan refuses). A command that is more than
-plain words (quotes, redirections, pipes, $...) is run as one "sh -c '...'" (or
+plain words (quotes, redirections, pipes, $..., or a shell builtin first: exec,
+., cd...) is run as one "sh -c '...'" (or
 the crontab's SHELL), and text after cron's first unescaped % stays the job's
 stdin.
 

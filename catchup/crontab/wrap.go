@@ -209,7 +209,7 @@ func wrapCommand(cmd, name, shell string) string {
 	cut := percentAt(cmd)
 	body, tail := cmd[:cut], cmd[cut:]
 	trimmed := strings.TrimRight(body, " \t")
-	if isPlain(trimmed) && !strings.Contains(firstWord(trimmed), "=") {
+	if w := firstWord(trimmed); isPlain(trimmed) && !strings.Contains(w, "=") && !shellOnly[w] {
 		return head + cmd
 	}
 	return head + shell + " -c " + singleQuote(trimmed) + body[len(trimmed):] + tail

@@ -35,6 +35,13 @@ func TestWrap(t *testing.T) {
 			want:  "*/15  *  * * *   catchup run --task sync -- sh -c 'cd /srv/app && ./sync.py > /tmp/sync.log 2>&1'\n",
 			tasks: []string{"sync"},
 		},
+		"a shell builtin that is no program goes through sh -c": {
+			// run as words, exec (or ., cd, ulimit...) was looked up in
+			// PATH: not found, exit 127 at every slot
+			in:    "0 1 * * * exec /opt/e.sh\n0 2 * * * . /opt/env\n",
+			want:  "0 1 * * * catchup run --task e -- sh -c 'exec /opt/e.sh'\n0 2 * * * catchup run --task job -- sh -c '. /opt/env'\n",
+			tasks: []string{"e", "job"},
+		},
 		"single quotes are escaped": {
 			in:    "0 1 * * * echo 'it''s'\n",
 			want:  "0 1 * * * catchup run --task echo -- sh -c 'echo '\\''it'\\'''\\''s'\\'''\n",
