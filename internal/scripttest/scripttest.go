@@ -52,6 +52,9 @@ func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.
 				return err
 			}
 			env.Setenv("CATCHUP_LOCALTIME", localtime)
+			// cron's default PATH, where crontab wrap looks for catchup
+			// for lines under no PATH=: the scripts' catchup is on PATH
+			env.Setenv("CATCHUP_CRON_PATH", env.Getenv("PATH"))
 			env.Setenv("TZ", "UTC")
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
 				return err
