@@ -26,7 +26,8 @@ import (
 // exit ends the process (os.Exit, main's): a command that only reads is
 // ended through it by a stop signal (see signalContext).
 func Execute(args []string, exit func(int)) int {
-	guardLocalZone() // before anything reads a local time
+	guardLocalZone()                           // before anything reads a local time
+	hupReloads.Store(hangup.MayBeDaemon(args)) // newRoot knows for sure
 	ctx, caught, stopWith, endOnStop := signalContext(exit, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	g := globals{signalsCaught: caught, stopWith: stopWith, endOnStop: endOnStop}
 	root := newRoot(&g, args)
@@ -125,6 +126,7 @@ command's status (see catchup run --help).`,
 	}
 	only := commandName(pf, args)
 	if args != nil && only != "daemon" {
+		hupReloads.Store(false)
 		hangup.Release() // caught from init in case it was the daemon: not this command's to keep
 	}
 	for _, sub := range subcommands {

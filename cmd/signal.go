@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/catchup/catchup/runner"
 )
@@ -51,7 +52,9 @@ func (s stopSignal) StopSignal() os.Signal { return s.sig }
 // catchup at once through exit, with 128+N as a shell would, since the
 // readers' work does not look at ctx (counting years of a task's minutes
 // went on deaf to Ctrl-C). A command that records anything never calls
-// it: it ends when it has recorded what the stop leaves.
+// it: it ends when it has recorded what the stop leaves, unless that
+// does not come: a second stop signal, or stopDeadline with no job of its
+// own running, ends it all the same (watchStop).
 func signalContext(exit func(int), sigs ...os.Signal) (ctx context.Context, caught <-chan struct{}, stopWith func(os.Signal), endOnStop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	var armed atomic.Bool
@@ -75,18 +78,42 @@ func signalContext(exit func(int), sigs ...os.Signal) (ctx context.Context, caug
 	go func() {
 		signal.Notify(ch, sigs...)
 		close(ready)
-		select {
-		case s := <-ch:
-			stopWith(s)
-			if n, ok := s.(syscall.Signal); ok {
-				arrived.Store(int32(n))
-				end()
+		var first syscall.Signal // the stop signal that starts watchStop
+		done := ctx.Done()
+		for first == 0 {
+			select {
+			case s := <-ch:
+				stopWith(s) // the first cause stays
+				if n, ok := s.(syscall.Signal); ok {
+					arrived.CompareAndSwap(0, int32(n))
+					end()
+					if !reloads(n) {
+						first = n
+					}
+				}
+			case <-done:
+				// stopWith by the runner, with a signal it caught: it is
+				// on its way to ch too, and is the first, not a second one.
+				done = nil
+				if sig, ok := stoppedBy(ctx); ok && !reloads(sig) {
+					first = sig
+					select {
+					case <-ch:
+					case <-time.After(time.Second):
+					}
+				}
 			}
-		case <-ctx.Done():
 		}
+		watchStop(first, ch, func(code int) { once.Do(func() { exit(code) }) }, stopDeadline)
 	}()
 	return ctx, ready, stopWith, endOnStop
 }
+
+// hupReloads is set while this process may be `catchup daemon`, whose
+// SIGHUP is a reload, not a stop: watchStop neither starts nor ends at one.
+var hupReloads atomic.Bool
+
+func reloads(sig syscall.Signal) bool { return sig == syscall.SIGHUP && hupReloads.Load() }
 
 // stoppedBy is the signal that ended ctx, and whether one did.
 func stoppedBy(ctx context.Context) (syscall.Signal, bool) {

@@ -18,6 +18,8 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+
+	"github.com/catchup/catchup/internal/jobsup"
 )
 
 // Run starts cfg.Argv and waits for it.
@@ -162,6 +164,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		ss.abandon()
 		return notStarted(startExitCode(err), startFailed(cfg.Argv[0], cfg.Dir, envPath(cfg.Env), err)), nil
 	}
+	defer jobsup.Started()() // a stop of catchup waits for it (see jobsup)
 	for _, f := range childEnds {
 		_ = f.Close()
 	}

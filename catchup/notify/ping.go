@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/catchup/catchup/internal/jobsup"
 )
 
 // Pinger speaks the healthchecks.io ping protocol, which Healthchecks
@@ -76,7 +78,11 @@ func (p *Pinger) Start(ctx context.Context) {
 // the start ping, so that the monitor sees them in order, and returns
 // within afterJob, or as soon as ctx ends (the notice then says the ping
 // was cut short).
+//
+// A stop of catchup waits for it as for a job (jobsup): it is bounded, and
+// a second signal does not cut it.
 func (p *Pinger) End(ctx context.Context, exitCode int, body []byte) {
+	defer jobsup.Started()()
 	close(p.jobEnded)
 	suffix := ""
 	if exitCode != 0 {

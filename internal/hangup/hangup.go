@@ -62,6 +62,10 @@ func mayBeDaemon(args []string) bool {
 	return false
 }
 
+// MayBeDaemon is mayBeDaemon, for cmd's stop watch: until the command is
+// known, a SIGHUP of a process that may be the daemon is no stop.
+func MayBeDaemon(args []string) bool { return mayBeDaemon(args) }
+
 // Handover stops catching SIGHUP here and passes one caught since init to
 // hup, whose handler the daemon has installed (signal.Notify) before the
 // call: no SIGHUP is lost between the two.
