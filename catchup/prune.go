@@ -95,7 +95,8 @@ func Prune(ctx context.Context, st store.Store, m Machine, req PruneRequest) (Pr
 	}
 	if req.DryRun {
 		// The records a real prune adds first, counted among the kept;
-		// the expired ones also among those LatestRan counts.
+		// the expired ones also among those LatestRan counts (none among
+		// the runs that ran, whose newest Keep stay: store.PruneRequest).
 		preq.Adding, preq.AddingRan = map[string]int{}, map[string]int{}
 		preq.AddingLast, preq.AddingLastPaused = map[string]time.Time{}, map[string]time.Time{}
 		for _, r := range read.recorded {

@@ -114,17 +114,17 @@ func TestPruneRecordsWhatScanWould(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		pause       string           // when the task was paused (until resume); "" never
-		wantPruned  map[string]int64 // the registering fire's run, 19 days old, goes: the records are newer
+		wantPruned  map[string]int64 // the registering fire's run, 19 days old, stays: the newest that ran (--keep 1)
 		wantScanned map[string]int64 // after the scan that follows
 	}{
 		"a slot older than the window is recorded expired": {
-			wantPruned:  map[string]int64{store.StatusExpired: 12},
-			wantScanned: map[string]int64{store.StatusSucceeded: 7, store.StatusExpired: 12},
+			wantPruned:  map[string]int64{store.StatusSucceeded: 1, store.StatusExpired: 12},
+			wantScanned: map[string]int64{store.StatusSucceeded: 8, store.StatusExpired: 12},
 		},
 		"a slot of the pause is recorded paused": {
 			pause:       "2026-11-05T00:00:00Z",
-			wantPruned:  map[string]int64{store.StatusExpired: 3, store.StatusPaused: 9},
-			wantScanned: map[string]int64{store.StatusExpired: 3, store.StatusPaused: 16},
+			wantPruned:  map[string]int64{store.StatusSucceeded: 1, store.StatusExpired: 3, store.StatusPaused: 9},
+			wantScanned: map[string]int64{store.StatusSucceeded: 1, store.StatusExpired: 3, store.StatusPaused: 16},
 		},
 	}
 	for name, tc := range tests {

@@ -4,15 +4,19 @@ import "time"
 
 // PruneRequest selects the runs Prune deletes: those that ended before
 // Before, except a running run, the latest run of each task, and the newest
-// Keep runs of each task, counted as TaskSummary.Latest counts them and,
-// on their own, as LatestRan does (paused records never push those out).
+// Keep runs of each task, counted as TaskSummary.Latest counts them, on
+// their own as LatestRan does (paused records never push those out), and
+// on their own among the runs that ran, not expired either (the expired
+// records of a long outage, which prune itself records, never push out
+// the runs that ran before it).
 type PruneRequest struct {
 	Before time.Time
 	Keep   int  // newest runs kept per task; <= 1 keeps only the latest
 	DryRun bool // count what would be deleted, delete nothing
 	// Adding, for a dry run only: per task, how many finished records the
 	// caller adds before the real prune (catchup's expired and paused
-	// records). Newer than every run, they count among the Keep newest.
+	// records). Newer than every run, they count among the Keep newest
+	// (but not among the runs that ran).
 	Adding map[string]int
 	// AddingRan, for a dry run only: per task, how many of Adding
 	// LatestRan counts (the expired records; the paused ones it does not).

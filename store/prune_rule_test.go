@@ -61,10 +61,11 @@ func allRuns(t *testing.T, s store.Store) map[int64]store.Run {
 // Keep is counted twice, as ls counts the latest: among the records Tasks
 // takes for the latest (not a duplicate fire's: skipped, exit 0; see
 // store.TaskSummary), and on their own among those LatestRan takes, which
-// are not paused either (what ls shows once a pause is over). A record goes
-// only when older than the oldest kept of each count it is in: a duplicate
-// fire's record newer than the oldest kept stays, and paused records never
-// push out a run LatestRan counts. The record holding ls's LAST SLOT (the
+// are not paused either (what ls shows once a pause is over), and among
+// those that ran, not expired either (ranDone). A record goes only when
+// older than the oldest kept of each count it is in: a duplicate fire's
+// record newer than the oldest kept stays, paused records never push out a
+// run LatestRan counts, and expired ones never push out a run that ran. The record holding ls's LAST SLOT (the
 // latest slot among the records Tasks takes) is kept too.
 func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 	byTask := map[string][]int64{}
@@ -146,11 +147,12 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 		notDuplicate := func(r store.Run) bool { return !duplicate(r) }
 		listed := below(ids, notDuplicate)
 		ran := below(ids, ranForLatest)
+		done := below(ids, ranDone)
 		keptShown := append(shown(ids, notDuplicate), shown(ids, ranForLatest)...)
 		keptShown = append(keptShown, lastSlot(ids, notDuplicate))
 		for _, id := range ids {
 			r := runs[id]
-			if id < listed && (!ranForLatest(r) || id < ran) && !slices.Contains(keptShown, id) &&
+			if id < listed && (!ranForLatest(r) || id < ran) && (!ranDone(r) || id < done) && !slices.Contains(keptShown, id) &&
 				r.Status != store.StatusRunning && !r.EndedAt.IsZero() && r.EndedAt.Before(req.Before) {
 				out = append(out, id)
 			}
@@ -164,6 +166,12 @@ func pruned(runs map[int64]store.Run, req store.PruneRequest) []int64 {
 // fire's record, nor a paused one.
 func ranForLatest(r store.Run) bool {
 	return !duplicate(r) && r.Status != store.StatusPaused
+}
+
+// ranDone reports whether r ran: one LatestRan may pick that is not an
+// expiry either, which prune counts Keep among a third time.
+func ranDone(r store.Run) bool {
+	return ranForLatest(r) && r.Status != store.StatusExpired
 }
 
 // duplicate reports whether r is the record of a fire that found its slot

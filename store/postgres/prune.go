@@ -23,20 +23,24 @@ import (
 // (backend.PruneAddingRan), $6 the earliest slot owed of each task that has
 // one (backend.PruneOwed: task -> Unix seconds; only the runs of earlier
 // slots go, a run without a slot when it ended before it). Keep is counted
-// twice (pruneCutSQL): below is,
+// three times (pruneCutSQL): below is,
 // for each task, the id of the oldest run kept among the records Tasks
 // takes for the latest (not a duplicate fire's), ran_below among those
-// LatestRan takes (not paused either). A record goes only when below the
-// cut of each count it is in: paused records never push out a run ls shows
-// once the pause is over. A NULL cut (fewer runs than kept) keeps every
+// LatestRan takes (not paused either), done_below among those that ran
+// (backend.DoneSQL: not expired either; a dry run's added records are none
+// of them). A record goes only when below the cut of each count it is in:
+// paused records never push out a run ls shows once the pause is over,
+// expired ones (a long outage's, prune's own) never push out the runs that
+// ran before it. A NULL cut (fewer runs than kept) keeps every
 // record of that count. more ends doomed's WHERE (a batch's bounds).
 func pruneWith(tasks, more string) string {
 	return `WITH adding AS (SELECT key AS task, value::int AS n FROM jsonb_each_text($3::jsonb)),
 adding_ran AS (SELECT key AS task, (value->>0)::int AS n, to_timestamp((value->>1)::bigint) AS last,
   to_timestamp((value->>2)::bigint) AS lastp FROM jsonb_each($5::jsonb)),
 cut AS MATERIALIZED (
-  SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
-    ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
+  SELECT k.task, ` + pruneCutSQL("a.n", backend.NotADuplicateSQL) + ` AS below,
+    ` + pruneCutSQL("ar.n", backend.RanSQL) + ` AS ran_below,
+    ` + pruneCutSQL("NULL", backend.DoneSQL) + ` AS done_below,
     ` + backend.PruneKeptSQL(true) + `,
     (SELECT to_timestamp(o.value::bigint) FROM jsonb_each_text($6::jsonb) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
@@ -45,6 +49,7 @@ doomed AS (
   SELECT r.id FROM cut JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at < $2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
+    AND (r.id < cut.done_below OR NOT (` + backend.DoneSQL + `))
     AND (cut.owed IS NULL OR r.slot < cut.owed OR (r.slot IS NULL AND r.ended_at < cut.owed))
     AND ` + backend.PruneNotKeptSQL + more + `)
 `
@@ -52,12 +57,13 @@ doomed AS (
 
 // pruneCutSQL is the id of the newest kept run of task k.task among the
 // runs where counted holds, found through the (task, id) index: with n
-// added (column n of the joined adding table a), n places nearer; none
+// added (the SQL expression n: column n of a joined adding table, NULL for
+// none), n places nearer; none
 // (the largest id) when the added ones are all it keeps.
-func pruneCutSQL(a, counted string) string {
-	return `CASE WHEN coalesce(` + a + `.n, 0) > $1::int THEN 9223372036854775807
+func pruneCutSQL(n, counted string) string {
+	return `CASE WHEN coalesce(` + n + `, 0) > $1::int THEN 9223372036854775807
     ELSE (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + counted + `
-      ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(` + a + `.n, 0)) END`
+      ORDER BY x.id DESC LIMIT 1 OFFSET $1::int - coalesce(` + n + `, 0)) END`
 }
 
 var (

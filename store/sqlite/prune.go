@@ -20,12 +20,15 @@ import (
 // ?5 those of the added records that LatestRan counts
 // (backend.PruneAddingRan), ?6 the earliest slot owed of each task that has
 // one (backend.PruneOwed: task -> Unix seconds; only the runs of earlier
-// slots go, a run without a slot when it ended before it). Keep is counted twice (backend.PruneKeptSQL):
+// slots go, a run without a slot when it ended before it). Keep is counted three times:
 // below is, for each task, the id of the oldest run kept among the records
 // Tasks takes for the latest (not a duplicate fire's), ran_below among
-// those LatestRan takes (not paused either). A record goes only when below
-// the cut of each count it is in: paused records never push out a run ls
-// shows once the pause is over. A NULL cut (fewer runs than kept) keeps
+// those LatestRan takes (not paused either), done_below among those that
+// ran (backend.DoneSQL: not expired either; a dry run's added records are
+// none of them). A record goes only when below the cut of each count it is
+// in: paused records never push out a run ls shows once the pause is over,
+// expired ones (a long outage's, prune's own) never push out the runs that
+// ran before it. A NULL cut (fewer runs than kept) keeps
 // every record of that count. cut is MATERIALIZED: flattened into the
 // join, its subqueries ran once per run (12 s for a million runs). more
 // ends doomed's WHERE (a batch's bounds).
@@ -33,8 +36,9 @@ func pruneWith(tasks, more string) string {
 	return `WITH adding(task, n) AS (SELECT key, value FROM json_each(?3)),
 adding_ran(task, n, last, lastp) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?5)),
 cut AS MATERIALIZED (
-  SELECT k.task, ` + pruneCutSQL("a", backend.NotADuplicateSQL) + ` AS below,
-    ` + pruneCutSQL("ar", backend.RanSQL) + ` AS ran_below,
+  SELECT k.task, ` + pruneCutSQL("a.n", backend.NotADuplicateSQL) + ` AS below,
+    ` + pruneCutSQL("ar.n", backend.RanSQL) + ` AS ran_below,
+    ` + pruneCutSQL("NULL", backend.DoneSQL) + ` AS done_below,
     ` + backend.PruneKeptSQL(false) + `,
     (SELECT o.value FROM json_each(?6) o WHERE o.key = k.task) AS owed
   FROM (` + tasks + `) k
@@ -43,6 +47,7 @@ doomed AS (
   SELECT r.id, r.task, r.slot, r.status FROM cut CROSS JOIN runs r ON r.task = cut.task AND r.id < cut.below
   WHERE r.status <> 'running' AND r.ended_at > 0 AND r.ended_at < ?2
     AND (r.id < cut.ran_below OR NOT (` + backend.RanSQL + `))
+    AND (r.id < cut.done_below OR NOT (` + backend.DoneSQL + `))
     AND (cut.owed IS NULL OR r.slot < cut.owed OR (r.slot IS NULL AND r.ended_at < cut.owed * 1000))
     AND ` + backend.PruneNotKeptSQL + more + `)
 `
@@ -50,16 +55,17 @@ doomed AS (
 
 // pruneCutSQL is the id of the ?1-th newest run of task k.task among the
 // runs where counted holds, found through the (task, id) index; with n
-// added (column n of the joined adding table a), the (?1-n)-th, among the
+// added (the SQL expression n: column n of a joined adding table, NULL for
+// none), the (?1-n)-th, among the
 // ?1+1 newest, or none (the largest id) when the added ones are all it keeps.
-func pruneCutSQL(a, counted string) string {
+func pruneCutSQL(n, counted string) string {
 	return `CASE
-    WHEN ` + a + `.n IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + counted + `
+    WHEN ` + n + ` IS NULL THEN (SELECT x.id FROM runs x WHERE x.task = k.task AND ` + counted + `
       ORDER BY x.id DESC LIMIT 1 OFFSET ?1)
-    WHEN ` + a + `.n > ?1 THEN 9223372036854775807
+    WHEN ` + n + ` > ?1 THEN 9223372036854775807
     ELSE (SELECT w.id FROM (SELECT x.id, row_number() OVER (ORDER BY x.id DESC) AS rn FROM runs x
       WHERE x.task = k.task AND ` + counted + ` ORDER BY x.id DESC LIMIT ?1 + 1) w
-      WHERE w.rn = ?1 + 1 - ` + a + `.n) END`
+      WHERE w.rn = ?1 + 1 - ` + n + `) END`
 }
 
 var (

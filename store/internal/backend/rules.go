@@ -261,3 +261,9 @@ const FailedSQL = `status IN ('failed', 'timeout', 'interrupted')`
 // RanSQL is NotADuplicateSQL without the paused records either: the runs
 // store.Store.LatestRan picks from.
 const RanSQL = NotADuplicateSQL + ` AND status <> 'paused'`
+
+// DoneSQL is RanSQL without the expired records either: the runs that ran,
+// among which prune counts --keep a third time, so that the expired records
+// a long outage leaves (prune itself records them) never push out the runs
+// that ran before it.
+const DoneSQL = RanSQL + ` AND status <> 'expired'`
