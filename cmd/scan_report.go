@@ -28,8 +28,9 @@ func nothingToDo(rep catchup.ScanReport) bool {
 }
 
 // writeScanText writes scan's text report to out, through one buffer: a
-// dry run over a month's outage of a minutely task lists 43,200 slots, and
-// a write per line was a tenth of its time.
+// dry run over a month's outage of a minutely task may list 43,200 slots
+// to replay (its expiries fold into a line per run: expiryRun), and a write
+// per line was a tenth of its time.
 func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 	w := bufio.NewWriter(out)
 	var missed, replayed, failed, skipped, cut, expired, left, paused, stuck, wouldReplay int
@@ -40,13 +41,18 @@ func writeScanText(out io.Writer, rep catchup.ScanReport, dry bool) error {
 		if dry {
 			wouldReplay += countAction(t.SlotActions(), catchup.ActionPlanned)
 			fmt.Fprintf(w, "%s: %d missed (policy %s)%s\n", t.Task, len(t.Missed), t.Policy, countSuffix("paused", t.Paused)+stuckSuffix(t.Stuck))
+			var run expiryRun // consecutive would-expire slots: one line
 			for a := range t.SlotActions() {
+				if run.add(w, a) {
+					continue
+				}
 				action := a.Action
 				if a.Action == catchup.ActionWouldFail {
 					action += fmt.Sprintf(", exit %d", a.ExitCode)
 				}
 				fmt.Fprintf(w, "  %s  %s%s%s\n", a.Slot.UTC().Format(time.RFC3339), action, gap(a.Cause), gap(printable(a.Reason)))
 			}
+			run.flush(w)
 			writeStaysMissed(w, t.StaysMissed)
 			continue
 		}
