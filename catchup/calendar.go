@@ -92,6 +92,9 @@ func Calendar(ctx context.Context, st store.Store, m Machine, req CalendarReques
 	notes := readUsersNotes(m, lines, readPendingNotes(m), tasks) // root's: its users' lines' notes, as root's scan counts them
 	c := &calendarReader{m: m, req: req, stale: stale, notes: notes, now: m.Now(), held: held,
 		boots: newBootCache(st, m).with(notes), left: map[string]*LineLeft{}, lines: lines}
+	if span, ok := store.LostWindow(st); ok {
+		c.lost = &span
+	}
 	for _, t := range tasks {
 		// Before the runs are read: an edited or removed line's task
 		// reads the ledger (a few reads), which its stream would hold.
@@ -153,6 +156,7 @@ type calendarReader struct {
 	// first row with a missed cell reads at once (firesRead).
 	scheduled []string
 	firesRead bool
+	lost      *store.LostSpan // the window of records the ledger lost with its -wal, while its mark stands
 }
 
 // row is task t's slots and their states, with its schedule (sched, or

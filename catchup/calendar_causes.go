@@ -51,6 +51,9 @@ func (c *calendarReader) addCauses(ctx context.Context, t store.Task, row *Calen
 		k := cell.Slot.Unix()
 		sl, has := bySlot[k]
 		cell.Cause = slotCause(cell.Slot, slotRecords{named: byslot[k], slotless: sl, has: has}, c.stale, *u)
+		if c.lost != nil && c.lost.Holds(cell.Slot) {
+			cell.Cause = CauseWalLost // it may have run (wal_lost.go)
+		}
 	}
 	return nil
 }

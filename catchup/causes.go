@@ -22,11 +22,12 @@ const (
 	CauseFailed       = "failed"             // its run failed (missed only with --retry-failed)
 	CausePaused       = "paused"             // recorded paused, then given back by resume --replay-paused
 	CauseUnknown      = "unknown"            // before the first boot catchup recorded
+	CauseWalLost      = "wal-lost"           // in the window of records the ledger lost with its -wal (its mark stands): it may have run
 )
 
 // AllCauses lists every cause, in the order metrics show them.
 var AllCauses = []string{CauseHostDown, CauseNotFired, CauseClock, CauseLockBusy, CauseInterrupted,
-	CauseUnreachable, CauseLedgerLocked, CauseLockFile, CauseFailed, CausePaused, CauseUnknown}
+	CauseUnreachable, CauseLedgerLocked, CauseLockFile, CauseFailed, CausePaused, CauseUnknown, CauseWalLost}
 
 // CauseWords says a cause in plain words.
 func CauseWords(cause string) string {
@@ -53,6 +54,8 @@ func CauseWords(cause string) string {
 		return "its run failed"
 	case CausePaused:
 		return "the task was paused, then catchup resume --replay-paused gave the slot back"
+	case CauseWalLost:
+		return "it may have run: its record may have been in the ledger's -wal, lost at rest (no scan replays while its mark stands)"
 	}
 	return "catchup has no record of the host from then"
 }

@@ -201,6 +201,9 @@ func Explain(ctx context.Context, st store.Store, m Machine, req ExplainRequest)
 			x.Summary += "; it succeeded (its run was pruned)"
 		}
 	}
+	if x.State == StateMissed {
+		x.walLost(st)
+	}
 	if x.State == StateMissed && leftBehind {
 		x.Expiring = left.Reason
 		x.Summary += "; the next scan records it expired: " + left.Reason

@@ -168,6 +168,7 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 		if req.StartRefused && len(ts.Missed) > 0 && ts.Left == nil {
 			ts.StartRefused = lines.startRefused(ts.Task)
 		}
+		ts.Causes = walLostCauses(st, ts.Missed, ts.Causes)
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 // backfillFlags are backfill's flags; request checks them.
 type backfillFlags struct {
 	from, to string
+	force    bool // run the slots of a lost -wal's window too (refuseLostWindow)
 	req      catchup.BackfillRequest
 }
 
@@ -54,6 +55,7 @@ interrupted, those it did not reach left, and a backfill again runs them
 	f.StringVar(&bf.req.Only, "only", "missing", "which slots: missing (no outcome yet; expired ones too: they never ran), failed (latest attempt failed or timed out), all (run again even if done)")
 	f.StringVar(&bf.req.Order, "order", "oldest", "oldest|newest: the order of a task's slots")
 	f.BoolVar(&bf.req.DryRun, "dry-run", false, "print the slots that would run and change nothing")
+	f.BoolVar(&bf.force, "force", false, "run the slots of a time whose records the ledger lost with its -wal (its -wal-lost mark stands) too: they may have run")
 	f.BoolVar(&bf.req.Paused, "include-paused", false, "run the slots of the task's pause too (catchup pause), also those a fire recorded paused")
 	intVar(f, &bf.req.Concurrency, "concurrency", 1, "tasks at once (a task's own slots always run one at a time)")
 	intVar(f, &bf.req.MaxSlots, "max-slots", catchup.DefaultBackfillMaxSlots, "refuse a range that holds more than N slots of a task (a typo in --from), before anything runs")
@@ -130,6 +132,9 @@ func runBackfill(c *cobra.Command, g *globals, bf backfillFlags) error {
 		if err := store.CheckPrivate(m.DB, m.UID); err != nil {
 			return failure(fmt.Errorf("refusing to run: %w", err))
 		}
+	}
+	if err := refuseLostWindow(st, m, req, bf.force); err != nil {
+		return failure(err)
 	}
 	reps, err := catchup.Backfill(c.Context(), st, m, req)
 	if errors.Is(err, catchup.ErrPlanStopped) {
@@ -216,4 +221,23 @@ func inUTC(to, from time.Time) string {
 		return ""
 	}
 	return " (" + from.UTC().Format(time.RFC3339) + ")"
+}
+
+// refuseLostWindow refuses a backfill whose range meets the window of
+// records the ledger lost with its -wal while its mark stands: those slots
+// may have run, their records lost, and backfill would run them again. A
+// dry run is told, as is one given --force, which runs them anyway.
+func refuseLostWindow(st store.Store, m catchup.Machine, req catchup.BackfillRequest, force bool) error {
+	span, ok := store.LostWindow(st)
+	if !ok || (!span.Until.IsZero() && req.From.After(span.Until)) || (!span.Since.IsZero() && req.To.Before(span.Since)) {
+		return nil
+	}
+	why := fmt.Sprintf("ledger %s lost its records %s with its -wal (deleted or cut short while no catchup had it open): "+
+		"the slots of that time may have run, and backfill would run them again", m.DB, span.Written())
+	if force || req.DryRun {
+		m.Notice("warning: %s; remove %s once the slots of that time are settled", why, span.Mark)
+		return nil
+	}
+	return fmt.Errorf("refusing to backfill: %s; fix: backfill those that did not with --force (or a range outside that time), "+
+		"then remove %s", why, span.Mark)
 }

@@ -124,6 +124,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err != nil {
 		return failure(err)
 	}
+	if lost := store.LostRecords(st); lost != "" { // the wal-lost causes' window and fix
+		m.Notice("warning: %s", lost)
+	}
 	rows := []lsRow{}
 	var table [][]string
 	for _, t := range tasks {

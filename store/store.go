@@ -40,6 +40,44 @@ func LostRecords(st Store) string {
 	return ""
 }
 
+// LostSpan is the window a ledger's lost records were written in (the
+// SQLite -wal lost at rest: its mark's times) and the mark whose removal
+// acknowledges it. Since or Until is zero when the mark does not say.
+type LostSpan struct {
+	Since, Until time.Time
+	Mark         string
+}
+
+// Holds is whether a slot due at t falls in the window: its fire's record
+// may have been among those lost. A window whose ends are unknown holds
+// every slot.
+func (l LostSpan) Holds(t time.Time) bool {
+	return (l.Since.IsZero() || !t.Before(l.Since)) && (l.Until.IsZero() || !t.After(l.Until))
+}
+
+// Written is how messages name the window: "written from T1 to T2", or
+// "since its last checkpoint" when the mark does not say.
+func (l LostSpan) Written() string {
+	if l.Since.IsZero() || l.Until.IsZero() {
+		return "since its last checkpoint"
+	}
+	return "written from " + l.Since.UTC().Format(time.RFC3339) + " to " + l.Until.UTC().Format(time.RFC3339)
+}
+
+// LossSpanner is a LossMarker that can say its window.
+type LossSpanner interface {
+	LostWindow() (LostSpan, bool)
+}
+
+// LostWindow is st's LostWindow: the window of the records it lost while
+// its mark stands; false for a ledger without any.
+func LostWindow(st Store) (LostSpan, bool) {
+	if l, ok := st.(LossSpanner); ok {
+		return l.LostWindow()
+	}
+	return LostSpan{}, false
+}
+
 // ServerClock is a ledger whose server keeps a clock of its own (a
 // PostgreSQL ledger, shared by hosts whose clocks may disagree with it).
 // ServerNow is that clock now: its reading that came with a statement the

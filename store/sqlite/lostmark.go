@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/catchup/catchup/store"
 )
 
 // The loss lostAtRest finds is said once, by the first command to open the
@@ -49,24 +51,39 @@ func markLost(real string, since, until time.Time) {
 	f.Close()
 }
 
-// LostRecords is, while the mark of a -wal lost at rest stands beside the
-// ledger, why scan must not replay from it and the fix; "" when there is
-// none.
-func (s *Ledger) LostRecords() string {
+// LostWindow is, while the mark of a -wal lost at rest stands beside the
+// ledger, the window its lost records were written in (zero ends when the
+// mark cannot be read); false when there is none.
+func (s *Ledger) LostWindow() (store.LostSpan, bool) {
 	mark := s.real + lostMarkSuffix
 	f, err := os.OpenFile(mark, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return ""
+		return store.LostSpan{}, false
 	}
-	window := "since its last checkpoint"
+	span := store.LostSpan{Mark: mark}
 	if err == nil {
 		b, _ := io.ReadAll(io.LimitReader(f, 128))
 		f.Close()
 		if t := strings.Fields(string(b)); len(t) == 2 {
-			window = "written from " + t[0] + " to " + t[1]
+			since, err1 := time.Parse(time.RFC3339, t[0])
+			until, err2 := time.Parse(time.RFC3339, t[1])
+			if err1 == nil && err2 == nil {
+				span.Since, span.Until = since.UTC(), until.UTC()
+			}
 		}
+	}
+	return span, true
+}
+
+// LostRecords is, while the mark of a -wal lost at rest stands beside the
+// ledger, why scan must not replay from it and the fix; "" when there is
+// none.
+func (s *Ledger) LostRecords() string {
+	span, ok := s.LostWindow()
+	if !ok {
+		return ""
 	}
 	return fmt.Sprintf("ledger %s lost its records %s with its -wal (deleted or cut short while no catchup had it open): "+
 		"the slots of that time may have run, and a replay would run them again; fix: run those that did not "+
-		"(catchup run --task TASK --slot SLOT -- COMMAND), then remove %s", s.path, window, mark)
+		"(catchup run --task TASK --slot SLOT -- COMMAND), then remove %s", s.path, span.Written(), span.Mark)
 }
