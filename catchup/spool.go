@@ -200,11 +200,14 @@ var importing sync.Mutex
 // task (spoolEntry.LockFault), which the ledger was fine for, and the
 // fires that ran without that lock (lockRan: a SQLite ledger's, run
 // unrecorded), which were once counted as fires that ran nothing.
-type notesRecorded struct{ unreached, lockRefused, rowLocked, lockRan int }
+type notesRecorded struct {
+	unreached, lockRefused, rowLocked, lockRan int
+	before                                     []string // what notedBefore says of them
+}
 
 func (n notesRecorded) plus(o notesRecorded) notesRecorded {
 	return notesRecorded{n.unreached + o.unreached, n.lockRefused + o.lockRefused, n.rowLocked + o.rowLocked,
-		n.lockRan + o.lockRan}
+		n.lockRan + o.lockRan, append(n.before, o.before...)}
 }
 
 // total is every note recorded.
@@ -273,7 +276,11 @@ func importNotes(ctx context.Context, st store.Store, m Machine, path string, to
 	if err := backdateLines(ctx, st, runs); err != nil {
 		return notesRecorded{}, JoinErrors(fmt.Errorf("register the crontab lines of unrecorded fires: %w", err), leaveNotes(taken, path, part, m.UID))
 	}
-	n := notesRecorded{unreached: outcomes}
+	before, err := notedBefore(ctx, st, runs)
+	if err != nil { // recorded all the same: only the line about them is lost
+		before = []string{fmt.Sprintf("could not read the registrations of the tasks of unrecorded fires: %v", err)}
+	}
+	n := notesRecorded{unreached: outcomes, before: before}
 	for _, e := range entries {
 		if e.LockFault && e.Ran {
 			n.lockRan++

@@ -61,6 +61,9 @@ func recordNotesOf(ctx context.Context, st store.Store, m Machine, tolerance tim
 		m.notice("recorded %d %s that ran nothing: this host's lock for %s could not be taken",
 			n.lockRefused, plural(n.lockRefused, "fire", "fires"), plural(n.lockRefused, "its task", "their tasks"))
 	}
+	for _, w := range n.before {
+		m.notice("warning: %s", w)
+	}
 	notes, k, err := keptNotes(m)
 	if err != nil {
 		return nil, fault, fmt.Errorf("%w: %w; until its notes are recorded, %s could run a slot that they say ran",

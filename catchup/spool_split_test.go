@@ -37,7 +37,7 @@ func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
 			}
 			n, err := importSpool(context.Background(), st, f.m, 5*time.Minute, tenOClock)
 			if n.total() != tc.first || (err != nil) != tc.failFirst {
-				t.Fatalf("first import: %d notes, %v; want %d", n, err, tc.first)
+				t.Fatalf("first import: %d notes, %v; want %d", n.total(), err, tc.first)
 			}
 			if left, _ := filepath.Glob(filepath.Join(f.m.LockDir, spoolName+".*")); len(left) != 0 {
 				t.Errorf("left beside the notes file: %v", left)
@@ -46,7 +46,7 @@ func TestImportKeepsTheNotesItDoesNotTake(t *testing.T) {
 				t.Fatalf("kept %d notes, %v; want %d", k, err, 2-tc.first)
 			}
 			if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n.total() != 2-tc.first {
-				t.Fatalf("second import: %d notes, %v; want %d", n, err, 2-tc.first)
+				t.Fatalf("second import: %d notes, %v; want %d", n.total(), err, 2-tc.first)
 			}
 			if _, k, err := keptNotes(f.m); err != nil || k != 0 {
 				t.Errorf("kept %d notes, %v; want none", k, err)
@@ -92,7 +92,7 @@ func TestDeadSplitLeavesNothingBeside(t *testing.T) {
 		t.Fatalf("split: part %q, %v", part, err)
 	}
 	if n, err := importSpool(context.Background(), f.st, f.m, 5*time.Minute, nil); err != nil || n.total() != 2 {
-		t.Fatalf("import: %d notes, %v; want 2", n, err)
+		t.Fatalf("import: %d notes, %v; want 2", n.total(), err)
 	}
 	if left, _ := filepath.Glob(notes + ".*"); len(left) != 0 {
 		t.Errorf("left beside the notes file: %v", left)
