@@ -24,8 +24,8 @@ func walLostCauses(st store.Store, missed []time.Time, causes []string) []string
 	}
 	out := causes
 	for i, s := range missed {
-		if span.Holds(s) && causes[i] != CauseWalLost {
-			if &out[0] == &causes[0] {
+		if span.Holds(s) && out[i] != CauseWalLost {
+			if len(out) > 0 && &out[0] == &causes[0] { // the caller's, copied before the first change
 				out = slices.Clone(causes)
 			}
 			out[i] = CauseWalLost

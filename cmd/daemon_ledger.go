@@ -149,6 +149,16 @@ func (rl *reopening) LostRecords() string {
 	return store.LostRecords(rl.cur)
 }
 
+// LostWindow implements store.LossSpanner, as the ledger open now does.
+func (rl *reopening) LostWindow() (store.LostSpan, bool) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	if rl.cur == nil || rl.curClosed {
+		return store.LostSpan{}, false
+	}
+	return store.LostWindow(rl.cur)
+}
+
 // Shared implements store.Store: a SQLite ledger is never shared.
 func (rl *reopening) Shared() bool { return false }
 

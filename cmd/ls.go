@@ -124,7 +124,9 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 	if err != nil {
 		return failure(err)
 	}
-	if lost := store.LostRecords(st); lost != "" { // the wal-lost causes' window and fix
+	if lost := store.LostRecords(st); lost != "" && store.OpenWarning(st) == "" {
+		// The wal-lost causes' window and fix; one line: the open that
+		// found the loss (and left the mark) said it already.
 		m.Notice("warning: %s", lost)
 	}
 	rows := []lsRow{}

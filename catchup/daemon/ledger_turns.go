@@ -166,3 +166,6 @@ func (l *ledgerTurns) OpenWarning() string { return store.OpenWarning(l.st) }
 
 // LostRecords implements store.LossMarker, as the ledger does.
 func (l *ledgerTurns) LostRecords() string { return store.LostRecords(l.st) }
+
+// LostWindow implements store.LossSpanner, as the ledger does.
+func (l *ledgerTurns) LostWindow() (store.LostSpan, bool) { return store.LostWindow(l.st) }
