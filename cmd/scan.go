@@ -162,6 +162,11 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 			return failure(fmt.Errorf("refusing to replay: %s", lost))
 		}
 	}
+	if sf.req.DryRun && store.OpenWarning(st) == "" {
+		if lost := store.LostRecords(st); lost != "" { // what the scan it previews would do
+			m.Notice("warning: scan would refuse to replay: %s", lost)
+		}
+	}
 	endBar := func() {}
 	if isTerminal(os.Stderr) && !sf.req.DryRun {
 		bar := &progressBar{w: os.Stderr}
