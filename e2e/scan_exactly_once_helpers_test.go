@@ -4,31 +4,37 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// propLine is a line of the job's log: a start or a done of a run.
+// propLine is a line of the job's log: a start, a fail or a done of a run.
 type propLine struct {
 	event, task string
 	slot        int64 // unix seconds
 	run         string
-	pid         int // starts only
+	pid         int    // starts only
+	trigger     string // starts only: schedule (a fire), replay (a scan's)
 }
 
 func (p *propRun) catchup(now string, args ...string) *catchupProc {
 	c := newCatchup(p.t, p.db, now, args...)
 	c.cmd.Env = append(c.cmd.Env, "W="+p.dir)
+	if p.host != "" {
+		c.cmd.Env = append(c.cmd.Env, "CATCHUP_HOST="+p.host) // the last one counts
+	}
 	return c
 }
 
+// lines are the job log's lines of one event, or all of them ("").
 func (p *propRun) lines(event string) []propLine {
 	var out []propLine
 	for _, l := range readLines(p.t, filepath.Join(p.dir, "jobs.log")) {
 		f := strings.Fields(l)
-		if len(f) < 4 || f[0] != event {
+		if len(f) < 4 || (event != "" && f[0] != event) {
 			continue
 		}
 		slot, err := time.Parse(time.RFC3339, f[2])
@@ -38,6 +44,9 @@ func (p *propRun) lines(event string) []propLine {
 		pl := propLine{event: f[0], task: f[1], slot: slot.Unix(), run: f[3]}
 		if len(f) > 4 {
 			pl.pid, _ = strconv.Atoi(f[4])
+		}
+		if len(f) > 5 {
+			pl.trigger = f[5]
 		}
 		out = append(out, pl)
 	}
@@ -119,7 +128,7 @@ func (p *propRun) check() {
 	bySlot := map[string][]rec{}  // "task slot" -> its records, in order
 	status := map[string]string{} // run id -> status
 	reg := map[string]int64{}     // task -> its registering slot
-	for _, r := range ledgerRows(t, p.db, `SELECT id, task, coalesce(slot, ''), status, error FROM runs ORDER BY id`) {
+	for _, r := range p.runs() {
 		status[r[0]] = r[3]
 		if r[2] == "" {
 			t.Errorf("run %s of %s stands for no slot (%s)", r[0], r[1], r[3])
@@ -132,6 +141,7 @@ func (p *propRun) check() {
 		bySlot[r[1]+" "+r[2]] = append(bySlot[r[1]+" "+r[2]], rec{r[0], r[3], r[4]})
 	}
 	succeeded := map[string]int64{} // "task slot" -> the id of its success
+	folded := 0
 	for _, task := range p.tasks {
 		first, ok := reg[task.name]
 		if !ok {
@@ -142,19 +152,32 @@ func (p *propRun) check() {
 			key := fmt.Sprintf("%s %d", task.name, s.Unix())
 			var outcomes []string
 			for _, r := range bySlot[key] {
+				switch {
+				case r.status == "skipped" && strings.HasPrefix(r.reason, "coalesced into the replay of slot ") &&
+					!strings.Contains(r.reason, "given back"):
+					// Folded into a coalesced replay: it settles the slot,
+					// a failure before it too (its interval now covered).
+					outcomes = slices.DeleteFunc(outcomes, func(o string) bool {
+						return strings.HasPrefix(o, "failed") || strings.HasPrefix(o, "timeout")
+					})
+					outcomes = append(outcomes, "folded #"+r.id)
+					folded++
+					continue
+				}
 				switch r.status {
 				case "succeeded":
+					outcomes = p.retried(outcomes, r.id)
 					if _, seen := succeeded[key]; !seen { // the first success holds the slot
 						succeeded[key], _ = strconv.ParseInt(r.id, 10, 64)
 					}
 					outcomes = append(outcomes, "succeeded #"+r.id)
 				case "failed", "timeout":
-					outcomes = append(outcomes, r.status+" #"+r.id)
+					outcomes = append(p.retried(outcomes, r.id), r.status+" #"+r.id)
 				case "expired":
 					if r.reason == "" {
 						t.Errorf("%s %s: expired with no reason (#%s)", task.name, s.Format(time.RFC3339), r.id)
 					}
-					outcomes = append(outcomes, "expired #"+r.id)
+					outcomes = append(p.retried(outcomes, r.id), "expired #"+r.id)
 				case "running":
 					t.Errorf("%s %s: run #%s still recorded running after the final scan", task.name, s.Format(time.RFC3339), r.id)
 				}
@@ -191,7 +214,7 @@ func (p *propRun) check() {
 			lost++
 		}
 	}
-	t.Logf("%d jobs started, %d completed (%d of them unrecorded), %d slots succeeded", len(p.starts()), len(completed), lost, len(succeeded))
+	t.Logf("%d jobs started, %d completed (%d of them unrecorded), %d slots succeeded, %d folded", len(p.starts()), len(completed), lost, len(succeeded), folded)
 	for key, id := range succeeded {
 		if !completed[strconv.FormatInt(id, 10)] {
 			t.Errorf("%s: run #%d recorded succeeded, but its job never completed", key, id)

@@ -16,11 +16,11 @@ import (
 )
 
 // propJob is the job of TestScanExactlyOnceUnderFaults: it logs its start
-// (with its run id and pid), sleeps, fails (exit 3) while $W/fail exists, and
-// else logs that it is done as its very last act. A "done" line is a slot
+// (with its run id, pid and trigger), sleeps, fails (exit 3, logged first) while
+// $W/fail exists, and else logs that it is done as its very last act. A "done" line is a slot
 // whose job completed: the outside world saw it.
-const propJob = `echo "start $CATCHUP_TASK $CATCHUP_SLOT $CATCHUP_RUN_ID $$" >> "$W/jobs.log"; sleep 0.1; ` +
-	`[ -e "$W/fail" ] && exit 3; echo "done $CATCHUP_TASK $CATCHUP_SLOT $CATCHUP_RUN_ID" >> "$W/jobs.log"`
+const propJob = `echo "start $CATCHUP_TASK $CATCHUP_SLOT $CATCHUP_RUN_ID $$ $CATCHUP_TRIGGER" >> "$W/jobs.log"; sleep 0.1; ` +
+	`[ -e "$W/fail" ] && { echo "fail $CATCHUP_TASK $CATCHUP_SLOT $CATCHUP_RUN_ID" >> "$W/jobs.log"; exit 3; }; echo "done $CATCHUP_TASK $CATCHUP_SLOT $CATCHUP_RUN_ID" >> "$W/jobs.log"`
 
 // propSchedules are the schedules a task draws from: dense and sparse, in
 // UTC and in Europe/Berlin across its spring-forward change (2026-03-29
@@ -58,6 +58,13 @@ var propSeeds = []uint64{3} // 1-60 passed when it landed; one keeps CI within i
 // run of it was recorded succeeded, no job completed under a run recorded
 // anything but succeeded or interrupted (the documented at-least-once case:
 // catchup killed, its job's end unrecorded), and `ls --missed` empty.
+// The scans replay several tasks at once (a random --concurrency 1-4),
+// some with --retry-failed, some while the job fails, some beside a cron
+// fire of a task's current slot; tasks are `--replay all` or `coalesce`.
+// A task's replays run oldest first, one at a time (a job of its never
+// starts before its previous one has ended, checked from the job's log).
+// With a PostgreSQL server it runs each seed on a shared ledger too, each
+// scan as one of two hosts drawn at random.
 func TestScanExactlyOnceUnderFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills real processes; skipped with -short")
@@ -77,19 +84,31 @@ func TestScanExactlyOnceUnderFaults(t *testing.T) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			p := &propRun{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x5ca7))}
 			p.dir, p.db = tempLedger(t)
-			p.history()
-			p.scans()
-			p.final()
-			t.Logf("plan of seed %d:\n%s", seed, strings.Join(p.plan, "\n"))
-			if t.Failed() {
-				t.Logf("reproduce: CATCHUP_TEST_SEED=%d go test ./e2e -run 'TestScanExactlyOnceUnderFaults' -count=1 -v", seed)
-			}
+			p.exercise()
 		})
+		// On PostgreSQL (with a server), each scan runs as one of two
+		// hosts of the fleet, drawn at random.
+		t.Run(fmt.Sprintf("postgres/seed=%d", seed), func(t *testing.T) {
+			p := &propRun{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x5ca7)), pg: true}
+			p.dir, p.db = t.TempDir(), pgLedger(t)
+			p.exercise()
+		})
+	}
+}
+
+func (p *propRun) exercise() {
+	p.history()
+	p.scans()
+	p.final()
+	p.t.Logf("plan of seed %d:\n%s", p.seed, strings.Join(p.plan, "\n"))
+	if p.t.Failed() {
+		p.t.Logf("reproduce: CATCHUP_TEST_SEED=%d go test ./e2e -run 'TestScanExactlyOnceUnderFaults' -count=1 -v", p.seed)
 	}
 }
 
 type propTask struct {
 	name, expr, zone string
+	replay           string // its policy: all, or coalesce
 	sched            *schedule.Schedule
 }
 
@@ -98,8 +117,17 @@ type propRun struct {
 	seed    uint64
 	rng     *rand.Rand
 	dir, db string
+	pg      bool   // db is a PostgreSQL ledger
+	host    string // the host the next scan runs as (PostgreSQL: one of two)
 	tasks   []propTask
 	plan    []string // what was done, for the failure message
+	// scanFrom is the number of job starts before the first scan: the
+	// starts from it on are replays. overlap is the most jobs seen running
+	// at once within a scan left to finish (--concurrency at work).
+	scanFrom, overlap int
+	// retries are the run ids (after, up to) each scan with --retry-failed
+	// recorded: the records that may follow a slot's failure.
+	retries [][2]int64
 }
 
 func (p *propRun) logf(format string, args ...any) {
@@ -128,7 +156,8 @@ func (p *propRun) history() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		task := propTask{name: fmt.Sprintf("t%d", i), expr: s[0], zone: s[1], sched: sched}
+		replay := []string{"all", "all", "coalesce"}[p.rng.IntN(3)]
+		task := propTask{name: fmt.Sprintf("t%d", i), expr: s[0], zone: s[1], replay: replay, sched: sched}
 		p.tasks = append(p.tasks, task)
 		first, _ := sched.Next(propStart)
 		fires = append(fires, fire{first, task, kinds[p.rng.IntN(5)]}) // the registering fire runs
@@ -142,12 +171,12 @@ func (p *propRun) history() {
 	}
 	sort.SliceStable(fires, func(i, j int) bool { return fires[i].at.Before(fires[j].at) })
 	for _, f := range fires {
-		p.logf("fire %s (%s %s) at %s: %s", f.task.name, f.task.expr, f.task.zone, f.at.Format(time.RFC3339), f.kind)
+		p.logf("fire %s (%s %s --replay %s) at %s: %s", f.task.name, f.task.expr, f.task.zone, f.task.replay, f.at.Format(time.RFC3339), f.kind)
 		if f.kind == "unfired" {
 			continue
 		}
 		c := p.catchup(f.at.Add(2*time.Second).Format(time.RFC3339), "run", "--task", f.task.name,
-			"--cron", f.task.expr, "--tz", f.task.zone, "--", "sh", "-c", propJob)
+			"--cron", f.task.expr, "--tz", f.task.zone, "--replay", f.task.replay, "--", "sh", "-c", propJob)
 		switch f.kind {
 		case "succeeded":
 			if code := c.run(t); code != 0 {
@@ -186,19 +215,42 @@ func (p *propRun) scans() {
 		clocks = append(clocks, propHistory.Add(time.Duration(1+p.rng.Int64N(span-1))*time.Minute))
 	}
 	sort.Slice(clocks, func(i, j int) bool { return clocks[i].Before(clocks[j]) })
+	p.scanFrom = len(p.starts())
 	for _, now := range clocks {
 		fate := []string{"finish", "kill", "freeze"}[p.rng.IntN(3)]
 		replays := strconv.Itoa(1 + p.rng.IntN(4))
 		delay := time.Duration(p.rng.IntN(150)) * time.Millisecond
-		p.logf("scan at %s --max-replays %s: %s after %v", now.Format(time.RFC3339), replays, fate, delay)
-		c := p.catchup(now.Format(time.RFC3339), "scan", "-v", "--max-replays", replays)
+		conc := strconv.Itoa(1 + p.rng.IntN(4))
+		if p.host = ""; p.pg {
+			p.host = []string{"testhost", "otherhost"}[p.rng.IntN(2)]
+		}
+		args := []string{"scan", "-v", "--max-replays", replays, "--concurrency", conc}
+		retry := p.rng.IntN(3) == 0
+		if retry {
+			args = append(args, "--retry-failed")
+		}
+		from := p.maxRunID()
+		failing := p.rng.IntN(4) == 0 // its replays fail (exit 3)
+		p.logf("%s at %s (failing %v, as %q): %s after %v", strings.Join(args, " "), now.Format(time.RFC3339), failing, p.host, fate, delay)
+		if failing {
+			touch(p.t, filepath.Join(p.dir, "fail"))
+		}
+		c := p.catchup(now.Format(time.RFC3339), args...)
 		if fate == "finish" {
-			if code := c.run(p.t); code != 0 {
+			lines := len(p.lines(""))
+			fire := p.fireBeside(now)
+			if code := c.run(p.t); code != 0 && !(failing && code == 1) {
 				p.t.Errorf("scan at %s exited %d, want 0: %s%s", now, code, c.stdout.String(), c.stderr.String())
 			}
-			continue
+			fire(failing)
+			p.checkLanes(fmt.Sprintf("scan at %s", now.Format(time.RFC3339)), lines)
+		} else {
+			p.fault(c, fate, delay)
 		}
-		p.fault(c, fate, delay)
+		os.Remove(filepath.Join(p.dir, "fail"))
+		if retry {
+			p.retries = append(p.retries, [2]int64{from, p.maxRunID()})
+		}
 	}
 	p.waitJobsGone()
 }
@@ -207,11 +259,27 @@ func (p *propRun) scans() {
 func (p *propRun) final() {
 	t := p.t
 	now := propEnd.Format(time.RFC3339)
-	c := p.catchup(now, "scan", "-v", "--max-replays", "3", "--tolerance", "0s")
+	conc := strconv.Itoa(1 + p.rng.IntN(4))
+	p.host = ""
+	args := []string{"scan", "-v", "--max-replays", "3", "--tolerance", "0s", "--concurrency", conc}
+	retry := p.rng.IntN(2) == 0
+	if retry {
+		args = append(args, "--retry-failed")
+	}
+	p.logf("final %s at %s", strings.Join(args, " "), now)
+	from, lines := p.maxRunID(), len(p.lines(""))
+	c := p.catchup(now, args...)
 	if code := c.run(t); code != 0 {
 		t.Errorf("final scan exited %d, want 0: %s%s", code, c.stdout.String(), c.stderr.String())
 	}
-	integrityOK(t, p.db)
+	if retry {
+		p.retries = append(p.retries, [2]int64{from, p.maxRunID()})
+	}
+	p.checkLanes("the final scan", lines)
+	p.checkOrder()
+	if !p.pg {
+		integrityOK(t, p.db)
+	}
 	if ls := p.catchup(now, "ls", "--missed", "--tolerance", "0s"); ls.run(t) != 0 {
 		t.Errorf("ls --missed after the final scan: %s%s", ls.stdout.String(), ls.stderr.String())
 	}
