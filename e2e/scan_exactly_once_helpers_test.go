@@ -124,7 +124,7 @@ func (p *propRun) waitJobsGone() {
 // check holds the ledger and the job's log to the promise.
 func (p *propRun) check() {
 	t := p.t
-	type rec struct{ id, status, reason string }
+	type rec struct{ id, status, reason, who string }
 	bySlot := map[string][]rec{}  // "task slot" -> its records, in order
 	status := map[string]string{} // run id -> status
 	reg := map[string]int64{}     // task -> its registering slot
@@ -138,7 +138,7 @@ func (p *propRun) check() {
 		if first, ok := reg[r[1]]; !ok || slot < first {
 			reg[r[1]] = slot
 		}
-		bySlot[r[1]+" "+r[2]] = append(bySlot[r[1]+" "+r[2]], rec{r[0], r[3], r[4]})
+		bySlot[r[1]+" "+r[2]] = append(bySlot[r[1]+" "+r[2]], rec{r[0], r[3], r[4], r[5]})
 	}
 	succeeded := map[string]int64{} // "task slot" -> the id of its success
 	folded := 0
@@ -166,20 +166,20 @@ func (p *propRun) check() {
 				}
 				switch r.status {
 				case "succeeded":
-					outcomes = p.retried(outcomes, r.id)
+					outcomes = p.backfilled(p.retried(outcomes, r.id), r.id)
 					if _, seen := succeeded[key]; !seen { // the first success holds the slot
 						succeeded[key], _ = strconv.ParseInt(r.id, 10, 64)
 					}
 					outcomes = append(outcomes, "succeeded #"+r.id)
 				case "failed", "timeout":
-					outcomes = append(p.retried(outcomes, r.id), r.status+" #"+r.id)
+					outcomes = append(p.backfilled(p.retried(outcomes, r.id), r.id), r.status+" #"+r.id)
 				case "expired":
 					if r.reason == "" {
 						t.Errorf("%s %s: expired with no reason (#%s)", task.name, s.Format(time.RFC3339), r.id)
 					}
 					outcomes = append(p.retried(outcomes, r.id), "expired #"+r.id)
 				case "running":
-					t.Errorf("%s %s: run #%s still recorded running after the final scan", task.name, s.Format(time.RFC3339), r.id)
+					t.Errorf("%s %s: run #%s (%s) still recorded running after the final scan", task.name, s.Format(time.RFC3339), r.id, r.who)
 				}
 			}
 			if len(outcomes) != 1 {

@@ -45,7 +45,7 @@ func (p *propRun) checkLanes(what string, from int) {
 				}
 			}
 			last[l.task] = l
-			if l.trigger == "schedule" { // a fire beside the scan runs its own slot, the missed ones left to replays
+			if l.trigger == "schedule" || l.trigger == "manual" { // a fire beside the scan runs its own slot, the missed ones left to replays
 				running[l.run] = true
 				p.overlap = max(p.overlap, len(running))
 				continue
@@ -66,7 +66,9 @@ func (p *propRun) checkLanes(what string, from int) {
 // checkOrder holds every replay, across the scans (killed ones too), to
 // oldest first per task: once a job of a slot started, no scan starts one
 // of an earlier slot of its task, but for a retry of a failed one (a fire
-// beside a scan runs its own slot, before the missed ones are replayed).
+// beside a scan runs its own slot, before the missed ones are replayed, and
+// replays first the slot of a fire found dead; a backfill runs the slots it
+// is told, expired ones too).
 func (p *propRun) checkOrder() {
 	starts := p.starts()
 	latest := map[string]propLine{} // task -> its latest replayed slot so far
@@ -74,8 +76,15 @@ func (p *propRun) checkOrder() {
 	for _, f := range p.lines("fail") {
 		failed[fmt.Sprintf("%s %d", f.task, f.slot)] = true
 	}
+	fired := map[string]bool{} // "task slot" a fire ran: its dead run a later fire may replay first
+	for _, s := range starts {
+		if s.trigger == "schedule" || s.trigger == "manual" {
+			fired[fmt.Sprintf("%s %d", s.task, s.slot)] = true
+		}
+	}
 	for _, s := range starts[min(p.scanFrom, len(starts)):] {
-		if failed[fmt.Sprintf("%s %d", s.task, s.slot)] || s.trigger == "schedule" {
+		if key := fmt.Sprintf("%s %d", s.task, s.slot); failed[key] || fired[key] ||
+			s.trigger == "schedule" || s.trigger == "manual" || s.trigger == "backfill" {
 			continue
 		}
 		if prev, ok := latest[s.task]; ok && s.slot < prev.slot {
@@ -91,24 +100,27 @@ func (p *propRun) checkOrder() {
 func propSlot(unix int64) string { return time.Unix(unix, 0).UTC().Format(time.RFC3339) }
 
 // runs are the ledger's runs, oldest first: id, task, slot (unix seconds,
-// or empty), status and error, read from SQLite or PostgreSQL.
+// or empty), status, error, and who ran it when (for a failure's message),
+// read from SQLite or PostgreSQL.
 func (p *propRun) runs() [][]string {
 	if !p.pg {
-		return ledgerRows(p.t, p.db, `SELECT id, task, coalesce(slot, ''), status, error FROM runs ORDER BY runs.id`)
+		return ledgerRows(p.t, p.db, `SELECT id, task, coalesce(slot, ''), status, error,
+			trigger || ' by ' || host || ' pid ' || pid || ' from ' || started_at FROM runs ORDER BY runs.id`)
 	}
 	conn, err := pgx.Connect(context.Background(), p.db)
 	if err != nil {
 		p.t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	rows, err := conn.Query(context.Background(), `SELECT id::text, task, coalesce(extract(epoch FROM slot)::bigint::text, ''), status, error FROM runs ORDER BY runs.id`)
+	rows, err := conn.Query(context.Background(), `SELECT id::text, task, coalesce(extract(epoch FROM slot)::bigint::text, ''), status, error,
+		trigger || ' by ' || host || ' pid ' || pid || ' from ' || started_at FROM runs ORDER BY runs.id`)
 	if err != nil {
 		p.t.Fatal(err)
 	}
 	var out [][]string
 	for rows.Next() {
-		r := make([]string, 5)
-		if err := rows.Scan(&r[0], &r[1], &r[2], &r[3], &r[4]); err != nil {
+		r := make([]string, 6)
+		if err := rows.Scan(&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]); err != nil {
 			p.t.Fatal(err)
 		}
 		out = append(out, r)
@@ -135,11 +147,23 @@ func (p *propRun) maxRunID() int64 {
 // failed slot is, counted missed by that scan. Any other record after a
 // failure is a second outcome.
 func (p *propRun) retried(outcomes []string, id string) []string {
+	return supersede(outcomes, id, p.retries, "failed", "timeout")
+}
+
+// backfilled drops the expiries from a slot's outcomes when the record id
+// that follows them is a backfill's: it ran the slot expired unrun.
+func (p *propRun) backfilled(outcomes []string, id string) []string {
+	return supersede(outcomes, id, p.backfills, "expired")
+}
+
+// supersede drops the outcomes of the given statuses when id is in one of
+// the ranges (after, up to].
+func supersede(outcomes []string, id string, ranges [][2]int64, statuses ...string) []string {
 	n, _ := strconv.ParseInt(id, 10, 64)
-	for _, r := range p.retries {
+	for _, r := range ranges {
 		if n > r[0] && n <= r[1] {
 			return slices.DeleteFunc(outcomes, func(o string) bool {
-				return strings.HasPrefix(o, "failed") || strings.HasPrefix(o, "timeout")
+				return slices.Contains(statuses, strings.Fields(o)[0])
 			})
 		}
 	}
@@ -175,6 +199,34 @@ func (p *propRun) fireBeside(now time.Time) func(failing bool) {
 			p.logf("  the fire beside it exited %d", code)
 		default:
 			p.t.Errorf("fire of %s beside the scan at %s exited %d: %s", task.name, now.Format(time.RFC3339), code, c.stderr.String())
+		}
+	}
+}
+
+// twinScan starts, one time in three, the same scan at the same clock
+// beside it: on PostgreSQL as the fleet's other host, on SQLite as a
+// second process of this one. It returns what waits for it.
+func (p *propRun) twinScan(now time.Time, args []string, failing bool) func() {
+	if args[0] != "scan" || p.rng.IntN(3) != 0 {
+		return func() {}
+	}
+	host := p.host
+	if p.pg {
+		p.host = map[string]string{"testhost": "otherhost"}[host]
+		if p.host == "" {
+			p.host = "testhost"
+		}
+	}
+	p.logf("  the same scan beside it, as %q", p.host)
+	c := p.catchup(now.Format(time.RFC3339), args...)
+	p.host = host
+	if err := c.cmd.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+	return func() {
+		c.cmd.Wait()
+		if code := c.cmd.ProcessState.ExitCode(); code != 0 && !(failing && code == 1) {
+			p.t.Errorf("the twin scan at %s exited %d: %s%s", now.Format(time.RFC3339), code, c.stdout.String(), c.stderr.String())
 		}
 	}
 }

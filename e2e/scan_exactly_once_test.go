@@ -60,7 +60,8 @@ var propSeeds = []uint64{3} // 1-60 passed when it landed; one keeps CI within i
 // catchup killed, its job's end unrecorded), and `ls --missed` empty.
 // The scans replay several tasks at once (a random --concurrency 1-4),
 // some with --retry-failed, some while the job fails, some beside a cron
-// fire of a task's current slot; tasks are `--replay all` or `coalesce`.
+// fire of a task's current slot, and some are backfills of all the tasks
+// at once instead; tasks are `--replay all` or `coalesce`.
 // A task's replays run oldest first, one at a time (a job of its never
 // starts before its previous one has ended, checked from the job's log).
 // With a PostgreSQL server it runs each seed on a shared ledger too, each
@@ -128,6 +129,9 @@ type propRun struct {
 	// retries are the run ids (after, up to) each scan with --retry-failed
 	// recorded: the records that may follow a slot's failure.
 	retries [][2]int64
+	// backfills are those of each backfill: it runs a slot recorded
+	// expired without running (--only missing), its run then the outcome.
+	backfills [][2]int64
 }
 
 func (p *propRun) logf(format string, args ...any) {
@@ -229,6 +233,14 @@ func (p *propRun) scans() {
 		if retry {
 			args = append(args, "--retry-failed")
 		}
+		backfill := p.rng.IntN(4) == 0 // instead: a backfill of the last half hour's missing slots
+		if retry = retry && !backfill; backfill {
+			args = []string{"backfill", "--from", now.Add(-30 * time.Minute).Format(time.RFC3339),
+				"--to", now.Format(time.RFC3339), "--concurrency", conc}
+			for _, task := range p.tasks {
+				args = append(args, "--task", task.name)
+			}
+		}
 		from := p.maxRunID()
 		failing := p.rng.IntN(4) == 0 // its replays fail (exit 3)
 		p.logf("%s at %s (failing %v, as %q): %s after %v", strings.Join(args, " "), now.Format(time.RFC3339), failing, p.host, fate, delay)
@@ -239,17 +251,22 @@ func (p *propRun) scans() {
 		if fate == "finish" {
 			lines := len(p.lines(""))
 			fire := p.fireBeside(now)
+			twin := p.twinScan(now, args, failing)
 			if code := c.run(p.t); code != 0 && !(failing && code == 1) {
-				p.t.Errorf("scan at %s exited %d, want 0: %s%s", now, code, c.stdout.String(), c.stderr.String())
+				p.t.Errorf("%s at %s exited %d, want 0: %s%s", args[0], now, code, c.stdout.String(), c.stderr.String())
 			}
 			fire(failing)
-			p.checkLanes(fmt.Sprintf("scan at %s", now.Format(time.RFC3339)), lines)
+			twin()
+			p.checkLanes(fmt.Sprintf("%s at %s", args[0], now.Format(time.RFC3339)), lines)
 		} else {
 			p.fault(c, fate, delay)
 		}
 		os.Remove(filepath.Join(p.dir, "fail"))
 		if retry {
 			p.retries = append(p.retries, [2]int64{from, p.maxRunID()})
+		}
+		if backfill {
+			p.backfills = append(p.backfills, [2]int64{from, p.maxRunID()})
 		}
 	}
 	p.waitJobsGone()
@@ -276,6 +293,11 @@ func (p *propRun) final() {
 		p.retries = append(p.retries, [2]int64{from, p.maxRunID()})
 	}
 	p.checkLanes("the final scan", lines)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the final scan said: %s%s", c.stdout.String(), c.stderr.String())
+		}
+	}()
 	p.checkOrder()
 	if !p.pg {
 		integrityOK(t, p.db)
