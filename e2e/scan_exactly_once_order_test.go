@@ -76,9 +76,12 @@ func (p *propRun) checkOrder() {
 	for _, f := range p.lines("fail") {
 		failed[fmt.Sprintf("%s %d", f.task, f.slot)] = true
 	}
-	fired := map[string]bool{} // "task slot" a fire ran: its dead run a later fire may replay first
+	// "task slot" a fire or a backfill ran: a later fire may replay first
+	// the slot of a dead fire; a backfill of a killed coalesced replay's
+	// slot gives its gap back, to be replayed after it.
+	fired := map[string]bool{}
 	for _, s := range starts {
-		if s.trigger == "schedule" || s.trigger == "manual" {
+		if s.trigger == "schedule" || s.trigger == "manual" || s.trigger == "backfill" {
 			fired[fmt.Sprintf("%s %d", s.task, s.slot)] = true
 		}
 	}
