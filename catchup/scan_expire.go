@@ -180,6 +180,11 @@ func advanceWatermark(ctx context.Context, st store.Store, m Machine, t store.Ta
 		// A failed slot may still be retried (scan --retry-failed).
 		through = f.Add(-time.Second)
 	}
+	if g := ts.gaveBackFrom; !g.IsZero() && g.Add(-time.Second).Before(through) {
+		// Folds given back by this scan: missed again, though it read
+		// them settled (not among ts.Missed).
+		through = g.Add(-time.Second)
+	}
 	if f := win.firstRunning; !f.IsZero() && f.Add(-time.Second).Before(through) {
 		// A run running when scan read the task may end without settling its slot
 		// (another host's claim given back as a lock skip): the ledger

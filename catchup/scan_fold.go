@@ -57,7 +57,7 @@ func standingFolds(ctx context.Context, st store.Store, t store.Task, sched *sch
 	if len(g.standing) == 0 {
 		return replaySpan{}, false, nil
 	}
-	g.n = len(g.standing) + 1
+	g.n, g.standingFrom = len(g.standing)+1, first
 	if prev.IsZero() {
 		g.prev, _ = sched.Prev(first.Add(-time.Second))
 	}
@@ -78,6 +78,8 @@ type replaySpan struct {
 	// could give them back (standingFolds); given back if this replay
 	// does not succeed either.
 	standing []int64
+	// standingFrom: the earliest slot of standing.
+	standingFrom time.Time
 	// covered: the failed slots between prev and the gap, whose intervals
 	// the replay covers too (counted in n); recorded folded once it
 	// succeeds (settleFolds).
@@ -158,7 +160,7 @@ func spanOf(ctx context.Context, st store.Store, m Machine, t store.Task, sched 
 		case ok && span.n == 0:
 			span = g
 		case ok:
-			span.standing = g.standing
+			span.standing, span.standingFrom = g.standing, g.standingFrom
 		}
 	}
 	return foldBeforeLine(ctx, st, m, t, span)

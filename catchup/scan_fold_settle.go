@@ -202,13 +202,17 @@ func foldRecord(m Machine, task string, slot time.Time, reason string) store.Run
 
 // foldsAfter notes a crontab line's folds (lineFolds) on its replay a, for
 // settleFolds, and gives back the standing folds of a killed replay that
-// this one, told their gap, did not settle either.
-func (a *SlotAction) foldsAfter(ctx context.Context, st store.Store, m Machine, task string, span replaySpan, lineFolds []int64) error {
+// this one, told their gap, did not settle either: from then on the
+// watermark of ts stays below them.
+func (a *SlotAction) foldsAfter(ctx context.Context, st store.Store, m Machine, ts *TaskScan, span replaySpan, lineFolds []int64) error {
 	if lineFolds != nil {
 		a.folded = lineFolds
 	}
 	if len(span.standing) > 0 && (a.Action == ActionFailed || a.Action == ActionInterrupted) {
-		return giveBackFolds(ctx, st, m, task, span.standing, a.Status, a.Slot)
+		if ts.gaveBackFrom.IsZero() || span.standingFrom.Before(ts.gaveBackFrom) {
+			ts.gaveBackFrom = span.standingFrom
+		}
+		return giveBackFolds(ctx, st, m, ts.Task, span.standing, a.Status, a.Slot)
 	}
 	return nil
 }

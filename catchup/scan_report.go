@@ -139,6 +139,11 @@ type TaskScan struct {
 	owed     []*owedAlertFile
 	alertCmd string
 	alertAt  store.Task
+	// gaveBackFrom is the earliest slot of the standing folds this scan
+	// gave back (a killed coalesced replay's, whose slot failed again):
+	// missed again, though the scan read them settled, so its watermark
+	// stays below them (advanceWatermark); zero: none.
+	gaveBackFrom time.Time
 }
 
 // StartRefusal is a task's refusal to start (refusedToStart): Why, the

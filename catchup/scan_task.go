@@ -267,7 +267,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 			ts.leavePaused(w, withheld+len(replay)-i)
 			break
 		}
-		if err := a.foldsAfter(context.WithoutCancel(ctx), st, m, t.Name, span, lineFolds); err != nil {
+		if err := a.foldsAfter(context.WithoutCancel(ctx), st, m, &ts, span, lineFolds); err != nil {
 			return ts, err
 		}
 		if req.Replays.End != nil {
