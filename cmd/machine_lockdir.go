@@ -34,7 +34,9 @@ func stateDirOf(uid int, getenv func(string) string) (string, error) {
 	}
 	home := getenv("HOME")
 	if home == "" {
-		return "", fmt.Errorf("no ledger location: %w; pass --db or set CATCHUP_DB", errors.New("$HOME is not defined"))
+		return "", fmt.Errorf("no ledger location: %w; fix: set HOME (the ledger is then ~/.local/state/catchup/catchup.db), "+
+			"set CATCHUP_STATE_DIR or XDG_STATE_HOME to an absolute directory, or pass --db or set CATCHUP_DB",
+			errors.New("$HOME is not defined"))
 	}
 	if !filepath.IsAbs(home) { // cron takes a crontab's HOME= as written: it made a ledger under the working directory
 		return "", fmt.Errorf("HOME=%q is not an absolute path, so the default ledger would be under the working directory; "+

@@ -55,7 +55,7 @@ func runMigrate(c *cobra.Command, g *globals, cfg migrateConfig) error {
 		return usageErr(c, errors.New("--to is not a postgres:// URL: "+what))
 	}
 	if !fileExists(cfg.from) {
-		return failure(fmt.Errorf("no ledger at %s: --from takes the SQLite ledger file this host's catchup writes (its --db or CATCHUP_DB; by default ~/.local/state/catchup/catchup.db, as root /var/lib/catchup/catchup.db)", cfg.from))
+		return failure(fmt.Errorf("no ledger at %s: --from takes the SQLite ledger file this host's catchup writes (its --db or CATCHUP_DB; %s)", cfg.from, defaultLedgerSaid()))
 	}
 	if err := store.RefuseDirectory(cfg.from); err != nil {
 		return failure(fmt.Errorf("%w; fix: --from takes the ledger file's path, such as %s", err, filepath.Join(cfg.from, "catchup.db")))
@@ -108,4 +108,15 @@ func migrateSummary(done catchup.Migrated, from, to string) string {
 	}
 	return fmt.Sprintf("migrated %s and %s from %s to %s (%s %s there already)",
 		counted(done.Tasks, "task", "tasks"), counted(done.Imported, "run", "runs"), from, to, counted(there, "run", "runs"), was)
+}
+
+// defaultLedgerSaid names this user's default ledger as its state directory
+// (CATCHUP_STATE_DIR, XDG_STATE_HOME, root's) places it; the usual places
+// when none can be said (no HOME).
+func defaultLedgerSaid() string {
+	dir, err := stateDir()
+	if err != nil {
+		return "by default ~/.local/state/catchup/catchup.db, as root /var/lib/catchup/catchup.db"
+	}
+	return "by default, for this user here, " + filepath.Join(dir, "catchup.db")
 }

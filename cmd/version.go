@@ -11,20 +11,27 @@ import (
 var Version = "dev"
 
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:         "version",
-		Annotations: map[string]string{readsOnly: "true"},
+		Annotations: map[string]string{opensNoLedger: "true", readsOnly: "true"},
 		Short:       "Print catchup's version",
 		Long: `Print catchup's version: the one set at build time with
 -ldflags "-X github.com/catchup/catchup/cmd.Version=v1.2.3"; else the module
 version the Go toolchain recorded (go install ...@v1.2.3, or a pseudo-version
-of a git checkout); else the git revision; else "dev". Exit 0.`,
+of a git checkout); else the git revision; else "dev". It opens no ledger, so
+the global --db, --host and --lease are refused (CATCHUP_DB is not). Exit 0, or
+2 for a refused flag.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := refuseLedgerFlags(c, func(string) string { return "" }); err != nil {
+				return err
+			}
 			_, err := fmt.Fprintln(c.OutOrStdout(), version())
 			return err
 		},
 	}
+	hideLedgerFlagsInUsage(c)
+	return c
 }
 
 // version is Version when the build set it, else what the Go toolchain
