@@ -13,11 +13,10 @@ import (
 // NAME -- CMD, whose crontab no scan reads) has no missed slots: no scan
 // replays one. Its fires are called a scheduler's when at least
 // unscheduledFires of its latest unscheduledWindow fires without a slot
-// started at the same minute of the hour (fires within one minute count
-// once), each within the first unscheduledSeconds of its minute (cron starts
-// a line in its minute's first second; a fire by hand lands there one time
-// in four, at a given minute of the hour one time in 240). A task run by
-// hand is not named.
+// started at the same minute of the hour, each within the first
+// unscheduledSeconds of its minute (cron starts a line in its minute's first
+// second; a fire by hand lands there one time in four, at a given minute of
+// the hour one time in 240). A task run by hand is not named.
 const (
 	unscheduledFires   = 2
 	unscheduledWindow  = 20
@@ -57,10 +56,8 @@ func schedulerMinute(runs []store.Run) ([]time.Time, bool) {
 			continue
 		}
 		s := r.StartedAt.UTC()
-		if s.Second() >= unscheduledSeconds || slices.ContainsFunc(groups[s.Minute()], func(o time.Time) bool {
-			return o.Truncate(time.Minute).Equal(s.Truncate(time.Minute))
-		}) {
-			continue // fires in one minute are one, as cron fires a line once a minute
+		if s.Second() >= unscheduledSeconds {
+			continue
 		}
 		groups[s.Minute()] = append(groups[s.Minute()], s)
 		if best < 0 || len(groups[s.Minute()]) > len(groups[best]) {
