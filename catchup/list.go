@@ -25,10 +25,6 @@ type TaskStatus struct {
 	// BadSchedule: the registered schedule of this active task no longer
 	// parses (why, or ""): its missed slots cannot be computed.
 	BadSchedule string
-	// Unscheduled: why this task, without a schedule, has missed slots no
-	// scan replays, its fires coming as from a scheduler (Unscheduled);
-	// "" when they do not.
-	Unscheduled string
 	Paused      bool // paused now (catchup pause): Task.PausedUntil says until when
 	// Left, when set, says that the next scan records every slot of
 	// Missed expired, none replayed: its crontab line was edited or removed.
@@ -141,11 +137,6 @@ func List(ctx context.Context, st store.Store, m Machine, req ListRequest) ([]Ta
 			ts.BadSchedule, ts.Warning = err.Error(), badScheduleWarning(t, err)
 		}
 		ts.Zone = lines.zoneShown(t, sched, err)
-		if sched == nil && err == nil {
-			if ts.Unscheduled, err = Unscheduled(ctx, st, m, t); err != nil {
-				return nil, err
-			}
-		}
 		if sched == nil || !t.RetiredAt.IsZero() {
 			continue
 		}

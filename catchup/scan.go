@@ -112,9 +112,6 @@ func Scan(ctx context.Context, st store.Store, m Machine, req ScanRequest) (rep 
 	if err != nil {
 		return rep, err
 	}
-	if rep.Unscheduled, err = unscheduledWarnings(ctx, st, m, req.Tasks, replays); err != nil {
-		return rep, err
-	}
 	if req.DryRun {
 		if err := lowerForStale(ctx, st, tasks, stale); err != nil {
 			return rep, err

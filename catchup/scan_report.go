@@ -174,10 +174,6 @@ type ScanReport struct {
 	// RefusedNotes counts the users whose notes of unrecorded fires a root
 	// scan refused, and whose lines it therefore did not replay (exit 1).
 	RefusedNotes int
-	// Unscheduled: the warnings of the tasks without a schedule whose fires
-	// come as from a scheduler (Unscheduled): no scan replays their missed
-	// slots. Said on stderr; scan's exit status stays.
-	Unscheduled []string
 	// CronBackups counts the files beside a crontab scan read that cron
 	// runs too and that run its catchup commands without catchup
 	// (CrontabBackups): those commands run twice, once without catchup.

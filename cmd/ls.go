@@ -29,10 +29,9 @@ func newLsCmd(g *globals) *cobra.Command {
 its next slot and how many slots were missed (computed with scan's rule).
 
 With --missed only tasks with missed slots (or whose ledger is ahead of the
-clock, see catchup reset-clock; or without a schedule while their fires come as
-from cron, so that no scan replays them) are shown, with a CAUSE column saying
-why they were missed, and the exit status is 1 when there is any, 0 when none:
-a CI smoke check and a monitoring probe.
+clock, see catchup reset-clock) are shown, with a CAUSE column saying why they
+were missed, and the exit status is 1 when there is any, 0 when none: a CI smoke
+check and a monitoring probe.
 With --running, the runs in progress are shown; --stuck DUR exits 1 when one has
 run longer than DUR (a retry waiting out its --retry-delay has not run yet).
 Errors exit 2.`,
@@ -70,10 +69,6 @@ type lsRow struct {
 	// ScheduleError: why the registered schedule cannot be read (its
 	// missed slots cannot be computed); left out when it can.
 	ScheduleError string `json:"schedule_error,omitempty"`
-	// Unscheduled: a task without a schedule whose fires come as from a
-	// scheduler (catchup.Unscheduled): no scan replays its missed slots,
-	// and ls --missed exits 1; left out when false.
-	Unscheduled bool `json:"unscheduled,omitempty"`
 	// NotReplayable: a run --cron task whose command the ledger keeps
 	// redacted (catchup.Unreplayable): no scan replays its missed slots;
 	// left out when false.
@@ -140,17 +135,14 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		if t.Warning != "" {
 			m.Notice("warning: task %s: %s", t.Task.Name, t.Warning)
 		}
-		if t.Unscheduled != "" {
-			m.Notice("warning: %s", t.Unscheduled)
-		}
-		if cfg.onlyMissed && len(t.Missed) == 0 && t.ClockAhead.IsZero() && t.BadSchedule == "" && t.Unscheduled == "" {
+		if cfg.onlyMissed && len(t.Missed) == 0 && t.ClockAhead.IsZero() && t.BadSchedule == "" {
 			continue
 		}
 		r := lsRow{Task: t.Task.Name, TZ: t.Task.TZ, NextSlot: jsonTime(t.Next), LastSlot: jsonTime(t.LastSlot),
 			Missed: len(t.Missed), MissedSlots: []*string{}, MissedCauses: append([]string{}, t.Causes...),
 			Expiring: t.Expiring, Expired: t.Counts[store.StatusExpired], ClockAhead: jsonTime(t.ClockAhead),
 			Paused: t.Paused, NotReplayable: catchup.Unreplayable(t.Task), RetiredAt: jsonTime(t.Task.RetiredAt),
-			ScheduleError: t.BadSchedule, Unscheduled: t.Unscheduled != ""}
+			ScheduleError: t.BadSchedule}
 		refused := t.StartRefused
 		if refused != nil {
 			m.Notice("warning: task %s: its missed slots stay missed, no replay starts: %v", t.Task.Name, refused)
@@ -187,7 +179,7 @@ func runLs(c *cobra.Command, g *globals, cfg lsConfig) error {
 		}
 		row := []string{t.Task.Name, dash(t.Task.Schedule), dash(t.Task.TZ), tableTime(t.LastSlot, loc), status,
 			lastRun, tableTime(t.Next, loc), strconv.Itoa(len(t.Missed))}
-		if t.BadSchedule != "" || t.Unscheduled != "" {
+		if t.BadSchedule != "" {
 			row[7] = "?" // not computed
 		}
 		if cfg.onlyMissed {

@@ -19,9 +19,6 @@ func causeSummary(t catchup.TaskStatus, refused error) string {
 	if t.BadSchedule != "" {
 		return "bad schedule"
 	}
-	if t.Unscheduled != "" {
-		return "no schedule: fires as from cron"
-	}
 	if !t.ClockAhead.IsZero() {
 		return "clock ahead (" + t.ClockAhead.UTC().Format(time.RFC3339) + ")"
 	}

@@ -184,7 +184,7 @@ func runScan(c *cobra.Command, g *globals, sf scanFlags) (err error) {
 		}
 		return failure(err)
 	}
-	for _, w := range append(rep.Warnings, rep.Unscheduled...) {
+	for _, w := range rep.Warnings {
 		m.Notice("warning: %s", w)
 	}
 	for _, t := range rep.Tasks {
