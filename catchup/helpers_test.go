@@ -32,7 +32,7 @@ func testMachine(db string, now time.Time) Machine {
 	return Machine{
 		Now: func() time.Time { return now }, Host: "testhost", BootID: "boot-1", PID: testPID,
 		LockDir: db + ".locks", DB: db, Stdout: io.Discard, Stderr: io.Discard,
-		Environ: []string{"PATH=" + os.Getenv("PATH")}, CronPath: os.Getenv("PATH"),
+		Environ: []string{"PATH=" + os.Getenv("PATH")},
 		HomeDir: func(string) (string, error) { return "/nonexistent", nil },
 	}
 }

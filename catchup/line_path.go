@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/catchup/catchup/internal/filetrust"
-
 	"golang.org/x/sys/unix"
 )
 
@@ -17,18 +15,10 @@ import (
 // every user's lines, root's too. /etc/crontab sets its own PATH=.
 const cronDefaultPath = "/usr/bin:/bin"
 
-// cronPath is the PATH cron gives a line whose crontab sets none.
-func (m Machine) cronPath() string {
-	if m.CronPath != "" {
-		return m.CronPath
-	}
-	return cronDefaultPath
-}
-
 // cronPath is the PATH cron gives the line's fires: the crontab's PATH=
 // above the line, else cron's default.
-func (sr *shellReplay) cronPath(m Machine) (path string, set bool) {
-	path = m.cronPath()
+func (sr *shellReplay) cronPath() (path string, set bool) {
+	path = cronDefaultPath
 	for _, kv := range sr.vars {
 		if k, v, _ := strings.Cut(kv, "="); k == "PATH" {
 			path, set = v, true
@@ -37,14 +27,15 @@ func (sr *shellReplay) cronPath(m Machine) (path string, set bool) {
 	return path, set
 }
 
-// catchupMissing warns when a line, which scan replays with the PATH cron
-// gives it (cronPath), names a catchup that this PATH does not find for
-// the line's user (another user's: as that user): the line's fires under
-// cron cannot find it either (exit 127, every slot missed), and neither
-// can its replays. "" when it is found, or when the line's first word is
-// not plain (quoted, escaped: the shell's to read).
-func (sr *shellReplay) catchupMissing(m Machine) string {
-	if sr.err != nil {
+// catchupMissing warns when another user's line, which scan replays with
+// the PATH cron gives it (cronPath), names a catchup that this PATH does
+// not find for that user: the line's fires under cron cannot find it
+// either (exit 127, every slot missed), and neither can its replays. "" when
+// it is found, or when the line is the scanning user's own (replayed with
+// scan's PATH) or its first word is not plain (quoted, escaped: the
+// shell's to read).
+func (sr *shellReplay) catchupMissing() string {
+	if sr.as == nil || sr.err != nil {
 		return ""
 	}
 	words := strings.Fields(sr.command)
@@ -52,7 +43,7 @@ func (sr *shellReplay) catchupMissing(m Machine) string {
 		return ""
 	}
 	first := words[0]
-	path, set := sr.cronPath(m)
+	path, set := sr.cronPath()
 	var places []string
 	if strings.Contains(first, "/") {
 		places = []string{first}
@@ -68,7 +59,7 @@ func (sr *shellReplay) catchupMissing(m Machine) string {
 	if err != nil {
 		return ""
 	}
-	look := func() error {
+	found := onThreadAs(cred, func() error { // one thread for every place: each ends with it
 		err := errors.New("no catchup")
 		for _, p := range places {
 			if !filepath.IsAbs(p) {
@@ -79,23 +70,13 @@ func (sr *shellReplay) catchupMissing(m Machine) string {
 			}
 		}
 		return err
-	}
-	var found error
-	if cred == nil {
-		found = look() // the scanning user's own line
-	} else {
-		found = onThreadAs(cred, look) // one thread for every place: it ends with them
-	}
+	})
 	if found == nil {
 		return ""
 	}
-	who := sr.user
-	if who == "" {
-		who = filetrust.UserName(m.UID)
-	}
 	if strings.Contains(first, "/") {
 		return fmt.Sprintf("%s: the line runs %s, which %s cannot execute: its fires under cron fail (exit 126 or 127, every slot missed), "+
-			"and so do its replays; fix: write the path of a catchup %s can run", sr.where, first, who, who)
+			"and so do its replays; fix: write the path of a catchup %s can run", sr.where, first, sr.user, sr.user)
 	}
 	whose := "cron's default, as the crontab sets no PATH= above the line"
 	if set {
@@ -103,7 +84,7 @@ func (sr *shellReplay) catchupMissing(m Machine) string {
 	}
 	return fmt.Sprintf("%s: no directory of PATH=%s (%s) holds a catchup %s can run: the line's fires under cron cannot find it "+
 		"(exit 127, every slot missed), and neither can its replays; fix: set PATH= above the line to directories that hold catchup "+
-		"(PATH=/usr/local/bin:/usr/bin:/bin), or write catchup's full path in the line", sr.where, path, whose, who)
+		"(PATH=/usr/local/bin:/usr/bin:/bin), or write catchup's full path in the line", sr.where, path, whose, sr.user)
 }
 
 // executableHere is nil when p is a regular file this thread's filesystem

@@ -45,10 +45,6 @@ type Machine struct {
 	// in: /etc/localtime's, whatever this process's TZ says (nil: Zone).
 	CronZone func() string
 	Environ  []string // the environment jobs inherit
-	// CronPath is the PATH cron gives a crontab line whose crontab sets
-	// none ("": cronDefaultPath, /usr/bin:/bin); a test hook sets it to
-	// where the test's catchup is (CATCHUP_CRON_PATH).
-	CronPath string
 	Stdin    *os.File
 	Stdout   io.Writer
 	Stderr   io.Writer

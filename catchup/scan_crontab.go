@@ -54,7 +54,7 @@ func (sr *shellReplay) env(m Machine) []string {
 	if sr.as != nil {
 		return sr.userEnv(m)
 	}
-	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "PATH": m.cronPath(), "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.dir, "CATCHUP_DB": m.DB, "CATCHUP_HOST": m.Host}
 	if m.DBFile != "" {
 		delete(set, "CATCHUP_DB")
 		set["CATCHUP_DB_FILE"] = m.DBFile

@@ -142,7 +142,7 @@ func (sr *shellReplay) credential() (*syscall.Credential, error) {
 // may hold root's secrets, and root's PATH finds commands (its
 // /usr/local/sbin, its ~/bin) that the line's fires never find.
 func (sr *shellReplay) userEnv(m Machine) []string {
-	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.as.HomeDir, "PATH": m.cronPath(), "CATCHUP_HOST": m.Host}
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.as.HomeDir, "PATH": cronDefaultPath, "CATCHUP_HOST": m.Host}
 	for _, kv := range m.Environ {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {

@@ -171,7 +171,7 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 	}
 	ts.warnNotifyWithheld(t, len(replay), req)
 	if sr != nil && len(replay) > 0 {
-		if w := sr.catchupMissing(m); w != "" {
+		if w := sr.catchupMissing(); w != "" {
 			ts.Warnings = append(ts.Warnings, w)
 		}
 	}

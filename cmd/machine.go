@@ -154,7 +154,7 @@ func newMachine(g *globals, db string, withBoot bool) (catchup.Machine, error) {
 	}
 	m := catchup.Machine{
 		Now: now, ClockPinned: pinned, Host: host, BootID: bootID(), PID: os.Getpid(), UID: os.Geteuid(),
-		LockDir: lockDir, NoteDir: noteDir(os.Geteuid()), DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(), CronPath: os.Getenv("CATCHUP_CRON_PATH"),
+		LockDir: lockDir, NoteDir: noteDir(os.Geteuid()), DB: db, DBFile: ledgerFile(g), Where: store.SafeLocation(db), Lease: g.lease, Environ: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Notice: func(format string, args ...any) {
 			fmt.Fprintf(os.Stderr, "catchup: %s\n", printable(fmt.Sprintf(format, args...)))

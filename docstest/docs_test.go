@@ -25,9 +25,9 @@ package docstest
 //     CATCHUP_STATE_DIR=/tmp/docs2/state, CATCHUP_NOTE_DIR=/tmp/docs2/.notes
 //     (the spare note directory),
 //     CATCHUP_LOCALTIME=/tmp/docs2/.localtime naming UTC (the zone cron reads
-//     a crontab line in, whatever this machine's), CATCHUP_CRON_PATH (the
-//     PATH cron gives a line: scan's replays, crontab wrap's check) with
-//     catchup and the helpers, and on PATH the catchup binary and
+//     a crontab line in, whatever this machine's), CATCHUP_CRON_PATH naming
+//     the binary's directory (cron's default PATH, where crontab wrap looks
+//     for catchup), and on PATH the catchup binary and
 //     the helper scripts of testdata/bin (slot, settle.sh, await, running...).
 //     Examples pin the clock with CATCHUP_NOW.
 //   - "127.0.0.1:18765" is a healthchecks-style HTTP server of the test: it
@@ -159,10 +159,7 @@ func runFile(t *testing.T, file string, blocks []block) {
 			"CATCHUP_STATE_DIR=" + filepath.Join(root, "state"),
 			"CATCHUP_NOTE_DIR=" + filepath.Join(root, ".notes"),
 			"CATCHUP_LOCALTIME=" + localtime,
-			// cron's PATH for a crontab without PATH=, as a package's
-			// /usr/bin holds catchup: the examples' replays find it and
-			// the helpers.
-			"CATCHUP_CRON_PATH=" + binDir + ":" + helpers + ":/usr/bin:/bin",
+			"CATCHUP_CRON_PATH=" + binDir,
 			"DOCSTEST_FILES=" + files,
 			"DOCSTEST_ENV=" + filepath.Join(t.TempDir(), "env"),
 		},

@@ -52,12 +52,10 @@ func Params(dir, backend string, ledger func(*testscript.Env) error) testscript.
 				return err
 			}
 			env.Setenv("CATCHUP_LOCALTIME", localtime)
+			// cron's default PATH, where crontab wrap looks for catchup
+			// for lines under no PATH=: the scripts' catchup is on PATH
+			env.Setenv("CATCHUP_CRON_PATH", env.Getenv("PATH"))
 			env.Setenv("TZ", "UTC")
-			// The PATH cron gives a crontab line whose crontab sets none,
-			// with the test's catchup on it, as a package's /usr/bin holds
-			// it: a scan replays the scenarios' lines with it, and crontab
-			// wrap looks for catchup there.
-			env.Setenv("CATCHUP_CRON_PATH", catchupDir(env.Getenv("PATH"))+":/usr/bin:/bin")
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700); err != nil {
 				return err
 			}
@@ -133,15 +131,4 @@ func othersReach(dir string) bool {
 			return true
 		}
 	}
-}
-
-// catchupDir is the first directory of path holding catchup (testscript's
-// own bin directory), else "" (none: cron's default alone).
-func catchupDir(path string) string {
-	for _, dir := range filepath.SplitList(path) {
-		if fi, err := os.Stat(filepath.Join(dir, "catchup")); err == nil && fi.Mode().IsRegular() {
-			return dir
-		}
-	}
-	return ""
 }
