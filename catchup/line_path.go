@@ -59,20 +59,14 @@ func (sr *shellReplay) catchupMissing() string {
 	if err != nil {
 		return ""
 	}
-	found := onThreadAs(cred, func() error { // one thread for every place: each ends with it
-		err := errors.New("no catchup")
-		for _, p := range places {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(sr.dir, p)
-			}
-			if err = executableHere(p); err == nil {
-				return nil
-			}
+	for _, p := range places {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(sr.dir, p)
 		}
-		return err
-	})
-	if found == nil {
-		return ""
+		found := onThreadAs(cred, func() error { return executableHere(p) })
+		if found == nil {
+			return ""
+		}
 	}
 	if strings.Contains(first, "/") {
 		return fmt.Sprintf("%s: the line runs %s, which %s cannot execute: its fires under cron fail (exit 126 or 127, every slot missed), "+
