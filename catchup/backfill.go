@@ -145,9 +145,6 @@ func Backfill(ctx context.Context, st store.Store, m Machine, req BackfillReques
 					"run catchup scan first, which registers the change, then backfill", t.Name, now.Schedule, now.TZ, t.Schedule, t.TZ)
 			}
 			srs[i] = cts.shellReplay(t)
-			if w := srs[i].catchupMissing(); w != "" {
-				cts.warnings = append(cts.warnings, w)
-			}
 		}
 	}
 	// Other users' lines (a root backfill's) count their users' notes, as

@@ -21,7 +21,6 @@ type shellReplay struct {
 	command string
 	stdin   string
 	program string // the line's job as its `catchup run` names it (crontab.Entry.Program)
-	where   string // FILE:LINE of the line, for warnings
 	dir     string
 	user    string
 	vars    []string

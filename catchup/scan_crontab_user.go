@@ -22,8 +22,7 @@ import (
 // every slot would look missed and run again.
 func newShellReplay(m Machine, se sourcedEntry) (*shellReplay, error) {
 	e := se.Entry
-	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User, program: crontab.Program(e.Command),
-		where: fmt.Sprintf("%s:%d", e.File, e.Line)}
+	sr := &shellReplay{command: e.Command, stdin: e.Stdin, vars: e.Env, user: e.User, program: crontab.Program(e.Command)}
 	if err := sr.resolveUser(m, e.User, se.user, se.spool); err != nil {
 		return nil, err
 	}
@@ -133,20 +132,18 @@ func (sr *shellReplay) credential() (*syscall.Credential, error) {
 }
 
 // userEnv is the environment cron gives a line of another user's crontab:
-// SHELL=/bin/sh; HOME, LOGNAME and USER from the user's passwd entry;
-// PATH=/usr/bin:/bin, cron's default (Debian's cron and cronie's); the
-// crontab's variables, which may change HOME, SHELL and PATH but never
-// LOGNAME or USER; TZ and the locale from scan's environment; and what the
+// SHELL=/bin/sh; HOME, LOGNAME and USER from the user's passwd entry; the
+// crontab's variables, which may change HOME and SHELL but never LOGNAME or
+// USER; PATH, TZ and the locale from scan's environment; and what the
 // line's `catchup run` needs to record as this scan does (its host name and
 // clock). Nothing else of scan's environment reaches the other user: it
-// may hold root's secrets, and root's PATH finds commands (its
-// /usr/local/sbin, its ~/bin) that the line's fires never find.
+// may hold root's secrets.
 func (sr *shellReplay) userEnv(m Machine) []string {
-	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.as.HomeDir, "PATH": cronDefaultPath, "CATCHUP_HOST": m.Host}
+	set := map[string]string{"SHELL": "/bin/sh", "HOME": sr.as.HomeDir, "PATH": "/usr/bin:/bin", "CATCHUP_HOST": m.Host}
 	for _, kv := range m.Environ {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TZ", k == "LANG", strings.HasPrefix(k, "LC_"), k == "CATCHUP_NOW", k == "CATCHUP_BOOT_ID":
+		case k == "PATH", k == "TZ", k == "LANG", strings.HasPrefix(k, "LC_"), k == "CATCHUP_NOW", k == "CATCHUP_BOOT_ID":
 			set[k] = v
 		}
 	}

@@ -170,11 +170,6 @@ func scanTask(ctx context.Context, st store.Store, m Machine, req ScanRequest, t
 		ts.Warnings = append(ts.Warnings, sr.err.Error())
 	}
 	ts.warnNotifyWithheld(t, len(replay), req)
-	if sr != nil && len(replay) > 0 {
-		if w := sr.catchupMissing(); w != "" {
-			ts.Warnings = append(ts.Warnings, w)
-		}
-	}
 	var seen os.FileInfo // the task's directory as its last check saw it: each job's start makes sure it still is
 	// The replays after a slot held by a run still running: a dry run
 	// leaves them too, as the real scan would.
